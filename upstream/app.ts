@@ -1,0 +1,103 @@
+/**
+ * Builds the reference upstream: one Fastify server for HTTP and the /v1/ws websocket, over one
+ * SQLite store. Each API area registers its routes from upstream/api/.
+ */
+import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
+import formbody from "@fastify/formbody";
+import pino from "pino";
+import type { UpstreamConfig } from "./config.js";
+import { openDb, type DB } from "./store/db.js";
+import { ApiError, CODE_FAIL, CODE_INTERNAL, CODE_NOT_FOUND, CODE_OK, CODE_RATE_LIMITED, type Envelope } from "./http/envelope.js";
+import { normaliseLang, translate, type Lang } from "./http/i18n.js";
+import { createHub, type Hub } from "./ws/hub.js";
+import type { PriceFeed } from "./engine/feed.js";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    lang: Lang;
+  }
+}
+
+export interface AppContext {
+  db: DB;
+  config: UpstreamConfig;
+  hub: Hub;
+  log: pino.Logger;
+  /** The price source (the simulator by default); set while the market area registers. */
+  feed: PriceFeed | null;
+  /** Envelope of a success, with the request's translated message. */
+  ok<T>(req: FastifyRequest, data: T, msgKey?: string): Envelope<T>;
+}
+
+export interface Upstream {
+  app: FastifyInstance;
+  ctx: AppContext;
+  /** Listens on config.host:config.port (port 0 picks a free one); resolves to the base URL. */
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function buildUpstream(config: UpstreamConfig, opts: { feed?: PriceFeed } = {}): Promise<Upstream> {
+  const log = pino({ level: process.env.LOG_LEVEL || "info", base: { svc: "upstream" } });
+  const db = openDb(config.dbFile);
+  const app = Fastify({ logger: false, bodyLimit: 6 * 1024 * 1024, trustProxy: "loopback" });
+  await app.register(formbody);
+  const hub = createHub(app.server, db);
+
+  const ctx: AppContext = {
+    db,
+    config,
+    hub,
+    log,
+    feed: opts.feed ?? null,
+    ok: (req, data, msgKey = "ok") => ({ code: CODE_OK, msg: translate(req.lang, msgKey), data }),
+  };
+
+  app.decorateRequest("lang", "en" as Lang);
+  app.addHook("onRequest", async (req) => {
+    req.lang = normaliseLang(req.headers["lang"]);
+  });
+
+  app.setErrorHandler((err, req, reply) => {
+    const lang = req.lang ?? "en";
+    if (err instanceof ApiError) {
+      reply.status(200).send({ code: err.code, msg: translate(lang, err.key, err.params), data: null });
+      return;
+    }
+    const e = err as { statusCode?: number; validation?: unknown; message?: string };
+    if (e.statusCode === 429) {
+      reply.status(429).send({ code: CODE_RATE_LIMITED, msg: translate(lang, "rate_limited"), data: null });
+      return;
+    }
+    if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
+      reply.status(e.statusCode).send({ code: CODE_FAIL, msg: translate(lang, "fail"), data: null });
+      return;
+    }
+    log.error({ err, url: req.url }, "unhandled error");
+    reply.status(500).send({ code: CODE_INTERNAL, msg: translate(lang, "internal"), data: null });
+  });
+  app.setNotFoundHandler((req, reply) => {
+    reply.status(404).send({ code: CODE_NOT_FOUND, msg: translate(req.lang ?? "en", "not_found"), data: null });
+  });
+
+  app.get("/health", async () => ({ code: CODE_OK, msg: "ok", data: { ws: hub.connectionCount() } }));
+
+  // API areas. Each file registers its own routes; order does not matter.
+  // (areas register here)
+
+  return {
+    app,
+    ctx,
+    async listen() {
+      const address = await app.listen({ host: config.host, port: config.port });
+      ctx.feed?.start();
+      return address.replace("0.0.0.0", "127.0.0.1").replace("[::]", "127.0.0.1");
+    },
+    async close() {
+      ctx.feed?.stop();
+      await hub.close();
+      await app.close();
+      db.close();
+    },
+  };
+}

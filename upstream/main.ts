@@ -1,0 +1,25 @@
+/** Entry point of the reference upstream: `tsx upstream/main.ts` (npm start runs it for you). */
+import { loadConfig } from "./config.js";
+import { buildUpstream } from "./app.js";
+
+const config = loadConfig();
+const up = await buildUpstream(config);
+if (config.devOutbox) {
+  up.ctx.log.warn(
+    "DEV_OUTBOX IS ON: verification codes are kept in the outbox and served by GET /dev/outbox?to=ADDRESS. " +
+      "Set SMTP_URL to deliver real mail; never expose this upstream publicly with DEV_OUTBOX on.",
+  );
+}
+const url = await up.listen();
+up.ctx.log.info({ url }, "upstream listening");
+// The web's launcher waits for this exact line on stdout.
+console.log(`UPSTREAM_READY ${url}`);
+
+let closing = false;
+for (const sig of ["SIGINT", "SIGTERM"] as const) {
+  process.on(sig, () => {
+    if (closing) return;
+    closing = true;
+    up.close().then(() => process.exit(0), () => process.exit(1));
+  });
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from "vitest/config";
+import path from "node:path";
+
+export default defineConfig({
+  resolve: { alias: { "~": path.resolve(__dirname, "app") } },
+  test: {
+    include: ["tests/unit/**/*.test.{ts,tsx}", "tests/integration/**/*.test.ts"],
+    environment: "node",
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+    pool: "forks",
+  },
+});
