@@ -1,0 +1,204 @@
+/** The market HTTP API over real HTTP against a fresh upstream (real simulator, fresh temporary store). */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildUpstream, type Upstream } from "../../upstream/app.js";
+import { loadConfig } from "../../upstream/config.js";
+
+interface Env<T = any> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+let up: Upstream;
+let base: string;
+let dir: string;
+let startMs: number;
+
+async function get<T = any>(p: string, lang?: string): Promise<Env<T>> {
+  const r = await fetch(base + p, { headers: lang ? { lang } : {} });
+  expect(r.status).toBe(200);
+  return (await r.json()) as Env<T>;
+}
+const t = () => `t=${Date.now()}`;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "tp-mkt-"));
+  const t0 = performance.now();
+  up = await buildUpstream(loadConfig({} as NodeJS.ProcessEnv, { port: 0, dbFile: path.join(dir, "up.sqlite"), rateLimit: false, marketAlwaysOpen: true, tickMs: 100 }));
+  startMs = performance.now() - t0;
+  base = await up.listen();
+});
+afterAll(async () => {
+  await up?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("first start", () => {
+  it("builds the market (seed and history) well under 5 seconds", () => {
+    console.log(`upstream build incl. first-start history: ${Math.round(startMs)} ms`);
+    expect(startMs).toBeLessThan(5000);
+  });
+});
+
+describe("getCategories", () => {
+  it("lists at least 6 categories with names in the request's language", async () => {
+    const en = await get("/v1/api/forex/getCategories?" + t());
+    expect(en.code).toBe(1);
+    expect(en.data.length).toBeGreaterThanOrEqual(6);
+    expect(en.data[0]).toEqual({ Id: expect.any(Number), NameShowTrans: expect.any(String) });
+    const names = (lang: string) => get("/v1/api/forex/getCategories", lang).then((r) => r.data.map((c: any) => c.NameShowTrans));
+    expect(await names("en")).toContain("Crypto");
+    expect(await names("hk")).toContain("加密貨幣");
+    expect(await names("tw")).toContain("加密貨幣");
+    expect(await names("de")).toContain("Edelmetalle");
+    expect(await names("ar")).toContain("العملات المشفرة");
+    expect(await names("xx")).toContain("Crypto"); // unknown language falls back to English
+  });
+});
+
+describe("trade_list", () => {
+  it("lists every instrument with the contract's fields", async () => {
+    const r = await get("/v1/api/forex/trade_list?" + t());
+    expect(r.code).toBe(1);
+    expect(r.data.length).toBeGreaterThanOrEqual(24);
+    expect(new Set(r.data.map((i: any) => i.CategoryId)).size).toBeGreaterThanOrEqual(6);
+    const eur = r.data.find((i: any) => i.Code === "EURUSD");
+    expect(eur).toMatchObject({
+      ShowCode: "EUR/USD",
+      Logo: "/static/logos/EURUSD.svg",
+      MarketStatus: 1,
+      PricePrecision: 5,
+      Pip: 0.01,
+      ForexMinCont: 0.01,
+      ForexContNum: 100000,
+      MarginMode: expect.any(Number),
+      ForexFeeRate: expect.any(Number),
+      Api: expect.any(String),
+    });
+    expect(eur.HasForexMultiple.map((m: any) => m.Value)).toEqual([10, 20, 50, 100, 200]);
+    const q = eur.ForexQuotations;
+    for (const k of ["Open", "Close", "High", "Low", "Volume", "Change", "Time"]) expect(typeof q[k], k).toBe("number");
+    expect(q.Low).toBeLessThanOrEqual(q.Close);
+    expect(q.High).toBeGreaterThanOrEqual(q.Close);
+    expect(q.Close).toBeGreaterThan(0.5);
+    expect(q.Close).toBeLessThan(2);
+    expect(r.data.filter((i: any) => i.HasForexMultiple.length === 0).map((i: any) => i.Code)).toEqual(["AMZN"]);
+  });
+
+  it("filters by searchCurrency on Code or ShowCode, case-insensitively", async () => {
+    const codes = async (q: string) => (await get(`/v1/api/forex/trade_list?searchCurrency=${encodeURIComponent(q)}&${t()}`)).data.map((i: any) => i.Code);
+    const eur = await codes("eur");
+    expect(eur).toEqual(expect.arrayContaining(["EURUSD", "EURGBP", "EURJPY"]));
+    expect(eur.every((c: string) => c.includes("EUR"))).toBe(true);
+    expect(await codes("GOLD")).toEqual(["XAUUSD"]); // ShowCode "Gold"
+    expect(await codes("eur/u")).toEqual(["EURUSD"]);
+    expect(await codes("  btc ")).toEqual(["BTCUSD"]);
+    expect(await codes("zzzz")).toEqual([]);
+    expect((await codes("")).length).toBeGreaterThanOrEqual(24);
+  });
+
+  it("filters by category_id and refuses a bad one with a translated message", async () => {
+    const crypto = await get("/v1/api/forex/trade_list?category_id=6");
+    expect(crypto.data.length).toBeGreaterThanOrEqual(3);
+    expect(crypto.data.every((i: any) => i.CategoryId === 6)).toBe(true);
+    const bad = await get("/v1/api/forex/trade_list?category_id=abc", "fr");
+    expect(bad).toMatchObject({ code: 0, msg: "Veuillez choisir une catégorie valide", data: null });
+    const missing = await get("/v1/api/forex/trade_list?category_id=999");
+    expect(missing).toMatchObject({ code: 404, msg: "Category not found", data: null });
+    const long = await get("/v1/api/forex/trade_list?searchCurrency=" + "x".repeat(40), "de");
+    expect(long.code).toBe(0);
+    expect(long.msg).toBe("Der Suchtext darf höchstens 32 Zeichen lang sein");
+  });
+
+  it("moves: quotes change while the simulator ticks", async () => {
+    const first = (await get("/v1/api/forex/trade_list?category_id=6")).data.map((i: any) => i.ForexQuotations.Time);
+    await new Promise((r) => setTimeout(r, 350));
+    const later = (await get("/v1/api/forex/trade_list?category_id=6")).data.map((i: any) => i.ForexQuotations.Time);
+    later.forEach((tm: number, i: number) => expect(tm).toBeGreaterThan(first[i]));
+  });
+});
+
+describe("kline", () => {
+  it("returns 200 to 300 ascending, consistent candles for every period", async () => {
+    for (const period of ["1min", "5min", "15min", "30min", "60min", "1day"]) {
+      const r = await get(`/v1/api/forex/kline?forex_id=1&period=${period}&${t()}`);
+      expect(r.code, period).toBe(1);
+      expect(r.data.length, period).toBeGreaterThanOrEqual(200);
+      expect(r.data.length, period).toBeLessThanOrEqual(300);
+      let prev = -Infinity;
+      for (const c of r.data) {
+        expect(Object.keys(c).sort()).toEqual(["Close", "High", "Low", "Open", "Time", "Volume"]);
+        expect(c.Time).toBeGreaterThan(prev);
+        expect(c.High).toBeGreaterThanOrEqual(Math.max(c.Open, c.Close));
+        expect(c.Low).toBeLessThanOrEqual(Math.min(c.Open, c.Close));
+        prev = c.Time;
+      }
+    }
+  });
+
+  it("ends with the forming candle at the live price", async () => {
+    const list = await get("/v1/api/forex/trade_list?searchCurrency=BTCUSD");
+    const id = list.data[0].Id;
+    const k = await get(`/v1/api/forex/kline?forex_id=${id}&period=1min`);
+    const q = (await get("/v1/api/forex/trade_list?searchCurrency=BTCUSD")).data[0].ForexQuotations;
+    const last = k.data[k.data.length - 1];
+    expect(Date.now() - last.Time).toBeLessThan(61_000);
+    expect(Math.abs(last.Close - q.Close) / q.Close).toBeLessThan(0.01);
+  });
+
+  it("answers translated messages for an unknown instrument or period", async () => {
+    expect(await get("/v1/api/forex/kline?forex_id=99999&period=1min", "de")).toEqual({ code: 404, msg: "Instrument nicht gefunden: 99999", data: null });
+    const p = await get("/v1/api/forex/kline?forex_id=1&period=2min", "jp");
+    expect(p.code).toBe(0);
+    expect(p.msg).toContain("「2min」");
+    expect((await get("/v1/api/forex/kline?period=1min", "spa")).msg).toBe("Elija un instrumento válido");
+    expect((await get("/v1/api/forex/kline?forex_id=%3Cscript%3E")).code).toBe(0);
+  });
+});
+
+describe("abbreviated_cache_kline", () => {
+  it("returns the last 48 closes of every instrument, 60min by default", async () => {
+    const r = await get("/v1/api/forex/abbreviated_cache_kline?" + t());
+    expect(r.code).toBe(1);
+    expect(r.data.length).toBeGreaterThanOrEqual(24);
+    for (const s of r.data) {
+      expect(s.period).toBe("60min");
+      expect(s.points).toHaveLength(48);
+      expect(s.points.every((x: unknown) => typeof x === "number" && x > 0)).toBe(true);
+    }
+  });
+
+  it("takes a comma list of ids and a period", async () => {
+    const r = await get("/v1/api/forex/abbreviated_cache_kline?forex_id=1,%202&period=1day");
+    expect(r.data.map((s: any) => [s.forex_id, s.period])).toEqual([[1, "1day"], [2, "1day"]]);
+    const k = await get("/v1/api/forex/kline?forex_id=2&period=1day");
+    expect(r.data[1].points.slice(0, -1)).toEqual(k.data.slice(-48, -1).map((c: any) => c.Close));
+    expect((await get("/v1/api/forex/abbreviated_cache_kline?forex_id=1,99999")).code).toBe(404);
+    expect((await get("/v1/api/forex/abbreviated_cache_kline?period=weekly")).code).toBe(0);
+  });
+});
+
+describe("logos", () => {
+  it("serves every instrument's logo as SVG with a long immutable cache", async () => {
+    const list = (await get("/v1/api/forex/trade_list")).data as { Logo: string; Code: string }[];
+    for (const i of list) {
+      const r = await fetch(base + i.Logo);
+      expect(r.status, i.Code).toBe(200);
+      expect(r.headers.get("content-type")).toMatch(/^image\/svg\+xml/);
+      expect(r.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+      const body = await r.text();
+      expect(body.startsWith("<svg")).toBe(true);
+      expect(body).toContain("</svg>");
+    }
+  });
+
+  it("answers 404 for an unknown logo and refuses path tricks", async () => {
+    const r = await fetch(base + "/static/logos/NOPE.svg", { headers: { lang: "it" } });
+    expect(r.status).toBe(404);
+    expect(await r.json()).toEqual({ code: 404, msg: "Logo non trovato", data: null });
+    expect((await fetch(base + "/static/logos/..%2F..%2Fapp.ts")).status).toBe(404);
+  });
+});

@@ -1,0 +1,161 @@
+/** The websocket protocol of /v1/ws with a real client against a fresh upstream (real simulator). */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { buildUpstream, type Upstream } from "../../upstream/app.js";
+import { loadConfig } from "../../upstream/config.js";
+import { issueToken } from "../../upstream/http/auth.js";
+
+type Msg = { op: string; code?: number; msg?: string; topic?: string; data?: any; topics?: string[]; ts?: number };
+
+class Client {
+  readonly msgs: Msg[] = [];
+  private waiters: { pred: (m: Msg) => boolean; resolve: (m: Msg) => void }[] = [];
+  private constructor(readonly ws: WebSocket) {
+    ws.on("message", (raw) => {
+      const m = JSON.parse(String(raw)) as Msg;
+      this.msgs.push(m);
+      this.waiters = this.waiters.filter((w) => {
+        if (!w.pred(m)) return true;
+        w.resolve(m);
+        return false;
+      });
+    });
+  }
+  static open(url: string, lang?: string): Promise<Client> {
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(url, { headers: lang ? { lang } : {} });
+      const c = new Client(ws);
+      ws.once("open", () => resolve(c));
+      ws.once("error", reject);
+    });
+  }
+  send(m: unknown): void {
+    this.ws.send(JSON.stringify(m));
+  }
+  /** The next message (from now, or already received after index `from`) matching pred. */
+  next(pred: (m: Msg) => boolean, timeoutMs = 3000, from = this.msgs.length): Promise<Msg> {
+    const seen = this.msgs.slice(from).find(pred);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("timed out waiting for a message")), timeoutMs);
+      this.waiters.push({ pred, resolve: (m) => (clearTimeout(timer), resolve(m)) });
+    });
+  }
+  close(): void {
+    this.ws.close();
+  }
+}
+
+let up: Upstream;
+let url: string;
+let dir: string;
+let instruments: number;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "tp-ws-"));
+  up = await buildUpstream(loadConfig({} as NodeJS.ProcessEnv, { port: 0, dbFile: path.join(dir, "up.sqlite"), rateLimit: false, marketAlwaysOpen: true, tickMs: 100 }));
+  const base = await up.listen();
+  url = base.replace(/^http/, "ws") + "/v1/ws";
+  instruments = (up.ctx.db.prepare("SELECT COUNT(*) n FROM instruments WHERE enabled = 1").get() as { n: number }).n;
+});
+afterAll(async () => {
+  await up?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("websocket /v1/ws", () => {
+  it("answers ping with pong", async () => {
+    const c = await Client.open(url);
+    c.send({ op: "ping" });
+    const pong = await c.next((m) => m.op === "pong");
+    expect(typeof pong.ts).toBe("number");
+    expect(Math.abs(Date.now() - pong.ts!)).toBeLessThan(5000);
+    c.close();
+  });
+
+  it("DAY_MARKET: a snapshot of every instrument, then the quotes that changed in each tick", async () => {
+    const c = await Client.open(url);
+    const from = c.msgs.length;
+    c.send({ op: "subscribe", topics: ["DAY_MARKET"] });
+    const ack = await c.next((m) => m.op === "subscribe", 3000, from);
+    expect(ack.code).toBe(1);
+    const snap = await c.next((m) => m.op === "push" && m.topic === "DAY_MARKET", 3000, from);
+    expect(snap.data).toHaveLength(instruments);
+    const item = snap.data.find((q: any) => q.Code === "EURUSD");
+    expect(Object.keys(item).sort()).toEqual(["Change", "Close", "Code", "High", "Id", "Low", "MarketStatus", "Open", "Time", "Volume"].sort());
+    expect(item.MarketStatus).toBe(1);
+    const snapIdx = c.msgs.indexOf(snap);
+    const tick = await c.next((m) => m.op === "push" && m.topic === "DAY_MARKET", 3000, snapIdx + 1);
+    expect(tick.data.length).toBeGreaterThan(0);
+    const later = tick.data.find((q: any) => q.Id === item.Id);
+    expect(later.Time).toBeGreaterThan(item.Time);
+    expect(later.Low).toBeLessThanOrEqual(later.Close);
+    expect(later.High).toBeGreaterThanOrEqual(later.Close);
+
+    // Unsubscribe stops the pushes.
+    c.send({ op: "unsubscribe", topics: ["DAY_MARKET"] });
+    await c.next((m) => m.op === "unsubscribe");
+    await new Promise((r) => setTimeout(r, 150));
+    const n = c.msgs.length;
+    await new Promise((r) => setTimeout(r, 350));
+    expect(c.msgs.slice(n).filter((m) => m.topic === "DAY_MARKET")).toEqual([]);
+    c.close();
+  });
+
+  it("KLINE.{code}: the forming candle of every period, as a snapshot then on every tick", async () => {
+    const c = await Client.open(url);
+    c.send({ op: "subscribe", topics: ["KLINE.BTCUSD"] });
+    const snap = await c.next((m) => m.op === "push" && m.topic === "KLINE.BTCUSD");
+    expect(snap.data.map((k: any) => k.period)).toEqual(["1min", "5min", "15min", "30min", "60min", "1day"]);
+    for (const k of snap.data) {
+      expect(Object.keys(k).sort()).toEqual(["Close", "High", "Low", "Open", "Time", "Volume", "period"]);
+      expect(k.High).toBeGreaterThanOrEqual(Math.max(k.Open, k.Close));
+      expect(k.Low).toBeLessThanOrEqual(Math.min(k.Open, k.Close));
+    }
+    const next = await c.next((m) => m.op === "push" && m.topic === "KLINE.BTCUSD", 3000, c.msgs.indexOf(snap) + 1);
+    const closes = new Set(next.data.map((k: any) => k.Close));
+    expect(closes.size).toBe(1); // every period's forming candle closes at the same last price
+    expect(next.data[0].Time % 60_000).toBe(0);
+    // Only the subscribed instrument's candles arrive.
+    expect(c.msgs.filter((m) => m.op === "push" && m.topic !== "KLINE.BTCUSD")).toEqual([]);
+    c.close();
+  });
+
+  it("refuses private topics without login (code 999) and accepts them after login", async () => {
+    const c = await Client.open(url, "fr");
+    c.send({ op: "subscribe", topics: ["FOREX_TRADE"] });
+    const refused = await c.next((m) => m.op === "subscribe");
+    expect(refused.code).toBe(999);
+    expect(refused.msg).toBeTruthy();
+
+    c.send({ op: "login", token: "0".repeat(32) });
+    expect((await c.next((m) => m.op === "login")).code).toBe(999);
+
+    const db = up.ctx.db;
+    const uid = Number(
+      db.prepare("INSERT INTO users (uid, email, invite_code, created_at) VALUES ('ws1', 'ws1@example.com', 'WSINV1', ?)").run(Date.now()).lastInsertRowid,
+    );
+    const token = issueToken(db, uid, 3600);
+    const from = c.msgs.length;
+    c.send({ op: "login", token });
+    expect((await c.next((m) => m.op === "login", 3000, from)).code).toBe(1);
+    const from2 = c.msgs.length;
+    c.send({ op: "subscribe", topics: ["FOREX_CLOSED"] });
+    expect((await c.next((m) => m.op === "subscribe", 3000, from2)).code).toBe(1);
+    c.close();
+  });
+
+  it("refuses malformed messages and unknown topics with a message instead of closing", async () => {
+    const c = await Client.open(url);
+    c.ws.send("not json");
+    expect((await c.next((m) => m.op === "error")).code).toBe(0);
+    c.send({ op: "subscribe", topics: ["NOT A TOPIC"] });
+    expect((await c.next((m) => m.op === "subscribe")).code).toBe(0);
+    c.send({ op: "ping" });
+    await c.next((m) => m.op === "pong");
+    c.close();
+  });
+});

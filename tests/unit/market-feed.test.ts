@@ -1,0 +1,196 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { openDb, type DB } from "../../upstream/store/db.js";
+import { createSimulator } from "../../upstream/engine/simulator.js";
+import { createManualFeed } from "../../upstream/engine/manual-feed.js";
+import { usdRate } from "../../upstream/engine/instruments.js";
+import { CandleBook, bucketStart, pruneCandles } from "../../upstream/engine/candles.js";
+import { ensureMarket } from "../../upstream/engine/history.js";
+import type { Quote } from "../../upstream/engine/feed.js";
+
+const dbs: DB[] = [];
+afterEach(() => {
+  while (dbs.length) dbs.pop()!.close();
+});
+function db(): DB {
+  const d = openDb(":memory:");
+  dbs.push(d);
+  return d;
+}
+const MONDAY = Date.parse("2026-11-23T16:00:00Z");
+
+describe("simulator", () => {
+  it("ticks every open instrument, updates and stores the forming candles, and fires onTick", () => {
+    const d = db();
+    const sim = createSimulator(d, { seed: 11, tickMs: 500, marketAlwaysOpen: true, simulate: false });
+    const seen: Quote[][] = [];
+    sim.onTick((c) => seen.push(c));
+    const before = sim.quote("EURUSD")!.price;
+    let t = Date.now() + 1000;
+    for (let i = 0; i < 20; i++) sim.tickOnce((t += 500));
+    expect(seen).toHaveLength(20);
+    expect(seen[0]).toHaveLength(sim.instruments().length);
+    const q = sim.quote("EURUSD")!;
+    expect(q.time).toBe(t);
+    expect(q.price).not.toBe(before);
+    expect(Number(q.price.toFixed(5))).toBe(q.price); // rounded to PricePrecision
+    // The forming 1min candle holds the last price, and is stored.
+    const forming = sim.book.current(q.id);
+    expect(forming.map((c) => c.period)).toEqual(["1min", "5min", "15min", "30min", "60min", "1day"]);
+    for (const c of forming) {
+      expect(c.close).toBe(q.price);
+      expect(c.high).toBeGreaterThanOrEqual(Math.max(c.open, c.close));
+      expect(c.low).toBeLessThanOrEqual(Math.min(c.open, c.close));
+    }
+    // Stored every few seconds of ticks and on stop: after stop() the store holds the forming candles.
+    sim.stop();
+    for (const c of forming) {
+      const stored = d.prepare("SELECT * FROM candles WHERE instrument_id = ? AND period = ? AND time = ?").get(q.id, c.period, bucketStart(c.period, t)) as { close: number; high: number; low: number };
+      expect(stored, c.period).toMatchObject({ close: c.close, high: c.high, low: c.low });
+    }
+    // Day statistics come from the day's candle.
+    const day = forming.find((c) => c.period === "1day")!;
+    expect(q.open).toBe(day.open);
+    expect(q.high).toBe(day.high);
+    expect(q.low).toBe(day.low);
+    expect(q.change).toBeCloseTo(((q.price - day.open) / day.open) * 100, 2);
+  });
+
+  it("is deterministic: the same seed replays the same ticks", () => {
+    const run = (seed: number) => {
+      const sim = createSimulator(db(), { seed, tickMs: 500, marketAlwaysOpen: true, simulate: false });
+      let t = MONDAY;
+      for (let i = 0; i < 10; i++) sim.tickOnce((t += 500));
+      return sim.all().map((q) => q.price);
+    };
+    expect(run(5)).toEqual(run(5));
+    expect(run(5)).not.toEqual(run(6));
+  });
+
+  it("walks with the instrument's yearly volatility", () => {
+    const sim = createSimulator(db(), { seed: 3, tickMs: 60_000, marketAlwaysOpen: true, simulate: false });
+    const prices: number[] = [];
+    let t = MONDAY;
+    for (let i = 0; i < 2000; i++) {
+      sim.tickOnce((t += 60_000));
+      prices.push(sim.quote("BTCUSD")!.price);
+    }
+    const r = prices.slice(1).map((p, i) => Math.log(p / prices[i]));
+    const sd = Math.sqrt(r.reduce((s, x) => s + x * x, 0) / r.length);
+    const yearly = sd * Math.sqrt(525_600);
+    expect(yearly).toBeGreaterThan(0.55 * 0.85);
+    expect(yearly).toBeLessThan(0.55 * 1.15);
+  });
+
+  it("continues from the stored prices after a restart", () => {
+    const d = db();
+    const a = createSimulator(d, { seed: 1, tickMs: 500, marketAlwaysOpen: true, simulate: false });
+    a.tickOnce(Date.now() + 1000);
+    const last = a.quote("XAUUSD")!.price;
+    a.stop();
+    const b = createSimulator(d, { seed: 1, tickMs: 500, marketAlwaysOpen: true, simulate: false });
+    expect(b.quote("XAUUSD")!.price).toBe(last);
+  });
+
+  it("starts and stops its own timer", async () => {
+    const sim = createSimulator(db(), { seed: 1, tickMs: 20, marketAlwaysOpen: true, simulate: true });
+    let ticks = 0;
+    sim.onTick(() => ticks++);
+    sim.start();
+    await new Promise((r) => setTimeout(r, 150));
+    sim.stop();
+    const n = ticks;
+    expect(n).toBeGreaterThan(2);
+    await new Promise((r) => setTimeout(r, 80));
+    expect(ticks).toBe(n);
+  });
+});
+
+describe("candle book", () => {
+  it("keeps a candle that closed between two flushes with its final values", () => {
+    const d = db();
+    const feed = createManualFeed(d);
+    const id = feed.quote("BTCUSD")!.id;
+    const book = new CandleBook(d);
+    book.load(id);
+    const m0 = bucketStart("1min", Date.now()) + 3 * 60_000;
+    book.apply(id, 100, 1, m0 + 1_000);
+    book.apply(id, 105, 2, m0 + 30_000);
+    book.apply(id, 99, 3, m0 + 59_999);
+    book.apply(id, 101, 4, m0 + 60_000); // the next minute starts; nothing flushed yet
+    book.apply(id, 50, 1, m0 - 5_000); // a late tick of an already closed minute is ignored
+    book.flush();
+    const rows = d.prepare("SELECT time, open, high, low, close, volume FROM candles WHERE instrument_id = ? AND period = '1min' AND time >= ? ORDER BY time").all(id, m0);
+    expect(rows).toEqual([
+      { time: m0, open: 100, high: 105, low: 99, close: 99, volume: 6 },
+      { time: m0 + 60_000, open: 101, high: 101, low: 101, close: 101, volume: 4 },
+    ]);
+    const five = book.last(id, "5min")!;
+    expect(five.close).toBe(101);
+    expect(five.high).toBeGreaterThanOrEqual(105);
+  });
+});
+
+describe("manual feed", () => {
+  it("sets prices by hand, fires onTick and records candles on the same path", () => {
+    const d = db();
+    const feed = createManualFeed(d);
+    const got: Quote[][] = [];
+    feed.onTick((c) => got.push(c));
+    const q = feed.set("EURUSD", 1.123456);
+    expect(q.price).toBe(1.12346);
+    expect(got).toEqual([[q]]);
+    feed.set("EURUSD", 1.2);
+    feed.set("EURUSD", 1.1);
+    const m = feed.book.last(q.id, "1min")!;
+    expect([m.high, m.low, m.close]).toEqual([1.2, 1.1, 1.1]);
+    const stored = d.prepare("SELECT high, low, close FROM candles WHERE instrument_id = ? AND period = '1min' ORDER BY time DESC LIMIT 1").get(q.id);
+    expect(stored).toEqual({ high: 1.2, low: 1.1, close: 1.1 });
+    expect(feed.quote("EURUSD")!.price).toBe(1.1);
+    expect(feed.quote(q.id)!.code).toBe("EURUSD");
+    expect(() => feed.set("NOPE", 1)).toThrow();
+    expect(() => feed.set("EURUSD", -1)).toThrow();
+  });
+
+  it("is open by default and can close one market", () => {
+    const feed = createManualFeed(db());
+    const saturday = Date.parse("2026-11-21T12:00:00Z");
+    expect(feed.isOpen("EURUSD", saturday)).toBe(true);
+    feed.setOpen("EURUSD", false);
+    expect(feed.isOpen("EURUSD")).toBe(false);
+    feed.setOpen("EURUSD", null);
+    expect(feed.isOpen("EURUSD")).toBe(true);
+    const real = createManualFeed(db(), { alwaysOpen: false });
+    expect(real.isOpen("EURUSD", saturday)).toBe(false);
+    expect(real.isOpen("BTCUSD", saturday)).toBe(true);
+  });
+});
+
+describe("usdRate", () => {
+  it("converts quote-currency amounts to USD at the current rate", () => {
+    const feed = createManualFeed(db());
+    feed.set("USDJPY", 150);
+    feed.set("GBPUSD", 1.25);
+    feed.set("USDCHF", 0.8);
+    expect(usdRate(feed, "USD")).toBe(1);
+    expect(usdRate(feed, "JPY")).toBeCloseTo(1 / 150, 12);
+    expect(usdRate(feed, "gbp")).toBe(1.25);
+    expect(usdRate(feed, "CHF")).toBeCloseTo(1.25, 12);
+    expect(usdRate(feed, "XYZ")).toBeUndefined();
+    // Every instrument's quote currency can be converted.
+    for (const i of feed.instruments()) expect(usdRate(feed, i.quote_currency), i.code).toBeGreaterThan(0);
+  });
+});
+
+describe("candle retention", () => {
+  it("keeps the newest candles of each intraday period and every daily candle", () => {
+    const d = db();
+    ensureMarket(d, 1, Date.parse("2026-11-23T16:00:00Z"));
+    const days = (d.prepare("SELECT COUNT(*) n FROM candles WHERE period = '1day'").get() as { n: number }).n;
+    expect(pruneCandles(d, 250)).toBeGreaterThan(0);
+    const counts = d.prepare("SELECT period, MAX(n) mx, MIN(n) mn FROM (SELECT period, instrument_id, COUNT(*) n FROM candles GROUP BY 1, 2) GROUP BY 1").all() as { period: string; mx: number; mn: number }[];
+    for (const c of counts) if (c.period !== "1day") expect(c.mx, c.period).toBeLessThanOrEqual(250);
+    expect((d.prepare("SELECT COUNT(*) n FROM candles WHERE period = '1day'").get() as { n: number }).n).toBe(days);
+    const newest = d.prepare("SELECT MAX(time) t FROM candles WHERE instrument_id = 1 AND period = '1min'").get() as { t: number };
+    expect(newest.t).toBeGreaterThan(Date.parse("2026-11-23T15:00:00Z"));
+  });
+});
