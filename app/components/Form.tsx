@@ -1,0 +1,99 @@
+import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
+import type { InputHTMLAttributes, ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+
+/** Our message keys look like "auth:input_password"; anything else (an upstream msg) is shown as is. */
+const KEY_RE = /^[a-z]+:[a-z0-9_.]+$/;
+
+export function useMessage() {
+  const { t } = useTranslation(["common", "auth"]);
+  return (msg: string | undefined | null): string => {
+    if (!msg) return "";
+    return KEY_RE.test(msg) ? t(msg) : msg;
+  };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyField = FieldMetadata<any, any, string[]>;
+
+type InputType = "text" | "password" | "email" | "tel" | "search" | "number" | "hidden";
+
+export function Field({
+  meta,
+  label,
+  type = "text",
+  after,
+  ...rest
+}: {
+  meta: AnyField;
+  label: string;
+  type?: InputType;
+  after?: ReactNode;
+} & Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "name" | "id" | "defaultValue" | "form">) {
+  const msg = useMessage();
+  const { key, ...props } = getInputProps(meta, { type, ariaAttributes: true });
+  const error = meta.errors?.[0];
+  return (
+    <div className={error ? "field has-error" : "field"}>
+      <label htmlFor={meta.id}>{label}</label>
+      <div className="field-row">
+        <input key={key} {...props} {...rest} />
+        {after}
+      </div>
+      {error ? (
+        <p id={meta.errorId} className="field-error" data-error-for={meta.name}>
+          {msg(error)}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function SelectField({
+  meta,
+  label,
+  options,
+}: {
+  meta: AnyField;
+  label: string;
+  options: { value: string; label: string }[];
+}) {
+  const msg = useMessage();
+  const { key, ...props } = getSelectProps(meta, { ariaAttributes: true });
+  const error = meta.errors?.[0];
+  return (
+    <div className={error ? "field has-error" : "field"}>
+      <label htmlFor={meta.id}>{label}</label>
+      <select key={key} {...props}>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      {error ? (
+        <p id={meta.errorId} className="field-error" data-error-for={meta.name}>
+          {msg(error)}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** Errors of the whole form (an upstream refusal, a failed CSRF check ...). */
+export function FormErrors({ errors, id }: { errors?: string[]; id?: string }) {
+  const msg = useMessage();
+  if (!errors || errors.length === 0) return null;
+  return (
+    <div className="form-errors" role="alert" id={id} data-form-error="">
+      {errors.map((e) => (
+        <p key={e}>{msg(e)}</p>
+      ))}
+    </div>
+  );
+}
+
+/** A hidden field posted as is (intent, login_type ...). */
+export function Hidden({ name, value }: { name: string; value: string | number }) {
+  return <input type="hidden" name={name} value={value} />;
+}

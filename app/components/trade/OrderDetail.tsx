@@ -1,0 +1,199 @@
+/**
+ * The detail view of one order on /order (?detail=ID): a <dialog> rendered open by the server, with
+ * take-profit / stop-loss editing (intent=stop), cancel for pending orders and close for holding
+ * positions — all POST forms with CSRF and an idempotency key. "Back" is a link to the list.
+ */
+import { Form, Link, useNavigate, useNavigation } from "@remix-run/react";
+import { getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { useTranslation } from "react-i18next";
+import { useEffect } from "react";
+import { stopPriceSchema } from "~/schemas/stop-price";
+import type { Order } from "~/upstream/trading.server";
+import { formatFee, formatLots, formatMargin, formatPrice, formatProfit, signOf } from "~/lib/format";
+import { useLang } from "./hooks";
+import { OrderActionForm } from "./OrderActionForm";
+import type { LiveRow } from "./PositionList";
+
+export interface DetailKeys {
+  stop: string;
+  close: string;
+  cancel: string;
+}
+
+const TRADE_KEY_RE = /^errors\.[a-z_]+$/;
+
+export function OrderDetail({
+  order,
+  code,
+  precision,
+  pip,
+  tab,
+  live,
+  keys,
+  backHref,
+  lastResult,
+}: {
+  order: Order;
+  code: string;
+  precision: number;
+  pip: number;
+  /** The order's state: 1 holding, 0 pending, 3 history. */
+  tab: number;
+  live?: LiveRow;
+  keys: DetailKeys;
+  backHref: string;
+  lastResult?: SubmissionResult<string[]> | null;
+}) {
+  const { t } = useTranslation(["order", "trade"]);
+  const lang = useLang();
+  const navigate = useNavigate();
+  const navigation = useNavigation();
+  const tp = Number(order.TargetProfitPrice) > 0 ? String(order.TargetProfitPrice) : "";
+  const sl = Number(order.TargetLossPrice) > 0 ? String(order.TargetLossPrice) : "";
+  const [form, fields] = useForm({
+    id: `stop-form-${order.Id}`,
+    lastResult: lastResult ?? undefined,
+    defaultValue: { target_profit_price: tp, stop_loss_price: sl },
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: stopPriceSchema }),
+  });
+  const msg = (e?: string) => (e ? (TRADE_KEY_RE.test(e) ? t(`trade:${e}`) : e) : "");
+
+  // Escape closes the dialog (with JavaScript).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") navigate(backHref, { preventScrollReset: true });
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [navigate, backHref]);
+
+  const profit = live?.FactProfits ?? order.FactProfits;
+  const price = live?.UpdatePrice ?? order.UpdatePrice;
+  const buy = order.OrderType === 1;
+  const saving = navigation.state !== "idle" && navigation.formData?.get("intent") === "stop";
+  const rows: { key: string; label: string; value: string; testid?: string; cls?: string }[] = [
+    { key: "id", label: t("order:detail.id"), value: String(order.Id) },
+    { key: "lots", label: t("order:detail.lots"), value: formatLots(order.Quantity, pip, lang) },
+    ...(tab === 0
+      ? [{ key: "target", label: t("order:detail.target_price"), value: formatPrice(order.OriginPrice, precision, lang) }]
+      : [{ key: "open", label: t("order:detail.open_price"), value: formatPrice(order.Price || order.OriginPrice, precision, lang) }]),
+    {
+      key: "price",
+      label: tab === 3 ? t("order:detail.close_price") : t("order:detail.current_price"),
+      value: formatPrice(price, precision, lang),
+      testid: "detail-price",
+    },
+    {
+      key: "profit",
+      label: tab === 3 ? t("order:detail.realised_profit") : t("order:detail.floating_profit"),
+      value: formatProfit(profit, lang),
+      testid: "detail-profit",
+      cls: `profit ${signOf(profit)}`,
+    },
+    { key: "margin", label: t("order:detail.margin"), value: formatMargin(order.CautionMoney, lang), testid: "detail-margin" },
+    { key: "fee", label: t("order:detail.fee"), value: formatFee(order.TradeFee, lang), testid: "detail-fee" },
+    ...(order.Multiple ? [{ key: "lev", label: t("order:detail.leverage"), value: t("trade:form.leverage_option", { value: order.Multiple }) }] : []),
+    { key: "tp", label: t("trade:form.take_profit"), value: tp ? formatPrice(order.TargetProfitPrice, precision, lang) : t("trade:form.not_set"), testid: "detail-tp" },
+    { key: "sl", label: t("trade:form.stop_loss"), value: sl ? formatPrice(order.TargetLossPrice, precision, lang) : t("trade:form.not_set"), testid: "detail-sl" },
+    ...(order.CreateTimeHandler ? [{ key: "time", label: t("order:detail.time"), value: String(order.CreateTimeHandler) }] : []),
+  ];
+
+  return (
+    <div className="modal-backdrop">
+      <dialog open className="modal order-detail" aria-labelledby="order-detail-title" data-testid="order-detail" data-order-id={order.Id}>
+        <header className="modal-head">
+          <h2 id="order-detail-title">
+            {code} · <span className={buy ? "dir buy" : "dir sell"}>{buy ? t("trade:buy") : t("trade:sell")}</span>
+          </h2>
+          <Link to={backHref} className="iconbtn" aria-label={t("order:detail.back")} preventScrollReset data-testid="detail-back">
+            ×
+          </Link>
+        </header>
+        <dl className="detail-grid">
+          {rows.map((r) => (
+            <div key={r.key}>
+              <dt>{r.label}</dt>
+              <dd className={r.cls} data-testid={r.testid}>
+                {r.value}
+              </dd>
+            </div>
+          ))}
+        </dl>
+
+        {tab === 1 || tab === 0 ? (
+          <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="stop-form" preventScrollReset aria-label={t("order:detail.stop_title")}>
+            <AuthenticityTokenInput />
+            <input type="hidden" name="intent" value="stop" />
+            <input type="hidden" name="id" value={order.Id} />
+            <input type="hidden" name="idempotency_key" value={keys.stop} />
+            <div className="field-pair">
+              <div className={fields.target_profit_price.errors ? "field has-error" : "field"}>
+                <label htmlFor={fields.target_profit_price.id}>{t("trade:form.take_profit")}</label>
+                <input
+                  {...getInputProps(fields.target_profit_price, { type: "number", ariaAttributes: true })}
+                  key={fields.target_profit_price.key}
+                  min={0}
+                  step="any"
+                  inputMode="decimal"
+                  placeholder={t("trade:form.not_set")}
+                />
+                {fields.target_profit_price.errors ? (
+                  <p className="field-error" id={fields.target_profit_price.errorId} data-error-for="target_profit_price">
+                    {msg(fields.target_profit_price.errors[0])}
+                  </p>
+                ) : null}
+              </div>
+              <div className={fields.stop_loss_price.errors ? "field has-error" : "field"}>
+                <label htmlFor={fields.stop_loss_price.id}>{t("trade:form.stop_loss")}</label>
+                <input
+                  {...getInputProps(fields.stop_loss_price, { type: "number", ariaAttributes: true })}
+                  key={fields.stop_loss_price.key}
+                  min={0}
+                  step="any"
+                  inputMode="decimal"
+                  placeholder={t("trade:form.not_set")}
+                />
+                {fields.stop_loss_price.errors ? (
+                  <p className="field-error" id={fields.stop_loss_price.errorId} data-error-for="stop_loss_price">
+                    {msg(fields.stop_loss_price.errors[0])}
+                  </p>
+                ) : null}
+              </div>
+            </div>
+            <p className="field-hint">{t("order:detail.stop_hint")}</p>
+            {form.errors ? (
+              <div className="form-errors" role="alert" data-form-error="">
+                {form.errors.map((e) => (
+                  <p key={e}>{msg(e)}</p>
+                ))}
+              </div>
+            ) : null}
+            <button type="submit" className="btn btn-primary" disabled={saving} aria-busy={saving}>
+              {t("order:detail.save_stops")}
+            </button>
+          </Form>
+        ) : null}
+
+        <div className="modal-actions">
+          {tab === 1 ? (
+            <OrderActionForm intent="close" id={order.Id} idempotencyKey={keys.close} label={t("order:detail.close_label", { id: order.Id })} className="btn btn-sell">
+              {t("order:detail.close")}
+            </OrderActionForm>
+          ) : null}
+          {tab === 0 ? (
+            <OrderActionForm intent="cancel" id={order.Id} idempotencyKey={keys.cancel} label={t("order:detail.cancel_label", { id: order.Id })} className="btn btn-sell">
+              {t("order:detail.cancel")}
+            </OrderActionForm>
+          ) : null}
+          <Link to={backHref} className="btn btn-outline" preventScrollReset>
+            {t("order:detail.back")}
+          </Link>
+        </div>
+      </dialog>
+    </div>
+  );
+}

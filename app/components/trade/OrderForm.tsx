@@ -1,0 +1,346 @@
+/**
+ * The order form of /trade (POST, intent=submit), posting the upstream's field names: type (the
+ * pressed buy or sell button), status (market 1 / pending 0 radios), target_price, cont (lots),
+ * multiple (leverage), target_profit_price, stop_loss_price, forex_id, plus the CSRF token and a
+ * hidden idempotency_key made when the page was rendered.
+ *
+ * Without JavaScript: the lot steppers and the (first, hidden) default button are submit buttons
+ * named `step` that re-render the form with the new lots and the server-computed estimates.
+ * With JavaScript: conform validates with the same zod schema, the steppers change the value in
+ * place and the fee and margin estimates follow the typed values and the live price.
+ */
+import { Form, useNavigation } from "@remix-run/react";
+import { getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { useTranslation } from "react-i18next";
+import { useMemo } from "react";
+import { fee as feeOf, margin as marginOf } from "../../../common/formulas";
+import { decrementDisabled, orderSchema, stepLots, DEFAULT_MAX_LOTS } from "~/schemas/order";
+import { decimalsOf, formatBalance, formatFee, formatMargin, formatPrice, inputValue } from "~/lib/format";
+import type { Instrument } from "~/upstream/market.server";
+import { useHydrated, useLang } from "./hooks";
+
+export interface OrderFormProps {
+  instrument: Instrument;
+  /** trade_fee_type of getBasicInfo: 1 fixed per lot, otherwise margin x rate. */
+  feeType: number;
+  /** Balance from forexDetail (null for visitors). */
+  balance: number | null;
+  signedIn: boolean;
+  /** The current price (live with JavaScript). */
+  price: number;
+  marketOpen: boolean;
+  idempotencyKey: string;
+  lastResult?: SubmissionResult<string[]> | null;
+}
+
+/** Estimated margin and fee for the values of the form (the same formulas as the upstream). */
+export function estimate(
+  inst: Pick<Instrument, "ForexContNum" | "MarginMode" | "ForexFeeRate">,
+  feeType: number,
+  v: { cont?: string | number; multiple?: string | number; status?: string | number; target_price?: string | number },
+  price: number,
+): { margin: number | null; fee: number | null } {
+  const lots = Number(v.cont);
+  const lev = Number(v.multiple);
+  const pending = String(v.status) === "0";
+  const target = Number(v.target_price);
+  const p = pending && target > 0 ? target : price;
+  if (!(lots > 0) || !(p > 0) || (inst.MarginMode !== 1 && !(lev > 0))) return { margin: null, fee: null };
+  const m = marginOf(lots, inst.ForexContNum, p, lev, inst.MarginMode);
+  if (!Number.isFinite(m)) return { margin: null, fee: null };
+  return { margin: m, fee: feeOf(feeType, lots, inst.ForexFeeRate, m) };
+}
+
+const TRADE_KEY_RE = /^(errors\.[a-z_]+|no_mult_config)$/;
+
+export function OrderForm({ instrument: inst, feeType, balance, signedIn, price, marketOpen, idempotencyKey, lastResult }: OrderFormProps) {
+  const { t } = useTranslation("trade");
+  const lang = useLang();
+  const hydrated = useHydrated();
+  const navigation = useNavigation();
+  const multiples = useMemo(() => (inst.HasForexMultiple ?? []).map((m) => Number(m.Value)).filter((v) => v > 0), [inst]);
+  const rules = useMemo(
+    () => ({ pip: inst.Pip, minLots: inst.ForexMinCont, maxLots: DEFAULT_MAX_LOTS, multiples }),
+    [inst, multiples],
+  );
+  const schema = useMemo(() => orderSchema(rules), [rules]);
+  const lotDecimals = Math.max(decimalsOf(inst.Pip), decimalsOf(inst.ForexMinCont));
+  const minLots = Math.max(inst.ForexMinCont || 0, inst.Pip || 0);
+
+  const [form, fields] = useForm({
+    id: `order-form-${inst.Id}`,
+    lastResult: lastResult ?? undefined,
+    defaultValue: {
+      status: "1",
+      cont: inputValue(minLots, lotDecimals),
+      multiple: multiples[0] !== undefined ? String(multiples[0]) : "",
+      target_price: "",
+      target_profit_price: "",
+      stop_loss_price: "",
+    },
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    // Visitors are sent to sign in by the server whatever they typed.
+    onValidate: signedIn ? ({ formData }) => parseWithZod(formData, { schema }) : undefined,
+  });
+
+  const msg = (e: string | undefined) => (e ? (TRADE_KEY_RE.test(e) ? t(e, { min: minLots, max: DEFAULT_MAX_LOTS, step: inst.Pip }) : e) : "");
+  const values = {
+    cont: fields.cont.value as string | undefined,
+    multiple: fields.multiple.value as string | undefined,
+    status: (fields.status.value as string | undefined) ?? "1",
+    target_price: fields.target_price.value as string | undefined,
+  };
+  const pending = values.status === "0";
+  const est = estimate(inst, feeType, values, price);
+  const lots = Number(values.cont);
+  const decDisabled = decrementDisabled(Number.isFinite(lots) ? lots : minLots, { pip: inst.Pip, minLots: inst.ForexMinCont });
+  const incDisabled = Number.isFinite(lots) && lots >= DEFAULT_MAX_LOTS;
+  const noMultiple = multiples.length === 0;
+  const canOrder = marketOpen && !noMultiple;
+  const submitting = navigation.state !== "idle" && navigation.formData?.get("intent") === "submit";
+
+  const step = (dir: 1 | -1) => (e: React.MouseEvent<HTMLButtonElement>) => {
+    if (!hydrated) return;
+    e.preventDefault();
+    const next = stepLots(Number.isFinite(lots) && lots > 0 ? lots : minLots, dir, rules);
+    form.update({ name: fields.cont.name, value: inputValue(next, lotDecimals) });
+  };
+
+  // Errors of hidden fields (an expired key, an unknown instrument) are shown with the form's own.
+  const formErrors = [...(form.errors ?? []), ...(fields.idempotency_key.errors ?? []), ...(fields.forex_id.errors ?? [])];
+  const inputErr = (name: keyof typeof fields) => fields[name].errors?.[0];
+
+  return (
+    <Form
+      method="post"
+      id={form.id}
+      onSubmit={form.onSubmit}
+      noValidate
+      className="order-form"
+      aria-label={t("form.label")}
+      data-testid="order-form"
+      preventScrollReset
+    >
+      {/* The default button (Enter in a field) recalculates instead of ordering. */}
+      <button
+        type="submit"
+        name="step"
+        value="0"
+        className="sr-only"
+        tabIndex={-1}
+        aria-hidden="true"
+        onClick={hydrated ? (e) => e.preventDefault() : undefined}
+      >
+        {t("form.recalculate")}
+      </button>
+      <AuthenticityTokenInput />
+      <input type="hidden" name="intent" value="submit" />
+      <input type="hidden" name="idempotency_key" value={idempotencyKey} />
+      <input type="hidden" name="forex_id" value={inst.Id} />
+
+      <fieldset className="segmented" data-testid="order-status">
+        <legend className="sr-only">{t("form.order_type")}</legend>
+        <label className={!pending ? "seg active" : "seg"}>
+          <input
+            type="radio"
+            name={fields.status.name}
+            value="1"
+            defaultChecked={!pending}
+            key={`s1-${fields.status.key ?? ""}`}
+          />
+          <span>{t("form.market")}</span>
+        </label>
+        <label className={pending ? "seg active" : "seg"}>
+          <input
+            type="radio"
+            name={fields.status.name}
+            value="0"
+            defaultChecked={pending}
+            key={`s0-${fields.status.key ?? ""}`}
+          />
+          <span>{t("form.pending")}</span>
+        </label>
+      </fieldset>
+
+      <div className={inputErr("target_price") ? "field target-price has-error" : "field target-price"} data-pending={pending ? "1" : "0"}>
+        <label htmlFor={fields.target_price.id}>{t("form.target_price")}</label>
+        <input
+          {...getInputProps(fields.target_price, { type: "text", ariaAttributes: true })}
+          key={fields.target_price.key}
+          inputMode="decimal"
+          autoComplete="off"
+          placeholder={pending ? formatPrice(price, inst.PricePrecision, lang) : t("form.target_price_hint")}
+        />
+        {inputErr("target_price") ? (
+          <p className="field-error" id={fields.target_price.errorId} data-error-for="target_price">
+            {msg(inputErr("target_price"))}
+          </p>
+        ) : null}
+      </div>
+
+      <div className={inputErr("cont") ? "field has-error" : "field"}>
+        <label htmlFor={fields.cont.id}>{t("form.lots")}</label>
+        <div className="stepper">
+          <button
+            type="submit"
+            name="step"
+            value="down"
+            className="stepper-btn"
+            aria-label={t("form.lots_decrease")}
+            disabled={decDisabled}
+            onClick={step(-1)}
+            formNoValidate
+          >
+            −
+          </button>
+          <input
+            {...getInputProps(fields.cont, { type: "text", ariaAttributes: true })}
+            key={fields.cont.key}
+            inputMode="decimal"
+            autoComplete="off"
+            data-testid="order-lots"
+          />
+          <button
+            type="submit"
+            name="step"
+            value="up"
+            className="stepper-btn"
+            aria-label={t("form.lots_increase")}
+            disabled={incDisabled}
+            onClick={step(1)}
+            formNoValidate
+          >
+            +
+          </button>
+        </div>
+        <p className="field-hint">{t("form.lots_hint", { min: minLots, step: inst.Pip })}</p>
+        {inputErr("cont") ? (
+          <p className="field-error" id={fields.cont.errorId} data-error-for="cont">
+            {msg(inputErr("cont"))}
+          </p>
+        ) : null}
+      </div>
+
+      {noMultiple ? (
+        <p className="notice notice-warn" role="alert" data-testid="no-mult-config">
+          {t("no_mult_config")}
+        </p>
+      ) : (
+        <div className={inputErr("multiple") ? "field has-error" : "field"}>
+          <label htmlFor={fields.multiple.id}>{t("form.leverage")}</label>
+          <select {...getSelectProps(fields.multiple, { ariaAttributes: true })} key={fields.multiple.key}>
+            {multiples.map((m) => (
+              <option key={m} value={String(m)}>
+                {t("form.leverage_option", { value: m })}
+              </option>
+            ))}
+          </select>
+          {inputErr("multiple") ? (
+            <p className="field-error" id={fields.multiple.errorId} data-error-for="multiple">
+              {msg(inputErr("multiple"))}
+            </p>
+          ) : null}
+        </div>
+      )}
+
+      <div className="field-pair">
+        <div className={inputErr("target_profit_price") ? "field has-error" : "field"}>
+          <label htmlFor={fields.target_profit_price.id}>{t("form.take_profit")}</label>
+          <input
+            {...getInputProps(fields.target_profit_price, { type: "number", ariaAttributes: true })}
+            key={fields.target_profit_price.key}
+            min={0}
+            step="any"
+            inputMode="decimal"
+            placeholder={t("form.not_set")}
+          />
+          {inputErr("target_profit_price") ? (
+            <p className="field-error" id={fields.target_profit_price.errorId} data-error-for="target_profit_price">
+              {msg(inputErr("target_profit_price"))}
+            </p>
+          ) : null}
+        </div>
+        <div className={inputErr("stop_loss_price") ? "field has-error" : "field"}>
+          <label htmlFor={fields.stop_loss_price.id}>{t("form.stop_loss")}</label>
+          <input
+            {...getInputProps(fields.stop_loss_price, { type: "number", ariaAttributes: true })}
+            key={fields.stop_loss_price.key}
+            min={0}
+            step="any"
+            inputMode="decimal"
+            placeholder={t("form.not_set")}
+          />
+          {inputErr("stop_loss_price") ? (
+            <p className="field-error" id={fields.stop_loss_price.errorId} data-error-for="stop_loss_price">
+              {msg(inputErr("stop_loss_price"))}
+            </p>
+          ) : null}
+        </div>
+      </div>
+
+      <dl className="order-estimates" data-testid="order-estimates">
+        <div>
+          <dt>{t("form.balance")}</dt>
+          <dd data-testid="order-balance">{signedIn && balance !== null ? formatBalance(balance, lang) : "--"}</dd>
+        </div>
+        <div>
+          <dt>{t("form.est_margin")}</dt>
+          <dd data-testid="order-est-margin">{formatMargin(est.margin, lang)}</dd>
+        </div>
+        <div>
+          <dt>{t("form.est_fee")}</dt>
+          <dd data-testid="order-est-fee">{formatFee(est.fee, lang)}</dd>
+        </div>
+      </dl>
+      {!hydrated ? (
+        <button type="submit" name="step" value="0" className="btn btn-link recalc" formNoValidate>
+          {t("form.recalculate")}
+        </button>
+      ) : null}
+
+      {formErrors.length ? (
+        <div className="form-errors" role="alert" data-form-error="" id={form.errorId}>
+          {formErrors.map((e) => (
+            <p key={e}>{msg(e)}</p>
+          ))}
+        </div>
+      ) : null}
+
+      <div className="order-buttons">
+        {!marketOpen ? (
+          <p className="badge badge-closed market-closed" data-testid="market-closed">
+            {t("closed")}
+          </p>
+        ) : null}
+        <button
+          type="submit"
+          name="type"
+          value="1"
+          className="btn btn-buy"
+          disabled={!canOrder || submitting}
+          aria-disabled={!canOrder || submitting}
+        >
+          {marketOpen ? t("form.buy") : t("form.buy_closed")}
+        </button>
+        <button
+          type="submit"
+          name="type"
+          value="2"
+          className="btn btn-sell"
+          disabled={!canOrder || submitting}
+          aria-disabled={!canOrder || submitting}
+        >
+          {marketOpen ? t("form.sell") : t("form.sell_closed")}
+        </button>
+      </div>
+      {inputErr("type") ? (
+        <p className="field-error" data-error-for="type">
+          {msg(inputErr("type"))}
+        </p>
+      ) : null}
+    </Form>
+  );
+}

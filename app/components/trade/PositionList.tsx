@@ -1,0 +1,73 @@
+/**
+ * The open positions of the current instrument under the order form of /trade, each with its live
+ * profit and a close button.
+ */
+import { useTranslation } from "react-i18next";
+import type { Order } from "~/upstream/trading.server";
+import { formatLots, formatPrice, formatProfit, signOf } from "~/lib/format";
+import { useLang } from "./hooks";
+import { OrderActionForm } from "./OrderActionForm";
+
+export interface LiveRow {
+  UpdatePrice: number;
+  FactProfits: number;
+}
+
+export function PositionList({
+  positions,
+  precision,
+  pip,
+  live,
+  keys,
+}: {
+  positions: Order[];
+  precision: number;
+  pip: number;
+  live: Record<number, LiveRow>;
+  /** Idempotency key of each row's close form (made when the page was rendered). */
+  keys: Record<number, string>;
+}) {
+  const { t } = useTranslation("trade");
+  const lang = useLang();
+  return (
+    <section className="positions" aria-labelledby="positions-title" data-testid="trade-positions">
+      <h2 id="positions-title">{t("positions.title")}</h2>
+      {positions.length === 0 ? (
+        <p className="empty">{t("positions.empty")}</p>
+      ) : (
+        <ul className="order-list">
+          {positions.map((o) => {
+            const l = live[o.Id];
+            const profit = l?.FactProfits ?? o.FactProfits;
+            const price = l?.UpdatePrice ?? o.UpdatePrice;
+            return (
+              <li key={o.Id} className="order-row" data-testid="order-row" data-order-id={o.Id}>
+                <div className="order-row-main">
+                  <span className={o.OrderType === 1 ? "dir buy" : "dir sell"}>{o.OrderType === 1 ? t("buy") : t("sell")}</span>
+                  <span className="order-lots">{t("lots_value", { lots: formatLots(o.Quantity, pip, lang) })}</span>
+                  <span className="order-prices">
+                    {formatPrice(o.Price || o.OriginPrice, precision, lang)} → <span data-testid="order-price">{formatPrice(price, precision, lang)}</span>
+                  </span>
+                </div>
+                <div className="order-row-side">
+                  <span className={`profit ${signOf(profit)}`} data-testid="order-profit">
+                    {formatProfit(profit, lang)}
+                  </span>
+                  <OrderActionForm
+                    intent="close"
+                    id={o.Id}
+                    idempotencyKey={keys[o.Id] ?? ""}
+                    label={t("positions.close_label", { id: o.Id })}
+                    className="btn btn-small btn-outline"
+                  >
+                    {t("positions.close")}
+                  </OrderActionForm>
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}

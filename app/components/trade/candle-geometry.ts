@@ -1,0 +1,159 @@
+/**
+ * Pure geometry of the server-rendered candlestick chart: given candles (ascending by Time), the
+ * drawing size and the price precision, where every body, wick, volume bar and axis label goes.
+ * Used by CandleSvg (server HTML) and tested on its own.
+ */
+
+export interface Candle {
+  Time: number;
+  Open: number;
+  High: number;
+  Low: number;
+  Close: number;
+  Volume?: number;
+}
+
+export interface ChartBox {
+  width: number;
+  height: number;
+  /** Space right of the plot for the price axis labels. */
+  axisRight: number;
+  /** Space under the plot for the time axis labels. */
+  axisBottom: number;
+  /** Height reserved for volume bars at the bottom of the plot (0 for none). */
+  volumeHeight: number;
+  padTop: number;
+}
+
+export const DEFAULT_BOX: ChartBox = { width: 360, height: 220, axisRight: 56, axisBottom: 18, volumeHeight: 28, padTop: 8 };
+
+export interface CandleShape {
+  time: number;
+  up: boolean;
+  /** Body rectangle. */
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  /** Wick from high to low, at the body's centre. */
+  cx: number;
+  yHigh: number;
+  yLow: number;
+  /** Volume bar (y and h; same x and w as the body). */
+  vy: number;
+  vh: number;
+}
+
+export interface AxisLabel {
+  pos: number;
+  value: number;
+}
+
+export interface CandleGeometry {
+  box: ChartBox;
+  min: number;
+  max: number;
+  /** Bottom of the price plot in px (the volume band is below it). */
+  plotBottom: number;
+  plotRight: number;
+  candles: CandleShape[];
+  priceLabels: AxisLabel[];
+  timeLabels: AxisLabel[];
+  /** The last close and its y, for the "current price" line. */
+  last: { value: number; y: number } | null;
+}
+
+/** Round "nice" tick values between min and max, about `count` of them. */
+export function niceTicks(min: number, max: number, count = 5): number[] {
+  if (!(max > min)) return Number.isFinite(min) ? [min] : [];
+  const raw = (max - min) / Math.max(1, count);
+  const mag = Math.pow(10, Math.floor(Math.log10(raw)));
+  const norm = raw / mag;
+  const step = (norm <= 1 ? 1 : norm <= 2 ? 2 : norm <= 2.5 ? 2.5 : norm <= 5 ? 5 : 10) * mag;
+  const out: number[] = [];
+  for (let v = Math.ceil(min / step) * step; v <= max + step * 1e-9; v += step) {
+    out.push(Number(v.toPrecision(12)));
+  }
+  return out;
+}
+
+/**
+ * Lays out candles in a box. The highest High touches the top of the plot and the lowest Low its
+ * bottom (with a small margin), so high/low are scaled linearly to y.
+ */
+export function candleGeometry(input: Candle[], box: ChartBox = DEFAULT_BOX, maxCandles = 60): CandleGeometry {
+  const candles = input.filter(
+    (c) => [c.Open, c.High, c.Low, c.Close].every((v) => Number.isFinite(v)) && Number.isFinite(c.Time),
+  ).slice(-maxCandles);
+  const plotRight = box.width - box.axisRight;
+  const plotBottom = box.height - box.axisBottom - box.volumeHeight;
+  const plotTop = box.padTop;
+  if (candles.length === 0) {
+    return { box, min: 0, max: 0, plotBottom, plotRight, candles: [], priceLabels: [], timeLabels: [], last: null };
+  }
+  let min = Infinity;
+  let max = -Infinity;
+  let maxVol = 0;
+  for (const c of candles) {
+    min = Math.min(min, c.Low, c.Open, c.Close);
+    max = Math.max(max, c.High, c.Open, c.Close);
+    maxVol = Math.max(maxVol, c.Volume ?? 0);
+  }
+  if (max === min) {
+    const pad = Math.abs(max) * 0.001 || 1;
+    max += pad;
+    min -= pad;
+  }
+  const y = (v: number) => plotTop + ((max - v) / (max - min)) * (plotBottom - plotTop);
+  const slot = plotRight / Math.max(candles.length, 1);
+  const bodyW = Math.max(1, slot * 0.7);
+  const volTop = plotBottom + 2;
+  const volBottom = box.height - box.axisBottom;
+  const shapes: CandleShape[] = candles.map((c, i) => {
+    const cx = slot * i + slot / 2;
+    const top = y(Math.max(c.Open, c.Close));
+    const bottom = y(Math.min(c.Open, c.Close));
+    const vh = maxVol > 0 ? ((c.Volume ?? 0) / maxVol) * (volBottom - volTop) : 0;
+    return {
+      time: c.Time,
+      up: c.Close >= c.Open,
+      x: round(cx - bodyW / 2),
+      y: round(top),
+      w: round(bodyW),
+      h: round(Math.max(1, bottom - top)),
+      cx: round(cx),
+      yHigh: round(y(c.High)),
+      yLow: round(y(c.Low)),
+      vy: round(volBottom - vh),
+      vh: round(vh),
+    };
+  });
+  const priceLabels = niceTicks(min, max, 4).map((v) => ({ value: v, pos: round(y(v)) }));
+  const timeLabels: AxisLabel[] = [];
+  const every = Math.max(1, Math.ceil(candles.length / 4));
+  for (let i = 0; i < candles.length; i += every) timeLabels.push({ value: candles[i].Time, pos: shapes[i].cx });
+  const lastC = candles[candles.length - 1];
+  return {
+    box,
+    min,
+    max,
+    plotBottom,
+    plotRight,
+    candles: shapes,
+    priceLabels,
+    timeLabels,
+    last: { value: lastC.Close, y: round(y(lastC.Close)) },
+  };
+}
+
+function round(v: number): number {
+  return Math.round(v * 100) / 100;
+}
+
+/** Label of a candle start time for a period: HH:mm for intraday, MM-dd for days (UTC). */
+export function timeLabel(ms: number, period: string): string {
+  const d = new Date(ms);
+  const p2 = (n: number) => String(n).padStart(2, "0");
+  if (period === "1day") return `${p2(d.getUTCMonth() + 1)}-${p2(d.getUTCDate())}`;
+  return `${p2(d.getUTCHours())}:${p2(d.getUTCMinutes())}`;
+}

@@ -1,0 +1,39 @@
+/**
+ * Hydration: i18next loads this page's namespaces from /locales/{lng}/{ns}.json (served by a resource
+ * route) before React hydrates, so that the first client render matches the server's HTML.
+ */
+import { RemixBrowser } from "@remix-run/react";
+import { startTransition, StrictMode } from "react";
+import { hydrateRoot } from "react-dom/client";
+import i18next from "i18next";
+import { I18nextProvider, initReactI18next } from "react-i18next";
+import Backend from "i18next-http-backend";
+import { getInitialNamespaces } from "remix-i18next/client";
+import { i18nConfig, normaliseLang, DEFAULT_LANG } from "./i18n";
+
+async function hydrate() {
+  const lng = normaliseLang(document.documentElement.dataset.lng) ?? DEFAULT_LANG;
+  await i18next
+    .use(initReactI18next)
+    .use(Backend)
+    .init({
+      ...i18nConfig,
+      lng,
+      // "auth" is small and used by several screens: loading it up front avoids a flash of keys.
+      ns: Array.from(new Set(["common", "auth", ...getInitialNamespaces()])),
+      backend: { loadPath: "/locales/{{lng}}/{{ns}}.json" },
+    });
+
+  startTransition(() => {
+    hydrateRoot(
+      document,
+      <I18nextProvider i18n={i18next}>
+        <StrictMode>
+          <RemixBrowser />
+        </StrictMode>
+      </I18nextProvider>,
+    );
+  });
+}
+
+hydrate().catch((err) => console.error(err));

@@ -1,0 +1,67 @@
+/**
+ * Server rendering: one i18next instance per request (language detected by app/i18n.server.ts), the
+ * CSP nonce from server.ts on every script, full HTML for bots and streamed HTML for browsers.
+ */
+import { PassThrough } from "node:stream";
+import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
+import { createReadableStreamFromReadable } from "@remix-run/node";
+import { RemixServer } from "@remix-run/react";
+import { isbot } from "isbot";
+import { renderToPipeableStream } from "react-dom/server";
+import { createInstance } from "i18next";
+import { I18nextProvider, initReactI18next } from "react-i18next";
+import { i18nConfig } from "./i18n";
+import { loadResources, remixI18n } from "./i18n.server";
+import { NonceContext } from "./components/nonce";
+
+export const streamTimeout = 5000;
+
+export default async function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+  loadContext: AppLoadContext,
+) {
+  const instance = createInstance();
+  const lng = await remixI18n.getLocale(request);
+  const ns = Array.from(new Set(["common", ...remixI18n.getRouteNamespaces(remixContext)]));
+  await instance.use(initReactI18next).init({ ...i18nConfig, lng, ns, resources: loadResources() });
+  const nonce = loadContext?.nonce ?? "";
+  const callback = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
+
+  return new Promise<Response>((resolve, reject) => {
+    let shellRendered = false;
+    const { pipe, abort } = renderToPipeableStream(
+      <NonceContext.Provider value={nonce}>
+        <I18nextProvider i18n={instance}>
+          <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+        </I18nextProvider>
+      </NonceContext.Provider>,
+      {
+        nonce,
+        [callback]: () => {
+          shellRendered = true;
+          const body = new PassThrough();
+          const stream = createReadableStreamFromReadable(body);
+          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
+          pipe(body);
+        },
+        onShellError(error: unknown) {
+          reject(error);
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          if (shellRendered) console.error(error);
+        },
+      },
+    );
+    setTimeout(abort, streamTimeout + 1000);
+  });
+}
+
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  console.error(error);
+};

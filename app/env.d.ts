@@ -1,0 +1,1 @@
+/// <reference types="@remix-run/dev" />

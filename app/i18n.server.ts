@@ -1,0 +1,88 @@
+/**
+ * Server-side i18n: language detection (?lng, then the lng cookie, then Accept-Language, then en)
+ * and translation with remix-i18next. Translations are read from locales/{lang}/{ns}.json at start.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { createCookie } from "@remix-run/node";
+import { RemixI18Next } from "remix-i18next/server";
+import type { Resource } from "i18next";
+import {
+  DEFAULT_LANG,
+  LANGUAGES,
+  i18nConfig,
+  langFromAcceptLanguage,
+  normaliseLang,
+  type Lang,
+} from "./i18n";
+import { isProduction, secureCookies } from "./config.server";
+
+export const localeCookie = createCookie("lng", {
+  path: "/",
+  sameSite: "lax",
+  httpOnly: true,
+  secure: secureCookies,
+  maxAge: 60 * 60 * 24 * 365,
+});
+
+export function localesDir(): string {
+  return path.resolve(process.env.LOCALES_DIR || "locales");
+}
+
+let cached: Resource | null = null;
+let cachedAt = 0;
+
+/** Every namespace of every language, read once (re-read every 2 s outside production). */
+export function loadResources(): Resource {
+  if (cached && (isProduction || Date.now() - cachedAt < 2000)) return cached;
+  const dir = localesDir();
+  const resources: Resource = {};
+  for (const lng of LANGUAGES) {
+    resources[lng] = {};
+    const lngDir = path.join(dir, lng);
+    if (!fs.existsSync(lngDir)) continue;
+    for (const file of fs.readdirSync(lngDir)) {
+      if (!file.endsWith(".json")) continue;
+      resources[lng][file.slice(0, -5)] = JSON.parse(fs.readFileSync(path.join(lngDir, file), "utf8"));
+    }
+  }
+  cached = resources;
+  cachedAt = Date.now();
+  return resources;
+}
+
+/** The language of a request: ?lng, then the cookie, then Accept-Language, then en. */
+export async function detectLang(request: Request): Promise<Lang> {
+  const url = new URL(request.url);
+  const fromQuery = normaliseLang(url.searchParams.get("lng"));
+  if (fromQuery) return fromQuery;
+  const fromCookie = normaliseLang(await localeCookie.parse(request.headers.get("Cookie")));
+  if (fromCookie) return fromCookie;
+  return langFromAcceptLanguage(request.headers.get("Accept-Language")) ?? DEFAULT_LANG;
+}
+
+/** The cookie value already stored, to know whether ?lng must be persisted. */
+export async function cookieLang(request: Request): Promise<Lang | null> {
+  return normaliseLang(await localeCookie.parse(request.headers.get("Cookie")));
+}
+
+export const remixI18n = new RemixI18Next({
+  detection: {
+    supportedLanguages: [...LANGUAGES],
+    fallbackLanguage: DEFAULT_LANG,
+    order: ["custom"],
+    findLocale: async (request) => detectLang(request),
+  },
+  i18next: {
+    ...i18nConfig,
+    get resources() {
+      return loadResources();
+    },
+  },
+});
+
+/** A translation function for a request (or a language) and namespaces. */
+export async function getT(requestOrLang: Request | string, ns: string | string[] = ["common", "auth"]) {
+  const lng = typeof requestOrLang === "string" ? (normaliseLang(requestOrLang) ?? DEFAULT_LANG) : await detectLang(requestOrLang);
+  return remixI18n.getFixedT(lng, ns as "common");
+}

@@ -1,0 +1,103 @@
+/**
+ * Language configuration shared by the server and the browser: the 15 interface languages of
+ * product-spec.md section 1, their BCP 47 tags for <html lang>, and text direction.
+ */
+export const LANGUAGES = ["hk", "en", "jp", "kr", "th", "vn", "fr", "de", "ru", "spa", "pt", "ar", "it", "tr", "id"] as const;
+export type Lang = (typeof LANGUAGES)[number];
+export const DEFAULT_LANG: Lang = "en";
+export const DEFAULT_NS = "common";
+
+/** BCP 47 tag of each interface language (used for <html lang> and Intl formatting). */
+export const HTML_LANG: Record<Lang, string> = {
+  hk: "zh-Hant-HK",
+  en: "en",
+  jp: "ja",
+  kr: "ko",
+  th: "th",
+  vn: "vi",
+  fr: "fr",
+  de: "de",
+  ru: "ru",
+  spa: "es",
+  pt: "pt",
+  ar: "ar",
+  it: "it",
+  tr: "tr",
+  id: "id",
+};
+
+/** Each language's own name, shown on the language page (never translated). */
+export const LANGUAGE_LABEL: Record<Lang, string> = {
+  hk: "繁體中文",
+  en: "English",
+  jp: "日本語",
+  kr: "한국어",
+  th: "ไทย",
+  vn: "Tiếng Việt",
+  fr: "Français",
+  de: "Deutsch",
+  ru: "Русский",
+  spa: "Español",
+  pt: "Português",
+  ar: "العربية",
+  it: "Italiano",
+  tr: "Türkçe",
+  id: "Bahasa Indonesia",
+};
+
+export function isLang(v: unknown): v is Lang {
+  return typeof v === "string" && (LANGUAGES as readonly string[]).includes(v);
+}
+
+/** Our code for a value given by a user or a link (`tw` maps to `hk`), or null when unknown. */
+export function normaliseLang(v: string | null | undefined): Lang | null {
+  if (!v) return null;
+  const s = v.trim().toLowerCase();
+  if (s === "tw") return "hk";
+  return isLang(s) ? s : null;
+}
+
+/** Our code for a BCP 47 tag from Accept-Language (ja -> jp, zh-TW -> hk, es-MX -> spa ...). */
+export function langFromTag(tag: string): Lang | null {
+  const t = tag.trim().toLowerCase();
+  if (!t || t === "*") return null;
+  const primary = t.split("-")[0];
+  if (primary === "zh") return "hk"; // the only Chinese we offer is traditional
+  const map: Record<string, Lang> = {
+    en: "en", ja: "jp", ko: "kr", th: "th", vi: "vn", fr: "fr", de: "de", ru: "ru", es: "spa",
+    pt: "pt", ar: "ar", it: "it", tr: "tr", id: "id", in: "id",
+  };
+  return map[primary] ?? normaliseLang(primary);
+}
+
+/** Best supported language for an Accept-Language header value, or null. */
+export function langFromAcceptLanguage(header: string | null | undefined): Lang | null {
+  if (!header) return null;
+  const items = header
+    .split(",")
+    .map((part, i) => {
+      const [tag, ...params] = part.trim().split(";");
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+      const quality = q ? Number(q.slice(2)) : 1;
+      return { tag, quality: Number.isFinite(quality) ? quality : 0, i };
+    })
+    .filter((x) => x.tag && x.quality > 0)
+    .sort((a, b) => b.quality - a.quality || a.i - b.i);
+  for (const item of items) {
+    const l = langFromTag(item.tag);
+    if (l) return l;
+  }
+  return null;
+}
+
+export function dirOf(lang: string): "rtl" | "ltr" {
+  return lang === "ar" ? "rtl" : "ltr";
+}
+
+export const i18nConfig = {
+  supportedLngs: [...LANGUAGES] as string[],
+  fallbackLng: DEFAULT_LANG,
+  defaultNS: DEFAULT_NS,
+  react: { useSuspense: false },
+  interpolation: { escapeValue: false },
+};

@@ -1,0 +1,139 @@
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useLoaderData,
+  useLocation,
+  useMatches,
+  useRouteError,
+  useRouteLoaderData,
+  Link,
+} from "@remix-run/react";
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { AuthenticityTokenProvider } from "remix-utils/csrf/react";
+import { useChangeLanguage } from "remix-i18next/react";
+import { useTranslation } from "react-i18next";
+import type { ReactNode } from "react";
+import { commitCsrfToken } from "./csrf.server";
+import { cookieLang, detectLang, getT, localeCookie } from "./i18n.server";
+import { HTML_LANG, dirOf, type Lang } from "./i18n";
+import { commitSession, getSession } from "./session.server";
+import { useNonce } from "./components/nonce";
+import { TabBar, FOOTER_PATHS } from "./components/TabBar";
+import { Toasts, type ToastItem } from "./components/Toasts";
+import stylesHref from "./styles/app.css";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: stylesHref },
+  { rel: "manifest", href: "/manifest.json" },
+  { rel: "icon", href: "/icons/icon.svg", type: "image/svg+xml" },
+  { rel: "icon", href: "/favicon.png", type: "image/png", sizes: "32x32" },
+  { rel: "apple-touch-icon", href: "/icons/icon-192.png" },
+];
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data?.title ?? "Tradepost" },
+  { name: "description", content: data?.description ?? "" },
+  { name: "theme-color", content: "#0b1f3a" },
+];
+
+export const handle = { i18n: ["common"] };
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const lang = await detectLang(request);
+  const headers = new Headers();
+  const [csrf, csrfCookie] = await commitCsrfToken(request);
+  if (csrfCookie) headers.append("Set-Cookie", csrfCookie);
+
+  const session = await getSession(request);
+  const toast = session.get("toast") ?? null;
+  if (toast) headers.append("Set-Cookie", await commitSession(session));
+
+  // ?lng=xx is remembered, so that the next page keeps the language.
+  const url = new URL(request.url);
+  if (url.searchParams.has("lng") && (await cookieLang(request)) !== lang) {
+    headers.append("Set-Cookie", await localeCookie.serialize(lang));
+  }
+  const t = await getT(lang, "common");
+  const user = session.get("user");
+  return data(
+    {
+      lang,
+      csrf,
+      toast,
+      signedIn: Boolean(session.get("token") && user),
+      routePaths: context?.routePaths ?? [],
+      title: t("app_name"),
+      description: t("app_description"),
+    },
+    { headers },
+  );
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const rootData = useRouteLoaderData<typeof loader>("root");
+  const { i18n } = useTranslation();
+  const nonce = useNonce();
+  const lang = (rootData?.lang ?? i18n.language ?? "en") as Lang;
+  return (
+    <html lang={HTML_LANG[lang] ?? "en"} dir={dirOf(lang)} data-lng={lang}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const { lang, csrf, toast, routePaths } = useLoaderData<typeof loader>();
+  useChangeLanguage(lang);
+  const location = useLocation();
+  const matches = useMatches();
+  const toasts: ToastItem[] = [];
+  if (toast) toasts.push(toast);
+  for (const m of matches) {
+    const d = m.data as { toast?: ToastItem | null } | undefined;
+    if (m.id !== "root" && d && typeof d === "object" && d.toast) toasts.push(d.toast);
+  }
+  const footer = FOOTER_PATHS.includes(location.pathname);
+  return (
+    <AuthenticityTokenProvider token={csrf}>
+      <div className={footer ? "app with-footer" : "app"}>
+        <Toasts items={toasts} />
+        <main className="screen">
+          <Outlet />
+        </main>
+        {footer ? <TabBar routePaths={routePaths} /> : null}
+      </div>
+    </AuthenticityTokenProvider>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const { t } = useTranslation("common");
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  if (!notFound) console.error(error);
+  return (
+    <div className="app">
+      <main className="screen error-screen">
+        <h1>{notFound ? t("error.not_found_title") : t("error.title")}</h1>
+        <p>{notFound ? t("error.not_found_text") : t("error.text")}</p>
+        <Link to="/" className="btn btn-primary" reloadDocument>
+          {t("error.home")}
+        </Link>
+      </main>
+    </div>
+  );
+}

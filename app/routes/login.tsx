@@ -1,0 +1,127 @@
+/**
+ * Sign in (e-mail or phone tabs as links, password) and the one-tap demo account (a separate POST
+ * form). After sign-in: `from` (a same-site path) or /.
+ */
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { useTranslation } from "react-i18next";
+import { callerFor } from "~/upstream/client.server";
+import { createAccountDemoForU, loginDemo, loginForU } from "~/upstream/account.server";
+import { areaList, isShowMobile } from "~/upstream/settings.server";
+import { getSignedIn, safeRedirectPath } from "~/session.server";
+import { signIn } from "~/session-user.server";
+import { redirectWithToast } from "~/toast.server";
+import { readForm } from "~/forms.server";
+import { loginSchema } from "~/schemas/login";
+import { demoSchema } from "~/schemas/demo";
+import { Field, FormErrors, SelectField } from "~/components/Form";
+import { AuthTabs, areaOptions } from "~/components/AuthTabs";
+import { PageHeader } from "~/components/PageHeader";
+
+export const handle = { i18n: ["common", "auth"] };
+
+function typeOf(url: URL, showMobile: boolean): "email" | "mobile" {
+  return showMobile && url.searchParams.get("type") === "mobile" ? "mobile" : "email";
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const from = safeRedirectPath(url.searchParams.get("from"));
+  if (await getSignedIn(request)) throw redirect(from);
+  const caller = await callerFor(request);
+  const mobile = await isShowMobile(caller);
+  const showMobile = mobile.ok ? mobile.data : false;
+  const type = typeOf(url, showMobile);
+  const areas = type === "mobile" ? await areaList(caller) : null;
+  return {
+    type,
+    showMobile,
+    areas: areas?.ok ? areas.data : [],
+    toast: areas && !areas.ok ? { type: "error" as const, text: areas.msg } : null,
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const url = new URL(request.url);
+  const from = safeRedirectPath(url.searchParams.get("from"));
+  const { formData, csrfError } = await readForm(request);
+  const caller = await callerFor(request);
+
+  if (formData.get("intent") === "demo") {
+    const submission = parseWithZod(formData, { schema: demoSchema });
+    if (csrfError) return { form: "demo" as const, result: submission.reply({ formErrors: [csrfError] }) };
+    const created = await createAccountDemoForU(caller);
+    if (!created.ok) return { form: "demo" as const, result: submission.reply({ formErrors: [created.msg] }) };
+    const login = await loginDemo(caller, created.data.demo_id);
+    if (!login.ok) return { form: "demo" as const, result: submission.reply({ formErrors: [login.msg] }) };
+    signIn(caller.session, login.data.token, login.data.user);
+    throw await redirectWithToast(caller.session, from, { type: "success", text: created.msg || login.msg });
+  }
+
+  const submission = parseWithZod(formData, { schema: loginSchema });
+  if (submission.status !== "success") return { form: "login" as const, result: submission.reply({ hideFields: ["password"] }) };
+  if (csrfError) return { form: "login" as const, result: submission.reply({ formErrors: [csrfError], hideFields: ["password"] }) };
+  const r = await loginForU(caller, submission.value);
+  if (!r.ok) return { form: "login" as const, result: submission.reply({ formErrors: [r.msg], hideFields: ["password"] }) };
+  signIn(caller.session, r.data.token, r.data.user);
+  throw await redirectWithToast(caller.session, from, { type: "success", text: r.msg });
+}
+
+export default function Login() {
+  const { type, showMobile, areas } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const { t } = useTranslation("auth");
+  const location = useLocation();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const busyIntent = busy ? navigation.formData?.get("intent") : null;
+  const [form, fields] = useForm({
+    id: `login-${type}`,
+    lastResult: actionData?.form === "login" ? actionData.result : undefined,
+    constraint: getZodConstraint(loginSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
+  });
+  const formAction = `/login${location.search}`;
+  const registerHref = "/register" + (type === "mobile" ? "?type=mobile" : "");
+  return (
+    <div className="auth">
+      <PageHeader title={t("login_title")} back="/" />
+      <p className="lead">{t("login_lead")}</p>
+      <AuthTabs type={type} search={location.search} showMobile={showMobile} />
+      <Form method="post" action={formAction} {...getFormProps(form)} noValidate className="card form">
+        <AuthenticityTokenInput />
+        <input type="hidden" name="login_type" value={type} />
+        <FormErrors errors={form.errors} id={form.errorId} />
+        {type === "mobile" ? <SelectField meta={fields.area_id} label={t("area_code")} options={areaOptions(areas)} /> : null}
+        <Field
+          meta={fields.account}
+          label={type === "mobile" ? t("mobile") : t("email")}
+          type={type === "mobile" ? "tel" : "email"}
+          autoComplete={type === "mobile" ? "tel" : "username"}
+          placeholder={type === "mobile" ? t("input_mobile") : t("input_email")}
+        />
+        <Field meta={fields.password} label={t("password")} type="password" autoComplete="current-password" placeholder={t("input_password")} />
+        <button type="submit" name="intent" value="login" className="btn btn-primary btn-block" disabled={busy}>
+          {busyIntent === "login" ? t("signing_in") : t("login_submit")}
+        </button>
+        <div className="form-links">
+          <Link to="/forgot">{t("forgot_link")}</Link>
+          <Link to={registerHref}>{t("register_link")}</Link>
+        </div>
+      </Form>
+      <Form method="post" action={formAction} className="demo-form" id="demo">
+        <AuthenticityTokenInput />
+        <FormErrors errors={actionData?.form === "demo" ? (actionData.result.error?.[""] ?? undefined) : undefined} />
+        <button type="submit" name="intent" value="demo" className="btn btn-outline btn-block" disabled={busy}>
+          {busyIntent === "demo" ? t("demo_creating") : t("demo_submit")}
+        </button>
+        <p className="hint">{t("demo_hint")}</p>
+      </Form>
+    </div>
+  );
+}

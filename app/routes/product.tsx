@@ -1,0 +1,80 @@
+/** Instrument search: GET /product?searchCurrency=EUR (trade_list searchCurrency). Works without JS. */
+import { Form, useLoaderData, useNavigation } from "@remix-run/react";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { useTranslation } from "react-i18next";
+import { callerFor, failureToast } from "~/upstream/client.server";
+import { abbreviatedCacheKline, logoPath, tradeList } from "~/upstream/market.server";
+import { searchSchema } from "~/schemas/search";
+import { InstrumentRow } from "~/components/InstrumentRow";
+import { PageHeader } from "~/components/PageHeader";
+import { Icon } from "~/components/Icon";
+import { useMessage } from "~/components/Form";
+
+export const handle = { i18n: ["common"] };
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const caller = await callerFor(request);
+  const url = new URL(request.url);
+  const parsed = searchSchema.safeParse({ searchCurrency: url.searchParams.get("searchCurrency") ?? undefined });
+  const q = parsed.success ? (parsed.data.searchCurrency ?? "") : "";
+  const error = parsed.success ? null : (parsed.error.issues[0]?.message ?? null);
+  if (!q) return { lang: caller.lang, q: url.searchParams.get("searchCurrency") ?? "", searched: false, rows: [], error, toast: null };
+  const [list, sparks] = await Promise.all([tradeList(caller, { searchCurrency: q }), abbreviatedCacheKline(caller)]);
+  const pointsById = new Map<number, number[]>();
+  if (sparks.ok) for (const s of sparks.data) pointsById.set(s.forex_id, s.points);
+  const rows = (list.ok ? list.data : []).map((i) => ({
+    quote: {
+      Id: i.Id,
+      Code: i.Code,
+      ShowCode: i.ShowCode,
+      logo: logoPath(i.Logo),
+      PricePrecision: i.PricePrecision,
+      MarketStatus: i.MarketStatus,
+      Close: i.ForexQuotations?.Close,
+      Change: i.ForexQuotations?.Change,
+    },
+    points: pointsById.get(i.Id) ?? [],
+  }));
+  return { lang: caller.lang, q, searched: true, rows, error, toast: failureToast(list) };
+}
+
+export default function Product() {
+  const { q, rows, searched, lang, error } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("common");
+  const msg = useMessage();
+  const navigation = useNavigation();
+  const busy = navigation.state === "loading" && navigation.location?.pathname === "/product";
+  return (
+    <div className="product">
+      <PageHeader title={t("product.title")} back="/" />
+      <Form method="get" className="searchbar" role="search">
+        <label htmlFor="searchCurrency" className="sr-only">
+          {t("product.label")}
+        </label>
+        <input
+          id="searchCurrency"
+          name="searchCurrency"
+          type="search"
+          defaultValue={q}
+          placeholder={t("product.placeholder")}
+          maxLength={32}
+          autoComplete="off"
+          enterKeyHint="search"
+        />
+        <button type="submit" className="btn btn-primary" aria-label={t("product.submit")} disabled={busy}>
+          <Icon name="search" size={18} />
+        </button>
+      </Form>
+      {error ? <p className="field-error">{msg(error)}</p> : null}
+      {searched && rows.length === 0 ? <p className="empty">{t("product.none", { q })}</p> : null}
+      {!searched ? <p className="hint">{t("product.hint")}</p> : null}
+      {rows.length > 0 ? (
+        <ul className="qlist">
+          {rows.map(({ quote, points }) => (
+            <InstrumentRow key={quote.Id} q={quote} points={points} lang={lang} />
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}

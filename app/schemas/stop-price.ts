@@ -1,0 +1,15 @@
+/**
+ * Take-profit / stop-loss editing of an open position (intent=stop): POST /v1/api/forex/set_stop_price
+ * {id, target_profit_price, stop_loss_price}. 0 or empty means "not set"; negatives are refused.
+ * Messages are i18n keys of the "trade" namespace (shared with the order form).
+ */
+import { z } from "zod";
+
+export const stopPriceSchema = z.object({
+  intent: z.literal("stop"),
+  id: z.number({ required_error: "errors.order_id", invalid_type_error: "errors.order_id" }).int().positive("errors.order_id"),
+  target_profit_price: z.number({ invalid_type_error: "errors.number" }).min(0, "errors.min_zero").optional(),
+  stop_loss_price: z.number({ invalid_type_error: "errors.number" }).min(0, "errors.min_zero").optional(),
+  idempotency_key: z.string().min(8, "errors.expired").max(128, "errors.expired").optional(),
+});
+export type StopPriceForm = z.infer<typeof stopPriceSchema>;

@@ -1,0 +1,111 @@
+/** Account calls of the upstream (product-spec.md section 7, upstream/API.md "Accounts"). */
+import { get, post, type Caller, type CallOptions, type UpstreamResult } from "./client.server";
+
+export interface UpstreamUser {
+  id: number;
+  uid: string;
+  email: string | null;
+  mobile: string | null;
+  area_id?: number | null;
+  is_demo: number;
+  invite_code: string | null;
+}
+
+export interface LoginData {
+  token: string;
+  user: UpstreamUser;
+}
+
+export interface Balance {
+  balance: number;
+  lock_balance?: number;
+}
+
+export type LoginType = "email" | "mobile";
+
+export function loginForU(
+  c: Caller,
+  p: { account: string; password: string; login_type: LoginType; area_id?: number | string },
+): Promise<UpstreamResult<LoginData>> {
+  return post<LoginData>(c, "/api/user/loginForU", p, { init: true, token: null });
+}
+
+export function loginDemo(c: Caller, demo_id: string): Promise<UpstreamResult<LoginData>> {
+  return post<LoginData>(c, "/api/user/loginForU", { demo_id }, { init: true, token: null });
+}
+
+/** Creates a demo account (POST here: it changes state). */
+export function createAccountDemoForU(c: Caller): Promise<UpstreamResult<{ demo_id: string }>> {
+  return post<{ demo_id: string }>(c, "/api/user/createAccountDemoForU", {}, { init: true, token: null });
+}
+
+export interface RegisterParams {
+  type: "email" | "mobile";
+  account: string;
+  password: string;
+  re_password: string;
+  sms_code: string;
+  area_id?: number | string;
+  invite_code?: string;
+  mobile?: string;
+}
+
+export function register(c: Caller, p: RegisterParams): Promise<UpstreamResult<unknown>> {
+  return post<unknown>(c, "/api/user/register", { ...p }, { init: true, token: null });
+}
+
+/** type 1 register, 2 reset; captcha fields when the register.captcha setting is on. */
+export interface SendCodeParams {
+  to: string;
+  type: 1 | 2;
+  area_id?: number | string;
+  captcha_id?: string;
+  captcha_code?: string;
+}
+
+export interface CodeSent {
+  resend_in: number;
+  expires_in: number;
+}
+
+export function sendEmail(c: Caller, p: SendCodeParams): Promise<UpstreamResult<CodeSent>> {
+  return post<CodeSent>(c, "/api/notify/send_email", { ...p }, { init: true });
+}
+
+export function sendSms(c: Caller, p: SendCodeParams): Promise<UpstreamResult<CodeSent>> {
+  return post<CodeSent>(c, "/api/notify/send_sms", { ...p }, { init: true });
+}
+
+export interface ForgetPasswordParams {
+  type: "email" | "mobile";
+  account: string;
+  new_password: string;
+  secondary_password: string;
+  auth_code: string;
+  area_id?: number | string;
+}
+
+export function forgetPassword(c: Caller, p: ForgetPasswordParams): Promise<UpstreamResult<unknown>> {
+  return post<unknown>(c, "/api/user/forget_password", { ...p }, { init: true, token: null });
+}
+
+export function amendPassword(
+  c: Caller,
+  p: { new_password: string; auth_code: string; type: "email" | "mobile"; re_password?: string },
+  opts: CallOptions = {},
+): Promise<UpstreamResult<unknown>> {
+  return post<unknown>(c, "/api/user/amend_password", p, opts);
+}
+
+export function userInfo(c: Caller, opts: CallOptions = {}): Promise<UpstreamResult<UpstreamUser>> {
+  return get<UpstreamUser>(c, "/api/user/info", {}, opts);
+}
+
+export function getBalance(c: Caller, opts: CallOptions = {}): Promise<UpstreamResult<Balance>> {
+  return get<Balance>(c, "/v1/api/main/wallet/getBalance", {}, opts);
+}
+
+/** Revokes the token upstream (an already invalid token is fine: the session ends anyway). */
+export function logout(c: Caller): Promise<UpstreamResult<unknown>> {
+  return post<unknown>(c, "/api/user/logout", {}, { init: true });
+}

@@ -1,0 +1,147 @@
+/**
+ * The one server-side client of the upstream API (product-spec.md section 7).
+ *
+ * - headers `lang` and `authorization` (the session's token);
+ * - GET and DELETE carry the timestamp parameter `t`; POST sends a form-urlencoded body;
+ * - the envelope {code, msg, data} becomes a typed UpstreamResult;
+ * - code 999 (session invalid) destroys the session and redirects to /login?from=PATH, unless the
+ *   call is flagged `init` (an initialisation call, whose 999 is simply returned);
+ * - a network failure becomes a result with `network: true` and the error code (ECONNREFUSED ...)
+ *   as its message, so that pages show a toast instead of failing with a 500.
+ */
+import { redirect } from "@remix-run/node";
+import { upstreamTimeoutMs, upstreamUrl } from "../config.server";
+import { detectLang } from "../i18n.server";
+import { getSession, commitSession, loginUrl, pathOf, type AppSession } from "../session.server";
+
+export const CODE_OK = 1;
+export const CODE_SESSION_INVALID = 999;
+
+export interface Envelope<T = unknown> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+export type UpstreamResult<T> =
+  | { ok: true; code: 1; msg: string; data: T }
+  | { ok: false; code: number; msg: string; data: null; network?: boolean };
+
+export type Params = Record<string, string | number | boolean | null | undefined>;
+
+/** Who calls: the request being served (for its session, language and path). */
+export interface Caller {
+  request: Request;
+  lang: string;
+  token: string | null;
+  session: AppSession;
+}
+
+export async function callerFor(request: Request): Promise<Caller> {
+  const session = await getSession(request);
+  return { request, lang: await detectLang(request), token: session.get("token") ?? null, session };
+}
+
+export interface CallOptions {
+  /** An initialisation call: code 999 is returned instead of redirecting to /login. */
+  init?: boolean;
+  /** Sent as the Idempotency-Key header. */
+  idempotencyKey?: string;
+  /** Overrides the caller's token (e.g. right after login). */
+  token?: string | null;
+  /** A multipart body (uploads); otherwise POST bodies are form-urlencoded. */
+  body?: FormData;
+  /** Abort after this many milliseconds (default UPSTREAM_TIMEOUT_MS or 15 s). */
+  timeoutMs?: number;
+}
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+function clean(params: Params): [string, string][] {
+  return Object.entries(params)
+    .filter(([, v]) => v !== undefined && v !== null)
+    .map(([k, v]) => [k, String(v)]);
+}
+
+/** The error code of a failed fetch (undici puts the system code on `cause`). */
+export function networkErrorCode(err: unknown): string {
+  const e = err as { name?: string; code?: string; cause?: { code?: string; name?: string; errors?: { code?: string }[] } };
+  if (e?.name === "TimeoutError" || e?.cause?.name === "TimeoutError") return "ETIMEDOUT";
+  if (e?.name === "AbortError") return "ERR_CANCELED";
+  return e?.cause?.code || e?.cause?.errors?.[0]?.code || e?.code || "ERR_NETWORK";
+}
+
+/** Checks the shape of a decoded body and turns it into a result. */
+export function toResult<T>(body: unknown, httpStatus = 200): UpstreamResult<T> {
+  if (body && typeof body === "object" && "code" in body && typeof (body as Envelope).code === "number") {
+    const env = body as Envelope<T>;
+    const msg = typeof env.msg === "string" ? env.msg : "";
+    if (env.code === CODE_OK) return { ok: true, code: 1, msg, data: env.data as T };
+    return { ok: false, code: env.code, msg: msg || `HTTP ${httpStatus}`, data: null };
+  }
+  return { ok: false, code: httpStatus >= 400 ? httpStatus : 500, msg: `HTTP ${httpStatus}`, data: null };
+}
+
+/** The redirect that ends an invalid session: fresh session (token dropped) with a toast. */
+export async function sessionEndedRedirect(caller: Caller, msg: string): Promise<Response> {
+  const fresh = await getSession(new Request("http://x/"));
+  fresh.flash("toast", { type: "error", text: msg });
+  return redirect(loginUrl(pathOf(caller.request)), { headers: { "Set-Cookie": await commitSession(fresh) } });
+}
+
+export async function call<T>(
+  caller: Caller,
+  method: Method,
+  path: string,
+  params: Params = {},
+  opts: CallOptions = {},
+): Promise<UpstreamResult<T>> {
+  const url = new URL(upstreamUrl() + path);
+  const headers: Record<string, string> = { lang: caller.lang, accept: "application/json" };
+  const token = opts.token !== undefined ? opts.token : caller.token;
+  if (token) headers.authorization = token;
+  if (opts.idempotencyKey) headers["Idempotency-Key"] = opts.idempotencyKey;
+  let body: string | FormData | undefined;
+  if (method === "GET" || method === "DELETE") {
+    for (const [k, v] of clean(params)) url.searchParams.set(k, v);
+    url.searchParams.set("t", String(Date.now()));
+  } else if (opts.body) {
+    body = opts.body;
+  } else {
+    headers["content-type"] = "application/x-www-form-urlencoded";
+    body = new URLSearchParams(clean(params)).toString();
+  }
+
+  let res: Response;
+  try {
+    res = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(opts.timeoutMs ?? upstreamTimeoutMs()) });
+  } catch (err) {
+    return { ok: false, code: 0, msg: networkErrorCode(err), data: null, network: true };
+  }
+  let decoded: unknown = null;
+  try {
+    decoded = await res.json();
+  } catch {
+    decoded = null;
+  }
+  const result = toResult<T>(decoded, res.status);
+  if (!result.ok && result.code === CODE_SESSION_INVALID && !opts.init) {
+    throw await sessionEndedRedirect(caller, result.msg);
+  }
+  return result;
+}
+
+export const get = <T>(c: Caller, path: string, params?: Params, opts?: CallOptions) => call<T>(c, "GET", path, params, opts);
+export const post = <T>(c: Caller, path: string, params?: Params, opts?: CallOptions) => call<T>(c, "POST", path, params, opts);
+export const del = <T>(c: Caller, path: string, params?: Params, opts?: CallOptions) => call<T>(c, "DELETE", path, params, opts);
+
+/** The data of a result, or a fallback when it failed (for lists a page can render empty). */
+export function dataOr<T>(r: UpstreamResult<T>, fallback: T): T {
+  return r.ok ? r.data : fallback;
+}
+
+/** The toast a page shows for a failed load (the upstream's message, or the network error code). */
+export function failureToast(...results: UpstreamResult<unknown>[]): { type: "error"; text: string } | null {
+  const bad = results.find((r) => !r.ok);
+  return bad ? { type: "error", text: bad.msg } : null;
+}

@@ -1,0 +1,145 @@
+/**
+ * Trading calls of the upstream (product-spec.md section 7 "Trading" and upstream/API.md): one typed
+ * function per call, over the shared client core. State-changing calls are POST and carry the form's
+ * idempotency key as the Idempotency-Key header.
+ */
+import { get, post, type Caller, type UpstreamResult } from "./client.server";
+
+/** An order or position as my_deal lists it (product-spec.md section 3 "Order"). */
+export interface Order {
+  Id: number;
+  ForexId?: number;
+  ForexTradeLists?: { Id?: number; Code?: string; ShowCode?: string; PricePrecision?: number; Logo?: string } | null;
+  /** 1 buy, otherwise sell. */
+  OrderType: number;
+  /** 0 pending, 1 holding, 3 closed (and 2/4 cancelled where the upstream says so). */
+  Status?: number;
+  /** Lots. */
+  Quantity: number;
+  /** Price asked (pending target) or the opening price. */
+  OriginPrice: number;
+  /** Opening (fill) price. */
+  Price: number;
+  /** Latest price (holding) or closing price (history). */
+  UpdatePrice: number;
+  /** Floating profit (holding) or realised profit (history). */
+  FactProfits: number;
+  TargetLossPrice: number;
+  TargetProfitPrice: number;
+  /** Margin. */
+  CautionMoney: number;
+  TradeFee: number;
+  Multiple?: number;
+  CreateTimeHandler?: string;
+  CreatedAt?: string | number;
+  ClosedAt?: string | number | null;
+  CloseTimeHandler?: string;
+  Remark?: string | null;
+  [key: string]: unknown;
+}
+
+export interface OrderPage {
+  data: Order[];
+  total: number;
+  all_fact_profits: number;
+  balance: number;
+  [key: string]: unknown;
+}
+
+/** Account values (GET /v1/api/main/account/forexDetail). */
+export interface ForexDetail {
+  balance: number;
+  total: number;
+  all_caution_money: number;
+  can_use: number;
+  HazardRate: number | null;
+  lock_balance?: number;
+  ProfitsTotal?: number;
+  MarginCall?: boolean;
+  [key: string]: unknown;
+}
+
+export type OrderStatusTab = 0 | 1 | 3;
+
+export interface SubmitParams {
+  forex_id: number;
+  /** 1 buy, 2 sell. */
+  type: 1 | 2;
+  /** 1 market, 0 pending. */
+  status: 0 | 1;
+  cont: number;
+  multiple: number;
+  target_price?: number;
+  target_profit_price?: number;
+  stop_loss_price?: number;
+}
+
+/** Places an order (POST /v1/api/forex/submit). */
+export function submitOrder(c: Caller, p: SubmitParams, idempotencyKey?: string): Promise<UpstreamResult<Order | Record<string, unknown> | null>> {
+  return post(c, "/v1/api/forex/submit", {
+    forex_id: p.forex_id,
+    type: p.type,
+    status: p.status,
+    cont: p.cont,
+    multiple: p.multiple,
+    target_price: p.status === 0 ? p.target_price : undefined,
+    target_profit_price: p.target_profit_price ?? 0,
+    stop_loss_price: p.stop_loss_price ?? 0,
+  }, { idempotencyKey });
+}
+
+/** The account's orders of one tab (GET /v1/api/forex/my_deal {status, page}). */
+export async function myDeal(c: Caller, p: { status: OrderStatusTab; page?: number; forex_id?: number }): Promise<UpstreamResult<OrderPage>> {
+  const r = await get<OrderPage | Order[]>(c, "/v1/api/forex/my_deal", { status: p.status, page: p.page ?? 1, forex_id: p.forex_id });
+  if (!r.ok) return r;
+  return { ...r, data: normalisePage(r.data) };
+}
+
+/** Accepts the documented page object, or a bare array from a simpler back end. */
+export function normalisePage(d: unknown): OrderPage {
+  if (Array.isArray(d)) return { data: d as Order[], total: d.length, all_fact_profits: 0, balance: 0 };
+  const o = (d && typeof d === "object" ? d : {}) as Partial<OrderPage>;
+  const list = Array.isArray(o.data) ? o.data : [];
+  return {
+    ...o,
+    data: list,
+    total: typeof o.total === "number" ? o.total : list.length,
+    all_fact_profits: Number(o.all_fact_profits ?? 0),
+    balance: Number(o.balance ?? 0),
+  };
+}
+
+/** Closes a holding position (POST /v1/api/forex/close {id}). */
+export function closeOrder(c: Caller, id: number, idempotencyKey?: string): Promise<UpstreamResult<unknown>> {
+  return post(c, "/v1/api/forex/close", { id }, { idempotencyKey });
+}
+
+/** Cancels a pending order (POST /v1/api/forex/cancel_trade {id}). */
+export function cancelTrade(c: Caller, id: number, idempotencyKey?: string): Promise<UpstreamResult<unknown>> {
+  return post(c, "/v1/api/forex/cancel_trade", { id }, { idempotencyKey });
+}
+
+/** Sets take-profit and stop-loss of a position (POST /v1/api/forex/set_stop_price); 0 = not set. */
+export function setStopPrice(
+  c: Caller,
+  p: { id: number; target_profit_price?: number; stop_loss_price?: number },
+  idempotencyKey?: string,
+): Promise<UpstreamResult<unknown>> {
+  return post(c, "/v1/api/forex/set_stop_price", {
+    id: p.id,
+    target_profit_price: p.target_profit_price ?? 0,
+    stop_loss_price: p.stop_loss_price ?? 0,
+  }, { idempotencyKey });
+}
+
+/** Account values: balance, equity (total), used and free margin, margin level. */
+export function forexDetail(c: Caller): Promise<UpstreamResult<ForexDetail>> {
+  return get<ForexDetail>(c, "/v1/api/main/account/forexDetail");
+}
+
+/** Resets a demo account (POST here: it changes state; the spec lists it as GET). */
+export function resetForexDemoAccount(c: Caller, idempotencyKey?: string): Promise<UpstreamResult<unknown>> {
+  return post(c, "/v1/api/main/user/resetForexDemoAccount", {}, { idempotencyKey });
+}
+
+export { orderCode, orderForexId } from "~/lib/orders";

@@ -1,0 +1,227 @@
+/**
+ * Production server of the web: Express with the built Remix app (build/index.js), static files,
+ * compression that never buffers event streams, security headers with a per-request nonce CSP and
+ * graceful shutdown. When UPSTREAM_URL is not set it starts the embedded reference upstream
+ * (upstream/main.ts) as a child process on loopback and waits for its "UPSTREAM_READY <url>" line.
+ *
+ * Environment: PORT (3000), HOST (0.0.0.0), UPSTREAM_URL (unset: embedded upstream), UPSTREAM_PORT
+ * (embedded upstream's port, default PORT+100), NODE_ENV, SESSION_SECRET, TRUST_PROXY, CSP_FRAME_SRC,
+ * SHUTDOWN_GRACE_MS; the embedded upstream also reads its own variables (DATA_DIR, ...).
+ */
+import crypto from "node:crypto";
+import path from "node:path";
+import readline from "node:readline";
+import { spawn, type ChildProcess } from "node:child_process";
+import { pathToFileURL } from "node:url";
+import type { Server } from "node:http";
+import express, { type Request, type Response } from "express";
+import compression from "compression";
+import helmet from "helmet";
+import { createRequestHandler } from "@remix-run/express";
+import type { ServerBuild } from "@remix-run/node";
+
+const PORT = Number(process.env.PORT || 3000);
+const HOST = process.env.HOST || "0.0.0.0";
+const isProduction = process.env.NODE_ENV === "production";
+const GRACE_MS = Number(process.env.SHUTDOWN_GRACE_MS || 5000);
+
+function log(msg: string, extra: Record<string, unknown> = {}) {
+  console.log(JSON.stringify({ time: new Date().toISOString(), svc: "web", msg, ...extra }));
+}
+
+// ---------------------------------------------------------------- embedded upstream
+let upstream: ChildProcess | null = null;
+let shuttingDown = false;
+
+async function startEmbeddedUpstream(): Promise<string> {
+  const port = Number(process.env.UPSTREAM_PORT || PORT + 100);
+  const tsxLoader = "tsx";
+  const child = spawn(process.execPath, ["--import", tsxLoader, "upstream/main.ts"], {
+    cwd: process.cwd(),
+    env: { ...process.env, UPSTREAM_HOST: "127.0.0.1", UPSTREAM_PORT: String(port) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  upstream = child;
+  return new Promise<string>((resolve, reject) => {
+    let ready = false;
+    const timer = setTimeout(() => {
+      if (!ready) reject(new Error("the embedded upstream did not report UPSTREAM_READY within 60 s"));
+    }, 60_000);
+    readline.createInterface({ input: child.stdout! }).on("line", (line) => {
+      const m = /^UPSTREAM_READY (\S+)/.exec(line);
+      if (m && !ready) {
+        ready = true;
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+      process.stdout.write(line + "\n");
+    });
+    readline.createInterface({ input: child.stderr! }).on("line", (line) => process.stderr.write(line + "\n"));
+    child.on("exit", (code, signal) => {
+      clearTimeout(timer);
+      if (!ready) {
+        reject(new Error(`the embedded upstream exited before it was ready (code ${code}, signal ${signal})`));
+        return;
+      }
+      if (!shuttingDown) {
+        log("embedded upstream exited unexpectedly; stopping the web", { code, signal });
+        void shutdown("upstream-exit", 1);
+      }
+    });
+  });
+}
+
+// ---------------------------------------------------------------- app
+function routePaths(build: ServerBuild): string[] {
+  const routes = build.routes as Record<string, { id: string; parentId?: string; path?: string; index?: boolean }>;
+  const full = (id: string | undefined): string => {
+    if (!id) return "";
+    const r = routes[id];
+    if (!r) return "";
+    const parent = full(r.parentId);
+    return r.path ? `${parent}/${r.path}`.replace(/\/+/g, "/") : parent;
+  };
+  const out = new Set<string>();
+  for (const r of Object.values(routes)) {
+    if (r.id === "root") continue;
+    out.add(full(r.id) || "/");
+  }
+  return [...out].sort();
+}
+
+let server: Server | null = null;
+
+async function shutdown(reason: string, exitCode = 0) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  log("shutting down", { reason });
+  const force = setTimeout(() => {
+    server?.closeAllConnections();
+  }, GRACE_MS);
+  force.unref();
+  const closing = server
+    ? new Promise<void>((resolve) => {
+        server!.close(() => resolve());
+        server!.closeIdleConnections();
+        // Event streams never finish on their own: end them now so that clients reconnect elsewhere.
+        setTimeout(() => server?.closeAllConnections(), Math.min(1000, GRACE_MS)).unref();
+      })
+    : Promise.resolve();
+  await closing;
+  if (upstream && upstream.exitCode === null) {
+    const child = upstream;
+    await new Promise<void>((resolve) => {
+      const kill = setTimeout(() => child.kill("SIGKILL"), GRACE_MS);
+      child.once("exit", () => {
+        clearTimeout(kill);
+        resolve();
+      });
+      child.kill("SIGTERM");
+    });
+  }
+  process.exit(exitCode);
+}
+
+async function main() {
+  if (!process.env.UPSTREAM_URL) {
+    log("UPSTREAM_URL is not set: starting the embedded upstream");
+    process.env.UPSTREAM_URL = await startEmbeddedUpstream();
+    log("embedded upstream ready", { url: process.env.UPSTREAM_URL });
+  }
+
+  const buildPath = path.resolve("build/index.js");
+  const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
+  const paths = routePaths(build);
+
+  const app = express();
+  app.disable("x-powered-by");
+  if (process.env.TRUST_PROXY) app.set("trust proxy", process.env.TRUST_PROXY);
+
+  app.use((_req, res, next) => {
+    res.locals.nonce = crypto.randomBytes(16).toString("base64");
+    next();
+  });
+
+  const frameSrc = (process.env.CSP_FRAME_SRC || "").split(/[ ,]+/).filter(Boolean);
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'self'"],
+          baseUri: ["'self'"],
+          scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as Response).locals.nonce}'`],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", "data:", "blob:"],
+          fontSrc: ["'self'", "data:"],
+          connectSrc: ["'self'"],
+          frameSrc: frameSrc.length ? frameSrc : ["'none'"],
+          frameAncestors: ["'none'"],
+          formAction: ["'self'"],
+          objectSrc: ["'none'"],
+          manifestSrc: ["'self'"],
+          workerSrc: ["'self'", "blob:"],
+        },
+      },
+      hsts: isProduction,
+      crossOriginEmbedderPolicy: false,
+      // Not helmet's default "no-referrer": with it browsers send `Origin: null` on same-site form
+      // POSTs, which Remix's action CSRF check rejects (500 on every form without JavaScript).
+      referrerPolicy: { policy: "same-origin" },
+    }),
+  );
+
+  app.use(
+    compression({
+      filter: (req, res) => {
+        const type = String(res.getHeader("Content-Type") || "");
+        if (type.includes("text/event-stream")) return false;
+        if (req.path === "/live") return false;
+        return compression.filter(req, res);
+      },
+    }),
+  );
+
+  // Fingerprinted build assets: cached for a year, never revalidated.
+  app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y", index: false }));
+  // Other public files (icons, manifest, logos): short cache.
+  app.use(express.static("public", { maxAge: "1h", index: false }));
+
+  app.get("/healthz", (_req, res) => {
+    res.json({ ok: true, upstream: process.env.UPSTREAM_URL });
+  });
+
+  app.all(
+    "*",
+    createRequestHandler({
+      build,
+      mode: isProduction ? "production" : "development",
+      getLoadContext: (req: Request, res: Response) => ({
+        nonce: res.locals.nonce as string,
+        routePaths: paths,
+        // The event stream's end (app/live): aborted when the browser's connection closes. Remix's
+        // own request.signal can miss it (intermediate Requests get garbage-collected).
+        ...(req.path === "/live" ? { liveSignal: closeSignal(res) } : {}),
+      }),
+    }),
+  );
+
+  server = app.listen(PORT, HOST, () => {
+    log("web listening", { url: `http://${HOST === "0.0.0.0" ? "localhost" : HOST}:${PORT}`, upstream: process.env.UPSTREAM_URL });
+  });
+  server.keepAliveTimeout = 65_000;
+}
+
+for (const sig of ["SIGTERM", "SIGINT"] as const) process.on(sig, () => void shutdown(sig));
+
+main().catch((err) => {
+  console.error(err);
+  void shutdown("startup-failure", 1);
+});
+
+/** An AbortSignal aborted when the response's connection closes (used by the /live event stream). */
+function closeSignal(res: Response): AbortSignal {
+  const ac = new AbortController();
+  res.on("close", () => ac.abort());
+  return ac.signal;
+}

@@ -1,0 +1,61 @@
+/** Small web rules: redirects after login, the path kept in /login?from=, the code countdown, sparklines. */
+import { describe, expect, it } from "vitest";
+import { loginUrl, pathOf, safeRedirectPath } from "../../app/session.server";
+import { cooldownLeft } from "../../app/forms.server";
+import { sparklinePath } from "../../app/components/Sparkline";
+import { formatChange, formatPrice } from "../../app/components/format";
+import { TABS } from "../../app/components/TabBar";
+
+describe("redirects", () => {
+  it("follows only same-site paths after login", () => {
+    expect(safeRedirectPath("/user?x=1")).toBe("/user?x=1");
+    expect(safeRedirectPath("//evil.example/")).toBe("/");
+    expect(safeRedirectPath("https://evil.example/")).toBe("/");
+    expect(safeRedirectPath("/\\evil.example")).toBe("/");
+    expect(safeRedirectPath(null)).toBe("/");
+  });
+  it("keeps the path and query of the page, without single-fetch internals", () => {
+    expect(pathOf(new Request("http://x/order?status=1"))).toBe("/order?status=1");
+    expect(pathOf(new Request("http://x/order.data?status=1&_routes=routes%2Forder"))).toBe("/order?status=1");
+    expect(pathOf(new Request("http://x/_root.data"))).toBe("/");
+    expect(loginUrl("/order?status=1")).toBe("/login?from=%2Forder%3Fstatus%3D1");
+  });
+});
+
+describe("code countdown", () => {
+  it("counts 60 seconds from the send", () => {
+    const now = 1_000_000;
+    expect(cooldownLeft(now, now)).toBe(60);
+    expect(cooldownLeft(now - 15_500, now)).toBe(45);
+    expect(cooldownLeft(now - 60_000, now)).toBe(0);
+    expect(cooldownLeft(undefined, now)).toBe(0);
+  });
+});
+
+describe("sparkline", () => {
+  it("draws a line and a closed area inside the box", () => {
+    const { line, area } = sparklinePath([1, 2, 3, 2], 84, 32);
+    expect(line.startsWith("M")).toBe(true);
+    expect(area.endsWith("Z")).toBe(true);
+    const nums = line.slice(1).split("L").flatMap((p) => p.split(",").map(Number));
+    for (const n of nums) expect(n).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...nums.filter((_, i) => i % 2 === 0))).toBeLessThanOrEqual(84);
+  });
+  it("draws nothing with fewer than two points, and a flat line for constant prices", () => {
+    expect(sparklinePath([5], 84, 32).line).toBe("");
+    expect(sparklinePath([5, 5, 5], 84, 32).line).toMatch(/^M2\.0,16\.0L/);
+  });
+});
+
+describe("display", () => {
+  it("formats prices with the instrument precision and signed changes", () => {
+    expect(formatPrice(1.085234, 5, "en")).toBe("1.08523");
+    expect(formatPrice(151.4, 3, "de")).toBe("151,400");
+    expect(formatChange(0.531, "en")).toBe("+0.53%");
+    expect(formatChange(-1.2, "en")).toBe("-1.20%");
+    expect(formatPrice(NaN, 2)).toBe("--");
+  });
+  it("keeps the spec's tab order", () => {
+    expect(TABS.map((t) => t.key)).toEqual(["quotes", "trade", "order", "documentary", "ranking"]);
+  });
+});

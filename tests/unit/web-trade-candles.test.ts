@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { renderToStaticMarkup } from "react-dom/server";
+import { createElement } from "react";
+import { candleGeometry, niceTicks, DEFAULT_BOX, type Candle } from "~/components/trade/candle-geometry";
+import { CandleSvg } from "~/components/trade/CandleSvg";
+
+const candles: Candle[] = [
+  { Time: 1_700_000_000_000, Open: 1.1, High: 1.2, Low: 1.0, Close: 1.15, Volume: 10 },
+  { Time: 1_700_000_060_000, Open: 1.15, High: 1.3, Low: 1.1, Close: 1.12, Volume: 20 },
+  { Time: 1_700_000_120_000, Open: 1.12, High: 1.25, Low: 1.05, Close: 1.2, Volume: 5 },
+];
+
+describe("server-rendered candle chart", () => {
+  it("draws one body and one wick per candle, coloured by direction", () => {
+    const g = candleGeometry(candles);
+    expect(g.candles).toHaveLength(3);
+    expect(g.candles.map((c) => c.up)).toEqual([true, false, true]);
+    const html = renderToStaticMarkup(
+      createElement(CandleSvg, { candles, period: "1min", precision: 5, lang: "en", title: "EUR/USD" }),
+    );
+    expect(html.match(/class="candle-body"/g)).toHaveLength(3);
+    expect(html.match(/<line[^>]*class|data-candle=/g)?.length).toBeGreaterThanOrEqual(3);
+    expect(html).toContain('aria-label="EUR/USD"');
+    // price axis labels in the instrument's precision and time labels
+    expect(html).toMatch(/1\.\d{5}/);
+    expect(html).toContain("22:13");
+  });
+
+  it("scales high and low: the highest high is at the top of the plot and the lowest low at the bottom", () => {
+    const g = candleGeometry(candles);
+    const top = Math.min(...g.candles.map((c) => c.yHigh));
+    const bottom = Math.max(...g.candles.map((c) => c.yLow));
+    expect(top).toBeCloseTo(DEFAULT_BOX.padTop, 1);
+    expect(bottom).toBeCloseTo(g.plotBottom, 1);
+    // the candle with the highest high (index 1) has the smallest y
+    expect(g.candles[1].yHigh).toBe(top);
+    expect(g.candles[0].yLow).toBe(bottom);
+    // bodies lie between their wicks
+    for (const c of g.candles) {
+      expect(c.y).toBeGreaterThanOrEqual(c.yHigh);
+      expect(c.y + c.h).toBeLessThanOrEqual(c.yLow + 1);
+    }
+    // a body's height is proportional to |close - open|
+    const unit = (g.plotBottom - DEFAULT_BOX.padTop) / (g.max - g.min);
+    expect(g.candles[2].h).toBeCloseTo(0.08 * unit, 0);
+  });
+
+  it("keeps the latest candles only, skips broken ones and handles an empty series", () => {
+    const many = Array.from({ length: 100 }, (_, i) => ({ Time: i * 60_000, Open: 1, High: 2, Low: 0.5, Close: 1.5, Volume: 1 }));
+    expect(candleGeometry(many, DEFAULT_BOX, 60).candles).toHaveLength(60);
+    expect(candleGeometry(many, DEFAULT_BOX, 60).candles[0].time).toBe(40 * 60_000);
+    expect(candleGeometry([...candles, { Time: 5, Open: NaN, High: 1, Low: 1, Close: 1 }]).candles).toHaveLength(3);
+    expect(candleGeometry([]).candles).toHaveLength(0);
+    expect(niceTicks(1.0, 1.3, 4).every((v) => v >= 1.0 && v <= 1.3)).toBe(true);
+  });
+});

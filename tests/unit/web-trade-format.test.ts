@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { formatBalance, formatProfit, formatMargin, formatFee, formatPrice, formatPercent, localeOf, inputValue } from "~/lib/format";
+
+describe("amount formatting (product-spec.md section 9)", () => {
+  it("balance 2 decimals, profit 6 with sign, margin and fee 6, price with PricePrecision", () => {
+    expect(formatBalance(10000, "en")).toBe("10,000.00");
+    expect(formatBalance(1234.5678, "en")).toBe("1,234.57");
+    expect(formatProfit(1.5, "en")).toBe("+1.500000");
+    expect(formatProfit(-0.1234567, "en")).toBe("-0.123457");
+    expect(formatProfit(0, "en")).toBe("0.000000");
+    expect(formatMargin(108.5, "en")).toBe("108.500000");
+    expect(formatFee(0.05, "en")).toBe("0.050000");
+    expect(formatPrice(1.0845, 5, "en")).toBe("1.08450");
+    expect(formatPrice(65000.1, 2, "en")).toBe("65,000.10");
+  });
+
+  it("uses the user's locale: separators follow the language", () => {
+    expect(formatBalance(1234.5, "de")).toBe("1.234,50");
+    expect(formatBalance(1234.5, "fr")).toMatch(/^1\s?234,50$/u);
+    expect(formatMargin(1, "ru")).toBe("1,000000");
+    expect(localeOf("hk")).toBe("zh-Hant-HK");
+    expect(localeOf("jp")).toBe("ja");
+    expect(localeOf("spa")).toBe("es");
+    expect(localeOf("xx")).toBe("en");
+  });
+
+  it("never shows -0 and shows -- for missing values", () => {
+    expect(formatBalance(-0.001, "en")).toBe("0.00");
+    expect(formatPercent(null, "en")).toBe("--");
+    expect(formatBalance(undefined, "en")).toBe("--");
+    expect(formatPercent(215.456, "en")).toBe("215.46%");
+  });
+
+  it("input values are plain and free of float noise", () => {
+    expect(inputValue(0.1 + 0.2, 2)).toBe("0.3");
+    expect(inputValue(1.23456789, 5)).toBe("1.23457");
+  });
+});
