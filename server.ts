@@ -191,6 +191,13 @@ async function main() {
     res.json({ ok: true, upstream: process.env.UPSTREAM_URL });
   });
 
+  // The client's address for the upstream's per-client limits (X-Forwarded-For on upstream calls).
+  // Always overwritten here, so a browser cannot choose it; TRUST_PROXY decides what req.ip means.
+  app.use((req, _res, next) => {
+    req.headers["x-tradepost-client-ip"] = req.ip ?? req.socket.remoteAddress ?? "";
+    next();
+  });
+
   app.all(
     "*",
     createRequestHandler({

@@ -101,6 +101,9 @@ export async function call<T>(
   const token = opts.token !== undefined ? opts.token : caller.token;
   if (token) headers.authorization = token;
   if (opts.idempotencyKey) headers["Idempotency-Key"] = opts.idempotencyKey;
+  // Set by server.ts from the connection (never from the browser): the upstream limits per client.
+  const clientIp = caller.request.headers.get("x-tradepost-client-ip");
+  if (clientIp) headers["X-Forwarded-For"] = clientIp;
   let body: string | FormData | undefined;
   if (method === "GET" || method === "DELETE") {
     for (const [k, v] of clean(params)) url.searchParams.set(k, v);
