@@ -11,6 +11,13 @@ import { ApiError, CODE_FAIL, CODE_INTERNAL, CODE_NOT_FOUND, CODE_OK, CODE_RATE_
 import { normaliseLang, translate, type Lang } from "./http/i18n.js";
 import { createHub, type Hub } from "./ws/hub.js";
 import type { PriceFeed } from "./engine/feed.js";
+import { createSimulator } from "./engine/simulator.js";
+import { registerMarketRoutes } from "./api/market.js";
+import { registerAccountsRoutes } from "./api/accounts.js";
+import { registerSettingsRoutes } from "./api/settings.js";
+import { registerDevRoutes } from "./api/dev.js";
+import { registerTradingRoutes } from "./api/trading.js";
+import { createEngine, type Engine } from "./engine/engine.js";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -25,6 +32,8 @@ export interface AppContext {
   log: pino.Logger;
   /** The price source (the simulator by default); set while the market area registers. */
   feed: PriceFeed | null;
+  /** The order engine (upstream/engine/engine.ts); created once every area has registered. */
+  engine: Engine | null;
   /** Envelope of a success, with the request's translated message. */
   ok<T>(req: FastifyRequest, data: T, msgKey?: string): Envelope<T>;
 }
@@ -37,7 +46,7 @@ export interface Upstream {
   close(): Promise<void>;
 }
 
-export async function buildUpstream(config: UpstreamConfig, opts: { feed?: PriceFeed } = {}): Promise<Upstream> {
+export async function buildUpstream(config: UpstreamConfig, opts: { feed?: PriceFeed | ((db: DB) => PriceFeed) } = {}): Promise<Upstream> {
   const log = pino({ level: process.env.LOG_LEVEL || "info", base: { svc: "upstream" } });
   const db = openDb(config.dbFile);
   const app = Fastify({ logger: false, bodyLimit: 6 * 1024 * 1024, trustProxy: "loopback" });
@@ -49,7 +58,9 @@ export async function buildUpstream(config: UpstreamConfig, opts: { feed?: Price
     config,
     hub,
     log,
-    feed: opts.feed ?? null,
+    // The market simulator unless the caller brings a feed (or a factory given the store, e.g. createManualFeed).
+    feed: typeof opts.feed === "function" ? opts.feed(db) : (opts.feed ?? createSimulator(db, config)),
+    engine: null,
     ok: (req, data, msgKey = "ok") => ({ code: CODE_OK, msg: translate(req.lang, msgKey), data }),
   };
 
@@ -84,6 +95,14 @@ export async function buildUpstream(config: UpstreamConfig, opts: { feed?: Price
 
   // API areas. Each file registers its own routes; order does not matter.
   // (areas register here)
+  registerMarketRoutes(app, ctx);
+  registerAccountsRoutes(app, ctx);
+  registerSettingsRoutes(app, ctx);
+  registerDevRoutes(app, ctx);
+  registerTradingRoutes(app, ctx);
+
+  // The order engine follows ctx.feed's ticks and loads open and pending orders from the store.
+  ctx.engine = createEngine({ db, feed: ctx.feed, hub, log });
 
   return {
     app,
@@ -94,6 +113,7 @@ export async function buildUpstream(config: UpstreamConfig, opts: { feed?: Price
       return address.replace("0.0.0.0", "127.0.0.1").replace("[::]", "127.0.0.1");
     },
     async close() {
+      ctx.engine?.stop();
       ctx.feed?.stop();
       await hub.close();
       await app.close();

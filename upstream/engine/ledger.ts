@@ -3,6 +3,7 @@
  * the sum of that user's rows. Callers run postLedger inside their own db.transaction so that the
  * change and the business record it belongs to commit together.
  */
+import type { Statement } from "better-sqlite3";
 import type { DB } from "../store/db.js";
 
 export type LedgerKind =
@@ -31,14 +32,27 @@ export function assertMicro(n: number): void {
   if (!Number.isSafeInteger(n)) throw new Error(`amount is not an integer micro-USD value: ${n}`);
 }
 
+/** Prepared once per store (the order engine books on its hot path; preparing per call cost more than the write). */
+const prepared = new WeakMap<DB, { move: Statement<unknown[]>; insert: Statement<unknown[]> }>();
+function statements(db: DB) {
+  let st = prepared.get(db);
+  if (!st) {
+    st = {
+      move: db.prepare("UPDATE users SET balance_micro = balance_micro + ? WHERE id = ? RETURNING balance_micro"),
+      insert: db.prepare("INSERT INTO ledger (user_id, amount_micro, balance_after_micro, kind, ref, created_at) VALUES (?, ?, ?, ?, ?, ?)"),
+    };
+    prepared.set(db, st);
+  }
+  return st;
+}
+
 /** Books one row and moves the balance; returns the balance after, in micro-USD. */
 export function postLedger(db: DB, e: LedgerEntry): number {
   assertMicro(e.amountMicro);
-  const row = db
-    .prepare("UPDATE users SET balance_micro = balance_micro + ? WHERE id = ? RETURNING balance_micro")
-    .get(e.amountMicro, e.userId) as { balance_micro: number } | undefined;
+  const st = statements(db);
+  const row = st.move.get(e.amountMicro, e.userId) as { balance_micro: number } | undefined;
   if (!row) throw new Error(`no such user ${e.userId}`);
-  db.prepare("INSERT INTO ledger (user_id, amount_micro, balance_after_micro, kind, ref, created_at) VALUES (?, ?, ?, ?, ?, ?)").run(
+  st.insert.run(
     e.userId,
     e.amountMicro,
     row.balance_micro,

@@ -1,0 +1,165 @@
+/**
+ * Engine benchmark (npm run bench:engine).
+ *
+ * 1. Order placement with durable writes: N market orders through Engine.submit (validation, exact
+ *    decimal margin and fee, free-margin check, one WAL transaction per order with its order row,
+ *    fee ledger row and balance update), against THE FLOOR measured in the same run: the same rows
+ *    (order row, balance update, ledger row) written by bare prepared statements, one transaction
+ *    per order, on an identical store (WAL, synchronous=NORMAL).
+ * 2. Mark to market: with POSITIONS open positions across every instrument, each tick moves every
+ *    instrument's price and the engine marks every position, checks TP/SL and pending orders, and
+ *    checks stop-out of every touched account. p50 / p99 / max per tick over TICKS ticks.
+ *
+ * Goals (issue 3): p99 <= 5 ms per tick at 100,000 positions; placement <= 2x the floor's cost.
+ * Env: BENCH_POSITIONS (default 100000), BENCH_TICKS (200), BENCH_USERS (10000).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import v8 from "node:v8";
+import vm from "node:vm";
+import { openDb, type DB } from "../../upstream/store/db.js";
+import { createManualFeed } from "../../upstream/engine/manual-feed.js";
+import { Engine } from "../../upstream/engine/engine.js";
+import { postLedger } from "../../upstream/engine/ledger.js";
+import type { Quote } from "../../upstream/engine/feed.js";
+
+const POSITIONS = Number(process.env.BENCH_POSITIONS || 100_000);
+const TICKS = Number(process.env.BENCH_TICKS || 200);
+const USERS = Number(process.env.BENCH_USERS || 10_000);
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tp-bench-"));
+
+/** Deterministic PRNG so both runs place the same orders. */
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function makeUsers(db: DB): number[] {
+  const ins = db.prepare("INSERT INTO users (uid, invite_code, created_at) VALUES (?, ?, ?)");
+  const ids: number[] = [];
+  db.transaction(() => {
+    for (let i = 0; i < USERS; i++) {
+      const id = Number(ins.run(`bench${i}`, `B${i}`, Date.now()).lastInsertRowid);
+      postLedger(db, { userId: id, amountMicro: 1_000_000_000 * 1_000_000, kind: "deposit" });
+      ids.push(id);
+    }
+  })();
+  return ids;
+}
+
+function pct(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+function main(): void {
+  console.log(`engine bench: ${POSITIONS.toLocaleString("en")} positions, ${USERS.toLocaleString("en")} accounts, ${TICKS} ticks (node ${process.version})`);
+
+  // Store A: the engine. Store B: the floor. Same schema, same pragmas (openDb: WAL, synchronous=NORMAL).
+  const dbA = openDb(path.join(dir, "engine.sqlite"));
+  const dbB = openDb(path.join(dir, "floor.sqlite"));
+  const feed = createManualFeed(dbA);
+  createManualFeed(dbB).stop(); // seeds the same instruments in the floor's store
+  const engine = new Engine({ db: dbA, feed });
+  const usersA = makeUsers(dbA);
+  const usersB = makeUsers(dbB);
+
+  // The bench measures the engine, not the clock: quotes set once must stay fresh through the run.
+  dbA.prepare("UPDATE settings SET value = '86400' WHERE key = 'market.stale_after_s'").run();
+  engine.reloadSettings();
+  const insts = feed.instruments().filter((i) => JSON.parse(i.multiples).length > 0);
+  for (const i of insts) feed.set(i.code, i.base_price);
+
+  // The orders both runs write.
+  const r = rng(42);
+  const plan = Array.from({ length: POSITIONS }, (_, k) => {
+    const inst = insts[k % insts.length];
+    const mult = JSON.parse(inst.multiples) as number[];
+    const type = r() < 0.5 ? 1 : 2;
+    // Half the positions carry a take-profit and a stop-loss (far away: scanned every tick, never hit).
+    const withStops = r() < 0.5;
+    const far = (f: number) => Number((inst.base_price * f).toFixed(inst.price_precision));
+    const tp = withStops ? far(type === 1 ? 1.5 : 0.5) : 0;
+    const sl = withStops ? far(type === 1 ? 0.5 : 1.5) : 0;
+    return { user: k % USERS, inst, type, cont: (1 + Math.floor(r() * 50)) / 100, multiple: mult[Math.floor(r() * mult.length)], tp, sl };
+  });
+
+  // ---- the floor: the same rows, bare prepared statements, one durable transaction per order.
+  const insOrder = dbB.prepare(
+    `INSERT INTO orders (user_id, instrument_id, order_type, status, pending_kind, lots, units, leverage, origin_price, open_price,
+       take_profit, stop_loss, margin_micro, fee_micro, created_at, opened_at) VALUES (?, ?, ?, 1, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const updBal = dbB.prepare("UPDATE users SET balance_micro = balance_micro + ? WHERE id = ? RETURNING balance_micro");
+  const insLedger = dbB.prepare("INSERT INTO ledger (user_id, amount_micro, balance_after_micro, kind, ref, created_at) VALUES (?, ?, ?, 'fee', ?, ?)");
+  const floorTx = dbB.transaction((o: (typeof plan)[number], userId: number) => {
+    const now = Date.now();
+    const id = Number(insOrder.run(userId, o.inst.id, o.type, String(o.cont), String(o.cont * 100000), o.multiple, o.inst.base_price, o.inst.base_price, o.tp || null, o.sl || null, 1_000_000, 2_000, now, now).lastInsertRowid);
+    const b = updBal.get(-2_000, userId) as { balance_micro: number };
+    insLedger.run(userId, -2_000, b.balance_micro, `order:${id}`, now);
+  });
+  let t0 = performance.now();
+  for (const o of plan) floorTx(o, usersB[o.user]);
+  const floorMs = performance.now() - t0;
+
+  // ---- the engine: Engine.submit for every order (durable: one transaction each).
+  t0 = performance.now();
+  for (const o of plan) {
+    engine.submit(usersA[o.user], { type: o.type, cont: String(o.cont), forex_id: o.inst.id, status: 1, multiple: o.multiple, target_profit_price: o.tp, stop_loss_price: o.sl });
+  }
+  const engineMs = performance.now() - t0;
+  const open = engine.stats().open;
+  if (open !== POSITIONS) throw new Error(`expected ${POSITIONS} open positions, engine holds ${open}`);
+
+  // ---- mark to market: every instrument moves every tick. A full GC first so that
+  // the garbage of the placement phase is not collected inside the measured ticks.
+  v8.setFlagsFromString("--expose-gc");
+  (vm.runInNewContext("gc") as () => void)();
+  const price = new Map(insts.map((i) => [i.id, i.base_price]));
+  const w = rng(7);
+  const times: number[] = [];
+  for (let t = 0; t < TICKS + 20; t++) {
+    const now = Date.now();
+    const changed: Quote[] = insts.map((i) => {
+      const p = price.get(i.id)! * (1 + (w() - 0.5) * 0.0004);
+      price.set(i.id, p);
+      return { id: i.id, code: i.code, price: p, open: p, high: p, low: p, volume: 1, change: 0, time: now };
+    });
+    const s = performance.now();
+    engine.onTick(changed);
+    const e = performance.now() - s;
+    if (t >= 20) times.push(e); // the first 20 ticks warm up the JIT
+  }
+  times.sort((a, b) => a - b);
+  const p50 = pct(times, 50);
+  const p99 = pct(times, 99);
+
+  const floorUs = (floorMs * 1000) / POSITIONS;
+  const engineUs = (engineMs * 1000) / POSITIONS;
+  const ratio = engineMs / floorMs;
+  const line = "-".repeat(72);
+  console.log(line);
+  console.log(`mark to market, ${open.toLocaleString("en")} open positions, ${insts.length} instruments ticking, ${times.length} ticks:`);
+  console.log(`  p50 ${p50.toFixed(3)} ms/tick   p99 ${p99.toFixed(3)} ms/tick   max ${times[times.length - 1].toFixed(3)} ms/tick   (goal p99 <= 5 ms: ${p99 <= 5 ? "MET" : "NOT MET"})`);
+  console.log(`order placement, ${POSITIONS.toLocaleString("en")} market orders, one durable WAL transaction each:`);
+  console.log(`  engine  ${Math.round(POSITIONS / (engineMs / 1000)).toLocaleString("en")} orders/s  (${engineUs.toFixed(1)} us/order)`);
+  console.log(`  floor   ${Math.round(POSITIONS / (floorMs / 1000)).toLocaleString("en")} orders/s  (${floorUs.toFixed(1)} us/order; bare inserts of the same rows)`);
+  console.log(`  engine / floor = ${ratio.toFixed(2)}x   (goal <= 2x: ${ratio <= 2 ? "MET" : "NOT MET"})`);
+  console.log(line);
+
+  engine.stop();
+  feed.stop();
+  dbA.close();
+  dbB.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+  if (p99 > 5 || ratio > 2) process.exitCode = 1;
+}
+
+main();

@@ -1,0 +1,366 @@
+/**
+ * Trading over real HTTP and websockets: an in-process upstream driven by the manual price feed,
+ * demo accounts made through the real endpoints; plus a kill -9 durability test of the real process.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import net from "node:net";
+import { spawn, type ChildProcess } from "node:child_process";
+import WebSocket from "ws";
+import { buildUpstream, type Upstream } from "../../upstream/app.js";
+import { loadConfig } from "../../upstream/config.js";
+import { createManualFeed, type ManualFeed } from "../../upstream/engine/manual-feed.js";
+import { ledgerSum } from "../../upstream/engine/ledger.js";
+
+interface Env<T = any> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+let up: Upstream;
+let base: string;
+let dir: string;
+let feed: ManualFeed;
+
+async function get<T = any>(p: string, token?: string, lang?: string): Promise<Env<T>> {
+  const h: Record<string, string> = {};
+  if (token) h.authorization = token;
+  if (lang) h.lang = lang;
+  const r = await fetch(base + p + (p.includes("?") ? "&" : "?") + `t=${Date.now()}`, { headers: h });
+  return (await r.json()) as Env<T>;
+}
+
+async function post<T = any>(p: string, body: Record<string, string | number> = {}, token?: string, extra: Record<string, string> = {}): Promise<Env<T>> {
+  const h: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", ...extra };
+  if (token) h.authorization = token;
+  const r = await fetch(base + p, { method: "POST", headers: h, body: new URLSearchParams(Object.entries(body).map(([k, v]) => [k, String(v)])).toString() });
+  return (await r.json()) as Env<T>;
+}
+
+function setSetting(key: string, value: string): void {
+  up.ctx.db.prepare("UPDATE settings SET value = ? WHERE key = ?").run(value, key);
+  up.ctx.engine!.reloadSettings();
+}
+
+/** A demo account through the real endpoints, starting with `initial` USD. */
+async function demo(initial = 10000): Promise<{ token: string; id: number }> {
+  setSetting("demo.initial_balance", String(initial));
+  const c = await post("/api/user/createAccountDemoForU");
+  expect(c.code).toBe(1);
+  const l = await post("/api/user/loginForU", { demo_id: c.data.demo_id });
+  expect(l.code).toBe(1);
+  const id = (up.ctx.db.prepare("SELECT id FROM users WHERE demo_id = ?").get(c.data.demo_id) as { id: number }).id;
+  return { token: l.data.token, id };
+}
+
+const EUR = () => feed.quote("EURUSD")!.id;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "tp-trade-"));
+  const config = loadConfig({} as NodeJS.ProcessEnv, { port: 0, dbFile: path.join(dir, "up.sqlite"), rateLimit: false, devOutbox: true, simulate: false, smtpUrl: null });
+  up = await buildUpstream(config, { feed: (db) => (feed = createManualFeed(db)) });
+  base = await up.listen();
+  feed.set("EURUSD", 1.1);
+});
+
+afterAll(async () => {
+  await up?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("orders over HTTP", () => {
+  it("places a market order, lists it with the spec's fields, closes it into history", async () => {
+    const { token, id } = await demo();
+    feed.set("EURUSD", 1.1);
+    const s = await post("/v1/api/forex/submit", { type: 1, cont: "0.1", forex_id: EUR(), status: 1, multiple: 100, stop_loss_price: "", target_profit_price: "0" }, token);
+    expect(s.code).toBe(1);
+    expect(s.msg).toBe("Order placed");
+    const list = await get(`/v1/api/forex/my_deal?status=1&page=1`, token);
+    expect(list.code).toBe(1);
+    expect(list.data.total).toBe(1);
+    expect(list.data.balance).toBe(9999.78);
+    const o = list.data.data[0];
+    expect(o).toMatchObject({
+      Id: s.data.Id,
+      ForexTradeLists: { ShowCode: "EUR/USD", Code: "EURUSD", Id: EUR() },
+      OrderType: 1,
+      Quantity: 0.1,
+      OriginPrice: 1.1,
+      Price: 1.1,
+      UpdatePrice: 1.1,
+      FactProfits: 0,
+      TargetLossPrice: 0,
+      TargetProfitPrice: 0,
+      CautionMoney: 110,
+      TradeFee: 0.22,
+      Status: 1,
+      Multiple: 100,
+    });
+    expect(o.CreateTimeHandler).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    feed.set("EURUSD", 1.1012);
+    const d = await get("/v1/api/main/account/forexDetail", token);
+    expect(d.data).toEqual({ balance: 9999.78, lock_balance: 0, total: 10011.78, all_caution_money: 110, can_use: 9901.78, HazardRate: 9101.62 });
+    const c = await post("/v1/api/forex/close", { id: s.data.Id }, token);
+    expect(c.code).toBe(1);
+    expect(c.data).toMatchObject({ Status: 3, CloseReason: "manual", FactProfits: 12 });
+    const h = await get("/v1/api/forex/my_deal?status=3", token);
+    expect(h.data).toMatchObject({ total: 1, all_fact_profits: 12, balance: 10011.78 });
+    expect(ledgerSum(up.ctx.db, id)).toBe(10011_780000);
+    expect((await get("/v1/api/main/account/forexDetail", token)).data.HazardRate).toBeNull();
+  });
+
+  it("refuses bad input with a translated message and changes nothing", async () => {
+    const { token, id } = await demo();
+    feed.set("EURUSD", 1.1);
+    const cases: [Record<string, string | number>, string][] = [
+      [{ type: 3, cont: "0.1", forex_id: EUR(), status: 1, multiple: 100 }, "Invalid value: type"],
+      [{ type: 1, cont: "0.015", forex_id: EUR(), status: 1, multiple: 100 }, "Lots must be a multiple of 0.01"],
+      [{ type: 1, cont: "101", forex_id: EUR(), status: 1, multiple: 100 }, "Lots must be at most 100"],
+      [{ type: 1, cont: "0.1", forex_id: EUR(), status: 1, multiple: 7 }, "Please choose one of the offered leverages: 10, 20, 50, 100, 200"],
+      [{ type: 1, cont: "0.1", forex_id: feed.quote("AMZN")!.id, status: 1, multiple: 10 }, "No lever configured, unable to place an order temporarily"],
+      [{ type: 1, cont: "0.1", forex_id: EUR(), status: 0, multiple: 100 }, "Please enter the pending order price"],
+      [{ type: 2, cont: "0.1", forex_id: EUR(), status: 1, multiple: 100, target_profit_price: "1.2" }, "For a sell, take-profit must be below 1.10000"],
+      [{ type: 1, cont: "abc", forex_id: EUR(), status: 1, multiple: 100 }, "Invalid value: cont"],
+    ];
+    for (const [body, msg] of cases) {
+      const r = await post("/v1/api/forex/submit", body, token);
+      expect(r.code, msg).toBe(0);
+      expect(r.msg).toBe(msg);
+    }
+    const de = await post("/v1/api/forex/submit", { type: 1, cont: "0.1", forex_id: EUR(), status: 1, multiple: 7 }, token, { lang: "de" });
+    expect(de.msg).toBe("Bitte wählen Sie einen der angebotenen Hebel: 10, 20, 50, 100, 200");
+    expect((await get("/v1/api/forex/my_deal?status=1", token)).data.total).toBe(0);
+    expect(ledgerSum(up.ctx.db, id)).toBe(10000_000000);
+    // A GET never changes state; without a session: code 999.
+    expect((await get("/v1/api/forex/submit?type=1&cont=0.1&forex_id=1&status=1&multiple=100", token)).code).toBe(0);
+    expect((await post("/v1/api/forex/submit", { type: 1, cont: "0.1", forex_id: EUR(), status: 1, multiple: 100 })).code).toBe(999);
+  });
+
+  it("a pending order is placed, activated when the price reaches it, and closed by take-profit", async () => {
+    const { token } = await demo();
+    feed.set("EURUSD", 1.1);
+    const p = await post("/v1/api/forex/submit", { type: 1, cont: "0.1", forex_id: EUR(), status: 0, target_price: "1.095", target_profit_price: "1.1", stop_loss_price: "1.09", multiple: 100 }, token);
+    expect(p.code).toBe(1);
+    expect(p.msg).toBe("Pending order placed");
+    expect(p.data).toMatchObject({ Status: 0, PendingType: "buy_limit", OriginPrice: 1.095 });
+    expect((await get("/v1/api/forex/my_deal?status=0", token)).data.total).toBe(1);
+    feed.set("EURUSD", 1.0949);
+    const open = await get("/v1/api/forex/my_deal?status=1", token);
+    expect(open.data.data[0]).toMatchObject({ Id: p.data.Id, Status: 1, Price: 1.0949 });
+    expect((await get("/v1/api/forex/my_deal?status=0", token)).data.total).toBe(0);
+    feed.set("EURUSD", 1.1001);
+    const h = await get("/v1/api/forex/my_deal?status=3", token);
+    expect(h.data.data[0]).toMatchObject({ Id: p.data.Id, CloseReason: "take_profit", UpdatePrice: 1.1001, FactProfits: 52 });
+  });
+
+  it("closes by stop-loss, and a pending order can be cancelled", async () => {
+    const { token } = await demo();
+    feed.set("EURUSD", 1.1);
+    const s = await post("/v1/api/forex/submit", { type: 2, cont: "0.1", forex_id: EUR(), status: 1, stop_loss_price: "1.102", multiple: 100 }, token);
+    expect(s.code).toBe(1);
+    const upd = await post("/v1/api/forex/set_stop_price", { id: s.data.Id, stop_loss_price: "1.103", target_profit_price: "1.08" }, token);
+    expect(upd.data).toMatchObject({ TargetLossPrice: 1.103, TargetProfitPrice: 1.08 });
+    feed.set("EURUSD", 1.1025);
+    expect((await get("/v1/api/forex/my_deal?status=1", token)).data.total).toBe(1);
+    feed.set("EURUSD", 1.1031);
+    const h = await get("/v1/api/forex/my_deal?status=3", token);
+    expect(h.data.data[0]).toMatchObject({ Id: s.data.Id, CloseReason: "stop_loss", FactProfits: -31 });
+    const p = await post("/v1/api/forex/submit", { type: 2, cont: "0.1", forex_id: EUR(), status: 0, target_price: "1.2", multiple: 100 }, token);
+    const c = await post("/v1/api/forex/cancel_trade", { id: p.data.Id }, token);
+    expect(c).toMatchObject({ code: 1, msg: "Pending order cancelled", data: { Status: 4, CloseReason: "cancelled" } });
+    expect((await get("/v1/api/forex/my_deal?status=0", token)).data.total).toBe(0);
+  });
+
+  it("stop-out closes the losing position and pushes FOREX_CLOSED", async () => {
+    const { token, id } = await demo(300);
+    feed.set("EURUSD", 1.1);
+    const ws = new WebSocket(base.replace("http", "ws") + "/v1/ws");
+    const msgs: any[] = [];
+    ws.on("message", (m) => msgs.push(JSON.parse(String(m))));
+    await new Promise((r) => ws.once("open", r));
+    ws.send(JSON.stringify({ op: "login", token }));
+    ws.send(JSON.stringify({ op: "subscribe", topics: ["FOREX_TRADE", "FOREX_CLOSED"] }));
+    await until(() => msgs.some((m) => m.op === "push" && m.topic === "FOREX_TRADE"));
+    const snap = msgs.find((m) => m.topic === "FOREX_TRADE").data;
+    expect(snap).toMatchObject({ Balance: 300, Total: 300, CautionMoneyAll: 0, CanUse: 300, HazardRate: null, MarginCall: false, TransOrder: [] });
+    const s = await post("/v1/api/forex/submit", { type: 1, cont: "0.2", forex_id: EUR(), status: 1, multiple: 100 }, token);
+    expect(s.data.CautionMoney).toBe(220);
+    feed.set("EURUSD", 1.0955); // -90: equity 209.56 / 220 = 95% -> margin call
+    await until(() => msgs.some((m) => m.topic === "FOREX_TRADE" && m.data.MarginCall === true));
+    const mc = msgs.filter((m) => m.topic === "FOREX_TRADE").at(-1).data;
+    expect(mc).toMatchObject({ ProfitsTotal: -90, CautionMoneyAll: 220, MarginCall: true, TransOrder: [{ Id: s.data.Id, UpdatePrice: 1.0955, FactProfits: -90 }] });
+    feed.set("EURUSD", 1.09); // -200: equity 99.56 / 220 = 45% -> stop-out
+    await until(() => msgs.some((m) => m.topic === "FOREX_CLOSED"));
+    expect(msgs.find((m) => m.topic === "FOREX_CLOSED").data).toEqual({ ids: [s.data.Id] });
+    const h = await get("/v1/api/forex/my_deal?status=3", token);
+    expect(h.data.data[0]).toMatchObject({ Id: s.data.Id, CloseReason: "stop_out", FactProfits: -200 });
+    expect(ledgerSum(up.ctx.db, id)).toBe(99_560000);
+
+    // Throttled: 40 ticks within ~200 ms make at most a few FOREX_TRADE pushes (<= 4 per second).
+    const o = await post("/v1/api/forex/submit", { type: 1, cont: "0.01", forex_id: EUR(), status: 1, multiple: 100 }, token);
+    await new Promise((r) => setTimeout(r, 300));
+    const before = msgs.filter((m) => m.topic === "FOREX_TRADE").length;
+    const t0 = Date.now();
+    for (let i = 0; i < 40; i++) {
+      feed.set("EURUSD", 1.09 + i * 0.00001);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await new Promise((r) => setTimeout(r, 1000 - (Date.now() - t0)));
+    const pushes = msgs.filter((m) => m.topic === "FOREX_TRADE").length - before;
+    expect(pushes).toBeGreaterThanOrEqual(1);
+    expect(pushes).toBeLessThanOrEqual(5);
+    await until(() => msgs.filter((m) => m.topic === "FOREX_TRADE").at(-1).data.TransOrder[0]?.UpdatePrice === 1.09039);
+
+    // A close from another session (plain HTTP) also pushes FOREX_CLOSED.
+    await post("/v1/api/forex/close", { id: o.data.Id }, token);
+    await until(() => msgs.some((m) => m.topic === "FOREX_CLOSED" && m.data.ids[0] === o.data.Id));
+    ws.close();
+  });
+
+  it("another account's order id answers not found", async () => {
+    const a = await demo();
+    const b = await demo();
+    feed.set("EURUSD", 1.1);
+    const s = await post("/v1/api/forex/submit", { type: 1, cont: "0.1", forex_id: EUR(), status: 1, multiple: 100 }, a.token);
+    for (const [p, body] of [
+      ["/v1/api/forex/close", { id: s.data.Id }],
+      ["/v1/api/forex/cancel_trade", { id: s.data.Id }],
+      ["/v1/api/forex/set_stop_price", { id: s.data.Id, target_profit_price: "2", stop_loss_price: "0" }],
+    ] as const) {
+      const r = await post(p, body, b.token, { lang: "fr" });
+      expect(r).toEqual({ code: 404, msg: "Ordre introuvable", data: null });
+    }
+    expect((await get("/v1/api/forex/my_deal?status=1", a.token)).data.data[0]).toMatchObject({ Id: s.data.Id, Status: 1, TargetProfitPrice: 0 });
+  });
+
+  it("the same idempotency key twice makes one order and returns the first answer", async () => {
+    const { token, id } = await demo();
+    feed.set("EURUSD", 1.1);
+    const body = { type: 1, cont: "0.1", forex_id: EUR(), status: 1, multiple: 100 };
+    const a = await post("/v1/api/forex/submit", body, token, { "idempotency-key": "k-123" });
+    feed.set("EURUSD", 1.2);
+    const b = await post("/v1/api/forex/submit", body, token, { "idempotency-key": "k-123" });
+    expect(a.code).toBe(1);
+    expect(b).toEqual(a);
+    // The web's hidden form field works the same way.
+    const c = await post("/v1/api/forex/close", { id: a.data.Id, idempotency_key: "k-close" }, token);
+    const d = await post("/v1/api/forex/close", { id: a.data.Id, idempotency_key: "k-close" }, token);
+    expect(d).toEqual(c);
+    expect(up.ctx.db.prepare("SELECT COUNT(*) AS n FROM orders WHERE user_id = ?").get(id)).toEqual({ n: 1 });
+    expect(up.ctx.db.prepare("SELECT kind FROM ledger WHERE user_id = ? ORDER BY id").all(id).map((r: any) => r.kind)).toEqual(["demo_initial", "fee", "realised_profit"]);
+  });
+
+  it("50 concurrent orders against a small balance never overspend it", async () => {
+    const { token, id } = await demo(300);
+    feed.set("EURUSD", 1.1);
+    const res = await Promise.all(
+      Array.from({ length: 50 }, () => post("/v1/api/forex/submit", { type: 1, cont: "0.1", forex_id: EUR(), status: 1, multiple: 100 }, token)),
+    );
+    // Each needs 110 margin + 0.22 fee: two fit in 300, the third would not.
+    expect(res.filter((r) => r.code === 1)).toHaveLength(2);
+    expect(res.filter((r) => r.code === 0 && r.msg.startsWith("Not enough free margin"))).toHaveLength(48);
+    const d = await get("/v1/api/main/account/forexDetail", token);
+    expect(d.data).toMatchObject({ balance: 299.56, all_caution_money: 220, can_use: 79.56 });
+    expect(ledgerSum(up.ctx.db, id)).toBe(299_560000);
+  });
+
+  it("resetForexDemoAccount closes everything and restores the initial balance (POST only)", async () => {
+    const { token, id } = await demo(5000);
+    feed.set("EURUSD", 1.1);
+    await post("/v1/api/forex/submit", { type: 1, cont: "0.1", forex_id: EUR(), status: 1, multiple: 100 }, token);
+    feed.set("EURUSD", 1.09);
+    expect((await get("/v1/api/main/user/resetForexDemoAccount", token)).code).toBe(0);
+    expect((await get("/v1/api/forex/my_deal?status=1", token)).data.total).toBe(1);
+    const r = await post("/v1/api/main/user/resetForexDemoAccount", {}, token);
+    expect(r).toMatchObject({ code: 1, data: { balance: 5000, all_caution_money: 0, HazardRate: null } });
+    expect((await get("/v1/api/forex/my_deal?status=1", token)).data.total).toBe(0);
+    expect(ledgerSum(up.ctx.db, id)).toBe(5000_000000);
+  });
+});
+
+async function until(cond: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error("timed out waiting");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe("durability", () => {
+  function freePort(): Promise<number> {
+    return new Promise((resolve) => {
+      const s = net.createServer();
+      s.listen(0, "127.0.0.1", () => {
+        const p = (s.address() as net.AddressInfo).port;
+        s.close(() => resolve(p));
+      });
+    });
+  }
+
+  function start(dataDir: string, port: number): Promise<{ child: ChildProcess; url: string }> {
+    return new Promise((resolve, reject) => {
+      const child = spawn("npx", ["tsx", "upstream/main.ts"], {
+        cwd: path.resolve(__dirname, "../.."),
+        env: { ...process.env, DATA_DIR: dataDir, UPSTREAM_PORT: String(port), MARKET_ALWAYS_OPEN: "1", LOG_LEVEL: "error", RATE_LIMIT: "0" },
+        stdio: ["ignore", "pipe", "pipe"],
+        detached: true,
+      });
+      let out = "";
+      const timer = setTimeout(() => reject(new Error(`upstream did not start: ${out}`)), 60_000);
+      child.stdout!.on("data", (d) => {
+        out += String(d);
+        const m = /UPSTREAM_READY (\S+)/.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          resolve({ child, url: m[1] });
+        }
+      });
+      child.stderr!.on("data", (d) => (out += String(d)));
+      child.on("exit", (code) => reject(new Error(`upstream exited ${code}: ${out}`)));
+    });
+  }
+
+  /** SIGKILL of the whole process group (npx -> tsx -> node): nothing gets to flush or close. */
+  function kill9(child: ChildProcess): Promise<void> {
+    return new Promise((resolve) => {
+      child.once("exit", () => resolve());
+      process.kill(-child.pid!, "SIGKILL");
+    });
+  }
+
+  it("an acknowledged order survives kill -9 of the upstream and is there after restart", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tp-kill-"));
+    const port = await freePort();
+    let run = await start(dataDir, port);
+    try {
+      base = run.url;
+      const c = await post("/api/user/createAccountDemoForU");
+      const token = (await post("/api/user/loginForU", { demo_id: c.data.demo_id })).data.token as string;
+      const btc = (await get<any[]>("/v1/api/forex/trade_list")).data.find((i: any) => i.Code === "BTCUSD");
+      // Right after start the quote is the last stored candle's; the simulator's first tick makes it fresh.
+      let s = await post("/v1/api/forex/submit", { type: 1, cont: "0.01", forex_id: btc.Id, status: 1, multiple: 10 }, token);
+      for (let i = 0; i < 50 && s.code !== 1; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        s = await post("/v1/api/forex/submit", { type: 1, cont: "0.01", forex_id: btc.Id, status: 1, multiple: 10 }, token);
+      }
+      expect(s.msg).toBe("Order placed");
+      const p = await post("/v1/api/forex/submit", { type: 1, cont: "0.01", forex_id: btc.Id, status: 0, target_price: "1", multiple: 10 }, token);
+      expect(p.code).toBe(1);
+      await kill9(run.child);
+      run = await start(dataDir, port);
+      base = run.url;
+      const open = await get("/v1/api/forex/my_deal?status=1", token);
+      expect(open.data.data.map((o: any) => o.Id)).toEqual([s.data.Id]);
+      expect(open.data.data[0]).toMatchObject({ Price: s.data.Price, CautionMoney: s.data.CautionMoney, TradeFee: s.data.TradeFee });
+      expect((await get("/v1/api/forex/my_deal?status=0", token)).data.data.map((o: any) => o.Id)).toEqual([p.data.Id]);
+      // The restarted engine holds it: it can be closed.
+      expect((await post("/v1/api/forex/close", { id: s.data.Id }, token)).code).toBe(1);
+    } finally {
+      await kill9(run.child).catch(() => {});
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 150_000);
+});

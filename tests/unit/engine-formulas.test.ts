@@ -1,0 +1,184 @@
+/** Every formula of trading-rules.md, pure: margin, fee, profit, account values, pending types, stops, risk. */
+import { describe, expect, it } from "vitest";
+import { Dec, dec, toMicro, microToString, parseDecimal } from "../../upstream/engine/money.js";
+import {
+  BUY,
+  SELL,
+  feeUsd,
+  marginUsd,
+  openAmounts,
+  parseStop,
+  pendingKind,
+  pendingReached,
+  profitUsd,
+  stopHit,
+  validateLeverage,
+  validateLots,
+  validateStops,
+} from "../../upstream/engine/orders.js";
+import { equityMicro, freeMarginMicro, isMarginCall, isStopOut, marginLevelPct, protectionAmount, stopOutOrder } from "../../upstream/engine/risk.js";
+import { ApiError } from "../../upstream/http/envelope.js";
+
+const fx = { pip: "0.01", minLots: "0.01", contNum: "100000", marginMode: 2, feeRate: "0.002", multiples: [10, 20, 50, 100, 200] };
+const fixed = { ...fx, contNum: "100", marginMode: 1 };
+
+function refusal(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof ApiError) return e.key;
+    throw e;
+  }
+  return "accepted";
+}
+
+describe("money", () => {
+  it("rounds to micro-USD half-even, exactly", () => {
+    expect(toMicro(dec("0.0000005"))).toBe(0);
+    expect(toMicro(dec("0.0000015"))).toBe(2);
+    expect(toMicro(dec("0.0000025"))).toBe(2);
+    expect(toMicro(dec("-0.0000025"))).toBe(-2);
+    expect(toMicro(dec("0.1").plus(dec("0.2")))).toBe(300000); // no 0.30000000000000004
+    expect(microToString(1500000)).toBe("1.500000");
+  });
+  it("parses only plain decimals", () => {
+    expect(parseDecimal("0.01")?.toString()).toBe("0.01");
+    expect(parseDecimal(" 2 ")?.toString()).toBe("2");
+    for (const bad of ["-1", "1e3", "abc", "", "0x10", "1.2.3", null, undefined, {}]) expect(parseDecimal(bad)).toBeNull();
+  });
+});
+
+describe("margin", () => {
+  it("leverage mode: lots x units x price / leverage", () => {
+    expect(marginUsd(dec("0.1"), fx, 1.1, 100).toString()).toBe("110");
+    expect(marginUsd(dec("2"), fx, 1.08523, 200).toString()).toBe("1085.23");
+  });
+  it("fixed mode (MarginMode 1): lots x units per lot, whatever the price and leverage", () => {
+    expect(marginUsd(dec("0.5"), fixed, 2385.4, 10).toString()).toBe("50");
+    expect(marginUsd(dec("0.5"), fixed, 1, 100).toString()).toBe("50");
+  });
+  it("converts a non-USD quote currency with the USD rate", () => {
+    // USDJPY at 150: 1 lot x 100000 x 150 / 100 = 150000 JPY = 1000 USD.
+    const rate = new Dec(1).div(150);
+    expect(toMicro(marginUsd(dec("1"), fx, 150, 100, rate))).toBe(1000_000000);
+  });
+});
+
+describe("fee", () => {
+  it("trade_fee_type 1: lots x ForexFeeRate", () => {
+    expect(feeUsd(1, dec("0.3"), "0.002", dec(999)).toString()).toBe("0.0006");
+    expect(openAmounts(dec("2"), { ...fx, feeRate: "5" }, 1.1, 100, 1)).toEqual({ marginMicro: 2200_000000, feeMicro: 10_000000 });
+  });
+  it("otherwise: margin x ForexFeeRate", () => {
+    expect(feeUsd(2, dec("0.3"), "0.002", dec(330)).toString()).toBe("0.66");
+    expect(openAmounts(dec("0.1"), fx, 1.1, 100, 2)).toEqual({ marginMicro: 110_000000, feeMicro: 220000 });
+  });
+});
+
+describe("profit", () => {
+  it("buy: (price - open) x units; sell: (open - price) x units", () => {
+    const units = dec("10000");
+    expect(profitUsd(BUY, 1.1, 1.1025, units).toString()).toBe("25");
+    expect(profitUsd(SELL, 1.1, 1.1025, units).toString()).toBe("-25");
+    expect(profitUsd(SELL, 1.1, 1.0975, units).toString()).toBe("25");
+    expect(toMicro(profitUsd(BUY, 0.1, 0.3, dec(1)))).toBe(200000);
+  });
+});
+
+describe("account values", () => {
+  const a = { balanceMicro: 1000_000000, usedMarginMicro: 200_000000, floatingMicro: -150_000000 };
+  it("equity = balance + floating; free margin = equity - used margin", () => {
+    expect(equityMicro(a)).toBe(850_000000);
+    expect(freeMarginMicro(a)).toBe(650_000000);
+  });
+  it("margin level = equity / used margin x 100, none without margin", () => {
+    expect(marginLevelPct(850, 200)).toBe(425);
+    expect(marginLevelPct(850, 0)).toBeNull();
+    expect(isMarginCall(100, 100)).toBe(true);
+    expect(isMarginCall(100.01, 100)).toBe(false);
+    expect(isMarginCall(null, 100)).toBe(false);
+    expect(isStopOut(50, 50)).toBe(true);
+    expect(isStopOut(51, 50)).toBe(false);
+  });
+});
+
+describe("lots and leverage", () => {
+  it("lots must be a multiple of Pip, at least ForexMinCont, at most trade.max_lots", () => {
+    expect(validateLots(parseDecimal("0.05"), fx, "100").toString()).toBe("0.05");
+    expect(refusal(() => validateLots(parseDecimal("0.015"), fx, "100"))).toBe("lots_step");
+    expect(refusal(() => validateLots(parseDecimal("0.1"), { pip: "0.1", minLots: "0.5" }, "100"))).toBe("lots_min");
+    expect(refusal(() => validateLots(parseDecimal("100.01"), fx, "100"))).toBe("lots_max");
+    expect(refusal(() => validateLots(parseDecimal("0"), fx, "100"))).toBe("trade_invalid_field");
+    expect(refusal(() => validateLots(parseDecimal("abc"), fx, "100"))).toBe("trade_invalid_field");
+  });
+  it("leverage must be one of HasForexMultiple; none configured -> no_mult_config", () => {
+    expect(validateLeverage("100", fx)).toBe(100);
+    expect(refusal(() => validateLeverage("30", fx))).toBe("invalid_leverage");
+    expect(refusal(() => validateLeverage("", fx))).toBe("invalid_leverage");
+    expect(refusal(() => validateLeverage("10", { multiples: [] }))).toBe("no_mult_config");
+  });
+});
+
+describe("pending orders", () => {
+  it("infers the type from the side and the target against the market", () => {
+    expect(pendingKind(BUY, 1.09, 1.1)).toBe("buy_limit");
+    expect(pendingKind(BUY, 1.11, 1.1)).toBe("buy_stop");
+    expect(pendingKind(SELL, 1.11, 1.1)).toBe("sell_limit");
+    expect(pendingKind(SELL, 1.09, 1.1)).toBe("sell_stop");
+  });
+  it("is reached when the price crosses the target in the order's direction", () => {
+    expect(pendingReached("buy_limit", 1.09, 1.0901)).toBe(false);
+    expect(pendingReached("buy_limit", 1.09, 1.09)).toBe(true);
+    expect(pendingReached("buy_stop", 1.11, 1.1101)).toBe(true);
+    expect(pendingReached("buy_stop", 1.11, 1.1099)).toBe(false);
+    expect(pendingReached("sell_limit", 1.11, 1.12)).toBe(true);
+    expect(pendingReached("sell_stop", 1.09, 1.1)).toBe(false);
+    expect(pendingReached("sell_stop", 1.09, 1.08)).toBe(true);
+  });
+});
+
+describe("take-profit and stop-loss", () => {
+  it("buy: TP above and SL below the current price; sell: the reverse; 0 = not set", () => {
+    expect(refusal(() => validateStops(BUY, 1.1, 1.2, 1.0))).toBe("accepted");
+    expect(refusal(() => validateStops(BUY, 1.1, null, null))).toBe("accepted");
+    expect(refusal(() => validateStops(BUY, 1.1, 1.05, null))).toBe("tp_buy");
+    expect(refusal(() => validateStops(BUY, 1.1, null, 1.1))).toBe("sl_buy");
+    expect(refusal(() => validateStops(SELL, 1.1, 1.0, 1.2))).toBe("accepted");
+    expect(refusal(() => validateStops(SELL, 1.1, 1.15, null))).toBe("tp_sell");
+    expect(refusal(() => validateStops(SELL, 1.1, null, 1.05))).toBe("sl_sell");
+    expect(parseStop("0", "x")).toBeNull();
+    expect(parseStop("", "x")).toBeNull();
+    expect(parseStop(undefined, "x")).toBeNull();
+    expect(parseStop("1.25", "x")).toBe(1.25);
+    expect(refusal(() => parseStop("-1", "stop_loss_price"))).toBe("trade_invalid_field");
+  });
+  it("a buy closes at price >= TP or <= SL, a sell at price <= TP or >= SL", () => {
+    expect(stopHit(BUY, 1.2, 1.0, 1.2)).toBe("take_profit");
+    expect(stopHit(BUY, 1.2, 1.0, 1.0)).toBe("stop_loss");
+    expect(stopHit(BUY, 1.2, 1.0, 1.1)).toBeNull();
+    expect(stopHit(SELL, 1.0, 1.2, 0.99)).toBe("take_profit");
+    expect(stopHit(SELL, 1.0, 1.2, 1.21)).toBe("stop_loss");
+    expect(stopHit(SELL, 0, 0, 5)).toBeNull();
+  });
+});
+
+describe("risk", () => {
+  it("stop-out closes the largest loser first and re-checks after each close", () => {
+    // balance 1000, margins 100 each: equity 1000 - 700 - 200 - 50 + 30 = 80; level 80 / 400 = 20% <= 50%.
+    const positions = [
+      { id: 1, profit: -200, margin: 100 },
+      { id: 2, profit: -700, margin: 100 },
+      { id: 3, profit: -50, margin: 100 },
+      { id: 4, profit: 30, margin: 100 },
+    ];
+    // Close 2 (-700): balance 300, equity 300 - 220 = 80, used 300, level 26.7%. Close 1 (-200): balance 100,
+    // equity 80, used 200, level 40%. Close 3 (-50): balance 50, equity 80, used 100 -> 80% > 50%: stop.
+    expect(stopOutOrder(1000, positions, 50)).toEqual([2, 1, 3]);
+    expect(stopOutOrder(100000, positions, 50)).toEqual([]);
+  });
+  it("negative balance protection books exactly the deficit, only with no open position", () => {
+    expect(protectionAmount(-1234567, 0)).toBe(1234567);
+    expect(protectionAmount(-1234567, 1)).toBe(0);
+    expect(protectionAmount(5, 0)).toBe(0);
+  });
+});
