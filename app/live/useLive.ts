@@ -20,17 +20,29 @@ import { TopicState, topicKind } from "./topics";
 export type LiveListener = (topic: string, data: unknown, state: unknown) => void;
 export type LiveMode = "idle" | "stream" | "polling";
 
-const STREAM_FIRST_DATA_MS = 10_000;
-const MAX_ERRORS_WITHOUT_DATA = 3;
-const POLL_MS = 2_000;
-const RETRY_STREAM_AFTER_MS = 60_000;
+export interface LiveManagerOptions {
+  /** Base URL of /live and /live.json (default: the page's own origin). */
+  base?: string;
+  /** Fall back to polling when the stream delivers nothing this long after opening. */
+  firstDataMs?: number;
+  /** ... or after this many errors without data in between. */
+  maxErrors?: number;
+  pollMs?: number;
+  /** While polling, try the stream again after this long. */
+  retryStreamMs?: number;
+}
 
 interface Sub {
   topics: Set<string>;
   cb: LiveListener;
 }
 
-class LiveManager {
+export class LiveManager {
+  private readonly firstDataMs: number;
+  private readonly maxErrors: number;
+  private readonly pollMs: number;
+  private readonly retryStreamMs: number;
+  private readonly base: string | undefined;
   private subs = new Set<Sub>();
   private states = new Map<string, TopicState>();
   private key = "";
@@ -44,6 +56,32 @@ class LiveManager {
   private reconcileTimer: ReturnType<typeof setTimeout> | null = null;
   private seenClosed = new Set<unknown>();
   private modeListeners = new Set<(m: LiveMode) => void>();
+
+  constructor(opts: LiveManagerOptions = {}) {
+    this.firstDataMs = opts.firstDataMs ?? 10_000;
+    this.maxErrors = opts.maxErrors ?? 3;
+    this.pollMs = opts.pollMs ?? 2_000;
+    this.retryStreamMs = opts.retryStreamMs ?? 60_000;
+    this.base = opts.base;
+  }
+
+  get currentMode(): LiveMode {
+    return this.mode;
+  }
+
+  private url(pathAndQuery: string): string {
+    return this.base ? new URL(pathAndQuery, this.base).toString() : pathAndQuery;
+  }
+
+  /** Stops everything (tests; a tab's manager lives as long as the tab). */
+  dispose(): void {
+    this.subs.clear();
+    this.key = "";
+    if (this.reconcileTimer) clearTimeout(this.reconcileTimer);
+    this.reconcileTimer = null;
+    this.stopAll();
+    this.setMode("idle");
+  }
 
   add(sub: Sub): () => void {
     this.subs.add(sub);
@@ -128,7 +166,7 @@ class LiveManager {
     this.setMode("stream");
     this.errors = 0;
     this.gotData = false;
-    const es = new EventSource(`/live?topics=${encodeURIComponent(this.key)}`);
+    const es = new EventSource(this.url(`/live?topics=${encodeURIComponent(this.key)}`));
     this.es = es;
     const delivered = () => {
       this.gotData = true;
@@ -152,11 +190,11 @@ class LiveManager {
       this.errors++;
       // CLOSED: the server refused the stream (not 200 text/event-stream); otherwise the browser
       // retries by itself, until too many errors come without any data in between.
-      if (es.readyState === EventSource.CLOSED || this.errors >= MAX_ERRORS_WITHOUT_DATA) this.fallback();
+      if (es.readyState === EventSource.CLOSED || this.errors >= this.maxErrors) this.fallback();
     };
     this.watchdog = setTimeout(() => {
       if (this.es === es && !this.gotData) this.fallback();
-    }, STREAM_FIRST_DATA_MS);
+    }, this.firstDataMs);
   }
 
   private fallback(): void {
@@ -165,7 +203,7 @@ class LiveManager {
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       if (this.key) this.openStream();
-    }, RETRY_STREAM_AFTER_MS);
+    }, this.retryStreamMs);
   }
 
   private startPolling(): void {
@@ -177,7 +215,7 @@ class LiveManager {
       const key = this.key;
       if (!key) return;
       try {
-        const res = await fetch(`/live.json?topics=${encodeURIComponent(key)}`, {
+        const res = await fetch(this.url(`/live.json?topics=${encodeURIComponent(key)}`), {
           headers: { Accept: "application/json" },
           cache: "no-store",
         });
@@ -196,7 +234,7 @@ class LiveManager {
       }
     };
     void poll();
-    this.pollTimer = setInterval(() => void poll(), POLL_MS);
+    this.pollTimer = setInterval(() => void poll(), this.pollMs);
   }
 
   private deliver(topic: string, data: unknown): void {

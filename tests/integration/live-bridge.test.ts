@@ -1,0 +1,367 @@
+/**
+ * The web's live bridge end to end: a real upstream (in process, prices set by hand), the real
+ * /live and /live.json routes behind the real Remix request handler, and real SSE clients (the
+ * eventsource package).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { EventSource } from "eventsource";
+import { buildUpstream, type Upstream } from "../../upstream/app.js";
+import { loadConfig } from "../../upstream/config.js";
+import { createManualFeed, type ManualFeed } from "../../upstream/engine/manual-feed.js";
+import { LiveBridge, installBridge, wsUrlOf } from "../../app/live/bridge.server";
+import { sessionStorage } from "../../app/session.server";
+import { startLiveWeb, type LiveWeb } from "../bench/live-web";
+import { LiveManager } from "../../app/live/useLive";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+let dir: string;
+let up: Upstream;
+let feed: ManualFeed;
+let upUrl: string;
+let port: number;
+let web: LiveWeb;
+let bridge: LiveBridge;
+const open: EventSource[] = [];
+
+async function startUpstream(p: number) {
+  up = await buildUpstream(
+    loadConfig({} as NodeJS.ProcessEnv, { port: p, host: "127.0.0.1", dbFile: path.join(dir, "up.sqlite"), dataDir: dir, rateLimit: false, marketAlwaysOpen: true }),
+    { feed: (db) => (feed = createManualFeed(db)) },
+  );
+  upUrl = await up.listen();
+  port = Number(new URL(upUrl).port);
+}
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "tp-live-"));
+  await startUpstream(0);
+  process.env.UPSTREAM_URL = upUrl;
+  bridge = new LiveBridge({ wsUrl: wsUrlOf(upUrl), lingerMs: 0, flushMs: 100, pingMs: 200 });
+  installBridge(bridge);
+  web = await startLiveWeb(0);
+});
+
+afterAll(async () => {
+  for (const es of open) es.close();
+  await web?.close();
+  bridge?.close();
+  await up?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+interface Ev {
+  type: string;
+  data: unknown;
+}
+
+class Client {
+  events: Ev[] = [];
+  status = 0;
+  es: EventSource;
+  constructor(topics: string, cookie?: string) {
+    this.es = new EventSource(`${web.url}/live?topics=${topics}`, {
+      fetch: async (input, init) => {
+        const res = await fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...(cookie ? { Cookie: cookie } : {}) } });
+        this.status = res.status;
+        return res;
+      },
+    });
+    for (const t of new Set(["ready", "DAY_MARKET", "FOREX_TRADE", "FOREX_CLOSED", ...topics.split(",")])) {
+      this.es.addEventListener(t, (e) => this.events.push({ type: t, data: JSON.parse(e.data) }));
+    }
+    open.push(this.es);
+  }
+  of(type: string): unknown[] {
+    return this.events.filter((e) => e.type === type).map((e) => e.data);
+  }
+  async waitFor(pred: (c: Client) => boolean, ms = 5000): Promise<void> {
+    const end = Date.now() + ms;
+    while (!pred(this)) {
+      if (Date.now() > end) throw new Error(`timed out; events: ${JSON.stringify(this.events.map((e) => e.type))}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+  close() {
+    this.es.close();
+  }
+}
+
+type Quote = { Id: number; Code: string; Close: number; Time: number };
+const until = async (cond: () => boolean | Promise<boolean>, ms = 5000) => {
+  const end = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+const upstreamWs = async () => ((await (await fetch(`${upUrl}/health`)).json()) as { data: { ws: number } }).data.ws;
+
+describe("live bridge", () => {
+  it("streams a snapshot of every instrument, then the changes, with proxy-safe headers", async () => {
+    const res = await fetch(`${web.url}/live?topics=DAY_MARKET`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    expect(res.headers.get("cache-control")).toBe("no-cache, no-transform");
+    expect(res.headers.get("x-accel-buffering")).toBe("no");
+    await res.body?.cancel();
+
+    const c = new Client("DAY_MARKET,KLINE.EURUSD");
+    await c.waitFor((x) => x.of("DAY_MARKET").length >= 1 && x.of("KLINE.EURUSD").length >= 1);
+    expect(c.events[0]).toEqual({ type: "ready", data: { topics: ["DAY_MARKET", "KLINE.EURUSD"] } });
+    const snap = c.of("DAY_MARKET")[0] as Quote[];
+    expect(snap.length).toBeGreaterThanOrEqual(24);
+    const eur = snap.find((q) => q.Code === "EURUSD")!;
+    // The forming candles (none yet on a fresh market without history).
+    expect(Array.isArray(c.of("KLINE.EURUSD")[0])).toBe(true);
+
+    const price = Math.round(eur.Close * 1.001 * 1e5) / 1e5;
+    feed.set("EURUSD", price);
+    await c.waitFor((x) => x.of("DAY_MARKET").some((d, i) => i > 0 && (d as Quote[]).some((q) => q.Code === "EURUSD" && q.Close === price)));
+    const change = c.of("DAY_MARKET").at(-1) as Quote[];
+    // A change carries only what changed, not the whole market.
+    expect(change.map((q) => q.Code)).toEqual(["EURUSD"]);
+    await c.waitFor((x) => x.of("KLINE.EURUSD").some((d) => (d as { period: string; Close: number }[]).some((k) => k.period === "1min" && k.Close === price)));
+    c.close();
+  });
+
+  it("conflates a burst of ticks into a few flushes that end on the latest price", async () => {
+    const c = new Client("DAY_MARKET");
+    await c.waitFor((x) => x.of("DAY_MARKET").length === 1);
+    const base = (c.of("DAY_MARKET")[0] as Quote[]).find((q) => q.Code === "GBPUSD")!.Close;
+    const prices: number[] = [];
+    for (let i = 1; i <= 30; i++) {
+      const p = Math.round(base * (1 + i / 10_000) * 1e5) / 1e5;
+      prices.push(p);
+      feed.set("GBPUSD", p);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const last = prices.at(-1)!;
+    await c.waitFor((x) => (x.of("DAY_MARKET").at(-1) as Quote[]).some((q) => q.Code === "GBPUSD" && q.Close === last));
+    const changes = c.of("DAY_MARKET").length - 1;
+    // 30 ticks over ~300+ ms with flushes at most every 100 ms.
+    expect(changes).toBeLessThanOrEqual(8);
+    expect(changes).toBeGreaterThanOrEqual(1);
+    c.close();
+  });
+
+  it("serves many streams over ONE upstream connection and unsubscribes when the last goes", async () => {
+    const clients = Array.from({ length: 25 }, () => new Client("DAY_MARKET,KLINE.USDJPY"));
+    await Promise.all(clients.map((c) => c.waitFor((x) => x.of("DAY_MARKET").length >= 1 && x.of("KLINE.USDJPY").length >= 1)));
+    expect(await upstreamWs()).toBe(1);
+    expect(bridge.stats().streams).toBe(25);
+    expect(bridge.publicTopics().sort()).toEqual(["DAY_MARKET", "KLINE.USDJPY"]);
+
+    const jpy = (clients[0].of("DAY_MARKET")[0] as Quote[]).find((q) => q.Code === "USDJPY")!.Close;
+    feed.set("USDJPY", Math.round((jpy + 0.05) * 1000) / 1000);
+    await Promise.all(clients.map((c) => c.waitFor((x) => x.of("DAY_MARKET").length >= 2)));
+
+    for (const c of clients.slice(1)) c.close();
+    await until(() => bridge.stats().streams === 1);
+    expect(bridge.publicTopics().sort()).toEqual(["DAY_MARKET", "KLINE.USDJPY"]);
+    clients[0].close();
+    await until(() => bridge.stats().streams === 0 && bridge.publicTopics().length === 0);
+    expect(await upstreamWs()).toBe(1);
+  });
+
+  it("answers 400 with a message for unknown topics and instruments", async () => {
+    const r1 = await fetch(`${web.url}/live?topics=DAY_MARKET,NEWS`);
+    expect(r1.status).toBe(400);
+    expect(((await r1.json()) as { msg: string }).msg).toBe("Unknown live topic: NEWS.");
+    const r2 = await fetch(`${web.url}/live.json?topics=`, { headers: { Cookie: "lng=fr" } });
+    expect(r2.status).toBe(400);
+    const r3 = await fetch(`${web.url}/live.json?topics=KLINE.NOPE&lng=de`);
+    expect(r3.status).toBe(400);
+    expect(((await r3.json()) as { msg: string }).msg).toBe("Unbekanntes Instrument: NOPE.");
+  });
+
+  it("answers /live.json with the latest data of each topic, not cached", async () => {
+    const res = await fetch(`${web.url}/live.json?topics=DAY_MARKET,KLINE.AUDUSD,FOREX_TRADE`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const body = (await res.json()) as Record<string, unknown>;
+    // A visitor gets no private topic.
+    expect(Object.keys(body).sort()).toEqual(["DAY_MARKET", "KLINE.AUDUSD"]);
+    expect((body.DAY_MARKET as Quote[]).length).toBeGreaterThanOrEqual(24);
+    const aud = (body.DAY_MARKET as Quote[]).find((q) => q.Code === "AUDUSD")!;
+    const p = Math.round(aud.Close * 1.002 * 1e5) / 1e5;
+    feed.set("AUDUSD", p);
+    await until(async () => {
+      const b = (await (await fetch(`${web.url}/live.json?topics=DAY_MARKET`)).json()) as { DAY_MARKET: Quote[] };
+      return b.DAY_MARKET.some((q) => q.Code === "AUDUSD" && q.Close === p);
+    });
+  });
+
+  it("relays private topics only to their own user's streams, one upstream connection per user", async () => {
+    const post = async (p: string, body: Record<string, string>, token?: string) => {
+      const r = await fetch(upUrl + p, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", ...(token ? { authorization: token } : {}) },
+        body: new URLSearchParams(body).toString(),
+      });
+      return (await r.json()) as { code: number; msg: string; data: any };
+    };
+    const signIn = async () => {
+      const demo = await post("/api/user/createAccountDemoForU", {});
+      const login = await post("/api/user/loginForU", { demo_id: demo.data.demo_id });
+      expect(login.code).toBe(1);
+      const session = await sessionStorage().getSession();
+      session.set("token", login.data.token);
+      session.set("user", { ...login.data.user, id: login.data.user.id ?? 0 });
+      const info = (await (await fetch(`${upUrl}/api/user/info`, { headers: { authorization: login.data.token } })).json()) as { data: { id: number } };
+      session.set("user", { ...login.data.user, id: info.data.id });
+      const cookie = (await sessionStorage().commitSession(session)).split(";")[0];
+      return { token: login.data.token as string, cookie };
+    };
+    const a = await signIn();
+    const b = await signIn();
+    const anon = new Client("DAY_MARKET,FOREX_TRADE,FOREX_CLOSED");
+    const a1 = new Client("DAY_MARKET,FOREX_TRADE,FOREX_CLOSED", a.cookie);
+    const a2 = new Client("FOREX_TRADE,FOREX_CLOSED", a.cookie);
+    const b1 = new Client("FOREX_TRADE,FOREX_CLOSED", b.cookie);
+    await anon.waitFor((x) => x.of("DAY_MARKET").length >= 1);
+    expect(anon.of("ready")[0]).toEqual({ topics: ["DAY_MARKET"] });
+    await Promise.all([a1, a2, b1].map((c) => c.waitFor((x) => x.of("FOREX_TRADE").length >= 1)));
+    expect(a1.of("ready")[0]).toEqual({ topics: ["DAY_MARKET", "FOREX_TRADE", "FOREX_CLOSED"] });
+    // public + one per user (a1 and a2 share theirs)
+    await until(async () => (await upstreamWs()) === 3);
+    expect(bridge.stats().userChannels).toBe(2);
+
+    // A buys EURUSD: A's streams see the position, B's never do.
+    const list = (await (await fetch(`${upUrl}/v1/api/forex/trade_list`)).json()) as { data: any[] };
+    const eur = list.data.find((i) => i.Code === "EURUSD");
+    const order = await post(
+      "/v1/api/forex/submit",
+      { type: "1", cont: String(eur.ForexMinCont), forex_id: String(eur.Id), multiple: String(eur.HasForexMultiple[0]?.Value ?? 1) },
+      a.token,
+    );
+    expect(order.msg).toBe(order.code === 1 ? order.msg : "order placed");
+    expect(order.code).toBe(1);
+    const id = order.data.Id as number;
+    const hasPos = (x: Client) => x.of("FOREX_TRADE").some((d) => (d as { TransOrder: { Id: number }[] }).TransOrder.some((o) => o.Id === id));
+    feed.set("EURUSD", feed.quote("EURUSD")!.price + 0.0001);
+    await Promise.all([a1, a2].map((c) => c.waitFor(hasPos)));
+
+    const closed = await post("/v1/api/forex/close", { id: String(id) }, a.token);
+    expect(closed.code).toBe(1);
+    await Promise.all([a1, a2].map((c) => c.waitFor((x) => x.of("FOREX_CLOSED").some((d) => (d as { ids: number[] }).ids.includes(id)))));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(hasPos(b1)).toBe(false);
+    expect(b1.of("FOREX_CLOSED")).toEqual([]);
+    expect(anon.of("FOREX_TRADE")).toEqual([]);
+
+    // The user's upstream connection closes with their last stream.
+    a1.close();
+    a2.close();
+    await until(async () => (await upstreamWs()) === 2);
+    expect(bridge.stats().userChannels).toBe(1);
+    b1.close();
+    anon.close();
+    await until(async () => (await upstreamWs()) === 1);
+  });
+
+  it("reconnects after the upstream restarts and the streams carry on", async () => {
+    const c = new Client("DAY_MARKET");
+    await c.waitFor((x) => x.of("DAY_MARKET").length >= 1);
+    await up.close();
+    await startUpstream(port);
+    await until(async () => (await upstreamWs().catch(() => 0)) === 1, 10_000);
+    const p = Math.round(feed.quote("EURUSD")!.price * 1.003 * 1e5) / 1e5;
+    await until(() => {
+      feed.set("EURUSD", p);
+      return c.of("DAY_MARKET").some((d) => (d as Quote[]).some((q) => q.Code === "EURUSD" && q.Close === p));
+    }, 10_000);
+    c.close();
+  });
+});
+
+describe("browser hook's manager (useLive)", () => {
+  // The browser's EventSource, played by the eventsource package; counted to see sharing.
+  let made = 0;
+  class CountingEventSource extends EventSource {
+    constructor(url: string | URL, init?: ConstructorParameters<typeof EventSource>[1]) {
+      super(url, init);
+      made++;
+    }
+  }
+  (globalThis as unknown as { EventSource: unknown }).EventSource = CountingEventSource;
+
+  it("shares one stream between components and hands each its topics, late joiners the current state", async () => {
+    made = 0;
+    const m = new LiveManager({ base: web.url });
+    const a: [string, unknown, unknown][] = [];
+    const b: [string, unknown, unknown][] = [];
+    m.add({ topics: new Set(["DAY_MARKET"]), cb: (t, d, st) => a.push([t, d, st]) });
+    m.add({ topics: new Set(["KLINE.EURUSD"]), cb: (t, d, st) => b.push([t, d, st]) });
+    await until(() => a.length >= 1 && b.length >= 1);
+    expect(made).toBe(1);
+    expect(m.currentMode).toBe("stream");
+    expect(a.every(([t]) => t === "DAY_MARKET")).toBe(true);
+    expect(b.every(([t]) => t === "KLINE.EURUSD")).toBe(true);
+
+    const eur = feed.quote("EURUSD")!.price;
+    const p = Math.round(eur * 1.0005 * 1e5) / 1e5;
+    feed.set("EURUSD", p);
+    await until(() => a.some(([, d]) => (d as Quote[]).length === 1 && (d as Quote[])[0].Close === p));
+    // The state handed along is the whole market with the change merged in.
+    const [, , state] = a.at(-1)!;
+    expect((state as Quote[]).length).toBeGreaterThanOrEqual(24);
+    expect((state as Quote[]).find((q) => q.Code === "EURUSD")!.Close).toBe(p);
+
+    const late: unknown[] = [];
+    m.add({ topics: new Set(["DAY_MARKET"]), cb: (_t, d) => late.push(d) });
+    expect((late[0] as Quote[]).find((q) => q.Code === "EURUSD")!.Close).toBe(p);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(made).toBe(1);
+    m.dispose();
+  });
+
+  it("falls back to polling /live.json when a proxy holds the stream, and returns to the stream later", async () => {
+    // A proxy in front of the web that, while `block` is on, accepts /live and never sends a byte.
+    let block = true;
+    const held: http.ServerResponse[] = [];
+    const proxy = http.createServer((req, res) => {
+      if (block && req.url?.startsWith("/live?")) {
+        held.push(res);
+        return;
+      }
+      const target = new URL(req.url ?? "/", web.url);
+      const fwd = http.request(target, { method: req.method, headers: req.headers }, (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      });
+      res.on("close", () => fwd.destroy());
+      fwd.on("error", () => res.destroy());
+      req.pipe(fwd);
+    });
+    await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", () => r()));
+    const base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    try {
+      const m = new LiveManager({ base, firstDataMs: 400, pollMs: 200, retryStreamMs: 1500 });
+      const got: Quote[][] = [];
+      m.add({ topics: new Set(["DAY_MARKET"]), cb: (_t, d) => got.push(d as Quote[]) });
+      await until(() => m.currentMode === "polling", 3000);
+      await until(() => got.length >= 1);
+      expect(got[0].length).toBeGreaterThanOrEqual(24);
+      const p = Math.round(feed.quote("USDJPY")!.price * 1.001 * 1000) / 1000;
+      feed.set("USDJPY", p);
+      await until(() => got.some((d) => d.some((q) => q.Code === "USDJPY" && q.Close === p)), 3000);
+
+      block = false;
+      const before = got.length;
+      await until(() => m.currentMode === "stream", 4000);
+      const p2 = Math.round(p * 1.001 * 1000) / 1000;
+      feed.set("USDJPY", p2);
+      await until(() => got.length > before && got.some((d) => d.some((q) => q.Code === "USDJPY" && q.Close === p2)), 3000);
+      expect(m.currentMode).toBe("stream");
+      m.dispose();
+    } finally {
+      for (const r of held) r.destroy();
+      proxy.closeAllConnections();
+      proxy.close();
+    }
+  });
+});

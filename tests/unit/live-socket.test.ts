@@ -1,0 +1,102 @@
+/**
+ * The bridge's upstream socket against websocket servers that misbehave the way a hung or restarted
+ * upstream does: it must notice unanswered pings, reconnect, and subscribe its topics again.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import net from "node:net";
+import type { AddressInfo } from "node:net";
+import { WebSocketServer, type WebSocket } from "ws";
+import { UpstreamSocket } from "../../app/live/upstream-socket.server";
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  while (cleanups.length) cleanups.pop()!();
+});
+
+async function server(onMessage: (ws: WebSocket, msg: Record<string, unknown>) => void) {
+  const wss = new WebSocketServer({ port: 0, host: "127.0.0.1" });
+  await new Promise((r) => wss.once("listening", r));
+  const connections: WebSocket[] = [];
+  wss.on("connection", (ws) => {
+    connections.push(ws);
+    ws.on("message", (raw) => onMessage(ws, JSON.parse(String(raw))));
+  });
+  cleanups.push(() => wss.close());
+  return { url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/v1/ws`, connections, wss };
+}
+
+const until = async (cond: () => boolean, ms = 3000) => {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+describe("upstream socket", () => {
+  it("reconnects after 3 unanswered pings and subscribes its topics again", async () => {
+    const subscribes: unknown[] = [];
+    let answerPings = true;
+    const s = await server((ws, m) => {
+      if (m.op === "ping" && answerPings) ws.send(JSON.stringify({ op: "pong", ts: Date.now() }));
+      if (m.op === "subscribe") subscribes.push(m.topics);
+    });
+    const sock = new UpstreamSocket({ url: s.url, pingMs: 40, minBackoffMs: 10, onPush: () => {} });
+    cleanups.push(() => sock.close());
+    sock.add(["DAY_MARKET", "KLINE.EURUSD"]);
+    await until(() => subscribes.length === 1);
+    // Answered pings keep the connection.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(sock.connects).toBe(1);
+    answerPings = false;
+    await until(() => sock.connects === 2, 2000);
+    await until(() => subscribes.length === 2);
+    expect(subscribes[1]).toEqual(["DAY_MARKET", "KLINE.EURUSD"]);
+  });
+
+  it("gives up a connection that does not open within the time-out and tries again", async () => {
+    // A TCP server that accepts but never answers the websocket handshake.
+    const sockets: net.Socket[] = [];
+    const tcp = net.createServer((c) => sockets.push(c));
+    await new Promise<void>((r) => tcp.listen(0, "127.0.0.1", () => r()));
+    cleanups.push(() => {
+      for (const c of sockets) c.destroy();
+      tcp.close();
+    });
+    const events: string[] = [];
+    const sock = new UpstreamSocket({
+      url: `ws://127.0.0.1:${(tcp.address() as AddressInfo).port}/v1/ws`,
+      connectTimeoutMs: 150,
+      minBackoffMs: 10,
+      onPush: () => {},
+      onEvent: (e) => events.push(e),
+    });
+    cleanups.push(() => sock.close());
+    await until(() => sock.connects >= 2, 2000);
+    expect(events).toContain("close");
+  });
+
+  it("logs in before subscribing and stops for good when the token is refused", async () => {
+    const seen: string[] = [];
+    const s = await server((ws, m) => {
+      seen.push(String(m.op));
+      if (m.op === "login") ws.send(JSON.stringify({ op: "login", code: m.token === "good" ? 1 : 999, msg: "x" }));
+      if (m.op === "subscribe") ws.send(JSON.stringify({ op: "push", topic: "FOREX_TRADE", data: { ProfitsTotal: 1 } }));
+    });
+    const pushes: unknown[] = [];
+    const good = new UpstreamSocket({ url: s.url, token: "good", onPush: (_t, d) => pushes.push(d) });
+    cleanups.push(() => good.close());
+    good.add(["FOREX_TRADE"]);
+    await until(() => pushes.length === 1);
+    expect(seen.slice(0, 2)).toEqual(["login", "subscribe"]);
+
+    let refused = 0;
+    const bad = new UpstreamSocket({ url: s.url, token: "bad", minBackoffMs: 10, onPush: () => {}, onLoginFailed: (code) => (refused = code) });
+    cleanups.push(() => bad.close());
+    bad.add(["FOREX_TRADE"]);
+    await until(() => refused === 999);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(bad.connects).toBe(1);
+    expect(bad.isReady).toBe(false);
+  });
+});
