@@ -356,8 +356,14 @@ describe("durability", () => {
       expect(open.data.data.map((o: any) => o.Id)).toEqual([s.data.Id]);
       expect(open.data.data[0]).toMatchObject({ Price: s.data.Price, CautionMoney: s.data.CautionMoney, TradeFee: s.data.TradeFee });
       expect((await get("/v1/api/forex/my_deal?status=0", token)).data.data.map((o: any) => o.Id)).toEqual([p.data.Id]);
-      // The restarted engine holds it: it can be closed.
-      expect((await post("/v1/api/forex/close", { id: s.data.Id }, token)).code).toBe(1);
+      // The restarted engine holds it: it can be closed (once the restarted simulator's first tick
+      // makes the quote fresh again; no order fills on a stale quote).
+      let c2 = await post("/v1/api/forex/close", { id: s.data.Id }, token);
+      for (let i = 0; i < 50 && c2.code !== 1; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        c2 = await post("/v1/api/forex/close", { id: s.data.Id }, token);
+      }
+      expect(c2.code).toBe(1);
     } finally {
       await kill9(run.child).catch(() => {});
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -112,7 +112,8 @@ describe("candle book", () => {
     const id = feed.quote("BTCUSD")!.id;
     const book = new CandleBook(d);
     book.load(id);
-    const m0 = bucketStart("1min", Date.now()) + 3 * 60_000;
+    // The first minute of a future five-minute candle, so that both minutes below fall in one 5min candle.
+    const m0 = bucketStart("5min", Date.now()) + 10 * 60_000;
     book.apply(id, 100, 1, m0 + 1_000);
     book.apply(id, 105, 2, m0 + 30_000);
     book.apply(id, 99, 3, m0 + 59_999);

@@ -1,0 +1,108 @@
+/**
+ * Playwright end-to-end tests: the built product (web + embedded reference upstream) on a phone-sized
+ * Chromium (Debian's /usr/bin/chromium), once with JavaScript on ("js") and once off ("no-js").
+ *
+ * Run through `npm test` (scripts/test-all.sh builds first) or `npx playwright test` after
+ * `npx remix build`. Environment knobs (all optional):
+ *   E2E_PORT (3310), E2E_UPSTREAM_PORT (3410)  ports of the web and of the embedded upstream;
+ *   E2E_REUSE=1                                reuse an already running server on E2E_PORT;
+ *   E2E_SERVER_LOG=1                           show the server's log; E2E_KEEP_DATA=1 keep its data dir.
+ */
+import { defineConfig } from "@playwright/test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+const WEB_PORT = Number(process.env.E2E_PORT || 3310);
+const UPSTREAM_PORT = Number(process.env.E2E_UPSTREAM_PORT || 3410);
+
+// The config is evaluated by the runner and again by every worker: the runner makes the data
+// directory once and hands it on through the environment, which the workers inherit.
+process.env.E2E_DATA_DIR ||= mkdtempSync(path.join(tmpdir(), "tradepost-e2e-"));
+process.env.E2E_BASE_URL ||= `http://127.0.0.1:${WEB_PORT}`;
+process.env.E2E_UPSTREAM_URL ||= `http://127.0.0.1:${UPSTREAM_PORT}`;
+
+const dataDir = process.env.E2E_DATA_DIR;
+const baseURL = process.env.E2E_BASE_URL;
+const isCI = !!process.env.CI;
+
+const phone = {
+  viewport: { width: 390, height: 844 },
+  deviceScaleFactor: 1,
+  isMobile: true,
+  hasTouch: true,
+  userAgent:
+    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36",
+};
+
+// Production mode as operators run it. The session cookie is then Secure and __Host- prefixed;
+// Chromium accepts and returns Secure cookies on loopback (127.0.0.1) over plain http, so the
+// tests exercise the real production cookie.
+const serverEnv: Record<string, string> = {
+  NODE_ENV: "production",
+  PORT: String(WEB_PORT),
+  HOST: "127.0.0.1",
+  UPSTREAM_PORT: String(UPSTREAM_PORT),
+  UPSTREAM_HOST: "127.0.0.1",
+  DATA_DIR: dataDir,
+  MARKET_ALWAYS_OPEN: "1",
+  DEV_OUTBOX: "1",
+  RATE_LIMIT: "0",
+  SESSION_SECRET: "e2e-session-secret-0123456789abcdef",
+  LOG_LEVEL: "warn",
+};
+
+export default defineConfig({
+  testDir: "./tests/e2e",
+  testMatch: /.*\.spec\.ts/,
+  globalSetup: "./tests/e2e/global-setup.ts",
+  globalTeardown: "./tests/e2e/global-teardown.ts",
+  fullyParallel: true,
+  workers: 2,
+  retries: isCI ? 1 : 0,
+  forbidOnly: isCI,
+  reporter: [["list"]],
+  timeout: 60_000,
+  globalTimeout: 30 * 60_000,
+  expect: { timeout: 10_000 },
+  outputDir: "test-results",
+  use: {
+    baseURL,
+    ...phone,
+    locale: "en-US",
+    timezoneId: "UTC",
+    browserName: "chromium",
+    actionTimeout: 10_000,
+    navigationTimeout: 20_000,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
+    },
+  },
+  projects: [
+    { name: "js", use: { javaScriptEnabled: true } },
+    { name: "no-js", use: { javaScriptEnabled: false } },
+  ],
+  webServer: {
+    // scripts/test-all.sh builds first; a bare `npx playwright test` builds when no build exists.
+    command: "test -f build/index.js || npx remix build; exec npx tsx server.ts",
+    url: `${baseURL}/`,
+    env: serverEnv,
+    timeout: 180_000,
+    reuseExistingServer: process.env.E2E_REUSE === "1",
+    // E2E_SERVER_LOG=1 shows the server's (web and upstream) log lines among the test output.
+    stdout: process.env.E2E_SERVER_LOG === "1" ? "pipe" : "ignore",
+    stderr: "pipe",
+    gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
+  },
+});

@@ -1,0 +1,168 @@
+/**
+ * Shared helpers of the end-to-end specs. Every helper drives the real UI like a person (fill, tap)
+ * on a phone-sized page; the only side door is the upstream's development outbox
+ * (GET /dev/outbox?to=ADDRESS), which is how a person without a mail server reads a code too.
+ */
+import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
+import { web } from "./texts";
+
+export { expect };
+
+export const UPSTREAM_URL = process.env.E2E_UPSTREAM_URL ?? "http://127.0.0.1:3410";
+
+/** True when the test runs in the JavaScript-enabled project. */
+export function jsOn(info: TestInfo): boolean {
+  return info.project.name !== "no-js";
+}
+
+let counter = 0;
+/** An e-mail address no other test (or retry) uses. */
+export function uniqueEmail(info: TestInfo, tag = "u"): string {
+  counter += 1;
+  const rand = Math.random().toString(36).slice(2, 8);
+  return `e2e-${tag}-${info.project.name}-w${info.workerIndex}-${Date.now().toString(36)}-${counter}${rand}@example.test`;
+}
+
+export const PASSWORD = "Tr4de-post!e2e";
+
+interface Envelope {
+  code: number;
+  msg: string;
+  data: unknown;
+}
+
+/** Finds the 6-digit code in the outbox's data, whatever the exact shape of its record. */
+function codeOf(data: unknown): string | null {
+  if (data == null) return null;
+  if (typeof data === "string" || typeof data === "number") {
+    const m = /\b(\d{6})\b/.exec(String(data));
+    return m ? m[1] : null;
+  }
+  if (Array.isArray(data)) return data.length ? codeOf(data[data.length - 1]) : null;
+  if (typeof data === "object") {
+    const rec = data as Record<string, unknown>;
+    if (rec.code != null) return codeOf(rec.code);
+    for (const v of Object.values(rec)) {
+      const c = codeOf(v);
+      if (c) return c;
+    }
+  }
+  return null;
+}
+
+/** The latest verification code the upstream sent to an address (polls the dev outbox). */
+export async function readOutboxCode(to: string, timeoutMs = 10_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let last: Envelope | null = null;
+  while (Date.now() < deadline) {
+    const res = await fetch(`${UPSTREAM_URL}/dev/outbox?to=${encodeURIComponent(to)}`);
+    last = (await res.json()) as Envelope;
+    if (last.code === 1) {
+      const code = codeOf(last.data);
+      if (code) return code;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`no code in the outbox for ${to}; last answer ${JSON.stringify(last)}`);
+}
+
+const EN = (key: string, params?: Record<string, string | number>) => web("en", key, params);
+
+/** A labelled form field (the label a person reads; the tests run in English). */
+export function field(page: Page, labelKey: string) {
+  return page.getByLabel(EN(labelKey), { exact: true });
+}
+
+/** A button by its visible English text. */
+export function button(page: Page, textKey: string) {
+  return page.getByRole("button", { name: EN(textKey), exact: true });
+}
+
+/** On /register: fill the e-mail and press the send-code button; returns the code from the outbox. */
+export async function requestRegisterCode(page: Page, email: string): Promise<string> {
+  await page.goto("/register");
+  await field(page, "auth:email").fill(email);
+  await button(page, "auth:send_code").click();
+  // The button turns into a countdown (computed by the server without JavaScript).
+  await expect(page.locator('button[value="send_code"]')).toBeDisabled();
+  return readOutboxCode(email);
+}
+
+/** Registers by e-mail through the UI; ends on /login. */
+export async function registerByEmail(page: Page, email: string, password = PASSWORD): Promise<void> {
+  const code = await requestRegisterCode(page, email);
+  const account = field(page, "auth:email");
+  await expect(account).toHaveValue(email);
+  await field(page, "auth:code").fill(code);
+  await field(page, "auth:password").fill(password);
+  await field(page, "auth:re_password").fill(password);
+  await button(page, "auth:register_submit").click();
+  await expect(page).toHaveURL(/\/login(\?|$)/);
+}
+
+/** Signs in on the login form shown now (or opens /login first). */
+export async function signIn(page: Page, email: string, password = PASSWORD): Promise<void> {
+  if (!new URL(page.url()).pathname.startsWith("/login")) await page.goto("/login");
+  await field(page, "auth:email").fill(email);
+  await field(page, "auth:password").fill(password);
+  await button(page, "auth:login_submit").click();
+}
+
+/** One-tap demo account from /login; ends signed in on /. */
+export async function signInDemo(page: Page): Promise<void> {
+  await page.goto("/login");
+  await button(page, "auth:demo_submit").click();
+  await expect(page).toHaveURL(HOME);
+}
+
+/** The URL of the home page (any query). */
+export const HOME = /^https?:\/\/[^/]+\/(\?.*)?$/;
+
+/** A fresh, signed-in real account (registered through the UI); returns its e-mail. */
+export async function newSignedInUser(page: Page, info: TestInfo): Promise<string> {
+  const email = uniqueEmail(info);
+  await registerByEmail(page, email);
+  await signIn(page, email);
+  await expect(page).toHaveURL(HOME);
+  return email;
+}
+
+/** Parses a displayed number like "10,000.00", "+1.234567" or "−0.5" (locale en). */
+export function num(text: string): number {
+  const cleaned = text.replace(/[−–]/g, "-").replace(/[^\d.+-]/g, "");
+  const n = Number(cleaned);
+  if (!Number.isFinite(n)) throw new Error(`not a number: ${JSON.stringify(text)}`);
+  return n;
+}
+
+/** Browser-side failures a person would suffer from: uncaught errors, failed hydration, broken route modules. */
+const BROKEN = /Error loading route module|hydrat|Minified React error|Uncaught/i;
+
+/**
+ * `test` with a `page` that, in the JavaScript project, waits after every `goto` until Remix has
+ * booted in the browser (so the JavaScript path is what is tested, and a page whose scripts never
+ * run fails), and that fails the test when the browser reports an uncaught error.
+ */
+export const test = base.extend({
+  page: async ({ page }, use, info) => {
+    const problems: string[] = [];
+    page.on("pageerror", (err) => problems.push(`uncaught: ${err.message}`));
+    page.on("console", (msg) => {
+      if (msg.type() === "error" && BROKEN.test(msg.text())) problems.push(`console: ${msg.text()}`);
+    });
+    if (jsOn(info)) {
+      const goto = page.goto.bind(page);
+      page.goto = async (url, options) => {
+        const res = await goto(url, options);
+        await page.waitForFunction(
+          () => (window as unknown as { __remixRouter?: { state?: { initialized?: boolean } } }).__remixRouter?.state?.initialized === true,
+          undefined,
+          { timeout: 15_000 },
+        );
+        return res;
+      };
+    }
+    await use(page);
+    expect(problems, "errors reported by the browser").toEqual([]);
+  },
+});
