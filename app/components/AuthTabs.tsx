@@ -23,5 +23,5 @@ export function AuthTabs({ type, search, showMobile }: { type: "email" | "mobile
 }
 
 export function areaOptions(areas: { id: number; code: string; global_code: string }[]) {
-  return areas.map((a) => ({ value: String(a.id), label: `${a.global_code.startsWith("+") ? a.global_code : `+${a.global_code}`} ${a.code}` }));
+  return areas.map((a) => ({ value: String(a.id), label: `\u200E${a.global_code.startsWith("+") ? a.global_code : `+${a.global_code}`} ${a.code}` }));
 }

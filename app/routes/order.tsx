@@ -10,7 +10,7 @@
  * an open detail of a closed position goes back to the list).
  */
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useFetcher, useLoaderData, useLocation, useNavigate, useRevalidator } from "@remix-run/react";
+import { Link, useActionData, useFetcher, useFetchers, useLoaderData, useLocation, useNavigate, useNavigation, useRevalidator } from "@remix-run/react";
 import { parseWithZod } from "@conform-to/zod";
 import { useTranslation } from "react-i18next";
 import { useCallback, useEffect, useMemo, useRef, useState, type TouchEvent } from "react";
@@ -180,6 +180,23 @@ export default function OrderScreen() {
   const navigate = useNavigate();
   const location = useLocation();
   const revalidator = useRevalidator();
+  // While a close or cancel posted from this page (or a navigation) is under way, a live close only
+  // marks the page for a refresh once it is done: acting at once would abort the post's redirect load
+  // (losing its toast), and the post's dialog may be gone already (a fetcher removed mid-flight skips
+  // its redirect, so that refresh is what shows the toast then).
+  const navigation = useNavigation();
+  const fetchers = useFetchers();
+  const busyNow = navigation.state !== "idle" || fetchers.some((f) => f.state !== "idle" && f.formMethod !== undefined);
+  const busy = useRef(busyNow);
+  busy.current = busyNow;
+  const refreshLater = useRef<"list" | "revalidate" | null>(null);
+  useEffect(() => {
+    const what = refreshLater.current;
+    if (busyNow || !what) return;
+    refreshLater.current = null;
+    if (what === "list") navigate(listHref(d.status, d.page), { replace: true, preventScrollReset: true });
+    else revalidator.revalidate();
+  }, [busyNow, revalidator, navigate, d.status, d.page]);
 
   // Rows: this page from the server, plus pages appended by infinite scroll.
   const [extra, setExtra] = useState<Order[]>([]);
@@ -260,7 +277,12 @@ export default function OrderScreen() {
         const ids = ((payload as { ids?: unknown[] })?.ids ?? []).map(Number).filter(Number.isFinite);
         if (!ids.length) return;
         setClosed((prev) => new Set([...prev, ...ids]));
-        if (detailOpenId !== null && ids.includes(detailOpenId) && d.detailTab === 1) {
+        const toList = detailOpenId !== null && ids.includes(detailOpenId) && d.detailTab === 1;
+        if (busy.current) {
+          refreshLater.current = toList || refreshLater.current === "list" ? "list" : "revalidate";
+          return;
+        }
+        if (toList) {
           navigate(listHref(d.status, d.page), { replace: true, preventScrollReset: true });
         } else if (revalidator.state === "idle") {
           revalidator.revalidate();
@@ -336,7 +358,7 @@ export default function OrderScreen() {
                     </div>
                     <div className="order-row-prices">
                       <span>{formatPrice(d.status === 0 ? o.OriginPrice : o.Price || o.OriginPrice, p, lang)}</span>
-                      <span aria-hidden="true">→</span>
+                      <span className="flip-rtl" aria-hidden="true">→</span>
                       <span data-testid="order-price">{formatPrice(price, p, lang)}</span>
                     </div>
                     <div className="order-row-side">

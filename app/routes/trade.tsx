@@ -7,10 +7,10 @@
  * `step` buttons re-render the form with new lots without JavaScript) and close (close a position).
  */
 import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
+import { useActionData, useFetchers, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
 import { parseWithZod } from "@conform-to/zod";
 import { useTranslation } from "react-i18next";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { callerFor, dataOr, failureToast } from "~/upstream/client.server";
 import { PERIODS, kline, tradeList, type Instrument, type Period } from "~/upstream/market.server";
 import { getBasicInfo } from "~/upstream/settings.server";
@@ -29,6 +29,7 @@ import { OrderForm } from "~/components/trade/OrderForm";
 import { PositionList, type LiveRow } from "~/components/trade/PositionList";
 import { OrderSuccess } from "~/components/trade/OrderSuccess";
 import { useLang, type DayMarketItem, type ForexTradePush } from "~/components/trade/hooks";
+import { dotDecimal, withDotDecimals } from "~/components/trade/decimal";
 import tradeStyles from "~/styles/trade.css";
 
 export const handle = { i18n: ["trade"] };
@@ -162,7 +163,7 @@ export async function action({ request }: ActionFunctionArgs) {
       for (const [k, v] of formData.entries()) if (!STRIP.has(k) && typeof v === "string") initialValue[k] = v;
       if (inst && (stepDir === "up" || stepDir === "down")) {
         const rules = { pip: inst.Pip, minLots: inst.ForexMinCont, maxLots: DEFAULT_MAX_LOTS };
-        const lots = Number(initialValue.cont);
+        const lots = Number(dotDecimal(initialValue.cont ?? ""));
         const next = stepLots(Number.isFinite(lots) && lots > 0 ? lots : inst.ForexMinCont, stepDir === "up" ? 1 : -1, rules);
         initialValue.cont = inputValue(next, Math.max(decimalsOf(inst.Pip), decimalsOf(inst.ForexMinCont)));
       }
@@ -175,7 +176,7 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     const multiples = (inst.HasForexMultiple ?? []).map((m) => Number(m.Value)).filter((v) => v > 0);
     const schema = orderSchema({ pip: inst.Pip, minLots: inst.ForexMinCont, maxLots: DEFAULT_MAX_LOTS, multiples });
-    const submission = parseWithZod(formData, { schema });
+    const submission = parseWithZod(withDotDecimals(formData), { schema });
     const csrfError = await checkCsrf(request, formData);
     if (csrfError) {
       return data({ kind: "error" as const, result: submission.reply({ formErrors: [csrfError] }), token: "", text: "", pending: false });
@@ -232,6 +233,21 @@ export default function TradeScreen() {
   const { t } = useTranslation("trade");
   const lang = useLang();
   const revalidator = useRevalidator();
+  // While a close posted from this page (or a navigation) is under way, a live close only marks the
+  // page for a refresh once it is done: revalidating at once would abort the post's redirect load
+  // (losing its toast), and the post's row may be gone already (a fetcher removed mid-flight skips its
+  // redirect, so that refresh is what shows the toast then).
+  const navigation = useNavigation();
+  const fetchers = useFetchers();
+  const busyNow = navigation.state !== "idle" || fetchers.some((f) => f.state !== "idle" && f.formMethod !== undefined);
+  const busy = useRef(busyNow);
+  busy.current = busyNow;
+  const refreshLater = useRef(false);
+  useEffect(() => {
+    if (busyNow || !refreshLater.current) return;
+    refreshLater.current = false;
+    revalidator.revalidate();
+  }, [busyNow, revalidator]);
   const inst = d.inst;
 
   const [quote, setQuote] = useState<Partial<DayMarketItem> | null>(null);
@@ -277,7 +293,8 @@ export default function TradeScreen() {
         if (mineClosed.length) {
           setClosed((prev) => new Set([...prev, ...mineClosed]));
           // the balance changed: refresh the server's figures
-          if (revalidator.state === "idle") revalidator.revalidate();
+          if (busy.current) refreshLater.current = true;
+          else if (revalidator.state === "idle") revalidator.revalidate();
         }
       }
     },

@@ -40,7 +40,12 @@ export function CandleSvg({ candles, period, precision, lang, title, box = DEFAU
           </g>
         ))}
         {g.timeLabels.map((l) => (
-          <text key={`t${l.value}`} x={l.pos} y={height - 5} fontSize={9} textAnchor="middle" fill="currentColor" fillOpacity={0.7}>
+          <text
+            key={`t${l.value}`}
+            x={l.pos}
+            y={height - 5}
+            fontSize={9}
+            textAnchor={l.pos < 16 ? "start" : l.pos > g.plotRight - 16 ? "end" : "middle"} fill="currentColor" fillOpacity={0.7}>
             {timeLabel(l.value, period)}
           </text>
         ))}

@@ -12,6 +12,7 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
+import { z } from "zod";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
 import { useMemo } from "react";
@@ -20,6 +21,7 @@ import { decrementDisabled, orderSchema, stepLots, DEFAULT_MAX_LOTS } from "~/sc
 import { decimalsOf, formatBalance, formatFee, formatMargin, formatPrice, inputValue } from "~/lib/format";
 import type { Instrument } from "~/upstream/market.server";
 import { useHydrated, useLang } from "./hooks";
+import { dotDecimal, withDotDecimals } from "./decimal";
 
 export interface OrderFormProps {
   instrument: Instrument;
@@ -42,10 +44,10 @@ export function estimate(
   v: { cont?: string | number; multiple?: string | number; status?: string | number; target_price?: string | number },
   price: number,
 ): { margin: number | null; fee: number | null } {
-  const lots = Number(v.cont);
+  const lots = Number(dotDecimal(String(v.cont ?? "")));
   const lev = Number(v.multiple);
   const pending = String(v.status) === "0";
-  const target = Number(v.target_price);
+  const target = Number(dotDecimal(String(v.target_price ?? "")));
   const p = pending && target > 0 ? target : price;
   if (!(lots > 0) || !(p > 0) || (inst.MarginMode !== 1 && !(lev > 0))) return { margin: null, fee: null };
   const m = marginOf(lots, inst.ForexContNum, p, lev, inst.MarginMode);
@@ -54,6 +56,9 @@ export function estimate(
 }
 
 const TRADE_KEY_RE = /^(errors\.[a-z_]+|no_mult_config)$/;
+
+/** A visitor's order is not checked in the browser: the server sends them to sign in. */
+const visitorSchema = z.object({}).passthrough();
 
 export function OrderForm({ instrument: inst, feeType, balance, signedIn, price, marketOpen, idempotencyKey, lastResult }: OrderFormProps) {
   const { t } = useTranslation("trade");
@@ -82,8 +87,10 @@ export function OrderForm({ instrument: inst, feeType, balance, signedIn, price,
     },
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
-    // Visitors are sent to sign in by the server whatever they typed.
-    onValidate: signedIn ? ({ formData }) => parseWithZod(formData, { schema }) : undefined,
+    // Visitors are sent to sign in by the server whatever they typed (their Buy / Sell is not checked
+    // here), but an onValidate is still needed: without one conform lets its own intents (the lot
+    // steppers' form.update) through as a real POST, which sent a visitor to /login.
+    onValidate: ({ formData }) => parseWithZod(withDotDecimals(formData), { schema: signedIn ? schema : visitorSchema }),
   });
 
   const msg = (e: string | undefined) => (e ? (TRADE_KEY_RE.test(e) ? t(e, { min: minLots, max: DEFAULT_MAX_LOTS, step: inst.Pip }) : e) : "");
@@ -95,7 +102,7 @@ export function OrderForm({ instrument: inst, feeType, balance, signedIn, price,
   };
   const pending = values.status === "0";
   const est = estimate(inst, feeType, values, price);
-  const lots = Number(values.cont);
+  const lots = Number(dotDecimal(values.cont ?? ""));
   const decDisabled = decrementDisabled(Number.isFinite(lots) ? lots : minLots, { pip: inst.Pip, minLots: inst.ForexMinCont });
   const incDisabled = Number.isFinite(lots) && lots >= DEFAULT_MAX_LOTS;
   const noMultiple = multiples.length === 0;

@@ -46,7 +46,7 @@ export function PositionList({
                   <span className={o.OrderType === 1 ? "dir buy" : "dir sell"}>{o.OrderType === 1 ? t("buy") : t("sell")}</span>
                   <span className="order-lots">{t("lots_value", { lots: formatLots(o.Quantity, pip, lang) })}</span>
                   <span className="order-prices">
-                    {formatPrice(o.Price || o.OriginPrice, precision, lang)} → <span data-testid="order-price">{formatPrice(price, precision, lang)}</span>
+                    {formatPrice(o.Price || o.OriginPrice, precision, lang)} <span className="flip-rtl" aria-hidden="true">→</span> <span data-testid="order-price">{formatPrice(price, precision, lang)}</span>
                   </span>
                 </div>
                 <div className="order-row-side">
