@@ -5,7 +5,7 @@
 import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { RemixServer, isRouteErrorResponse } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { createInstance } from "i18next";
@@ -63,5 +63,8 @@ export default async function handleRequest(
 
 export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted) return;
+  // A 4xx (no such page, a bad method) is the visitor's doing and already answered with a translated
+  // page; only server faults belong in the error log.
+  if (isRouteErrorResponse(error) && error.status < 500) return;
   console.error(error);
 };

@@ -12,10 +12,12 @@ import { callerFor, failureToast } from "~/upstream/client.server";
 import { getBalance, userInfo } from "~/upstream/account.server";
 import { requireSignedIn } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
-import { readForm } from "~/forms.server";
+import { newIdempotencyKey, readForm } from "~/forms.server";
+import { resetForexDemoAccount } from "~/upstream/trading.server";
 import { hasRoute } from "~/context.server";
 import { secureCookies } from "~/config.server";
 import { balanceVisibilitySchema } from "~/schemas/balance-visibility";
+import { demoResetSchema } from "~/schemas/demo-reset";
 import { formatMoney } from "~/components/format";
 import { PageHeader } from "~/components/PageHeader";
 import { Icon, type IconName } from "~/components/Icon";
@@ -64,6 +66,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     balance: balance.ok ? balance.data.balance : null,
     hide,
     historyLink: hasRoute(context, "/mine/history"),
+    resetKey: newIdempotencyKey(),
     entries: ENTRIES.filter((e) => hasRoute(context, e.to)).map(({ key, to, icon }) => ({ key, to, icon })),
     toast: failureToast(info, balance),
   };
@@ -73,6 +76,12 @@ export async function action({ request }: ActionFunctionArgs) {
   await requireSignedIn(request);
   const { formData, csrfError } = await readForm(request);
   if (csrfError) return redirectWithToast(request, "/user", { type: "error", text: csrfError });
+  if (formData.get("intent") === "reset_demo") {
+    const reset = parseWithZod(formData, { schema: demoResetSchema });
+    if (reset.status !== "success") return redirect("/user");
+    const r = await resetForexDemoAccount(await callerFor(request), reset.value.idempotency_key);
+    return redirectWithToast(request, "/user", { type: r.ok ? "success" : "error", text: r.msg });
+  }
   const submission = parseWithZod(formData, { schema: balanceVisibilitySchema });
   if (submission.status !== "success") return redirect("/user");
   return redirect("/user", { headers: { "Set-Cookie": await hideBalanceCookie().serialize(submission.value.hide) } });
@@ -125,6 +134,23 @@ export default function User() {
           </button>
         </Form>
       </section>
+      {d.isDemo ? (
+        <details className="card demo-reset">
+          <summary className="menu-item">
+            <span>{t("user.reset_demo")}</span>
+            <Icon name="chevron" size={18} className="flip-rtl" />
+          </summary>
+          <Form method="post" className="demo-reset-form">
+            <AuthenticityTokenInput />
+            <input type="hidden" name="intent" value="reset_demo" />
+            <input type="hidden" name="idempotency_key" value={d.resetKey} />
+            <p>{t("user.reset_demo_explain")}</p>
+            <button type="submit" className="btn btn-danger btn-block">
+              {t("user.reset_demo_confirm")}
+            </button>
+          </Form>
+        </details>
+      ) : null}
       {d.entries.length > 0 ? (
         <ul className="menu card" role="list">
           {d.entries.map((e) => (

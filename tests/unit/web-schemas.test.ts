@@ -11,6 +11,7 @@ import { languageSchema } from "../../app/schemas/language";
 import { balanceVisibilitySchema } from "../../app/schemas/balance-visibility";
 import { logoutSchema } from "../../app/schemas/logout";
 import { searchSchema } from "../../app/schemas/search";
+import { demoResetSchema } from "../../app/schemas/demo-reset";
 import { getT } from "../../app/i18n.server";
 
 function form(fields: Record<string, string>): FormData {
@@ -111,6 +112,12 @@ describe("small forms", () => {
     expect(parse(logoutSchema, { intent: "logout" }).status).toBe("success");
     expect(parse(balanceVisibilitySchema, { intent: "toggle_balance", hide: "1" }).value).toEqual({ intent: "toggle_balance", hide: "1" });
     expect(parse(balanceVisibilitySchema, { intent: "toggle_balance", hide: "maybe" }).status).toBe("error");
+  });
+  it("demo reset: needs its intent and a well-formed idempotency key", () => {
+    const key = "0b6a1c1e-8f1d-4c2a-9b7e-3f4d5a6b7c8d";
+    expect(parse(demoResetSchema, { intent: "reset_demo", idempotency_key: key }).status).toBe("success");
+    expect(parse(demoResetSchema, { intent: "reset_demo", idempotency_key: "again" }).status).toBe("error");
+    expect(parse(demoResetSchema, { intent: "toggle_balance", idempotency_key: key }).status).toBe("error");
   });
   it("search: at most 32 characters", () => {
     expect(searchSchema.safeParse({ searchCurrency: " EUR " }).data).toEqual({ searchCurrency: "EUR" });

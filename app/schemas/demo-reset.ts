@@ -1,0 +1,7 @@
+/** The demo account reset of the user centre (POST /user, demo accounts only). */
+import { z } from "zod";
+
+export const demoResetSchema = z.object({
+  intent: z.literal("reset_demo"),
+  idempotency_key: z.string().uuid(),
+});

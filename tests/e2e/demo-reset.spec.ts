@@ -1,0 +1,36 @@
+/** The user centre's demo reset: closes every position and restores the starting balance. */
+import { test, expect, newSignedInUser, signInDemo } from "./fixtures";
+import { web } from "./texts";
+
+const EN = (key: string) => web("en", key);
+
+test("a demo account is reset: its position is gone and the balance is 10,000.00 again", async ({ page }) => {
+  await signInDemo(page);
+
+  // Trade: a market buy changes the balance (the fee is charged when the position opens).
+  await page.goto("/trade?code=BTCUSD");
+  const form = page.getByTestId("order-form");
+  await form.getByRole("button", { name: EN("trade:form.buy"), exact: true }).click();
+  await expect(page.getByTestId("order-success")).toBeVisible();
+  await page.goto("/order?status=1");
+  await expect(page.getByTestId("order-row")).toHaveCount(1);
+  await page.goto("/user");
+  await expect(page.getByTestId("user-balance")).not.toHaveText("10,000.00");
+
+  // Reset: a disclosure with an explanation and a confirm button (works without JavaScript).
+  await page.getByText(EN("common:user.reset_demo"), { exact: true }).click();
+  await expect(page.getByText(EN("common:user.reset_demo_explain"))).toBeVisible();
+  await page.getByRole("button", { name: EN("common:user.reset_demo_confirm") }).click();
+  await expect(page).toHaveURL(/\/user$/);
+  await expect(page.getByTestId("user-balance")).toHaveText("10,000.00");
+
+  await page.goto("/order?status=1");
+  await expect(page.getByTestId("order-row")).toHaveCount(0);
+});
+
+test("a real account is not offered the demo reset", async ({ page }, info) => {
+  await newSignedInUser(page, info);
+  await page.goto("/user");
+  await expect(page.getByTestId("user-balance")).toBeVisible();
+  await expect(page.getByText(EN("common:user.reset_demo"), { exact: true })).toHaveCount(0);
+});
