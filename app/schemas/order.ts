@@ -55,9 +55,13 @@ export function decrementDisabled(lots: number, rules: Pick<LotRules, "pip" | "m
   return lots <= rules.pip + 1e-12 || lots <= rules.minLots + 1e-12;
 }
 
+/** No instrument trades near this; larger input is a typo and gets a clear message here. */
+export const MAX_PRICE = 1e12;
+
 const optionalPrice = z
   .number({ invalid_type_error: "errors.number" })
   .min(0, "errors.min_zero")
+  .max(MAX_PRICE, "errors.price_too_large")
   .optional();
 
 /** The order form (intent=submit) of /trade: POST /v1/api/forex/submit. */
@@ -79,7 +83,7 @@ export function orderSchema(rules: LotRules) {
         .int()
         .refine((v) => v === 0 || v === 1, "errors.status")
         .default(1),
-      target_price: z.number({ invalid_type_error: "errors.number" }).positive("errors.target_price").optional(),
+      target_price: z.number({ invalid_type_error: "errors.number" }).positive("errors.target_price").max(MAX_PRICE, "errors.price_too_large").optional(),
       cont: z
         .number({ required_error: "errors.cont_required", invalid_type_error: "errors.number" })
         .positive("errors.cont_min")

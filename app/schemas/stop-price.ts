@@ -4,12 +4,13 @@
  * Messages are i18n keys of the "trade" namespace (shared with the order form).
  */
 import { z } from "zod";
+import { MAX_PRICE } from "./order";
 
 export const stopPriceSchema = z.object({
   intent: z.literal("stop"),
   id: z.number({ required_error: "errors.order_id", invalid_type_error: "errors.order_id" }).int().positive("errors.order_id"),
-  target_profit_price: z.number({ invalid_type_error: "errors.number" }).min(0, "errors.min_zero").optional(),
-  stop_loss_price: z.number({ invalid_type_error: "errors.number" }).min(0, "errors.min_zero").optional(),
+  target_profit_price: z.number({ invalid_type_error: "errors.number" }).min(0, "errors.min_zero").max(MAX_PRICE, "errors.price_too_large").optional(),
+  stop_loss_price: z.number({ invalid_type_error: "errors.number" }).min(0, "errors.min_zero").max(MAX_PRICE, "errors.price_too_large").optional(),
   idempotency_key: z.string().min(8, "errors.expired").max(128, "errors.expired").optional(),
 });
 export type StopPriceForm = z.infer<typeof stopPriceSchema>;

@@ -58,6 +58,10 @@ describe("order form schema", () => {
     const e = errorsOf({ ...base, target_profit_price: "-1", stop_loss_price: "-0.5" });
     expect(e?.target_profit_price).toEqual(["errors.min_zero"]);
     expect(e?.stop_loss_price).toEqual(["errors.min_zero"]);
+    // An absurd price (a typo, or 1e308) gets the form's own translated message, not the upstream's.
+    const huge = errorsOf({ ...base, target_profit_price: "1e308", status: "0", target_price: "1e13" });
+    expect(huge?.target_profit_price).toEqual(["errors.price_too_large"]);
+    expect(huge?.target_price).toEqual(["errors.price_too_large"]);
   });
 
   it("leverage must be one of the instrument's options; none configured refuses ordering", () => {
@@ -105,5 +109,7 @@ describe("close and stop-price schemas", () => {
     if (bad.status !== "error") return;
     expect(bad.error?.target_profit_price).toEqual(["errors.min_zero"]);
     expect(bad.error?.stop_loss_price).toEqual(["errors.min_zero"]);
+    const huge = parseWithZod(form({ intent: "stop", id: "5", target_profit_price: "", stop_loss_price: "1e308" }), { schema: stopPriceSchema });
+    expect(huge.status === "error" && huge.error?.stop_loss_price).toEqual(["errors.price_too_large"]);
   });
 });
