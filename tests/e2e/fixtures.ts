@@ -3,7 +3,7 @@
  * on a phone-sized page; the only side door is the upstream's development outbox
  * (GET /dev/outbox?to=ADDRESS), which is how a person without a mail server reads a code too.
  */
-import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
+import { test as base, expect, type Browser, type BrowserContext, type Page, type TestInfo } from "@playwright/test";
 import { web } from "./texts";
 
 export { expect };
@@ -50,14 +50,19 @@ function codeOf(data: unknown): string | null {
   return null;
 }
 
-/** The latest verification code the upstream sent to an address (polls the dev outbox). */
-export async function readOutboxCode(to: string, timeoutMs = 10_000): Promise<string> {
+/**
+ * The latest verification code the upstream sent to an address (polls the dev outbox). `type`
+ * (1 register, 2 reset password) waits for a code of that purpose, so that an older code sent to the
+ * same address (the sign-up code before a reset) is not taken for the new one.
+ */
+export async function readOutboxCode(to: string, timeoutMs = 10_000, type?: 1 | 2): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   let last: Envelope | null = null;
   while (Date.now() < deadline) {
     const res = await fetch(`${UPSTREAM_URL}/dev/outbox?to=${encodeURIComponent(to)}`);
     last = (await res.json()) as Envelope;
-    if (last.code === 1) {
+    const sentType = (last.data as { type?: unknown } | null)?.type;
+    if (last.code === 1 && (type === undefined || Number(sentType) === type)) {
       const code = codeOf(last.data);
       if (code) return code;
     }
@@ -138,6 +143,63 @@ export function num(text: string): number {
 /** Browser-side failures a person would suffer from: uncaught errors, failed hydration, broken route modules. */
 const BROKEN = /Error loading route module|hydrat|Minified React error|Uncaught/i;
 
+/** Browser-side problems of a page: uncaught errors and broken route modules are collected in `problems`. */
+function watch(page: Page, problems: string[]): void {
+  page.on("pageerror", (err) => problems.push(`uncaught: ${err.message}`));
+  page.on("console", (msg) => {
+    if (msg.type() === "error" && BROKEN.test(msg.text())) problems.push(`console: ${msg.text()}`);
+  });
+}
+
+/** In the JavaScript project, every `goto` waits until Remix has booted in the browser. */
+function waitForRemixOnGoto(page: Page, info: TestInfo): void {
+  if (!jsOn(info)) return;
+  const goto = page.goto.bind(page);
+  page.goto = async (url, options) => {
+    const res = await goto(url, options);
+    await page.waitForFunction(
+      () => (window as unknown as { __remixRouter?: { state?: { initialized?: boolean } } }).__remixRouter?.state?.initialized === true,
+      undefined,
+      { timeout: 15_000 },
+    );
+    return res;
+  };
+}
+
+/**
+ * A second, independent browser (another device of the same person): a new context with the
+ * project's options (JavaScript on or off, phone viewport, base URL) and the same checks as `page`.
+ * Call `done()` at the end: it closes the context and fails on browser errors.
+ */
+export async function secondDevice(browser: Browser, info: TestInfo): Promise<{ page: Page; context: BrowserContext; done: () => Promise<void> }> {
+  const use = info.project.use;
+  const context = await browser.newContext({
+    baseURL: use.baseURL,
+    viewport: use.viewport,
+    deviceScaleFactor: use.deviceScaleFactor,
+    isMobile: use.isMobile,
+    hasTouch: use.hasTouch,
+    userAgent: use.userAgent,
+    locale: use.locale,
+    timezoneId: use.timezoneId,
+    javaScriptEnabled: jsOn(info),
+  });
+  context.setDefaultTimeout(10_000);
+  context.setDefaultNavigationTimeout(20_000);
+  const page = await context.newPage();
+  const problems: string[] = [];
+  watch(page, problems);
+  waitForRemixOnGoto(page, info);
+  return {
+    page,
+    context,
+    done: async () => {
+      await context.close();
+      expect(problems, "errors reported by the second browser").toEqual([]);
+    },
+  };
+}
+
 /**
  * `test` with a `page` that, in the JavaScript project, waits after every `goto` until Remix has
  * booted in the browser (so the JavaScript path is what is tested, and a page whose scripts never
@@ -146,22 +208,8 @@ const BROKEN = /Error loading route module|hydrat|Minified React error|Uncaught/
 export const test = base.extend({
   page: async ({ page }, use, info) => {
     const problems: string[] = [];
-    page.on("pageerror", (err) => problems.push(`uncaught: ${err.message}`));
-    page.on("console", (msg) => {
-      if (msg.type() === "error" && BROKEN.test(msg.text())) problems.push(`console: ${msg.text()}`);
-    });
-    if (jsOn(info)) {
-      const goto = page.goto.bind(page);
-      page.goto = async (url, options) => {
-        const res = await goto(url, options);
-        await page.waitForFunction(
-          () => (window as unknown as { __remixRouter?: { state?: { initialized?: boolean } } }).__remixRouter?.state?.initialized === true,
-          undefined,
-          { timeout: 15_000 },
-        );
-        return res;
-      };
-    }
+    watch(page, problems);
+    waitForRemixOnGoto(page, info);
     await use(page);
     expect(problems, "errors reported by the browser").toEqual([]);
   },
