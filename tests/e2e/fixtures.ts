@@ -12,7 +12,7 @@ export const UPSTREAM_URL = process.env.E2E_UPSTREAM_URL ?? "http://127.0.0.1:34
 
 /** True when the test runs in the JavaScript-enabled project. */
 export function jsOn(info: TestInfo): boolean {
-  return info.project.name !== "no-js";
+  return info.project.use.javaScriptEnabled !== false;
 }
 
 let counter = 0;

@@ -1,0 +1,71 @@
+/**
+ * The sign-up captcha (setting register.captcha, default off). Switching it on changes sign-up for
+ * every visitor, so this file runs in its own projects after all the others (playwright.config.ts).
+ * It turns the setting on in the upstream's store, as an operator would, and off again afterwards.
+ */
+import Database from "better-sqlite3";
+import path from "node:path";
+import { test, expect, field, button, uniqueEmail, UPSTREAM_URL } from "./fixtures";
+import { web } from "./texts";
+
+const EN = (key: string) => web("en", key);
+
+function setCaptcha(on: boolean): void {
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (!dataDir) throw new Error("E2E_DATA_DIR is not set (playwright.config.ts sets it)");
+  const db = new Database(path.join(dataDir, "upstream.sqlite"));
+  try {
+    db.pragma("busy_timeout = 5000");
+    db.prepare("UPDATE settings SET value = ? WHERE key = 'register.captcha'").run(on ? "1" : "0");
+  } finally {
+    db.close();
+  }
+}
+
+async function outboxHas(to: string): Promise<boolean> {
+  const res = await fetch(`${UPSTREAM_URL}/dev/outbox?to=${encodeURIComponent(to)}`);
+  return ((await res.json()) as { code: number }).code === 1;
+}
+
+async function captchaText(id: string): Promise<string> {
+  const res = await fetch(`${UPSTREAM_URL}/dev/captcha?id=${encodeURIComponent(id)}`);
+  const body = (await res.json()) as { code: number; data: { text: string } };
+  expect(body.code).toBe(1);
+  return body.data.text;
+}
+
+test.describe.configure({ mode: "serial" });
+test.beforeAll(() => setCaptcha(true));
+test.afterAll(() => setCaptcha(false));
+
+test("with the captcha on, sending a sign-up code needs the characters of the image", async ({ page }, info) => {
+  const email = uniqueEmail(info, "captcha");
+  await page.goto("/register");
+  // The captcha is an image in the HTML: no JavaScript needed to see it.
+  const img = page.getByRole("img", { name: EN("auth:captcha_alt") });
+  await expect(img).toBeVisible();
+  await expect(img).toHaveAttribute("src", /^data:image\/svg\+xml;base64,/);
+
+  // Without the characters: refused, and no code is sent.
+  await field(page, "auth:email").fill(email);
+  await button(page, "auth:send_code").click();
+  await expect(page.locator(".field-error, .form-errors").first()).toBeVisible();
+  expect(await outboxHas(email)).toBe(false);
+
+  // Wrong characters: refused by the upstream, no code sent, and a fresh image is shown.
+  const firstId = await page.locator('input[name="captcha_id"]').inputValue();
+  await field(page, "auth:email").fill(email);
+  await field(page, "auth:captcha").fill("wrong!");
+  await button(page, "auth:send_code").click();
+  await expect(page.locator(".field-error, .form-errors").first()).toBeVisible();
+  expect(await outboxHas(email)).toBe(false);
+  await expect(page.locator('input[name="captcha_id"]')).not.toHaveValue(firstId);
+
+  // The right characters: the code is sent and the button counts down.
+  const id = await page.locator('input[name="captcha_id"]').inputValue();
+  await field(page, "auth:email").fill(email);
+  await field(page, "auth:captcha").fill(await captchaText(id));
+  await button(page, "auth:send_code").click();
+  await expect(page.locator('button[value="send_code"]')).toBeDisabled();
+  await expect.poll(() => outboxHas(email)).toBe(true);
+});
