@@ -1,62 +1,12 @@
-/** Shared set-up of the account and settings integration tests: a fresh upstream on a temp db. */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { buildUpstream, type Upstream } from "../../upstream/app.js";
-import { loadConfig, type UpstreamConfig } from "../../upstream/config.js";
+/** Shared set-up of the account and settings integration tests: a fresh upstream on a temp db, and account steps. */
+import type { UpstreamConfig } from "../../upstream/config.js";
+import { startUpstream, type Env, type Server } from "./upstream-harness.js";
 
-export interface Env<T = unknown> {
-  code: number;
-  msg: string;
-  data: T;
-}
+export type { Env, Server };
 
-export interface Server {
-  up: Upstream;
-  base: string;
-  dir: string;
-  get<T = any>(p: string, opts?: { token?: string; lang?: string }): Promise<Env<T>>;
-  post<T = any>(p: string, body?: Record<string, string | number>, opts?: { token?: string; lang?: string; json?: boolean }): Promise<Env<T>>;
-  close(): Promise<void>;
-}
-
-export async function startServer(overrides: Partial<UpstreamConfig> = {}): Promise<Server> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tp-acc-"));
-  const config = loadConfig({} as NodeJS.ProcessEnv, { port: 0, dbFile: path.join(dir, "up.sqlite"), rateLimit: false, devOutbox: true, simulate: false, smtpUrl: null, ...overrides });
-  const up = await buildUpstream(config);
-  const base = await up.listen();
-  const headers = (opts: { token?: string; lang?: string } = {}) => {
-    const h: Record<string, string> = {};
-    if (opts.token) h.authorization = opts.token;
-    if (opts.lang) h.lang = opts.lang;
-    return h;
-  };
-  return {
-    up,
-    base,
-    dir,
-    async get(p, opts) {
-      const r = await fetch(base + p, { headers: headers(opts) });
-      return (await r.json()) as Env<any>;
-    },
-    async post(p, body = {}, opts = {}) {
-      const h = headers(opts);
-      let payload: string;
-      if (opts.json) {
-        h["content-type"] = "application/json";
-        payload = JSON.stringify(body);
-      } else {
-        h["content-type"] = "application/x-www-form-urlencoded";
-        payload = new URLSearchParams(Object.entries(body).map(([k, v]) => [k, String(v)])).toString();
-      }
-      const r = await fetch(base + p, { method: "POST", headers: h, body: payload });
-      return (await r.json()) as Env<any>;
-    },
-    async close() {
-      await up.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
+/** An upstream with the dev outbox on (codes readable at /dev/outbox), no simulator timer and no SMTP. */
+export function startServer(overrides: Partial<UpstreamConfig> = {}): Promise<Server> {
+  return startUpstream({ tmpPrefix: "tp-acc-", config: { devOutbox: true, simulate: false, smtpUrl: null, ...overrides } });
 }
 
 /** Lets the 60 s resend wait of an address pass by ageing its codes in the database. */

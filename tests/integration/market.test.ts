@@ -1,20 +1,9 @@
 /** The market HTTP API over real HTTP against a fresh upstream (real simulator, fresh temporary store). */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildUpstream, type Upstream } from "../../upstream/app.js";
-import { loadConfig } from "../../upstream/config.js";
+import { startUpstream, type Env, type Server } from "./upstream-harness.js";
 
-interface Env<T = any> {
-  code: number;
-  msg: string;
-  data: T;
-}
-
-let up: Upstream;
+let server: Server;
 let base: string;
-let dir: string;
 let startMs: number;
 
 async function get<T = any>(p: string, lang?: string): Promise<Env<T>> {
@@ -25,15 +14,13 @@ async function get<T = any>(p: string, lang?: string): Promise<Env<T>> {
 const t = () => `t=${Date.now()}`;
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "tp-mkt-"));
   const t0 = performance.now();
-  up = await buildUpstream(loadConfig({} as NodeJS.ProcessEnv, { port: 0, dbFile: path.join(dir, "up.sqlite"), rateLimit: false, marketAlwaysOpen: true, tickMs: 100 }));
+  server = await startUpstream({ tmpPrefix: "tp-mkt-", config: { marketAlwaysOpen: true, tickMs: 100 } });
   startMs = performance.now() - t0;
-  base = await up.listen();
+  base = server.base;
 });
 afterAll(async () => {
-  await up?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  await server?.close();
 });
 
 describe("first start", () => {

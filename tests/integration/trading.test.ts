@@ -9,35 +9,24 @@ import path from "node:path";
 import net from "node:net";
 import { spawn, type ChildProcess } from "node:child_process";
 import WebSocket from "ws";
-import { buildUpstream, type Upstream } from "../../upstream/app.js";
-import { loadConfig } from "../../upstream/config.js";
-import { createManualFeed, type ManualFeed } from "../../upstream/engine/manual-feed.js";
+import type { Upstream } from "../../upstream/app.js";
+import type { ManualFeed } from "../../upstream/engine/manual-feed.js";
 import { ledgerSum } from "../../upstream/engine/ledger.js";
+import { getEnv, postEnv, startUpstream, type Env, type Server } from "./upstream-harness.js";
 
-interface Env<T = any> {
-  code: number;
-  msg: string;
-  data: T;
-}
-
+let server: Server;
 let up: Upstream;
+/** The upstream the requests go to: the in-process one, or the real process of the durability test. */
 let base: string;
-let dir: string;
 let feed: ManualFeed;
 
-async function get<T = any>(p: string, token?: string, lang?: string): Promise<Env<T>> {
-  const h: Record<string, string> = {};
-  if (token) h.authorization = token;
-  if (lang) h.lang = lang;
-  const r = await fetch(base + p + (p.includes("?") ? "&" : "?") + `t=${Date.now()}`, { headers: h });
-  return (await r.json()) as Env<T>;
+/** GET with the client's `t` timestamp, as the web sends it. */
+function get<T = any>(p: string, token?: string, lang?: string): Promise<Env<T>> {
+  return getEnv<T>(base, p + (p.includes("?") ? "&" : "?") + `t=${Date.now()}`, { token, lang });
 }
 
-async function post<T = any>(p: string, body: Record<string, string | number> = {}, token?: string, extra: Record<string, string> = {}): Promise<Env<T>> {
-  const h: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", ...extra };
-  if (token) h.authorization = token;
-  const r = await fetch(base + p, { method: "POST", headers: h, body: new URLSearchParams(Object.entries(body).map(([k, v]) => [k, String(v)])).toString() });
-  return (await r.json()) as Env<T>;
+function post<T = any>(p: string, body: Record<string, string | number> = {}, token?: string, headers: Record<string, string> = {}): Promise<Env<T>> {
+  return postEnv<T>(base, p, body, { token, headers });
 }
 
 function setSetting(key: string, value: string): void {
@@ -59,16 +48,14 @@ async function demo(initial = 10000): Promise<{ token: string; id: number }> {
 const EUR = () => feed.quote("EURUSD")!.id;
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "tp-trade-"));
-  const config = loadConfig({} as NodeJS.ProcessEnv, { port: 0, dbFile: path.join(dir, "up.sqlite"), rateLimit: false, devOutbox: true, simulate: false, smtpUrl: null });
-  up = await buildUpstream(config, { feed: (db) => (feed = createManualFeed(db)) });
-  base = await up.listen();
+  server = await startUpstream({ tmpPrefix: "tp-trade-", manualFeed: true, config: { devOutbox: true, simulate: false, smtpUrl: null } });
+  ({ up, base } = server);
+  feed = server.feed!;
   feed.set("EURUSD", 1.1);
 });
 
 afterAll(async () => {
-  await up?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  await server?.close();
 });
 
 describe("orders over HTTP", () => {

@@ -1,11 +1,8 @@
 /** The websocket protocol of /v1/ws with a real client against a fresh upstream (real simulator). */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { buildUpstream, type Upstream } from "../../upstream/app.js";
-import { loadConfig } from "../../upstream/config.js";
+import type { Upstream } from "../../upstream/app.js";
+import { startUpstream, type Server } from "./upstream-harness.js";
 import { issueToken } from "../../upstream/http/auth.js";
 
 type Msg = { op: string; code?: number; msg?: string; topic?: string; data?: any; topics?: string[]; ts?: number };
@@ -49,21 +46,19 @@ class Client {
   }
 }
 
+let server: Server;
 let up: Upstream;
 let url: string;
-let dir: string;
 let instruments: number;
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "tp-ws-"));
-  up = await buildUpstream(loadConfig({} as NodeJS.ProcessEnv, { port: 0, dbFile: path.join(dir, "up.sqlite"), rateLimit: false, marketAlwaysOpen: true, tickMs: 100 }));
-  const base = await up.listen();
-  url = base.replace(/^http/, "ws") + "/v1/ws";
+  server = await startUpstream({ tmpPrefix: "tp-ws-", config: { marketAlwaysOpen: true, tickMs: 100 } });
+  up = server.up;
+  url = server.base.replace(/^http/, "ws") + "/v1/ws";
   instruments = (up.ctx.db.prepare("SELECT COUNT(*) n FROM instruments WHERE enabled = 1").get() as { n: number }).n;
 });
 afterAll(async () => {
-  await up?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  await server?.close();
 });
 
 describe("websocket /v1/ws", () => {

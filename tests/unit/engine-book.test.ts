@@ -1,6 +1,6 @@
 /** The order engine over a real store and the manual price feed: bookings, ticks, risk, restart. */
 import { afterEach, describe, expect, it } from "vitest";
-import { rig, type Rig } from "./engine-helpers.js";
+import { refusal, rig, type Rig } from "./engine-helpers.js";
 import { Engine } from "../../upstream/engine/engine.js";
 import { openDb } from "../../upstream/store/db.js";
 import { createManualFeed } from "../../upstream/engine/manual-feed.js";
@@ -8,16 +8,6 @@ import { ApiError } from "../../upstream/http/envelope.js";
 
 let r: Rig;
 afterEach(() => r?.close());
-
-function refusal(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ApiError) return e.key;
-    throw e;
-  }
-  return "accepted";
-}
 
 const buy = (r: Rig, u: number, extra: Record<string, unknown> = {}) =>
   r.engine.submit(u, { type: 1, cont: "0.1", forex_id: r.id("EURUSD"), status: 1, multiple: 100, ...extra });

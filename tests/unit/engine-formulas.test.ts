@@ -17,20 +17,10 @@ import {
   validateStops,
 } from "../../upstream/engine/orders.js";
 import { equityMicro, freeMarginMicro, isMarginCall, isStopOut, marginLevelPct, protectionAmount, stopOutOrder } from "../../upstream/engine/risk.js";
-import { ApiError } from "../../upstream/http/envelope.js";
+import { refusal } from "./engine-helpers.js";
 
 const fx = { pip: "0.01", minLots: "0.01", contNum: "100000", marginMode: 2, feeRate: "0.002", multiples: [10, 20, 50, 100, 200] };
 const fixed = { ...fx, contNum: "100", marginMode: 1 };
-
-function refusal(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ApiError) return e.key;
-    throw e;
-  }
-  return "accepted";
-}
 
 describe("money", () => {
   it("rounds to micro-USD half-even, exactly", () => {

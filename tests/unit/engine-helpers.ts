@@ -6,6 +6,7 @@ import { openDb, type DB } from "../../upstream/store/db.js";
 import { createManualFeed, type ManualFeed } from "../../upstream/engine/manual-feed.js";
 import { Engine } from "../../upstream/engine/engine.js";
 import { postLedger, ledgerSum } from "../../upstream/engine/ledger.js";
+import { ApiError } from "../../upstream/http/envelope.js";
 
 export interface Rig {
   dir: string;
@@ -67,4 +68,15 @@ export function rig(): Rig {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The key of the ApiError a call refuses with, or "accepted" when it does not throw. */
+export function refusal(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof ApiError) return e.key;
+    throw e;
+  }
+  return "accepted";
 }

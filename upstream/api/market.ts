@@ -13,7 +13,7 @@ import { ApiError, CODE_FAIL, CODE_NOT_FOUND } from "../http/envelope.js";
 import { translate } from "../http/i18n.js";
 import { CandleBook, isPeriod, readCandles, round2, type FormingCandle, type Period } from "../engine/candles.js";
 import { loadInstruments, type InstrumentRow } from "../engine/instruments.js";
-import type { MarketFeed } from "../engine/simulator.js";
+import type { MarketFeed } from "../engine/market-core.js";
 
 const LOGO_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "static", "logos");
 const KLINE_LIMIT = 300;

@@ -10,7 +10,7 @@ import type { DB } from "../store/db.js";
 import type { Quote } from "./feed.js";
 import { ensureMarket } from "./history.js";
 import { roundTo } from "./instruments.js";
-import { MarketCore, type MarketFeed } from "./simulator.js";
+import { MarketCore, type MarketFeed } from "./market-core.js";
 
 export interface ManualFeed extends MarketFeed {
   /**
@@ -42,15 +42,7 @@ export function createManualFeed(db: DB, opts: ManualFeedOptions = {}): ManualFe
   }
 
   return {
-    book: core.book,
-    instruments: () => core.list,
-    instrument: (c) => core.find(c),
-    quote(codeOrId) {
-      const inst = core.find(codeOrId);
-      return inst ? core.quote(inst) : undefined;
-    },
-    all: () => core.list.map((i) => core.quote(i)),
-    onTick: (l) => core.subscribe(l),
+    ...core.readers(),
     isOpen(codeOrId, at = Date.now()) {
       const inst = core.find(codeOrId);
       if (!inst) return false;
@@ -71,11 +63,7 @@ export function createManualFeed(db: DB, opts: ManualFeedOptions = {}): ManualFe
     },
     start() {},
     stop() {
-      try {
-        core.book.flush();
-      } catch {
-        // the store may already be closed
-      }
+      core.flushOnStop();
     },
   };
 }

@@ -7,19 +7,12 @@
  * On first start it seeds the default instruments and generates their history (upstream/engine/history.ts).
  */
 import type { DB } from "../store/db.js";
-import type { PriceFeed, Quote } from "./feed.js";
-import { CandleBook, pruneCandles } from "./candles.js";
+import type { Quote } from "./feed.js";
+import { pruneCandles } from "./candles.js";
 import { ensureMarket, createRng, sigmaPerMinute, volumePerMinute, type Rng } from "./history.js";
-import { loadInstruments, roundTo, type InstrumentRow } from "./instruments.js";
-import { alwaysOpenReader, sessionOpen } from "./market-hours.js";
-
-/** A PriceFeed that also keeps candles: the market API reads forming candles from `book`. */
-export interface MarketFeed extends PriceFeed {
-  readonly book: CandleBook;
-  /** Enabled instruments in display order. */
-  instruments(): InstrumentRow[];
-  instrument(codeOrId: string | number): InstrumentRow | undefined;
-}
+import { roundTo, type InstrumentRow } from "./instruments.js";
+import { sessionOpen } from "./market-hours.js";
+import { MarketCore, type MarketFeed } from "./market-core.js";
 
 export interface SimulatorOptions {
   seed: number;
@@ -46,83 +39,6 @@ interface State {
   rng: Rng;
   sigmaTick: number;
   volTick: number;
-}
-
-/** Shared by the simulator and the manual feed: instruments, candle book and quote building. */
-export class MarketCore {
-  readonly book: CandleBook;
-  readonly list: InstrumentRow[];
-  readonly byId = new Map<number, InstrumentRow>();
-  readonly byCode = new Map<string, InstrumentRow>();
-  readonly prices = new Map<number, { price: number; time: number }>();
-  readonly listeners = new Set<(changed: Quote[]) => void>();
-  readonly alwaysOpen: () => boolean;
-
-  constructor(db: DB, configAlwaysOpen: boolean) {
-    this.book = new CandleBook(db);
-    this.list = loadInstruments(db);
-    this.alwaysOpen = alwaysOpenReader(db, configAlwaysOpen);
-    for (const inst of this.list) {
-      this.byId.set(inst.id, inst);
-      this.byCode.set(inst.code.toUpperCase(), inst);
-      this.book.load(inst.id);
-      const last = this.book.last(inst.id, "1min");
-      this.prices.set(inst.id, last ? { price: last.close, time: last.time } : { price: inst.base_price, time: 0 });
-    }
-  }
-
-  find(codeOrId: string | number): InstrumentRow | undefined {
-    if (typeof codeOrId === "number") return this.byId.get(codeOrId);
-    const s = String(codeOrId).trim();
-    if (/^\d+$/.test(s)) return this.byId.get(Number(s));
-    return this.byCode.get(s.toUpperCase());
-  }
-
-  isOpen(inst: InstrumentRow, at: number): boolean {
-    return this.alwaysOpen() || sessionOpen(inst.session, at);
-  }
-
-  quote(inst: InstrumentRow): Quote {
-    const p = this.prices.get(inst.id)!;
-    const day = this.book.last(inst.id, "1day");
-    const open = day?.open ?? p.price;
-    const change = open > 0 ? Math.round(((p.price - open) / open) * 10000) / 100 : 0;
-    return {
-      id: inst.id,
-      code: inst.code,
-      price: p.price,
-      open,
-      high: day ? Math.max(day.high, p.price) : p.price,
-      low: day ? Math.min(day.low, p.price) : p.price,
-      volume: day ? Math.round(day.volume * 100) / 100 : 0,
-      change,
-      time: p.time,
-    };
-  }
-
-  /** Records a trade price: candles of every period, then the last price. */
-  record(inst: InstrumentRow, price: number, volume: number, time: number): Quote {
-    this.book.apply(inst.id, price, volume, time);
-    this.prices.set(inst.id, { price, time });
-    return this.quote(inst);
-  }
-
-  emit(changed: Quote[]): void {
-    if (changed.length === 0) return;
-    for (const l of this.listeners) {
-      try {
-        l(changed);
-      } catch (err) {
-        // A failing consumer must not stop the market; it is reported and the others still run.
-        console.error("price feed listener failed", err);
-      }
-    }
-  }
-
-  subscribe(listener: (changed: Quote[]) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
 }
 
 export function createSimulator(db: DB, opts: SimulatorOptions): Simulator {
@@ -170,16 +86,8 @@ export function createSimulator(db: DB, opts: SimulatorOptions): Simulator {
   }
 
   return {
-    book: core.book,
+    ...core.readers(),
     startupMs: prep.ms,
-    instruments: () => core.list,
-    instrument: (c) => core.find(c),
-    quote(codeOrId) {
-      const inst = core.find(codeOrId);
-      return inst ? core.quote(inst) : undefined;
-    },
-    all: () => core.list.map((i) => core.quote(i)),
-    onTick: (l) => core.subscribe(l),
     isOpen(codeOrId, at = Date.now()) {
       const inst = core.find(codeOrId);
       return inst ? core.isOpen(inst, at) : false;
@@ -199,11 +107,7 @@ export function createSimulator(db: DB, opts: SimulatorOptions): Simulator {
     stop() {
       if (timer) clearInterval(timer);
       timer = null;
-      try {
-        core.book.flush();
-      } catch {
-        // the store may already be closed
-      }
+      core.flushOnStop();
     },
   };
 }
