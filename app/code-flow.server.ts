@@ -5,9 +5,11 @@
  */
 import { data } from "@remix-run/node";
 import { parseWithZod } from "@conform-to/zod";
+import type { SubmissionResult } from "@conform-to/react";
 import type { Caller } from "./upstream/client.server";
 import { sendEmail, sendSms } from "./upstream/account.server";
-import { captcha, captchaRequired, type Captcha } from "./upstream/settings.server";
+import { areaList, captcha, captchaRequired, isShowMobile, type Captcha } from "./upstream/settings.server";
+import { redirectWithToast } from "./toast.server";
 import { sendCodeSchema, sendCodeWithCaptchaSchema } from "./schemas/send-code";
 import { commitSession } from "./session.server";
 import { CODE_RESEND_SECONDS, cooldownLeft } from "./forms.server";
@@ -50,4 +52,44 @@ export async function codeStepState(caller: Caller): Promise<{ cooldown: number;
   if (!need.ok || !need.data) return { cooldown, captcha: null, captchaError: need.ok ? null : need.msg };
   const c = await captcha(caller);
   return { cooldown, captcha: c.ok ? c.data : null, captchaError: c.ok ? null : c.msg };
+}
+
+/**
+ * What the register and forgot pages load: e-mail or mobile (?type=mobile when the site shows
+ * mobile), the area codes for mobile, the send-code countdown and captcha, and a toast when one of
+ * those calls failed.
+ */
+export async function codeFormState(caller: Caller, url: URL) {
+  const mobile = await isShowMobile(caller);
+  const showMobile = mobile.ok ? mobile.data : false;
+  const type: "email" | "mobile" = showMobile && url.searchParams.get("type") === "mobile" ? "mobile" : "email";
+  const [areas, step] = await Promise.all([type === "mobile" ? areaList(caller) : null, codeStepState(caller)]);
+  const failed = [areas && !areas.ok ? areas.msg : null, step.captchaError].find(Boolean);
+  return {
+    type,
+    showMobile,
+    areas: areas?.ok ? areas.data : [],
+    cooldown: step.cooldown,
+    captcha: step.captcha,
+    toast: failed ? { type: "error" as const, text: failed } : null,
+  };
+}
+
+/** The register or forgot form's answer to a refused submission (with the refusal, if any). */
+export function codeFormRefused(
+  submission: { reply(options?: { formErrors?: string[]; hideFields?: string[] }): SubmissionResult<string[]> },
+  hideFields: string[],
+  formError?: string,
+) {
+  return data({
+    result: submission.reply(formError === undefined ? { hideFields } : { formErrors: [formError], hideFields }),
+    cooldown: null,
+    notice: null,
+  });
+}
+
+/** After a register or reset: forget the sent code and go to the login (mobile tab for mobile). */
+export async function codeFormDone(caller: Caller, type: "email" | "mobile", text: string): Promise<never> {
+  caller.session.unset("codeSent");
+  throw await redirectWithToast(caller.session, type === "mobile" ? "/login?type=mobile" : "/login", { type: "success", text });
 }

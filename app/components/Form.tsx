@@ -18,6 +18,18 @@ type AnyField = FieldMetadata<any, any, string[]>;
 
 type InputType = "text" | "password" | "email" | "tel" | "search" | "number" | "hidden";
 
+/** A field's first error, translated (nothing when the field is valid). */
+function FieldError({ meta }: { meta: AnyField }) {
+  const msg = useMessage();
+  const error = meta.errors?.[0];
+  if (!error) return null;
+  return (
+    <p id={meta.errorId} className="field-error" data-error-for={meta.name}>
+      {msg(error)}
+    </p>
+  );
+}
+
 export function Field({
   meta,
   label,
@@ -30,7 +42,6 @@ export function Field({
   type?: InputType;
   after?: ReactNode;
 } & Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "name" | "id" | "defaultValue" | "form">) {
-  const msg = useMessage();
   const { key, ...props } = getInputProps(meta, { type, ariaAttributes: true });
   const error = meta.errors?.[0];
   return (
@@ -40,11 +51,7 @@ export function Field({
         <input key={key} {...props} {...rest} />
         {after}
       </div>
-      {error ? (
-        <p id={meta.errorId} className="field-error" data-error-for={meta.name}>
-          {msg(error)}
-        </p>
-      ) : null}
+      <FieldError meta={meta} />
     </div>
   );
 }
@@ -58,7 +65,6 @@ export function SelectField({
   label: string;
   options: { value: string; label: string }[];
 }) {
-  const msg = useMessage();
   const { key, ...props } = getSelectProps(meta, { ariaAttributes: true });
   const error = meta.errors?.[0];
   return (
@@ -71,11 +77,7 @@ export function SelectField({
           </option>
         ))}
       </select>
-      {error ? (
-        <p id={meta.errorId} className="field-error" data-error-for={meta.name}>
-          {msg(error)}
-        </p>
-      ) : null}
+      <FieldError meta={meta} />
     </div>
   );
 }

@@ -8,8 +8,8 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { callerFor, failureToast } from "~/upstream/client.server";
-import { abbreviatedCacheKline, getCategories, logoPath, tradeList } from "~/upstream/market.server";
-import { InstrumentRow, type RowQuote } from "~/components/InstrumentRow";
+import { abbreviatedCacheKline, getCategories, instrumentRows, tradeList } from "~/upstream/market.server";
+import { InstrumentRow } from "~/components/InstrumentRow";
 import { PageHeader } from "~/components/PageHeader";
 import { Icon } from "~/components/Icon";
 import { useLive } from "~/live/useLive";
@@ -23,23 +23,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const category = categoryParam && /^\d{1,9}$/.test(categoryParam) ? Number(categoryParam) : null;
   const [cats, list, sparks] = await Promise.all([getCategories(caller), tradeList(caller), abbreviatedCacheKline(caller)]);
   const instruments = list.ok ? list.data : [];
-  const pointsById = new Map<number, number[]>();
-  if (sparks.ok) for (const s of sparks.data) pointsById.set(s.forex_id, s.points);
-  const rows = instruments
-    .filter((i) => category === null || i.CategoryId === category)
-    .map((i) => ({
-      quote: {
-        Id: i.Id,
-        Code: i.Code,
-        ShowCode: i.ShowCode,
-        logo: logoPath(i.Logo),
-        PricePrecision: i.PricePrecision,
-        MarketStatus: i.MarketStatus,
-        Close: i.ForexQuotations?.Close,
-        Change: i.ForexQuotations?.Change,
-      } satisfies RowQuote,
-      points: pointsById.get(i.Id) ?? [],
-    }));
+  const rows = instrumentRows(
+    instruments.filter((i) => category === null || i.CategoryId === category),
+    sparks,
+  );
   return {
     lang: caller.lang,
     category,

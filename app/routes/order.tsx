@@ -10,7 +10,7 @@
  * an open detail of a closed position goes back to the list).
  */
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useFetcher, useFetchers, useLoaderData, useLocation, useNavigate, useNavigation, useRevalidator } from "@remix-run/react";
+import { Link, useActionData, useFetcher, useLoaderData, useLocation, useNavigate, useRevalidator } from "@remix-run/react";
 import { parseWithZod } from "@conform-to/zod";
 import { useTranslation } from "react-i18next";
 import { useCallback, useEffect, useMemo, useRef, useState, type TouchEvent } from "react";
@@ -30,7 +30,7 @@ import { PageHeader } from "~/components/PageHeader";
 import { SummaryCard, type Summary } from "~/components/trade/SummaryCard";
 import { OrderDetail } from "~/components/trade/OrderDetail";
 import type { LiveRow } from "~/components/trade/PositionList";
-import { useHydrated, useLang, type ForexTradePush } from "~/components/trade/hooks";
+import { useHydrated, useLang, mergeLiveRows, useRefreshAfterPosts, type ForexTradePush } from "~/components/trade/hooks";
 import tradeStyles from "~/styles/trade.css";
 
 export const handle = { i18n: ["order", "trade"] };
@@ -180,23 +180,16 @@ export default function OrderScreen() {
   const navigate = useNavigate();
   const location = useLocation();
   const revalidator = useRevalidator();
-  // While a close or cancel posted from this page (or a navigation) is under way, a live close only
-  // marks the page for a refresh once it is done: acting at once would abort the post's redirect load
-  // (losing its toast), and the post's dialog may be gone already (a fetcher removed mid-flight skips
-  // its redirect, so that refresh is what shows the toast then).
-  const navigation = useNavigation();
-  const fetchers = useFetchers();
-  const busyNow = navigation.state !== "idle" || fetchers.some((f) => f.state !== "idle" && f.formMethod !== undefined);
-  const busy = useRef(busyNow);
-  busy.current = busyNow;
-  const refreshLater = useRef<"list" | "revalidate" | null>(null);
-  useEffect(() => {
-    const what = refreshLater.current;
-    if (busyNow || !what) return;
-    refreshLater.current = null;
-    if (what === "list") navigate(listHref(d.status, d.page), { replace: true, preventScrollReset: true });
-    else revalidator.revalidate();
-  }, [busyNow, revalidator, navigate, d.status, d.page]);
+  // A live close while a close or cancel (or a navigation) is under way waits for it (see the hook).
+  const { busy, pending: refreshLater } = useRefreshAfterPosts<"list" | "revalidate">(
+    useCallback(
+      (what) => {
+        if (what === "list") navigate(listHref(d.status, d.page), { replace: true, preventScrollReset: true });
+        else revalidator.revalidate();
+      },
+      [revalidator, navigate, d.status, d.page],
+    ),
+  );
 
   // Rows: this page from the server, plus pages appended by infinite scroll.
   const [extra, setExtra] = useState<Order[]>([]);
@@ -267,11 +260,8 @@ export default function OrderScreen() {
           marginCall: Boolean(p.MarginCall),
         });
         if (Array.isArray(p.TransOrder)) {
-          setLiveRows((prev) => {
-            const next = { ...prev };
-            for (const r of p.TransOrder!) next[r.Id] = { UpdatePrice: r.UpdatePrice, FactProfits: r.FactProfits };
-            return next;
-          });
+          const pushed = p.TransOrder;
+          setLiveRows((prev) => mergeLiveRows(prev, pushed));
         }
       } else if (topic === "FOREX_CLOSED") {
         const ids = ((payload as { ids?: unknown[] })?.ids ?? []).map(Number).filter(Number.isFinite);
@@ -289,7 +279,7 @@ export default function OrderScreen() {
         }
       }
     },
-    [detailOpenId, d.detailTab, d.status, d.page, navigate, revalidator],
+    [detailOpenId, d.detailTab, d.status, d.page, navigate, revalidator, busy, refreshLater],
   );
   useLive(["FOREX_TRADE", "FOREX_CLOSED"], onLive);
 

@@ -3,7 +3,7 @@ import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useTranslation } from "react-i18next";
 import { callerFor, failureToast } from "~/upstream/client.server";
-import { abbreviatedCacheKline, logoPath, tradeList } from "~/upstream/market.server";
+import { abbreviatedCacheKline, instrumentRows, tradeList } from "~/upstream/market.server";
 import { searchSchema } from "~/schemas/search";
 import { InstrumentRow } from "~/components/InstrumentRow";
 import { PageHeader } from "~/components/PageHeader";
@@ -20,21 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const error = parsed.success ? null : (parsed.error.issues[0]?.message ?? null);
   if (!q) return { lang: caller.lang, q: url.searchParams.get("searchCurrency") ?? "", searched: false, rows: [], error, toast: null };
   const [list, sparks] = await Promise.all([tradeList(caller, { searchCurrency: q }), abbreviatedCacheKline(caller)]);
-  const pointsById = new Map<number, number[]>();
-  if (sparks.ok) for (const s of sparks.data) pointsById.set(s.forex_id, s.points);
-  const rows = (list.ok ? list.data : []).map((i) => ({
-    quote: {
-      Id: i.Id,
-      Code: i.Code,
-      ShowCode: i.ShowCode,
-      logo: logoPath(i.Logo),
-      PricePrecision: i.PricePrecision,
-      MarketStatus: i.MarketStatus,
-      Close: i.ForexQuotations?.Close,
-      Change: i.ForexQuotations?.Change,
-    },
-    points: pointsById.get(i.Id) ?? [],
-  }));
+  const rows = instrumentRows(list.ok ? list.data : [], sparks);
   return { lang: caller.lang, q, searched: true, rows, error, toast: failureToast(list) };
 }
 

@@ -7,10 +7,10 @@
  * `step` buttons re-render the form with new lots without JavaScript) and close (close a position).
  */
 import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useActionData, useFetchers, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
+import { useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
 import { parseWithZod } from "@conform-to/zod";
 import { useTranslation } from "react-i18next";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { callerFor, dataOr, failureToast } from "~/upstream/client.server";
 import { PERIODS, kline, tradeList, type Instrument, type Period } from "~/upstream/market.server";
 import { getBasicInfo } from "~/upstream/settings.server";
@@ -28,7 +28,7 @@ import { LiveCandleChart } from "~/components/trade/LiveCandleChart";
 import { OrderForm } from "~/components/trade/OrderForm";
 import { PositionList, type LiveRow } from "~/components/trade/PositionList";
 import { OrderSuccess } from "~/components/trade/OrderSuccess";
-import { useLang, type DayMarketItem, type ForexTradePush } from "~/components/trade/hooks";
+import { useLang, mergeLiveRows, useRefreshAfterPosts, type DayMarketItem, type ForexTradePush } from "~/components/trade/hooks";
 import { dotDecimal, withDotDecimals } from "~/components/trade/decimal";
 import tradeStyles from "~/styles/trade.css";
 
@@ -233,21 +233,8 @@ export default function TradeScreen() {
   const { t } = useTranslation("trade");
   const lang = useLang();
   const revalidator = useRevalidator();
-  // While a close posted from this page (or a navigation) is under way, a live close only marks the
-  // page for a refresh once it is done: revalidating at once would abort the post's redirect load
-  // (losing its toast), and the post's row may be gone already (a fetcher removed mid-flight skips its
-  // redirect, so that refresh is what shows the toast then).
-  const navigation = useNavigation();
-  const fetchers = useFetchers();
-  const busyNow = navigation.state !== "idle" || fetchers.some((f) => f.state !== "idle" && f.formMethod !== undefined);
-  const busy = useRef(busyNow);
-  busy.current = busyNow;
-  const refreshLater = useRef(false);
-  useEffect(() => {
-    if (busyNow || !refreshLater.current) return;
-    refreshLater.current = false;
-    revalidator.revalidate();
-  }, [busyNow, revalidator]);
+  // A live close while a close (or a navigation) is under way waits for it (see the hook).
+  const { busy, pending: refreshLater } = useRefreshAfterPosts<true>(useCallback(() => revalidator.revalidate(), [revalidator]));
   const inst = d.inst;
 
   const [quote, setQuote] = useState<Partial<DayMarketItem> | null>(null);
@@ -280,11 +267,8 @@ export default function TradeScreen() {
         const p = payload as ForexTradePush;
         if (typeof p.Balance === "number") setLiveBalance(p.Balance);
         if (Array.isArray(p.TransOrder)) {
-          setLiveRows((prev) => {
-            const next = { ...prev };
-            for (const r of p.TransOrder!) next[r.Id] = { UpdatePrice: r.UpdatePrice, FactProfits: r.FactProfits };
-            return next;
-          });
+          const pushed = p.TransOrder;
+          setLiveRows((prev) => mergeLiveRows(prev, pushed));
         }
       } else if (topic === "FOREX_CLOSED") {
         const ids = (payload as { ids?: unknown[] })?.ids ?? [];
@@ -298,7 +282,7 @@ export default function TradeScreen() {
         }
       }
     },
-    [inst, d.positions, revalidator],
+    [inst, d.positions, revalidator, busy, refreshLater],
   );
   useLive(topics, onLive);
 

@@ -1,5 +1,7 @@
 /** Market calls of the upstream (GET /v1/api/forex/...). */
 import { get, type Caller, type UpstreamResult } from "./client.server";
+import type { Candle as ChartCandle } from "~/components/trade/candle-geometry";
+import type { RowQuote } from "~/components/InstrumentRow";
 
 export interface Quotation {
   Open: number;
@@ -34,14 +36,8 @@ export interface Category {
   NameShowTrans: string;
 }
 
-export interface Candle {
-  Time: number;
-  Open: number;
-  High: number;
-  Low: number;
-  Close: number;
-  Volume: number;
-}
+/** A kline candle as the upstream sends it (one definition, shared with the chart geometry). */
+export type Candle = ChartCandle & { Volume: number };
 
 export const PERIODS = ["1min", "5min", "15min", "30min", "60min", "1day"] as const;
 export type Period = (typeof PERIODS)[number];
@@ -77,4 +73,23 @@ export function logoPath(logo: string | null | undefined): string | null {
   if (!logo) return null;
   const file = logo.split("?")[0].split("/").pop() ?? "";
   return /^[A-Za-z0-9._-]+\.(svg|png|jpe?g|webp|gif)$/i.test(file) ? `/media/logos/${file}` : null;
+}
+
+/** Rows of the home and search lists: each instrument's quote fields plus its sparkline closes. */
+export function instrumentRows(instruments: Instrument[], sparks: UpstreamResult<Sparkline[]>) {
+  const pointsById = new Map<number, number[]>();
+  if (sparks.ok) for (const s of sparks.data) pointsById.set(s.forex_id, s.points);
+  return instruments.map((i) => ({
+    quote: {
+      Id: i.Id,
+      Code: i.Code,
+      ShowCode: i.ShowCode,
+      logo: logoPath(i.Logo),
+      PricePrecision: i.PricePrecision,
+      MarketStatus: i.MarketStatus,
+      Close: i.ForexQuotations?.Close,
+      Change: i.ForexQuotations?.Change,
+    } satisfies RowQuote,
+    points: pointsById.get(i.Id) ?? [],
+  }));
 }

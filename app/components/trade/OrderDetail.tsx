@@ -4,12 +4,13 @@
  * positions — all POST forms with CSRF and an idempotency key. "Back" is a link to the list.
  */
 import { Form, Link, useNavigate, useNavigation } from "@remix-run/react";
-import { getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
 import { useEffect } from "react";
 import { stopPriceSchema } from "~/schemas/stop-price";
+import { StopPriceFields } from "./StopPriceFields";
 import type { Order } from "~/upstream/trading.server";
 import { formatFee, formatLots, formatMargin, formatPrice, formatProfit, signOf } from "~/lib/format";
 import { useLang } from "./hooks";
@@ -130,40 +131,7 @@ export function OrderDetail({
             <input type="hidden" name="intent" value="stop" />
             <input type="hidden" name="id" value={order.Id} />
             <input type="hidden" name="idempotency_key" value={keys.stop} />
-            <div className="field-pair">
-              <div className={fields.target_profit_price.errors ? "field has-error" : "field"}>
-                <label htmlFor={fields.target_profit_price.id}>{t("trade:form.take_profit")}</label>
-                <input
-                  {...getInputProps(fields.target_profit_price, { type: "number", ariaAttributes: true })}
-                  key={fields.target_profit_price.key}
-                  min={0}
-                  step="any"
-                  inputMode="decimal"
-                  placeholder={t("trade:form.not_set")}
-                />
-                {fields.target_profit_price.errors ? (
-                  <p className="field-error" id={fields.target_profit_price.errorId} data-error-for="target_profit_price">
-                    {msg(fields.target_profit_price.errors[0])}
-                  </p>
-                ) : null}
-              </div>
-              <div className={fields.stop_loss_price.errors ? "field has-error" : "field"}>
-                <label htmlFor={fields.stop_loss_price.id}>{t("trade:form.stop_loss")}</label>
-                <input
-                  {...getInputProps(fields.stop_loss_price, { type: "number", ariaAttributes: true })}
-                  key={fields.stop_loss_price.key}
-                  min={0}
-                  step="any"
-                  inputMode="decimal"
-                  placeholder={t("trade:form.not_set")}
-                />
-                {fields.stop_loss_price.errors ? (
-                  <p className="field-error" id={fields.stop_loss_price.errorId} data-error-for="stop_loss_price">
-                    {msg(fields.stop_loss_price.errors[0])}
-                  </p>
-                ) : null}
-              </div>
-            </div>
+            <StopPriceFields takeProfit={fields.target_profit_price} stopLoss={fields.stop_loss_price} msg={msg} />
             <p className="field-hint">{t("order:detail.stop_hint")}</p>
             {form.errors ? (
               <div className="form-errors" role="alert" data-form-error="">

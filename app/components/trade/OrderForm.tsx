@@ -22,6 +22,7 @@ import { decimalsOf, formatBalance, formatFee, formatMargin, formatPrice, inputV
 import type { Instrument } from "~/upstream/market.server";
 import { useHydrated, useLang } from "./hooks";
 import { dotDecimal, withDotDecimals } from "./decimal";
+import { StopPriceFields } from "./StopPriceFields";
 
 export interface OrderFormProps {
   instrument: Instrument;
@@ -253,40 +254,7 @@ export function OrderForm({ instrument: inst, feeType, balance, signedIn, price,
         </div>
       )}
 
-      <div className="field-pair">
-        <div className={inputErr("target_profit_price") ? "field has-error" : "field"}>
-          <label htmlFor={fields.target_profit_price.id}>{t("form.take_profit")}</label>
-          <input
-            {...getInputProps(fields.target_profit_price, { type: "number", ariaAttributes: true })}
-            key={fields.target_profit_price.key}
-            min={0}
-            step="any"
-            inputMode="decimal"
-            placeholder={t("form.not_set")}
-          />
-          {inputErr("target_profit_price") ? (
-            <p className="field-error" id={fields.target_profit_price.errorId} data-error-for="target_profit_price">
-              {msg(inputErr("target_profit_price"))}
-            </p>
-          ) : null}
-        </div>
-        <div className={inputErr("stop_loss_price") ? "field has-error" : "field"}>
-          <label htmlFor={fields.stop_loss_price.id}>{t("form.stop_loss")}</label>
-          <input
-            {...getInputProps(fields.stop_loss_price, { type: "number", ariaAttributes: true })}
-            key={fields.stop_loss_price.key}
-            min={0}
-            step="any"
-            inputMode="decimal"
-            placeholder={t("form.not_set")}
-          />
-          {inputErr("stop_loss_price") ? (
-            <p className="field-error" id={fields.stop_loss_price.errorId} data-error-for="stop_loss_price">
-              {msg(inputErr("stop_loss_price"))}
-            </p>
-          ) : null}
-        </div>
-      </div>
+      <StopPriceFields takeProfit={fields.target_profit_price} stopLoss={fields.stop_loss_price} msg={msg} />
 
       <dl className="order-estimates" data-testid="order-estimates">
         <div>

@@ -1,7 +1,7 @@
 /** Small hooks shared by the trading screens. */
-import { useRouteLoaderData } from "@remix-run/react";
+import { useFetchers, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState, type MutableRefObject } from "react";
 
 /** The interface language (our code: en, hk, jp ...), for number formatting. */
 export function useLang(): string {
@@ -15,6 +15,33 @@ export function useHydrated(): boolean {
   const [h, setH] = useState(false);
   useEffect(() => setH(true), []);
   return h;
+}
+
+/**
+ * While a form post from the page (a navigation or a fetcher submission) is under way, a live close
+ * must only mark the page for a refresh once it is done: acting at once would abort the post's
+ * redirect load (losing its toast), and the post's form may be gone already (a fetcher removed
+ * mid-flight skips its redirect, so that refresh is what shows the toast then).
+ * `busy.current` tells whether a post is in flight now; put what to do into `pending.current` and
+ * `refresh(pending)` runs once nothing is in flight any more.
+ */
+export function useRefreshAfterPosts<T>(refresh: (what: T) => void): {
+  busy: MutableRefObject<boolean>;
+  pending: MutableRefObject<T | null>;
+} {
+  const navigation = useNavigation();
+  const fetchers = useFetchers();
+  const busyNow = navigation.state !== "idle" || fetchers.some((f) => f.state !== "idle" && f.formMethod !== undefined);
+  const busy = useRef(busyNow);
+  busy.current = busyNow;
+  const pending = useRef<T | null>(null);
+  useEffect(() => {
+    const what = pending.current;
+    if (busyNow || what === null) return;
+    pending.current = null;
+    refresh(what);
+  }, [busyNow, refresh]);
+  return { busy, pending };
 }
 
 /** The FOREX_TRADE push (trade-wide account values and per-position profit). */
@@ -41,4 +68,14 @@ export interface DayMarketItem {
   Change: number;
   Time: number;
   MarketStatus: number;
+}
+
+/** The live rows after a FOREX_TRADE push: each pushed position's current price and open profit. */
+export function mergeLiveRows(
+  prev: Record<number, { UpdatePrice: number; FactProfits: number }>,
+  pushed: NonNullable<ForexTradePush["TransOrder"]>,
+): Record<number, { UpdatePrice: number; FactProfits: number }> {
+  const next = { ...prev };
+  for (const r of pushed) next[r.Id] = { UpdatePrice: r.UpdatePrice, FactProfits: r.FactProfits };
+  return next;
 }
