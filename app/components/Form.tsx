@@ -1,6 +1,7 @@
 import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
 import type { InputHTMLAttributes, ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { useNavigation } from "@remix-run/react";
 
 /** Our message keys look like "auth:input_password"; anything else (an upstream msg) is shown as is. */
 const KEY_RE = /^[a-z]+:[a-z0-9_.]+$/;
@@ -98,4 +99,11 @@ export function FormErrors({ errors, id }: { errors?: string[]; id?: string }) {
 /** A hidden field posted as is (intent, login_type ...). */
 export function Hidden({ name, value }: { name: string; value: string | number }) {
   return <input type="hidden" name={name} value={value} />;
+}
+
+/** Whether this page's own POST form is being submitted, and the `intent` it carries (else null). */
+export function usePostIntent(): { busy: boolean; busyIntent: FormDataEntryValue | null } {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+  return { busy, busyIntent: busy ? (navigation.formData?.get("intent") ?? null) : null };
 }

@@ -2,7 +2,7 @@
  * Password reset: account (e-mail or mobile), verification code (send-code button with a 60 s
  * countdown computed by the server), new password twice. After the reset: /login.
  */
-import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
@@ -14,7 +14,7 @@ import { readForm } from "~/forms.server";
 import { codeFormDone, codeFormRefused, codeFormState, sendCodeAction } from "~/code-flow.server";
 import { forgotSchema } from "~/schemas/forgot";
 import { sendCodeSchema } from "~/schemas/send-code";
-import { Field, FormErrors } from "~/components/Form";
+import { Field, FormErrors, usePostIntent } from "~/components/Form";
 import { AuthTabs } from "~/components/AuthTabs";
 import { CodeStepFields } from "~/components/CodeStep";
 import { PageHeader } from "~/components/PageHeader";
@@ -54,9 +54,7 @@ export default function Forgot() {
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("auth");
   const location = useLocation();
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
-  const busyIntent = busy ? navigation.formData?.get("intent") : null;
+  const { busy, busyIntent } = usePostIntent();
   const [form, fields] = useForm({
     id: `forgot-${type}`,
     lastResult: actionData?.result,

@@ -2,7 +2,7 @@
  * Sign in (e-mail or phone tabs as links, password) and the one-tap demo account (a separate POST
  * form). After sign-in: `from` (a same-site path) or /.
  */
-import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
@@ -17,7 +17,7 @@ import { redirectWithToast } from "~/toast.server";
 import { readForm } from "~/forms.server";
 import { loginSchema } from "~/schemas/login";
 import { demoSchema } from "~/schemas/demo";
-import { Field, FormErrors, SelectField } from "~/components/Form";
+import { Field, FormErrors, SelectField, usePostIntent } from "~/components/Form";
 import { AuthTabs, areaOptions } from "~/components/AuthTabs";
 import { PageHeader } from "~/components/PageHeader";
 
@@ -75,9 +75,7 @@ export default function Login() {
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("auth");
   const location = useLocation();
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
-  const busyIntent = busy ? navigation.formData?.get("intent") : null;
+  const { busy, busyIntent } = usePostIntent();
   const [form, fields] = useForm({
     id: `login-${type}`,
     lastResult: actionData?.form === "login" ? actionData.result : undefined,

@@ -3,7 +3,7 @@
  * countdown computed by the server), password, re_password, invite_code (prefilled from
  * ?invite_code). After sign-up: /login.
  */
-import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
@@ -16,7 +16,7 @@ import { readForm } from "~/forms.server";
 import { codeFormDone, codeFormRefused, codeFormState, sendCodeAction } from "~/code-flow.server";
 import { registerSchema } from "~/schemas/register";
 import { sendCodeSchema } from "~/schemas/send-code";
-import { Field, FormErrors } from "~/components/Form";
+import { Field, FormErrors, usePostIntent } from "~/components/Form";
 import { AuthTabs } from "~/components/AuthTabs";
 import { CodeStepFields } from "~/components/CodeStep";
 import { PageHeader } from "~/components/PageHeader";
@@ -62,9 +62,7 @@ export default function Register() {
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("auth");
   const location = useLocation();
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
-  const busyIntent = busy ? navigation.formData?.get("intent") : null;
+  const { busy, busyIntent } = usePostIntent();
   const [form, fields] = useForm({
     id: `register-${type}`,
     lastResult: actionData?.result,
