@@ -1,23 +1,23 @@
 /**
  * Builds the reference upstream: one Fastify server for HTTP and the /v1/ws websocket, over one
- * SQLite store. Each API area registers its routes from upstream/api/.
+ * SQLite store. Each API area registers its routes from upstream/modules/<domain>/routes.ts.
  */
 import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
 import formbody from "@fastify/formbody";
 import pino from "pino";
-import type { UpstreamConfig } from "./config.js";
-import { openDb, type DB } from "./store/db.js";
-import { ApiError, CODE_FAIL, CODE_INTERNAL, CODE_NOT_FOUND, CODE_OK, CODE_RATE_LIMITED, type Envelope } from "./http/envelope.js";
-import { normaliseLang, translate, type Lang } from "./http/i18n.js";
-import { createHub, type Hub } from "./ws/hub.js";
-import type { PriceFeed } from "./engine/feed.js";
-import { createSimulator } from "./engine/simulator.js";
-import { registerMarketRoutes } from "./api/market.js";
-import { registerAccountsRoutes } from "./api/accounts.js";
-import { registerSettingsRoutes } from "./api/settings.js";
-import { registerDevRoutes } from "./api/dev.js";
-import { registerTradingRoutes } from "./api/trading.js";
-import { createEngine, type Engine } from "./engine/engine.js";
+import type { UpstreamConfig } from "./platform/config.js";
+import { openDb, type DB } from "./platform/db.js";
+import { ApiError, CODE_FAIL, CODE_INTERNAL, CODE_NOT_FOUND, CODE_OK, CODE_RATE_LIMITED, type Envelope } from "./platform/http/envelope.js";
+import { normaliseLang, translate, type Lang } from "./platform/i18n.js";
+import { createHub, type Hub } from "./platform/ws/hub.js";
+import type { PriceFeed } from "./modules/market/feed.js";
+import { createSimulator } from "./modules/market/simulator.js";
+import { registerMarketRoutes } from "./modules/market/routes.js";
+import { registerAccountsRoutes } from "./modules/identity/routes.js";
+import { registerSettingsRoutes } from "./modules/settings/routes.js";
+import { registerDevRoutes } from "./modules/dev/routes.js";
+import { registerTradingRoutes } from "./modules/trading/routes.js";
+import { createEngine, type Engine } from "./modules/trading/engine.js";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -32,7 +32,7 @@ export interface AppContext {
   log: pino.Logger;
   /** The price source (the simulator by default); set while the market area registers. */
   feed: PriceFeed | null;
-  /** The order engine (upstream/engine/engine.ts); created once every area has registered. */
+  /** The order engine (modules/trading/engine.ts); created once every area has registered. */
   engine: Engine | null;
   /** Envelope of a success, with the request's translated message. */
   ok<T>(req: FastifyRequest, data: T, msgKey?: string): Envelope<T>;

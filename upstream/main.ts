@@ -1,5 +1,5 @@
 /** Entry point of the reference upstream: `tsx upstream/main.ts` (npm start runs it for you). */
-import { loadConfig } from "./config.js";
+import { loadConfig } from "./platform/config.js";
 import { buildUpstream } from "./app.js";
 
 const config = loadConfig();

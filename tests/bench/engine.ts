@@ -19,11 +19,11 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import v8 from "node:v8";
 import vm from "node:vm";
-import { openDb, type DB } from "../../upstream/store/db.js";
-import { createManualFeed } from "../../upstream/engine/manual-feed.js";
-import { Engine } from "../../upstream/engine/engine.js";
-import { postLedger } from "../../upstream/engine/ledger.js";
-import type { Quote } from "../../upstream/engine/feed.js";
+import { openDb, type DB } from "../../upstream/platform/db.js";
+import { createManualFeed } from "../../upstream/modules/market/manual-feed.js";
+import { Engine } from "../../upstream/modules/trading/engine.js";
+import { postLedger } from "../../upstream/modules/money/ledger.js";
+import type { Quote } from "../../upstream/modules/market/feed.js";
 
 const POSITIONS = Number(process.env.BENCH_POSITIONS || 100_000);
 const TICKS = Number(process.env.BENCH_TICKS || 200);

@@ -10,8 +10,8 @@ import net from "node:net";
 import { spawn, type ChildProcess } from "node:child_process";
 import WebSocket from "ws";
 import type { Upstream } from "../../upstream/app.js";
-import type { ManualFeed } from "../../upstream/engine/manual-feed.js";
-import { ledgerSum } from "../../upstream/engine/ledger.js";
+import type { ManualFeed } from "../../upstream/modules/market/manual-feed.js";
+import { ledgerSum } from "../../upstream/modules/money/ledger.js";
 import { getEnv, postEnv, startUpstream, type Env, type Server } from "./upstream-harness.js";
 
 let server: Server;

@@ -1,10 +1,10 @@
 /** The order engine over a real store and the manual price feed: bookings, ticks, risk, restart. */
 import { afterEach, describe, expect, it } from "vitest";
 import { refusal, rig, type Rig } from "./engine-helpers.js";
-import { Engine } from "../../upstream/engine/engine.js";
-import { openDb } from "../../upstream/store/db.js";
-import { createManualFeed } from "../../upstream/engine/manual-feed.js";
-import { ApiError } from "../../upstream/http/envelope.js";
+import { Engine } from "../../upstream/modules/trading/engine.js";
+import { openDb } from "../../upstream/platform/db.js";
+import { createManualFeed } from "../../upstream/modules/market/manual-feed.js";
+import { ApiError } from "../../upstream/platform/http/envelope.js";
 
 let r: Rig;
 afterEach(() => r?.close());

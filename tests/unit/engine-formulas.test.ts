@@ -1,6 +1,6 @@
 /** Every formula of trading-rules.md, pure: margin, fee, profit, account values, pending types, stops, risk. */
 import { describe, expect, it } from "vitest";
-import { Dec, dec, toMicro, microToString, parseDecimal } from "../../upstream/engine/money.js";
+import { Dec, dec, toMicro, microToString, parseDecimal } from "../../upstream/modules/money/decimal.js";
 import {
   BUY,
   SELL,
@@ -15,8 +15,8 @@ import {
   validateLeverage,
   validateLots,
   validateStops,
-} from "../../upstream/engine/orders.js";
-import { equityMicro, freeMarginMicro, isMarginCall, isStopOut, marginLevelPct, protectionAmount, stopOutOrder } from "../../upstream/engine/risk.js";
+} from "../../upstream/modules/trading/orders.js";
+import { equityMicro, freeMarginMicro, isMarginCall, isStopOut, marginLevelPct, protectionAmount, stopOutOrder } from "../../upstream/modules/trading/risk.js";
 import { refusal } from "./engine-helpers.js";
 
 const fx = { pip: "0.01", minLots: "0.01", contNum: "100000", marginMode: 2, feeRate: "0.002", multiples: [10, 20, 50, 100, 200] };

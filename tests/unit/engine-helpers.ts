@@ -2,11 +2,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { openDb, type DB } from "../../upstream/store/db.js";
-import { createManualFeed, type ManualFeed } from "../../upstream/engine/manual-feed.js";
-import { Engine } from "../../upstream/engine/engine.js";
-import { postLedger, ledgerSum } from "../../upstream/engine/ledger.js";
-import { ApiError } from "../../upstream/http/envelope.js";
+import { openDb, type DB } from "../../upstream/platform/db.js";
+import { createManualFeed, type ManualFeed } from "../../upstream/modules/market/manual-feed.js";
+import { Engine } from "../../upstream/modules/trading/engine.js";
+import { postLedger, ledgerSum } from "../../upstream/modules/money/ledger.js";
+import { ApiError } from "../../upstream/platform/http/envelope.js";
 
 export interface Rig {
   dir: string;

@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { rig } from "./engine-helpers.js";
-import { ApiError } from "../../upstream/http/envelope.js";
+import { ApiError } from "../../upstream/platform/http/envelope.js";
 
 const CODES = ["EURUSD", "XAUUSD", "USDJPY"] as const;
 const BASE: Record<string, number> = { EURUSD: 1.1, XAUUSD: 2400, USDJPY: 150 };

@@ -1,0 +1,31 @@
+/**
+ * Development helpers, registered only while DEV_OUTBOX is on (the default exactly while no SMTP_URL
+ * is set): the latest verification code sent to an address, and the answer of a captcha, so that a
+ * person or a test can finish sign-up with no mail server. Absent (404) otherwise.
+ */
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { AppContext } from "../../app.js";
+import { ApiError, CODE_NOT_FOUND } from "../../platform/http/envelope.js";
+import { fieldsOf, parseFields, required } from "../../platform/http/fields.js";
+import { latestOutboxCode } from "../../platform/mail/outbox.js";
+import { captchaAnswer } from "../identity/captcha.js";
+
+export function registerDevRoutes(app: FastifyInstance, ctx: AppContext): void {
+  if (!ctx.config.devOutbox) return;
+  const { db } = ctx;
+
+  app.get("/dev/outbox", async (req) => {
+    const f = parseFields(z.object({ to: required() }), fieldsOf(req));
+    const row = latestOutboxCode(db, f.to);
+    if (!row) throw new ApiError("accounts.outbox_empty", CODE_NOT_FOUND);
+    return ctx.ok(req, row);
+  });
+
+  app.get("/dev/captcha", async (req) => {
+    const f = parseFields(z.object({ id: required() }), fieldsOf(req));
+    const text = captchaAnswer(db, f.id);
+    if (!text) throw new ApiError("accounts.captcha_invalid", CODE_NOT_FOUND);
+    return ctx.ok(req, { id: f.id, text });
+  });
+}
