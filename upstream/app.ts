@@ -7,7 +7,8 @@ import formbody from "@fastify/formbody";
 import pino from "pino";
 import type { UpstreamConfig } from "./platform/config.js";
 import { openDb, type DB } from "./platform/db.js";
-import { ApiError, CODE_FAIL, CODE_INTERNAL, CODE_NOT_FOUND, CODE_OK, CODE_RATE_LIMITED, type Envelope } from "./platform/http/envelope.js";
+import { CODE_OK, type Envelope } from "./platform/http/envelope.js";
+import { registerErrorHandling } from "./platform/http/errors.js";
 import { normaliseLang, translate, type Lang } from "./platform/i18n.js";
 import { createHub, type Hub } from "./platform/ws/hub.js";
 import type { PriceFeed } from "./modules/market/feed.js";
@@ -69,27 +70,7 @@ export async function buildUpstream(config: UpstreamConfig, opts: { feed?: Price
     req.lang = normaliseLang(req.headers["lang"]);
   });
 
-  app.setErrorHandler((err, req, reply) => {
-    const lang = req.lang ?? "en";
-    if (err instanceof ApiError) {
-      reply.status(200).send({ code: err.code, msg: translate(lang, err.key, err.params), data: null });
-      return;
-    }
-    const e = err as { statusCode?: number; validation?: unknown; message?: string };
-    if (e.statusCode === 429) {
-      reply.status(429).send({ code: CODE_RATE_LIMITED, msg: translate(lang, "rate_limited"), data: null });
-      return;
-    }
-    if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
-      reply.status(e.statusCode).send({ code: CODE_FAIL, msg: translate(lang, "fail"), data: null });
-      return;
-    }
-    log.error({ err, url: req.url }, "unhandled error");
-    reply.status(500).send({ code: CODE_INTERNAL, msg: translate(lang, "internal"), data: null });
-  });
-  app.setNotFoundHandler((req, reply) => {
-    reply.status(404).send({ code: CODE_NOT_FOUND, msg: translate(req.lang ?? "en", "not_found"), data: null });
-  });
+  registerErrorHandling(app, log);
 
   app.get("/health", async () => ({ code: CODE_OK, msg: "ok", data: { ws: hub.connectionCount() } }));
 

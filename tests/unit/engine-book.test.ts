@@ -4,7 +4,7 @@ import { refusal, rig, type Rig } from "./engine-helpers.js";
 import { Engine } from "../../upstream/modules/trading/engine.js";
 import { openDb } from "../../upstream/platform/db.js";
 import { createManualFeed } from "../../upstream/modules/market/manual-feed.js";
-import { ApiError } from "../../upstream/platform/http/envelope.js";
+import { DomainError } from "../../upstream/platform/errors.js";
 
 let r: Rig;
 afterEach(() => r?.close());
@@ -234,9 +234,9 @@ describe("durability and ownership", () => {
         fn();
         throw new Error("accepted");
       } catch (e) {
-        expect(e).toBeInstanceOf(ApiError);
-        expect((e as ApiError).key).toBe("order_not_found");
-        expect((e as ApiError).code).toBe(404);
+        expect(e).toBeInstanceOf(DomainError);
+        expect((e as DomainError).key).toBe("order_not_found");
+        expect((e as DomainError).code).toBe(404);
       }
     }
     expect(r.engine.listOrders(a, 1, 1).total).toBe(1);

@@ -6,7 +6,7 @@ import { openDb, type DB } from "../../upstream/platform/db.js";
 import { createManualFeed, type ManualFeed } from "../../upstream/modules/market/manual-feed.js";
 import { Engine } from "../../upstream/modules/trading/engine.js";
 import { postLedger, ledgerSum } from "../../upstream/modules/money/ledger.js";
-import { ApiError } from "../../upstream/platform/http/envelope.js";
+import { DomainError } from "../../upstream/platform/errors.js";
 
 export interface Rig {
   dir: string;
@@ -70,12 +70,12 @@ export function rig(): Rig {
   };
 }
 
-/** The key of the ApiError a call refuses with, or "accepted" when it does not throw. */
+/** The key of the DomainError a call refuses with, or "accepted" when it does not throw. */
 export function refusal(fn: () => unknown): string {
   try {
     fn();
   } catch (e) {
-    if (e instanceof ApiError) return e.key;
+    if (e instanceof DomainError) return e.key;
     throw e;
   }
   return "accepted";

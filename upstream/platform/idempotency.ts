@@ -1,6 +1,6 @@
 /** Idempotency keys of the engine's commands: the same key again answers the first result. */
 import type { DB } from "./db.js";
-import { ApiError } from "./http/envelope.js";
+import { DomainError } from "./errors.js";
 
 export class Idempotency {
   private readonly getStmt;
@@ -16,7 +16,7 @@ export class Idempotency {
     if (!key) return undefined;
     const r = this.getStmt.get(userId, key) as { route: string; response: string } | undefined;
     if (!r) return undefined;
-    if (r.route !== route) throw new ApiError("idempotency_conflict");
+    if (r.route !== route) throw new DomainError("idempotency_conflict");
     return JSON.parse(r.response) as T;
   }
 

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../app.js";
-import { ApiError, CODE_NOT_FOUND } from "../../platform/http/envelope.js";
+import { DomainError, CODE_NOT_FOUND } from "../../platform/errors.js";
 import { fieldsOf, parseFields, required } from "../../platform/http/fields.js";
 import { latestOutboxCode } from "../../platform/mail/outbox.js";
 import { captchaAnswer } from "../identity/captcha.js";
@@ -18,14 +18,14 @@ export function registerDevRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get("/dev/outbox", async (req) => {
     const f = parseFields(z.object({ to: required() }), fieldsOf(req));
     const row = latestOutboxCode(db, f.to);
-    if (!row) throw new ApiError("accounts.outbox_empty", CODE_NOT_FOUND);
+    if (!row) throw new DomainError("accounts.outbox_empty", CODE_NOT_FOUND);
     return ctx.ok(req, row);
   });
 
   app.get("/dev/captcha", async (req) => {
     const f = parseFields(z.object({ id: required() }), fieldsOf(req));
     const text = captchaAnswer(db, f.id);
-    if (!text) throw new ApiError("accounts.captcha_invalid", CODE_NOT_FOUND);
+    if (!text) throw new DomainError("accounts.captcha_invalid", CODE_NOT_FOUND);
     return ctx.ok(req, { id: f.id, text });
   });
 }

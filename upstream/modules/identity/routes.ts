@@ -7,7 +7,7 @@ import Decimal from "decimal.js";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../app.js";
-import { ApiError, CODE_FAIL, CODE_RATE_LIMITED } from "../../platform/http/envelope.js";
+import { DomainError, CODE_FAIL, CODE_RATE_LIMITED } from "../../platform/errors.js";
 import { issueToken, requireUser, revokeToken, tokenOf } from "../../platform/http/auth.js";
 import { translate } from "../../platform/i18n.js";
 import { MICRO, postLedger } from "../money/ledger.js";
@@ -45,7 +45,7 @@ function identityType(raw: string | undefined, account: string | undefined): "em
   const v = (raw ?? "").trim().toLowerCase();
   if (v === "email" || v === "mobile") return v;
   if (v === "" || v === "1" || v === "2") return account && !account.includes("@") && normaliseMobile(account) ? "mobile" : "email";
-  throw new ApiError("accounts.type_invalid");
+  throw new DomainError("accounts.type_invalid");
 }
 
 /** Lists the live tokens of a user except one, revokes them and closes their websocket sessions. */
@@ -72,13 +72,13 @@ async function sendCode(
   if (getBoolSetting(db, "register.captcha")) {
     const id = (fields.captcha_id ?? "").trim();
     const code = (fields.captcha_code ?? "").trim();
-    if (!id || !code) throw new ApiError("accounts.captcha_required");
-    if (!checkCaptcha(db, id, code)) throw new ApiError("accounts.captcha_invalid");
+    if (!id || !code) throw new DomainError("accounts.captcha_required");
+    if (!checkCaptcha(db, id, code)) throw new DomainError("accounts.captcha_invalid");
   }
   const existing = channel === "email" ? userByEmail(db, address) : userByMobile(db, address, areaInfo!.id);
-  if (purpose === 1 && existing) throw new ApiError("accounts.already_registered");
-  if (purpose === 2 && !existing) throw new ApiError("accounts.account_not_found");
-  if (purpose === 2 && existing?.is_demo) throw new ApiError("demo_only_true_account");
+  if (purpose === 1 && existing) throw new DomainError("accounts.already_registered");
+  if (purpose === 2 && !existing) throw new DomainError("accounts.account_not_found");
+  if (purpose === 2 && existing?.is_demo) throw new DomainError("demo_only_true_account");
 
   const rkey = recipientKey(channel, address, areaInfo?.id ?? null);
   const issued = db.transaction(() => {
@@ -86,7 +86,7 @@ async function sendCode(
     if (wait > 0) return { wait };
     return { wait: 0, ...createCode(db, channel, rkey, purpose) };
   })();
-  if (issued.wait > 0 || !("code" in issued)) throw new ApiError("accounts.code_wait", CODE_FAIL, { seconds: issued.wait });
+  if (issued.wait > 0 || !("code" in issued)) throw new DomainError("accounts.code_wait", CODE_FAIL, { seconds: issued.wait });
 
   const minutes = CODE_TTL_MS / 60_000;
   const body =
@@ -105,7 +105,7 @@ async function sendCode(
   });
   if (!delivered) {
     discardCode(db, issued.id);
-    throw new ApiError("accounts.send_failed");
+    throw new DomainError("accounts.send_failed");
   }
   return ctx.ok(req, { resend_in: RESEND_MS / 1000, expires_in: CODE_TTL_MS / 1000 }, "accounts.code_sent");
 }
@@ -128,16 +128,16 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
   app.post("/api/notify/send_email", async (req) => {
     const f = parseFields(z.object({ to: required(), type: purposeField() }), fieldsOf(req));
     const email = normaliseEmail(f.to);
-    if (!isEmail(email)) throw new ApiError("accounts.invalid_email");
+    if (!isEmail(email)) throw new DomainError("accounts.invalid_email");
     return sendCode(ctx, req, fieldsOf(req), "email", email, null, f.type);
   });
 
   app.post("/api/notify/send_sms", async (req) => {
     const f = parseFields(z.object({ to: required(), area_id: required(), type: purposeField() }), fieldsOf(req));
     const mobile = normaliseMobile(f.to);
-    if (!mobile) throw new ApiError("accounts.invalid_mobile");
+    if (!mobile) throw new DomainError("accounts.invalid_mobile");
     const a = area(db, f.area_id);
-    if (!a) throw new ApiError("accounts.invalid_area");
+    if (!a) throw new DomainError("accounts.invalid_area");
     return sendCode(ctx, req, fieldsOf(req), "sms", mobile, a, f.type);
   });
 
@@ -163,26 +163,26 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
     if (type === "email") {
       channel = "email";
       address = normaliseEmail(f.account!);
-      if (!isEmail(address)) throw new ApiError("accounts.invalid_email");
+      if (!isEmail(address)) throw new DomainError("accounts.invalid_email");
     } else {
       channel = "sms";
       const raw = f.mobile ?? f.account;
-      if (!raw) throw new ApiError("invalid_input", CODE_FAIL, { field: "mobile" });
+      if (!raw) throw new DomainError("invalid_input", CODE_FAIL, { field: "mobile" });
       const m = normaliseMobile(raw);
-      if (!m) throw new ApiError("accounts.invalid_mobile");
+      if (!m) throw new DomainError("accounts.invalid_mobile");
       address = m;
       areaInfo = area(db, f.area_id);
-      if (!areaInfo) throw new ApiError("accounts.invalid_area");
+      if (!areaInfo) throw new DomainError("accounts.invalid_area");
     }
-    if (f.password !== f.re_password) throw new ApiError("accounts.password_inconsistency");
-    if (!f.sms_code) throw new ApiError("accounts.code_required");
+    if (f.password !== f.re_password) throw new DomainError("accounts.password_inconsistency");
+    if (!f.sms_code) throw new DomainError("accounts.code_required");
     let inviter: UserRecord | undefined;
     if (f.invite_code) {
       inviter = userByInviteCode(db, f.invite_code);
-      if (!inviter || inviter.is_demo) throw new ApiError("accounts.invite_invalid");
+      if (!inviter || inviter.is_demo) throw new DomainError("accounts.invite_invalid");
     }
     const exists = () => (channel === "email" ? userByEmail(db, address) : userByMobile(db, address, areaInfo!.id));
-    if (exists()) throw new ApiError("accounts.already_registered");
+    if (exists()) throw new DomainError("accounts.already_registered");
 
     const hash = await hashPassword(f.password);
     const rkey = recipientKey(channel, address, areaInfo?.id ?? null);
@@ -195,8 +195,8 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
       ).run(newUid(db), channel === "email" ? address : null, channel === "sms" ? address : null, areaInfo?.id ?? null, hash, newInviteCode(db), inviter?.id ?? null, Date.now());
       return "ok" as const;
     })();
-    if (result === "exists") throw new ApiError("accounts.already_registered");
-    if (result !== "ok") throw new ApiError(checkFailureKey(result));
+    if (result === "exists") throw new DomainError("accounts.already_registered");
+    if (result !== "ok") throw new DomainError(checkFailureKey(result));
     return ctx.ok(req, null, "accounts.register_ok");
   });
 
@@ -205,7 +205,7 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
     const demoId = (fields.demo_id ?? "").trim();
     if (demoId) {
       const u = /^[0-9a-f]{32}$/.test(demoId) ? userByDemoId(db, demoId) : undefined;
-      if (!u) throw new ApiError("accounts.login_failed");
+      if (!u) throw new DomainError("accounts.login_failed");
       const token = issueToken(db, u.id, ctx.config.tokenTtlSeconds);
       return ctx.ok(req, { token, user: loginView(u) }, "accounts.login_ok");
     }
@@ -219,18 +219,18 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
     } else {
       norm = normaliseMobile(f.account) ?? f.account;
       const a = f.area_id ? area(db, f.area_id) : null;
-      if (f.area_id && !a) throw new ApiError("accounts.invalid_area");
+      if (f.area_id && !a) throw new DomainError("accounts.invalid_area");
       user = normaliseMobile(f.account) ? userByMobile(db, norm, a?.id ?? null) : undefined;
     }
     const throttleKey = `${type}:${norm}|${req.ip}`;
     if (ctx.config.rateLimit) {
       const minutes = loginLockedMinutes(db, throttleKey);
-      if (minutes > 0) throw new ApiError("accounts.login_locked", CODE_RATE_LIMITED, { minutes });
+      if (minutes > 0) throw new DomainError("accounts.login_locked", CODE_RATE_LIMITED, { minutes });
     }
     const good = await verifyPassword(user?.is_demo ? null : user?.password_hash, f.password);
     if (!good || !user) {
       if (ctx.config.rateLimit) recordLoginFailure(db, throttleKey);
-      throw new ApiError("accounts.login_failed");
+      throw new DomainError("accounts.login_failed");
     }
     clearLoginFailures(db, throttleKey);
     const token = issueToken(db, user.id, ctx.config.tokenTtlSeconds);
@@ -267,14 +267,14 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
 
   app.post("/api/user/amend_password", async (req) => {
     const me = requireUser(db, req);
-    if (me.is_demo) throw new ApiError("demo_only_true_account");
+    if (me.is_demo) throw new DomainError("demo_only_true_account");
     const fields = fieldsOf(req);
     const f = parseFields(z.object({ new_password: password(), re_password: z.string().optional(), auth_code: optional(), type: optional() }), fields);
-    if (f.re_password !== undefined && f.re_password !== "" && f.re_password !== f.new_password) throw new ApiError("accounts.password_inconsistency");
-    if (!f.auth_code) throw new ApiError("accounts.code_required");
+    if (f.re_password !== undefined && f.re_password !== "" && f.re_password !== f.new_password) throw new DomainError("accounts.password_inconsistency");
+    if (!f.auth_code) throw new DomainError("accounts.code_required");
     const t = (f.type ?? "").toLowerCase();
     const useMobile = t === "mobile" || (t !== "email" && !me.email && !!me.mobile);
-    if (useMobile ? !me.mobile : !me.email) throw new ApiError("invalid_input", CODE_FAIL, { field: "type" });
+    if (useMobile ? !me.mobile : !me.email) throw new DomainError("invalid_input", CODE_FAIL, { field: "type" });
     const rkey = useMobile ? recipientKey("sms", me.mobile!, me.area_id) : recipientKey("email", me.email!, null);
     const hash = await hashPassword(f.new_password);
     const current = tokenOf(req);
@@ -284,7 +284,7 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
       db.prepare("UPDATE users SET password_hash = ? WHERE id = ?").run(hash, me.id);
       return "ok" as const;
     })();
-    if (result !== "ok") throw new ApiError(checkFailureKey(result));
+    if (result !== "ok") throw new DomainError(checkFailureKey(result));
     revokeOtherTokens(ctx, me.id, current);
     return ctx.ok(req, null, "accounts.password_changed");
   });
@@ -302,25 +302,25 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
       fields,
     );
     const type = identityType(fields.type, f.account);
-    if (f.new_password !== f.secondary_password) throw new ApiError("accounts.password_inconsistency");
-    if (!f.auth_code) throw new ApiError("accounts.code_required");
+    if (f.new_password !== f.secondary_password) throw new DomainError("accounts.password_inconsistency");
+    if (!f.auth_code) throw new DomainError("accounts.code_required");
     let user: UserRecord | undefined;
     let rkey: string;
     if (type === "email") {
       const email = normaliseEmail(f.account);
-      if (!isEmail(email)) throw new ApiError("accounts.invalid_email");
+      if (!isEmail(email)) throw new DomainError("accounts.invalid_email");
       user = userByEmail(db, email);
       rkey = recipientKey("email", email, null);
     } else {
       const m = normaliseMobile(f.account);
-      if (!m) throw new ApiError("accounts.invalid_mobile");
+      if (!m) throw new DomainError("accounts.invalid_mobile");
       const a = f.area_id ? area(db, f.area_id) : null;
-      if (f.area_id && !a) throw new ApiError("accounts.invalid_area");
+      if (f.area_id && !a) throw new DomainError("accounts.invalid_area");
       user = userByMobile(db, m, a?.id ?? null);
       rkey = recipientKey("sms", m, user?.area_id ?? a?.id ?? null);
     }
-    if (!user) throw new ApiError("accounts.account_not_found");
-    if (user.is_demo) throw new ApiError("demo_only_true_account");
+    if (!user) throw new DomainError("accounts.account_not_found");
+    if (user.is_demo) throw new DomainError("demo_only_true_account");
     const hash = await hashPassword(f.new_password);
     const uid = user.id;
     const result = db.transaction(() => {
@@ -329,7 +329,7 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
       db.prepare("UPDATE users SET password_hash = ? WHERE id = ?").run(hash, uid);
       return "ok" as const;
     })();
-    if (result !== "ok") throw new ApiError(checkFailureKey(result));
+    if (result !== "ok") throw new DomainError(checkFailureKey(result));
     revokeOtherTokens(ctx, uid, null);
     return ctx.ok(req, null, "accounts.password_reset");
   });

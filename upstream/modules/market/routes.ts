@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../../app.js";
 import type { Quote } from "./feed.js";
-import { ApiError, CODE_FAIL, CODE_NOT_FOUND } from "../../platform/http/envelope.js";
+import { DomainError, CODE_FAIL, CODE_NOT_FOUND } from "../../platform/errors.js";
 import { translate } from "../../platform/i18n.js";
 import { CandleBook, isPeriod, readCandles, round2, type FormingCandle, type Period } from "./candles.js";
 import { loadInstruments, type InstrumentRow } from "./instruments.js";
@@ -43,20 +43,20 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
   const instByCode = db.prepare("SELECT * FROM instruments WHERE code = ? COLLATE NOCASE AND enabled = 1");
   const closesStmt = db.prepare("SELECT time, close FROM candles WHERE instrument_id = ? AND period = ? ORDER BY time DESC LIMIT ?");
 
-  /** Instrument by Id (digits) or Code; ApiError when missing, malformed or unknown. */
+  /** Instrument by Id (digits) or Code; DomainError when missing, malformed or unknown. */
   function instrumentOf(raw: string | undefined): InstrumentRow {
-    if (!raw) throw new ApiError("market.invalid_forex_id", CODE_FAIL);
+    if (!raw) throw new DomainError("market.invalid_forex_id", CODE_FAIL);
     let inst: InstrumentRow | undefined;
     if (/^\d{1,9}$/.test(raw)) inst = instById.get(Number(raw)) as InstrumentRow | undefined;
     else if (/^[A-Za-z0-9_.-]{1,32}$/.test(raw)) inst = instByCode.get(raw) as InstrumentRow | undefined;
-    else throw new ApiError("market.invalid_forex_id", CODE_FAIL);
-    if (!inst) throw new ApiError("market.not_found", CODE_NOT_FOUND, { id: raw });
+    else throw new DomainError("market.invalid_forex_id", CODE_FAIL);
+    if (!inst) throw new DomainError("market.not_found", CODE_NOT_FOUND, { id: raw });
     return inst;
   }
 
   function periodOf(raw: string | undefined, dflt: Period): Period {
     if (raw === undefined || raw === "") return dflt;
-    if (!isPeriod(raw)) throw new ApiError("market.invalid_period", CODE_FAIL, { period: raw.slice(0, 16) });
+    if (!isPeriod(raw)) throw new DomainError("market.invalid_period", CODE_FAIL, { period: raw.slice(0, 16) });
     return raw;
   }
 
@@ -122,13 +122,13 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
   app.get("/v1/api/forex/trade_list", async (req: FastifyRequest) => {
     const q = (req.query ?? {}) as Query;
     const search = str(q, "searchCurrency") ?? "";
-    if (search.length > SEARCH_MAX) throw new ApiError("market.search_too_long", CODE_FAIL, { max: SEARCH_MAX });
+    if (search.length > SEARCH_MAX) throw new DomainError("market.search_too_long", CODE_FAIL, { max: SEARCH_MAX });
     const catRaw = str(q, "category_id") ?? "";
     let categoryId: number | null = null;
     if (catRaw !== "" && catRaw !== "0") {
-      if (!/^\d{1,9}$/.test(catRaw)) throw new ApiError("market.invalid_category", CODE_FAIL);
+      if (!/^\d{1,9}$/.test(catRaw)) throw new DomainError("market.invalid_category", CODE_FAIL);
       categoryId = Number(catRaw);
-      if (!catExists.get(categoryId)) throw new ApiError("market.category_not_found", CODE_NOT_FOUND);
+      if (!catExists.get(categoryId)) throw new DomainError("market.category_not_found", CODE_NOT_FOUND);
     }
     const needle = search.toLowerCase();
     const data = loadInstruments(db)
@@ -162,7 +162,7 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
     const period = periodOf(str(q, "period"), "60min");
     const raw = str(q, "forex_id") ?? "";
     const parts = raw.split(",").map((s) => s.trim()).filter(Boolean);
-    if (parts.length > 200) throw new ApiError("market.invalid_forex_id", CODE_FAIL);
+    if (parts.length > 200) throw new DomainError("market.invalid_forex_id", CODE_FAIL);
     const insts = parts.length === 0 ? loadInstruments(db) : parts.map((p) => instrumentOf(p));
     const data = insts.map((inst) => {
       const rows = (closesStmt.all(inst.id, period, SPARK_POINTS) as { time: number; close: number }[]).reverse();

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../app.js";
-import { ApiError } from "../../platform/http/envelope.js";
+import { DomainError } from "../../platform/errors.js";
 import { getSetting } from "../../platform/settings.js";
 import { fieldsOf, parseFields, required } from "../../platform/http/fields.js";
 
@@ -31,7 +31,7 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: AppContext): v
 
   app.get("/api/default/setting", async (req) => {
     const f = parseFields(z.object({ key: required() }), fieldsOf(req));
-    if (!PUBLIC_SETTINGS.has(f.key)) throw new ApiError("accounts.setting_unknown", 0, { key: f.key });
+    if (!PUBLIC_SETTINGS.has(f.key)) throw new DomainError("accounts.setting_unknown", 0, { key: f.key });
     return ctx.ok(req, getSetting(db, f.key) ?? null);
   });
 

@@ -30,7 +30,7 @@
 import type { DB } from "../../platform/db.js";
 import type { PriceFeed, Quote } from "../market/feed.js";
 import type { Hub } from "../../platform/ws/hub.js";
-import { ApiError, CODE_NOT_FOUND } from "../../platform/http/envelope.js";
+import { DomainError, CODE_NOT_FOUND } from "../../platform/errors.js";
 import { postLedger } from "../money/ledger.js";
 import { dec, decConst, microToNumber, parseDecimal, round2, round6, toMicro, type Dec } from "../money/decimal.js";
 import {
@@ -220,7 +220,7 @@ export class Engine {
     const a = this.accts.get(userId);
     if (a) return a;
     const r = this.st.balance.get(userId) as { balance_micro: number } | undefined;
-    if (!r) throw new ApiError("not_found", CODE_NOT_FOUND);
+    if (!r) throw new DomainError("not_found", CODE_NOT_FOUND);
     return this.accts.add(userId, r.balance_micro);
   }
 
@@ -253,7 +253,7 @@ export class Engine {
   /** Balance, lock, equity, used and free margin, margin level: exact (micro-USD) and for display. */
   accountValues(userId: number): AccountValues & { marginCall: boolean; floatingMicro: number; balanceMicro: number; usedMarginMicro: number } {
     const u = this.st.user.get(userId) as { balance_micro: number; lock_balance_micro: number } | undefined;
-    if (!u) throw new ApiError("not_found", CODE_NOT_FOUND);
+    if (!u) throw new DomainError("not_found", CODE_NOT_FOUND);
     const a = this.accts.get(userId);
     const used = a ? a.usedMarginMicro : 0;
     const floating = a ? this.pricing.floatingMicro(a) : 0;
@@ -361,12 +361,12 @@ export class Engine {
     if (replay) return replay;
 
     const orderType = intParam(input.type);
-    if (orderType !== 1 && orderType !== 2) throw new ApiError("trade_invalid_field", 0, { field: "type" });
+    if (orderType !== 1 && orderType !== 2) throw new DomainError("trade_invalid_field", 0, { field: "type" });
     const status = input.status === undefined || input.status === "" ? ST_OPEN : intParam(input.status);
-    if (status !== ST_OPEN && status !== ST_PENDING) throw new ApiError("trade_invalid_field", 0, { field: "status" });
+    if (status !== ST_OPEN && status !== ST_PENDING) throw new DomainError("trade_invalid_field", 0, { field: "status" });
     const instId = intParam(input.forex_id);
     const inst = instId === null ? null : this.specs.get(instId);
-    if (!inst || !inst.enabled) throw new ApiError("instrument_not_found");
+    if (!inst || !inst.enabled) throw new DomainError("instrument_not_found");
     const leverage = validateLeverage(input.multiple, inst);
     const s = this.settings();
     const lots = validateLots(parseDecimal(input.cont), inst, s.maxLots);
@@ -374,15 +374,15 @@ export class Engine {
     const sl = parseStop(input.stop_loss_price, "stop_loss_price");
 
     const q = this.pricing.feed?.quote(inst.id);
-    if (!q || !(q.price > 0)) throw new ApiError("quote_stale");
+    if (!q || !(q.price > 0)) throw new DomainError("quote_stale");
     const rate = this.usdRate(inst);
-    if (rate === null) throw new ApiError("quote_stale");
+    if (rate === null) throw new DomainError("quote_stale");
     const units = lots.mul(decConst(inst.contNum));
     const now = Date.now();
 
     if (status === ST_PENDING) {
       const target = priceParam(input.target_price);
-      if (target === null) throw new ApiError("target_price_required");
+      if (target === null) throw new DomainError("target_price_required");
       validateStops(orderType, target, tp, sl, inst.precision);
       const kind = pendingKind(orderType, target, q.price);
       const a = this.account(userId);
@@ -400,8 +400,8 @@ export class Engine {
       return view.v;
     }
 
-    if (!this.pricing.feed!.isOpen(inst.id)) throw new ApiError("market_closed");
-    if (now - q.time > s.staleAfterS * 1000) throw new ApiError("quote_stale");
+    if (!this.pricing.feed!.isOpen(inst.id)) throw new DomainError("market_closed");
+    if (now - q.time > s.staleAfterS * 1000) throw new DomainError("quote_stale");
     const price = q.price;
     validateStops(orderType, price, tp, sl, inst.precision);
     const { marginMicro, feeMicro } = openAmounts(lots, inst, price, leverage, s.feeType, rate);
@@ -412,7 +412,7 @@ export class Engine {
       if (!this.clearlyAffordable(a, bal, marginMicro + feeMicro)) {
         const free = bal + this.pricing.floatingMicro(a) - a.usedMarginMicro;
         if (marginMicro + feeMicro > free) {
-          throw new ApiError("insufficient_margin", 0, { need: microToNumber(marginMicro + feeMicro).toFixed(2), free: microToNumber(Math.max(free, 0)).toFixed(2) });
+          throw new DomainError("insufficient_margin", 0, { need: microToNumber(marginMicro + feeMicro).toFixed(2), free: microToNumber(Math.max(free, 0)).toFixed(2) });
         }
       }
       const { id } = this.st.insertOrder.get(userId, inst.id, orderType, ST_OPEN, null, lots.toString(), units.toString(), leverage, price, price, tp, sl, marginMicro, feeMicro, now, now) as { id: number };
@@ -435,11 +435,11 @@ export class Engine {
     const replay = this.idem.lookup<OrderView>(userId, idemKey, "close");
     if (replay) return replay;
     const p = this.ownOrder(userId, id);
-    if (p.status !== ST_OPEN) throw new ApiError("order_not_open");
+    if (p.status !== ST_OPEN) throw new DomainError("order_not_open");
     const q = this.pricing.feed?.quote(p.inst.id);
-    if (!q || !(q.price > 0)) throw new ApiError("quote_stale");
-    if (!this.pricing.feed!.isOpen(p.inst.id)) throw new ApiError("market_closed");
-    if (Date.now() - q.time > this.settings().staleAfterS * 1000) throw new ApiError("quote_stale");
+    if (!q || !(q.price > 0)) throw new DomainError("quote_stale");
+    if (!this.pricing.feed!.isOpen(p.inst.id)) throw new DomainError("market_closed");
+    if (Date.now() - q.time > this.settings().staleAfterS * 1000) throw new DomainError("quote_stale");
     const v = this.closePosition(p, q.price, "manual", (view) => this.idem.store(userId, idemKey, "close", view));
     return v;
   }
@@ -449,7 +449,7 @@ export class Engine {
     const replay = this.idem.lookup<OrderView>(userId, idemKey, "cancel_trade");
     if (replay) return replay;
     const p = this.ownOrder(userId, id);
-    if (p.status !== ST_PENDING) throw new ApiError("order_not_pending");
+    if (p.status !== ST_PENDING) throw new DomainError("order_not_pending");
     return this.cancelPending(p, "cancelled", (view) => this.idem.store(userId, idemKey, "cancel_trade", view));
   }
 
@@ -461,7 +461,7 @@ export class Engine {
     let ref = p.originPrice;
     if (p.status === ST_OPEN) {
       const price = this.pricing.price(p.inst);
-      if (price === null) throw new ApiError("quote_stale");
+      if (price === null) throw new DomainError("quote_stale");
       ref = price;
     }
     validateStops(p.orderType, ref, tp, sl, p.inst.precision);
@@ -478,8 +478,8 @@ export class Engine {
   /** Demo accounts only: closes every position, cancels pending orders, restores demo.initial_balance. */
   resetDemo(userId: number): AccountValues {
     const u = this.st.user.get(userId) as { is_demo: number } | undefined;
-    if (!u) throw new ApiError("not_found", CODE_NOT_FOUND);
-    if (u.is_demo !== 1) throw new ApiError("only_demo");
+    if (!u) throw new DomainError("not_found", CODE_NOT_FOUND);
+    if (u.is_demo !== 1) throw new DomainError("only_demo");
     const a = this.account(userId);
     const initial = toMicro(dec(this.settings().demoInitial));
     const now = Date.now();
@@ -515,10 +515,10 @@ export class Engine {
     if (id !== null) {
       const r = this.st.orderById.get(id) as OrderRow | undefined;
       if (r && r.user_id === userId) {
-        throw new ApiError(r.status === ST_PENDING ? "order_not_pending" : "order_not_open");
+        throw new DomainError(r.status === ST_PENDING ? "order_not_pending" : "order_not_open");
       }
     }
-    throw new ApiError("order_not_found", CODE_NOT_FOUND);
+    throw new DomainError("order_not_found", CODE_NOT_FOUND);
   }
 
   /**
@@ -533,7 +533,7 @@ export class Engine {
     const a = p.acc;
     const view = this.runTx(() => {
       const changed = this.st.closeOrder.run(price, profit, reason, now, p.id).changes;
-      if (changed !== 1) throw new ApiError("order_not_open");
+      if (changed !== 1) throw new DomainError("order_not_open");
       let bal = profit !== 0 ? postLedger(this.db, { userId, amountMicro: profit, kind: "realised_profit", ref: `order:${p.id}`, at: now }) : (this.st.balance.get(userId) as { balance_micro: number }).balance_micro;
       const prot = protectionAmount(bal, a.positions.size - 1);
       if (prot !== 0) bal = postLedger(this.db, { userId, amountMicro: prot, kind: "protection", ref: `order:${p.id}`, at: now });
@@ -551,7 +551,7 @@ export class Engine {
     const now = Date.now();
     const view = this.runTx(() => {
       const changed = this.st.cancelOrder.run(reason, now, p.id).changes;
-      if (changed !== 1) throw new ApiError("order_not_pending");
+      if (changed !== 1) throw new DomainError("order_not_pending");
       const v: OrderView = { ...viewOfPos(p, this.createdAt(p.id), this.pricing), Status: ST_CANCELLED, CloseReason: reason, ClosedAt: fmtTime(now) };
       inTx?.(v);
       return v;
@@ -704,7 +704,7 @@ export class Engine {
   listOrders(userId: number, statusRaw: unknown, pageRaw: unknown): { data: OrderView[]; total: number; all_fact_profits: number; balance: number } {
     const { status, offset } = parseDealQuery(statusRaw, pageRaw);
     const u = this.st.balance.get(userId) as { balance_micro: number } | undefined;
-    if (!u) throw new ApiError("not_found", CODE_NOT_FOUND);
+    if (!u) throw new DomainError("not_found", CODE_NOT_FOUND);
     const { rows, total, historyProfitMicro } = this.deals.page(userId, status, offset);
     let allProfitMicro = historyProfitMicro;
     if (status === 1) {

@@ -3,7 +3,7 @@
  * lot validation, leverage, margin, fee, profit, pending-order type inference, take-profit and
  * stop-loss validation and triggers. The engine (engine.ts) books what these return.
  */
-import { ApiError } from "../../platform/http/envelope.js";
+import { DomainError } from "../../platform/errors.js";
 import { Dec, dec, decConst, toMicro } from "../money/decimal.js";
 
 /** An instrument as the engine needs it (decimal fields kept as text, exact). */
@@ -38,21 +38,21 @@ export type CloseReason = "manual" | "take_profit" | "stop_loss" | "stop_out" | 
 
 /** Validates lots: a multiple of Pip, at least ForexMinCont, at most trade.max_lots. Returns the normalised lots. */
 export function validateLots(lots: Dec | null, inst: Pick<InstrumentSpec, "pip" | "minLots">, maxLots: string): Dec {
-  if (lots === null || !lots.isFinite() || lots.lte(0)) throw new ApiError("trade_invalid_field", 0, { field: "cont" });
+  if (lots === null || !lots.isFinite() || lots.lte(0)) throw new DomainError("trade_invalid_field", 0, { field: "cont" });
   const pip = decConst(inst.pip);
-  if (pip.gt(0) && !lots.mod(pip).isZero()) throw new ApiError("lots_step", 0, { pip: pip.toString() });
-  if (lots.lt(decConst(inst.minLots))) throw new ApiError("lots_min", 0, { min: decConst(inst.minLots).toString() });
-  if (lots.gt(decConst(maxLots))) throw new ApiError("lots_max", 0, { max: decConst(maxLots).toString() });
+  if (pip.gt(0) && !lots.mod(pip).isZero()) throw new DomainError("lots_step", 0, { pip: pip.toString() });
+  if (lots.lt(decConst(inst.minLots))) throw new DomainError("lots_min", 0, { min: decConst(inst.minLots).toString() });
+  if (lots.gt(decConst(maxLots))) throw new DomainError("lots_max", 0, { max: decConst(maxLots).toString() });
   return lots;
 }
 
 /** Leverage must be one of the instrument's HasForexMultiple values; none configured -> no_mult_config. */
 export function validateLeverage(raw: unknown, inst: Pick<InstrumentSpec, "multiples">): number {
-  if (inst.multiples.length === 0) throw new ApiError("no_mult_config");
+  if (inst.multiples.length === 0) throw new DomainError("no_mult_config");
   const s = typeof raw === "number" ? String(raw) : typeof raw === "string" ? raw.trim() : "";
-  if (!/^\d{1,6}$/.test(s)) throw new ApiError("invalid_leverage", 0, { options: inst.multiples.join(", ") });
+  if (!/^\d{1,6}$/.test(s)) throw new DomainError("invalid_leverage", 0, { options: inst.multiples.join(", ") });
   const v = Number(s);
-  if (!inst.multiples.includes(v)) throw new ApiError("invalid_leverage", 0, { options: inst.multiples.join(", ") });
+  if (!inst.multiples.includes(v)) throw new DomainError("invalid_leverage", 0, { options: inst.multiples.join(", ") });
   return v;
 }
 
@@ -126,11 +126,11 @@ export function pendingReached(kind: PendingKind, target: number, price: number)
 export function validateStops(orderType: number, ref: number, tp: number | null, sl: number | null, precision = 8): void {
   const p = ref.toFixed(Math.min(Math.max(precision, 0), 12));
   if (orderType === BUY) {
-    if (tp && !(tp > ref)) throw new ApiError("tp_buy", 0, { price: p });
-    if (sl && !(sl < ref)) throw new ApiError("sl_buy", 0, { price: p });
+    if (tp && !(tp > ref)) throw new DomainError("tp_buy", 0, { price: p });
+    if (sl && !(sl < ref)) throw new DomainError("sl_buy", 0, { price: p });
   } else {
-    if (tp && !(tp < ref)) throw new ApiError("tp_sell", 0, { price: p });
-    if (sl && !(sl > ref)) throw new ApiError("sl_sell", 0, { price: p });
+    if (tp && !(tp < ref)) throw new DomainError("tp_sell", 0, { price: p });
+    if (sl && !(sl > ref)) throw new DomainError("sl_sell", 0, { price: p });
   }
 }
 
@@ -151,8 +151,8 @@ export function parseStop(raw: unknown, field: string): number | null {
   if (raw === undefined || raw === null) return null;
   const s = typeof raw === "number" ? String(raw) : typeof raw === "string" ? raw.trim() : "x";
   if (s === "") return null;
-  if (!/^\d{0,15}(\.\d{1,12})?$/.test(s) || s === ".") throw new ApiError("trade_invalid_field", 0, { field });
+  if (!/^\d{0,15}(\.\d{1,12})?$/.test(s) || s === ".") throw new DomainError("trade_invalid_field", 0, { field });
   const v = Number(s);
-  if (!Number.isFinite(v) || v < 0) throw new ApiError("trade_invalid_field", 0, { field });
+  if (!Number.isFinite(v) || v < 0) throw new DomainError("trade_invalid_field", 0, { field });
   return v === 0 ? null : v;
 }

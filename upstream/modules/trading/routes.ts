@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../../app.js";
 import { requireUser } from "../../platform/http/auth.js";
-import { ApiError, CODE_FAIL } from "../../platform/http/envelope.js";
+import { DomainError, CODE_FAIL } from "../../platform/errors.js";
 import { translate } from "../../platform/i18n.js";
 import type { Engine } from "./engine.js";
 
@@ -30,13 +30,13 @@ function idemKey(req: FastifyRequest, p: Params): string | null {
   const raw = typeof h === "string" && h.trim() !== "" ? h : typeof p.idempotency_key === "string" ? p.idempotency_key : "";
   const k = raw.trim();
   if (k === "") return null;
-  if (k.length > 128 || !/^[\x21-\x7e]+$/.test(k)) throw new ApiError("trade_invalid_field", CODE_FAIL, { field: "Idempotency-Key" });
+  if (k.length > 128 || !/^[\x21-\x7e]+$/.test(k)) throw new DomainError("trade_invalid_field", CODE_FAIL, { field: "Idempotency-Key" });
   return k;
 }
 
 export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): void {
   const engine = (): Engine => {
-    if (!ctx.engine) throw new ApiError("internal", 500);
+    if (!ctx.engine) throw new DomainError("internal", 500);
     return ctx.engine;
   };
 

@@ -3,7 +3,7 @@
  * a stored row, and the paging of my_deal (status 0 pending, 1 holding, 3 history).
  */
 import type { DB } from "../../platform/db.js";
-import { ApiError } from "../../platform/http/envelope.js";
+import { DomainError } from "../../platform/errors.js";
 import { microToNumber } from "../money/decimal.js";
 import { ST_CLOSED, ST_OPEN, type PendingKind } from "./orders.js";
 import { fmtTime, intParam } from "./params.js";
@@ -126,9 +126,9 @@ export function viewOfRow(r: ListedOrderRow): OrderView {
 /** my_deal's status (default 1) and page (default 1): refused with trade_invalid_field when malformed. */
 export function parseDealQuery(statusRaw: unknown, pageRaw: unknown): { status: 0 | 1 | 3; offset: number } {
   const status = statusRaw === undefined || statusRaw === "" ? ST_OPEN : intParam(statusRaw);
-  if (status !== 0 && status !== 1 && status !== 3) throw new ApiError("trade_invalid_field", 0, { field: "status" });
+  if (status !== 0 && status !== 1 && status !== 3) throw new DomainError("trade_invalid_field", 0, { field: "status" });
   const pageN = pageRaw === undefined || pageRaw === "" ? 1 : intParam(pageRaw);
-  if (pageN === null || pageN < 1 || pageN > 1_000_000) throw new ApiError("trade_invalid_field", 0, { field: "page" });
+  if (pageN === null || pageN < 1 || pageN > 1_000_000) throw new DomainError("trade_invalid_field", 0, { field: "page" });
   return { status, offset: (pageN - 1) * PAGE_SIZE };
 }
 

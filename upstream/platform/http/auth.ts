@@ -2,7 +2,7 @@
 import crypto from "node:crypto";
 import type { FastifyRequest } from "fastify";
 import type { DB } from "../db.js";
-import { ApiError, CODE_SESSION_INVALID } from "./envelope.js";
+import { DomainError, CODE_SESSION_INVALID } from "../errors.js";
 
 export interface UserRow {
   id: number;
@@ -52,9 +52,9 @@ export function tokenOf(req: FastifyRequest): string | null {
   return h.startsWith("Bearer ") ? h.slice(7).trim() : h.trim();
 }
 
-/** The signed-in user of a request, or an ApiError with code 999. */
+/** The signed-in user of a request, or an DomainError with code 999. */
 export function requireUser(db: DB, req: FastifyRequest): UserRow {
   const u = userForToken(db, tokenOf(req));
-  if (!u) throw new ApiError("session_invalid", CODE_SESSION_INVALID);
+  if (!u) throw new DomainError("session_invalid", CODE_SESSION_INVALID);
   return u;
 }

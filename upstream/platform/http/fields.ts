@@ -1,12 +1,12 @@
 /**
  * Input validation for the account and settings areas: zod schemas over the flat string fields of
- * a form, JSON body or query. A failure becomes an ApiError whose key is translated by the error
+ * a form, JSON body or query. A failure becomes an DomainError whose key is translated by the error
  * handler: a missing field answers "Please complete: FIELD" (common key invalid_input), a refinement
  * answers its own message key (accounts.*).
  */
 import type { FastifyRequest } from "fastify";
 import { z, type ZodTypeAny } from "zod";
-import { ApiError } from "./envelope.js";
+import { DomainError } from "../errors.js";
 
 /** The request's fields as strings: query for GET, body (form or JSON) over query for POST. */
 export function fieldsOf(req: FastifyRequest): Record<string, string> {
@@ -49,8 +49,8 @@ export function parseFields<S extends ZodTypeAny>(schema: S, fields: Record<stri
   if (r.success) return r.data;
   const issue = r.error.issues[0];
   const field = issue.path.join(".") || "input";
-  if (issue.message.startsWith("accounts.")) throw new ApiError(issue.message);
-  throw new ApiError("invalid_input", 0, { field });
+  if (issue.message.startsWith("accounts.")) throw new DomainError(issue.message);
+  throw new DomainError("invalid_input", 0, { field });
 }
 
 export function normaliseEmail(v: string): string {
