@@ -19,6 +19,9 @@ import { registerSettingsRoutes } from "./modules/settings/routes.js";
 import { registerDevRoutes } from "./modules/dev/routes.js";
 import { registerTradingRoutes } from "./modules/trading/routes.js";
 import { createEngine, type Engine } from "./modules/trading/engine.js";
+import { TradePusher } from "./modules/trading/pushes.js";
+import { moneyOf, type MoneyService } from "./modules/money/service.js";
+import { registerOpenApi } from "./platform/http/openapi.js";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -31,6 +34,8 @@ export interface AppContext {
   config: UpstreamConfig;
   hub: Hub;
   log: pino.Logger;
+  /** The one owner of balances (modules/money/service.ts). */
+  money: MoneyService;
   /** The price source (the simulator by default); set while the market area registers. */
   feed: PriceFeed | null;
   /** The order engine (modules/trading/engine.ts); created once every area has registered. */
@@ -59,6 +64,7 @@ export async function buildUpstream(config: UpstreamConfig, opts: { feed?: Price
     config,
     hub,
     log,
+    money: moneyOf(db),
     // The market simulator unless the caller brings a feed (or a factory given the store, e.g. createManualFeed).
     feed: typeof opts.feed === "function" ? opts.feed(db) : (opts.feed ?? createSimulator(db, config)),
     engine: null,
@@ -71,6 +77,7 @@ export async function buildUpstream(config: UpstreamConfig, opts: { feed?: Price
   });
 
   registerErrorHandling(app, log);
+  await registerOpenApi(app);
 
   app.get("/health", async () => ({ code: CODE_OK, msg: "ok", data: { ws: hub.connectionCount() } }));
 
@@ -83,7 +90,9 @@ export async function buildUpstream(config: UpstreamConfig, opts: { feed?: Price
   registerTradingRoutes(app, ctx);
 
   // The order engine follows ctx.feed's ticks and loads open and pending orders from the store.
-  ctx.engine = createEngine({ db, feed: ctx.feed, hub, log });
+  ctx.engine = createEngine({ db, feed: ctx.feed, money: ctx.money, log });
+  // The engine's events and figures reach the websocket as FOREX_CLOSED and FOREX_TRADE pushes.
+  const pusher = new TradePusher(hub, ctx.engine, log);
 
   return {
     app,
@@ -94,6 +103,7 @@ export async function buildUpstream(config: UpstreamConfig, opts: { feed?: Price
       return address.replace("0.0.0.0", "127.0.0.1").replace("[::]", "127.0.0.1");
     },
     async close() {
+      pusher.stop();
       ctx.engine?.stop();
       ctx.feed?.stop();
       await hub.close();

@@ -1,6 +1,6 @@
 /** The order engine over a real store and the manual price feed: bookings, ticks, risk, restart. */
 import { afterEach, describe, expect, it } from "vitest";
-import { refusal, rig, type Rig } from "./engine-helpers.js";
+import { refusal, rig, wire, type Rig } from "./engine-helpers.js";
 import { Engine } from "../../upstream/modules/trading/engine.js";
 import { openDb } from "../../upstream/platform/db.js";
 import { createManualFeed } from "../../upstream/modules/market/manual-feed.js";
@@ -210,7 +210,7 @@ describe("durability and ownership", () => {
     r.engine.stop();
     const db2 = openDb(r.file);
     const feed2 = createManualFeed(db2);
-    const e2 = new Engine({ db: db2, feed: feed2 });
+    const e2 = wire(new Engine({ db: db2, feed: feed2 }));
     try {
       expect(e2.stats()).toMatchObject({ open: 1, pending: 1 });
       feed2.set("EURUSD", 1.2);

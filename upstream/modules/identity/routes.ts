@@ -10,7 +10,7 @@ import type { AppContext } from "../../app.js";
 import { DomainError, CODE_FAIL, CODE_RATE_LIMITED } from "../../platform/errors.js";
 import { issueToken, requireUser, revokeToken, tokenOf } from "../../platform/http/auth.js";
 import { translate } from "../../platform/i18n.js";
-import { MICRO, postLedger } from "../money/ledger.js";
+import { MICRO } from "../money/ledger.js";
 import { getBoolSetting, getSetting } from "../../platform/settings.js";
 import type { DB } from "../../platform/db.js";
 import { fieldsOf, isEmail, normaliseEmail, normaliseMobile, optional, parseFields, password, required } from "../../platform/http/fields.js";
@@ -250,7 +250,7 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
       const r = db
         .prepare("INSERT INTO users (uid, invite_code, is_demo, demo_id, created_at) VALUES (?, ?, 1, ?, ?)")
         .run(newUid(db), newInviteCode(db), demoId, Date.now());
-      postLedger(db, { userId: Number(r.lastInsertRowid), amountMicro: amount, kind: "demo_initial", ref: "demo" });
+      ctx.money.post({ userId: Number(r.lastInsertRowid), amountMicro: amount, kind: "demo_initial", ref: "demo" });
     })();
     return ctx.ok(req, { demo_id: demoId }, "accounts.demo_created");
   });

@@ -15,31 +15,33 @@
  * acknowledged order survives kill -9 of the process (not a power cut of the machine). On start the
  * engine loads every pending and open order from the database.
  *
- * Money. Booked amounts are integer micro-USD computed with decimal.js (money.ts, half-even).
- * Balances are read from users.balance_micro inside each transaction; changes made by other areas
- * (deposits, withdrawals) are picked up on every tick by reading ledger rows appended since the last
- * look, so the risk checks see them.
+ * Money. Booked amounts are integer micro-USD computed with decimal.js (money/decimal.ts,
+ * half-even). Every balance change is booked through the money service (money/service.ts), which
+ * writes the ledger row in the engine's transaction and tells the engine the balance after, as it
+ * does for changes booked by other modules (deposits, withdrawals), so the risk checks see them.
  *
- * Modules. This file holds the Engine (commands, booking, the tick, loading) and is the public entry
- * (createEngine, Engine, PAGE_SIZE and the API's types). Its parts: book.ts (per-instrument Book and
- * Pos, the hot loop), trading-accounts.ts (accounts and their per-slot typed arrays), pricing.ts
- * (prices, USD rates, floating profit), order-views.ts (OrderView, my_deal paging), trade-push.ts
- * (FOREX_TRADE / FOREX_CLOSED pushes and their throttle), trade-settings.ts, instrument-specs.ts,
- * idempotency.ts and params.ts (request parameter parsing, time format).
+ * Boundaries. The engine takes already-parsed typed inputs (model.ts), returns domain values
+ * (model.ts; views.ts maps them to the API's shapes), refuses with DomainError, and announces what
+ * happened through its events (events.ts). It imports nothing of HTTP or the websocket hub.
+ *
+ * Modules. This file holds the Engine (commands, booking, the tick, loading). Its parts: book.ts
+ * (per-instrument Book and Pos, the hot loop), accounts.ts (accounts and their per-slot typed
+ * arrays), pricing.ts (prices, USD rates, floating profit), snapshots.ts (OrderState of an order),
+ * sql.ts (its statements and my_deal paging), settings.ts, instrument-specs.ts, orders.ts and
+ * risk.ts (the rules), and platform/idempotency.ts.
  */
 import type { DB } from "../../platform/db.js";
 import type { PriceFeed, Quote } from "../market/feed.js";
-import type { Hub } from "../../platform/ws/hub.js";
 import { DomainError, CODE_NOT_FOUND } from "../../platform/errors.js";
-import { postLedger } from "../money/ledger.js";
-import { dec, decConst, microToNumber, parseDecimal, round2, round6, toMicro, type Dec } from "../money/decimal.js";
+import { Idempotency } from "../../platform/idempotency.js";
+import { moneyOf, type MoneyService } from "../money/service.js";
+import { dec, decConst, microToNumber, round6, toMicro, type Dec } from "../money/decimal.js";
 import {
   BUY,
   ST_CANCELLED,
   ST_OPEN,
   ST_PENDING,
   openAmounts,
-  parseStop,
   pendingKind,
   pendingReached,
   profitUsd,
@@ -51,39 +53,30 @@ import {
 } from "./orders.js";
 import { isMarginCall, marginLevelPct, protectionAmount, stopOutOrder } from "./risk.js";
 import { Book, type Pos, type StopHits } from "./book.js";
-import { AccountTable, aggregate, type Account, type AccountValues } from "./accounts.js";
+import { AccountTable, aggregate, type Account } from "./accounts.js";
 import { ONE, Pricing } from "./pricing.js";
 import { InstrumentSpecs } from "./instrument-specs.js";
 import { TradeSettings, type Settings } from "./settings.js";
-import { Idempotency } from "../../platform/idempotency.js";
-import { intParam, priceParam, fmtTime } from "./params.js";
-import { DealPages, parseDealQuery, viewClosed, viewOfPos, viewOfRow, type ListedOrderRow, type OrderRow, type OrderView } from "./views.js";
-import { TradePusher, tradePushOf, type Logger, type TradePush } from "./pushes.js";
+import { DealPages, PAGE_SIZE, engineStatements, type ListedOrderRow, type OrderRow } from "./sql.js";
+import { stateClosed, stateOfPos, stateOfRow } from "./snapshots.js";
+import { EngineEvents } from "./events.js";
+import type { AccountFigures, AccountSnapshot, OrderPage, OrderRequest, OrderState } from "./model.js";
 
 // The engine's public API, importable from this module.
-export { PAGE_SIZE, type OrderView } from "./views.js";
 export type { Settings } from "./settings.js";
-export type { AccountValues } from "./accounts.js";
-export type { TradePush } from "./pushes.js";
+export type { AccountFigures, AccountSnapshot, OrderPage, OrderRequest, OrderState } from "./model.js";
+
+export interface Logger {
+  error(obj: unknown, msg?: string): void;
+  warn(obj: unknown, msg?: string): void;
+}
 
 export interface EngineOptions {
   db: DB;
   feed: PriceFeed | null;
-  hub?: Hub | null;
+  /** The money service of the store (default: moneyOf(db)). */
+  money?: MoneyService;
   log?: Logger;
-  /** Interval of FOREX_TRADE pushes (at most one per user per interval). Default 250 ms. */
-  pushIntervalMs?: number;
-}
-
-export interface SubmitInput {
-  type?: unknown;
-  cont?: unknown;
-  forex_id?: unknown;
-  status?: unknown;
-  target_price?: unknown;
-  stop_loss_price?: unknown;
-  target_profit_price?: unknown;
-  multiple?: unknown;
 }
 
 export class Engine {
@@ -96,73 +89,43 @@ export class Engine {
   private readonly tradeSettings: TradeSettings;
   private readonly idem: Idempotency;
   private readonly deals: DealPages;
-  private readonly pusher: TradePusher | null = null;
+  private readonly money: MoneyService;
+  private unsubscribeMoney: (() => void) | null = null;
+  /** What the engine announces (events.ts). */
+  readonly events: EngineEvents;
 
   private books = new Map<number, Book>();
   /** Loaded accounts, with the hot path's per-account typed arrays. */
   private readonly accts = new AccountTable();
   private orders = new Map<number, Pos>();
 
-  private lastLedgerId = 0;
-
-  private st: ReturnType<Engine["prepare"]>;
+  private st: ReturnType<typeof engineStatements>;
 
   constructor(opts: EngineOptions) {
     this.db = opts.db;
     this.log = opts.log ?? { error: (o, m) => console.error(m, o), warn: (o, m) => console.warn(m, o) };
-    this.st = this.prepare();
+    this.st = engineStatements(this.db);
+    this.money = opts.money ?? moneyOf(this.db);
+    this.events = new EngineEvents((err, event) => this.log.error({ err, event }, "engine event listener failed"));
     this.specs = new InstrumentSpecs(this.db);
     this.tradeSettings = new TradeSettings(this.db);
     this.idem = new Idempotency(this.db);
     this.deals = new DealPages(this.db);
-    this.lastLedgerId = (this.db.prepare("SELECT COALESCE(MAX(id), 0) AS m FROM ledger").get() as { m: number }).m;
     this.loadOpenOrders();
     this.setFeed(opts.feed);
-    if (opts.hub) {
-      const accts = this.accts;
-      this.pusher = new TradePusher(
-        opts.hub,
-        {
-          syncBalances: () => this.syncBalances(),
-          takeDirty: (userId) => {
-            const a = accts.get(userId);
-            if (!a || !accts.dirty[a.idx]) return false;
-            accts.dirty[a.idx] = 0;
-            return true;
-          },
-          tradePush: (userId) => this.tradePush(userId),
-        },
-        this.log,
-        opts.pushIntervalMs,
-      );
-    }
+    // Every balance change of a loaded account, whoever booked it, reaches its in-memory account.
+    this.unsubscribeMoney = this.money.onBalance((userId, balanceMicro) => {
+      const a = this.accts.get(userId);
+      if (a) {
+        a.balanceMicro = balanceMicro;
+        this.accts.dirty[a.idx] = 1;
+      }
+    });
   }
 
-  /** One reusable better-sqlite3 transaction wrapper: runTx(fn) runs fn in BEGIN ... COMMIT (ROLLBACK on throw). */
-  private txRunner: ((fn: () => unknown) => unknown) | null = null;
+  /** Runs fn in one transaction of the money service (a rollback re-announces the balances). */
   private runTx<T>(fn: () => T): T {
-    if (!this.txRunner) this.txRunner = this.db.transaction((f: () => unknown) => f());
-    return this.txRunner(fn) as T;
-  }
-
-  private prepare() {
-    const db = this.db;
-    return {
-      user: db.prepare("SELECT id, is_demo, balance_micro, lock_balance_micro FROM users WHERE id = ?"),
-      balance: db.prepare("SELECT balance_micro FROM users WHERE id = ?"),
-      insertOrder: db.prepare(
-        `INSERT INTO orders (user_id, instrument_id, order_type, status, pending_kind, lots, units, leverage, origin_price, open_price,
-           take_profit, stop_loss, margin_micro, fee_micro, created_at, opened_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-      ),
-      activate: db.prepare("UPDATE orders SET status = 1, open_price = ?, margin_micro = ?, fee_micro = ?, opened_at = ? WHERE id = ? AND status = 0"),
-      closeOrder: db.prepare("UPDATE orders SET status = 3, close_price = ?, profit_micro = ?, close_reason = ?, closed_at = ? WHERE id = ? AND status = 1"),
-      cancelOrder: db.prepare("UPDATE orders SET status = 4, close_reason = ?, closed_at = ? WHERE id = ? AND status = 0"),
-      setStops: db.prepare("UPDATE orders SET take_profit = ?, stop_loss = ? WHERE id = ? AND status IN (0, 1)"),
-      orderById: db.prepare("SELECT * FROM orders WHERE id = ?"),
-      liveOrders: db.prepare("SELECT * FROM orders WHERE status IN (0, 1) ORDER BY id"),
-      newLedger: db.prepare("SELECT id, user_id, balance_after_micro FROM ledger WHERE id > ? ORDER BY id"),
-    };
+    return this.money.transaction(fn);
   }
 
   // ---------------------------------------------------------------- settings, instruments, prices
@@ -211,7 +174,8 @@ export class Engine {
   stop(): void {
     this.unsubscribeFeed?.();
     this.unsubscribeFeed = null;
-    this.pusher?.stop();
+    this.unsubscribeMoney?.();
+    this.unsubscribeMoney = null;
   }
 
   // ---------------------------------------------------------------- accounts
@@ -237,45 +201,42 @@ export class Engine {
     return balanceMicro + floatingMicro - a.usedMarginMicro - slack >= needMicro;
   }
 
-  /** Reads ledger rows appended since the last look (by any area) and refreshes loaded balances. */
-  private syncBalances(): void {
-    const rows = this.st.newLedger.all(this.lastLedgerId) as { id: number; user_id: number; balance_after_micro: number }[];
-    for (const r of rows) {
-      this.lastLedgerId = r.id;
-      const a = this.accts.get(r.user_id);
-      if (a) {
-        a.balanceMicro = r.balance_after_micro;
-        this.accts.dirty[a.idx] = 1;
-      }
-    }
+  /** Clears the changed-since-last-look flag of the user's account; true when it was set. */
+  takeChanged(userId: number): boolean {
+    const a = this.accts.get(userId);
+    if (!a || !this.accts.dirty[a.idx]) return false;
+    this.accts.dirty[a.idx] = 0;
+    return true;
   }
 
-  /** Balance, lock, equity, used and free margin, margin level: exact (micro-USD) and for display. */
-  accountValues(userId: number): AccountValues & { marginCall: boolean; floatingMicro: number; balanceMicro: number; usedMarginMicro: number } {
+  /** Balance, lock, equity, used and free margin, margin level (trading-rules.md "Account values"). */
+  accountValues(userId: number): AccountFigures {
     const u = this.st.user.get(userId) as { balance_micro: number; lock_balance_micro: number } | undefined;
     if (!u) throw new DomainError("not_found", CODE_NOT_FOUND);
     const a = this.accts.get(userId);
     const used = a ? a.usedMarginMicro : 0;
     const floating = a ? this.pricing.floatingMicro(a) : 0;
-    const total = u.balance_micro + floating;
-    const level = marginLevelPct(total, used);
+    const equity = u.balance_micro + floating;
+    const level = marginLevelPct(equity, used);
     return {
-      balance: microToNumber(u.balance_micro),
-      lock_balance: microToNumber(u.lock_balance_micro),
-      total: microToNumber(total),
-      all_caution_money: microToNumber(used),
-      can_use: microToNumber(total - used),
-      HazardRate: level === null ? null : round2(level),
-      marginCall: isMarginCall(level, this.settings().marginCallPct),
-      floatingMicro: floating,
       balanceMicro: u.balance_micro,
+      lockMicro: u.lock_balance_micro,
+      equityMicro: equity,
+      floatingMicro: floating,
       usedMarginMicro: used,
+      freeMarginMicro: equity - used,
+      marginLevelPct: level,
+      marginCall: isMarginCall(level, this.settings().marginCallPct),
     };
   }
 
-  /** The FOREX_TRADE push of a user. */
-  tradePush(userId: number): TradePush {
-    return tradePushOf(this.accountValues(userId), this.accts.get(userId), this.pricing);
+  /** The account's figures with each open position at the current price (the FOREX_TRADE push). */
+  snapshot(userId: number): AccountSnapshot {
+    const figures = this.accountValues(userId);
+    const a = this.accts.get(userId);
+    const positions: AccountSnapshot["positions"] = [];
+    if (a) for (const p of a.positions) positions.push({ id: p.id, price: this.pricing.price(p.inst) ?? p.openPrice, profitMicro: this.pricing.floatingMicroOf(p) });
+    return { figures, positions };
   }
 
   // ---------------------------------------------------------------- loading
@@ -356,22 +317,19 @@ export class Engine {
   // ---------------------------------------------------------------- commands
 
   /** Places a market (status 1) or pending (status 0) order. Same idempotency key again: the first result. */
-  submit(userId: number, input: SubmitInput, idemKey: string | null = null): OrderView {
-    const replay = this.idem.lookup<OrderView>(userId, idemKey, "submit");
+  submit(userId: number, req: OrderRequest, idemKey: string | null = null): OrderState {
+    const replay = this.idem.lookup<OrderState>(userId, idemKey, "submit");
     if (replay) return replay;
 
-    const orderType = intParam(input.type);
-    if (orderType !== 1 && orderType !== 2) throw new DomainError("trade_invalid_field", 0, { field: "type" });
-    const status = input.status === undefined || input.status === "" ? ST_OPEN : intParam(input.status);
-    if (status !== ST_OPEN && status !== ST_PENDING) throw new DomainError("trade_invalid_field", 0, { field: "status" });
-    const instId = intParam(input.forex_id);
-    const inst = instId === null ? null : this.specs.get(instId);
+    const orderType = req.side;
+    const status = req.status;
+    const inst = req.instrumentId === null ? null : this.specs.get(req.instrumentId);
     if (!inst || !inst.enabled) throw new DomainError("instrument_not_found");
-    const leverage = validateLeverage(input.multiple, inst);
+    const leverage = validateLeverage(req.leverage, inst);
     const s = this.settings();
-    const lots = validateLots(parseDecimal(input.cont), inst, s.maxLots);
-    const tp = parseStop(input.target_profit_price, "target_profit_price");
-    const sl = parseStop(input.stop_loss_price, "stop_loss_price");
+    const lots = validateLots(req.lots, inst, s.maxLots);
+    const tp = req.takeProfit;
+    const sl = req.stopLoss;
 
     const q = this.pricing.feed?.quote(inst.id);
     if (!q || !(q.price > 0)) throw new DomainError("quote_stale");
@@ -381,7 +339,7 @@ export class Engine {
     const now = Date.now();
 
     if (status === ST_PENDING) {
-      const target = priceParam(input.target_price);
+      const target = req.targetPrice;
       if (target === null) throw new DomainError("target_price_required");
       validateStops(orderType, target, tp, sl, inst.precision);
       const kind = pendingKind(orderType, target, q.price);
@@ -392,11 +350,12 @@ export class Engine {
           id, userId, acc: a, inst, book: this.book(inst), orderType, status: ST_PENDING, pendingKind: kind, lots, units, leverage,
           originPrice: target, openPrice: 0, tp: tp ?? 0, sl: sl ?? 0, marginMicro: 0, feeMicro: 0, slot: -1,
         };
-        const v = viewOfPos(p, now, this.pricing);
+        const v = stateOfPos(p, now, this.pricing);
         this.idem.store(userId, idemKey, "submit", v);
         return { v, p };
       });
       this.addPending(view.p);
+      this.events.emit("orderPlaced", { userId, orderId: view.p.id, pending: true });
       return view.v;
     }
 
@@ -416,23 +375,24 @@ export class Engine {
         }
       }
       const { id } = this.st.insertOrder.get(userId, inst.id, orderType, ST_OPEN, null, lots.toString(), units.toString(), leverage, price, price, tp, sl, marginMicro, feeMicro, now, now) as { id: number };
-      const balAfter = feeMicro !== 0 ? postLedger(this.db, { userId, amountMicro: -feeMicro, kind: "fee", ref: `order:${id}`, at: now }) : bal;
+      const balAfter = feeMicro !== 0 ? this.money.post({ userId, amountMicro: -feeMicro, kind: "fee", ref: `order:${id}`, at: now }) : bal;
       const p: Pos = {
         id, userId, acc: a, inst, book: this.book(inst), orderType, status: ST_OPEN, pendingKind: null, lots, units, leverage,
         originPrice: price, openPrice: price, tp: tp ?? 0, sl: sl ?? 0, marginMicro, feeMicro, slot: -1,
       };
-      const v = viewOfPos(p, now, this.pricing);
+      const v = stateOfPos(p, now, this.pricing);
       this.idem.store(userId, idemKey, "submit", v);
       return { v, p, balAfter };
     });
     a.balanceMicro = res.balAfter;
     this.addOpen(res.p);
+    this.events.emit("orderPlaced", { userId, orderId: res.p.id, pending: false });
     return res.v;
   }
 
   /** Closes an open position of the user at the current price. */
-  close(userId: number, id: unknown, idemKey: string | null = null): OrderView {
-    const replay = this.idem.lookup<OrderView>(userId, idemKey, "close");
+  close(userId: number, id: number | null, idemKey: string | null = null): OrderState {
+    const replay = this.idem.lookup<OrderState>(userId, idemKey, "close");
     if (replay) return replay;
     const p = this.ownOrder(userId, id);
     if (p.status !== ST_OPEN) throw new DomainError("order_not_open");
@@ -445,19 +405,17 @@ export class Engine {
   }
 
   /** Cancels a pending order of the user. */
-  cancel(userId: number, id: unknown, idemKey: string | null = null): OrderView {
-    const replay = this.idem.lookup<OrderView>(userId, idemKey, "cancel_trade");
+  cancel(userId: number, id: number | null, idemKey: string | null = null): OrderState {
+    const replay = this.idem.lookup<OrderState>(userId, idemKey, "cancel_trade");
     if (replay) return replay;
     const p = this.ownOrder(userId, id);
     if (p.status !== ST_PENDING) throw new DomainError("order_not_pending");
     return this.cancelPending(p, "cancelled", (view) => this.idem.store(userId, idemKey, "cancel_trade", view));
   }
 
-  /** Sets or clears (0 / empty) take-profit and stop-loss of an open position or pending order. */
-  setStops(userId: number, id: unknown, tpRaw: unknown, slRaw: unknown): OrderView {
+  /** Sets or clears (null) take-profit and stop-loss of an open position or pending order. */
+  setStops(userId: number, id: number | null, tp: number | null, sl: number | null): OrderState {
     const p = this.ownOrder(userId, id);
-    const tp = parseStop(tpRaw, "target_profit_price");
-    const sl = parseStop(slRaw, "stop_loss_price");
     let ref = p.originPrice;
     if (p.status === ST_OPEN) {
       const price = this.pricing.price(p.inst);
@@ -472,11 +430,12 @@ export class Engine {
     p.sl = sl ?? 0;
     if (p.status === ST_OPEN) p.book.setStops(p, p.tp, p.sl);
     this.accts.dirty[p.acc.idx] = 1;
-    return viewOfPos(p, this.createdAt(p.id), this.pricing);
+    this.events.emit("stopsChanged", { userId, orderId: p.id });
+    return stateOfPos(p, this.createdAt(p.id), this.pricing);
   }
 
   /** Demo accounts only: closes every position, cancels pending orders, restores demo.initial_balance. */
-  resetDemo(userId: number): AccountValues {
+  resetDemo(userId: number): AccountFigures {
     const u = this.st.user.get(userId) as { is_demo: number } | undefined;
     if (!u) throw new DomainError("not_found", CODE_NOT_FOUND);
     if (u.is_demo !== 1) throw new DomainError("only_demo");
@@ -491,25 +450,24 @@ export class Engine {
         const rate = this.usdRate(p.inst) ?? ONE;
         const profit = toMicro(profitUsd(p.orderType, p.openPrice, price, p.units, rate));
         this.st.closeOrder.run(price, profit, "demo_reset", now, p.id);
-        if (profit !== 0) postLedger(this.db, { userId, amountMicro: profit, kind: "realised_profit", ref: `order:${p.id}`, at: now });
+        if (profit !== 0) this.money.post({ userId, amountMicro: profit, kind: "realised_profit", ref: `order:${p.id}`, at: now });
       }
       for (const p of pend) this.st.cancelOrder.run("demo_reset", now, p.id);
       const bal = (this.st.balance.get(userId) as { balance_micro: number }).balance_micro;
-      if (bal !== initial) postLedger(this.db, { userId, amountMicro: initial - bal, kind: "demo_reset", ref: "demo_reset", at: now });
+      if (bal !== initial) this.money.post({ userId, amountMicro: initial - bal, kind: "demo_reset", ref: "demo_reset", at: now });
     });
     for (const p of open) this.removeOpen(p);
     for (const p of pend) this.removePending(p);
     a.balanceMicro = initial;
     this.accts.dirty[a.idx] = 1;
-    this.pusher?.closed(userId, open.map((p) => p.id));
-    const v = this.accountValues(userId);
-    return { balance: v.balance, lock_balance: v.lock_balance, total: v.total, all_caution_money: v.all_caution_money, can_use: v.can_use, HazardRate: v.HazardRate };
+    if (open.length) this.events.emit("positionsClosed", { userId, orderIds: open.map((p) => p.id), reason: "demo_reset" });
+    for (const p of pend) this.events.emit("orderCancelled", { userId, orderId: p.id, reason: "demo_reset" });
+    return this.accountValues(userId);
   }
 
   // ---------------------------------------------------------------- booking primitives
 
-  private ownOrder(userId: number, rawId: unknown): Pos {
-    const id = intParam(rawId);
+  private ownOrder(userId: number, id: number | null): Pos {
     const p = id === null ? undefined : this.orders.get(id);
     if (p && p.userId === userId) return p;
     if (id !== null) {
@@ -525,7 +483,7 @@ export class Engine {
    * Closes an open position at `price` in one transaction: the order row, its realised profit ledger
    * row, and negative balance protection when it was the account's last position.
    */
-  private closePosition(p: Pos, price: number, reason: CloseReason, inTx?: (v: OrderView) => void): OrderView {
+  private closePosition(p: Pos, price: number, reason: CloseReason, inTx?: (v: OrderState) => void): OrderState {
     const rate = this.usdRate(p.inst) ?? ONE;
     const profit = toMicro(profitUsd(p.orderType, p.openPrice, price, p.units, rate));
     const now = Date.now();
@@ -534,29 +492,30 @@ export class Engine {
     const view = this.runTx(() => {
       const changed = this.st.closeOrder.run(price, profit, reason, now, p.id).changes;
       if (changed !== 1) throw new DomainError("order_not_open");
-      let bal = profit !== 0 ? postLedger(this.db, { userId, amountMicro: profit, kind: "realised_profit", ref: `order:${p.id}`, at: now }) : (this.st.balance.get(userId) as { balance_micro: number }).balance_micro;
+      let bal = profit !== 0 ? this.money.post({ userId, amountMicro: profit, kind: "realised_profit", ref: `order:${p.id}`, at: now }) : (this.st.balance.get(userId) as { balance_micro: number }).balance_micro;
       const prot = protectionAmount(bal, a.positions.size - 1);
-      if (prot !== 0) bal = postLedger(this.db, { userId, amountMicro: prot, kind: "protection", ref: `order:${p.id}`, at: now });
+      if (prot !== 0) bal = this.money.post({ userId, amountMicro: prot, kind: "protection", ref: `order:${p.id}`, at: now });
       a.balanceMicro = bal;
-      const v = viewClosed(p, this.createdAt(p.id), this.pricing, price, profit, reason, now);
+      const v = stateClosed(p, this.createdAt(p.id), this.pricing, price, profit, reason, now);
       inTx?.(v);
       return v;
     });
     this.removeOpen(p);
-    this.pusher?.closed(userId, [p.id]);
+    this.events.emit("positionsClosed", { userId, orderIds: [p.id], reason });
     return view;
   }
 
-  private cancelPending(p: Pos, reason: CloseReason, inTx?: (v: OrderView) => void): OrderView {
+  private cancelPending(p: Pos, reason: CloseReason, inTx?: (v: OrderState) => void): OrderState {
     const now = Date.now();
     const view = this.runTx(() => {
       const changed = this.st.cancelOrder.run(reason, now, p.id).changes;
       if (changed !== 1) throw new DomainError("order_not_pending");
-      const v: OrderView = { ...viewOfPos(p, this.createdAt(p.id), this.pricing), Status: ST_CANCELLED, CloseReason: reason, ClosedAt: fmtTime(now) };
+      const v: OrderState = { ...stateOfPos(p, this.createdAt(p.id), this.pricing), status: ST_CANCELLED, closeReason: reason, closedAt: now };
       inTx?.(v);
       return v;
     });
     this.removePending(p);
+    this.events.emit("orderCancelled", { userId: p.userId, orderId: p.id, reason });
     return view;
   }
 
@@ -578,7 +537,7 @@ export class Engine {
         return false;
       }
       this.st.activate.run(price, marginMicro, feeMicro, now, p.id);
-      if (feeMicro !== 0) a.balanceMicro = postLedger(this.db, { userId: p.userId, amountMicro: -feeMicro, kind: "fee", ref: `order:${p.id}`, at: now });
+      if (feeMicro !== 0) a.balanceMicro = this.money.post({ userId: p.userId, amountMicro: -feeMicro, kind: "fee", ref: `order:${p.id}`, at: now });
       return true;
     });
     this.removePending(p);
@@ -587,6 +546,9 @@ export class Engine {
       p.marginMicro = marginMicro;
       p.feeMicro = feeMicro;
       this.addOpen(p);
+      this.events.emit("orderActivated", { userId: p.userId, orderId: p.id, price });
+    } else {
+      this.events.emit("orderCancelled", { userId: p.userId, orderId: p.id, reason: "insufficient_margin" });
     }
   }
 
@@ -612,7 +574,6 @@ export class Engine {
 
   /** Marks to market the instruments that ticked, then books TP/SL, pending activations and stop-outs. */
   onTick(changed: Quote[]): void {
-    this.syncBalances();
     const accts = this.accts;
     let tn = accts.touchedN;
     for (let k = 0; k < changed.length; k++) {
@@ -701,24 +662,23 @@ export class Engine {
   }
 
   /** my_deal: status 0 pending, 1 holding, 3 history (closed and cancelled); PAGE_SIZE per page, newest first. */
-  listOrders(userId: number, statusRaw: unknown, pageRaw: unknown): { data: OrderView[]; total: number; all_fact_profits: number; balance: number } {
-    const { status, offset } = parseDealQuery(statusRaw, pageRaw);
+  listOrders(userId: number, status: 0 | 1 | 3, page: number): OrderPage {
     const u = this.st.balance.get(userId) as { balance_micro: number } | undefined;
     if (!u) throw new DomainError("not_found", CODE_NOT_FOUND);
-    const { rows, total, historyProfitMicro } = this.deals.page(userId, status, offset);
-    let allProfitMicro = historyProfitMicro;
+    const { rows, total, historyProfitMicro } = this.deals.page(userId, status, (page - 1) * PAGE_SIZE);
+    let profitMicro = historyProfitMicro;
     if (status === 1) {
       const a = this.accts.get(userId);
-      allProfitMicro = a ? this.pricing.floatingMicro(a) : 0;
+      profitMicro = a ? this.pricing.floatingMicro(a) : 0;
     }
-    return { data: rows.map((r) => this.viewOfListed(r)), total, all_fact_profits: microToNumber(allProfitMicro), balance: microToNumber(u.balance_micro) };
+    return { orders: rows.map((r) => this.stateOfListed(r)), total, profitMicro, balanceMicro: u.balance_micro };
   }
 
   /** A listed row: live orders from memory (current price), the rest as stored. */
-  private viewOfListed(r: ListedOrderRow): OrderView {
+  private stateOfListed(r: ListedOrderRow): OrderState {
     const live = this.orders.get(r.id);
-    if (live && (r.status === ST_OPEN || r.status === ST_PENDING)) return viewOfPos(live, r.created_at, this.pricing);
-    return viewOfRow(r);
+    if (live && (r.status === ST_OPEN || r.status === ST_PENDING)) return stateOfPos(live, r.created_at, this.pricing);
+    return stateOfRow(r);
   }
 
   // ---------------------------------------------------------------- introspection (tests, bench)

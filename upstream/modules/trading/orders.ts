@@ -46,14 +46,11 @@ export function validateLots(lots: Dec | null, inst: Pick<InstrumentSpec, "pip" 
   return lots;
 }
 
-/** Leverage must be one of the instrument's HasForexMultiple values; none configured -> no_mult_config. */
-export function validateLeverage(raw: unknown, inst: Pick<InstrumentSpec, "multiples">): number {
+/** Leverage must be one of the instrument's HasForexMultiple values (null: malformed); none configured -> no_mult_config. */
+export function validateLeverage(leverage: number | null, inst: Pick<InstrumentSpec, "multiples">): number {
   if (inst.multiples.length === 0) throw new DomainError("no_mult_config");
-  const s = typeof raw === "number" ? String(raw) : typeof raw === "string" ? raw.trim() : "";
-  if (!/^\d{1,6}$/.test(s)) throw new DomainError("invalid_leverage", 0, { options: inst.multiples.join(", ") });
-  const v = Number(s);
-  if (!inst.multiples.includes(v)) throw new DomainError("invalid_leverage", 0, { options: inst.multiples.join(", ") });
-  return v;
+  if (leverage === null || !inst.multiples.includes(leverage)) throw new DomainError("invalid_leverage", 0, { options: inst.multiples.join(", ") });
+  return leverage;
 }
 
 /** Units = lots x ForexContNum. */
@@ -144,15 +141,4 @@ export function stopHit(orderType: number, tp: number, sl: number, price: number
     if (sl > 0 && price >= sl) return "stop_loss";
   }
   return null;
-}
-
-/** Parses an optional TP/SL price: empty, missing or 0 -> null (not set); negative or garbage -> refusal. */
-export function parseStop(raw: unknown, field: string): number | null {
-  if (raw === undefined || raw === null) return null;
-  const s = typeof raw === "number" ? String(raw) : typeof raw === "string" ? raw.trim() : "x";
-  if (s === "") return null;
-  if (!/^\d{0,15}(\.\d{1,12})?$/.test(s) || s === ".") throw new DomainError("trade_invalid_field", 0, { field });
-  const v = Number(s);
-  if (!Number.isFinite(v) || v < 0) throw new DomainError("trade_invalid_field", 0, { field });
-  return v === 0 ? null : v;
 }
