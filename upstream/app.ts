@@ -53,7 +53,7 @@ export interface Upstream {
 }
 
 export async function buildUpstream(config: UpstreamConfig, opts: { feed?: PriceFeed | ((db: DB) => PriceFeed) } = {}): Promise<Upstream> {
-  const log = pino({ level: process.env.LOG_LEVEL || "info", base: { svc: "upstream" } });
+  const log = pino({ level: config.logLevel, base: { svc: "upstream" } });
   const db = openDb(config.dbFile);
   const app = Fastify({ logger: false, bodyLimit: 6 * 1024 * 1024, trustProxy: "loopback" });
   await app.register(formbody);

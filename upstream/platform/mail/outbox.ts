@@ -29,7 +29,7 @@ export const outboxOnlySender: MessageSender = {
   },
 };
 
-export function smtpSender(smtpUrl: string, from = process.env.MAIL_FROM || "Tradepost <no-reply@tradepost.invalid>"): MessageSender {
+export function smtpSender(smtpUrl: string, from: string): MessageSender {
   // Bounded waits, so that a silent mail server cannot hold a request (the URL may override them).
   const u = new URL(smtpUrl);
   for (const [k, v] of [["connectionTimeout", "10000"], ["greetingTimeout", "10000"], ["socketTimeout", "20000"]]) {
@@ -54,7 +54,7 @@ const senders = new WeakMap<AppContext, Senders>();
 function sendersOf(ctx: AppContext): Senders {
   let s = senders.get(ctx);
   if (!s) {
-    s = { email: ctx.config.smtpUrl ? smtpSender(ctx.config.smtpUrl) : outboxOnlySender, sms: outboxOnlySender };
+    s = { email: ctx.config.smtpUrl ? smtpSender(ctx.config.smtpUrl, ctx.config.mailFrom) : outboxOnlySender, sms: outboxOnlySender };
     senders.set(ctx, s);
   }
   return s;
