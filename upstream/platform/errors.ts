@@ -3,14 +3,9 @@
  * DomainError; the HTTP layer's error handler (platform/http/errors.ts) turns it into the translated
  * envelope, so no module below the routes knows of HTTP.
  */
-export const CODE = {
-  OK: 1,
-  FAIL: 0,
-  NOT_FOUND: 404,
-  RATE_LIMITED: 429,
-  INTERNAL: 500,
-  SESSION_INVALID: 999,
-} as const;
+import { CODE } from "@contract/envelope";
+
+export { CODE };
 
 export const CODE_OK = CODE.OK;
 export const CODE_FAIL = CODE.FAIL;

@@ -6,9 +6,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const LANGS = ["hk", "en", "jp", "kr", "th", "vn", "fr", "de", "ru", "spa", "pt", "ar", "it", "tr", "id"] as const;
-export type Lang = (typeof LANGS)[number];
-export const DEFAULT_LANG: Lang = "en";
+import { DEFAULT_LANG, LANGS, type Lang } from "@contract/constants";
+
+export { DEFAULT_LANG, LANGS, type Lang };
 
 const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "locales");
 

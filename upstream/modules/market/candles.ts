@@ -7,10 +7,10 @@
  * changed candle per flush, never one write per tick per period). The simulator flushes every few
  * seconds; readers merge the in-memory forming candle (`last`) over the stored ones.
  */
+import { PERIODS, isPeriod, type Period } from "@contract/constants";
 import type { DB } from "../../platform/db.js";
 
-export const PERIODS = ["1min", "5min", "15min", "30min", "60min", "1day"] as const;
-export type Period = (typeof PERIODS)[number];
+export { PERIODS, isPeriod, type Period };
 
 export const PERIOD_MS: Record<Period, number> = {
   "1min": 60_000,
@@ -20,10 +20,6 @@ export const PERIOD_MS: Record<Period, number> = {
   "60min": 3_600_000,
   "1day": 86_400_000,
 };
-
-export function isPeriod(p: unknown): p is Period {
-  return typeof p === "string" && (PERIODS as readonly string[]).includes(p);
-}
 
 export function bucketStart(period: Period, t: number): number {
   const ms = PERIOD_MS[period];

@@ -3,6 +3,7 @@
  * that exist are left alone, so an operator's edits survive restarts), plus typed access and the
  * quote-currency -> USD conversion the order engine uses.
  */
+import { floatArith, usdRate as usdRateOf } from "@contract/formulas";
 import type { DB } from "../../platform/db.js";
 import type { PriceFeed } from "./feed.js";
 import type { Session } from "./hours.js";
@@ -200,15 +201,13 @@ export function roundTo(x: number, digits: number): number {
 /**
  * USD value of one unit of `quoteCurrency` at the feed's current prices: a quote-currency amount
  * times this rate is USD. "USD" is 1; otherwise it uses the instrument {CCY}USD (rate = its price)
- * or USD{CCY} (rate = 1 / its price). Undefined when the feed has neither (the caller must refuse).
+ * or USD{CCY} (rate = 1 / its price), by @contract/formulas usdRate. Undefined when the feed has neither (the caller must refuse).
  * Example: profit of a USDJPY position in JPY x usdRate(feed, "JPY") = profit in USD.
  */
 export function usdRate(feed: PriceFeed, quoteCurrency: string): number | undefined {
-  const ccy = quoteCurrency.toUpperCase();
-  if (ccy === "USD") return 1;
-  const direct = feed.quote(`${ccy}USD`);
-  if (direct && direct.price > 0) return direct.price;
-  const inverse = feed.quote(`USD${ccy}`);
-  if (inverse && inverse.price > 0) return 1 / inverse.price;
-  return undefined;
+  const rate = usdRateOf(floatArith, quoteCurrency, (code) => {
+    const q = feed.quote(code);
+    return q && q.price > 0 ? q.price : null;
+  });
+  return rate ?? undefined;
 }

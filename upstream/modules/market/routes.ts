@@ -11,13 +11,13 @@ import type { AppContext } from "../../app.js";
 import type { Quote } from "./feed.js";
 import { DomainError, CODE_FAIL, CODE_NOT_FOUND } from "../../platform/errors.js";
 import { translate } from "../../platform/i18n.js";
+import { DEFAULT_PERIOD, DEFAULT_SPARKLINE_PERIOD, SPARKLINE_POINTS, TOPIC, klineCode, klineTopic } from "@contract/constants";
 import { CandleBook, isPeriod, readCandles, round2, type FormingCandle, type Period } from "./candles.js";
 import { loadInstruments, type InstrumentRow } from "./instruments.js";
 import type { MarketFeed } from "./market-core.js";
 
 const LOGO_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "static", "logos");
 const KLINE_LIMIT = 300;
-const SPARK_POINTS = 48;
 const SEARCH_MAX = 32;
 
 type Query = Record<string, unknown>;
@@ -140,7 +140,7 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
 
   app.get("/v1/api/forex/kline", async (req: FastifyRequest) => {
     const q = (req.query ?? {}) as Query;
-    const period = periodOf(str(q, "period"), "1min");
+    const period = periodOf(str(q, "period"), DEFAULT_PERIOD);
     const inst = instrumentOf(str(q, "forex_id"));
     const candles = readCandles(db, inst.id, period, KLINE_LIMIT);
     // The in-memory forming candle may be newer than the stored one.
@@ -159,13 +159,13 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
 
   app.get("/v1/api/forex/abbreviated_cache_kline", async (req: FastifyRequest) => {
     const q = (req.query ?? {}) as Query;
-    const period = periodOf(str(q, "period"), "60min");
+    const period = periodOf(str(q, "period"), DEFAULT_SPARKLINE_PERIOD);
     const raw = str(q, "forex_id") ?? "";
     const parts = raw.split(",").map((s) => s.trim()).filter(Boolean);
     if (parts.length > 200) throw new DomainError("market.invalid_forex_id", CODE_FAIL);
     const insts = parts.length === 0 ? loadInstruments(db) : parts.map((p) => instrumentOf(p));
     const data = insts.map((inst) => {
-      const rows = (closesStmt.all(inst.id, period, SPARK_POINTS) as { time: number; close: number }[]).reverse();
+      const rows = (closesStmt.all(inst.id, period, SPARKLINE_POINTS) as { time: number; close: number }[]).reverse();
       // The in-memory forming candle replaces its stored copy, or is appended when not stored yet.
       const live = book.last(inst.id, period);
       if (live) {
@@ -173,7 +173,7 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
         if (last && last.time === live.time) last.close = live.close;
         else if (!last || live.time > last.time) {
           rows.push({ time: live.time, close: live.close });
-          if (rows.length > SPARK_POINTS) rows.shift();
+          if (rows.length > SPARKLINE_POINTS) rows.shift();
         }
       }
       return { forex_id: inst.id, period, points: rows.map((r) => r.close) };
@@ -213,18 +213,18 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
       period: c.period, Time: c.time, Open: c.open, High: c.high, Low: c.low, Close: c.close, Volume: round2(c.volume),
     }));
 
-  ctx.hub.onSubscribe((t) => t === "DAY_MARKET", () => feed.all().map(dayItem));
+  ctx.hub.onSubscribe((t) => t === TOPIC.DAY_MARKET, () => feed.all().map(dayItem));
   ctx.hub.onSubscribe(
-    (t) => t.startsWith("KLINE."),
+    (t) => klineCode(t) !== null,
     (t) => {
-      const id = codeToId.get(t.slice(6));
+      const id = codeToId.get(klineCode(t)!);
       return id === undefined ? undefined : klineItems(id);
     },
   );
   feed.onTick((changed) => {
     if (changed.length === 0) return;
-    ctx.hub.publish("DAY_MARKET", changed.map(dayItem));
-    for (const q of changed) ctx.hub.publish(`KLINE.${q.code}`, klineItems(q.id));
+    ctx.hub.publish(TOPIC.DAY_MARKET, changed.map(dayItem));
+    for (const q of changed) ctx.hub.publish(klineTopic(q.code), klineItems(q.id));
   });
 }
 

@@ -6,6 +6,7 @@
  * per-tick mark-to-market of the hot path, never for a booked amount.
  */
 import DecimalJs from "decimal.js";
+import type { Arith } from "@contract/formulas";
 
 export const Dec = DecimalJs.clone({ precision: 40, rounding: DecimalJs.ROUND_HALF_EVEN, toExpNeg: -30, toExpPos: 40 });
 export type Dec = InstanceType<typeof Dec>;
@@ -77,3 +78,13 @@ export function round2(x: number): number {
   const r = Math.round(x * 100) / 100;
   return r === 0 ? 0 : r;
 }
+
+/** The contract's formulas (@contract/formulas) over exact decimals: what the engine books. */
+export const decimalArith: Arith<Dec> = {
+  of: (x) => (typeof x === "string" ? decConst(x) : new Dec(x)),
+  add: (a, b) => a.plus(b),
+  sub: (a, b) => a.minus(b),
+  mul: (a, b) => a.mul(b),
+  div: (a, b) => a.div(b),
+  cmp: (a, b) => a.cmp(b),
+};

@@ -4,7 +4,9 @@
  * stop-loss validation and triggers. The engine (engine.ts) books what these return.
  */
 import { DomainError } from "../../platform/errors.js";
-import { Dec, dec, decConst, toMicro } from "../money/decimal.js";
+import * as F from "@contract/formulas";
+import { ORDER_STATUS, ORDER_TYPE, type CloseReason as ContractCloseReason, type PendingType } from "@contract/enums";
+import { Dec, dec, decConst, decimalArith, toMicro } from "../money/decimal.js";
 
 /** An instrument as the engine needs it (decimal fields kept as text, exact). */
 export interface InstrumentSpec {
@@ -23,18 +25,18 @@ export interface InstrumentSpec {
   enabled: boolean;
 }
 
-export const BUY = 1;
-export const SELL = 2;
+export const BUY = ORDER_TYPE.BUY;
+export const SELL = ORDER_TYPE.SELL;
 
-export type PendingKind = "buy_limit" | "buy_stop" | "sell_limit" | "sell_stop";
+export type PendingKind = PendingType;
 
 /** Order status as stored and shown: 0 pending, 1 holding, 3 closed, 4 cancelled (pending never filled). */
-export const ST_PENDING = 0;
-export const ST_OPEN = 1;
-export const ST_CLOSED = 3;
-export const ST_CANCELLED = 4;
+export const ST_PENDING = ORDER_STATUS.PENDING;
+export const ST_OPEN = ORDER_STATUS.OPEN;
+export const ST_CLOSED = ORDER_STATUS.CLOSED;
+export const ST_CANCELLED = ORDER_STATUS.CANCELLED;
 
-export type CloseReason = "manual" | "take_profit" | "stop_loss" | "stop_out" | "demo_reset" | "cancelled" | "insufficient_margin";
+export type CloseReason = ContractCloseReason;
 
 /** Validates lots: a multiple of Pip, at least ForexMinCont, at most trade.max_lots. Returns the normalised lots. */
 export function validateLots(lots: Dec | null, inst: Pick<InstrumentSpec, "pip" | "minLots">, maxLots: string): Dec {
@@ -55,29 +57,26 @@ export function validateLeverage(leverage: number | null, inst: Pick<InstrumentS
 
 /** Units = lots x ForexContNum. */
 export function unitsOf(lots: Dec, contNum: string): Dec {
-  return lots.mul(decConst(contNum));
+  return F.units(decimalArith, lots, decConst(contNum));
 }
 
 /**
- * Margin in USD. MarginMode 1: lots x ForexContNum. Otherwise lots x ForexContNum x price / leverage,
- * converted to USD with `usdRate` (USD per unit of the quote currency; 1 for USD-quoted instruments).
+ * Margin in USD (@contract/formulas marginUsd over decimals). MarginMode 1: lots x ForexContNum.
+ * Otherwise lots x ForexContNum x price / leverage, converted to USD with `usdRate` (USD per unit of
+ * the quote currency; 1 for USD-quoted instruments).
  */
 export function marginUsd(lots: Dec, inst: Pick<InstrumentSpec, "contNum" | "marginMode">, price: Dec | number, leverage: number, usdRate: Dec | number = 1): Dec {
-  const units = unitsOf(lots, inst.contNum);
-  if (inst.marginMode === 1) return units;
-  if (!(leverage > 0)) throw new Error("leverage must be positive");
-  return units.mul(dec(price)).div(leverage).mul(dec(usdRate));
+  return F.marginUsd(decimalArith, lots, { contNum: decConst(inst.contNum), marginMode: inst.marginMode }, dec(price), leverage, dec(usdRate));
 }
 
-/** Fee in USD: trade_fee_type 1 is lots x ForexFeeRate; otherwise margin x ForexFeeRate. */
+/** Fee in USD (@contract/formulas feeUsd): trade_fee_type 1 is lots x ForexFeeRate; otherwise margin x ForexFeeRate. */
 export function feeUsd(feeType: number, lots: Dec, feeRate: string, margin: Dec): Dec {
-  return feeType === 1 ? lots.mul(decConst(feeRate)) : margin.mul(decConst(feeRate));
+  return F.feeUsd(decimalArith, feeType, lots, decConst(feeRate), margin);
 }
 
-/** Profit in USD: buy (price - open) x units, sell (open - price) x units, times the USD rate. */
+/** Profit in USD (@contract/formulas profitUsd): buy (price - open) x units, sell (open - price) x units, times the USD rate. */
 export function profitUsd(orderType: number, openPrice: Dec | number, price: Dec | number, units: Dec, usdRate: Dec | number = 1): Dec {
-  const diff = orderType === BUY ? dec(price).minus(dec(openPrice)) : dec(openPrice).minus(dec(price));
-  return diff.mul(units).mul(dec(usdRate));
+  return F.profitUsd(decimalArith, orderType, dec(openPrice), dec(price), units, dec(usdRate));
 }
 
 /** The booked amounts of opening a position, in micro-USD. */

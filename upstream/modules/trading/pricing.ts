@@ -2,8 +2,9 @@
  * Prices as the engine reads them from its feed: the latest price of an instrument, the USD rate of
  * its quote currency (exact, and the float twin for the hot path), and exact floating profits.
  */
+import { usdRate as usdRateOf } from "@contract/formulas";
 import type { PriceFeed } from "../market/feed.js";
-import { Dec, dec, toMicro } from "../money/decimal.js";
+import { Dec, dec, decimalArith, toMicro } from "../money/decimal.js";
 import { profitUsd, type InstrumentSpec } from "./orders.js";
 import { usdRate as usdRateFloat } from "../market/instruments.js";
 import type { Pos } from "./book.js";
@@ -22,17 +23,15 @@ export class Pricing {
   }
 
   /**
-   * USD per unit of the instrument's quote currency, exact: the rule of instruments.ts usdRate (a
-   * CCYUSD quote's price, or 1 / a USDCCY quote's price) in decimals; null when unknown (refused).
+   * USD per unit of the instrument's quote currency, exact: @contract/formulas usdRate (a CCYUSD
+   * quote's price, or 1 / a USDCCY quote's price) over decimals; null when unknown (refused).
    */
   usdRate(inst: InstrumentSpec): Dec | null {
-    const ccy = inst.quoteCurrency;
-    if (ccy === "USD") return ONE;
-    const direct = this.feed?.quote(`${ccy}USD`);
-    if (direct && direct.price > 0) return dec(direct.price);
-    const inverse = this.feed?.quote(`USD${ccy}`);
-    if (inverse && inverse.price > 0) return ONE.div(dec(inverse.price));
-    return null;
+    if (inst.quoteCurrency === "USD") return ONE;
+    return usdRateOf(decimalArith, inst.quoteCurrency, (code) => {
+      const q = this.feed?.quote(code);
+      return q && q.price > 0 ? dec(q.price) : null;
+    });
   }
 
   /** Float twin of usdRate (instruments.ts usdRate) for the hot path; NaN when unknown. */

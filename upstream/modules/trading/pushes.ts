@@ -4,11 +4,12 @@
  * current price) as a snapshot on subscribe and then throttled to one push per user per interval,
  * only to users whose account changed.
  */
+import { TOPIC, TRADE_PUSH_INTERVAL_MS } from "@contract/constants";
 import type { Hub } from "../../platform/ws/hub.js";
 import type { Engine } from "./engine.js";
 import { tradePushView } from "./views.js";
 
-export const PUSH_INTERVAL_MS = 250;
+export const PUSH_INTERVAL_MS = TRADE_PUSH_INTERVAL_MS;
 
 export interface Logger {
   error(obj: unknown, msg?: string): void;
@@ -26,21 +27,21 @@ export class TradePusher {
     intervalMs: number = PUSH_INTERVAL_MS,
   ) {
     hub.onSubscribe(
-      (t) => t === "FOREX_TRADE",
+      (t) => t === TOPIC.FOREX_TRADE,
       (_t, conn) => (conn.userId === null ? undefined : tradePushView(engine.snapshot(conn.userId))),
     );
-    this.unsubscribe = engine.events.on("positionsClosed", (e) => hub.publishToUser(e.userId, "FOREX_CLOSED", { ids: e.orderIds }));
+    this.unsubscribe = engine.events.on("positionsClosed", (e) => hub.publishToUser(e.userId, TOPIC.FOREX_CLOSED, { ids: e.orderIds }));
     this.timer = setInterval(() => this.flush(), intervalMs);
     this.timer.unref();
   }
 
   /** Pushes FOREX_TRADE to every subscribed user whose account changed since the last push. */
   flush(): void {
-    const users = this.hub.subscribedUsers("FOREX_TRADE");
+    const users = this.hub.subscribedUsers(TOPIC.FOREX_TRADE);
     for (const userId of users) {
       if (!this.engine.takeChanged(userId)) continue;
       try {
-        this.hub.publishToUser(userId, "FOREX_TRADE", tradePushView(this.engine.snapshot(userId)));
+        this.hub.publishToUser(userId, TOPIC.FOREX_TRADE, tradePushView(this.engine.snapshot(userId)));
       } catch (err) {
         this.log.error({ err }, "FOREX_TRADE push failed");
       }

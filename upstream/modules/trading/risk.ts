@@ -2,6 +2,7 @@
  * Account values and risk rules of trading-rules.md ("Account values", "Risk"), pure functions.
  * Exact versions work on integer micro-USD; the engine's per-tick checks use the float twins.
  */
+import { marginLevelPct } from "@contract/formulas";
 
 export interface AccountMicro {
   /** Cash balance (sum of the ledger). */
@@ -23,9 +24,7 @@ export function freeMarginMicro(a: AccountMicro): number {
 }
 
 /** Margin level (HazardRate) in percent = equity / used margin x 100; null while no margin is used. */
-export function marginLevelPct(equity: number, usedMargin: number): number | null {
-  return usedMargin > 0 ? (equity / usedMargin) * 100 : null;
-}
+export { marginLevelPct };
 
 /** Margin call: the level is at or below risk.margin_call_pct. */
 export function isMarginCall(level: number | null, marginCallPct: number): boolean {

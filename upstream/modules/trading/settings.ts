@@ -1,4 +1,5 @@
 /** The operator settings the engine trades by, read from the settings table and cached for a second. */
+import { DEFAULT_FEE_TYPE } from "@contract/enums";
 import type { DB } from "../../platform/db.js";
 import { Dec, parseDecimal } from "../money/decimal.js";
 
@@ -36,7 +37,7 @@ export class TradeSettings {
     const maxLots = parseDecimal(m.get("trade.max_lots") ?? "100") ?? new Dec(100);
     const demo = parseDecimal(m.get("demo.initial_balance") ?? "10000", 6) ?? new Dec(10000);
     this.cache = {
-      feeType: num("trade_fee_type", 2),
+      feeType: num("trade_fee_type", DEFAULT_FEE_TYPE),
       maxLots: maxLots.toString(),
       staleAfterS: num("market.stale_after_s", 30),
       marginCallPct: num("risk.margin_call_pct", 100),

@@ -1,9 +1,9 @@
 /** The trading module's SQL: the orders table as the engine writes it, and the pages of my_deal. */
+import { PAGE_SIZE } from "@contract/constants";
 import type { DB } from "../../platform/db.js";
 import type { PendingKind } from "./orders.js";
 
-/** Orders per page of my_deal. */
-export const PAGE_SIZE = 20;
+export { PAGE_SIZE };
 
 /** A row of the orders table. */
 export interface OrderRow {

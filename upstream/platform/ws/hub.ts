@@ -14,9 +14,9 @@ import type { DB } from "../db.js";
 import { userForToken } from "../http/auth.js";
 import { normaliseLang, translate, type Lang } from "../i18n.js";
 import { CODE_FAIL, CODE_OK, CODE_SESSION_INVALID } from "../http/envelope.js";
+import { PRIVATE_TOPICS as PRIVATE_TOPIC_LIST, isTopic } from "@contract/constants";
 
-export const PRIVATE_TOPICS = new Set(["FOREX_TRADE", "FOREX_CLOSED"]);
-const TOPIC_RE = /^(DAY_MARKET|FOREX_TRADE|FOREX_CLOSED|KLINE\.[A-Za-z0-9_.-]{1,32})$/;
+export const PRIVATE_TOPICS = new Set(PRIVATE_TOPIC_LIST);
 /** A connection whose send buffer is above this skips conflatable pushes until it drains. */
 const MAX_BUFFERED = 1 << 20;
 /** A connection that sends nothing (not even ping) for this long is closed. */
@@ -132,7 +132,7 @@ export function createHub(server: Server, db: DB): Hub {
         case "subscribe":
         case "unsubscribe": {
           const topics = Array.isArray(m.topics) ? m.topics.filter((t): t is string => typeof t === "string") : [];
-          const bad = topics.find((t) => !TOPIC_RE.test(t));
+          const bad = topics.find((t) => !isTopic(t));
           if (topics.length === 0 || topics.length > 64 || bad) {
             send(conn, { op: m.op, code: CODE_FAIL, msg: translate(conn.lang, "invalid_input", { field: "topics" }) });
             return;
