@@ -5,6 +5,8 @@
 import crypto from "node:crypto";
 import Decimal from "decimal.js";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import * as api from "@contract/api/identity";
+import { route } from "../../platform/http/route.js";
 import { z } from "zod";
 import type { AppContext } from "../../app.js";
 import { DomainError, CODE_FAIL, CODE_RATE_LIMITED } from "../../platform/errors.js";
@@ -123,16 +125,16 @@ function demoInitialMicro(db: DB): number {
 export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { db } = ctx;
 
-  app.get("/api/captcha", async (req) => ctx.ok(req, createCaptcha(db)));
+  route(app, api.captcha, async (req) => ctx.ok(req, createCaptcha(db)));
 
-  app.post("/api/notify/send_email", async (req) => {
+  route(app, api.sendEmail, async (req) => {
     const f = parseFields(z.object({ to: required(), type: purposeField() }), fieldsOf(req));
     const email = normaliseEmail(f.to);
     if (!isEmail(email)) throw new DomainError("accounts.invalid_email");
     return sendCode(ctx, req, fieldsOf(req), "email", email, null, f.type);
   });
 
-  app.post("/api/notify/send_sms", async (req) => {
+  route(app, api.sendSms, async (req) => {
     const f = parseFields(z.object({ to: required(), area_id: required(), type: purposeField() }), fieldsOf(req));
     const mobile = normaliseMobile(f.to);
     if (!mobile) throw new DomainError("accounts.invalid_mobile");
@@ -141,7 +143,7 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
     return sendCode(ctx, req, fieldsOf(req), "sms", mobile, a, f.type);
   });
 
-  app.post("/api/user/register", async (req) => {
+  route(app, api.register, async (req) => {
     const fields = fieldsOf(req);
     const type = identityType(fields.type, fields.account ?? fields.mobile);
     const f = parseFields(
@@ -200,7 +202,7 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
     return ctx.ok(req, null, "accounts.register_ok");
   });
 
-  app.post("/api/user/loginForU", async (req) => {
+  route(app, api.loginForU, async (req) => {
     const fields = fieldsOf(req);
     const demoId = (fields.demo_id ?? "").trim();
     if (demoId) {
@@ -238,12 +240,12 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
   });
 
   // State changes are POST only; the spec's GET answers a refusal and creates nothing.
-  app.get("/api/user/createAccountDemoForU", async (req, reply) => {
+  app.get("/api/user/createAccountDemoForU", { schema: { hide: true } }, async (req, reply) => {
     reply.status(405).header("allow", "POST");
     return { code: CODE_FAIL, msg: translate(req.lang, "method_not_allowed"), data: null };
   });
 
-  app.post("/api/user/createAccountDemoForU", async (req) => {
+  route(app, api.createAccountDemoForU, async (req) => {
     const demoId = crypto.randomBytes(16).toString("hex");
     const amount = demoInitialMicro(db);
     db.transaction(() => {
@@ -255,17 +257,17 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
     return ctx.ok(req, { demo_id: demoId }, "accounts.demo_created");
   });
 
-  app.get("/api/user/info", async (req) => {
+  route(app, api.userInfo, async (req) => {
     const u = requireUser(db, req);
     return ctx.ok(req, { id: u.id, uid: u.uid, email: u.email, mobile: u.mobile, is_demo: u.is_demo, invite_code: u.invite_code, area_id: u.area_id });
   });
 
-  app.get("/v1/api/main/wallet/getBalance", async (req) => {
+  route(app, api.getBalance, async (req) => {
     const u = requireUser(db, req);
     return ctx.ok(req, { balance: microToNumber(u.balance_micro), lock_balance: microToNumber(u.lock_balance_micro) });
   });
 
-  app.post("/api/user/amend_password", async (req) => {
+  route(app, api.amendPassword, async (req) => {
     const me = requireUser(db, req);
     if (me.is_demo) throw new DomainError("demo_only_true_account");
     const fields = fieldsOf(req);
@@ -289,7 +291,7 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
     return ctx.ok(req, null, "accounts.password_changed");
   });
 
-  app.post("/api/user/forget_password", async (req) => {
+  route(app, api.forgetPassword, async (req) => {
     const fields = fieldsOf(req);
     const f = parseFields(
       z.object({
@@ -334,7 +336,7 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
     return ctx.ok(req, null, "accounts.password_reset");
   });
 
-  app.post("/api/user/logout", async (req) => {
+  route(app, api.logout, async (req) => {
     requireUser(db, req);
     const token = tokenOf(req)!;
     revokeToken(db, token);

@@ -6,7 +6,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import * as api from "@contract/api/market";
+import { route } from "../../platform/http/route.js";
 import type { AppContext } from "../../app.js";
 import type { Quote } from "./feed.js";
 import { DomainError, CODE_FAIL, CODE_NOT_FOUND } from "../../platform/errors.js";
@@ -105,7 +108,7 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
     };
   }
 
-  app.get("/v1/api/forex/getCategories", async (req) => {
+  route(app, api.getCategories, async (req) => {
     const rows = catStmt.all() as { id: number; names: string }[];
     const data = rows.map((r) => {
       let names: Record<string, string> = {};
@@ -119,7 +122,7 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
     return ctx.ok(req, data);
   });
 
-  app.get("/v1/api/forex/trade_list", async (req: FastifyRequest) => {
+  route(app, api.tradeList, async (req) => {
     const q = (req.query ?? {}) as Query;
     const search = str(q, "searchCurrency") ?? "";
     if (search.length > SEARCH_MAX) throw new DomainError("market.search_too_long", CODE_FAIL, { max: SEARCH_MAX });
@@ -138,7 +141,7 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
     return ctx.ok(req, data);
   });
 
-  app.get("/v1/api/forex/kline", async (req: FastifyRequest) => {
+  route(app, api.kline, async (req) => {
     const q = (req.query ?? {}) as Query;
     const period = periodOf(str(q, "period"), DEFAULT_PERIOD);
     const inst = instrumentOf(str(q, "forex_id"));
@@ -157,7 +160,7 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
     return ctx.ok(req, data);
   });
 
-  app.get("/v1/api/forex/abbreviated_cache_kline", async (req: FastifyRequest) => {
+  route(app, api.abbreviatedCacheKline, async (req) => {
     const q = (req.query ?? {}) as Query;
     const period = periodOf(str(q, "period"), DEFAULT_SPARKLINE_PERIOD);
     const raw = str(q, "forex_id") ?? "";
@@ -186,18 +189,28 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
   if (fs.existsSync(LOGO_DIR)) {
     for (const f of fs.readdirSync(LOGO_DIR)) if (/^[A-Za-z0-9_-]+\.svg$/.test(f)) logos.set(f, fs.readFileSync(path.join(LOGO_DIR, f)));
   }
-  app.get<{ Params: { file: string } }>("/static/logos/:file", async (req, reply) => {
-    const body = logos.get(req.params.file);
-    if (!body) {
-      return reply.status(404).send({ code: CODE_NOT_FOUND, msg: translate(req.lang, "market.logo_not_found"), data: null });
-    }
-    reply
-      .header("Content-Type", "image/svg+xml")
-      .header("Cache-Control", "public, max-age=31536000, immutable")
-      .header("X-Content-Type-Options", "nosniff")
-      .header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'");
-    return reply.send(body);
-  });
+  app.get<{ Params: { file: string } }>(
+    "/static/logos/:file",
+    {
+      schema: {
+        tags: ["market"],
+        summary: "An instrument's logo (the Logo path of trade_list), image/svg+xml",
+        params: z.object({ file: z.string().describe("{CODE}.svg, e.g. EURUSD.svg") }),
+      },
+    },
+    async (req, reply) => {
+      const body = logos.get(req.params.file);
+      if (!body) {
+        return reply.status(404).send({ code: CODE_NOT_FOUND, msg: translate(req.lang, "market.logo_not_found"), data: null });
+      }
+      reply
+        .header("Content-Type", "image/svg+xml")
+        .header("Cache-Control", "public, max-age=31536000, immutable")
+        .header("X-Content-Type-Options", "nosniff")
+        .header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'");
+      return reply.send(body);
+    },
+  );
 
   // ---- websocket topics ----------------------------------------------------------------------------
   if (!feed) return;
