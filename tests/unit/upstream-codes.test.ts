@@ -13,7 +13,7 @@ import {
 import { checkCaptcha, createCaptcha } from "../../upstream/modules/identity/captcha.js";
 import { clearLoginFailures, loginLockedMinutes, recordLoginFailure } from "../../upstream/modules/identity/throttle.js";
 import { isEmail, normaliseMobile } from "../../upstream/platform/http/fields.js";
-import { microToNumber } from "../../upstream/modules/identity/users.js";
+import { microToNumber } from "../../upstream/modules/identity/sql.js";
 
 let db: DB;
 beforeEach(() => {

@@ -1,4 +1,4 @@
-/** User records of the account area: identities, uid and invite codes, public views. */
+/** The identity module's SQL: users and their identities, uid and invite codes, areas, tokens, public views. */
 import crypto from "node:crypto";
 import Decimal from "decimal.js";
 import type { DB } from "../../platform/db.js";
@@ -69,4 +69,38 @@ export function microToNumber(micro: number): number {
 
 export function loginView(u: UserRecord) {
   return { id: u.id, uid: u.uid, email: u.email, mobile: u.mobile, area_id: u.area_id, is_demo: u.is_demo, invite_code: u.invite_code };
+}
+
+/** An enabled dialling area by its id text (at most 6 digits), or null. */
+export function areaById(db: DB, raw: string | undefined): { id: number; global_code: string } | null {
+  if (!raw || !/^\d{1,6}$/.test(raw)) return null;
+  const row = db.prepare("SELECT id, global_code FROM areas WHERE id = ? AND enabled = 1").get(Number(raw)) as { id: number; global_code: string } | undefined;
+  return row ?? null;
+}
+
+/** Creates a real user; returns its id. */
+export function insertUser(db: DB, u: { email: string | null; mobile: string | null; areaId: number | null; passwordHash: string; invitedBy: number | null }): number {
+  const r = db
+    .prepare("INSERT INTO users (uid, email, mobile, area_id, password_hash, invite_code, invited_by, is_demo, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)")
+    .run(newUid(db), u.email, u.mobile, u.areaId, u.passwordHash, newInviteCode(db), u.invitedBy, Date.now());
+  return Number(r.lastInsertRowid);
+}
+
+/** Creates a demo user reached by `demoId`; returns its id. */
+export function insertDemoUser(db: DB, demoId: string): number {
+  const r = db.prepare("INSERT INTO users (uid, invite_code, is_demo, demo_id, created_at) VALUES (?, ?, 1, ?, ?)").run(newUid(db), newInviteCode(db), demoId, Date.now());
+  return Number(r.lastInsertRowid);
+}
+
+export function setPasswordHash(db: DB, userId: number, hash: string): void {
+  db.prepare("UPDATE users SET password_hash = ? WHERE id = ?").run(hash, userId);
+}
+
+/** Revokes every live token of a user except `keep`; returns the revoked tokens. */
+export function revokeTokensExcept(db: DB, userId: number, keep: string | null): string[] {
+  const rows = db.prepare("SELECT token FROM tokens WHERE user_id = ? AND revoked_at IS NULL AND token IS NOT ?").all(userId, keep) as { token: string }[];
+  const now = Date.now();
+  const upd = db.prepare("UPDATE tokens SET revoked_at = ? WHERE token = ?");
+  for (const r of rows) upd.run(now, r.token);
+  return rows.map((r) => r.token);
 }
