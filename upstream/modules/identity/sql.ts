@@ -71,6 +71,11 @@ export function loginView(u: UserRecord) {
   return { id: u.id, uid: u.uid, email: u.email, mobile: u.mobile, area_id: u.area_id, is_demo: u.is_demo, invite_code: u.invite_code };
 }
 
+/** The enabled dialling areas, ordered for display. */
+export function areaList(db: DB): { id: number; code: string; global_code: string }[] {
+  return db.prepare("SELECT id, code, global_code FROM areas WHERE enabled = 1 ORDER BY sort, id").all() as { id: number; code: string; global_code: string }[];
+}
+
 /** An enabled dialling area by its id text (at most 6 digits), or null. */
 export function areaById(db: DB, raw: string | undefined): { id: number; global_code: string } | null {
   if (!raw || !/^\d{1,6}$/.test(raw)) return null;

@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import * as api from "@contract/api/market";
+import { marketStatements } from "./sql.js";
 import { route } from "../../platform/http/route.js";
 import type { AppContext } from "../../app.js";
 import type { Quote } from "./feed.js";
@@ -40,11 +41,12 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
   const startupMs = (feed as { startupMs?: number } | null)?.startupMs;
   if (startupMs !== undefined) ctx.log.info({ ms: startupMs, instruments: marketFeed?.instruments().length }, "market ready (seed and history)");
 
-  const catStmt = db.prepare("SELECT id, names FROM categories ORDER BY sort, id");
-  const catExists = db.prepare("SELECT 1 FROM categories WHERE id = ?");
-  const instById = db.prepare("SELECT * FROM instruments WHERE id = ? AND enabled = 1");
-  const instByCode = db.prepare("SELECT * FROM instruments WHERE code = ? COLLATE NOCASE AND enabled = 1");
-  const closesStmt = db.prepare("SELECT time, close FROM candles WHERE instrument_id = ? AND period = ? ORDER BY time DESC LIMIT ?");
+  const sql = marketStatements(db);
+  const catStmt = sql.categories;
+  const catExists = sql.categoryExists;
+  const instById = sql.instrumentById;
+  const instByCode = sql.instrumentByCode;
+  const closesStmt = sql.closes;
 
   /** Instrument by Id (digits) or Code; DomainError when missing, malformed or unknown. */
   function instrumentOf(raw: string | undefined): InstrumentRow {

@@ -1,6 +1,7 @@
 /** Settings area: area codes, public settings and the basic site information. See upstream/API.md. */
 import type { FastifyInstance } from "fastify";
 import * as api from "@contract/api/settings";
+import { areaList } from "../identity/sql.js";
 import { DEFAULT_FEE_TYPE } from "@contract/enums";
 import { route } from "../../platform/http/route.js";
 import { z } from "zod";
@@ -21,7 +22,7 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: AppContext): v
   const { db } = ctx;
 
   route(app, api.areaList, async (req) =>
-    ctx.ok(req, db.prepare("SELECT id, code, global_code FROM areas WHERE enabled = 1 ORDER BY sort, id").all()),
+    ctx.ok(req, areaList(db)),
   );
 
   route(app, api.setting, async (req) => {
