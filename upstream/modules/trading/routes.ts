@@ -2,8 +2,8 @@
  * Trading API of the reference upstream (upstream/API.md, "Trading"): submit, my_deal, close,
  * cancel_trade, set_stop_price, forexDetail, resetForexDemoAccount. State changes are POST only;
  * reads are GET and accept (and ignore) the client's `t` timestamp. Each route is the contract's
- * endpoint (@contract/api/trading), parses the raw fields into the engine's typed inputs (parse.ts), calls the engine (ctx.engine) and
- * maps its domain answer to the wire shape (views.ts).
+ * endpoint (@contract/api/trading): it parses the raw fields into the engine's typed inputs
+ * (parse.ts), calls the engine (ctx.engine) and maps its domain answer to the wire shape (views.ts).
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import * as api from "@contract/api/trading";

@@ -1,4 +1,4 @@
--- Market: categories, instruments, candles. Seeded by upstream/engine/instruments.ts on first start.
+-- Market: categories, instruments, candles. Seeded by upstream/modules/market/instruments.ts on first start.
 CREATE TABLE categories (
   id INTEGER PRIMARY KEY,
   -- JSON object lang -> name (15 languages); NameShowTrans is picked by the request's lang.

@@ -1,4 +1,4 @@
--- Trading: orders (pending orders, open positions and their history). Written by upstream/engine/engine.ts.
+-- Trading: orders (pending orders, open positions and their history). Written by the order engine (upstream/modules/trading/engine.ts).
 -- status: 0 pending, 1 open (holding), 3 closed, 4 cancelled (a pending order that never filled).
 -- Money columns are integer micro-USD; prices are the feed's prices (REAL); lots are decimal text.
 CREATE TABLE orders (
