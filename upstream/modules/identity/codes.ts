@@ -3,10 +3,11 @@
  * sent per recipient every 60 seconds. Only a salted HMAC of a code is stored.
  */
 import crypto from "node:crypto";
+import { CODE_DIGITS, CODE_RESEND_S } from "@contract/constants";
 import type { DB } from "../../platform/db.js";
 
 export const CODE_TTL_MS = 10 * 60_000;
-export const RESEND_MS = 60_000;
+export const RESEND_MS = CODE_RESEND_S * 1000;
 export const MAX_WRONG_TRIES = 5;
 
 export type Channel = "email" | "sms";
@@ -32,7 +33,7 @@ export function resendWaitSeconds(db: DB, recipient: string, now = Date.now()): 
 }
 
 export function generateCode(): string {
-  return String(crypto.randomInt(0, 1_000_000)).padStart(6, "0");
+  return String(crypto.randomInt(0, 10 ** CODE_DIGITS)).padStart(CODE_DIGITS, "0");
 }
 
 /** Stores a new code for the recipient and returns it with its row id. */

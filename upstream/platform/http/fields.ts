@@ -6,6 +6,7 @@
  */
 import type { FastifyRequest } from "fastify";
 import { z, type ZodTypeAny } from "zod";
+import { PASSWORD_MAX, PASSWORD_MIN } from "@contract/constants";
 import { DomainError } from "../errors.js";
 
 /** The request's fields as strings: query for GET, body (form or JSON) over query for POST. */
@@ -41,7 +42,7 @@ export const password = () =>
   z
     .string({ required_error: "@missing" })
     .min(1, "@missing")
-    .refine((v) => [...v].length >= 6 && [...v].length <= 32, "accounts.password_length");
+    .refine((v) => [...v].length >= PASSWORD_MIN && [...v].length <= PASSWORD_MAX, "accounts.password_length");
 
 /** Parses fields with a schema or throws the translated refusal of its first problem. */
 export function parseFields<S extends ZodTypeAny>(schema: S, fields: Record<string, string>): z.infer<S> {

@@ -5,9 +5,18 @@
  * latest code while DEV_OUTBOX is on.
  */
 import nodemailer from "nodemailer";
-import type { AppContext } from "../../app.js";
+import type { CodePurpose } from "@contract/enums";
+import type { UpstreamConfig } from "../config.js";
 import type { DB } from "../db.js";
-import type { Channel, Purpose } from "../../modules/identity/codes.js";
+
+type Channel = "email" | "sms";
+
+/** What delivery needs of the upstream: its store, its mail settings and a logger. */
+export interface MailContext {
+  db: DB;
+  config: Pick<UpstreamConfig, "smtpUrl" | "mailFrom" | "devOutbox">;
+  log: { error(obj: unknown, msg?: string): void };
+}
 
 export interface OutgoingMessage {
   channel: Channel;
@@ -49,9 +58,9 @@ interface Senders {
   sms: MessageSender;
 }
 
-const senders = new WeakMap<AppContext, Senders>();
+const senders = new WeakMap<MailContext, Senders>();
 
-function sendersOf(ctx: AppContext): Senders {
+function sendersOf(ctx: MailContext): Senders {
   let s = senders.get(ctx);
   if (!s) {
     s = { email: ctx.config.smtpUrl ? smtpSender(ctx.config.smtpUrl, ctx.config.mailFrom) : outboxOnlySender, sms: outboxOnlySender };
@@ -61,12 +70,12 @@ function sendersOf(ctx: AppContext): Senders {
 }
 
 /** Plugs in the SMS gateway (e.g. an HTTP SMS provider) of an upstream instance. */
-export function setSmsSender(ctx: AppContext, sender: MessageSender): void {
+export function setSmsSender(ctx: MailContext, sender: MessageSender): void {
   sendersOf(ctx).sms = sender;
 }
 
 /** Replaces the e-mail sender of an upstream instance (SMTP_URL configures the usual one). */
-export function setEmailSender(ctx: AppContext, sender: MessageSender): void {
+export function setEmailSender(ctx: MailContext, sender: MessageSender): void {
   sendersOf(ctx).email = sender;
 }
 
@@ -77,14 +86,14 @@ export interface CodeMessage {
   areaId: number | null;
   /** Delivery address (e-mail, or "+CC" + digits). */
   to: string;
-  purpose: Purpose;
+  purpose: CodePurpose;
   code: string;
   subject: string | null;
   body: string;
 }
 
 /** Writes the message to the outbox and delivers it; resolves false when delivery failed. */
-export async function deliver(ctx: AppContext, m: CodeMessage): Promise<boolean> {
+export async function deliver(ctx: MailContext, m: CodeMessage): Promise<boolean> {
   const db: DB = ctx.db;
   const keep = ctx.config.devOutbox;
   const storedBody = keep ? m.body : m.body.split(m.code).join("******");

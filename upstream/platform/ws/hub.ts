@@ -14,13 +14,13 @@ import type { DB } from "../db.js";
 import { userForToken } from "../http/auth.js";
 import { normaliseLang, translate, type Lang } from "../i18n.js";
 import { CODE_FAIL, CODE_OK, CODE_SESSION_INVALID } from "../http/envelope.js";
-import { PRIVATE_TOPICS as PRIVATE_TOPIC_LIST, isTopic } from "@contract/constants";
+import { PRIVATE_TOPICS as PRIVATE_TOPIC_LIST, WS_IDLE_CLOSE_MS, isTopic } from "@contract/constants";
 
 export const PRIVATE_TOPICS = new Set(PRIVATE_TOPIC_LIST);
 /** A connection whose send buffer is above this skips conflatable pushes until it drains. */
 const MAX_BUFFERED = 1 << 20;
 /** A connection that sends nothing (not even ping) for this long is closed. */
-const IDLE_MS = 60_000;
+const IDLE_MS = WS_IDLE_CLOSE_MS;
 
 export interface Conn {
   ws: WebSocket;
