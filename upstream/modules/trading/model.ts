@@ -43,7 +43,7 @@ export interface OrderState {
   status: number;
   leverage: number;
   pendingKind: PendingKind | null;
-  closeReason: CloseReason | string | null;
+  closeReason: CloseReason | null;
   closedAt: number | null;
 }
 

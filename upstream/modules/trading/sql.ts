@@ -1,7 +1,7 @@
 /** The trading module's SQL: the orders table as the engine writes it, and the pages of my_deal. */
 import { PAGE_SIZE } from "@contract/constants";
 import type { DB } from "../../platform/db.js";
-import type { PendingKind } from "./orders.js";
+import type { CloseReason, PendingKind } from "./orders.js";
 
 export { PAGE_SIZE };
 
@@ -24,7 +24,7 @@ export interface OrderRow {
   margin_micro: number;
   fee_micro: number;
   profit_micro: number | null;
-  close_reason: string | null;
+  close_reason: CloseReason | null;
   created_at: number;
   opened_at: number | null;
   closed_at: number | null;

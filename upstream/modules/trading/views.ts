@@ -1,60 +1,18 @@
 /**
- * The trading API's wire shapes (upstream/API.md, "Trading"): OrderView (the spec's my_deal item),
+ * The trading API's wire shapes (@contract/api/trading, @contract/ws): the order (my_deal item),
  * forexDetail's account figures, my_deal's page and the FOREX_TRADE push, each mapped from the
  * engine's domain values (model.ts). Amounts are shown in USD (micro-USD / 1e6).
  */
 import { microToNumber, round2 } from "../money/decimal.js";
-import type { PendingKind } from "./orders.js";
-import type { AccountFigures, AccountSnapshot, OrderPage, OrderState } from "./model.js";
+import type { ForexDetail, Order, OrderPage } from "@contract/api/trading";
+import type { ForexTradePush } from "@contract/ws";
+import type { AccountFigures, AccountSnapshot, OrderPage as DomainOrderPage, OrderState } from "./model.js";
 
-export interface OrderView {
-  Id: number;
-  ForexTradeLists: { ShowCode: string; Code: string; Id: number };
-  OrderType: number;
-  Quantity: number;
-  OriginPrice: number;
-  Price: number;
-  UpdatePrice: number;
-  FactProfits: number;
-  TargetLossPrice: number;
-  TargetProfitPrice: number;
-  CautionMoney: number;
-  TradeFee: number;
-  CreateTimeHandler: string;
-  Status: number;
-  Multiple: number;
-  PendingType: PendingKind | null;
-  CloseReason: string | null;
-  ClosedAt: string | null;
-}
-
-/** An account's figures as forexDetail shows them (USD). */
-export interface AccountValues {
-  balance: number;
-  lock_balance: number;
-  total: number;
-  all_caution_money: number;
-  can_use: number;
-  HazardRate: number | null;
-}
-
-export interface DealPageView {
-  data: OrderView[];
-  total: number;
-  all_fact_profits: number;
-  balance: number;
-}
-
-export interface TradePush {
-  ProfitsTotal: number;
-  HazardRate: number | null;
-  CautionMoneyAll: number;
-  Balance: number;
-  Total: number;
-  CanUse: number;
-  MarginCall: boolean;
-  TransOrder: { Id: number; UpdatePrice: number; FactProfits: number }[];
-}
+/** The wire shapes, as the contract defines them. */
+export type OrderView = Order;
+export type AccountValues = ForexDetail;
+export type DealPageView = OrderPage;
+export type TradePush = ForexTradePush;
 
 /** "YYYY-MM-DD HH:MM:SS" (UTC) of epoch milliseconds; "" for none. */
 export function fmtTime(ms: number | null): string {
@@ -96,7 +54,7 @@ export function accountView(f: AccountFigures): AccountValues {
   };
 }
 
-export function dealPageView(p: OrderPage): DealPageView {
+export function dealPageView(p: DomainOrderPage): DealPageView {
   return { data: p.orders.map(orderView), total: p.total, all_fact_profits: microToNumber(p.profitMicro), balance: microToNumber(p.balanceMicro) };
 }
 

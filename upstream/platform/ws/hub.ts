@@ -15,6 +15,7 @@ import { userForToken } from "../http/auth.js";
 import { normaliseLang, translate, type Lang } from "../i18n.js";
 import { CODE_FAIL, CODE_OK, CODE_SESSION_INVALID } from "../http/envelope.js";
 import { PRIVATE_TOPICS as PRIVATE_TOPIC_LIST, WS_IDLE_CLOSE_MS, isTopic } from "@contract/constants";
+import { WS_PATH } from "@contract/ws";
 
 export const PRIVATE_TOPICS = new Set(PRIVATE_TOPIC_LIST);
 /** A connection whose send buffer is above this skips conflatable pushes until it drains. */
@@ -56,7 +57,7 @@ export function createHub(server: Server, db: DB): Hub {
 
   server.on("upgrade", (req: IncomingMessage, socket, head) => {
     const url = new URL(req.url ?? "/", "http://x");
-    if (url.pathname !== "/v1/ws") {
+    if (url.pathname !== WS_PATH) {
       socket.destroy();
       return;
     }
