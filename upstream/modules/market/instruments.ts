@@ -201,7 +201,8 @@ export function roundTo(x: number, digits: number): number {
 /**
  * USD value of one unit of `quoteCurrency` at the feed's current prices: a quote-currency amount
  * times this rate is USD. "USD" is 1; otherwise it uses the instrument {CCY}USD (rate = its price)
- * or USD{CCY} (rate = 1 / its price), by @contract/formulas usdRate. Undefined when the feed has neither (the caller must refuse).
+ * or USD{CCY} (rate = 1 / its price), by @contract/formulas usdRate. Undefined when the feed has
+ * neither (the caller must refuse).
  * Example: profit of a USDJPY position in JPY x usdRate(feed, "JPY") = profit in USD.
  */
 export function usdRate(feed: PriceFeed, quoteCurrency: string): number | undefined {
