@@ -1,23 +1,27 @@
 /**
  * Builds the reference upstream: one Fastify server for HTTP and the /v1/ws websocket, over one
- * SQLite store. Each API area registers its routes from upstream/api/.
+ * SQLite store. Each API area registers its routes from upstream/modules/<domain>/routes.ts.
  */
 import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
 import formbody from "@fastify/formbody";
 import pino from "pino";
-import type { UpstreamConfig } from "./config.js";
-import { openDb, type DB } from "./store/db.js";
-import { ApiError, CODE_FAIL, CODE_INTERNAL, CODE_NOT_FOUND, CODE_OK, CODE_RATE_LIMITED, type Envelope } from "./http/envelope.js";
-import { normaliseLang, translate, type Lang } from "./http/i18n.js";
-import { createHub, type Hub } from "./ws/hub.js";
-import type { PriceFeed } from "./engine/feed.js";
-import { createSimulator } from "./engine/simulator.js";
-import { registerMarketRoutes } from "./api/market.js";
-import { registerAccountsRoutes } from "./api/accounts.js";
-import { registerSettingsRoutes } from "./api/settings.js";
-import { registerDevRoutes } from "./api/dev.js";
-import { registerTradingRoutes } from "./api/trading.js";
-import { createEngine, type Engine } from "./engine/engine.js";
+import type { UpstreamConfig } from "./platform/config.js";
+import { openDb, type DB } from "./platform/db.js";
+import { CODE_OK, type Envelope } from "./platform/http/envelope.js";
+import { registerErrorHandling } from "./platform/http/errors.js";
+import { normaliseLang, translate, type Lang } from "./platform/i18n.js";
+import { createHub, type Hub } from "./platform/ws/hub.js";
+import type { PriceFeed } from "./modules/market/feed.js";
+import { createSimulator } from "./modules/market/simulator.js";
+import { registerMarketRoutes } from "./modules/market/routes.js";
+import { registerAccountsRoutes } from "./modules/identity/routes.js";
+import { registerSettingsRoutes } from "./modules/settings/routes.js";
+import { registerDevRoutes } from "./modules/dev/routes.js";
+import { registerTradingRoutes } from "./modules/trading/routes.js";
+import { createEngine, type Engine } from "./modules/trading/engine.js";
+import { TradePusher } from "./modules/trading/pushes.js";
+import { moneyOf, type MoneyService } from "./modules/money/service.js";
+import { registerOpenApi } from "./platform/http/openapi.js";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -30,9 +34,11 @@ export interface AppContext {
   config: UpstreamConfig;
   hub: Hub;
   log: pino.Logger;
+  /** The one owner of balances (modules/money/service.ts). */
+  money: MoneyService;
   /** The price source (the simulator by default); set while the market area registers. */
   feed: PriceFeed | null;
-  /** The order engine (upstream/engine/engine.ts); created once every area has registered. */
+  /** The order engine (modules/trading/engine.ts); created once every area has registered. */
   engine: Engine | null;
   /** Envelope of a success, with the request's translated message. */
   ok<T>(req: FastifyRequest, data: T, msgKey?: string): Envelope<T>;
@@ -47,7 +53,7 @@ export interface Upstream {
 }
 
 export async function buildUpstream(config: UpstreamConfig, opts: { feed?: PriceFeed | ((db: DB) => PriceFeed) } = {}): Promise<Upstream> {
-  const log = pino({ level: process.env.LOG_LEVEL || "info", base: { svc: "upstream" } });
+  const log = pino({ level: config.logLevel, base: { svc: "upstream" } });
   const db = openDb(config.dbFile);
   const app = Fastify({ logger: false, bodyLimit: 6 * 1024 * 1024, trustProxy: "loopback" });
   await app.register(formbody);
@@ -58,6 +64,7 @@ export async function buildUpstream(config: UpstreamConfig, opts: { feed?: Price
     config,
     hub,
     log,
+    money: moneyOf(db),
     // The market simulator unless the caller brings a feed (or a factory given the store, e.g. createManualFeed).
     feed: typeof opts.feed === "function" ? opts.feed(db) : (opts.feed ?? createSimulator(db, config)),
     engine: null,
@@ -69,27 +76,8 @@ export async function buildUpstream(config: UpstreamConfig, opts: { feed?: Price
     req.lang = normaliseLang(req.headers["lang"]);
   });
 
-  app.setErrorHandler((err, req, reply) => {
-    const lang = req.lang ?? "en";
-    if (err instanceof ApiError) {
-      reply.status(200).send({ code: err.code, msg: translate(lang, err.key, err.params), data: null });
-      return;
-    }
-    const e = err as { statusCode?: number; validation?: unknown; message?: string };
-    if (e.statusCode === 429) {
-      reply.status(429).send({ code: CODE_RATE_LIMITED, msg: translate(lang, "rate_limited"), data: null });
-      return;
-    }
-    if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
-      reply.status(e.statusCode).send({ code: CODE_FAIL, msg: translate(lang, "fail"), data: null });
-      return;
-    }
-    log.error({ err, url: req.url }, "unhandled error");
-    reply.status(500).send({ code: CODE_INTERNAL, msg: translate(lang, "internal"), data: null });
-  });
-  app.setNotFoundHandler((req, reply) => {
-    reply.status(404).send({ code: CODE_NOT_FOUND, msg: translate(req.lang ?? "en", "not_found"), data: null });
-  });
+  registerErrorHandling(app, log);
+  await registerOpenApi(app);
 
   app.get("/health", async () => ({ code: CODE_OK, msg: "ok", data: { ws: hub.connectionCount() } }));
 
@@ -102,7 +90,9 @@ export async function buildUpstream(config: UpstreamConfig, opts: { feed?: Price
   registerTradingRoutes(app, ctx);
 
   // The order engine follows ctx.feed's ticks and loads open and pending orders from the store.
-  ctx.engine = createEngine({ db, feed: ctx.feed, hub, log });
+  ctx.engine = createEngine({ db, feed: ctx.feed, money: ctx.money, log });
+  // The engine's events and figures reach the websocket as FOREX_CLOSED and FOREX_TRADE pushes.
+  const pusher = new TradePusher(hub, ctx.engine, log);
 
   return {
     app,
@@ -113,6 +103,7 @@ export async function buildUpstream(config: UpstreamConfig, opts: { feed?: Price
       return address.replace("0.0.0.0", "127.0.0.1").replace("[::]", "127.0.0.1");
     },
     async close() {
+      pusher.stop();
       ctx.engine?.stop();
       ctx.feed?.stop();
       await hub.close();

@@ -1,8 +1,15 @@
 /** Entry point of the reference upstream: `tsx upstream/main.ts` (npm start runs it for you). */
-import { loadConfig } from "./config.js";
+import { ConfigError, loadConfig, type UpstreamConfig } from "./platform/config.js";
 import { buildUpstream } from "./app.js";
 
-const config = loadConfig();
+let config: UpstreamConfig;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  console.error(err.message);
+  process.exit(1);
+}
 const up = await buildUpstream(config);
 if (config.devOutbox) {
   up.ctx.log.warn(

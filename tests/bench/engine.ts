@@ -19,11 +19,12 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import v8 from "node:v8";
 import vm from "node:vm";
-import { openDb, type DB } from "../../upstream/store/db.js";
-import { createManualFeed } from "../../upstream/engine/manual-feed.js";
-import { Engine } from "../../upstream/engine/engine.js";
-import { postLedger } from "../../upstream/engine/ledger.js";
-import type { Quote } from "../../upstream/engine/feed.js";
+import { openDb, type DB } from "../../upstream/platform/db.js";
+import { createManualFeed } from "../../upstream/modules/market/manual-feed.js";
+import { Engine } from "../../upstream/modules/trading/engine.js";
+import { moneyOf } from "../../upstream/modules/money/service.js";
+import { parseOrderRequest } from "../../upstream/modules/trading/parse.js";
+import type { Quote } from "../../upstream/modules/market/feed.js";
 
 const POSITIONS = Number(process.env.BENCH_POSITIONS || 100_000);
 const TICKS = Number(process.env.BENCH_TICKS || 200);
@@ -49,7 +50,7 @@ function makeUsers(db: DB): number[] {
   db.transaction(() => {
     for (let i = 0; i < USERS; i++) {
       const id = Number(ins.run(`bench${i}`, `B${i}`, Date.now()).lastInsertRowid);
-      postLedger(db, { userId: id, amountMicro: 1_000_000_000 * 1_000_000, kind: "deposit" });
+      moneyOf(db).post({ userId: id, amountMicro: 1_000_000_000 * 1_000_000, kind: "deposit" });
       ids.push(id);
     }
   })();
@@ -112,7 +113,7 @@ function main(): void {
   // ---- the engine: Engine.submit for every order (durable: one transaction each).
   t0 = performance.now();
   for (const o of plan) {
-    engine.submit(usersA[o.user], { type: o.type, cont: String(o.cont), forex_id: o.inst.id, status: 1, multiple: o.multiple, target_profit_price: o.tp, stop_loss_price: o.sl });
+    engine.submit(usersA[o.user], parseOrderRequest({ type: o.type, cont: String(o.cont), forex_id: o.inst.id, status: 1, multiple: o.multiple, target_profit_price: o.tp, stop_loss_price: o.sl }));
   }
   const engineMs = performance.now() - t0;
   const open = engine.stats().open;

@@ -19,7 +19,7 @@ import { fileURLToPath } from "node:url";
 import { execSync } from "node:child_process";
 import WebSocket from "ws";
 import { buildUpstream } from "../../upstream/app.js";
-import { loadConfig } from "../../upstream/config.js";
+import { loadConfig } from "../../upstream/platform/config.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../..");

@@ -1,5 +1,5 @@
 /** Shared set-up of the account and settings integration tests: a fresh upstream on a temp db, and account steps. */
-import type { UpstreamConfig } from "../../upstream/config.js";
+import type { UpstreamConfig } from "../../upstream/platform/config.js";
 import { startUpstream, type Env, type Server } from "./upstream-harness.js";
 
 export type { Env, Server };

@@ -10,8 +10,8 @@ import net from "node:net";
 import { spawn, type ChildProcess } from "node:child_process";
 import WebSocket from "ws";
 import type { Upstream } from "../../upstream/app.js";
-import type { ManualFeed } from "../../upstream/engine/manual-feed.js";
-import { ledgerSum } from "../../upstream/engine/ledger.js";
+import type { ManualFeed } from "../../upstream/modules/market/manual-feed.js";
+import { moneyOf } from "../../upstream/modules/money/service.js";
 import { getEnv, postEnv, startUpstream, type Env, type Server } from "./upstream-harness.js";
 
 let server: Server;
@@ -95,7 +95,7 @@ describe("orders over HTTP", () => {
     expect(c.data).toMatchObject({ Status: 3, CloseReason: "manual", FactProfits: 12 });
     const h = await get("/v1/api/forex/my_deal?status=3", token);
     expect(h.data).toMatchObject({ total: 1, all_fact_profits: 12, balance: 10011.78 });
-    expect(ledgerSum(up.ctx.db, id)).toBe(10011_780000);
+    expect(moneyOf(up.ctx.db).ledgerSum(id)).toBe(10011_780000);
     expect((await get("/v1/api/main/account/forexDetail", token)).data.HazardRate).toBeNull();
   });
 
@@ -120,7 +120,7 @@ describe("orders over HTTP", () => {
     const de = await post("/v1/api/forex/submit", { type: 1, cont: "0.1", forex_id: EUR(), status: 1, multiple: 7 }, token, { lang: "de" });
     expect(de.msg).toBe("Bitte wählen Sie einen der angebotenen Hebel: 10, 20, 50, 100, 200");
     expect((await get("/v1/api/forex/my_deal?status=1", token)).data.total).toBe(0);
-    expect(ledgerSum(up.ctx.db, id)).toBe(10000_000000);
+    expect(moneyOf(up.ctx.db).ledgerSum(id)).toBe(10000_000000);
     // A GET never changes state; without a session: code 999.
     expect((await get("/v1/api/forex/submit?type=1&cont=0.1&forex_id=1&status=1&multiple=100", token)).code).toBe(0);
     expect((await post("/v1/api/forex/submit", { type: 1, cont: "0.1", forex_id: EUR(), status: 1, multiple: 100 })).code).toBe(999);
@@ -184,7 +184,7 @@ describe("orders over HTTP", () => {
     expect(msgs.find((m) => m.topic === "FOREX_CLOSED").data).toEqual({ ids: [s.data.Id] });
     const h = await get("/v1/api/forex/my_deal?status=3", token);
     expect(h.data.data[0]).toMatchObject({ Id: s.data.Id, CloseReason: "stop_out", FactProfits: -200 });
-    expect(ledgerSum(up.ctx.db, id)).toBe(99_560000);
+    expect(moneyOf(up.ctx.db).ledgerSum(id)).toBe(99_560000);
 
     // Throttled: 40 ticks within ~200 ms make at most a few FOREX_TRADE pushes (<= 4 per second).
     const o = await post("/v1/api/forex/submit", { type: 1, cont: "0.01", forex_id: EUR(), status: 1, multiple: 100 }, token);
@@ -251,7 +251,7 @@ describe("orders over HTTP", () => {
     expect(res.filter((r) => r.code === 0 && r.msg.startsWith("Not enough free margin"))).toHaveLength(48);
     const d = await get("/v1/api/main/account/forexDetail", token);
     expect(d.data).toMatchObject({ balance: 299.56, all_caution_money: 220, can_use: 79.56 });
-    expect(ledgerSum(up.ctx.db, id)).toBe(299_560000);
+    expect(moneyOf(up.ctx.db).ledgerSum(id)).toBe(299_560000);
   });
 
   it("resetForexDemoAccount closes everything and restores the initial balance (POST only)", async () => {
@@ -264,7 +264,7 @@ describe("orders over HTTP", () => {
     const r = await post("/v1/api/main/user/resetForexDemoAccount", {}, token);
     expect(r).toMatchObject({ code: 1, data: { balance: 5000, all_caution_money: 0, HazardRate: null } });
     expect((await get("/v1/api/forex/my_deal?status=1", token)).data.total).toBe(0);
-    expect(ledgerSum(up.ctx.db, id)).toBe(5000_000000);
+    expect(moneyOf(up.ctx.db).ledgerSum(id)).toBe(5000_000000);
   });
 });
 

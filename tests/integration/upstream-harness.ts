@@ -7,8 +7,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { buildUpstream, type Upstream } from "../../upstream/app.js";
-import { loadConfig, type UpstreamConfig } from "../../upstream/config.js";
-import { createManualFeed, type ManualFeed } from "../../upstream/engine/manual-feed.js";
+import { loadConfig, type UpstreamConfig } from "../../upstream/platform/config.js";
+import { createManualFeed, type ManualFeed } from "../../upstream/modules/market/manual-feed.js";
 
 export interface Env<T = any> {
   code: number;

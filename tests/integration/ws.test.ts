@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import type { Upstream } from "../../upstream/app.js";
 import { startUpstream, type Server } from "./upstream-harness.js";
-import { issueToken } from "../../upstream/http/auth.js";
+import { issueToken } from "../../upstream/platform/http/auth.js";
 
 type Msg = { op: string; code?: number; msg?: string; topic?: string; data?: any; topics?: string[]; ts?: number };
 

@@ -1,10 +1,10 @@
 /** The order engine over a real store and the manual price feed: bookings, ticks, risk, restart. */
 import { afterEach, describe, expect, it } from "vitest";
-import { refusal, rig, type Rig } from "./engine-helpers.js";
-import { Engine } from "../../upstream/engine/engine.js";
-import { openDb } from "../../upstream/store/db.js";
-import { createManualFeed } from "../../upstream/engine/manual-feed.js";
-import { ApiError } from "../../upstream/http/envelope.js";
+import { refusal, rig, wire, type Rig } from "./engine-helpers.js";
+import { Engine } from "../../upstream/modules/trading/engine.js";
+import { openDb } from "../../upstream/platform/db.js";
+import { createManualFeed } from "../../upstream/modules/market/manual-feed.js";
+import { DomainError } from "../../upstream/platform/errors.js";
 
 let r: Rig;
 afterEach(() => r?.close());
@@ -210,7 +210,7 @@ describe("durability and ownership", () => {
     r.engine.stop();
     const db2 = openDb(r.file);
     const feed2 = createManualFeed(db2);
-    const e2 = new Engine({ db: db2, feed: feed2 });
+    const e2 = wire(new Engine({ db: db2, feed: feed2 }));
     try {
       expect(e2.stats()).toMatchObject({ open: 1, pending: 1 });
       feed2.set("EURUSD", 1.2);
@@ -234,9 +234,9 @@ describe("durability and ownership", () => {
         fn();
         throw new Error("accepted");
       } catch (e) {
-        expect(e).toBeInstanceOf(ApiError);
-        expect((e as ApiError).key).toBe("order_not_found");
-        expect((e as ApiError).code).toBe(404);
+        expect(e).toBeInstanceOf(DomainError);
+        expect((e as DomainError).key).toBe("order_not_found");
+        expect((e as DomainError).code).toBe(404);
       }
     }
     expect(r.engine.listOrders(a, 1, 1).total).toBe(1);

@@ -1,13 +1,12 @@
 /** Every formula of trading-rules.md, pure: margin, fee, profit, account values, pending types, stops, risk. */
 import { describe, expect, it } from "vitest";
-import { Dec, dec, toMicro, microToString, parseDecimal } from "../../upstream/engine/money.js";
+import { Dec, dec, toMicro, microToString, parseDecimal } from "../../upstream/modules/money/decimal.js";
 import {
   BUY,
   SELL,
   feeUsd,
   marginUsd,
   openAmounts,
-  parseStop,
   pendingKind,
   pendingReached,
   profitUsd,
@@ -15,8 +14,9 @@ import {
   validateLeverage,
   validateLots,
   validateStops,
-} from "../../upstream/engine/orders.js";
-import { equityMicro, freeMarginMicro, isMarginCall, isStopOut, marginLevelPct, protectionAmount, stopOutOrder } from "../../upstream/engine/risk.js";
+} from "../../upstream/modules/trading/orders.js";
+import { equityMicro, freeMarginMicro, isMarginCall, isStopOut, marginLevelPct, protectionAmount, stopOutOrder } from "../../upstream/modules/trading/risk.js";
+import { leverageParam, parseStop } from "../../upstream/modules/trading/parse.js";
 import { refusal } from "./engine-helpers.js";
 
 const fx = { pip: "0.01", minLots: "0.01", contNum: "100000", marginMode: 2, feeRate: "0.002", multiples: [10, 20, 50, 100, 200] };
@@ -102,10 +102,10 @@ describe("lots and leverage", () => {
     expect(refusal(() => validateLots(parseDecimal("abc"), fx, "100"))).toBe("trade_invalid_field");
   });
   it("leverage must be one of HasForexMultiple; none configured -> no_mult_config", () => {
-    expect(validateLeverage("100", fx)).toBe(100);
-    expect(refusal(() => validateLeverage("30", fx))).toBe("invalid_leverage");
-    expect(refusal(() => validateLeverage("", fx))).toBe("invalid_leverage");
-    expect(refusal(() => validateLeverage("10", { multiples: [] }))).toBe("no_mult_config");
+    expect(validateLeverage(leverageParam("100"), fx)).toBe(100);
+    expect(refusal(() => validateLeverage(leverageParam("30"), fx))).toBe("invalid_leverage");
+    expect(refusal(() => validateLeverage(leverageParam(""), fx))).toBe("invalid_leverage");
+    expect(refusal(() => validateLeverage(leverageParam("10"), { multiples: [] }))).toBe("no_mult_config");
   });
 });
 

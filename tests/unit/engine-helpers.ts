@@ -2,18 +2,49 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { openDb, type DB } from "../../upstream/store/db.js";
-import { createManualFeed, type ManualFeed } from "../../upstream/engine/manual-feed.js";
-import { Engine } from "../../upstream/engine/engine.js";
-import { postLedger, ledgerSum } from "../../upstream/engine/ledger.js";
-import { ApiError } from "../../upstream/http/envelope.js";
+import { openDb, type DB } from "../../upstream/platform/db.js";
+import { createManualFeed, type ManualFeed } from "../../upstream/modules/market/manual-feed.js";
+import { Engine } from "../../upstream/modules/trading/engine.js";
+import { moneyOf } from "../../upstream/modules/money/service.js";
+import { intParam, parseDealQuery, parseOrderRequest, parseStop, type SubmitFields } from "../../upstream/modules/trading/parse.js";
+import { accountView, dealPageView, orderView } from "../../upstream/modules/trading/views.js";
+import { DomainError } from "../../upstream/platform/errors.js";
+
+/**
+ * The engine as the trading routes drive it: raw API fields parsed as the routes parse them, answers
+ * mapped to the API's wire shapes (so the assertions read as the API does).
+ */
+export function wire(engine: Engine) {
+  return {
+    core: engine,
+    submit: (userId: number, f: SubmitFields, key: string | null = null) => orderView(engine.submit(userId, parseOrderRequest(f), key)),
+    close: (userId: number, id: unknown, key: string | null = null) => orderView(engine.close(userId, intParam(id), key)),
+    cancel: (userId: number, id: unknown, key: string | null = null) => orderView(engine.cancel(userId, intParam(id), key)),
+    setStops: (userId: number, id: unknown, tp: unknown, sl: unknown) =>
+      orderView(engine.setStops(userId, intParam(id), parseStop(tp, "target_profit_price"), parseStop(sl, "stop_loss_price"))),
+    listOrders: (userId: number, status: unknown, page: unknown) => {
+      const q = parseDealQuery(status, page);
+      return dealPageView(engine.listOrders(userId, q.status, q.page));
+    },
+    accountValues: (userId: number) => {
+      const f = engine.accountValues(userId);
+      return { ...accountView(f), marginCall: f.marginCall };
+    },
+    resetDemo: (userId: number) => accountView(engine.resetDemo(userId)),
+    stats: () => engine.stats(),
+    hotFloating: (userId: number) => engine.hotFloating(userId),
+    reloadSettings: () => engine.reloadSettings(),
+    stop: () => engine.stop(),
+  };
+}
+export type WireEngine = ReturnType<typeof wire>;
 
 export interface Rig {
   dir: string;
   file: string;
   db: DB;
   feed: ManualFeed;
-  engine: Engine;
+  engine: WireEngine;
   /** Creates a user with a deposit of `usd` (a 'deposit' ledger row). */
   user(usd: number, isDemo?: boolean): number;
   balance(userId: number): number;
@@ -31,7 +62,8 @@ export function rig(): Rig {
   const file = path.join(dir, "up.sqlite");
   const db = openDb(file);
   const feed = createManualFeed(db);
-  const engine = new Engine({ db, feed, log: { error: (o) => console.error(o), warn: () => {} } });
+  const engine = wire(new Engine({ db, feed, log: { error: (o) => console.error(o), warn: () => {} } }));
+  const money = moneyOf(db);
   return {
     dir,
     file,
@@ -44,7 +76,7 @@ export function rig(): Rig {
         .prepare("INSERT INTO users (uid, email, invite_code, is_demo, created_at) VALUES (?, ?, ?, ?, ?)")
         .run(`u${seq}-${process.pid}`, `u${seq}-${process.pid}@example.com`, `I${seq}x${process.pid}`, isDemo ? 1 : 0, Date.now());
       const id = Number(r.lastInsertRowid);
-      if (usd) db.transaction(() => postLedger(db, { userId: id, amountMicro: Math.round(usd * 1e6), kind: isDemo ? "demo_initial" : "deposit" }))();
+      if (usd) money.post({ userId: id, amountMicro: Math.round(usd * 1e6), kind: isDemo ? "demo_initial" : "deposit" });
       return id;
     },
     balance(userId) {
@@ -53,7 +85,7 @@ export function rig(): Rig {
     ledger(userId) {
       return db.prepare("SELECT amount_micro, kind, ref, balance_after_micro FROM ledger WHERE user_id = ? ORDER BY id").all(userId) as never;
     },
-    ledgerSum: (userId) => ledgerSum(db, userId),
+    ledgerSum: (userId) => money.ledgerSum(userId),
     id(code) {
       return feed.quote(code)!.id;
     },
@@ -70,12 +102,12 @@ export function rig(): Rig {
   };
 }
 
-/** The key of the ApiError a call refuses with, or "accepted" when it does not throw. */
+/** The key of the DomainError a call refuses with, or "accepted" when it does not throw. */
 export function refusal(fn: () => unknown): string {
   try {
     fn();
   } catch (e) {
-    if (e instanceof ApiError) return e.key;
+    if (e instanceof DomainError) return e.key;
     throw e;
   }
   return "accepted";

@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { rig } from "./engine-helpers.js";
-import { ApiError } from "../../upstream/http/envelope.js";
+import { DomainError } from "../../upstream/platform/errors.js";
 
 const CODES = ["EURUSD", "XAUUSD", "USDJPY"] as const;
 const BASE: Record<string, number> = { EURUSD: 1.1, XAUUSD: 2400, USDJPY: 150 };
@@ -77,7 +77,7 @@ describe("engine property", () => {
                 price[o.code] = r.feed.set(o.code, price[o.code]).price;
               }
             } catch (e) {
-              if (!(e instanceof ApiError)) throw e;
+              if (!(e instanceof DomainError)) throw e;
               if (e.key === "insufficient_margin") seen.refused++;
               expect(["insufficient_margin", "tp_buy", "sl_buy", "tp_sell", "sl_sell"]).toContain(e.key);
             }

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { openDb, type DB } from "../../upstream/store/db.js";
-import { createSimulator } from "../../upstream/engine/simulator.js";
-import { createManualFeed } from "../../upstream/engine/manual-feed.js";
-import { usdRate } from "../../upstream/engine/instruments.js";
-import { CandleBook, bucketStart, pruneCandles } from "../../upstream/engine/candles.js";
-import { ensureMarket } from "../../upstream/engine/history.js";
-import type { Quote } from "../../upstream/engine/feed.js";
+import { openDb, type DB } from "../../upstream/platform/db.js";
+import { createSimulator } from "../../upstream/modules/market/simulator.js";
+import { createManualFeed } from "../../upstream/modules/market/manual-feed.js";
+import { usdRate } from "../../upstream/modules/market/instruments.js";
+import { CandleBook, bucketStart, pruneCandles } from "../../upstream/modules/market/candles.js";
+import { ensureMarket } from "../../upstream/modules/market/history.js";
+import type { Quote } from "../../upstream/modules/market/feed.js";
 
 const dbs: DB[] = [];
 afterEach(() => {

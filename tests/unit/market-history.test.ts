@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { openDb, type DB } from "../../upstream/store/db.js";
-import { ensureMarket } from "../../upstream/engine/history.js";
-import { PERIOD_MS, PERIODS } from "../../upstream/engine/candles.js";
-import { sessionOpen } from "../../upstream/engine/market-hours.js";
-import { LANGS } from "../../upstream/http/i18n.js";
+import { openDb, type DB } from "../../upstream/platform/db.js";
+import { ensureMarket } from "../../upstream/modules/market/history.js";
+import { PERIOD_MS, PERIODS } from "../../upstream/modules/market/candles.js";
+import { sessionOpen } from "../../upstream/modules/market/hours.js";
+import { LANGS } from "../../upstream/platform/i18n.js";
 
 const NOW = Date.parse("2026-11-23T16:12:34Z"); // a Monday afternoon: every market open
 

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { openDb, type DB } from "../../upstream/store/db.js";
-import { setSetting } from "../../upstream/store/settings.js";
-import { sessionOpen } from "../../upstream/engine/market-hours.js";
-import { createSimulator } from "../../upstream/engine/simulator.js";
+import { openDb, type DB } from "../../upstream/platform/db.js";
+import { setSetting } from "../../upstream/platform/settings.js";
+import { sessionOpen } from "../../upstream/modules/market/hours.js";
+import { createSimulator } from "../../upstream/modules/market/simulator.js";
 
 const at = (iso: string) => Date.parse(iso);
 // 2026-11-20 is a Friday, 2026-11-21 a Saturday, 2026-11-22 a Sunday, 2026-11-23 a Monday.

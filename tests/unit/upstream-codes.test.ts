@@ -1,6 +1,6 @@
 /** Verification codes, captchas and sign-in throttling of the upstream's account area, on an in-memory store. */
 import { beforeEach, describe, expect, it } from "vitest";
-import { openDb, type DB } from "../../upstream/store/db.js";
+import { openDb, type DB } from "../../upstream/platform/db.js";
 import {
   CODE_TTL_MS,
   MAX_WRONG_TRIES,
@@ -9,11 +9,11 @@ import {
   generateCode,
   recipientKey,
   resendWaitSeconds,
-} from "../../upstream/accounts/codes.js";
-import { checkCaptcha, createCaptcha } from "../../upstream/accounts/captcha.js";
-import { clearLoginFailures, loginLockedMinutes, recordLoginFailure } from "../../upstream/accounts/throttle.js";
-import { isEmail, normaliseMobile } from "../../upstream/accounts/validate.js";
-import { microToNumber } from "../../upstream/accounts/users.js";
+} from "../../upstream/modules/identity/codes.js";
+import { checkCaptcha, createCaptcha } from "../../upstream/modules/identity/captcha.js";
+import { clearLoginFailures, loginLockedMinutes, recordLoginFailure } from "../../upstream/modules/identity/throttle.js";
+import { isEmail, normaliseMobile } from "../../upstream/platform/http/fields.js";
+import { microToNumber } from "../../upstream/modules/identity/sql.js";
 
 let db: DB;
 beforeEach(() => {

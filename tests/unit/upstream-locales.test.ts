@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { LANGS, normaliseLang, translate } from "../../upstream/http/i18n";
+import { LANGS, normaliseLang, translate } from "../../upstream/platform/i18n";
 
 const DIR = path.resolve(__dirname, "../../upstream/locales");
 

@@ -9,7 +9,7 @@ import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildUpstream, type Upstream } from "../../upstream/app.js";
-import { loadConfig } from "../../upstream/config.js";
+import { loadConfig } from "../../upstream/platform/config.js";
 import { callerFor, call, get, networkErrorCode, toResult, type Caller } from "../../app/upstream/client.server";
 import { createAccountDemoForU, getBalance, loginDemo, loginForU, userInfo, sendEmail } from "../../app/upstream/account.server";
 import { abbreviatedCacheKline, getCategories, kline, logoPath, tradeList } from "../../app/upstream/market.server";

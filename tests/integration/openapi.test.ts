@@ -1,0 +1,120 @@
+/**
+ * The OpenAPI document (GET /openapi.json) lists every endpoint of upstream/API.md with its
+ * parameters: each "### METHOD /path" heading, the query parameters of the heading, the {PARAM} of
+ * its path, and the fields named by the section's "Form" or "Parameters" paragraph.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startUpstream, type Server } from "./upstream-harness.js";
+
+interface DocEndpoint {
+  method: string;
+  /** Path with every {param} written as {}. */
+  path: string;
+  params: string[];
+  heading: string;
+}
+
+/** Names at parenthesis depth 0 of a "Form: `a` (...), `b`" or "Parameters: `x` (...)" sentence. */
+function namesOfSentence(text: string): string[] {
+  const names: string[] = [];
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "(") depth++;
+    else if (c === ")") depth--;
+    else if (depth === 0 && c === "." && /\s/.test(text[i + 1] ?? " ")) break;
+    else if (c === "`") {
+      const end = text.indexOf("`", i + 1);
+      const name = text.slice(i + 1, end);
+      if (depth === 0 && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) names.push(name);
+      i = end;
+    }
+  }
+  return names;
+}
+
+/** The endpoints of API.md with the parameters it names. */
+function apiMdEndpoints(): DocEndpoint[] {
+  const md = fs.readFileSync(path.resolve(__dirname, "../../upstream/API.md"), "utf8");
+  const sections = md.split(/^### /m).slice(1);
+  const out: DocEndpoint[] = [];
+  for (const sec of sections) {
+    const heading = sec.split("\n")[0];
+    const m = /^(GET|POST|DELETE|PUT) (\/\S*)/.exec(heading);
+    if (!m) continue;
+    const [pathPart, query = ""] = m[2].split("?");
+    const params = new Set<string>();
+    for (const kv of query.split("&").filter(Boolean)) params.add(kv.split("=")[0]);
+    for (const pm of pathPart.matchAll(/\{([^}]+)\}/g)) params.add(`path:${pm[1]}`);
+    const body = sec.slice(heading.length);
+    const braces = /(?:^|\n)Form `\{([^}]*)\}`/.exec(body);
+    if (braces) for (const n of braces[1].split(",")) params.add(n.trim().replace(/\?$/, ""));
+    const sentence = /(?:^|\n)(?:Form:|Parameters(?: \([^)]*\))?:)([\s\S]*?)(?:\n\n|$)/.exec(body);
+    if (sentence) for (const n of namesOfSentence(sentence[1])) params.add(n);
+    // "{CODE}.svg" is one path segment: the whole segment is the parameter.
+    const normPath = pathPart.replace(/[^/]*\{[^}]+\}[^/]*/g, "{}");
+    out.push({ method: m[1].toLowerCase(), path: normPath, params: [...params], heading });
+  }
+  return out;
+}
+
+describe("OpenAPI document", () => {
+  let s: Server;
+  let doc: any;
+  beforeAll(async () => {
+    s = await startUpstream();
+    const r = await fetch(s.base + "/openapi.json");
+    expect(r.status).toBe(200);
+    doc = await r.json();
+  });
+  afterAll(() => s.close());
+
+  it("is OpenAPI 3.1", () => {
+    expect(doc.openapi).toMatch(/^3\.1\./);
+  });
+
+  it("has every endpoint of upstream/API.md with its parameters", () => {
+    const endpoints = apiMdEndpoints();
+    expect(endpoints.length).toBeGreaterThanOrEqual(28);
+    const paths = new Map<string, any>();
+    for (const [p, item] of Object.entries<any>(doc.paths)) paths.set(p.replace(/\{[^}]+\}/g, "{}"), item);
+    const missing: string[] = [];
+    for (const e of endpoints) {
+      const op = paths.get(e.path)?.[e.method];
+      if (!op) {
+        missing.push(`${e.heading}: no operation`);
+        continue;
+      }
+      const names = new Set<string>();
+      for (const p of op.parameters ?? []) names.add(p.in === "path" ? "path:" : p.name);
+      const schema = op.requestBody?.content?.["application/json"]?.schema;
+      for (const n of Object.keys(schema?.properties ?? {})) names.add(n);
+      for (const want of e.params) {
+        const key = want.startsWith("path:") ? "path:" : want;
+        if (!names.has(key)) missing.push(`${e.heading}: parameter ${want}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it("serves the browsable reference at /docs", async () => {
+    const r = await fetch(s.base + "/docs/");
+    expect(r.status).toBe(200);
+    expect(await r.text()).toMatch(/swagger/i);
+  });
+
+  it("answers a field no rule can read with the translated refusal, never a 500", async () => {
+    const r = await fetch(s.base + "/v1/api/forex/submit", {
+      method: "POST",
+      headers: { "content-type": "application/json", lang: "en" },
+      body: JSON.stringify({ type: { nested: 1 } }),
+    });
+    expect(r.status).toBe(200);
+    expect(await r.json()).toEqual({ code: 0, msg: "Invalid value: type", data: null });
+    const a = await fetch(s.base + "/api/notify/send_email", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ to: ["x"], type: { a: 1 } }) });
+    expect(a.status).toBe(200);
+    expect(await a.json()).toEqual({ code: 0, msg: "Please complete: type", data: null });
+  });
+});

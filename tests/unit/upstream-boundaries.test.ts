@@ -1,0 +1,38 @@
+/**
+ * Boundaries of the upstream's modules, read from their import lines: the order engine and the
+ * services below the routes know nothing of HTTP (fastify, the envelope) or the websocket hub.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(__dirname, "../../upstream");
+
+function importsOf(file: string): string[] {
+  const src = fs.readFileSync(path.join(ROOT, file), "utf8");
+  return [...src.matchAll(/^\s*(?:import|export)[^;]*?from\s+"([^"]+)"/gm)].map((m) => m[1]);
+}
+
+const HTTP_OR_WS = /(^fastify|^@fastify\/|^ws$|platform\/http\/|platform\/ws\/|\/app\.js$)/;
+
+describe("upstream boundaries", () => {
+  const domainFiles = [
+    ...fs.readdirSync(path.join(ROOT, "modules/trading")).filter((f) => !["routes.ts", "pushes.ts"].includes(f)).map((f) => `modules/trading/${f}`),
+    ...fs.readdirSync(path.join(ROOT, "modules/money")).map((f) => `modules/money/${f}`),
+  ];
+
+  it("the engine, its parts and the money service import no HTTP, fastify or websocket code", () => {
+    expect(domainFiles).toContain("modules/trading/engine.ts");
+    const offending = domainFiles.flatMap((f) => importsOf(f).filter((i) => HTTP_OR_WS.test(i)).map((i) => `${f} -> ${i}`));
+    expect(offending).toEqual([]);
+  });
+
+  it("only the money service writes ledger rows", () => {
+    const files = (dir: string): string[] =>
+      fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? files(`${dir}/${d.name}`) : d.name.endsWith(".ts") ? [`${dir}/${d.name}`] : []));
+    const writers = files("modules")
+      .concat(files("platform"))
+      .filter((f) => /INSERT INTO ledger|UPDATE users SET balance_micro/.test(fs.readFileSync(path.join(ROOT, f), "utf8")));
+    expect(writers).toEqual(["modules/money/ledger.ts"]);
+  });
+});

@@ -1,0 +1,285 @@
+/**
+ * The identity module's rules and transactions: verification codes (with the captcha and the resend
+ * wait), sign-up, sign-in (password, demo id, failure throttle), demo accounts, password change and
+ * reset, sign-out. Inputs are the fields the routes parsed; refusals are DomainErrors. Sessions
+ * ended here are announced through `endSessions` (the websocket hub drops them), so the service
+ * knows nothing of HTTP or the hub.
+ */
+import crypto from "node:crypto";
+import Decimal from "decimal.js";
+import type { DB } from "../../platform/db.js";
+import { DomainError, CODE_FAIL, CODE_RATE_LIMITED } from "../../platform/errors.js";
+import { issueToken, revokeToken } from "../../platform/http/auth.js";
+import { translate, type Lang } from "../../platform/i18n.js";
+import { getBoolSetting, getSetting } from "../../platform/settings.js";
+import type { CodeMessage } from "../../platform/mail/outbox.js";
+import { isEmail, normaliseEmail, normaliseMobile } from "../../platform/http/fields.js";
+import { MICRO } from "../money/ledger.js";
+import type { MoneyService } from "../money/service.js";
+import { checkFailureKey, consumeCode, createCode, discardCode, recipientKey, resendWaitSeconds, RESEND_MS, CODE_TTL_MS, type Channel, type Purpose } from "./codes.js";
+import { checkCaptcha } from "./captcha.js";
+import { hashPassword, verifyPassword } from "./passwords.js";
+import { clearLoginFailures, loginLockedMinutes, recordLoginFailure } from "./throttle.js";
+import {
+  areaById,
+  insertDemoUser,
+  insertUser,
+  loginView,
+  revokeTokensExcept,
+  setPasswordHash,
+  userByDemoId,
+  userByEmail,
+  userByInviteCode,
+  userByMobile,
+  type UserRecord,
+} from "./sql.js";
+
+export type Area = { id: number; global_code: string };
+
+export interface IdentityDeps {
+  db: DB;
+  money: MoneyService;
+  tokenTtlSeconds: number;
+  rateLimit: boolean;
+  /** Delivers a code message (mail, SMS, outbox); false when it could not be sent. */
+  deliver(m: CodeMessage): Promise<boolean>;
+  /** Ends the live sessions (websocket logins) of revoked tokens. */
+  endSessions(tokens: string[]): void;
+}
+
+/** "email" or "mobile"; when absent, guessed from the account ("@" means e-mail). */
+export function identityType(raw: string | undefined, account: string | undefined): "email" | "mobile" {
+  const v = (raw ?? "").trim().toLowerCase();
+  if (v === "email" || v === "mobile") return v;
+  if (v === "" || v === "1" || v === "2") return account && !account.includes("@") && normaliseMobile(account) ? "mobile" : "email";
+  throw new DomainError("accounts.type_invalid");
+}
+
+export class IdentityService {
+  constructor(private readonly deps: IdentityDeps) {}
+
+  private get db(): DB {
+    return this.deps.db;
+  }
+
+  /** An enabled area by its id text, or null. */
+  area(raw: string | undefined): Area | null {
+    return areaById(this.db, raw);
+  }
+
+  /** Sends a code for sign-up (purpose 1) or reset (2) to an e-mail address or a mobile number of `area`. */
+  async sendCode(
+    lang: Lang,
+    channel: Channel,
+    address: string,
+    area: Area | null,
+    purpose: Purpose,
+    captcha: { id?: string; code?: string },
+  ): Promise<{ resend_in: number; expires_in: number }> {
+    const db = this.db;
+    if (getBoolSetting(db, "register.captcha")) {
+      const id = (captcha.id ?? "").trim();
+      const code = (captcha.code ?? "").trim();
+      if (!id || !code) throw new DomainError("accounts.captcha_required");
+      if (!checkCaptcha(db, id, code)) throw new DomainError("accounts.captcha_invalid");
+    }
+    const existing = channel === "email" ? userByEmail(db, address) : userByMobile(db, address, area!.id);
+    if (purpose === 1 && existing) throw new DomainError("accounts.already_registered");
+    if (purpose === 2 && !existing) throw new DomainError("accounts.account_not_found");
+    if (purpose === 2 && existing?.is_demo) throw new DomainError("demo_only_true_account");
+
+    const rkey = recipientKey(channel, address, area?.id ?? null);
+    const issued = db.transaction(() => {
+      const wait = resendWaitSeconds(db, rkey);
+      if (wait > 0) return { wait };
+      return { wait: 0, ...createCode(db, channel, rkey, purpose) };
+    })();
+    if (issued.wait > 0 || !("code" in issued)) throw new DomainError("accounts.code_wait", CODE_FAIL, { seconds: issued.wait });
+
+    const minutes = CODE_TTL_MS / 60_000;
+    const body =
+      channel === "email"
+        ? translate(lang, "accounts.mail_body", { code: issued.code, minutes })
+        : translate(lang, "accounts.sms_body", { code: issued.code, minutes });
+    const delivered = await this.deps.deliver({
+      channel,
+      recipient: address,
+      areaId: area?.id ?? null,
+      to: channel === "email" ? address : `${area!.global_code}${address}`,
+      purpose,
+      code: issued.code,
+      subject: channel === "email" ? translate(lang, purpose === 1 ? "accounts.mail_subject_register" : "accounts.mail_subject_reset") : null,
+      body,
+    });
+    if (!delivered) {
+      discardCode(db, issued.id);
+      throw new DomainError("accounts.send_failed");
+    }
+    return { resend_in: RESEND_MS / 1000, expires_in: CODE_TTL_MS / 1000 };
+  }
+
+  /** Sign-up with a code sent for purpose 1; does not sign in. */
+  async register(
+    type: "email" | "mobile",
+    f: { account?: string; mobile?: string; area_id?: string; password: string; re_password: string; sms_code?: string; invite_code?: string },
+  ): Promise<void> {
+    const db = this.db;
+    let channel: Channel;
+    let address: string;
+    let area: Area | null = null;
+    if (type === "email") {
+      channel = "email";
+      address = normaliseEmail(f.account!);
+      if (!isEmail(address)) throw new DomainError("accounts.invalid_email");
+    } else {
+      channel = "sms";
+      const raw = f.mobile ?? f.account;
+      if (!raw) throw new DomainError("invalid_input", CODE_FAIL, { field: "mobile" });
+      const m = normaliseMobile(raw);
+      if (!m) throw new DomainError("accounts.invalid_mobile");
+      address = m;
+      area = this.area(f.area_id);
+      if (!area) throw new DomainError("accounts.invalid_area");
+    }
+    if (f.password !== f.re_password) throw new DomainError("accounts.password_inconsistency");
+    if (!f.sms_code) throw new DomainError("accounts.code_required");
+    let inviter: UserRecord | undefined;
+    if (f.invite_code) {
+      inviter = userByInviteCode(db, f.invite_code);
+      if (!inviter || inviter.is_demo) throw new DomainError("accounts.invite_invalid");
+    }
+    const exists = () => (channel === "email" ? userByEmail(db, address) : userByMobile(db, address, area!.id));
+    if (exists()) throw new DomainError("accounts.already_registered");
+
+    const hash = await hashPassword(f.password);
+    const rkey = recipientKey(channel, address, area?.id ?? null);
+    const code = f.sms_code;
+    const result = db.transaction(() => {
+      if (exists()) return "exists" as const;
+      const check = consumeCode(db, rkey, 1, code);
+      if (check !== "ok") return check;
+      insertUser(db, { email: channel === "email" ? address : null, mobile: channel === "sms" ? address : null, areaId: area?.id ?? null, passwordHash: hash, invitedBy: inviter?.id ?? null });
+      return "ok" as const;
+    })();
+    if (result === "exists") throw new DomainError("accounts.already_registered");
+    if (result !== "ok") throw new DomainError(checkFailureKey(result));
+  }
+
+  /** Sign-in of a demo account by its demo id. */
+  loginDemo(demoId: string) {
+    const u = /^[0-9a-f]{32}$/.test(demoId) ? userByDemoId(this.db, demoId) : undefined;
+    if (!u) throw new DomainError("accounts.login_failed");
+    return { token: issueToken(this.db, u.id, this.deps.tokenTtlSeconds), user: loginView(u) };
+  }
+
+  /** Sign-in with an e-mail address or a mobile number and a password; failures are throttled per identity and address. */
+  async login(type: "email" | "mobile", f: { account: string; password: string; area_id?: string }, ip: string) {
+    const db = this.db;
+    let user: UserRecord | undefined;
+    let norm: string;
+    if (type === "email") {
+      norm = normaliseEmail(f.account);
+      user = userByEmail(db, norm);
+    } else {
+      norm = normaliseMobile(f.account) ?? f.account;
+      const a = f.area_id ? this.area(f.area_id) : null;
+      if (f.area_id && !a) throw new DomainError("accounts.invalid_area");
+      user = normaliseMobile(f.account) ? userByMobile(db, norm, a?.id ?? null) : undefined;
+    }
+    const throttleKey = `${type}:${norm}|${ip}`;
+    if (this.deps.rateLimit) {
+      const minutes = loginLockedMinutes(db, throttleKey);
+      if (minutes > 0) throw new DomainError("accounts.login_locked", CODE_RATE_LIMITED, { minutes });
+    }
+    const good = await verifyPassword(user?.is_demo ? null : user?.password_hash, f.password);
+    if (!good || !user) {
+      if (this.deps.rateLimit) recordLoginFailure(db, throttleKey);
+      throw new DomainError("accounts.login_failed");
+    }
+    clearLoginFailures(db, throttleKey);
+    return { token: issueToken(db, user.id, this.deps.tokenTtlSeconds), user: loginView(user) };
+  }
+
+  /** Creates a demo account with demo.initial_balance (one demo_initial ledger row); returns its demo id. */
+  createDemo(): string {
+    const demoId = crypto.randomBytes(16).toString("hex");
+    const amount = this.demoInitialMicro();
+    this.deps.money.transaction(() => {
+      const userId = insertDemoUser(this.db, demoId);
+      this.deps.money.post({ userId, amountMicro: amount, kind: "demo_initial", ref: "demo" });
+    });
+    return demoId;
+  }
+
+  private demoInitialMicro(): number {
+    try {
+      const d = new Decimal(getSetting(this.db, "demo.initial_balance") ?? "10000");
+      if (d.isFinite() && d.gte(0)) return d.mul(MICRO).toDecimalPlaces(0, Decimal.ROUND_DOWN).toNumber();
+    } catch {
+      /* fall through to the default */
+    }
+    return 10_000 * MICRO;
+  }
+
+  /** Changes the password of a signed-in real account with a code sent for purpose 2; ends its other sessions. */
+  async amendPassword(me: Pick<UserRecord, "id" | "email" | "mobile" | "area_id">, f: { new_password: string; re_password?: string; auth_code?: string; type?: string }, currentToken: string | null): Promise<void> {
+    const db = this.db;
+    if (f.re_password !== undefined && f.re_password !== "" && f.re_password !== f.new_password) throw new DomainError("accounts.password_inconsistency");
+    if (!f.auth_code) throw new DomainError("accounts.code_required");
+    const t = (f.type ?? "").toLowerCase();
+    const useMobile = t === "mobile" || (t !== "email" && !me.email && !!me.mobile);
+    if (useMobile ? !me.mobile : !me.email) throw new DomainError("invalid_input", CODE_FAIL, { field: "type" });
+    const rkey = useMobile ? recipientKey("sms", me.mobile!, me.area_id) : recipientKey("email", me.email!, null);
+    const hash = await hashPassword(f.new_password);
+    const code = f.auth_code;
+    const result = db.transaction(() => {
+      const check = consumeCode(db, rkey, 2, code);
+      if (check !== "ok") return check;
+      setPasswordHash(db, me.id, hash);
+      return "ok" as const;
+    })();
+    if (result !== "ok") throw new DomainError(checkFailureKey(result));
+    this.deps.endSessions(revokeTokensExcept(db, me.id, currentToken));
+  }
+
+  /** Resets a forgotten password with a code sent for purpose 2; ends every session of the user. */
+  async forgetPassword(type: "email" | "mobile", f: { account: string; area_id?: string; new_password: string; secondary_password: string; auth_code?: string }): Promise<void> {
+    const db = this.db;
+    if (f.new_password !== f.secondary_password) throw new DomainError("accounts.password_inconsistency");
+    if (!f.auth_code) throw new DomainError("accounts.code_required");
+    let user: UserRecord | undefined;
+    let rkey: string;
+    if (type === "email") {
+      const email = normaliseEmail(f.account);
+      if (!isEmail(email)) throw new DomainError("accounts.invalid_email");
+      user = userByEmail(db, email);
+      rkey = recipientKey("email", email, null);
+    } else {
+      const m = normaliseMobile(f.account);
+      if (!m) throw new DomainError("accounts.invalid_mobile");
+      const a = f.area_id ? this.area(f.area_id) : null;
+      if (f.area_id && !a) throw new DomainError("accounts.invalid_area");
+      user = userByMobile(db, m, a?.id ?? null);
+      rkey = recipientKey("sms", m, user?.area_id ?? a?.id ?? null);
+    }
+    if (!user) throw new DomainError("accounts.account_not_found");
+    if (user.is_demo) throw new DomainError("demo_only_true_account");
+    const hash = await hashPassword(f.new_password);
+    const uid = user.id;
+    const code = f.auth_code;
+    const result = db.transaction(() => {
+      const check = consumeCode(db, rkey, 2, code);
+      if (check !== "ok") return check;
+      setPasswordHash(db, uid, hash);
+      return "ok" as const;
+    })();
+    if (result !== "ok") throw new DomainError(checkFailureKey(result));
+    this.deps.endSessions(revokeTokensExcept(db, uid, null));
+  }
+
+  /** Ends one session. */
+  logout(token: string): void {
+    revokeToken(this.db, token);
+    this.deps.endSessions([token]);
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * Candles of 1min, 5min, 15min, 30min, 60min and 1day, aggregated from ticks and stored in the
+ * `candles` table (time = candle start in ms, UTC; a day starts at 00:00 UTC).
+ *
+ * CandleBook keeps the forming candle of every instrument and period in memory, applies each tick
+ * to all six, and writes the candles that changed with `flush()` in one transaction (one upsert per
+ * changed candle per flush, never one write per tick per period). The simulator flushes every few
+ * seconds; readers merge the in-memory forming candle (`last`) over the stored ones.
+ */
+import { PERIODS, isPeriod, type Period } from "@contract/constants";
+import type { DB } from "../../platform/db.js";
+
+export { PERIODS, isPeriod, type Period };
+
+export const PERIOD_MS: Record<Period, number> = {
+  "1min": 60_000,
+  "5min": 300_000,
+  "15min": 900_000,
+  "30min": 1_800_000,
+  "60min": 3_600_000,
+  "1day": 86_400_000,
+};
+
+export function bucketStart(period: Period, t: number): number {
+  const ms = PERIOD_MS[period];
+  return Math.floor(t / ms) * ms;
+}
+
+export interface Candle {
+  time: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+}
+
+export interface FormingCandle extends Candle {
+  period: Period;
+}
+
+export class CandleBook {
+  /** instrument id -> candles in PERIODS order (undefined until the first candle exists). */
+  private readonly forming = new Map<number, (Candle | undefined)[]>();
+  private readonly lastTick = new Map<number, number>();
+  private readonly dirty = new Map<string, { id: number; period: Period; c: Candle }>();
+  private readonly upsert;
+  private readonly latest;
+
+  constructor(private readonly db: DB) {
+    this.upsert = db.prepare(
+      `INSERT INTO candles (instrument_id, period, time, open, high, low, close, volume) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(instrument_id, period, time) DO UPDATE SET
+         open = excluded.open, high = excluded.high, low = excluded.low, close = excluded.close, volume = excluded.volume`,
+    );
+    this.latest = db.prepare(
+      "SELECT time, open, high, low, close, volume FROM candles WHERE instrument_id = ? AND period = ? ORDER BY time DESC LIMIT 1",
+    );
+  }
+
+  /** Loads the latest stored candle of every period of an instrument (it continues if still forming). */
+  load(id: number): void {
+    const row: (Candle | undefined)[] = PERIODS.map((p) => {
+      const c = this.latest.get(id, p) as Candle | undefined;
+      return c ? { ...c } : undefined;
+    });
+    this.forming.set(id, row);
+  }
+
+  /** Applies one trade price (with its volume) at time t to every period's forming candle. */
+  apply(id: number, price: number, volume: number, t: number): void {
+    // A tick older than the instrument's last one (out of order) changes no candle.
+    if (t < (this.lastTick.get(id) ?? -Infinity)) return;
+    this.lastTick.set(id, t);
+    let row = this.forming.get(id);
+    if (!row) {
+      row = PERIODS.map(() => undefined);
+      this.forming.set(id, row);
+    }
+    for (let i = 0; i < PERIODS.length; i++) {
+      const period = PERIODS[i];
+      const start = bucketStart(period, t);
+      let c = row[i];
+      if (c && start < c.time) continue; // older than the stored candle (clock moved back): ignored
+      if (!c || start > c.time) {
+        c = { time: start, open: price, high: price, low: price, close: price, volume: 0 };
+        row[i] = c;
+      }
+      if (price > c.high) c.high = price;
+      if (price < c.low) c.low = price;
+      c.close = price;
+      c.volume += volume;
+      // Keyed by the candle's start too: a candle that just closed is still written at the next flush.
+      this.dirty.set(`${id}|${period}|${c.time}`, { id, period, c });
+    }
+  }
+
+  /** The latest candle of each period (the forming one while its period runs), in PERIODS order. */
+  current(id: number): FormingCandle[] {
+    const row = this.forming.get(id);
+    if (!row) return [];
+    const out: FormingCandle[] = [];
+    row.forEach((c, i) => {
+      if (c) out.push({ period: PERIODS[i], ...c });
+    });
+    return out;
+  }
+
+  /** The latest candle of one period. */
+  last(id: number, period: Period): Candle | undefined {
+    return this.forming.get(id)?.[PERIODS.indexOf(period)];
+  }
+
+  /** Writes every candle changed since the last flush, in one transaction. */
+  flush(): void {
+    if (this.dirty.size === 0) return;
+    const items = [...this.dirty.values()];
+    this.dirty.clear();
+    this.db.transaction(() => {
+      for (const { id, period, c } of items) this.upsert.run(id, period, c.time, c.open, c.high, c.low, c.close, round2(c.volume));
+    })();
+  }
+}
+
+export function round2(x: number): number {
+  return Math.round(x * 100) / 100;
+}
+
+/** Reads up to `limit` stored candles of one period, ascending by time. */
+export function readCandles(db: DB, id: number, period: Period, limit: number): Candle[] {
+  const rows = db
+    .prepare("SELECT time, open, high, low, close, volume FROM candles WHERE instrument_id = ? AND period = ? ORDER BY time DESC LIMIT ?")
+    .all(id, period, limit) as Candle[];
+  return rows.reverse();
+}
+
+/**
+ * Retention: keeps the newest `keep` candles of each intraday period per instrument (daily candles
+ * are all kept). The API serves at most 300, so the store stays small however long it runs.
+ */
+export function pruneCandles(db: DB, keep = 2_000): number {
+  const ids = db.prepare("SELECT id FROM instruments").all() as { id: number }[];
+  const del = db.prepare(
+    `DELETE FROM candles WHERE instrument_id = ? AND period = ? AND time <
+       (SELECT time FROM candles WHERE instrument_id = ? AND period = ? ORDER BY time DESC LIMIT 1 OFFSET ?)`,
+  );
+  let n = 0;
+  db.transaction(() => {
+    for (const { id } of ids) for (const p of PERIODS) if (p !== "1day") n += del.run(id, p, id, p, keep - 1).changes;
+  })();
+  return n;
+}

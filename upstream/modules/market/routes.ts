@@ -1,0 +1,264 @@
+/**
+ * Market API (upstream/API.md, "Market" and "Websocket"): categories, the instrument list with live
+ * quotes, candles, sparkline closes, instrument logos, and the public websocket topics DAY_MARKET and
+ * KLINE.{code}. Every handler is a GET that changes nothing; `t` is accepted and ignored.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import * as api from "@contract/api/market";
+import { marketStatements } from "./sql.js";
+import { route } from "../../platform/http/route.js";
+import type { AppContext } from "../../app.js";
+import type { Quote } from "./feed.js";
+import { DomainError, CODE_FAIL, CODE_NOT_FOUND } from "../../platform/errors.js";
+import { translate } from "../../platform/i18n.js";
+import { DEFAULT_PERIOD, DEFAULT_SPARKLINE_PERIOD, SPARKLINE_POINTS, TOPIC, klineCode, klineTopic } from "@contract/constants";
+import { CandleBook, isPeriod, readCandles, round2, type FormingCandle, type Period } from "./candles.js";
+import { loadInstruments, type InstrumentRow } from "./instruments.js";
+import type { MarketFeed } from "./market-core.js";
+
+const LOGO_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "static", "logos");
+const KLINE_LIMIT = 300;
+const SEARCH_MAX = 32;
+
+type Query = Record<string, unknown>;
+
+function str(q: Query, key: string): string | undefined {
+  const v = q[key];
+  if (v === undefined || v === null) return undefined;
+  if (Array.isArray(v)) return str({ [key]: v[v.length - 1] }, key);
+  return typeof v === "string" || typeof v === "number" ? String(v).trim() : undefined;
+}
+
+export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const { db } = ctx;
+  const feed = ctx.feed;
+  const marketFeed = feed && "book" in feed ? (feed as MarketFeed) : null;
+  const book: CandleBook = marketFeed?.book ?? recordCandles(ctx);
+  const startupMs = (feed as { startupMs?: number } | null)?.startupMs;
+  if (startupMs !== undefined) ctx.log.info({ ms: startupMs, instruments: marketFeed?.instruments().length }, "market ready (seed and history)");
+
+  const sql = marketStatements(db);
+  const catStmt = sql.categories;
+  const catExists = sql.categoryExists;
+  const instById = sql.instrumentById;
+  const instByCode = sql.instrumentByCode;
+  const closesStmt = sql.closes;
+
+  /** Instrument by Id (digits) or Code; DomainError when missing, malformed or unknown. */
+  function instrumentOf(raw: string | undefined): InstrumentRow {
+    if (!raw) throw new DomainError("market.invalid_forex_id", CODE_FAIL);
+    let inst: InstrumentRow | undefined;
+    if (/^\d{1,9}$/.test(raw)) inst = instById.get(Number(raw)) as InstrumentRow | undefined;
+    else if (/^[A-Za-z0-9_.-]{1,32}$/.test(raw)) inst = instByCode.get(raw) as InstrumentRow | undefined;
+    else throw new DomainError("market.invalid_forex_id", CODE_FAIL);
+    if (!inst) throw new DomainError("market.not_found", CODE_NOT_FOUND, { id: raw });
+    return inst;
+  }
+
+  function periodOf(raw: string | undefined, dflt: Period): Period {
+    if (raw === undefined || raw === "") return dflt;
+    if (!isPeriod(raw)) throw new DomainError("market.invalid_period", CODE_FAIL, { period: raw.slice(0, 16) });
+    return raw;
+  }
+
+  function quoteOf(inst: InstrumentRow): Quote {
+    const q = feed?.quote(inst.id);
+    if (q) return q;
+    // No feed quote (a foreign feed without this instrument): the stored day candle is the best we know.
+    const day = book.last(inst.id, "1day");
+    const min = book.last(inst.id, "1min");
+    const price = min?.close ?? day?.close ?? inst.base_price;
+    const open = day?.open ?? price;
+    return {
+      id: inst.id, code: inst.code, price, open, high: day?.high ?? price, low: day?.low ?? price,
+      volume: day?.volume ?? 0, change: open > 0 ? Math.round(((price - open) / open) * 10000) / 100 : 0, time: min?.time ?? 0,
+    };
+  }
+
+  const isOpen = (id: number) => (feed ? feed.isOpen(id) : false);
+
+  function tradeItem(inst: InstrumentRow) {
+    const q = quoteOf(inst);
+    let multiples: number[] = [];
+    try {
+      const parsed = JSON.parse(inst.multiples) as unknown;
+      if (Array.isArray(parsed)) multiples = parsed.map(Number).filter((n) => Number.isFinite(n) && n > 0);
+    } catch {
+      multiples = [];
+    }
+    return {
+      Id: inst.id,
+      Code: inst.code,
+      ShowCode: inst.show_code,
+      Logo: inst.logo,
+      CategoryId: inst.category_id,
+      MarketStatus: isOpen(inst.id) ? 1 : 0,
+      PricePrecision: inst.price_precision,
+      Pip: Number(inst.pip),
+      ForexMinCont: Number(inst.min_lots),
+      ForexContNum: Number(inst.cont_num),
+      MarginMode: inst.margin_mode,
+      HasForexMultiple: multiples.map((Value) => ({ Value })),
+      ForexFeeRate: Number(inst.fee_rate),
+      QuoteCurrency: inst.quote_currency,
+      ForexQuotations: { Open: q.open, Close: q.price, High: q.high, Low: q.low, Volume: round2(q.volume), Change: q.change, Time: q.time },
+      Api: inst.api,
+    };
+  }
+
+  route(app, api.getCategories, async (req) => {
+    const rows = catStmt.all() as { id: number; names: string }[];
+    const data = rows.map((r) => {
+      let names: Record<string, string> = {};
+      try {
+        names = JSON.parse(r.names) as Record<string, string>;
+      } catch {
+        names = {};
+      }
+      return { Id: r.id, NameShowTrans: names[req.lang] ?? names.en ?? String(r.id) };
+    });
+    return ctx.ok(req, data);
+  });
+
+  route(app, api.tradeList, async (req) => {
+    const q = (req.query ?? {}) as Query;
+    const search = str(q, "searchCurrency") ?? "";
+    if (search.length > SEARCH_MAX) throw new DomainError("market.search_too_long", CODE_FAIL, { max: SEARCH_MAX });
+    const catRaw = str(q, "category_id") ?? "";
+    let categoryId: number | null = null;
+    if (catRaw !== "" && catRaw !== "0") {
+      if (!/^\d{1,9}$/.test(catRaw)) throw new DomainError("market.invalid_category", CODE_FAIL);
+      categoryId = Number(catRaw);
+      if (!catExists.get(categoryId)) throw new DomainError("market.category_not_found", CODE_NOT_FOUND);
+    }
+    const needle = search.toLowerCase();
+    const data = loadInstruments(db)
+      .filter((i) => categoryId === null || i.category_id === categoryId)
+      .filter((i) => !needle || i.code.toLowerCase().includes(needle) || i.show_code.toLowerCase().includes(needle))
+      .map(tradeItem);
+    return ctx.ok(req, data);
+  });
+
+  route(app, api.kline, async (req) => {
+    const q = (req.query ?? {}) as Query;
+    const period = periodOf(str(q, "period"), DEFAULT_PERIOD);
+    const inst = instrumentOf(str(q, "forex_id"));
+    const candles = readCandles(db, inst.id, period, KLINE_LIMIT);
+    // The in-memory forming candle may be newer than the stored one.
+    const live = book.last(inst.id, period);
+    if (live) {
+      const last = candles[candles.length - 1];
+      if (last && last.time === live.time) candles[candles.length - 1] = { ...live };
+      else if (!last || live.time > last.time) {
+        candles.push({ ...live });
+        if (candles.length > KLINE_LIMIT) candles.shift();
+      }
+    }
+    const data = candles.map((c) => ({ Time: c.time, Open: c.open, High: c.high, Low: c.low, Close: c.close, Volume: round2(c.volume) }));
+    return ctx.ok(req, data);
+  });
+
+  route(app, api.abbreviatedCacheKline, async (req) => {
+    const q = (req.query ?? {}) as Query;
+    const period = periodOf(str(q, "period"), DEFAULT_SPARKLINE_PERIOD);
+    const raw = str(q, "forex_id") ?? "";
+    const parts = raw.split(",").map((s) => s.trim()).filter(Boolean);
+    if (parts.length > 200) throw new DomainError("market.invalid_forex_id", CODE_FAIL);
+    const insts = parts.length === 0 ? loadInstruments(db) : parts.map((p) => instrumentOf(p));
+    const data = insts.map((inst) => {
+      const rows = (closesStmt.all(inst.id, period, SPARKLINE_POINTS) as { time: number; close: number }[]).reverse();
+      // The in-memory forming candle replaces its stored copy, or is appended when not stored yet.
+      const live = book.last(inst.id, period);
+      if (live) {
+        const last = rows[rows.length - 1];
+        if (last && last.time === live.time) last.close = live.close;
+        else if (!last || live.time > last.time) {
+          rows.push({ time: live.time, close: live.close });
+          if (rows.length > SPARKLINE_POINTS) rows.shift();
+        }
+      }
+      return { forex_id: inst.id, period, points: rows.map((r) => r.close) };
+    });
+    return ctx.ok(req, data);
+  });
+
+  // ---- logos ---------------------------------------------------------------------------------------
+  const logos = new Map<string, Buffer>();
+  if (fs.existsSync(LOGO_DIR)) {
+    for (const f of fs.readdirSync(LOGO_DIR)) if (/^[A-Za-z0-9_-]+\.svg$/.test(f)) logos.set(f, fs.readFileSync(path.join(LOGO_DIR, f)));
+  }
+  app.get<{ Params: { file: string } }>(
+    "/static/logos/:file",
+    {
+      schema: {
+        tags: ["market"],
+        summary: "An instrument's logo (the Logo path of trade_list), image/svg+xml",
+        params: z.object({ file: z.string().describe("{CODE}.svg, e.g. EURUSD.svg") }),
+      },
+    },
+    async (req, reply) => {
+      const body = logos.get(req.params.file);
+      if (!body) {
+        return reply.status(404).send({ code: CODE_NOT_FOUND, msg: translate(req.lang, "market.logo_not_found"), data: null });
+      }
+      reply
+        .header("Content-Type", "image/svg+xml")
+        .header("Cache-Control", "public, max-age=31536000, immutable")
+        .header("X-Content-Type-Options", "nosniff")
+        .header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'");
+      return reply.send(body);
+    },
+  );
+
+  // ---- websocket topics ----------------------------------------------------------------------------
+  if (!feed) return;
+  const codeToId = new Map<string, number>();
+  for (const i of loadInstruments(db)) codeToId.set(i.code, i.id);
+
+  const dayItem = (q: Quote) => ({
+    Id: q.id, Code: q.code, Close: q.price, Open: q.open, High: q.high, Low: q.low,
+    Volume: round2(q.volume), Change: q.change, Time: q.time, MarketStatus: isOpen(q.id) ? 1 : 0,
+  });
+  const klineItems = (id: number) =>
+    book.current(id).map((c: FormingCandle) => ({
+      period: c.period, Time: c.time, Open: c.open, High: c.high, Low: c.low, Close: c.close, Volume: round2(c.volume),
+    }));
+
+  ctx.hub.onSubscribe((t) => t === TOPIC.DAY_MARKET, () => feed.all().map(dayItem));
+  ctx.hub.onSubscribe(
+    (t) => klineCode(t) !== null,
+    (t) => {
+      const id = codeToId.get(klineCode(t)!);
+      return id === undefined ? undefined : klineItems(id);
+    },
+  );
+  feed.onTick((changed) => {
+    if (changed.length === 0) return;
+    ctx.hub.publish(TOPIC.DAY_MARKET, changed.map(dayItem));
+    for (const q of changed) ctx.hub.publish(klineTopic(q.code), klineItems(q.id));
+  });
+}
+
+/**
+ * For a feed that keeps no candles (a real feed plugged in): a CandleBook fed from its ticks, so
+ * candles are still aggregated and stored. Volume is the growth of the quote's day volume.
+ */
+function recordCandles(ctx: AppContext): CandleBook {
+  const book = new CandleBook(ctx.db);
+  for (const i of loadInstruments(ctx.db)) book.load(i.id);
+  const lastVolume = new Map<number, number>();
+  ctx.feed?.onTick((changed) => {
+    for (const q of changed) {
+      const prev = lastVolume.get(q.id);
+      lastVolume.set(q.id, q.volume);
+      book.apply(q.id, q.price, prev === undefined ? 0 : Math.max(0, q.volume - prev), q.time);
+    }
+    book.flush();
+  });
+  return book;
+}
+

@@ -1,0 +1,50 @@
+/**
+ * The ledger's SQL: every balance change is one append-only row, and users.balance_micro always
+ * equals the sum of that user's rows. Only the money service (service.ts) writes here.
+ */
+import type { Statement } from "better-sqlite3";
+import type { DB } from "../../platform/db.js";
+
+export type LedgerKind =
+  | "deposit"
+  | "withdrawal_request"
+  | "withdrawal_returned"
+  | "fee"
+  | "realised_profit"
+  | "demo_reset"
+  | "protection"
+  | "adjustment"
+  | "demo_initial";
+
+export const LEDGER_KINDS: readonly LedgerKind[] = [
+  "deposit",
+  "withdrawal_request",
+  "withdrawal_returned",
+  "fee",
+  "realised_profit",
+  "demo_reset",
+  "protection",
+  "adjustment",
+  "demo_initial",
+];
+
+export const MICRO = 1_000_000;
+
+export interface LedgerStatements {
+  /** Moves a balance by a signed amount; returns the balance after (undefined: no such user). */
+  move: Statement<unknown[]>;
+  insert: Statement<unknown[]>;
+  balances: Statement<unknown[]>;
+  sum: Statement<unknown[]>;
+}
+
+export function ledgerStatements(db: DB): LedgerStatements {
+  return {
+    move: db.prepare("UPDATE users SET balance_micro = balance_micro + ? WHERE id = ? RETURNING balance_micro"),
+    insert: db.prepare(
+      "INSERT INTO ledger (user_id, amount_micro, balance_after_micro, kind, memo, ref, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    ),
+    balances: db.prepare("SELECT balance_micro, lock_balance_micro FROM users WHERE id = ?"),
+    sum: db.prepare("SELECT COALESCE(SUM(amount_micro), 0) AS s FROM ledger WHERE user_id = ?"),
+  };
+}

@@ -1,0 +1,121 @@
+/**
+ * Trading API of the reference upstream (upstream/API.md, "Trading"): submit, my_deal, close,
+ * cancel_trade, set_stop_price, forexDetail, resetForexDemoAccount. State changes are POST only;
+ * reads are GET and accept (and ignore) the client's `t` timestamp. Each route is the contract's
+ * endpoint (@contract/api/trading): it parses the raw fields into the engine's typed inputs
+ * (parse.ts), calls the engine (ctx.engine) and maps its domain answer to the wire shape (views.ts).
+ */
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import * as api from "@contract/api/trading";
+import { IDEMPOTENCY_FIELD, IDEMPOTENCY_KEY_RE } from "@contract/constants";
+import { ORDER_STATUS } from "@contract/enums";
+import type { AppContext } from "../../app.js";
+import { requireUser } from "../../platform/http/auth.js";
+import { DomainError, CODE_FAIL, CODE_INTERNAL } from "../../platform/errors.js";
+import { translate } from "../../platform/i18n.js";
+import { route } from "../../platform/http/route.js";
+import type { Engine } from "./engine.js";
+import { intParam, parseDealQuery, parseOrderRequest, parseStop } from "./parse.js";
+import { accountView, dealPageView, orderView } from "./views.js";
+
+/** The client's idempotency key: the `Idempotency-Key` header, or the form field `idempotency_key`. */
+function idemKey(req: FastifyRequest, p: Record<string, unknown>): string | null {
+  const h = req.headers["idempotency-key"];
+  const field = p[IDEMPOTENCY_FIELD];
+  const raw = typeof h === "string" && h.trim() !== "" ? h : typeof field === "string" ? field : "";
+  const k = raw.trim();
+  if (k === "") return null;
+  if (!IDEMPOTENCY_KEY_RE.test(k)) throw new DomainError("trade_invalid_field", CODE_FAIL, { field: "Idempotency-Key" });
+  return k;
+}
+
+/** A malformed field of these routes answers "Invalid value: FIELD". */
+const extras = { invalidFieldKey: "trade_invalid_field" };
+
+export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const engine = (): Engine => {
+    if (!ctx.engine) throw new DomainError("internal", CODE_INTERNAL);
+    return ctx.engine;
+  };
+
+  route(
+    app,
+    api.submit,
+    async (req) => {
+      const u = requireUser(ctx.db, req);
+      const order = engine().submit(u.id, parseOrderRequest(req.body), idemKey(req, req.body));
+      return ctx.ok(req, orderView(order), order.status === ORDER_STATUS.PENDING ? "pending_placed" : "order_placed");
+    },
+    extras,
+  );
+
+  route(
+    app,
+    api.myDeal,
+    async (req) => {
+      const u = requireUser(ctx.db, req);
+      const q = parseDealQuery(req.query.status, req.query.page);
+      return ctx.ok(req, dealPageView(engine().listOrders(u.id, q.status, q.page)));
+    },
+    extras,
+  );
+
+  route(
+    app,
+    api.close,
+    async (req) => {
+      const u = requireUser(ctx.db, req);
+      return ctx.ok(req, orderView(engine().close(u.id, intParam(req.body.id), idemKey(req, req.body))), "order_closed");
+    },
+    extras,
+  );
+
+  route(
+    app,
+    api.cancelTrade,
+    async (req) => {
+      const u = requireUser(ctx.db, req);
+      return ctx.ok(req, orderView(engine().cancel(u.id, intParam(req.body.id), idemKey(req, req.body))), "order_cancelled");
+    },
+    extras,
+  );
+
+  route(
+    app,
+    api.setStopPrice,
+    async (req) => {
+      const u = requireUser(ctx.db, req);
+      const b = req.body;
+      const id = intParam(b.id);
+      const tp = parseStop(b.target_profit_price, "target_profit_price");
+      const sl = parseStop(b.stop_loss_price, "stop_loss_price");
+      return ctx.ok(req, orderView(engine().setStops(u.id, id, tp, sl)), "stops_updated");
+    },
+    extras,
+  );
+
+  route(
+    app,
+    api.forexDetail,
+    async (req) => {
+      const u = requireUser(ctx.db, req);
+      return ctx.ok(req, accountView(engine().accountValues(u.id)));
+    },
+    extras,
+  );
+
+  route(
+    app,
+    api.resetForexDemoAccount,
+    async (req) => {
+      const u = requireUser(ctx.db, req);
+      return ctx.ok(req, accountView(engine().resetDemo(u.id)), "demo_reset_done");
+    },
+    extras,
+  );
+
+  // A GET never changes state: the state-changing calls answer GET with a refusal.
+  for (const def of [api.submit, api.close, api.cancelTrade, api.setStopPrice, api.resetForexDemoAccount]) {
+    app.get(def.path, { schema: { hide: true } }, async (req) => ({ code: CODE_FAIL, msg: translate(req.lang, "method_not_allowed"), data: null }));
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * The one place where failures become envelopes: a DomainError is answered with its code and its
+ * message translated into the request's language; a schema validation failure with the refusal of
+ * the invalid field (the route's `invalidFieldKey`, `invalid_input` by default), never a 500; rate
+ * limits, other client errors and unexpected failures with their common messages.
+ */
+import type { FastifyInstance } from "fastify";
+import type pino from "pino";
+import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { CODE, DomainError } from "../errors.js";
+import { translate } from "../i18n.js";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** Message key of a field that fails its schema, with {{field}} (default invalid_input). */
+    invalidFieldKey?: string;
+  }
+}
+
+export function registerErrorHandling(app: FastifyInstance, log: pino.Logger): void {
+  app.setErrorHandler((err, req, reply) => {
+    const lang = req.lang ?? "en";
+    if (err instanceof DomainError) {
+      reply.status(200).send({ code: err.code, msg: translate(lang, err.key, err.params), data: null });
+      return;
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const first = err.validation[0];
+      const field = first.instancePath.replace(/^\//, "").split("/")[0] || "input";
+      const key = req.routeOptions.config?.invalidFieldKey ?? "invalid_input";
+      reply.status(200).send({ code: CODE.FAIL, msg: translate(lang, key, { field }), data: null });
+      return;
+    }
+    const e = err as { statusCode?: number; message?: string };
+    if (e.statusCode === 429) {
+      reply.status(429).send({ code: CODE.RATE_LIMITED, msg: translate(lang, "rate_limited"), data: null });
+      return;
+    }
+    if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
+      reply.status(e.statusCode).send({ code: CODE.FAIL, msg: translate(lang, "fail"), data: null });
+      return;
+    }
+    log.error({ err, url: req.url }, "unhandled error");
+    reply.status(500).send({ code: CODE.INTERNAL, msg: translate(lang, "internal"), data: null });
+  });
+  app.setNotFoundHandler((req, reply) => {
+    reply.status(404).send({ code: CODE.NOT_FOUND, msg: translate(req.lang ?? "en", "not_found"), data: null });
+  });
+}

@@ -1,0 +1,135 @@
+/**
+ * Message delivery. Every message is written to the outbox table first; then a sender delivers it:
+ * e-mail over SMTP (nodemailer) when SMTP_URL is set, SMS through a pluggable sender. The default
+ * senders deliver nothing and leave the message in the outbox, where GET /dev/outbox serves the
+ * latest code while DEV_OUTBOX is on.
+ */
+import nodemailer from "nodemailer";
+import type { CodePurpose } from "@contract/enums";
+import type { UpstreamConfig } from "../config.js";
+import type { DB } from "../db.js";
+
+type Channel = "email" | "sms";
+
+/** What delivery needs of the upstream: its store, its mail settings and a logger. */
+export interface MailContext {
+  db: DB;
+  config: Pick<UpstreamConfig, "smtpUrl" | "mailFrom" | "devOutbox">;
+  log: { error(obj: unknown, msg?: string): void };
+}
+
+export interface OutgoingMessage {
+  channel: Channel;
+  /** E-mail address, or the mobile number in international form (e.g. "+85291234567"). */
+  to: string;
+  subject: string | null;
+  body: string;
+}
+
+/** Delivers one message or throws. "stored" means it was only kept in the outbox. */
+export interface MessageSender {
+  send(msg: OutgoingMessage): Promise<"sent" | "stored">;
+}
+
+/** Keeps messages in the outbox only (the default for SMS, and for e-mail without SMTP_URL). */
+export const outboxOnlySender: MessageSender = {
+  async send() {
+    return "stored";
+  },
+};
+
+export function smtpSender(smtpUrl: string, from: string): MessageSender {
+  // Bounded waits, so that a silent mail server cannot hold a request (the URL may override them).
+  const u = new URL(smtpUrl);
+  for (const [k, v] of [["connectionTimeout", "10000"], ["greetingTimeout", "10000"], ["socketTimeout", "20000"]]) {
+    if (!u.searchParams.has(k)) u.searchParams.set(k, v);
+  }
+  const transport = nodemailer.createTransport(u.toString());
+  return {
+    async send(msg) {
+      await transport.sendMail({ from, to: msg.to, subject: msg.subject ?? "", text: msg.body });
+      return "sent";
+    },
+  };
+}
+
+interface Senders {
+  email: MessageSender;
+  sms: MessageSender;
+}
+
+const senders = new WeakMap<MailContext, Senders>();
+
+function sendersOf(ctx: MailContext): Senders {
+  let s = senders.get(ctx);
+  if (!s) {
+    s = { email: ctx.config.smtpUrl ? smtpSender(ctx.config.smtpUrl, ctx.config.mailFrom) : outboxOnlySender, sms: outboxOnlySender };
+    senders.set(ctx, s);
+  }
+  return s;
+}
+
+/** Plugs in the SMS gateway (e.g. an HTTP SMS provider) of an upstream instance. */
+export function setSmsSender(ctx: MailContext, sender: MessageSender): void {
+  sendersOf(ctx).sms = sender;
+}
+
+/** Replaces the e-mail sender of an upstream instance (SMTP_URL configures the usual one). */
+export function setEmailSender(ctx: MailContext, sender: MessageSender): void {
+  sendersOf(ctx).email = sender;
+}
+
+export interface CodeMessage {
+  channel: Channel;
+  /** What the outbox and /dev/outbox know the recipient by: the e-mail, or the mobile digits. */
+  recipient: string;
+  areaId: number | null;
+  /** Delivery address (e-mail, or "+CC" + digits). */
+  to: string;
+  purpose: CodePurpose;
+  code: string;
+  subject: string | null;
+  body: string;
+}
+
+/** Writes the message to the outbox and delivers it; resolves false when delivery failed. */
+export async function deliver(ctx: MailContext, m: CodeMessage): Promise<boolean> {
+  const db: DB = ctx.db;
+  const keep = ctx.config.devOutbox;
+  const storedBody = keep ? m.body : m.body.split(m.code).join("******");
+  const id = Number(
+    db
+      .prepare("INSERT INTO outbox (channel, recipient, area_id, purpose, code, subject, body, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'stored', ?)")
+      .run(m.channel, m.recipient, m.areaId, m.purpose, keep ? m.code : null, m.subject, storedBody, Date.now()).lastInsertRowid,
+  );
+  const sender = m.channel === "email" ? sendersOf(ctx).email : sendersOf(ctx).sms;
+  try {
+    const status = await sender.send({ channel: m.channel, to: m.to, subject: m.subject, body: m.body });
+    if (status === "sent") db.prepare("UPDATE outbox SET status = 'sent', sent_at = ? WHERE id = ?").run(Date.now(), id);
+    return true;
+  } catch (err) {
+    ctx.log.error({ err, channel: m.channel }, "message delivery failed");
+    db.prepare("UPDATE outbox SET status = 'failed', error = ? WHERE id = ?").run(String((err as Error)?.message ?? err).slice(0, 500), id);
+    return false;
+  }
+}
+
+/** The latest code sent to an address (e-mail, mobile digits, or "+CC" + digits), for /dev/outbox. */
+export function latestOutboxCode(db: DB, to: string): { to: string; code: string; type: number; created_at: number } | null {
+  const t = to.trim();
+  const lower = t.toLowerCase();
+  let row = db
+    .prepare("SELECT recipient, code, purpose, created_at FROM outbox WHERE recipient = ? AND code IS NOT NULL ORDER BY id DESC LIMIT 1")
+    .get(lower.includes("@") ? lower : t.replace(/[\s\-().]/g, "")) as { recipient: string; code: string; purpose: number; created_at: number } | undefined;
+  if (!row && t.startsWith("+")) {
+    // "+CC" + digits: match on the area's dialling code.
+    const digits = t.replace(/[^\d]/g, "");
+    row = db
+      .prepare(
+        `SELECT o.recipient, o.code, o.purpose, o.created_at FROM outbox o JOIN areas a ON a.id = o.area_id
+         WHERE replace(a.global_code, '+', '') || o.recipient = ? AND o.code IS NOT NULL ORDER BY o.id DESC LIMIT 1`,
+      )
+      .get(digits) as typeof row;
+  }
+  return row ? { to: row.recipient, code: row.code, type: row.purpose, created_at: row.created_at } : null;
+}

@@ -1,0 +1,203 @@
+/**
+ * The websocket hub of /v1/ws (protocol in upstream/API.md, "Websocket").
+ *
+ * Client -> server: {"op":"login","token"} {"op":"logout"} {"op":"subscribe","topics":[...]}
+ *                   {"op":"unsubscribe","topics":[...]} {"op":"ping"}
+ * Server -> client: {"op":"login"|"logout"|"subscribe"|"unsubscribe","code","msg"} {"op":"pong","ts"}
+ *                   {"op":"push","topic","data"}
+ * Public topics: DAY_MARKET, KLINE.{code}. Private topics (need login): FOREX_TRADE, FOREX_CLOSED.
+ */
+import type { IncomingMessage } from "node:http";
+import type { Server } from "node:http";
+import { WebSocketServer, WebSocket } from "ws";
+import type { DB } from "../db.js";
+import { userForToken } from "../http/auth.js";
+import { normaliseLang, translate, type Lang } from "../i18n.js";
+import { CODE_FAIL, CODE_OK, CODE_SESSION_INVALID } from "../http/envelope.js";
+import { PRIVATE_TOPICS as PRIVATE_TOPIC_LIST, WS_IDLE_CLOSE_MS, isTopic } from "@contract/constants";
+import { WS_PATH } from "@contract/ws";
+
+export const PRIVATE_TOPICS = new Set(PRIVATE_TOPIC_LIST);
+/** A connection whose send buffer is above this skips conflatable pushes until it drains. */
+const MAX_BUFFERED = 1 << 20;
+/** A connection that sends nothing (not even ping) for this long is closed. */
+const IDLE_MS = WS_IDLE_CLOSE_MS;
+
+export interface Conn {
+  ws: WebSocket;
+  lang: Lang;
+  userId: number | null;
+  token: string | null;
+  topics: Set<string>;
+  lastSeen: number;
+}
+
+export type SnapshotProvider = (topic: string, conn: Conn) => unknown | undefined;
+
+export interface Hub {
+  /** Sends to every connection subscribed to a public topic. */
+  publish(topic: string, data: unknown): void;
+  /** Sends a private topic to every connection of one user that subscribed to it. */
+  publishToUser(userId: number, topic: string, data: unknown): void;
+  /** Registers what a new subscriber of matching topics gets first. */
+  onSubscribe(match: (topic: string) => boolean, provider: SnapshotProvider): void;
+  /** Ids of users with at least one logged-in connection subscribed to a private topic. */
+  subscribedUsers(topic: string): number[];
+  /** Closes the connections of a token (logout or revocation). */
+  dropToken(token: string): void;
+  connectionCount(): number;
+  close(): Promise<void>;
+}
+
+export function createHub(server: Server, db: DB): Hub {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  const conns = new Set<Conn>();
+  const byTopic = new Map<string, Set<Conn>>();
+  const providers: { match: (t: string) => boolean; provider: SnapshotProvider }[] = [];
+
+  server.on("upgrade", (req: IncomingMessage, socket, head) => {
+    const url = new URL(req.url ?? "/", "http://x");
+    if (url.pathname !== WS_PATH) {
+      socket.destroy();
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req));
+  });
+
+  function send(conn: Conn, msg: unknown, conflatable = false): void {
+    if (conn.ws.readyState !== WebSocket.OPEN) return;
+    if (conflatable && conn.ws.bufferedAmount > MAX_BUFFERED) return;
+    conn.ws.send(JSON.stringify(msg));
+  }
+
+  function sub(conn: Conn, topic: string): void {
+    conn.topics.add(topic);
+    let set = byTopic.get(topic);
+    if (!set) byTopic.set(topic, (set = new Set()));
+    set.add(conn);
+    for (const p of providers) {
+      if (!p.match(topic)) continue;
+      const data = p.provider(topic, conn);
+      if (data !== undefined) send(conn, { op: "push", topic, data });
+    }
+  }
+
+  function unsub(conn: Conn, topic: string): void {
+    conn.topics.delete(topic);
+    const set = byTopic.get(topic);
+    if (set) {
+      set.delete(conn);
+      if (set.size === 0) byTopic.delete(topic);
+    }
+  }
+
+  function dropPrivate(conn: Conn): void {
+    for (const t of [...conn.topics]) if (PRIVATE_TOPICS.has(t)) unsub(conn, t);
+  }
+
+  wss.on("connection", (ws: WebSocket, req: IncomingMessage) => {
+    const conn: Conn = { ws, lang: normaliseLang(req.headers["lang"]), userId: null, token: null, topics: new Set(), lastSeen: Date.now() };
+    conns.add(conn);
+    ws.on("message", (raw) => {
+      conn.lastSeen = Date.now();
+      let m: { op?: unknown; token?: unknown; topics?: unknown; lang?: unknown };
+      try {
+        m = JSON.parse(String(raw));
+      } catch {
+        send(conn, { op: "error", code: CODE_FAIL, msg: translate(conn.lang, "fail") });
+        return;
+      }
+      if (typeof m.lang === "string") conn.lang = normaliseLang(m.lang);
+      switch (m.op) {
+        case "ping":
+          send(conn, { op: "pong", ts: Date.now() });
+          return;
+        case "login": {
+          const u = userForToken(db, typeof m.token === "string" ? m.token : null);
+          if (!u) {
+            send(conn, { op: "login", code: CODE_SESSION_INVALID, msg: translate(conn.lang, "session_invalid") });
+            return;
+          }
+          if (conn.userId !== null && conn.userId !== u.id) dropPrivate(conn);
+          conn.userId = u.id;
+          conn.token = m.token as string;
+          send(conn, { op: "login", code: CODE_OK, msg: translate(conn.lang, "ok"), data: { uid: u.uid } });
+          return;
+        }
+        case "logout":
+          dropPrivate(conn);
+          conn.userId = null;
+          conn.token = null;
+          send(conn, { op: "logout", code: CODE_OK, msg: translate(conn.lang, "ok") });
+          return;
+        case "subscribe":
+        case "unsubscribe": {
+          const topics = Array.isArray(m.topics) ? m.topics.filter((t): t is string => typeof t === "string") : [];
+          const bad = topics.find((t) => !isTopic(t));
+          if (topics.length === 0 || topics.length > 64 || bad) {
+            send(conn, { op: m.op, code: CODE_FAIL, msg: translate(conn.lang, "invalid_input", { field: "topics" }) });
+            return;
+          }
+          if (m.op === "subscribe" && conn.userId === null && topics.some((t) => PRIVATE_TOPICS.has(t))) {
+            send(conn, { op: m.op, code: CODE_SESSION_INVALID, msg: translate(conn.lang, "session_invalid") });
+            return;
+          }
+          send(conn, { op: m.op, code: CODE_OK, msg: translate(conn.lang, "ok"), topics });
+          for (const t of topics) (m.op === "subscribe" ? sub : unsub)(conn, t);
+          return;
+        }
+        default:
+          send(conn, { op: "error", code: CODE_FAIL, msg: translate(conn.lang, "fail") });
+      }
+    });
+    ws.on("close", () => {
+      for (const t of [...conn.topics]) unsub(conn, t);
+      conns.delete(conn);
+    });
+    ws.on("error", () => ws.terminate());
+  });
+
+  const idle = setInterval(() => {
+    const cutoff = Date.now() - IDLE_MS;
+    for (const c of conns) if (c.lastSeen < cutoff) c.ws.terminate();
+  }, 10_000);
+  idle.unref();
+
+  return {
+    publish(topic, data) {
+      const set = byTopic.get(topic);
+      if (!set || set.size === 0) return;
+      const text = JSON.stringify({ op: "push", topic, data });
+      for (const c of set) if (c.ws.readyState === WebSocket.OPEN && c.ws.bufferedAmount <= MAX_BUFFERED) c.ws.send(text);
+    },
+    publishToUser(userId, topic, data) {
+      const set = byTopic.get(topic);
+      if (!set) return;
+      for (const c of set) if (c.userId === userId) send(c, { op: "push", topic, data });
+    },
+    onSubscribe(match, provider) {
+      providers.push({ match, provider });
+    },
+    subscribedUsers(topic) {
+      const ids = new Set<number>();
+      for (const c of byTopic.get(topic) ?? []) if (c.userId !== null) ids.add(c.userId);
+      return [...ids];
+    },
+    dropToken(token) {
+      for (const c of conns) {
+        if (c.token === token) {
+          dropPrivate(c);
+          c.userId = null;
+          c.token = null;
+        }
+      }
+    },
+    connectionCount: () => conns.size,
+    close: () =>
+      new Promise((resolve) => {
+        clearInterval(idle);
+        for (const c of conns) c.ws.terminate();
+        wss.close(() => resolve());
+      }),
+  };
+}
