@@ -4,11 +4,11 @@
  * type of its envelope's `data`. The upstream registers its routes from these (and publishes them as
  * OpenAPI); the web's client calls them by the same definitions.
  *
- * Parameter schemas are lenient on purpose: form bodies carry text and JSON bodies numbers, so
- * numeric fields accept both, and unknown extra fields (such as the `t` cache buster) are dropped.
- * Domain rules (lot steps, leverage options, price sides) stay in the upstream's services, which
- * answer with precise translated refusals; a schema refusal answers `Please complete: FIELD` for a
- * missing field and `Invalid value: FIELD` for a malformed one.
+ * The schemas document each field's type and whether it is required. The reference upstream
+ * validates with a lenient twin of them (every field an optional text or number, unknown fields such
+ * as the `t` cache buster ignored) and leaves the rules (required fields, lot steps, leverage options,
+ * price sides) to its services, which answer with precise translated refusals; a value no rule can
+ * read (an object where a field is expected) is refused as an invalid value of that field.
  */
 import { z } from "zod";
 

@@ -95,7 +95,13 @@ export const myDeal = endpoint<OrderPage>()({
   auth: true,
   tag: "trading",
   summary: "Orders of one tab (ORDER_TAB), PAGE_SIZE a page, newest first",
-  query: z.object({ status: id.optional(), page: id.optional(), forex_id: id.optional(), ...cacheBuster }),
+  query: z.object({
+    status: id.optional(),
+    page: id.optional(),
+    /** Optional instrument filter; an upstream may ignore it, so clients filter the rows too. */
+    forex_id: id.optional(),
+    ...cacheBuster,
+  }),
 });
 
 export const close = endpoint<Order>()({
