@@ -9,8 +9,6 @@ export const CODE = {
   OK: 1,
   /** Not found (also: another account's order). */
   NOT_FOUND: 404,
-  /** Method not allowed (a GET to a state-changing call). */
-  METHOD_NOT_ALLOWED: 405,
   RATE_LIMITED: 429,
   INTERNAL: 500,
   /** Missing, unknown, revoked or expired token. */
