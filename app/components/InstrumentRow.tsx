@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Sparkline } from "./Sparkline";
-import { changeClass, formatChange, formatPrice } from "./format";
+import { formatChange, formatPrice, signOf } from "~/utils/format";
 
 export interface RowQuote {
   Id: number;
@@ -20,7 +20,7 @@ export interface RowQuote {
  */
 export function InstrumentRow({ q, points, lang }: { q: RowQuote; points: number[]; lang: string }) {
   const { t } = useTranslation("common");
-  const cls = changeClass(q.Change);
+  const cls = signOf(q.Change);
   const closed = q.MarketStatus !== 1;
   return (
     <li className="qrow" data-code={q.Code}>

@@ -10,9 +10,9 @@
  *   as its message, so that pages show a toast instead of failing with a 500.
  */
 import { redirect } from "@remix-run/node";
-import { upstreamTimeoutMs, upstreamUrl } from "../config.server";
+import { upstreamTimeoutMs, upstreamUrl } from "~/utils/env.server";
 import { detectLang } from "../i18n.server";
-import { getSession, commitSession, loginUrl, pathOf, type AppSession } from "../session.server";
+import { getSession, commitSession, loginUrl, pathOf, type AppSession } from "~/utils/session.server";
 
 export const CODE_OK = 1;
 export const CODE_SESSION_INVALID = 999;

@@ -6,7 +6,7 @@ import { Link, useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import type { Instrument } from "~/upstream/market.server";
-import { formatChange, formatPrice, signOf } from "~/lib/format";
+import { formatChange, formatPrice, signOf } from "~/utils/format";
 import { useLang } from "./hooks";
 
 export interface PickerQuote {

@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { Chart as ChartType } from "chart.js";
 import { useLive } from "~/live/useLive";
-import { formatPrice } from "~/lib/format";
+import { formatPrice } from "~/utils/format";
 import { CandleSvg } from "./CandleSvg";
 import type { Candle } from "./candle-geometry";
 

@@ -12,7 +12,7 @@ import { useEffect } from "react";
 import { stopPriceSchema } from "~/schemas/stop-price";
 import { StopPriceFields } from "./StopPriceFields";
 import type { Order } from "~/upstream/trading.server";
-import { formatFee, formatLots, formatMargin, formatPrice, formatProfit, signOf } from "~/lib/format";
+import { formatFee, formatLots, formatMargin, formatPrice, formatProfit, signOf } from "~/utils/format";
 import { useLang } from "./hooks";
 import { OrderActionForm } from "./OrderActionForm";
 import type { LiveRow } from "./PositionList";

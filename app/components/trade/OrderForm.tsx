@@ -18,7 +18,7 @@ import { useTranslation } from "react-i18next";
 import { useMemo } from "react";
 import { fee as feeOf, margin as marginOf } from "../../../common/formulas";
 import { decrementDisabled, orderSchema, stepLots, DEFAULT_MAX_LOTS } from "~/schemas/order";
-import { decimalsOf, formatBalance, formatFee, formatMargin, formatPrice, inputValue } from "~/lib/format";
+import { decimalsOf, formatBalance, formatFee, formatLotHint, formatMargin, formatPrice, inputValue } from "~/utils/format";
 import type { Instrument } from "~/upstream/market.server";
 import { useHydrated, useLang } from "./hooks";
 import { dotDecimal, withDotDecimals } from "./decimal";
@@ -224,7 +224,7 @@ export function OrderForm({ instrument: inst, feeType, balance, signedIn, price,
             +
           </button>
         </div>
-        <p className="field-hint">{t("form.lots_hint", { min: minLots, step: inst.Pip })}</p>
+        <p className="field-hint">{t("form.lots_hint", { min: formatLotHint(minLots, lang), step: formatLotHint(inst.Pip, lang) })}</p>
         {inputErr("cont") ? (
           <p className="field-error" id={fields.cont.errorId} data-error-for="cont">
             {msg(inputErr("cont"))}

@@ -4,7 +4,7 @@
  */
 import { useTranslation } from "react-i18next";
 import type { Order } from "~/upstream/trading.server";
-import { formatLots, formatPrice, formatProfit, signOf } from "~/lib/format";
+import { formatLots, formatPrice, formatProfit, signOf } from "~/utils/format";
 import { useLang } from "./hooks";
 import { OrderActionForm } from "./OrderActionForm";
 

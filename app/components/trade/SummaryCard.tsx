@@ -3,7 +3,7 @@
  * margin (can_use), margin level (HazardRate) and total floating profit; live from FOREX_TRADE.
  */
 import { useTranslation } from "react-i18next";
-import { formatBalance, formatPercent, formatProfit, signOf } from "~/lib/format";
+import { formatBalance, formatPercent, formatProfit, signOf } from "~/utils/format";
 import { useLang } from "./hooks";
 
 export interface Summary {

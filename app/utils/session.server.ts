@@ -3,7 +3,7 @@
  * No browser script ever sees the token.
  */
 import { createCookieSessionStorage, redirect, type Session } from "@remix-run/node";
-import { secureCookies, sessionSecrets } from "./config.server";
+import { env, sessionSecrets } from "~/utils/env.server";
 
 export interface SessionUser {
   id: number;
@@ -38,10 +38,10 @@ export function sessionStorage() {
   if (!storage) {
     storage = createCookieSessionStorage<SessionData, SessionFlashData>({
       cookie: {
-        name: secureCookies ? "__Host-tp_session" : "tp_session",
+        name: env().secureCookies ? "__Host-tp_session" : "tp_session",
         httpOnly: true,
         sameSite: "lax",
-        secure: secureCookies,
+        secure: env().secureCookies,
         path: "/",
         secrets: sessionSecrets(),
         maxAge: 60 * 60 * 24 * 30,

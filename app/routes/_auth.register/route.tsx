@@ -4,16 +4,10 @@
  * ?invite_code). After sign-up: /login.
  */
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
-import { callerFor } from "~/upstream/client.server";
-import { register } from "~/upstream/account.server";
-import { getSignedIn } from "~/session.server";
-import { readForm } from "~/forms.server";
-import { codeFormDone, codeFormRefused, codeFormState, sendCodeAction } from "~/code-flow.server";
 import { registerSchema } from "~/schemas/register";
 import { sendCodeSchema } from "~/schemas/send-code";
 import { Field, FormErrors, usePostIntent } from "~/components/Form";
@@ -21,41 +15,11 @@ import { AuthTabs } from "~/components/AuthTabs";
 import { CodeStepFields } from "~/components/CodeStep";
 import { PageHeader } from "~/components/PageHeader";
 
+import type { action, loader } from "./register.server";
+
+export { action, loader } from "./register.server";
+
 export const handle = { i18n: ["common", "auth"] };
-
-const HIDE = ["password", "re_password"];
-
-export async function loader({ request }: LoaderFunctionArgs) {
-  if (await getSignedIn(request)) throw redirect("/");
-  const url = new URL(request.url);
-  const caller = await callerFor(request);
-  const state = await codeFormState(caller, url);
-  const invite = (url.searchParams.get("invite_code") ?? "").trim().slice(0, 32);
-  return { ...state, invite };
-}
-
-export async function action({ request }: ActionFunctionArgs) {
-  const { formData, csrfError } = await readForm(request);
-  const caller = await callerFor(request);
-  if (formData.get("intent") === "send_code") return sendCodeAction(caller, formData, csrfError, 1, HIDE);
-
-  const submission = parseWithZod(formData, { schema: registerSchema });
-  if (submission.status !== "success") return codeFormRefused(submission, HIDE);
-  if (csrfError) return codeFormRefused(submission, HIDE, csrfError);
-  const v = submission.value;
-  const r = await register(caller, {
-    type: v.type,
-    account: v.account,
-    mobile: v.type === "mobile" ? v.account : undefined,
-    area_id: v.type === "mobile" ? v.area_id : undefined,
-    password: v.password,
-    re_password: v.re_password,
-    sms_code: v.sms_code,
-    invite_code: v.invite_code || undefined,
-  });
-  if (!r.ok) return codeFormRefused(submission, HIDE, r.msg);
-  return codeFormDone(caller, v.type, r.msg);
-}
 
 export default function Register() {
   const { type, showMobile, areas, invite, cooldown, captcha } = useLoaderData<typeof loader>();

@@ -3,15 +3,10 @@
  * countdown computed by the server), new password twice. After the reset: /login.
  */
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
-import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
-import { callerFor } from "~/upstream/client.server";
-import { forgetPassword } from "~/upstream/account.server";
-import { readForm } from "~/forms.server";
-import { codeFormDone, codeFormRefused, codeFormState, sendCodeAction } from "~/code-flow.server";
 import { forgotSchema } from "~/schemas/forgot";
 import { sendCodeSchema } from "~/schemas/send-code";
 import { Field, FormErrors, usePostIntent } from "~/components/Form";
@@ -19,35 +14,11 @@ import { AuthTabs } from "~/components/AuthTabs";
 import { CodeStepFields } from "~/components/CodeStep";
 import { PageHeader } from "~/components/PageHeader";
 
+import type { action, loader } from "./forgot.server";
+
+export { action, loader } from "./forgot.server";
+
 export const handle = { i18n: ["common", "auth"] };
-
-const HIDE = ["new_password", "secondary_password"];
-
-export async function loader({ request }: LoaderFunctionArgs) {
-  const caller = await callerFor(request);
-  return codeFormState(caller, new URL(request.url));
-}
-
-export async function action({ request }: ActionFunctionArgs) {
-  const { formData, csrfError } = await readForm(request);
-  const caller = await callerFor(request);
-  if (formData.get("intent") === "send_code") return sendCodeAction(caller, formData, csrfError, 2, HIDE);
-
-  const submission = parseWithZod(formData, { schema: forgotSchema });
-  if (submission.status !== "success") return codeFormRefused(submission, HIDE);
-  if (csrfError) return codeFormRefused(submission, HIDE, csrfError);
-  const v = submission.value;
-  const r = await forgetPassword(caller, {
-    type: v.type,
-    account: v.account,
-    area_id: v.type === "mobile" ? v.area_id : undefined,
-    new_password: v.new_password,
-    secondary_password: v.secondary_password,
-    auth_code: v.auth_code,
-  });
-  if (!r.ok) return codeFormRefused(submission, HIDE, r.msg);
-  return codeFormDone(caller, v.type, r.msg);
-}
 
 export default function Forgot() {
   const { type, showMobile, areas, cooldown, captcha } = useLoaderData<typeof loader>();

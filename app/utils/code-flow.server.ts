@@ -4,29 +4,28 @@
  * countdown is computed by the server) and answers the form's state.
  */
 import { data } from "@remix-run/node";
-import { parseWithZod } from "@conform-to/zod";
 import type { SubmissionResult } from "@conform-to/react";
-import type { Caller } from "./upstream/client.server";
-import { sendEmail, sendSms } from "./upstream/account.server";
-import { areaList, captcha, captchaRequired, isShowMobile, type Captcha } from "./upstream/settings.server";
-import { redirectWithToast } from "./toast.server";
-import { sendCodeSchema, sendCodeWithCaptchaSchema } from "./schemas/send-code";
-import { commitSession } from "./session.server";
-import { CODE_RESEND_SECONDS, cooldownLeft } from "./forms.server";
+import type { Caller } from "~/upstream/client.server";
+import { sendEmail, sendSms } from "~/upstream/account.server";
+import { areaList, captcha, captchaRequired, isShowMobile, type Captcha } from "~/upstream/settings.server";
+import { redirectWithToast } from "~/utils/toast.server";
+import { sendCodeSchema, sendCodeWithCaptchaSchema, type SendCodeForm } from "~/schemas/send-code";
+import { commitSession } from "~/utils/session.server";
+import { CODE_RESEND_SECONDS, cooldownLeft } from "~/utils/forms.server";
 
+/** The send-code schema: with the captcha when the setting is on. */
+export async function sendCodeSchemaFor(caller: Caller) {
+  const needCaptcha = await captchaRequired(caller);
+  return needCaptcha.ok && needCaptcha.data ? sendCodeWithCaptchaSchema : sendCodeSchema;
+}
+
+/** Sends a verification code (purpose 1 register, 2 reset) for an accepted send-code form. */
 export async function sendCodeAction(
   caller: Caller,
-  formData: FormData,
-  csrfError: string | null,
+  v: SendCodeForm,
+  reply: (options?: { formErrors?: string[] }) => SubmissionResult<string[]>,
   purpose: 1 | 2,
-  hideFields: string[],
 ) {
-  const needCaptcha = await captchaRequired(caller);
-  const schema = needCaptcha.ok && needCaptcha.data ? sendCodeWithCaptchaSchema : sendCodeSchema;
-  const submission = parseWithZod(formData, { schema });
-  if (submission.status !== "success") return data({ result: submission.reply({ hideFields }), cooldown: 0, notice: null as string | null });
-  if (csrfError) return data({ result: submission.reply({ formErrors: [csrfError], hideFields }), cooldown: 0, notice: null as string | null });
-  const v = submission.value;
   const params = {
     to: v.account,
     type: purpose,
@@ -35,11 +34,11 @@ export async function sendCodeAction(
     captcha_code: v.captcha_code,
   };
   const r = v.type === "email" ? await sendEmail(caller, params) : await sendSms(caller, params);
-  if (!r.ok) return data({ result: submission.reply({ formErrors: [r.msg], hideFields }), cooldown: 0, notice: null as string | null });
+  if (!r.ok) return data({ result: reply({ formErrors: [r.msg] }), cooldown: 0, notice: null as string | null });
   const seconds = Number(r.data?.resend_in) > 0 ? Number(r.data.resend_in) : CODE_RESEND_SECONDS;
   caller.session.set("codeSent", { to: v.account, at: Date.now() - (CODE_RESEND_SECONDS - seconds) * 1000 });
   return data(
-    { result: submission.reply({ hideFields }), cooldown: seconds, notice: r.msg as string | null },
+    { result: reply(), cooldown: seconds, notice: r.msg as string | null },
     { headers: { "Set-Cookie": await commitSession(caller.session) } },
   );
 }
@@ -75,17 +74,9 @@ export async function codeFormState(caller: Caller, url: URL) {
   };
 }
 
-/** The register or forgot form's answer to a refused submission (with the refusal, if any). */
-export function codeFormRefused(
-  submission: { reply(options?: { formErrors?: string[]; hideFields?: string[] }): SubmissionResult<string[]> },
-  hideFields: string[],
-  formError?: string,
-) {
-  return data({
-    result: submission.reply(formError === undefined ? { hideFields } : { formErrors: [formError], hideFields }),
-    cooldown: null,
-    notice: null,
-  });
+/** The register or forgot form's answer to the upstream's refusal. */
+export function codeFormRefused(result: SubmissionResult<string[]>) {
+  return data({ result, cooldown: null, notice: null });
 }
 
 /** After a register or reset: forget the sent code and go to the login (mobile tab for mobile). */

@@ -1,6 +1,6 @@
 /** Flash toasts: set before a redirect, shown once by the root layout. */
 import { redirect } from "@remix-run/node";
-import { commitSession, getSession, type AppSession, type Toast } from "./session.server";
+import { commitSession, getSession, type AppSession, type Toast } from "~/utils/session.server";
 
 export function flashToast(session: AppSession, toast: Toast): void {
   session.flash("toast", toast);

@@ -3,72 +3,20 @@
  * form). After sign-in: `from` (a same-site path) or /.
  */
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
-import { callerFor } from "~/upstream/client.server";
-import { createAccountDemoForU, loginDemo, loginForU } from "~/upstream/account.server";
-import { areaList, isShowMobile } from "~/upstream/settings.server";
-import { getSignedIn, safeRedirectPath } from "~/session.server";
-import { signIn } from "~/session-user.server";
-import { redirectWithToast } from "~/toast.server";
-import { readForm } from "~/forms.server";
 import { loginSchema } from "~/schemas/login";
-import { demoSchema } from "~/schemas/demo";
 import { Field, FormErrors, SelectField, usePostIntent } from "~/components/Form";
 import { AuthTabs, areaOptions } from "~/components/AuthTabs";
 import { PageHeader } from "~/components/PageHeader";
 
+import type { action, loader } from "./login.server";
+
+export { action, loader } from "./login.server";
+
 export const handle = { i18n: ["common", "auth"] };
-
-function typeOf(url: URL, showMobile: boolean): "email" | "mobile" {
-  return showMobile && url.searchParams.get("type") === "mobile" ? "mobile" : "email";
-}
-
-export async function loader({ request }: LoaderFunctionArgs) {
-  const url = new URL(request.url);
-  const from = safeRedirectPath(url.searchParams.get("from"));
-  if (await getSignedIn(request)) throw redirect(from);
-  const caller = await callerFor(request);
-  const mobile = await isShowMobile(caller);
-  const showMobile = mobile.ok ? mobile.data : false;
-  const type = typeOf(url, showMobile);
-  const areas = type === "mobile" ? await areaList(caller) : null;
-  return {
-    type,
-    showMobile,
-    areas: areas?.ok ? areas.data : [],
-    toast: areas && !areas.ok ? { type: "error" as const, text: areas.msg } : null,
-  };
-}
-
-export async function action({ request }: ActionFunctionArgs) {
-  const url = new URL(request.url);
-  const from = safeRedirectPath(url.searchParams.get("from"));
-  const { formData, csrfError } = await readForm(request);
-  const caller = await callerFor(request);
-
-  if (formData.get("intent") === "demo") {
-    const submission = parseWithZod(formData, { schema: demoSchema });
-    if (csrfError) return { form: "demo" as const, result: submission.reply({ formErrors: [csrfError] }) };
-    const created = await createAccountDemoForU(caller);
-    if (!created.ok) return { form: "demo" as const, result: submission.reply({ formErrors: [created.msg] }) };
-    const login = await loginDemo(caller, created.data.demo_id);
-    if (!login.ok) return { form: "demo" as const, result: submission.reply({ formErrors: [login.msg] }) };
-    signIn(caller.session, login.data.token, login.data.user);
-    throw await redirectWithToast(caller.session, from, { type: "success", text: created.msg || login.msg });
-  }
-
-  const submission = parseWithZod(formData, { schema: loginSchema });
-  if (submission.status !== "success") return { form: "login" as const, result: submission.reply({ hideFields: ["password"] }) };
-  if (csrfError) return { form: "login" as const, result: submission.reply({ formErrors: [csrfError], hideFields: ["password"] }) };
-  const r = await loginForU(caller, submission.value);
-  if (!r.ok) return { form: "login" as const, result: submission.reply({ formErrors: [r.msg], hideFields: ["password"] }) };
-  signIn(caller.session, r.data.token, r.data.user);
-  throw await redirectWithToast(caller.session, from, { type: "success", text: r.msg });
-}
 
 export default function Login() {
   const { type, showMobile, areas } = useLoaderData<typeof loader>();

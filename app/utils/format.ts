@@ -1,8 +1,10 @@
 /**
- * Number formatting for trading screens, in the user's locale (Intl.NumberFormat with the BCP 47 tag
- * of the interface language), with the display precisions of product-spec.md section 9:
+ * The one display format module: prices, money, percentages, lots and dates, all through Intl in
+ * the user's locale (the BCP 47 tag of the interface language, Latin digits so that the server's
+ * HTML and the browser's render agree), with the display precisions of product-spec.md section 9:
  * balance 2 decimals; profit 6; margin and fee 6; prices with the instrument's PricePrecision.
- * Pure and safe on the server and in the browser. Values that are not finite numbers show as "--".
+ * Display values only (money is never booked from these). Pure and safe on the server and in the
+ * browser. Values that are not finite numbers show as "--".
  */
 import { HTML_LANG, normaliseLang } from "~/i18n";
 
@@ -27,6 +29,7 @@ function numberFormat(lang: string, decimals: number, signed: boolean, grouping 
       maximumFractionDigits: d,
       signDisplay: signed ? "exceptZero" : "auto",
       useGrouping: grouping,
+      numberingSystem: "latn",
     });
     cache.set(key, f);
   }
@@ -54,6 +57,11 @@ export function formatBalance(v: unknown, lang: string): string {
   return formatFixed(v, PRECISION.balance, lang);
 }
 
+/** An amount of money in USD (the user card's balance): 2 decimals. */
+export function formatMoney(v: unknown, lang: string): string {
+  return formatFixed(v, PRECISION.balance, lang);
+}
+
 /** Profit (floating or realised): 6 decimals, with an explicit + sign when positive. */
 export function formatProfit(v: unknown, lang: string): string {
   return formatFixed(v, PRECISION.profit, lang, { signed: true });
@@ -70,13 +78,20 @@ export function formatFee(v: unknown, lang: string): string {
 }
 
 /** A price with the instrument's PricePrecision. */
-export function formatPrice(v: unknown, precision: number, lang: string): string {
+export function formatPrice(v: unknown, precision: number, lang = "en"): string {
   return formatFixed(v, Number.isFinite(precision) ? precision : 5, lang);
 }
 
 /** Lots: as many decimals as the lot step (Pip) has, at least 2. */
 export function formatLots(v: unknown, pip: number, lang: string): string {
   return formatFixed(v, Math.max(2, decimalsOf(pip)), lang);
+}
+
+/** A lot figure of a hint (minimum lots, lot step): as many decimals as it has. */
+export function formatLotHint(v: unknown, lang: string): string {
+  const n = toNumber(v);
+  if (n === null) return EMPTY;
+  return formatFixed(n, decimalsOf(n), lang);
 }
 
 /** Margin level (HazardRate) in percent, 2 decimals; "--" when no position is open (null). */
@@ -121,4 +136,22 @@ export function signOf(v: unknown): "up" | "down" | "flat" {
   const n = toNumber(v);
   if (n === null || n === 0) return "flat";
   return n > 0 ? "up" : "down";
+}
+
+const dateCache = new Map<string, Intl.DateTimeFormat>();
+
+/** A date and time (seconds or milliseconds since the epoch, or a date string) in the user's locale. */
+export function formatDateTime(v: unknown, lang: string, opts: { timeZone?: string } = {}): string {
+  let d: Date | null = null;
+  if (v instanceof Date) d = v;
+  else if (typeof v === "number" && Number.isFinite(v)) d = new Date(v < 1e12 ? v * 1000 : v);
+  else if (typeof v === "string" && v.trim()) d = new Date(v.includes("T") || v.includes("Z") ? v : v.replace(" ", "T"));
+  if (!d || Number.isNaN(d.getTime())) return EMPTY;
+  const key = `${lang}|${opts.timeZone ?? ""}`;
+  let f = dateCache.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(localeOf(lang), { dateStyle: "short", timeStyle: "medium", numberingSystem: "latn", timeZone: opts.timeZone });
+    dateCache.set(key, f);
+  }
+  return f.format(d);
 }

@@ -1,32 +1,16 @@
 /** Language page: one submit button per language (POST sets the lng cookie); works without JS. */
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { parseWithZod } from "@conform-to/zod";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
 import { LANGUAGES, LANGUAGE_LABEL, HTML_LANG, dirOf } from "~/i18n";
-import { detectLang, localeCookie } from "~/i18n.server";
-import { readForm } from "~/forms.server";
-import { safeRedirectPath } from "~/session.server";
-import { languageSchema } from "~/schemas/language";
 import { FormErrors } from "~/components/Form";
 import { PageHeader } from "~/components/PageHeader";
 
+import type { action, loader } from "./language.server";
+
+export { action, loader } from "./language.server";
+
 export const handle = { i18n: ["common"] };
-
-export async function loader({ request }: LoaderFunctionArgs) {
-  const url = new URL(request.url);
-  return { current: await detectLang(request), back: safeRedirectPath(url.searchParams.get("redirect_to"), "") };
-}
-
-export async function action({ request }: ActionFunctionArgs) {
-  const { formData, csrfError } = await readForm(request);
-  const submission = parseWithZod(formData, { schema: languageSchema });
-  if (submission.status !== "success") return { result: submission.reply() };
-  if (csrfError) return { result: submission.reply({ formErrors: [csrfError] }) };
-  const to = safeRedirectPath(submission.value.redirect_to, "/user");
-  return redirect(to, { headers: { "Set-Cookie": await localeCookie.serialize(submission.value.lng) } });
-}
 
 export default function Language() {
   const { current, back } = useLoaderData<typeof loader>();

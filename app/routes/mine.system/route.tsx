@@ -1,24 +1,19 @@
-/** System settings (login required): language and sign-out (a POST form to /logout). */
-import { Form, Link, useLoaderData } from "@remix-run/react";
-import type { LoaderFunctionArgs } from "@remix-run/node";
+/** System settings (login required): language and sign-out (a POST form, intent=logout). */
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
-import { requireSignedIn } from "~/session.server";
-import { detectLang } from "~/i18n.server";
-import { LANGUAGE_LABEL } from "~/i18n";
 import { PageHeader } from "~/components/PageHeader";
 import { Icon } from "~/components/Icon";
+import { FormErrors, refusalMessages } from "~/components/Form";
+import type { action, loader } from "./system.server";
+
+export { action, loader } from "./system.server";
 
 export const handle = { i18n: ["common"] };
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const { user } = await requireSignedIn(request);
-  const lang = await detectLang(request);
-  return { language: LANGUAGE_LABEL[lang], isDemo: Number(user.is_demo) === 1 };
-}
-
 export default function System() {
   const { language } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
   const { t } = useTranslation("common");
   return (
     <div className="system">
@@ -33,8 +28,9 @@ export default function System() {
           </Link>
         </li>
       </ul>
-      <Form method="post" action="/logout" className="logout-form">
+      <Form method="post" className="logout-form">
         <AuthenticityTokenInput />
+        <FormErrors errors={refusalMessages(actionData)} />
         <input type="hidden" name="intent" value="logout" />
         <button type="submit" className="btn btn-danger btn-block">
           {t("system.logout")}
