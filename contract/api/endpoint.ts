@@ -1,0 +1,56 @@
+/**
+ * How an endpoint of the upstream is described once for both programs: method, path, whether it
+ * needs the session token, its parameters as zod schemas (query for GET, form body for POST) and the
+ * type of its envelope's `data`. The upstream registers its routes from these (and publishes them as
+ * OpenAPI); the web's client calls them by the same definitions.
+ *
+ * Parameter schemas are lenient on purpose: form bodies carry text and JSON bodies numbers, so
+ * numeric fields accept both, and unknown extra fields (such as the `t` cache buster) are dropped.
+ * Domain rules (lot steps, leverage options, price sides) stay in the upstream's services, which
+ * answer with precise translated refusals; a schema refusal answers `Please complete: FIELD` for a
+ * missing field and `Invalid value: FIELD` for a malformed one.
+ */
+import { z } from "zod";
+
+export type Method = "GET" | "POST";
+
+export interface EndpointDef {
+  method: Method;
+  path: string;
+  /** True when the call needs the session token (`authorization` header). */
+  auth: boolean;
+  /** Groups the endpoint in the OpenAPI document. */
+  tag: string;
+  summary: string;
+  query?: z.AnyZodObject;
+  body?: z.AnyZodObject;
+  /** True when the call honours the `Idempotency-Key` header. */
+  idempotent?: boolean;
+}
+
+/** An endpoint whose envelope carries `Data`; the type lives only at compile time. */
+export type Endpoint<Data, Def extends EndpointDef = EndpointDef> = Def & { readonly __data?: Data };
+
+/** Declares an endpoint with the type of its `data`: `endpoint<Order>()({ ... })`. */
+export function endpoint<Data>() {
+  return <const Def extends EndpointDef>(def: Def): Endpoint<Data, Def> => def;
+}
+
+/** The type of an endpoint's `data`. */
+export type DataOf<E> = E extends { readonly __data?: infer D } ? D : never;
+
+/** The parameters of an endpoint as its schema reads them. */
+export type ParamsOf<E> = E extends { body: infer B extends z.ZodTypeAny }
+  ? z.input<B>
+  : E extends { query: infer Q extends z.ZodTypeAny }
+    ? z.input<Q>
+    : Record<string, never>;
+
+/** A number, or its decimal text as a form sends it. */
+export const numeric = z.union([z.number(), z.string().trim().max(64)]);
+/** A whole-number id, or its text. */
+export const id = z.union([z.number().int(), z.string().trim().max(32)]);
+/** Free text of a form field. */
+export const text = (max = 256) => z.string().max(max);
+/** The GET cache buster, accepted and ignored. */
+export const cacheBuster = { t: z.union([z.string(), z.number()]).optional() };

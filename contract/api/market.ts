@@ -1,0 +1,107 @@
+/** Market data (upstream/API.md "Market"): every call is a GET that needs no token. */
+import { z } from "zod";
+import { endpoint, cacheBuster, id, text } from "./endpoint";
+import { PERIODS, type Period } from "../constants";
+
+/** The day's quote of an instrument (`Close` is the last price; `Change` percent against `Open`). */
+export interface Quotation {
+  Open: number;
+  Close: number;
+  High: number;
+  Low: number;
+  Volume: number;
+  Change: number;
+  /** Time of the last tick, ms. */
+  Time: number;
+}
+
+export interface Instrument {
+  Id: number;
+  Code: string;
+  ShowCode: string;
+  /** Path of the logo on the upstream, e.g. /static/logos/EURUSD.svg. */
+  Logo: string;
+  CategoryId: number;
+  /** MARKET_STATUS: 1 open. */
+  MarketStatus: number;
+  PricePrecision: number;
+  /** Lot step. */
+  Pip: number;
+  /** Minimum lots. */
+  ForexMinCont: number;
+  /** Units per lot. */
+  ForexContNum: number;
+  /** MARGIN_MODE: 1 fixed, otherwise leverage based. */
+  MarginMode: number;
+  /** Leverage options; empty means orders are refused (no_mult_config). */
+  HasForexMultiple: { Value: number }[];
+  ForexFeeRate: number;
+  /** Currency the prices are quoted in (USD, JPY, CHF, CAD, GBP, ...). */
+  QuoteCurrency: string;
+  ForexQuotations: Quotation;
+  Api?: unknown;
+}
+
+export interface Category {
+  Id: number;
+  /** Name in the request's language. */
+  NameShowTrans: string;
+}
+
+export interface Candle {
+  /** Start of the candle, ms UTC. */
+  Time: number;
+  Open: number;
+  High: number;
+  Low: number;
+  Close: number;
+  Volume: number;
+}
+
+export interface Sparkline {
+  forex_id: number;
+  period: Period;
+  /** Closes, oldest first; the last is the live price. */
+  points: number[];
+}
+
+const period = z.enum(PERIODS);
+
+export const getCategories = endpoint<Category[]>()({
+  method: "GET",
+  path: "/v1/api/forex/getCategories",
+  auth: false,
+  tag: "market",
+  summary: "Instrument categories",
+  query: z.object({ ...cacheBuster }),
+});
+
+export const tradeList = endpoint<Instrument[]>()({
+  method: "GET",
+  path: "/v1/api/forex/trade_list",
+  auth: false,
+  tag: "market",
+  summary: "Instruments with their day's quotes",
+  query: z.object({ searchCurrency: text(256).optional(), category_id: id.optional(), ...cacheBuster }),
+});
+
+export const kline = endpoint<Candle[]>()({
+  method: "GET",
+  path: "/v1/api/forex/kline",
+  auth: false,
+  tag: "market",
+  summary: "Candles of one instrument and period, oldest first",
+  query: z.object({ forex_id: id, period: text(16).optional(), ...cacheBuster }),
+});
+
+export const abbreviatedCacheKline = endpoint<Sparkline[]>()({
+  method: "GET",
+  path: "/v1/api/forex/abbreviated_cache_kline",
+  auth: false,
+  tag: "market",
+  summary: "Sparkline closes of several instruments",
+  query: z.object({ forex_id: text(2048).optional(), period: text(16).optional(), ...cacheBuster }),
+});
+
+/** The chart period schema, for callers that validate a period themselves. */
+export const periodSchema = period;

@@ -1,0 +1,148 @@
+/** Trading and account values (upstream/API.md "Trading"): every call needs the session token. */
+import { z } from "zod";
+import { endpoint, cacheBuster, id, numeric } from "./endpoint";
+import type { CloseReason, PendingType } from "../enums";
+
+/** An order or position (my_deal item, and the answer of submit, close, cancel_trade, set_stop_price). */
+export interface Order {
+  Id: number;
+  ForexTradeLists: { ShowCode: string; Code: string; Id: number };
+  /** ORDER_TYPE: 1 buy, otherwise sell. */
+  OrderType: number;
+  /** ORDER_STATUS: 0 pending, 1 holding, 3 closed, 4 cancelled. */
+  Status: number;
+  /** Lots. */
+  Quantity: number;
+  /** The quote at submit (market order) or the target price (pending order). */
+  OriginPrice: number;
+  /** Fill (open) price; 0 while pending. */
+  Price: number;
+  /** Current price while pending or open; the close price once closed. */
+  UpdatePrice: number;
+  /** Floating profit while open; realised profit once closed. */
+  FactProfits: number;
+  /** Stop-loss; 0 = not set. */
+  TargetLossPrice: number;
+  /** Take-profit; 0 = not set. */
+  TargetProfitPrice: number;
+  /** Margin held, USD. */
+  CautionMoney: number;
+  TradeFee: number;
+  /** Leverage. */
+  Multiple: number;
+  /** "YYYY-MM-DD HH:mm:ss" UTC. */
+  CreateTimeHandler: string;
+  PendingType: PendingType | null;
+  CloseReason: CloseReason | null;
+  /** "YYYY-MM-DD HH:mm:ss" UTC, or null while not closed. */
+  ClosedAt: string | null;
+}
+
+export interface OrderPage {
+  data: Order[];
+  /** Orders in the tab. */
+  total: number;
+  /** Floating profit of open positions (tab 1), realised profit of the history (tab 3), 0 for pending. */
+  all_fact_profits: number;
+  /** Cash balance. */
+  balance: number;
+}
+
+/** Account values: balance, equity, used and free margin, margin level. */
+export interface ForexDetail {
+  balance: number;
+  /** Money held by withdrawals under review. */
+  lock_balance: number;
+  /** Equity: balance + floating profit. */
+  total: number;
+  /** Used margin. */
+  all_caution_money: number;
+  /** Free margin: total - all_caution_money. */
+  can_use: number;
+  /** Margin level in percent (2 decimals), null while no position is open. */
+  HazardRate: number | null;
+}
+
+const orderId = z.object({ id });
+const stops = { target_profit_price: numeric.optional(), stop_loss_price: numeric.optional() };
+
+export const submit = endpoint<Order>()({
+  method: "POST",
+  path: "/v1/api/forex/submit",
+  auth: true,
+  tag: "trading",
+  summary: "Place a market or pending order",
+  idempotent: true,
+  body: z.object({
+    /** ORDER_TYPE: 1 buy, 2 sell. */
+    type: id,
+    /** Lots. */
+    cont: numeric,
+    forex_id: id,
+    /** ORDER_MODE: 1 market (default), 0 pending. */
+    status: id.optional(),
+    /** Pending orders: the price to fill at. */
+    target_price: numeric.optional(),
+    /** Leverage: one of the instrument's HasForexMultiple values. */
+    multiple: id,
+    ...stops,
+  }),
+});
+
+export const myDeal = endpoint<OrderPage>()({
+  method: "GET",
+  path: "/v1/api/forex/my_deal",
+  auth: true,
+  tag: "trading",
+  summary: "Orders of one tab (ORDER_TAB), PAGE_SIZE a page, newest first",
+  query: z.object({ status: id.optional(), page: id.optional(), forex_id: id.optional(), ...cacheBuster }),
+});
+
+export const close = endpoint<Order>()({
+  method: "POST",
+  path: "/v1/api/forex/close",
+  auth: true,
+  tag: "trading",
+  summary: "Close an open position at the current price",
+  idempotent: true,
+  body: orderId,
+});
+
+export const cancelTrade = endpoint<Order>()({
+  method: "POST",
+  path: "/v1/api/forex/cancel_trade",
+  auth: true,
+  tag: "trading",
+  summary: "Cancel a pending order",
+  idempotent: true,
+  body: orderId,
+});
+
+export const setStopPrice = endpoint<Order>()({
+  method: "POST",
+  path: "/v1/api/forex/set_stop_price",
+  auth: true,
+  tag: "trading",
+  summary: "Set take-profit and stop-loss of a position or pending order (0 clears)",
+  idempotent: true,
+  body: z.object({ id, ...stops }),
+});
+
+export const forexDetail = endpoint<ForexDetail>()({
+  method: "GET",
+  path: "/v1/api/main/account/forexDetail",
+  auth: true,
+  tag: "trading",
+  summary: "Account values",
+  query: z.object({ ...cacheBuster }),
+});
+
+export const resetForexDemoAccount = endpoint<ForexDetail>()({
+  method: "POST",
+  path: "/v1/api/main/user/resetForexDemoAccount",
+  auth: true,
+  tag: "trading",
+  summary: "Reset a demo account to its initial balance",
+  idempotent: true,
+  body: z.object({}),
+});

@@ -1,0 +1,78 @@
+/** Constants both programs must agree on (product-spec.md section 9 and upstream/API.md). */
+
+/** Orders and records per page of every paged list (my_deal, quick_ist, draw_list, forexChange). */
+export const PAGE_SIZE = 20;
+
+/** Chart periods, in the order the period bar shows them; the default is the first. */
+export const PERIODS = ["1min", "5min", "15min", "30min", "60min", "1day"] as const;
+export type Period = (typeof PERIODS)[number];
+export const DEFAULT_PERIOD: Period = "1min";
+/** Period of the sparklines of abbreviated_cache_kline when none is asked for. */
+export const DEFAULT_SPARKLINE_PERIOD: Period = "60min";
+/** Closes per sparkline (oldest first; the last is the live price). */
+export const SPARKLINE_POINTS = 48;
+
+/** True when `s` names a chart period. */
+export function isPeriod(s: unknown): s is Period {
+  return typeof s === "string" && (PERIODS as readonly string[]).includes(s);
+}
+
+/** Websocket topics. Private topics need a websocket login. */
+export const TOPIC = {
+  DAY_MARKET: "DAY_MARKET",
+  FOREX_TRADE: "FOREX_TRADE",
+  FOREX_CLOSED: "FOREX_CLOSED",
+} as const;
+export const KLINE_TOPIC_PREFIX = "KLINE.";
+export const PRIVATE_TOPICS: readonly string[] = [TOPIC.FOREX_TRADE, TOPIC.FOREX_CLOSED];
+/** An instrument code as it may appear in a KLINE topic. */
+export const TOPIC_CODE_RE = /^[A-Za-z0-9_.-]{1,32}$/;
+
+/** The KLINE topic of an instrument code, e.g. KLINE.EURUSD. */
+export function klineTopic(code: string): string {
+  return `${KLINE_TOPIC_PREFIX}${code}`;
+}
+
+/** The instrument code of a KLINE topic, or null when the topic is not one. */
+export function klineCode(topic: string): string | null {
+  if (!topic.startsWith(KLINE_TOPIC_PREFIX)) return null;
+  const code = topic.slice(KLINE_TOPIC_PREFIX.length);
+  return TOPIC_CODE_RE.test(code) ? code : null;
+}
+
+/** True when `topic` is a topic the upstream serves. */
+export function isTopic(topic: string): boolean {
+  return topic === TOPIC.DAY_MARKET || PRIVATE_TOPICS.includes(topic) || klineCode(topic) !== null;
+}
+
+/** Websocket liveness: ping every 5 s, reconnect after 3 unanswered pings, connect within 5 s. */
+export const WS_HEARTBEAT_MS = 5_000;
+export const WS_MISSED_PINGS = 3;
+export const WS_CONNECT_TIMEOUT_MS = 5_000;
+/** The upstream closes a connection that sent nothing for this long. */
+export const WS_IDLE_CLOSE_MS = 60_000;
+/** FOREX_TRADE pushes per connection are gathered for this long (at most 4 a second). */
+export const TRADE_PUSH_INTERVAL_MS = 250;
+
+/** A verification code may be sent again to the same recipient after this many seconds. */
+export const CODE_RESEND_S = 60;
+/** Verification codes have this many digits. */
+export const CODE_DIGITS = 6;
+/** Password length bounds. */
+export const PASSWORD_MIN = 6;
+export const PASSWORD_MAX = 32;
+
+/** Decimals shown (and rounded to in JSON) for each kind of amount (product-spec.md section 9). */
+export const PRECISION = { balance: 2, profit: 6, margin: 6, fee: 6 } as const;
+/** Money on the wire is rounded to at most this many decimals (the ledger keeps integer micro-USD). */
+export const WIRE_MONEY_DECIMALS = 6;
+
+/** An `Idempotency-Key` (header, or form field `idempotency_key`): 1..128 visible ASCII characters. */
+export const IDEMPOTENCY_KEY_RE = /^[\x21-\x7e]{1,128}$/;
+export const IDEMPOTENCY_HEADER = "Idempotency-Key";
+export const IDEMPOTENCY_FIELD = "idempotency_key";
+
+/** The languages of the API (`lang` header) and of the web, by their codes in both programs. */
+export const LANGS = ["hk", "en", "jp", "kr", "th", "vn", "fr", "de", "ru", "spa", "pt", "ar", "it", "tr", "id"] as const;
+export type Lang = (typeof LANGS)[number];
+export const DEFAULT_LANG: Lang = "en";
