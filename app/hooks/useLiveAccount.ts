@@ -6,25 +6,12 @@
  */
 import { useCallback, useEffect, useState } from "react";
 import { useLive } from "~/live/useLive";
-import { mergeLiveRows, type ForexTradePush } from "~/components/trade/hooks";
-import type { LiveRow } from "~/components/trade/PositionList";
-import type { Summary } from "~/components/trade/SummaryCard";
+import { TOPIC } from "@contract/constants";
+import type { ForexClosedPush, ForexTradePush } from "@contract/ws";
+import { liveAccount, mergeLiveRows, type AccountView, type LiveRow } from "~/upstream/views";
 
-const TOPICS = ["FOREX_TRADE", "FOREX_CLOSED"] as const;
+const TOPICS = [TOPIC.FOREX_TRADE, TOPIC.FOREX_CLOSED] as const;
 const NONE: readonly string[] = [];
-
-/** The account figures of a FOREX_TRADE push (only those it carries). */
-export function accountOfPush(p: ForexTradePush): Partial<Summary> {
-  return {
-    ...(typeof p.Balance === "number" ? { balance: p.Balance } : {}),
-    ...(typeof p.Total === "number" ? { total: p.Total } : {}),
-    ...(typeof p.CautionMoneyAll === "number" ? { all_caution_money: p.CautionMoneyAll } : {}),
-    ...(typeof p.CanUse === "number" ? { can_use: p.CanUse } : {}),
-    ...("HazardRate" in p ? { HazardRate: p.HazardRate ?? null } : {}),
-    ...(typeof p.ProfitsTotal === "number" ? { profit: p.ProfitsTotal } : {}),
-    marginCall: Boolean(p.MarginCall),
-  };
-}
 
 export function useLiveAccount({
   enabled = true,
@@ -37,9 +24,9 @@ export function useLiveAccount({
   /** Whether `reset` also forgets the live prices of the rows (else they stay until the next push). */
   resetRows?: boolean;
   onClosed: (ids: number[]) => void;
-}): { rows: Record<number, LiveRow>; account: Partial<Summary>; closed: Set<number> } {
+}): { rows: Record<number, LiveRow>; account: Partial<AccountView>; closed: Set<number> } {
   const [rows, setRows] = useState<Record<number, LiveRow>>({});
-  const [account, setAccount] = useState<Partial<Summary>>({});
+  const [account, setAccount] = useState<Partial<AccountView>>({});
   const [closed, setClosed] = useState<Set<number>>(new Set());
   useEffect(() => {
     setAccount({});
@@ -49,15 +36,15 @@ export function useLiveAccount({
 
   const onLive = useCallback(
     (topic: string, payload: unknown) => {
-      if (topic === "FOREX_TRADE" && payload && typeof payload === "object") {
-        const p = payload as ForexTradePush;
-        setAccount(accountOfPush(p));
+      if (topic === TOPIC.FOREX_TRADE && payload && typeof payload === "object") {
+        const p = payload as Partial<ForexTradePush>;
+        setAccount(liveAccount(p));
         if (Array.isArray(p.TransOrder)) {
           const pushed = p.TransOrder;
           setRows((prev) => mergeLiveRows(prev, pushed));
         }
-      } else if (topic === "FOREX_CLOSED") {
-        const ids = ((payload as { ids?: unknown[] })?.ids ?? []).map(Number).filter(Number.isFinite);
+      } else if (topic === TOPIC.FOREX_CLOSED) {
+        const ids = ((payload as Partial<ForexClosedPush> | null)?.ids ?? []).map(Number).filter(Number.isFinite);
         if (!ids.length) return;
         setClosed((prev) => new Set([...prev, ...ids]));
         onClosed(ids);

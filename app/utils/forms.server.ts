@@ -16,6 +16,7 @@ import { data } from "@remix-run/node";
 import { parseWithZod } from "@conform-to/zod";
 import type { SubmissionResult } from "@conform-to/react";
 import { z } from "zod";
+import { CODE_RESEND_S } from "@contract/constants";
 import { checkCsrf } from "~/utils/csrf.server";
 import { env } from "~/utils/env.server";
 import { getT } from "~/i18n.server";
@@ -25,8 +26,10 @@ export function newIdempotencyKey(): string {
   return crypto.randomUUID();
 }
 
-/** Seconds left before another verification code may be sent (60 s per recipient). */
-export const CODE_RESEND_SECONDS = 60;
+/** Seconds before another verification code may be sent to a recipient (the contract's). */
+export const CODE_RESEND_SECONDS = CODE_RESEND_S;
+
+/** Seconds left before another verification code may be sent. */
 
 export function cooldownLeft(sentAt: number | undefined | null, now = Date.now(), total = CODE_RESEND_SECONDS): number {
   if (!sentAt || !Number.isFinite(sentAt)) return 0;
@@ -120,7 +123,8 @@ function plainRefusal(formData: FormData, messages: string[], hideFields: string
 export async function readForm<S extends AnySchema>(request: Request, schema: S, options?: FormOptions): Promise<FormOutcome<{ form: S }>>;
 export async function readForm<M extends Schemas>(request: Request, schemas: M, options?: FormOptions): Promise<FormOutcome<M>>;
 export async function readForm(request: Request, schemas: AnySchema | Schemas, options: FormOptions = {}): Promise<FormOutcome<Schemas>> {
-  const map: Schemas = schemas instanceof z.ZodType ? { form: schemas } : schemas;
+  const single = schemas instanceof z.ZodType;
+  const map: Schemas = single ? { form: schemas } : schemas;
   const hideFields = options.hideFields ?? [];
   const max = options.maxBytes ?? env().formMaxBytes;
 
@@ -137,7 +141,8 @@ export async function readForm(request: Request, schemas: AnySchema | Schemas, o
     // An unreadable body is an empty form: its CSRF check fails below.
   }
 
-  const posted = options.intentOf ? options.intentOf(formData) : formData.get("intent");
+  // One schema: the form's own `intent` field (if any) is the schema's to check.
+  const posted = single ? "form" : options.intentOf ? options.intentOf(formData) : formData.get("intent");
   const names = Object.keys(map);
   const intent = typeof posted === "string" && posted in map ? posted : posted === null ? (options.defaultIntent ?? names[0]) : null;
 

@@ -126,3 +126,15 @@ describe("idempotency keys", () => {
     expect(newIdempotencyKey()).not.toBe(a);
   });
 });
+
+describe("one schema", () => {
+  it("leaves the posted intent to the schema", async () => {
+    const [token, setCookie] = await commitCsrfToken(new Request("http://web.test/"));
+    const cookie = setCookie!.split(";")[0];
+    const logout = z.object({ intent: z.literal("logout") });
+    const ok = await readForm(post({ csrf: token, intent: "logout" }, { cookie }), logout);
+    expect(ok.ok).toBe(true);
+    const bad = await readForm(post({ csrf: token, intent: "other" }, { cookie }), logout);
+    expect(bad.ok ? 200 : bad.status).toBe(400);
+  });
+});

@@ -4,45 +4,23 @@
  * sparklines move live (DAY_MARKET) when JavaScript runs.
  */
 import { Link, useLoaderData } from "@remix-run/react";
-import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { callerFor, failureToast } from "~/upstream/client.server";
-import { abbreviatedCacheKline, getCategories, instrumentRows, tradeList } from "~/upstream/market.server";
 import { InstrumentRow } from "~/components/InstrumentRow";
 import { PageHeader } from "~/components/PageHeader";
 import { Icon } from "~/components/Icon";
 import { useLive } from "~/live/useLive";
+import { liveQuotes, type LiveQuote } from "~/upstream/views";
+import { TOPIC } from "@contract/constants";
+
+import type { loader } from "./home.server";
+
+export { loader } from "./home.server";
+
+const DAY_MARKET = [TOPIC.DAY_MARKET];
 
 export const handle = { i18n: ["common"] };
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const caller = await callerFor(request);
-  const url = new URL(request.url);
-  const categoryParam = url.searchParams.get("category");
-  const category = categoryParam && /^\d{1,9}$/.test(categoryParam) ? Number(categoryParam) : null;
-  const [cats, list, sparks] = await Promise.all([getCategories(caller), tradeList(caller), abbreviatedCacheKline(caller)]);
-  const instruments = list.ok ? list.data : [];
-  const rows = instrumentRows(
-    instruments.filter((i) => category === null || i.CategoryId === category),
-    sparks,
-  );
-  return {
-    lang: caller.lang,
-    category,
-    categories: cats.ok ? cats.data : [],
-    rows,
-    toast: failureToast(cats, list, sparks),
-  };
-}
-
-interface LiveQuote {
-  Id: number;
-  Code: string;
-  Close: number;
-  Change: number;
-  MarketStatus: number;
-}
 
 export default function Home() {
   const { categories, category, rows, lang } = useLoaderData<typeof loader>();
@@ -53,16 +31,15 @@ export default function Home() {
   useEffect(() => setLive({}), [rows]);
 
   const onMessage = useCallback((_topic: string, data: unknown) => {
-    if (!Array.isArray(data)) return;
+    const quotes = liveQuotes(data);
+    if (!quotes.length) return;
     setLive((prev) => {
       const next = { ...prev };
-      for (const item of data as LiveQuote[]) {
-        if (item && typeof item.Code === "string" && Number.isFinite(item.Close)) next[item.Code] = item;
-      }
+      for (const q of quotes) next[q.code] = q;
       return next;
     });
   }, []);
-  useLive(["DAY_MARKET"], onMessage);
+  useLive(DAY_MARKET, onMessage);
 
   return (
     <div className="home">
@@ -84,15 +61,15 @@ export default function Home() {
           {t("home.all")}
         </Link>
         {categories.map((c) => {
-          const active = c.Id === category;
+          const active = c.id === category;
           return (
             <Link
-              key={c.Id}
-              to={active ? "/" : `/?category=${c.Id}`}
+              key={c.id}
+              to={active ? "/" : `/?category=${c.id}`}
               className={active ? "chip active" : "chip"}
               aria-current={active ? "true" : undefined}
             >
-              {c.NameShowTrans}
+              {c.name}
             </Link>
           );
         })}
@@ -106,10 +83,10 @@ export default function Home() {
       ) : (
         <ul className="qlist">
           {rows.map(({ quote, points }) => {
-            const l = live[quote.Code];
-            const q = l ? { ...quote, Close: l.Close, Change: l.Change, MarketStatus: l.MarketStatus ?? quote.MarketStatus } : quote;
-            const pts = l && points.length > 0 ? [...points.slice(0, -1), l.Close] : points;
-            return <InstrumentRow key={quote.Id} q={q} points={pts} lang={lang} />;
+            const l = live[quote.code];
+            const q = l ? { ...quote, close: l.quote.close, change: l.quote.change, marketOpen: l.marketOpen } : quote;
+            const pts = l && points.length > 0 ? [...points.slice(0, -1), l.quote.close] : points;
+            return <InstrumentRow key={quote.id} q={q} points={pts} lang={lang} />;
           })}
         </ul>
       )}

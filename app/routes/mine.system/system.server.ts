@@ -6,11 +6,12 @@ import { signOut } from "~/utils/session-user.server";
 import { detectLang } from "~/i18n.server";
 import { LANGUAGE_LABEL } from "~/i18n";
 import { logoutSchema } from "~/schemas/logout";
+import { IS_DEMO } from "@contract/enums";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user } = await requireSignedIn(request);
   const lang = await detectLang(request);
-  return { language: LANGUAGE_LABEL[lang], isDemo: Number(user.is_demo) === 1 };
+  return { language: LANGUAGE_LABEL[lang], isDemo: Number(user.is_demo) === IS_DEMO.DEMO };
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -1,8 +1,5 @@
 /** Addresses of the orders screen (tabs, pages, one order's detail). */
 
-/** Page size of my_deal (upstream/API.md); used only to decide whether a next page exists. */
-export const PAGE_SIZE = 20;
-
 export function listHref(status: number, page = 1, detail?: number): string {
   const q = new URLSearchParams({ status: String(status) });
   if (page > 1) q.set("page", String(page));

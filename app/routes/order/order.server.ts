@@ -9,11 +9,20 @@ import { redirectWithToast } from "~/utils/toast.server";
 import { newIdempotencyKey, readForm, refused } from "~/utils/forms.server";
 import { cancelSchema, closeSchema } from "~/schemas/order";
 import { stopPriceSchema } from "~/schemas/stop-price";
-import type { Summary } from "~/components/trade/SummaryCard";
-import { PAGE_SIZE, listHref } from "./href";
+import { accountView, instrumentView, orderView, type AccountView } from "~/upstream/views";
+import { PAGE_SIZE } from "@contract/constants";
+import { ORDER_STATUS, ORDER_TAB, ORDER_TABS, type OrderTab } from "@contract/enums";
+import { listHref } from "./href";
 
-function parseStatus(v: string | null): 0 | 1 | 3 {
-  return v === "0" ? 0 : v === "3" ? 3 : 1;
+/** The tab asked for (?status=1|0|3); holding when absent or unknown. */
+function parseStatus(v: string | null): OrderTab {
+  const n = Number(v);
+  return v !== null && v !== "" && (ORDER_TABS as readonly number[]).includes(n) ? (n as OrderTab) : ORDER_TAB.HOLDING;
+}
+
+/** The tab an order is listed under. */
+function tabOf(status: number): OrderTab {
+  return status === ORDER_STATUS.PENDING ? ORDER_TAB.PENDING : status === ORDER_STATUS.OPEN ? ORDER_TAB.HOLDING : ORDER_TAB.HISTORY;
 }
 
 function parsePage(v: string | null): number {
@@ -21,8 +30,8 @@ function parsePage(v: string | null): number {
   return Number.isInteger(n) && n >= 1 && n <= 100_000 ? n : 1;
 }
 
-/** Instrument precision and lot step by id (for formatting), from trade_list. */
-type InstInfo = Record<number, { p: number; pip: number }>;
+/** Instrument price precision and lot step by id (for formatting), from trade_list. */
+type InstInfo = Record<number, { precision: number; lotStep: number }>;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireSignedIn(request);
@@ -36,7 +45,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [detail, deals, list] = await Promise.all([forexDetail(caller), myDeal(caller, { status, page }), tradeList(caller)]);
   const pageData: OrderPage = deals.ok ? deals.data : { data: [], total: 0, all_fact_profits: 0, balance: 0 };
   const inst: InstInfo = {};
-  if (list.ok) for (const i of list.data) inst[i.Id] = { p: i.PricePrecision, pip: i.Pip };
+  if (list.ok) for (const i of list.data.map(instrumentView)) inst[i.id] = { precision: i.precision, lotStep: i.lotStep };
 
   // The order of an open detail: on this page, or found on the first pages of the tabs.
   let detailOrder: Order | null = null;
@@ -44,7 +53,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   let toast = failureToast(detail, deals);
   if (detailId) {
     detailOrder = pageData.data.find((o) => o.Id === detailId) ?? null;
-    for (const st of [1, 0, 3] as const) {
+    for (const st of ORDER_TABS) {
       if (detailOrder) break;
       for (let p = 1; p <= 3 && !detailOrder; p++) {
         const r = await myDeal(caller, { status: st, page: p });
@@ -55,33 +64,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
       }
     }
     if (!detailOrder && !toast) toast = { type: "error", text: t("order:detail.not_found") };
-    if (detailOrder && typeof detailOrder.Status === "number") {
-      detailTab = detailOrder.Status === 0 ? 0 : detailOrder.Status === 1 ? 1 : 3;
-    }
+    if (detailOrder && typeof detailOrder.Status === "number") detailTab = tabOf(detailOrder.Status);
   }
 
-  const a = detail.ok ? detail.data : null;
-  const summary: Summary = {
-    balance: a ? Number(a.balance) : deals.ok ? pageData.balance : null,
-    total: a ? Number(a.total) : null,
-    all_caution_money: a ? Number(a.all_caution_money) : null,
-    can_use: a ? Number(a.can_use) : null,
-    HazardRate: a && a.HazardRate !== null && a.HazardRate !== undefined ? Number(a.HazardRate) : null,
-    // total floating profit = equity - balance (the same as the holding list's all_fact_profits)
-    profit: a ? Number((Number(a.total) - Number(a.balance)).toFixed(6)) : null,
-  };
+  const summary: AccountView = accountView(detail.ok ? detail.data : null);
+  if (!detail.ok && deals.ok) summary.balance = pageData.balance;
 
   return data(
     {
       title: t("order:title"),
       status,
       page,
-      rows: pageData.data,
+      rows: pageData.data.map(orderView),
       total: pageData.total,
       hasNext: page * PAGE_SIZE < pageData.total && pageData.data.length > 0,
       summary,
       inst,
-      detail: detailOrder,
+      detail: detailOrder ? orderView(detailOrder) : null,
       detailTab,
       detailKeys: { stop: newIdempotencyKey(), close: newIdempotencyKey(), cancel: newIdempotencyKey() },
       toast,

@@ -13,8 +13,9 @@ import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useLocation, useNavigate, useRevalidator } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { useCallback, useMemo } from "react";
-import type { Order } from "~/upstream/trading.server";
-import { orderCode } from "~/lib/orders";
+import type { OrderView } from "~/upstream/views";
+import { PAGE_SIZE } from "@contract/constants";
+import { ORDER_STATUS, ORDER_TAB, ORDER_TABS } from "@contract/enums";
 import { formatLots, formatPrice, formatProfit, signOf } from "~/utils/format";
 import { useInfiniteList } from "~/hooks/useInfiniteList";
 import { usePullToRefresh } from "~/hooks/usePullToRefresh";
@@ -25,12 +26,12 @@ import { SummaryCard, type Summary } from "~/components/trade/SummaryCard";
 import { OrderDetail } from "~/components/trade/OrderDetail";
 import { useHydrated, useLang, useRefreshAfterPosts } from "~/components/trade/hooks";
 import tradeStyles from "~/styles/trade.css";
-import { PAGE_SIZE, listHref } from "./href";
+import { listHref } from "./href";
 import type { action, loader } from "./order.server";
 
 export { action, loader } from "./order.server";
 
-const orderId = (o: Order) => o.Id;
+const orderId = (o: OrderView) => o.id;
 
 export const handle = { i18n: ["order", "trade"] };
 
@@ -38,11 +39,13 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: tradeStyle
 
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: d?.title ?? "Tradepost" }];
 
-const TABS = [
-  { status: 1, key: "tabs.holding" },
-  { status: 0, key: "tabs.pending" },
-  { status: 3, key: "tabs.history" },
-] as const;
+/** The tabs in the contract's order, with their label keys. */
+const TAB_KEY: Record<number, string> = {
+  [ORDER_TAB.HOLDING]: "tabs.holding",
+  [ORDER_TAB.PENDING]: "tabs.pending",
+  [ORDER_TAB.HISTORY]: "tabs.history",
+};
+const TABS = ORDER_TABS.map((status) => ({ status, key: TAB_KEY[status] }));
 
 export default function OrderScreen() {
   const d = useLoaderData<typeof loader>();
@@ -72,10 +75,10 @@ export default function OrderScreen() {
   });
   const pull = usePullToRefresh();
 
-  const detailOpenId = d.detail?.Id ?? null;
+  const detailOpenId = d.detail?.id ?? null;
   const onClosed = useCallback(
     (ids: number[]) => {
-      const toList = detailOpenId !== null && ids.includes(detailOpenId) && d.detailTab === 1;
+      const toList = detailOpenId !== null && ids.includes(detailOpenId) && d.detailTab === ORDER_TAB.HOLDING;
       if (busy.current) {
         refreshLater.current = toList || refreshLater.current === "list" ? "list" : "revalidate";
         return;
@@ -92,12 +95,12 @@ export default function OrderScreen() {
   const liveRows = live.rows;
   const closed = live.closed;
 
-  const rows = useMemo(() => (d.status === 1 ? list.rows.filter((o) => !closed.has(o.Id)) : list.rows), [list.rows, closed, d.status]);
+  const rows = useMemo(() => (d.status === ORDER_TAB.HOLDING ? list.rows.filter((o) => !closed.has(o.id)) : list.rows), [list.rows, closed, d.status]);
   const summary: Summary = { ...d.summary, ...live.account };
-  const precisionOf = (o: Order) => d.inst[o.ForexTradeLists?.Id ?? -1]?.p ?? (o.ForexTradeLists?.PricePrecision as number | undefined) ?? 5;
-  const pipOf = (o: Order) => d.inst[o.ForexTradeLists?.Id ?? -1]?.pip ?? 0.01;
+  const precisionOf = (o: OrderView) => d.inst[o.forexId ?? -1]?.precision ?? 5;
+  const pipOf = (o: OrderView) => d.inst[o.forexId ?? -1]?.lotStep ?? 0.01;
   const backHref = listHref(d.status, d.page);
-  const detailVisible = d.detail && !(closed.has(d.detail.Id) && d.detailTab === 1);
+  const detailVisible = d.detail && !(closed.has(d.detail.id) && d.detailTab === ORDER_TAB.HOLDING);
   // The dialog's stop form shows its own refusals; a refused close or cancel shows above the list.
   const stopResult = actionData && actionData.refusedIntent !== "close" && actionData.refusedIntent !== "cancel" ? (actionData.result as Parameters<typeof OrderDetail>[0]["lastResult"]) : null;
   const actionRefusal = actionData && (actionData.refusedIntent === "close" || actionData.refusedIntent === "cancel") ? refusalMessages(actionData) : undefined;
@@ -140,29 +143,30 @@ export default function OrderScreen() {
         ) : (
           <ul className="order-list">
             {rows.map((o) => {
-              const l = liveRows[o.Id];
-              const profit = d.status === 1 && l ? l.FactProfits : o.FactProfits;
-              const price = d.status === 1 && l ? l.UpdatePrice : o.UpdatePrice;
-              const buy = o.OrderType === 1;
+              const l = liveRows[o.id];
+              const holding = d.status === ORDER_TAB.HOLDING;
+              const profit = holding && l ? l.profit : o.profit;
+              const price = holding && l ? l.price : o.price;
+              const buy = o.side === "buy";
               const p = precisionOf(o);
-              const cancelled = d.status === 3 && o.Status === 4;
+              const cancelled = d.status === ORDER_TAB.HISTORY && o.status === ORDER_STATUS.CANCELLED;
               return (
-                <li key={o.Id} className="order-row" data-testid="order-row" data-order-id={o.Id}>
-                  <Link to={listHref(d.status, d.page, o.Id)} className="order-row-link" preventScrollReset aria-label={t("order:row_label", { code: orderCode(o), id: o.Id })}>
+                <li key={o.id} className="order-row" data-testid="order-row" data-order-id={o.id}>
+                  <Link to={listHref(d.status, d.page, o.id)} className="order-row-link" preventScrollReset aria-label={t("order:row_label", { code: o.code, id: o.id })}>
                     <div className="order-row-main">
-                      <span className="order-code">{orderCode(o)}</span>
+                      <span className="order-code">{o.code}</span>
                       <span className={buy ? "dir buy" : "dir sell"}>{buy ? t("trade:buy") : t("trade:sell")}</span>
-                      <span className="order-lots">{t("trade:lots_value", { lots: formatLots(o.Quantity, pipOf(o), lang) })}</span>
+                      <span className="order-lots">{t("trade:lots_value", { lots: formatLots(o.lots, pipOf(o), lang) })}</span>
                       {cancelled ? <span className="badge">{t("order:cancelled")}</span> : null}
                     </div>
                     <div className="order-row-prices">
-                      <span>{formatPrice(d.status === 0 ? o.OriginPrice : o.Price || o.OriginPrice, p, lang)}</span>
+                      <span>{formatPrice(d.status === ORDER_TAB.PENDING ? o.originPrice : o.openPrice || o.originPrice, p, lang)}</span>
                       <span className="flip-rtl" aria-hidden="true">→</span>
                       <span data-testid="order-price">{formatPrice(price, p, lang)}</span>
                     </div>
                     <div className="order-row-side">
-                      {d.status === 0 ? (
-                        <span className="order-time">{o.CreateTimeHandler ?? ""}</span>
+                      {d.status === ORDER_TAB.PENDING ? (
+                        <span className="order-time">{o.createdAt}</span>
                       ) : (
                         <span className={`profit ${signOf(profit)}`} data-testid="order-profit">
                           {formatProfit(profit, lang)}
@@ -202,13 +206,13 @@ export default function OrderScreen() {
       </section>
       {detailVisible && d.detail ? (
         <OrderDetail
-          key={d.detail.Id}
+          key={d.detail.id}
           order={d.detail}
-          code={orderCode(d.detail)}
+          code={d.detail.code}
           precision={precisionOf(d.detail)}
           pip={pipOf(d.detail)}
           tab={d.detailTab}
-          live={d.detailTab === 1 ? liveRows[d.detail.Id] : undefined}
+          live={d.detailTab === ORDER_TAB.HOLDING ? liveRows[d.detail.id] : undefined}
           keys={d.detailKeys}
           backHref={backHref}
           lastResult={stopResult}

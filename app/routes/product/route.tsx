@@ -1,28 +1,17 @@
 /** Instrument search: GET /product?searchCurrency=EUR (trade_list searchCurrency). Works without JS. */
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
-import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useTranslation } from "react-i18next";
-import { callerFor, failureToast } from "~/upstream/client.server";
-import { abbreviatedCacheKline, instrumentRows, tradeList } from "~/upstream/market.server";
-import { searchSchema } from "~/schemas/search";
 import { InstrumentRow } from "~/components/InstrumentRow";
 import { PageHeader } from "~/components/PageHeader";
 import { Icon } from "~/components/Icon";
 import { useMessage } from "~/components/Form";
 
+import type { loader } from "./product.server";
+
+export { loader } from "./product.server";
+
 export const handle = { i18n: ["common"] };
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const caller = await callerFor(request);
-  const url = new URL(request.url);
-  const parsed = searchSchema.safeParse({ searchCurrency: url.searchParams.get("searchCurrency") ?? undefined });
-  const q = parsed.success ? (parsed.data.searchCurrency ?? "") : "";
-  const error = parsed.success ? null : (parsed.error.issues[0]?.message ?? null);
-  if (!q) return { lang: caller.lang, q: url.searchParams.get("searchCurrency") ?? "", searched: false, rows: [], error, toast: null };
-  const [list, sparks] = await Promise.all([tradeList(caller, { searchCurrency: q }), abbreviatedCacheKline(caller)]);
-  const rows = instrumentRows(list.ok ? list.data : [], sparks);
-  return { lang: caller.lang, q, searched: true, rows, error, toast: failureToast(list) };
-}
 
 export default function Product() {
   const { q, rows, searched, lang, error } = useLoaderData<typeof loader>();
@@ -57,7 +46,7 @@ export default function Product() {
       {rows.length > 0 ? (
         <ul className="qlist">
           {rows.map(({ quote, points }) => (
-            <InstrumentRow key={quote.Id} q={quote} points={points} lang={lang} />
+            <InstrumentRow key={quote.id} q={quote} points={points} lang={lang} />
           ))}
         </ul>
       ) : null}

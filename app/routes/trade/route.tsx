@@ -10,17 +10,18 @@ import { useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { useCallback, useEffect, useState } from "react";
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
-import type { Instrument } from "~/upstream/market.server";
+import { liveQuotes, usdRateOf, type QuoteView } from "~/upstream/views";
 import { formatChange, formatPrice, formatVolume, signOf } from "~/utils/format";
 import { useLive } from "~/live/useLive";
-import { InstrumentPicker } from "~/components/trade/InstrumentPicker";
+import { InstrumentPicker, type PickerQuote } from "~/components/trade/InstrumentPicker";
 import { PeriodBar } from "~/components/trade/PeriodBar";
 import { LiveCandleChart } from "~/components/trade/LiveCandleChart";
 import { OrderForm } from "~/components/trade/OrderForm";
 import { PositionList } from "~/components/trade/PositionList";
 import { OrderSuccess } from "~/components/trade/OrderSuccess";
-import { useLang, useRefreshAfterPosts, type DayMarketItem } from "~/components/trade/hooks";
+import { useLang, useRefreshAfterPosts } from "~/components/trade/hooks";
 import { useLiveAccount } from "~/hooks/useLiveAccount";
+import { TOPIC } from "@contract/constants";
 import { FormErrors, refusalMessages } from "~/components/Form";
 import tradeStyles from "~/styles/trade.css";
 import { tradeHref } from "./href";
@@ -30,7 +31,7 @@ export { action, loader } from "./trade.server";
 
 export const handle = { i18n: ["trade"] };
 
-const DAY_MARKET = ["DAY_MARKET"];
+const DAY_MARKET = [TOPIC.DAY_MARKET];
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: tradeStyles }];
 
@@ -46,21 +47,31 @@ export default function TradeScreen() {
   const { busy, pending: refreshLater } = useRefreshAfterPosts<true>(useCallback(() => revalidator.revalidate(), [revalidator]));
   const inst = d.inst;
 
-  const [quote, setQuote] = useState<Partial<DayMarketItem> | null>(null);
-  const [pickerQuotes, setPickerQuotes] = useState<Record<number, { Close: number; Change: number }>>({});
+  // Live quote of this instrument, live quotes of the picker and last prices by code (USD rates).
+  const [quote, setQuote] = useState<{ quote: Partial<QuoteView>; marketOpen?: boolean } | null>(null);
+  const [pickerQuotes, setPickerQuotes] = useState<Record<number, PickerQuote>>({});
+  const [liveCloses, setLiveCloses] = useState<Record<string, number>>({});
 
   // A new page (instrument, period, revalidation) starts from the server's figures.
-  useEffect(() => setQuote(null), [d]);
+  useEffect(() => {
+    setQuote(null);
+    setLiveCloses({});
+  }, [d]);
 
   const onDayMarket = useCallback(
     (_topic: string, payload: unknown) => {
-      if (!Array.isArray(payload)) return;
-      const items = payload as DayMarketItem[];
-      const mine = inst ? items.find((q) => q && q.Id === inst.Id) : undefined;
-      if (mine) setQuote((q) => ({ ...q, ...mine }));
+      const items = liveQuotes(payload);
+      if (!items.length) return;
+      const mine = inst ? items.find((q) => q.id === inst.id) : undefined;
+      if (mine) setQuote((q) => ({ quote: { ...q?.quote, ...mine.quote }, marketOpen: mine.marketOpen }));
       setPickerQuotes((prev) => {
         const next = { ...prev };
-        for (const q of items) if (q && typeof q.Id === "number") next[q.Id] = { Close: q.Close, Change: q.Change };
+        for (const q of items) next[q.id] = { close: q.quote.close, change: q.quote.change };
+        return next;
+      });
+      setLiveCloses((prev) => {
+        const next = { ...prev };
+        for (const q of items) if (q.quote.close > 0) next[q.code.toUpperCase()] = q.quote.close;
         return next;
       });
     },
@@ -71,7 +82,7 @@ export default function TradeScreen() {
   const onClosed = useCallback(
     (ids: number[]) => {
       // A position of this instrument closed: the balance changed, refresh the server's figures.
-      const known = new Set(d.positions.map((p) => p.Id));
+      const known = new Set(d.positions.map((p) => p.id));
       if (!ids.some((id) => known.has(id))) return;
       if (busy.current) refreshLater.current = true;
       else if (revalidator.state === "idle") revalidator.revalidate();
@@ -83,7 +94,7 @@ export default function TradeScreen() {
   const closed = live.closed;
   const liveBalance = live.account.balance ?? null;
 
-  const onCandle = useCallback((c: { Close: number }) => setQuote((q) => ({ ...q, Close: c.Close })), []);
+  const onCandle = useCallback((c: { close: number }) => setQuote((q) => ({ ...q, quote: { ...q?.quote, close: c.close } })), []);
 
   if (!inst) {
     return (
@@ -94,12 +105,12 @@ export default function TradeScreen() {
     );
   }
 
-  const fq = inst.ForexQuotations ?? ({} as Instrument["ForexQuotations"]);
-  const q = { ...fq, ...(quote ?? {}) };
-  const price = Number(q.Close);
-  const marketOpen = (quote?.MarketStatus ?? inst.MarketStatus) === 1;
-  const positions = d.positions.filter((p) => !closed.has(p.Id));
-  const backHref = tradeHref(inst.Code, d.period);
+  const q: QuoteView = { ...inst.quote, ...(quote?.quote ?? {}) };
+  const price = Number(q.close);
+  const marketOpen = quote?.marketOpen ?? inst.marketOpen;
+  const positions = d.positions.filter((p) => !closed.has(p.id));
+  const backHref = tradeHref(inst.code, d.period);
+  const usdRate = usdRateOf(inst.quoteCurrency, { ...d.closes, ...liveCloses, [inst.code.toUpperCase()]: price });
   // A refused close (no JavaScript) is shown above the positions, not in the order form.
   const closeRefused = Boolean(actionData && "refusedIntent" in actionData && actionData.refusedIntent === "close");
   const result = (closeRefused ? undefined : actionData?.result) as Parameters<typeof OrderForm>[0]["lastResult"];
@@ -108,13 +119,13 @@ export default function TradeScreen() {
     <div className="trade-screen">
       <header className="trade-head">
         <h1 className="sr-only">{t("title")}</h1>
-        <InstrumentPicker current={inst} instruments={d.instruments as Instrument[]} period={d.period} quotes={pickerQuotes} />
+        <InstrumentPicker current={inst} instruments={d.instruments} period={d.period} quotes={pickerQuotes} />
         <div className="trade-price">
-          <span className={`price ${signOf(q.Change)}`} data-testid="trade-price" aria-label={t("price")}>
-            {formatPrice(price, inst.PricePrecision, lang)}
+          <span className={`price ${signOf(q.change)}`} data-testid="trade-price" aria-label={t("price")}>
+            {formatPrice(price, inst.precision, lang)}
           </span>
-          <span className={`change ${signOf(q.Change)}`} data-testid="trade-change">
-            {formatChange(q.Change, lang)}
+          <span className={`change ${signOf(q.change)}`} data-testid="trade-change">
+            {formatChange(q.change, lang)}
           </span>
           {!marketOpen ? <span className="badge badge-closed">{t("closed")}</span> : null}
         </div>
@@ -122,39 +133,40 @@ export default function TradeScreen() {
       <dl className="trade-stats" data-testid="trade-stats">
         <div>
           <dt>{t("stats.high")}</dt>
-          <dd data-testid="stat-high">{formatPrice(q.High, inst.PricePrecision, lang)}</dd>
+          <dd data-testid="stat-high">{formatPrice(q.high, inst.precision, lang)}</dd>
         </div>
         <div>
           <dt>{t("stats.low")}</dt>
-          <dd data-testid="stat-low">{formatPrice(q.Low, inst.PricePrecision, lang)}</dd>
+          <dd data-testid="stat-low">{formatPrice(q.low, inst.precision, lang)}</dd>
         </div>
         <div>
           <dt>{t("stats.open")}</dt>
-          <dd data-testid="stat-open">{formatPrice(q.Open, inst.PricePrecision, lang)}</dd>
+          <dd data-testid="stat-open">{formatPrice(q.open, inst.precision, lang)}</dd>
         </div>
         <div>
           <dt>{t("stats.volume")}</dt>
-          <dd data-testid="stat-volume">{formatVolume(q.Volume, lang)}</dd>
+          <dd data-testid="stat-volume">{formatVolume(q.volume, lang)}</dd>
         </div>
       </dl>
-      <PeriodBar code={inst.Code} period={d.period} />
+      <PeriodBar code={inst.code} period={d.period} />
       <LiveCandleChart
-        key={`${inst.Code}-${d.period}`}
+        key={`${inst.code}-${d.period}`}
         candles={d.candles}
-        code={inst.Code}
+        code={inst.code}
         period={d.period}
-        precision={inst.PricePrecision}
+        precision={inst.precision}
         lang={lang}
-        title={t("chart_title", { code: inst.ShowCode, period: t(`period.${d.period}`) })}
+        title={t("chart_title", { code: inst.showCode, period: t(`period.${d.period}`) })}
         onCandle={onCandle}
       />
       <a className="btn btn-link refresh-link" href={backHref}>
         {t("refresh")}
       </a>
       <OrderForm
-        key={inst.Id}
+        key={inst.id}
         instrument={inst}
         feeType={d.feeType}
+        usdRate={usdRate}
         balance={liveBalance ?? d.balance}
         signedIn={d.signedIn}
         price={price}
@@ -167,7 +179,7 @@ export default function TradeScreen() {
       ) : null}
       {closeRefused ? <FormErrors errors={refusalMessages(actionData)} /> : null}
       {d.signedIn ? (
-        <PositionList positions={positions} precision={inst.PricePrecision} pip={inst.Pip} live={liveRows} keys={d.closeKeys} />
+        <PositionList positions={positions} precision={inst.precision} pip={inst.lotStep} live={liveRows} keys={d.closeKeys} />
       ) : null}
     </div>
   );

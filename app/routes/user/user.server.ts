@@ -8,6 +8,7 @@ import { redirectWithToast } from "~/utils/toast.server";
 import { newIdempotencyKey, readForm, refused } from "~/utils/forms.server";
 import { hasRoute } from "~/utils/context.server";
 import { env } from "~/utils/env.server";
+import { IS_DEMO } from "@contract/enums";
 import { balanceVisibilitySchema } from "~/schemas/balance-visibility";
 import { demoResetSchema } from "~/schemas/demo-reset";
 import type { IconName } from "~/components/Icon";
@@ -49,7 +50,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     email: u.email,
     mobile: u.mobile,
     uid: u.uid,
-    isDemo: Number(u.is_demo) === 1,
+    isDemo: Number(u.is_demo) === IS_DEMO.DEMO,
     balance: balance.ok ? balance.data.balance : null,
     hide,
     historyLink: hasRoute(context, "/mine/history"),
