@@ -140,17 +140,22 @@ export function signOf(v: unknown): "up" | "down" | "flat" {
 
 const dateCache = new Map<string, Intl.DateTimeFormat>();
 
-/** A date and time (seconds or milliseconds since the epoch, or a date string) in the user's locale. */
+/**
+ * A date and time in the user's locale: seconds or milliseconds since the epoch, or the upstream's
+ * "YYYY-MM-DD HH:mm:ss" (UTC). Shown in UTC unless a time zone is given, so that the server's HTML
+ * and the browser's render agree.
+ */
 export function formatDateTime(v: unknown, lang: string, opts: { timeZone?: string } = {}): string {
   let d: Date | null = null;
   if (v instanceof Date) d = v;
   else if (typeof v === "number" && Number.isFinite(v)) d = new Date(v < 1e12 ? v * 1000 : v);
-  else if (typeof v === "string" && v.trim()) d = new Date(v.includes("T") || v.includes("Z") ? v : v.replace(" ", "T"));
+  else if (typeof v === "string" && v.trim()) d = new Date(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?$/.test(v.trim()) ? `${v.trim().replace(" ", "T")}Z` : v);
   if (!d || Number.isNaN(d.getTime())) return EMPTY;
-  const key = `${lang}|${opts.timeZone ?? ""}`;
+  const timeZone = opts.timeZone ?? "UTC";
+  const key = `${lang}|${timeZone}`;
   let f = dateCache.get(key);
   if (!f) {
-    f = new Intl.DateTimeFormat(localeOf(lang), { dateStyle: "short", timeStyle: "medium", numberingSystem: "latn", timeZone: opts.timeZone });
+    f = new Intl.DateTimeFormat(localeOf(lang), { dateStyle: "short", timeStyle: "medium", numberingSystem: "latn", timeZone });
     dateCache.set(key, f);
   }
   return f.format(d);

@@ -13,7 +13,7 @@ import { ORDER_TAB } from "@contract/enums";
 import { stopPriceSchema } from "~/schemas/stop-price";
 import { StopPriceFields } from "./StopPriceFields";
 import type { LiveRow, OrderView } from "~/upstream/views";
-import { formatFee, formatLots, formatMargin, formatPrice, formatProfit, signOf } from "~/utils/format";
+import { formatDateTime, formatFee, formatLots, formatMargin, formatPrice, formatProfit, signOf } from "~/utils/format";
 import { useLang } from "./hooks";
 import { OrderActionForm } from "./OrderActionForm";
 
@@ -100,7 +100,7 @@ export function OrderDetail({
     ...(order.leverage ? [{ key: "lev", label: t("order:detail.leverage"), value: t("trade:form.leverage_option", { value: order.leverage }) }] : []),
     { key: "tp", label: t("trade:form.take_profit"), value: tp ? formatPrice(order.takeProfit, precision, lang) : t("trade:form.not_set"), testid: "detail-tp" },
     { key: "sl", label: t("trade:form.stop_loss"), value: sl ? formatPrice(order.stopLoss, precision, lang) : t("trade:form.not_set"), testid: "detail-sl" },
-    ...(order.createdAt ? [{ key: "time", label: t("order:detail.time"), value: order.createdAt }] : []),
+    ...(order.createdAt ? [{ key: "time", label: t("order:detail.time"), value: formatDateTime(order.createdAt, lang) }] : []),
   ];
 
   return (

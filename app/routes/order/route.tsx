@@ -16,7 +16,7 @@ import { useCallback, useMemo } from "react";
 import type { OrderView } from "~/upstream/views";
 import { PAGE_SIZE } from "@contract/constants";
 import { ORDER_STATUS, ORDER_TAB, ORDER_TABS } from "@contract/enums";
-import { formatLots, formatPrice, formatProfit, signOf } from "~/utils/format";
+import { formatDateTime, formatLots, formatPrice, formatProfit, signOf } from "~/utils/format";
 import { useInfiniteList } from "~/hooks/useInfiniteList";
 import { usePullToRefresh } from "~/hooks/usePullToRefresh";
 import { useLiveAccount } from "~/hooks/useLiveAccount";
@@ -166,7 +166,7 @@ export default function OrderScreen() {
                     </div>
                     <div className="order-row-side">
                       {d.status === ORDER_TAB.PENDING ? (
-                        <span className="order-time">{o.createdAt}</span>
+                        <span className="order-time">{formatDateTime(o.createdAt, lang)}</span>
                       ) : (
                         <span className={`profit ${signOf(profit)}`} data-testid="order-profit">
                           {formatProfit(profit, lang)}
