@@ -6,9 +6,11 @@
  * Display values only (money is never booked from these). Pure and safe on the server and in the
  * browser. Values that are not finite numbers show as "--".
  */
+import { PRECISION as CONTRACT_PRECISION } from "@contract/constants";
 import { HTML_LANG, normaliseLang } from "~/i18n";
 
-export const PRECISION = { balance: 2, profit: 6, margin: 6, fee: 6, percent: 2 } as const;
+/** Decimals shown: the contract's (balance 2, profit 6, margin 6, fee 6), and 2 for percentages. */
+export const PRECISION = { ...CONTRACT_PRECISION, percent: 2 } as const;
 export const EMPTY = "--";
 
 const cache = new Map<string, Intl.NumberFormat>();
