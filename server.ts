@@ -4,9 +4,9 @@
  * graceful shutdown. When UPSTREAM_URL is not set it starts the embedded reference upstream
  * (upstream/main.ts) as a child process on loopback and waits for its "UPSTREAM_READY <url>" line.
  *
- * Environment: PORT (3000), HOST (0.0.0.0), UPSTREAM_URL (unset: embedded upstream), UPSTREAM_PORT
- * (embedded upstream's port, default PORT+100), NODE_ENV, SESSION_SECRET, TRUST_PROXY, CSP_FRAME_SRC,
- * SHUTDOWN_GRACE_MS; the embedded upstream also reads its own variables (DATA_DIR, ...).
+ * Environment: read and validated by app/utils/env.server.ts (PORT, HOST, UPSTREAM_URL, UPSTREAM_PORT,
+ * NODE_ENV, SESSION_SECRET, TRUST_PROXY, CSP_FRAME_SRC, SHUTDOWN_GRACE_MS, ...); an invalid value stops
+ * start-up with a message naming the variable. The embedded upstream reads its own (DATA_DIR, ...).
  */
 import crypto from "node:crypto";
 import path from "node:path";
@@ -19,11 +19,25 @@ import compression from "compression";
 import helmet from "helmet";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
+import { EnvError, loadEnv, type Env } from "./app/utils/env.server";
 
-const PORT = Number(process.env.PORT || 3000);
-const HOST = process.env.HOST || "0.0.0.0";
-const isProduction = process.env.NODE_ENV === "production";
-const GRACE_MS = Number(process.env.SHUTDOWN_GRACE_MS || 5000);
+function readEnv(): Env {
+  try {
+    return loadEnv();
+  } catch (err) {
+    if (err instanceof EnvError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
+const ENV = readEnv();
+const PORT = ENV.port;
+const HOST = ENV.host;
+const isProduction = ENV.isProduction;
+const GRACE_MS = ENV.shutdownGraceMs;
 
 function log(msg: string, extra: Record<string, unknown> = {}) {
   console.log(JSON.stringify({ time: new Date().toISOString(), svc: "web", msg, ...extra }));
@@ -34,7 +48,7 @@ let upstream: ChildProcess | null = null;
 let shuttingDown = false;
 
 async function startEmbeddedUpstream(): Promise<string> {
-  const port = Number(process.env.UPSTREAM_PORT || PORT + 100);
+  const port = ENV.upstreamPort;
   const tsxLoader = "tsx";
   const child = spawn(process.execPath, ["--import", tsxLoader, "upstream/main.ts"], {
     cwd: process.cwd(),
@@ -123,7 +137,9 @@ async function shutdown(reason: string, exitCode = 0) {
 }
 
 async function main() {
-  if (!process.env.UPSTREAM_URL) {
+  if (ENV.upstreamUrl) {
+    process.env.UPSTREAM_URL = ENV.upstreamUrl;
+  } else {
     log("UPSTREAM_URL is not set: starting the embedded upstream");
     process.env.UPSTREAM_URL = await startEmbeddedUpstream();
     log("embedded upstream ready", { url: process.env.UPSTREAM_URL });
@@ -135,14 +151,14 @@ async function main() {
 
   const app = express();
   app.disable("x-powered-by");
-  if (process.env.TRUST_PROXY) app.set("trust proxy", process.env.TRUST_PROXY);
+  if (ENV.trustProxy) app.set("trust proxy", ENV.trustProxy);
 
   app.use((_req, res, next) => {
     res.locals.nonce = crypto.randomBytes(16).toString("base64");
     next();
   });
 
-  const frameSrc = (process.env.CSP_FRAME_SRC || "").split(/[ ,]+/).filter(Boolean);
+  const frameSrc = ENV.cspFrameSrc;
   app.use(
     helmet({
       contentSecurityPolicy: {

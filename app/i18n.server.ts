@@ -15,18 +15,18 @@ import {
   normaliseLang,
   type Lang,
 } from "./i18n";
-import { isProduction, secureCookies } from "./config.server";
+import { env } from "~/utils/env.server";
 
 export const localeCookie = createCookie("lng", {
   path: "/",
   sameSite: "lax",
   httpOnly: true,
-  secure: secureCookies,
+  secure: env().secureCookies,
   maxAge: 60 * 60 * 24 * 365,
 });
 
 export function localesDir(): string {
-  return path.resolve(process.env.LOCALES_DIR || "locales");
+  return path.resolve(env().localesDir);
 }
 
 let cached: Resource | null = null;
@@ -34,7 +34,7 @@ let cachedAt = 0;
 
 /** Every namespace of every language, read once (re-read every 2 s outside production). */
 export function loadResources(): Resource {
-  if (cached && (isProduction || Date.now() - cachedAt < 2000)) return cached;
+  if (cached && (env().isProduction || Date.now() - cachedAt < 2000)) return cached;
   const dir = localesDir();
   const resources: Resource = {};
   for (const lng of LANGUAGES) {

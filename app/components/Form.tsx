@@ -107,3 +107,16 @@ export function usePostIntent(): { busy: boolean; busyIntent: FormDataEntryValue
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   return { busy, busyIntent: busy ? (navigation.formData?.get("intent") ?? null) : null };
 }
+
+/**
+ * The messages of a refused form (the form pipeline's answer: CSRF, body size, zod), for forms
+ * without their own conform state; form-level messages first, then each field's.
+ */
+export function refusalMessages(actionData: unknown): string[] | undefined {
+  if (!actionData || typeof actionData !== "object" || !("refusedIntent" in actionData)) return undefined;
+  const result = (actionData as { result?: { error?: Record<string, string[] | null> | null } }).result;
+  const error = result?.error;
+  if (!error) return undefined;
+  const all = [...(error[""] ?? []), ...Object.entries(error).flatMap(([k, v]) => (k === "" ? [] : (v ?? [])))];
+  return all.length ? [...new Set(all)] : undefined;
+}

@@ -12,7 +12,7 @@
  *   change is serialised and encoded once per flush and the same bytes go to every stream of it.
  * - A comment heartbeat goes to every stream every `heartbeatMs`.
  */
-import { upstreamUrl } from "~/config.server";
+import { env, upstreamUrl } from "~/utils/env.server";
 import { TopicState, isPrivateTopic, topicKind } from "./topics";
 import { UpstreamSocket } from "./upstream-socket.server";
 
@@ -590,10 +590,9 @@ export function getBridge(): LiveBridge {
   const g = globalThis as unknown as Record<string, LiveBridge | undefined>;
   let b = g[GLOBAL_KEY];
   if (!b) {
-    const num = (v: string | undefined) => (v && Number.isFinite(Number(v)) && Number(v) > 0 ? Number(v) : undefined);
     b = new LiveBridge({
       wsUrl: wsUrlOf(upstreamUrl()),
-      flushMs: num(process.env.LIVE_FLUSH_MS),
+      flushMs: env().liveFlushMs ?? undefined,
       log: (msg, detail) => console.warn(JSON.stringify({ svc: "web", msg, ...detail })),
     });
     g[GLOBAL_KEY] = b;

@@ -3,7 +3,7 @@
  * message), and the signed-in user's id and upstream token from the session (server-side only).
  */
 import { getT } from "~/i18n.server";
-import { getSignedIn } from "~/session.server";
+import { getSignedIn } from "~/utils/session.server";
 import type { LiveBridge, LiveUser } from "./bridge.server";
 import { MAX_TOPICS, isPrivateTopic, parseTopics } from "./topics";
 

@@ -8,21 +8,22 @@
  *   KLINE.{code}   [{period, Time, Open, High, Low, Close, Volume}]                           merged by period
  *   FOREX_TRADE    {ProfitsTotal, HazardRate, ...}   (private) the latest replaces
  *   FOREX_CLOSED   {ids: [...]}                      (private) events; ids accumulate until flushed
+ * The topic names are the contract's (@contract/constants).
  */
+import { PRIVATE_TOPICS as CONTRACT_PRIVATE_TOPICS, TOPIC, klineCode } from "@contract/constants";
 
-export const PUBLIC_FIXED = ["DAY_MARKET"] as const;
-export const PRIVATE_TOPICS: ReadonlySet<string> = new Set(["FOREX_TRADE", "FOREX_CLOSED"]);
+export const PUBLIC_FIXED = [TOPIC.DAY_MARKET] as const;
+export const PRIVATE_TOPICS: ReadonlySet<string> = new Set(CONTRACT_PRIVATE_TOPICS);
 /** Most topics one stream may ask for. */
 export const MAX_TOPICS = 16;
-const KLINE_RE = /^KLINE\.[A-Za-z0-9_.-]{1,32}$/;
 
 export type TopicKind = "market" | "kline" | "trade" | "closed";
 
 export function topicKind(topic: string): TopicKind | null {
-  if (topic === "DAY_MARKET") return "market";
-  if (topic === "FOREX_TRADE") return "trade";
-  if (topic === "FOREX_CLOSED") return "closed";
-  if (KLINE_RE.test(topic)) return "kline";
+  if (topic === TOPIC.DAY_MARKET) return "market";
+  if (topic === TOPIC.FOREX_TRADE) return "trade";
+  if (topic === TOPIC.FOREX_CLOSED) return "closed";
+  if (klineCode(topic) !== null) return "kline";
   return null;
 }
 

@@ -3,7 +3,7 @@
  * passed on with a long cache, so that the browser never needs the upstream's address.
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { upstreamUrl } from "~/config.server";
+import { upstreamUrl } from "~/utils/env.server";
 
 const FILE_RE = /^[A-Za-z0-9._-]{1,80}\.(svg|png|jpe?g|webp|gif)$/i;
 const TYPES: Record<string, string> = {

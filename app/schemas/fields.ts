@@ -7,6 +7,7 @@
  * refinements while any field fails).
  */
 import { z } from "zod";
+import { IDEMPOTENCY_KEY_RE } from "@contract/constants";
 
 export const MSG = {
   complete: "auth:please_complete",
@@ -83,3 +84,11 @@ export function checkNewPassword(
   const hasConfirm = need(ctx, confirm, fields.confirm, MSG.complete);
   if (has && hasConfirm && password !== confirm) issue(ctx, fields.confirm, MSG.inconsistency);
 }
+
+/**
+ * The `idempotency_key` of a money or order form, made by newIdempotencyKey() (a UUID) when the form
+ * was rendered: at least 8 characters and the contract's IDEMPOTENCY_KEY_RE (what the upstream
+ * accepts). `message` is the i18n key shown when it is missing or malformed (an expired form).
+ */
+export const idempotencyKey = (message = "trade:errors.expired") =>
+  z.string({ required_error: message, invalid_type_error: message }).min(8, message).regex(IDEMPOTENCY_KEY_RE, message);

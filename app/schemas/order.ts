@@ -5,6 +5,7 @@
  * instrument's figures ({{min}}, {{max}}, {{step}}).
  */
 import { z } from "zod";
+import { idempotencyKey } from "./fields";
 
 /** trading-rules.md: at most `trade.max_lots` lots (default 100). */
 export const DEFAULT_MAX_LOTS = 100;
@@ -70,7 +71,7 @@ export function orderSchema(rules: LotRules) {
   return z
     .object({
       intent: z.literal("submit"),
-      idempotency_key: z.string({ required_error: "errors.expired" }).min(8, "errors.expired").max(128, "errors.expired"),
+      idempotency_key: idempotencyKey("errors.expired"),
       forex_id: z.number({ required_error: "errors.instrument", invalid_type_error: "errors.instrument" }).int().positive("errors.instrument"),
       /** 1 buy, 2 sell: the value of the pressed submit button. */
       type: z
@@ -109,7 +110,7 @@ export type OrderForm = z.infer<ReturnType<typeof orderSchema>>;
 export const closeSchema = z.object({
   intent: z.literal("close"),
   id: z.number({ required_error: "errors.order_id", invalid_type_error: "errors.order_id" }).int().positive("errors.order_id"),
-  idempotency_key: z.string().min(8, "errors.expired").max(128, "errors.expired").optional(),
+  idempotency_key: idempotencyKey("errors.expired").optional(),
 });
 export type CloseForm = z.infer<typeof closeSchema>;
 
@@ -117,6 +118,6 @@ export type CloseForm = z.infer<typeof closeSchema>;
 export const cancelSchema = z.object({
   intent: z.literal("cancel"),
   id: z.number({ required_error: "errors.order_id", invalid_type_error: "errors.order_id" }).int().positive("errors.order_id"),
-  idempotency_key: z.string().min(8, "errors.expired").max(128, "errors.expired").optional(),
+  idempotency_key: idempotencyKey("errors.expired").optional(),
 });
 export type CancelForm = z.infer<typeof cancelSchema>;

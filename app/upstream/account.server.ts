@@ -1,27 +1,11 @@
 /** Account calls of the upstream (product-spec.md section 7, upstream/API.md "Accounts"). */
+import type { Balance, CodeSent, LoginData, User } from "@contract/api/identity";
+import type { CodePurpose, LoginType } from "@contract/enums";
 import { get, post, type Caller, type CallOptions, type UpstreamResult } from "./client.server";
 
-export interface UpstreamUser {
-  id: number;
-  uid: string;
-  email: string | null;
-  mobile: string | null;
-  area_id?: number | null;
-  is_demo: number;
-  invite_code: string | null;
-}
-
-export interface LoginData {
-  token: string;
-  user: UpstreamUser;
-}
-
-export interface Balance {
-  balance: number;
-  lock_balance?: number;
-}
-
-export type LoginType = "email" | "mobile";
+export type { Balance, CodeSent, LoginData, LoginType };
+/** The upstream's user record (the contract's User). */
+export type UpstreamUser = User;
 
 export function loginForU(
   c: Caller,
@@ -57,15 +41,10 @@ export function register(c: Caller, p: RegisterParams): Promise<UpstreamResult<u
 /** type 1 register, 2 reset; captcha fields when the register.captcha setting is on. */
 export interface SendCodeParams {
   to: string;
-  type: 1 | 2;
+  type: CodePurpose;
   area_id?: number | string;
   captcha_id?: string;
   captcha_code?: string;
-}
-
-export interface CodeSent {
-  resend_in: number;
-  expires_in: number;
 }
 
 export function sendEmail(c: Caller, p: SendCodeParams): Promise<UpstreamResult<CodeSent>> {

@@ -10,18 +10,16 @@
  *   as its message, so that pages show a toast instead of failing with a 500.
  */
 import { redirect } from "@remix-run/node";
-import { upstreamTimeoutMs, upstreamUrl } from "../config.server";
+import { upstreamTimeoutMs, upstreamUrl } from "~/utils/env.server";
+import { CODE } from "@contract/envelope";
 import { detectLang } from "../i18n.server";
-import { getSession, commitSession, loginUrl, pathOf, type AppSession } from "../session.server";
+import { getSession, commitSession, loginUrl, pathOf, type AppSession } from "~/utils/session.server";
 
-export const CODE_OK = 1;
-export const CODE_SESSION_INVALID = 999;
-
-export interface Envelope<T = unknown> {
-  code: number;
-  msg: string;
-  data: T;
-}
+import type { Envelope } from "@contract/envelope";
+export type { Envelope };
+/** The envelope's codes (the contract's CODE). */
+export const CODE_OK = CODE.OK;
+export const CODE_SESSION_INVALID = CODE.SESSION_INVALID;
 
 export type UpstreamResult<T> =
   | { ok: true; code: 1; msg: string; data: T }

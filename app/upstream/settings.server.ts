@@ -1,20 +1,10 @@
 /** Settings and reference-data calls of the upstream. */
+import type { Captcha } from "@contract/api/identity";
+import { isOn, type AreaCode, type BasicInfo } from "@contract/api/settings";
 import { get, type Caller, type UpstreamResult } from "./client.server";
 
-export interface BasicInfo {
-  service_link: string;
-  service_link_type: number | string;
-  verify_reg_type: number | string;
-  trade_fee_type: number | string;
-  [key: string]: unknown;
-}
-
-export interface AreaCode {
-  id: number;
-  code: string;
-  global_code: string;
-  name?: string;
-}
+export type { AreaCode, BasicInfo, Captcha };
+export { isOn };
 
 export function getBasicInfo(c: Caller): Promise<UpstreamResult<BasicInfo>> {
   return get<BasicInfo>(c, "/api/basicSet/getBasicInfo", {}, { init: true });
@@ -41,16 +31,7 @@ export async function captchaRequired(c: Caller): Promise<UpstreamResult<boolean
   return r.ok ? { ...r, data: isOn(r.data) } : r;
 }
 
-export interface Captcha {
-  id: string;
-  b64s: string;
-}
-
 export function captcha(c: Caller): Promise<UpstreamResult<Captcha>> {
   return get<Captcha>(c, "/api/captcha", {}, { init: true });
 }
 
-/** True when a settings value means "on". */
-export function isOn(v: unknown): boolean {
-  return v === true || v === 1 || v === "1" || v === "true" || v === "on";
-}

@@ -3,70 +3,20 @@
  * function per call, over the shared client core. State-changing calls are POST and carry the form's
  * idempotency key as the Idempotency-Key header.
  */
+import type { ForexDetail, Order, OrderPage } from "@contract/api/trading";
+import { ORDER_MODE, type OrderMode, type OrderTab, type OrderType } from "@contract/enums";
 import { get, post, type Caller, type UpstreamResult } from "./client.server";
 
-/** An order or position as my_deal lists it (product-spec.md section 3 "Order"). */
-export interface Order {
-  Id: number;
-  ForexId?: number;
-  ForexTradeLists?: { Id?: number; Code?: string; ShowCode?: string; PricePrecision?: number; Logo?: string } | null;
-  /** 1 buy, otherwise sell. */
-  OrderType: number;
-  /** 0 pending, 1 holding, 3 closed (and 2/4 cancelled where the upstream says so). */
-  Status?: number;
-  /** Lots. */
-  Quantity: number;
-  /** Price asked (pending target) or the opening price. */
-  OriginPrice: number;
-  /** Opening (fill) price. */
-  Price: number;
-  /** Latest price (holding) or closing price (history). */
-  UpdatePrice: number;
-  /** Floating profit (holding) or realised profit (history). */
-  FactProfits: number;
-  TargetLossPrice: number;
-  TargetProfitPrice: number;
-  /** Margin. */
-  CautionMoney: number;
-  TradeFee: number;
-  Multiple?: number;
-  CreateTimeHandler?: string;
-  CreatedAt?: string | number;
-  ClosedAt?: string | number | null;
-  CloseTimeHandler?: string;
-  Remark?: string | null;
-  [key: string]: unknown;
-}
+export type { ForexDetail, Order, OrderPage } from "@contract/api/trading";
 
-export interface OrderPage {
-  data: Order[];
-  total: number;
-  all_fact_profits: number;
-  balance: number;
-  [key: string]: unknown;
-}
-
-/** Account values (GET /v1/api/main/account/forexDetail). */
-export interface ForexDetail {
-  balance: number;
-  total: number;
-  all_caution_money: number;
-  can_use: number;
-  HazardRate: number | null;
-  lock_balance?: number;
-  ProfitsTotal?: number;
-  MarginCall?: boolean;
-  [key: string]: unknown;
-}
-
-export type OrderStatusTab = 0 | 1 | 3;
+export type OrderStatusTab = OrderTab;
 
 export interface SubmitParams {
   forex_id: number;
-  /** 1 buy, 2 sell. */
-  type: 1 | 2;
-  /** 1 market, 0 pending. */
-  status: 0 | 1;
+  /** ORDER_TYPE: 1 buy, 2 sell. */
+  type: OrderType;
+  /** ORDER_MODE: 1 market, 0 pending. */
+  status: OrderMode;
   cont: number;
   multiple: number;
   target_price?: number;
@@ -82,7 +32,7 @@ export function submitOrder(c: Caller, p: SubmitParams, idempotencyKey?: string)
     status: p.status,
     cont: p.cont,
     multiple: p.multiple,
-    target_price: p.status === 0 ? p.target_price : undefined,
+    target_price: p.status === ORDER_MODE.PENDING ? p.target_price : undefined,
     target_profit_price: p.target_profit_price ?? 0,
     stop_loss_price: p.stop_loss_price ?? 0,
   }, { idempotencyKey });
@@ -142,4 +92,3 @@ export function resetForexDemoAccount(c: Caller, idempotencyKey?: string): Promi
   return post(c, "/v1/api/main/user/resetForexDemoAccount", {}, { idempotencyKey });
 }
 
-export { orderCode, orderForexId } from "~/lib/orders";

@@ -3,7 +3,7 @@
  * `step` without JavaScript), the disabled decrement at the minimum, the pending order's required
  * target price, and a visitor's Buy sending them to sign in and back.
  */
-import { test, expect, field, num, registerByEmail, signIn, signInDemo, uniqueEmail } from "./fixtures";
+import { test, expect, field, jsOn, num, registerByEmail, signIn, signInDemo, uniqueEmail } from "./fixtures";
 import { web } from "./texts";
 
 const EN = (key: string, params?: Record<string, string | number>) => web("en", key, params);
@@ -80,5 +80,18 @@ test.describe("order form", () => {
     await expect(page.getByTestId("order-success")).toHaveCount(0);
     await page.goto("/order?status=1");
     await expect(page.getByTestId("order-empty")).toBeVisible();
+  });
+
+  test("the estimate is in USD whatever the quote currency: 1 lot of USD/JPY at 1:100 is about 1,000 USD", async ({ page }, info) => {
+    await page.goto("/trade?code=USDJPY");
+    const form = page.getByTestId("order-form");
+    await form.getByTestId("order-lots").fill("1");
+    await form.getByLabel(EN("trade:form.leverage"), { exact: true }).selectOption("100");
+    if (!jsOn(info)) await form.getByRole("button", { name: EN("trade:form.recalculate") }).click();
+    const margin = form.getByTestId("order-est-margin");
+    // lots x units x price / leverage in JPY, times USD per JPY (1 / the USD/JPY price)
+    await expect.poll(async () => num(await margin.innerText()), { timeout: 5_000 }).toBeCloseTo(1000, 1);
+    // fee type 2 (the upstream's default): margin x rate (0.002)
+    await expect.poll(async () => num(await form.getByTestId("order-est-fee").innerText()), { timeout: 5_000 }).toBeCloseTo(2, 2);
   });
 });

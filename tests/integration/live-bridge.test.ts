@@ -12,7 +12,7 @@ import { buildUpstream, type Upstream } from "../../upstream/app.js";
 import { loadConfig } from "../../upstream/platform/config.js";
 import { createManualFeed, type ManualFeed } from "../../upstream/modules/market/manual-feed.js";
 import { LiveBridge, installBridge, wsUrlOf } from "../../app/live/bridge.server";
-import { sessionStorage } from "../../app/session.server";
+import { sessionStorage } from "../../app/utils/session.server";
 import { startLiveWeb, type LiveWeb } from "../bench/live-web";
 import { LiveManager } from "../../app/live/useLive";
 import http from "node:http";

@@ -14,7 +14,7 @@ import { callerFor, call, get, networkErrorCode, toResult, type Caller } from ".
 import { createAccountDemoForU, getBalance, loginDemo, loginForU, userInfo, sendEmail } from "../../app/upstream/account.server";
 import { abbreviatedCacheKline, getCategories, kline, logoPath, tradeList } from "../../app/upstream/market.server";
 import { areaList, captchaRequired, getBasicInfo, isShowMobile } from "../../app/upstream/settings.server";
-import { commitSession, getSession } from "../../app/session.server";
+import { commitSession, getSession } from "../../app/utils/session.server";
 
 let up: Upstream;
 let base: string;

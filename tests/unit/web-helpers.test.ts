@@ -1,9 +1,9 @@
 /** Small web rules: redirects after login, the path kept in /login?from=, the code countdown, sparklines. */
 import { describe, expect, it } from "vitest";
-import { loginUrl, pathOf, safeRedirectPath } from "../../app/session.server";
-import { cooldownLeft } from "../../app/forms.server";
+import { loginUrl, pathOf, safeRedirectPath } from "../../app/utils/session.server";
+import { cooldownLeft } from "../../app/utils/forms.server";
 import { sparklinePath } from "../../app/components/Sparkline";
-import { formatChange, formatPrice } from "../../app/components/format";
+import { formatChange, formatPrice } from "../../app/utils/format";
 import { TABS } from "../../app/components/TabBar";
 
 describe("redirects", () => {

@@ -5,9 +5,9 @@ import { candleGeometry, niceTicks, DEFAULT_BOX, type Candle } from "~/component
 import { CandleSvg } from "~/components/trade/CandleSvg";
 
 const candles: Candle[] = [
-  { Time: 1_700_000_000_000, Open: 1.1, High: 1.2, Low: 1.0, Close: 1.15, Volume: 10 },
-  { Time: 1_700_000_060_000, Open: 1.15, High: 1.3, Low: 1.1, Close: 1.12, Volume: 20 },
-  { Time: 1_700_000_120_000, Open: 1.12, High: 1.25, Low: 1.05, Close: 1.2, Volume: 5 },
+  { time: 1_700_000_000_000, open: 1.1, high: 1.2, low: 1.0, close: 1.15, volume: 10 },
+  { time: 1_700_000_060_000, open: 1.15, high: 1.3, low: 1.1, close: 1.12, volume: 20 },
+  { time: 1_700_000_120_000, open: 1.12, high: 1.25, low: 1.05, close: 1.2, volume: 5 },
 ];
 
 describe("server-rendered candle chart", () => {
@@ -46,10 +46,10 @@ describe("server-rendered candle chart", () => {
   });
 
   it("keeps the latest candles only, skips broken ones and handles an empty series", () => {
-    const many = Array.from({ length: 100 }, (_, i) => ({ Time: i * 60_000, Open: 1, High: 2, Low: 0.5, Close: 1.5, Volume: 1 }));
+    const many = Array.from({ length: 100 }, (_, i) => ({ time: i * 60_000, open: 1, high: 2, low: 0.5, close: 1.5, volume: 1 }));
     expect(candleGeometry(many, DEFAULT_BOX, 60).candles).toHaveLength(60);
     expect(candleGeometry(many, DEFAULT_BOX, 60).candles[0].time).toBe(40 * 60_000);
-    expect(candleGeometry([...candles, { Time: 5, Open: NaN, High: 1, Low: 1, Close: 1 }]).candles).toHaveLength(3);
+    expect(candleGeometry([...candles, { time: 5, open: NaN, high: 1, low: 1, close: 1 }]).candles).toHaveLength(3);
     expect(candleGeometry([]).candles).toHaveLength(0);
     expect(niceTicks(1.0, 1.3, 4).every((v) => v >= 1.0 && v <= 1.3)).toBe(true);
   });

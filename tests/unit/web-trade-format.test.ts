@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatBalance, formatProfit, formatMargin, formatFee, formatPrice, formatPercent, localeOf, inputValue } from "~/lib/format";
+import { formatBalance, formatProfit, formatMargin, formatFee, formatPrice, formatPercent, localeOf, inputValue } from "~/utils/format";
 
 describe("amount formatting (product-spec.md section 9)", () => {
   it("balance 2 decimals, profit 6 with sign, margin and fee 6, price with PricePrecision", () => {
@@ -34,5 +34,18 @@ describe("amount formatting (product-spec.md section 9)", () => {
   it("input values are plain and free of float noise", () => {
     expect(inputValue(0.1 + 0.2, 2)).toBe("0.3");
     expect(inputValue(1.23456789, 5)).toBe("1.23457");
+  });
+});
+
+describe("dates and lot hints", () => {
+  it("shows the upstream's UTC times through Intl in the user's locale", async () => {
+    const { formatDateTime, formatLotHint } = await import("~/utils/format");
+    expect(formatDateTime("2026-03-04 05:06:07", "en")).toBe("3/4/26, 5:06:07 AM");
+    expect(formatDateTime("2026-03-04 05:06:07", "de")).toBe("04.03.26, 05:06:07");
+    expect(formatDateTime(Date.UTC(2026, 2, 4, 5, 6, 7), "en")).toBe("3/4/26, 5:06:07 AM");
+    expect(formatDateTime("", "en")).toBe("--");
+    expect(formatLotHint(0.01, "en")).toBe("0.01");
+    expect(formatLotHint(0.01, "fr")).toBe("0,01");
+    expect(formatLotHint(1, "en")).toBe("1");
   });
 });

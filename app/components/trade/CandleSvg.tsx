@@ -3,7 +3,7 @@
  * JavaScript); after hydration LiveCandleChart draws chart.js on top and hides it.
  */
 import { candleGeometry, timeLabel, DEFAULT_BOX, type Candle, type ChartBox } from "./candle-geometry";
-import { formatPrice } from "~/lib/format";
+import { formatPrice } from "~/utils/format";
 
 export interface CandleSvgProps {
   candles: Candle[];

@@ -5,14 +5,17 @@
 import { Link, useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import type { Instrument } from "~/upstream/market.server";
-import { formatChange, formatPrice, signOf } from "~/lib/format";
+import type { InstrumentView } from "~/upstream/views";
+import { formatChange, formatPrice, signOf } from "~/utils/format";
 import { useLang } from "./hooks";
 
 export interface PickerQuote {
-  Close: number;
-  Change: number;
+  close: number;
+  change: number;
 }
+
+/** What the picker lists of each instrument. */
+export type PickerInstrument = Pick<InstrumentView, "id" | "code" | "showCode" | "precision" | "marketOpen"> & { quote: PickerQuote };
 
 export function InstrumentPicker({
   current,
@@ -20,8 +23,8 @@ export function InstrumentPicker({
   period,
   quotes,
 }: {
-  current: Instrument;
-  instruments: Pick<Instrument, "Id" | "Code" | "ShowCode" | "PricePrecision" | "MarketStatus" | "ForexQuotations">[];
+  current: Pick<InstrumentView, "id" | "showCode">;
+  instruments: PickerInstrument[];
   period: string;
   quotes?: Record<number, PickerQuote>;
 }) {
@@ -34,27 +37,27 @@ export function InstrumentPicker({
   }, [location.key]);
   return (
     <details className="picker" ref={ref} data-testid="instrument-picker">
-      <summary className="picker-summary" aria-label={t("picker.open", { code: current.ShowCode })}>
-        <span className="picker-code" data-testid="instrument-code">{current.ShowCode}</span>
+      <summary className="picker-summary" aria-label={t("picker.open", { code: current.showCode })}>
+        <span className="picker-code" data-testid="instrument-code">{current.showCode}</span>
         <span className="picker-caret" aria-hidden="true">▾</span>
       </summary>
       <div className="picker-drawer" role="region" aria-label={t("picker.title")}>
         <p className="picker-title">{t("picker.title")}</p>
         <ul className="picker-list">
           {instruments.map((i) => {
-            const q = quotes?.[i.Id] ?? i.ForexQuotations;
+            const q = quotes?.[i.id] ?? i.quote;
             return (
-              <li key={i.Id}>
+              <li key={i.id}>
                 <Link
-                  to={`/trade?code=${encodeURIComponent(i.Code)}&period=${encodeURIComponent(period)}`}
-                  className={i.Id === current.Id ? "picker-item active" : "picker-item"}
-                  aria-current={i.Id === current.Id ? "true" : undefined}
+                  to={`/trade?code=${encodeURIComponent(i.code)}&period=${encodeURIComponent(period)}`}
+                  className={i.id === current.id ? "picker-item active" : "picker-item"}
+                  aria-current={i.id === current.id ? "true" : undefined}
                   prefetch="none"
                 >
-                  <span className="picker-item-code">{i.ShowCode}</span>
-                  {i.MarketStatus !== 1 ? <span className="badge badge-closed">{t("closed")}</span> : null}
-                  <span className="picker-item-price">{formatPrice(q?.Close, i.PricePrecision, lang)}</span>
-                  <span className={`picker-item-change ${signOf(q?.Change)}`}>{formatChange(q?.Change, lang)}</span>
+                  <span className="picker-item-code">{i.showCode}</span>
+                  {!i.marketOpen ? <span className="badge badge-closed">{t("closed")}</span> : null}
+                  <span className="picker-item-price">{formatPrice(q?.close, i.precision, lang)}</span>
+                  <span className={`picker-item-change ${signOf(q?.change)}`}>{formatChange(q?.change, lang)}</span>
                 </Link>
               </li>
             );

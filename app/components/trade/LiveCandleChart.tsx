@@ -7,28 +7,27 @@
 import { useEffect, useRef, useState } from "react";
 import type { Chart as ChartType } from "chart.js";
 import { useLive } from "~/live/useLive";
-import { formatPrice } from "~/lib/format";
+import { formatPrice } from "~/utils/format";
 import { CandleSvg } from "./CandleSvg";
 import type { Candle } from "./candle-geometry";
+import { klineTopic } from "@contract/constants";
+import { liveCandle } from "~/upstream/views";
 
 const MAX_CANDLES = 300;
 const SHOWN = 80;
 
-interface KlinePush extends Candle {
-  period: string;
-}
 
-/** Merges a forming candle into a series (same Time replaces, a later one appends). Pure. */
+/** Merges a forming candle into a series (same time replaces, a later one appends). Pure. */
 export function mergeCandle(series: Candle[], c: Candle): Candle[] {
   const last = series[series.length - 1];
-  if (last && last.Time === c.Time) return [...series.slice(0, -1), c];
-  if (last && c.Time < last.Time) return series;
+  if (last && last.time === c.time) return [...series.slice(0, -1), c];
+  if (last && c.time < last.time) return series;
   const next = [...series, c];
   return next.length > MAX_CANDLES ? next.slice(next.length - MAX_CANDLES) : next;
 }
 
 type FinPoint = { x: number; o: number; h: number; l: number; c: number };
-const toPoint = (c: Candle): FinPoint => ({ x: c.Time, o: c.Open, h: c.High, l: c.Low, c: c.Close });
+const toPoint = (c: Candle): FinPoint => ({ x: c.time, o: c.open, h: c.high, l: c.low, c: c.close });
 
 export function LiveCandleChart({
   candles: initial,
@@ -60,11 +59,9 @@ export function LiveCandleChart({
     setCandles(initial);
   }, [initial]);
 
-  useLive([`KLINE.${code}`], (_topic, data) => {
-    if (!Array.isArray(data)) return;
-    const c = (data as KlinePush[]).find((k) => k && k.period === period);
-    if (!c || !Number.isFinite(c.Close)) return;
-    const candle: Candle = { Time: c.Time, Open: c.Open, High: c.High, Low: c.Low, Close: c.Close, Volume: c.Volume };
+  useLive([klineTopic(code)], (_topic, data) => {
+    const candle = liveCandle(data, period);
+    if (!candle) return;
     setCandles((s) => mergeCandle(s, candle));
     onCandle?.(candle);
   });
@@ -151,7 +148,7 @@ export function LiveCandleChart({
       ) : null}
       {last ? (
         <p className="sr-only" aria-live="off">
-          {formatPrice(last.Close, precision, lang)}
+          {formatPrice(last.close, precision, lang)}
         </p>
       ) : null}
     </div>

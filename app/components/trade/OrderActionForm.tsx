@@ -1,10 +1,12 @@
 /**
  * A one-button POST form acting on an order (intent=close or cancel, with id, CSRF and an
- * idempotency key). A real form without JavaScript; a fetcher (no page navigation) with it.
+ * idempotency key). A real form without JavaScript; a fetcher (no page navigation) with it, which
+ * shows a refusal (expired page, ...) beside the button.
  */
 import { useFetcher } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import type { ReactNode } from "react";
+import { FormErrors, refusalMessages } from "~/components/Form";
 
 export function OrderActionForm({
   intent,
@@ -30,6 +32,7 @@ export function OrderActionForm({
   return (
     <fetcher.Form method="post" action={action} className="inline-form" preventScrollReset>
       <AuthenticityTokenInput />
+      <FormErrors errors={refusalMessages(fetcher.data)} />
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="id" value={id} />
       <input type="hidden" name="idempotency_key" value={idempotencyKey} />

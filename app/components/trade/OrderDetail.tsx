@@ -9,13 +9,13 @@ import { parseWithZod } from "@conform-to/zod";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
 import { useEffect } from "react";
+import { ORDER_TAB } from "@contract/enums";
 import { stopPriceSchema } from "~/schemas/stop-price";
 import { StopPriceFields } from "./StopPriceFields";
-import type { Order } from "~/upstream/trading.server";
-import { formatFee, formatLots, formatMargin, formatPrice, formatProfit, signOf } from "~/lib/format";
+import type { LiveRow, OrderView } from "~/upstream/views";
+import { formatDateTime, formatFee, formatLots, formatMargin, formatPrice, formatProfit, signOf } from "~/utils/format";
 import { useLang } from "./hooks";
 import { OrderActionForm } from "./OrderActionForm";
-import type { LiveRow } from "./PositionList";
 
 export interface DetailKeys {
   stop: string;
@@ -36,7 +36,7 @@ export function OrderDetail({
   backHref,
   lastResult,
 }: {
-  order: Order;
+  order: OrderView;
   code: string;
   precision: number;
   pip: number;
@@ -51,10 +51,10 @@ export function OrderDetail({
   const lang = useLang();
   const navigate = useNavigate();
   const navigation = useNavigation();
-  const tp = Number(order.TargetProfitPrice) > 0 ? String(order.TargetProfitPrice) : "";
-  const sl = Number(order.TargetLossPrice) > 0 ? String(order.TargetLossPrice) : "";
+  const tp = order.takeProfit > 0 ? String(order.takeProfit) : "";
+  const sl = order.stopLoss > 0 ? String(order.stopLoss) : "";
   const [form, fields] = useForm({
-    id: `stop-form-${order.Id}`,
+    id: `stop-form-${order.id}`,
     lastResult: lastResult ?? undefined,
     defaultValue: { target_profit_price: tp, stop_loss_price: sl },
     shouldValidate: "onBlur",
@@ -72,40 +72,40 @@ export function OrderDetail({
     return () => window.removeEventListener("keydown", onKey);
   }, [navigate, backHref]);
 
-  const profit = live?.FactProfits ?? order.FactProfits;
-  const price = live?.UpdatePrice ?? order.UpdatePrice;
-  const buy = order.OrderType === 1;
+  const profit = live?.profit ?? order.profit;
+  const price = live?.price ?? order.price;
+  const buy = order.side === "buy";
   const saving = navigation.state !== "idle" && navigation.formData?.get("intent") === "stop";
   const rows: { key: string; label: string; value: string; testid?: string; cls?: string }[] = [
-    { key: "id", label: t("order:detail.id"), value: String(order.Id) },
-    { key: "lots", label: t("order:detail.lots"), value: formatLots(order.Quantity, pip, lang) },
-    ...(tab === 0
-      ? [{ key: "target", label: t("order:detail.target_price"), value: formatPrice(order.OriginPrice, precision, lang) }]
-      : [{ key: "open", label: t("order:detail.open_price"), value: formatPrice(order.Price || order.OriginPrice, precision, lang) }]),
+    { key: "id", label: t("order:detail.id"), value: String(order.id) },
+    { key: "lots", label: t("order:detail.lots"), value: formatLots(order.lots, pip, lang) },
+    ...(tab === ORDER_TAB.PENDING
+      ? [{ key: "target", label: t("order:detail.target_price"), value: formatPrice(order.originPrice, precision, lang) }]
+      : [{ key: "open", label: t("order:detail.open_price"), value: formatPrice(order.openPrice || order.originPrice, precision, lang) }]),
     {
       key: "price",
-      label: tab === 3 ? t("order:detail.close_price") : t("order:detail.current_price"),
+      label: tab === ORDER_TAB.HISTORY ? t("order:detail.close_price") : t("order:detail.current_price"),
       value: formatPrice(price, precision, lang),
       testid: "detail-price",
     },
     {
       key: "profit",
-      label: tab === 3 ? t("order:detail.realised_profit") : t("order:detail.floating_profit"),
+      label: tab === ORDER_TAB.HISTORY ? t("order:detail.realised_profit") : t("order:detail.floating_profit"),
       value: formatProfit(profit, lang),
       testid: "detail-profit",
       cls: `profit ${signOf(profit)}`,
     },
-    { key: "margin", label: t("order:detail.margin"), value: formatMargin(order.CautionMoney, lang), testid: "detail-margin" },
-    { key: "fee", label: t("order:detail.fee"), value: formatFee(order.TradeFee, lang), testid: "detail-fee" },
-    ...(order.Multiple ? [{ key: "lev", label: t("order:detail.leverage"), value: t("trade:form.leverage_option", { value: order.Multiple }) }] : []),
-    { key: "tp", label: t("trade:form.take_profit"), value: tp ? formatPrice(order.TargetProfitPrice, precision, lang) : t("trade:form.not_set"), testid: "detail-tp" },
-    { key: "sl", label: t("trade:form.stop_loss"), value: sl ? formatPrice(order.TargetLossPrice, precision, lang) : t("trade:form.not_set"), testid: "detail-sl" },
-    ...(order.CreateTimeHandler ? [{ key: "time", label: t("order:detail.time"), value: String(order.CreateTimeHandler) }] : []),
+    { key: "margin", label: t("order:detail.margin"), value: formatMargin(order.margin, lang), testid: "detail-margin" },
+    { key: "fee", label: t("order:detail.fee"), value: formatFee(order.fee, lang), testid: "detail-fee" },
+    ...(order.leverage ? [{ key: "lev", label: t("order:detail.leverage"), value: t("trade:form.leverage_option", { value: order.leverage }) }] : []),
+    { key: "tp", label: t("trade:form.take_profit"), value: tp ? formatPrice(order.takeProfit, precision, lang) : t("trade:form.not_set"), testid: "detail-tp" },
+    { key: "sl", label: t("trade:form.stop_loss"), value: sl ? formatPrice(order.stopLoss, precision, lang) : t("trade:form.not_set"), testid: "detail-sl" },
+    ...(order.createdAt ? [{ key: "time", label: t("order:detail.time"), value: formatDateTime(order.createdAt, lang) }] : []),
   ];
 
   return (
     <div className="modal-backdrop">
-      <dialog open className="modal order-detail" aria-labelledby="order-detail-title" data-testid="order-detail" data-order-id={order.Id}>
+      <dialog open className="modal order-detail" aria-labelledby="order-detail-title" data-testid="order-detail" data-order-id={order.id}>
         <header className="modal-head">
           <h2 id="order-detail-title">
             {code} · <span className={buy ? "dir buy" : "dir sell"}>{buy ? t("trade:buy") : t("trade:sell")}</span>
@@ -125,11 +125,11 @@ export function OrderDetail({
           ))}
         </dl>
 
-        {tab === 1 || tab === 0 ? (
+        {tab === ORDER_TAB.HOLDING || tab === ORDER_TAB.PENDING ? (
           <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="stop-form" preventScrollReset aria-label={t("order:detail.stop_title")}>
             <AuthenticityTokenInput />
             <input type="hidden" name="intent" value="stop" />
-            <input type="hidden" name="id" value={order.Id} />
+            <input type="hidden" name="id" value={order.id} />
             <input type="hidden" name="idempotency_key" value={keys.stop} />
             <StopPriceFields takeProfit={fields.target_profit_price} stopLoss={fields.stop_loss_price} msg={msg} />
             <p className="field-hint">{t("order:detail.stop_hint")}</p>
@@ -147,13 +147,13 @@ export function OrderDetail({
         ) : null}
 
         <div className="modal-actions">
-          {tab === 1 ? (
-            <OrderActionForm intent="close" id={order.Id} idempotencyKey={keys.close} label={t("order:detail.close_label", { id: order.Id })} className="btn btn-sell">
+          {tab === ORDER_TAB.HOLDING ? (
+            <OrderActionForm intent="close" id={order.id} idempotencyKey={keys.close} label={t("order:detail.close_label", { id: order.id })} className="btn btn-sell">
               {t("order:detail.close")}
             </OrderActionForm>
           ) : null}
-          {tab === 0 ? (
-            <OrderActionForm intent="cancel" id={order.Id} idempotencyKey={keys.cancel} label={t("order:detail.cancel_label", { id: order.Id })} className="btn btn-sell">
+          {tab === ORDER_TAB.PENDING ? (
+            <OrderActionForm intent="cancel" id={order.id} idempotencyKey={keys.cancel} label={t("order:detail.cancel_label", { id: order.id })} className="btn btn-sell">
               {t("order:detail.cancel")}
             </OrderActionForm>
           ) : null}

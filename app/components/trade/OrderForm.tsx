@@ -16,18 +16,21 @@ import { z } from "zod";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
 import { useMemo } from "react";
-import { fee as feeOf, margin as marginOf } from "../../../common/formulas";
+import { floatArith, openCost } from "@contract/formulas";
+import { MARGIN_MODE, ORDER_MODE } from "@contract/enums";
 import { decrementDisabled, orderSchema, stepLots, DEFAULT_MAX_LOTS } from "~/schemas/order";
-import { decimalsOf, formatBalance, formatFee, formatMargin, formatPrice, inputValue } from "~/lib/format";
-import type { Instrument } from "~/upstream/market.server";
+import { decimalsOf, formatBalance, formatFee, formatLotHint, formatMargin, formatPrice, inputValue } from "~/utils/format";
+import type { InstrumentView } from "~/upstream/views";
 import { useHydrated, useLang } from "./hooks";
 import { dotDecimal, withDotDecimals } from "./decimal";
 import { StopPriceFields } from "./StopPriceFields";
 
 export interface OrderFormProps {
-  instrument: Instrument;
-  /** trade_fee_type of getBasicInfo: 1 fixed per lot, otherwise margin x rate. */
+  instrument: InstrumentView;
+  /** trade_fee_type of getBasicInfo (FEE_TYPE): 1 fixed per lot, otherwise margin x rate. */
   feeType: number;
+  /** USD per unit of the instrument's quote currency (live with JavaScript); null: not known. */
+  usdRate: number | null;
   /** Balance from forexDetail (null for visitors). */
   balance: number | null;
   signedIn: boolean;
@@ -38,22 +41,35 @@ export interface OrderFormProps {
   lastResult?: SubmissionResult<string[]> | null;
 }
 
-/** Estimated margin and fee for the values of the form (the same formulas as the upstream). */
+/**
+ * Estimated margin and fee (USD) for the values of the form: the contract's formulas, the same the
+ * upstream books with, including the conversion from the instrument's quote currency to USD
+ * (`usdRate`: USD per unit of that currency, null when it cannot be valued: no estimate then).
+ */
 export function estimate(
-  inst: Pick<Instrument, "ForexContNum" | "MarginMode" | "ForexFeeRate">,
+  inst: Pick<InstrumentView, "unitsPerLot" | "marginMode" | "feeRate">,
   feeType: number,
   v: { cont?: string | number; multiple?: string | number; status?: string | number; target_price?: string | number },
   price: number,
+  usdRate: number | null,
 ): { margin: number | null; fee: number | null } {
   const lots = Number(dotDecimal(String(v.cont ?? "")));
   const lev = Number(v.multiple);
-  const pending = String(v.status) === "0";
+  const pending = String(v.status) === String(ORDER_MODE.PENDING);
   const target = Number(dotDecimal(String(v.target_price ?? "")));
   const p = pending && target > 0 ? target : price;
-  if (!(lots > 0) || !(p > 0) || (inst.MarginMode !== 1 && !(lev > 0))) return { margin: null, fee: null };
-  const m = marginOf(lots, inst.ForexContNum, p, lev, inst.MarginMode);
-  if (!Number.isFinite(m)) return { margin: null, fee: null };
-  return { margin: m, fee: feeOf(feeType, lots, inst.ForexFeeRate, m) };
+  const fixed = inst.marginMode === MARGIN_MODE.FIXED;
+  if (!(lots > 0) || !(p > 0) || (!fixed && !(lev > 0)) || usdRate === null || !(usdRate > 0)) return { margin: null, fee: null };
+  const { margin, fee } = openCost(floatArith, {
+    lots,
+    inst: { contNum: inst.unitsPerLot, marginMode: inst.marginMode, feeRate: inst.feeRate },
+    price: p,
+    leverage: lev,
+    feeType,
+    usdRate,
+  });
+  if (!Number.isFinite(margin) || !Number.isFinite(fee)) return { margin: null, fee: null };
+  return { margin, fee };
 }
 
 const TRADE_KEY_RE = /^(errors\.[a-z_]+|no_mult_config)$/;
@@ -61,22 +77,22 @@ const TRADE_KEY_RE = /^(errors\.[a-z_]+|no_mult_config)$/;
 /** A visitor's order is not checked in the browser: the server sends them to sign in. */
 const visitorSchema = z.object({}).passthrough();
 
-export function OrderForm({ instrument: inst, feeType, balance, signedIn, price, marketOpen, idempotencyKey, lastResult }: OrderFormProps) {
+export function OrderForm({ instrument: inst, feeType, usdRate, balance, signedIn, price, marketOpen, idempotencyKey, lastResult }: OrderFormProps) {
   const { t } = useTranslation("trade");
   const lang = useLang();
   const hydrated = useHydrated();
   const navigation = useNavigation();
-  const multiples = useMemo(() => (inst.HasForexMultiple ?? []).map((m) => Number(m.Value)).filter((v) => v > 0), [inst]);
+  const multiples = inst.leverages;
   const rules = useMemo(
-    () => ({ pip: inst.Pip, minLots: inst.ForexMinCont, maxLots: DEFAULT_MAX_LOTS, multiples }),
+    () => ({ pip: inst.lotStep, minLots: inst.minLots, maxLots: DEFAULT_MAX_LOTS, multiples }),
     [inst, multiples],
   );
   const schema = useMemo(() => orderSchema(rules), [rules]);
-  const lotDecimals = Math.max(decimalsOf(inst.Pip), decimalsOf(inst.ForexMinCont));
-  const minLots = Math.max(inst.ForexMinCont || 0, inst.Pip || 0);
+  const lotDecimals = Math.max(decimalsOf(inst.lotStep), decimalsOf(inst.minLots));
+  const minLots = Math.max(inst.minLots || 0, inst.lotStep || 0);
 
   const [form, fields] = useForm({
-    id: `order-form-${inst.Id}`,
+    id: `order-form-${inst.id}`,
     lastResult: lastResult ?? undefined,
     defaultValue: {
       status: "1",
@@ -94,7 +110,7 @@ export function OrderForm({ instrument: inst, feeType, balance, signedIn, price,
     onValidate: ({ formData }) => parseWithZod(withDotDecimals(formData), { schema: signedIn ? schema : visitorSchema }),
   });
 
-  const msg = (e: string | undefined) => (e ? (TRADE_KEY_RE.test(e) ? t(e, { min: minLots, max: DEFAULT_MAX_LOTS, step: inst.Pip }) : e) : "");
+  const msg = (e: string | undefined) => (e ? (TRADE_KEY_RE.test(e) ? t(e, { min: minLots, max: DEFAULT_MAX_LOTS, step: inst.lotStep }) : e) : "");
   const values = {
     cont: fields.cont.value as string | undefined,
     multiple: fields.multiple.value as string | undefined,
@@ -102,9 +118,9 @@ export function OrderForm({ instrument: inst, feeType, balance, signedIn, price,
     target_price: fields.target_price.value as string | undefined,
   };
   const pending = values.status === "0";
-  const est = estimate(inst, feeType, values, price);
+  const est = estimate(inst, feeType, values, price, usdRate);
   const lots = Number(dotDecimal(values.cont ?? ""));
-  const decDisabled = decrementDisabled(Number.isFinite(lots) ? lots : minLots, { pip: inst.Pip, minLots: inst.ForexMinCont });
+  const decDisabled = decrementDisabled(Number.isFinite(lots) ? lots : minLots, { pip: inst.lotStep, minLots: inst.minLots });
   const incDisabled = Number.isFinite(lots) && lots >= DEFAULT_MAX_LOTS;
   const noMultiple = multiples.length === 0;
   const canOrder = marketOpen && !noMultiple;
@@ -147,7 +163,7 @@ export function OrderForm({ instrument: inst, feeType, balance, signedIn, price,
       <AuthenticityTokenInput />
       <input type="hidden" name="intent" value="submit" />
       <input type="hidden" name="idempotency_key" value={idempotencyKey} />
-      <input type="hidden" name="forex_id" value={inst.Id} />
+      <input type="hidden" name="forex_id" value={inst.id} />
 
       <fieldset className="segmented" data-testid="order-status">
         <legend className="sr-only">{t("form.order_type")}</legend>
@@ -180,7 +196,7 @@ export function OrderForm({ instrument: inst, feeType, balance, signedIn, price,
           key={fields.target_price.key}
           inputMode="decimal"
           autoComplete="off"
-          placeholder={pending ? formatPrice(price, inst.PricePrecision, lang) : t("form.target_price_hint")}
+          placeholder={pending ? formatPrice(price, inst.precision, lang) : t("form.target_price_hint")}
         />
         {inputErr("target_price") ? (
           <p className="field-error" id={fields.target_price.errorId} data-error-for="target_price">
@@ -224,7 +240,7 @@ export function OrderForm({ instrument: inst, feeType, balance, signedIn, price,
             +
           </button>
         </div>
-        <p className="field-hint">{t("form.lots_hint", { min: minLots, step: inst.Pip })}</p>
+        <p className="field-hint">{t("form.lots_hint", { min: formatLotHint(minLots, lang), step: formatLotHint(inst.lotStep, lang) })}</p>
         {inputErr("cont") ? (
           <p className="field-error" id={fields.cont.errorId} data-error-for="cont">
             {msg(inputErr("cont"))}

@@ -1,15 +1,10 @@
 /** The chart period bar: 1M 5M 15M 30M 1H 1D as links (?period=1min ... 1day). */
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { PERIODS } from "@contract/constants";
 
-export const PERIOD_OPTIONS = [
-  { value: "1min", key: "period.1min" },
-  { value: "5min", key: "period.5min" },
-  { value: "15min", key: "period.15min" },
-  { value: "30min", key: "period.30min" },
-  { value: "60min", key: "period.60min" },
-  { value: "1day", key: "period.1day" },
-] as const;
+/** The contract's periods, in its order, with their label keys. */
+export const PERIOD_OPTIONS = PERIODS.map((value) => ({ value, key: `period.${value}` }));
 
 export function PeriodBar({ code, period }: { code: string; period: string }) {
   const { t } = useTranslation("trade");

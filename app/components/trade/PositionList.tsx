@@ -3,15 +3,10 @@
  * profit and a close button.
  */
 import { useTranslation } from "react-i18next";
-import type { Order } from "~/upstream/trading.server";
-import { formatLots, formatPrice, formatProfit, signOf } from "~/lib/format";
+import type { LiveRow, OrderView } from "~/upstream/views";
+import { formatLots, formatPrice, formatProfit, signOf } from "~/utils/format";
 import { useLang } from "./hooks";
 import { OrderActionForm } from "./OrderActionForm";
-
-export interface LiveRow {
-  UpdatePrice: number;
-  FactProfits: number;
-}
 
 export function PositionList({
   positions,
@@ -20,7 +15,7 @@ export function PositionList({
   live,
   keys,
 }: {
-  positions: Order[];
+  positions: OrderView[];
   precision: number;
   pip: number;
   live: Record<number, LiveRow>;
@@ -37,16 +32,16 @@ export function PositionList({
       ) : (
         <ul className="order-list">
           {positions.map((o) => {
-            const l = live[o.Id];
-            const profit = l?.FactProfits ?? o.FactProfits;
-            const price = l?.UpdatePrice ?? o.UpdatePrice;
+            const l = live[o.id];
+            const profit = l?.profit ?? o.profit;
+            const price = l?.price ?? o.price;
             return (
-              <li key={o.Id} className="order-row" data-testid="order-row" data-order-id={o.Id}>
+              <li key={o.id} className="order-row" data-testid="order-row" data-order-id={o.id}>
                 <div className="order-row-main">
-                  <span className={o.OrderType === 1 ? "dir buy" : "dir sell"}>{o.OrderType === 1 ? t("buy") : t("sell")}</span>
-                  <span className="order-lots">{t("lots_value", { lots: formatLots(o.Quantity, pip, lang) })}</span>
+                  <span className={o.side === "buy" ? "dir buy" : "dir sell"}>{o.side === "buy" ? t("buy") : t("sell")}</span>
+                  <span className="order-lots">{t("lots_value", { lots: formatLots(o.lots, pip, lang) })}</span>
                   <span className="order-prices">
-                    {formatPrice(o.Price || o.OriginPrice, precision, lang)} <span className="flip-rtl" aria-hidden="true">→</span> <span data-testid="order-price">{formatPrice(price, precision, lang)}</span>
+                    {formatPrice(o.openPrice || o.originPrice, precision, lang)} <span className="flip-rtl" aria-hidden="true">→</span> <span data-testid="order-price">{formatPrice(price, precision, lang)}</span>
                   </span>
                 </div>
                 <div className="order-row-side">
@@ -55,9 +50,9 @@ export function PositionList({
                   </span>
                   <OrderActionForm
                     intent="close"
-                    id={o.Id}
-                    idempotencyKey={keys[o.Id] ?? ""}
-                    label={t("positions.close_label", { id: o.Id })}
+                    id={o.id}
+                    idempotencyKey={keys[o.id] ?? ""}
+                    label={t("positions.close_label", { id: o.id })}
                     className="btn btn-small btn-outline"
                   >
                     {t("positions.close")}

@@ -1,16 +1,16 @@
 /**
- * Pure geometry of the server-rendered candlestick chart: given candles (ascending by Time), the
+ * Pure geometry of the server-rendered candlestick chart: given candles (ascending by time), the
  * drawing size and the price precision, where every body, wick, volume bar and axis label goes.
  * Used by CandleSvg (server HTML) and tested on its own.
  */
 
 export interface Candle {
-  Time: number;
-  Open: number;
-  High: number;
-  Low: number;
-  Close: number;
-  Volume?: number;
+  time: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume?: number;
 }
 
 export interface ChartBox {
@@ -78,12 +78,12 @@ export function niceTicks(min: number, max: number, count = 5): number[] {
 }
 
 /**
- * Lays out candles in a box. The highest High touches the top of the plot and the lowest Low its
+ * Lays out candles in a box. The highest high touches the top of the plot and the lowest low its
  * bottom (with a small margin), so high/low are scaled linearly to y.
  */
 export function candleGeometry(input: Candle[], box: ChartBox = DEFAULT_BOX, maxCandles = 60): CandleGeometry {
   const candles = input.filter(
-    (c) => [c.Open, c.High, c.Low, c.Close].every((v) => Number.isFinite(v)) && Number.isFinite(c.Time),
+    (c) => [c.open, c.high, c.low, c.close].every((v) => Number.isFinite(v)) && Number.isFinite(c.time),
   ).slice(-maxCandles);
   const plotRight = box.width - box.axisRight;
   const plotBottom = box.height - box.axisBottom - box.volumeHeight;
@@ -95,9 +95,9 @@ export function candleGeometry(input: Candle[], box: ChartBox = DEFAULT_BOX, max
   let max = -Infinity;
   let maxVol = 0;
   for (const c of candles) {
-    min = Math.min(min, c.Low, c.Open, c.Close);
-    max = Math.max(max, c.High, c.Open, c.Close);
-    maxVol = Math.max(maxVol, c.Volume ?? 0);
+    min = Math.min(min, c.low, c.open, c.close);
+    max = Math.max(max, c.high, c.open, c.close);
+    maxVol = Math.max(maxVol, c.volume ?? 0);
   }
   if (max === min) {
     const pad = Math.abs(max) * 0.001 || 1;
@@ -111,19 +111,19 @@ export function candleGeometry(input: Candle[], box: ChartBox = DEFAULT_BOX, max
   const volBottom = box.height - box.axisBottom;
   const shapes: CandleShape[] = candles.map((c, i) => {
     const cx = slot * i + slot / 2;
-    const top = y(Math.max(c.Open, c.Close));
-    const bottom = y(Math.min(c.Open, c.Close));
-    const vh = maxVol > 0 ? ((c.Volume ?? 0) / maxVol) * (volBottom - volTop) : 0;
+    const top = y(Math.max(c.open, c.close));
+    const bottom = y(Math.min(c.open, c.close));
+    const vh = maxVol > 0 ? ((c.volume ?? 0) / maxVol) * (volBottom - volTop) : 0;
     return {
-      time: c.Time,
-      up: c.Close >= c.Open,
+      time: c.time,
+      up: c.close >= c.open,
       x: round(cx - bodyW / 2),
       y: round(top),
       w: round(bodyW),
       h: round(Math.max(1, bottom - top)),
       cx: round(cx),
-      yHigh: round(y(c.High)),
-      yLow: round(y(c.Low)),
+      yHigh: round(y(c.high)),
+      yLow: round(y(c.low)),
       vy: round(volBottom - vh),
       vh: round(vh),
     };
@@ -131,7 +131,7 @@ export function candleGeometry(input: Candle[], box: ChartBox = DEFAULT_BOX, max
   const priceLabels = niceTicks(min, max, 4).map((v) => ({ value: v, pos: round(y(v)) }));
   const timeLabels: AxisLabel[] = [];
   const every = Math.max(1, Math.ceil(candles.length / 4));
-  for (let i = 0; i < candles.length; i += every) timeLabels.push({ value: candles[i].Time, pos: shapes[i].cx });
+  for (let i = 0; i < candles.length; i += every) timeLabels.push({ value: candles[i].time, pos: shapes[i].cx });
   const lastC = candles[candles.length - 1];
   return {
     box,
@@ -142,7 +142,7 @@ export function candleGeometry(input: Candle[], box: ChartBox = DEFAULT_BOX, max
     candles: shapes,
     priceLabels,
     timeLabels,
-    last: { value: lastC.Close, y: round(y(lastC.Close)) },
+    last: { value: lastC.close, y: round(y(lastC.close)) },
   };
 }
 

@@ -43,39 +43,3 @@ export function useRefreshAfterPosts<T>(refresh: (what: T) => void): {
   }, [busyNow, refresh]);
   return { busy, pending };
 }
-
-/** The FOREX_TRADE push (trade-wide account values and per-position profit). */
-export interface ForexTradePush {
-  ProfitsTotal?: number;
-  HazardRate?: number | null;
-  CautionMoneyAll?: number;
-  Balance?: number;
-  Total?: number;
-  CanUse?: number;
-  MarginCall?: boolean;
-  TransOrder?: { Id: number; UpdatePrice: number; FactProfits: number }[];
-}
-
-/** Quote fields of a DAY_MARKET item. */
-export interface DayMarketItem {
-  Id: number;
-  Code: string;
-  Close: number;
-  Open: number;
-  High: number;
-  Low: number;
-  Volume: number;
-  Change: number;
-  Time: number;
-  MarketStatus: number;
-}
-
-/** The live rows after a FOREX_TRADE push: each pushed position's current price and open profit. */
-export function mergeLiveRows(
-  prev: Record<number, { UpdatePrice: number; FactProfits: number }>,
-  pushed: NonNullable<ForexTradePush["TransOrder"]>,
-): Record<number, { UpdatePrice: number; FactProfits: number }> {
-  const next = { ...prev };
-  for (const r of pushed) next[r.Id] = { UpdatePrice: r.UpdatePrice, FactProfits: r.FactProfits };
-  return next;
-}

@@ -1,0 +1,54 @@
+/** Sign-in page's server side: the tabs and area codes it shows, the login and demo forms. */
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { callerFor } from "~/upstream/client.server";
+import { createAccountDemoForU, loginDemo, loginForU } from "~/upstream/account.server";
+import { areaList, isShowMobile } from "~/upstream/settings.server";
+import { getSignedIn, safeRedirectPath } from "~/utils/session.server";
+import { signIn } from "~/utils/session-user.server";
+import { redirectWithToast } from "~/utils/toast.server";
+import { readForm, refused } from "~/utils/forms.server";
+import { loginSchema } from "~/schemas/login";
+import { demoSchema } from "~/schemas/demo";
+
+function typeOf(url: URL, showMobile: boolean): "email" | "mobile" {
+  return showMobile && url.searchParams.get("type") === "mobile" ? "mobile" : "email";
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const from = safeRedirectPath(url.searchParams.get("from"));
+  if (await getSignedIn(request)) throw redirect(from);
+  const caller = await callerFor(request);
+  const mobile = await isShowMobile(caller);
+  const showMobile = mobile.ok ? mobile.data : false;
+  const type = typeOf(url, showMobile);
+  const areas = type === "mobile" ? await areaList(caller) : null;
+  return {
+    type,
+    showMobile,
+    areas: areas?.ok ? areas.data : [],
+    toast: areas && !areas.ok ? { type: "error" as const, text: areas.msg } : null,
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const url = new URL(request.url);
+  const from = safeRedirectPath(url.searchParams.get("from"));
+  const form = await readForm(request, { login: loginSchema, demo: demoSchema }, { hideFields: ["password"] });
+  if (!form.ok) return refused(form, { form: form.intent === "demo" ? ("demo" as const) : ("login" as const) });
+  const caller = await callerFor(request);
+
+  if (form.intent === "demo") {
+    const created = await createAccountDemoForU(caller);
+    if (!created.ok) return { form: "demo" as const, result: form.reply({ formErrors: [created.msg] }) };
+    const login = await loginDemo(caller, created.data.demo_id);
+    if (!login.ok) return { form: "demo" as const, result: form.reply({ formErrors: [login.msg] }) };
+    signIn(caller.session, login.data.token, login.data.user);
+    throw await redirectWithToast(caller.session, from, { type: "success", text: created.msg || login.msg });
+  }
+
+  const r = await loginForU(caller, form.value);
+  if (!r.ok) return { form: "login" as const, result: form.reply({ formErrors: [r.msg] }) };
+  signIn(caller.session, r.data.token, r.data.user);
+  throw await redirectWithToast(caller.session, from, { type: "success", text: r.msg });
+}

@@ -1,0 +1,44 @@
+/** Sign-up page's server side: the code step's state, the send-code and register forms. */
+import { getSignedIn } from "~/utils/session.server";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { callerFor } from "~/upstream/client.server";
+import { register } from "~/upstream/account.server";
+import { readForm, refused } from "~/utils/forms.server";
+import { codeFormDone, codeFormRefused, codeFormState, sendCodeAction, sendCodeSchemaFor } from "~/utils/code-flow.server";
+import { registerSchema } from "~/schemas/register";
+
+const HIDE = ["password", "re_password"];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  if (await getSignedIn(request)) throw redirect("/");
+  const url = new URL(request.url);
+  const caller = await callerFor(request);
+  const state = await codeFormState(caller, url);
+  const invite = (url.searchParams.get("invite_code") ?? "").trim().slice(0, 32);
+  return { ...state, invite };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const caller = await callerFor(request);
+  const form = await readForm(
+    request,
+    { register: registerSchema, send_code: await sendCodeSchemaFor(caller) },
+    { hideFields: HIDE, defaultIntent: "register" },
+  );
+  if (!form.ok) return refused(form, { cooldown: null, notice: null });
+  if (form.intent === "send_code") return sendCodeAction(caller, form.value, form.reply, 1);
+
+  const v = form.value;
+  const r = await register(caller, {
+    type: v.type,
+    account: v.account,
+    mobile: v.type === "mobile" ? v.account : undefined,
+    area_id: v.type === "mobile" ? v.area_id : undefined,
+    password: v.password,
+    re_password: v.re_password,
+    sms_code: v.sms_code,
+    invite_code: v.invite_code || undefined,
+  });
+  if (!r.ok) return codeFormRefused(form.reply({ formErrors: [r.msg] }));
+  return codeFormDone(caller, v.type, r.msg);
+}

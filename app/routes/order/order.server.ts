@@ -1,0 +1,114 @@
+/** The orders screen's server side: the tab's page of orders, the summary, one order's detail; stops, closes, cancels. */
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { callerFor, failureToast } from "~/upstream/client.server";
+import { cancelTrade, closeOrder, forexDetail, myDeal, setStopPrice, type Order, type OrderPage } from "~/upstream/trading.server";
+import { tradeList } from "~/upstream/market.server";
+import { requireSignedIn } from "~/utils/session.server";
+import { getT } from "~/i18n.server";
+import { redirectWithToast } from "~/utils/toast.server";
+import { newIdempotencyKey, readForm, refused } from "~/utils/forms.server";
+import { cancelSchema, closeSchema } from "~/schemas/order";
+import { stopPriceSchema } from "~/schemas/stop-price";
+import { accountView, instrumentView, orderView, type AccountView } from "~/upstream/views";
+import { PAGE_SIZE } from "@contract/constants";
+import { ORDER_STATUS, ORDER_TAB, ORDER_TABS, type OrderTab } from "@contract/enums";
+import { listHref } from "./href";
+
+/** The tab asked for (?status=1|0|3); holding when absent or unknown. */
+function parseStatus(v: string | null): OrderTab {
+  const n = Number(v);
+  return v !== null && v !== "" && (ORDER_TABS as readonly number[]).includes(n) ? (n as OrderTab) : ORDER_TAB.HOLDING;
+}
+
+/** The tab an order is listed under. */
+function tabOf(status: number): OrderTab {
+  return status === ORDER_STATUS.PENDING ? ORDER_TAB.PENDING : status === ORDER_STATUS.OPEN ? ORDER_TAB.HOLDING : ORDER_TAB.HISTORY;
+}
+
+function parsePage(v: string | null): number {
+  const n = Number(v);
+  return Number.isInteger(n) && n >= 1 && n <= 100_000 ? n : 1;
+}
+
+/** Instrument price precision and lot step by id (for formatting), from trade_list. */
+type InstInfo = Record<number, { precision: number; lotStep: number }>;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireSignedIn(request);
+  const url = new URL(request.url);
+  const status = parseStatus(url.searchParams.get("status"));
+  const page = parsePage(url.searchParams.get("page"));
+  const detailId = Number(url.searchParams.get("detail")) || 0;
+  const caller = await callerFor(request);
+  const t = await getT(caller.lang, ["order", "trade", "common"]);
+
+  const [detail, deals, list] = await Promise.all([forexDetail(caller), myDeal(caller, { status, page }), tradeList(caller)]);
+  const pageData: OrderPage = deals.ok ? deals.data : { data: [], total: 0, all_fact_profits: 0, balance: 0 };
+  const inst: InstInfo = {};
+  if (list.ok) for (const i of list.data.map(instrumentView)) inst[i.id] = { precision: i.precision, lotStep: i.lotStep };
+
+  // The order of an open detail: on this page, or found on the first pages of the tabs.
+  let detailOrder: Order | null = null;
+  let detailTab: number = status;
+  let toast = failureToast(detail, deals);
+  if (detailId) {
+    detailOrder = pageData.data.find((o) => o.Id === detailId) ?? null;
+    for (const st of ORDER_TABS) {
+      if (detailOrder) break;
+      for (let p = 1; p <= 3 && !detailOrder; p++) {
+        const r = await myDeal(caller, { status: st, page: p });
+        if (!r.ok) break;
+        detailOrder = r.data.data.find((o) => o.Id === detailId) ?? null;
+        if (detailOrder) detailTab = st;
+        if (r.data.data.length < PAGE_SIZE) break;
+      }
+    }
+    if (!detailOrder && !toast) toast = { type: "error", text: t("order:detail.not_found") };
+    if (detailOrder && typeof detailOrder.Status === "number") detailTab = tabOf(detailOrder.Status);
+  }
+
+  const summary: AccountView = accountView(detail.ok ? detail.data : null);
+  if (!detail.ok && deals.ok) summary.balance = pageData.balance;
+
+  return data(
+    {
+      title: t("order:title"),
+      status,
+      page,
+      rows: pageData.data.map(orderView),
+      total: pageData.total,
+      hasNext: page * PAGE_SIZE < pageData.total && pageData.data.length > 0,
+      summary,
+      inst,
+      detail: detailOrder ? orderView(detailOrder) : null,
+      detailTab,
+      detailKeys: { stop: newIdempotencyKey(), close: newIdempotencyKey(), cancel: newIdempotencyKey() },
+      toast,
+    },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireSignedIn(request);
+  const url = new URL(request.url);
+  const status = parseStatus(url.searchParams.get("status"));
+  const page = parsePage(url.searchParams.get("page"));
+  const form = await readForm(request, { stop: stopPriceSchema, close: closeSchema, cancel: cancelSchema });
+  if (!form.ok) return refused(form);
+  const caller = await callerFor(request);
+  const t = await getT(caller.lang, ["order", "trade", "common"]);
+  const list = listHref(status, page);
+
+  if (form.intent === "stop") {
+    const v = form.value;
+    const r = await setStopPrice(caller, { id: v.id, target_profit_price: v.target_profit_price, stop_loss_price: v.stop_loss_price }, form.idempotencyKey ?? undefined);
+    if (!r.ok) return data({ refusedIntent: "stop", result: form.reply({ formErrors: [r.msg] }) });
+    return redirectWithToast(request, listHref(status, page, v.id), { type: "success", text: r.msg || t("order:detail.stops_saved") });
+  }
+
+  const { id } = form.value;
+  const r = form.intent === "close" ? await closeOrder(caller, id, form.idempotencyKey ?? undefined) : await cancelTrade(caller, id, form.idempotencyKey ?? undefined);
+  if (!r.ok) return redirectWithToast(request, listHref(status, page, id), { type: "error", text: r.msg });
+  return redirectWithToast(request, list, { type: "success", text: r.msg || t(form.intent === "close" ? "trade:positions.closed" : "order:detail.cancelled") });
+}

@@ -1,0 +1,186 @@
+/**
+ * /trade?code=EURUSD&period=1min — the trade screen: instrument header with picker drawer, period
+ * bar, candlestick chart (SVG from the server, chart.js after hydration, live from KLINE.{code}),
+ * the order form and the instrument's open positions.
+ *
+ * Action intents: submit (place an order; a visitor is sent to /login?from=/trade?code=...; the
+ * `step` buttons re-render the form with new lots without JavaScript) and close (close a position).
+ */
+import { useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { useCallback, useEffect, useState } from "react";
+import type { LinksFunction, MetaFunction } from "@remix-run/node";
+import { liveQuotes, usdRateOf, type QuoteView } from "~/upstream/views";
+import { formatChange, formatPrice, formatVolume, signOf } from "~/utils/format";
+import { useLive } from "~/live/useLive";
+import { InstrumentPicker, type PickerQuote } from "~/components/trade/InstrumentPicker";
+import { PeriodBar } from "~/components/trade/PeriodBar";
+import { LiveCandleChart } from "~/components/trade/LiveCandleChart";
+import { OrderForm } from "~/components/trade/OrderForm";
+import { PositionList } from "~/components/trade/PositionList";
+import { OrderSuccess } from "~/components/trade/OrderSuccess";
+import { useLang, useRefreshAfterPosts } from "~/components/trade/hooks";
+import { useLiveAccount } from "~/hooks/useLiveAccount";
+import { TOPIC } from "@contract/constants";
+import { FormErrors, refusalMessages } from "~/components/Form";
+import tradeStyles from "~/styles/trade.css";
+import { tradeHref } from "./href";
+import type { action, loader } from "./trade.server";
+
+export { action, loader } from "./trade.server";
+
+export const handle = { i18n: ["trade"] };
+
+const DAY_MARKET = [TOPIC.DAY_MARKET];
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: tradeStyles }];
+
+export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: d?.title ?? "Tradepost" }];
+
+export default function TradeScreen() {
+  const d = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const { t } = useTranslation("trade");
+  const lang = useLang();
+  const revalidator = useRevalidator();
+  // A live close while a close (or a navigation) is under way waits for it (see the hook).
+  const { busy, pending: refreshLater } = useRefreshAfterPosts<true>(useCallback(() => revalidator.revalidate(), [revalidator]));
+  const inst = d.inst;
+
+  // Live quote of this instrument, live quotes of the picker and last prices by code (USD rates).
+  const [quote, setQuote] = useState<{ quote: Partial<QuoteView>; marketOpen?: boolean } | null>(null);
+  const [pickerQuotes, setPickerQuotes] = useState<Record<number, PickerQuote>>({});
+  const [liveCloses, setLiveCloses] = useState<Record<string, number>>({});
+
+  // A new page (instrument, period, revalidation) starts from the server's figures.
+  useEffect(() => {
+    setQuote(null);
+    setLiveCloses({});
+  }, [d]);
+
+  const onDayMarket = useCallback(
+    (_topic: string, payload: unknown) => {
+      const items = liveQuotes(payload);
+      if (!items.length) return;
+      const mine = inst ? items.find((q) => q.id === inst.id) : undefined;
+      if (mine) setQuote((q) => ({ quote: { ...q?.quote, ...mine.quote }, marketOpen: mine.marketOpen }));
+      setPickerQuotes((prev) => {
+        const next = { ...prev };
+        for (const q of items) next[q.id] = { close: q.quote.close, change: q.quote.change };
+        return next;
+      });
+      setLiveCloses((prev) => {
+        const next = { ...prev };
+        for (const q of items) if (q.quote.close > 0) next[q.code.toUpperCase()] = q.quote.close;
+        return next;
+      });
+    },
+    [inst],
+  );
+  useLive(DAY_MARKET, onDayMarket);
+
+  const onClosed = useCallback(
+    (ids: number[]) => {
+      // A position of this instrument closed: the balance changed, refresh the server's figures.
+      const known = new Set(d.positions.map((p) => p.id));
+      if (!ids.some((id) => known.has(id))) return;
+      if (busy.current) refreshLater.current = true;
+      else if (revalidator.state === "idle") revalidator.revalidate();
+    },
+    [d.positions, revalidator, busy, refreshLater],
+  );
+  const live = useLiveAccount({ enabled: d.signedIn, reset: d, onClosed });
+  const liveRows = live.rows;
+  const closed = live.closed;
+  const liveBalance = live.account.balance ?? null;
+
+  const onCandle = useCallback((c: { close: number }) => setQuote((q) => ({ ...q, quote: { ...q?.quote, close: c.close } })), []);
+
+  if (!inst) {
+    return (
+      <div className="trade-screen">
+        <h1 className="sr-only">{t("title")}</h1>
+        <p className="empty">{t("no_instruments")}</p>
+      </div>
+    );
+  }
+
+  const q: QuoteView = { ...inst.quote, ...(quote?.quote ?? {}) };
+  const price = Number(q.close);
+  const marketOpen = quote?.marketOpen ?? inst.marketOpen;
+  const positions = d.positions.filter((p) => !closed.has(p.id));
+  const backHref = tradeHref(inst.code, d.period);
+  const usdRate = usdRateOf(inst.quoteCurrency, { ...d.closes, ...liveCloses, [inst.code.toUpperCase()]: price });
+  // A refused close (no JavaScript) is shown above the positions, not in the order form.
+  const closeRefused = Boolean(actionData && "refusedIntent" in actionData && actionData.refusedIntent === "close");
+  const result = (closeRefused ? undefined : actionData?.result) as Parameters<typeof OrderForm>[0]["lastResult"];
+
+  return (
+    <div className="trade-screen">
+      <header className="trade-head">
+        <h1 className="sr-only">{t("title")}</h1>
+        <InstrumentPicker current={inst} instruments={d.instruments} period={d.period} quotes={pickerQuotes} />
+        <div className="trade-price">
+          <span className={`price ${signOf(q.change)}`} data-testid="trade-price" aria-label={t("price")}>
+            {formatPrice(price, inst.precision, lang)}
+          </span>
+          <span className={`change ${signOf(q.change)}`} data-testid="trade-change">
+            {formatChange(q.change, lang)}
+          </span>
+          {!marketOpen ? <span className="badge badge-closed">{t("closed")}</span> : null}
+        </div>
+      </header>
+      <dl className="trade-stats" data-testid="trade-stats">
+        <div>
+          <dt>{t("stats.high")}</dt>
+          <dd data-testid="stat-high">{formatPrice(q.high, inst.precision, lang)}</dd>
+        </div>
+        <div>
+          <dt>{t("stats.low")}</dt>
+          <dd data-testid="stat-low">{formatPrice(q.low, inst.precision, lang)}</dd>
+        </div>
+        <div>
+          <dt>{t("stats.open")}</dt>
+          <dd data-testid="stat-open">{formatPrice(q.open, inst.precision, lang)}</dd>
+        </div>
+        <div>
+          <dt>{t("stats.volume")}</dt>
+          <dd data-testid="stat-volume">{formatVolume(q.volume, lang)}</dd>
+        </div>
+      </dl>
+      <PeriodBar code={inst.code} period={d.period} />
+      <LiveCandleChart
+        key={`${inst.code}-${d.period}`}
+        candles={d.candles}
+        code={inst.code}
+        period={d.period}
+        precision={inst.precision}
+        lang={lang}
+        title={t("chart_title", { code: inst.showCode, period: t(`period.${d.period}`) })}
+        onCandle={onCandle}
+      />
+      <a className="btn btn-link refresh-link" href={backHref}>
+        {t("refresh")}
+      </a>
+      <OrderForm
+        key={inst.id}
+        instrument={inst}
+        feeType={d.feeType}
+        usdRate={usdRate}
+        balance={liveBalance ?? d.balance}
+        signedIn={d.signedIn}
+        price={price}
+        marketOpen={marketOpen}
+        idempotencyKey={d.formKey}
+        lastResult={result}
+      />
+      {actionData?.kind === "success" ? (
+        <OrderSuccess token={actionData.token} text={actionData.text} pending={actionData.pending} backHref={backHref} />
+      ) : null}
+      {closeRefused ? <FormErrors errors={refusalMessages(actionData)} /> : null}
+      {d.signedIn ? (
+        <PositionList positions={positions} precision={inst.precision} pip={inst.lotStep} live={liveRows} keys={d.closeKeys} />
+      ) : null}
+    </div>
+  );
+}

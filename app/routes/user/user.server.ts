@@ -1,0 +1,72 @@
+/** User centre's server side: the card's figures, the entries, the balance toggle and demo reset. */
+import { createCookie, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { callerFor, failureToast } from "~/upstream/client.server";
+import { getBalance, userInfo } from "~/upstream/account.server";
+import { resetForexDemoAccount } from "~/upstream/trading.server";
+import { requireSignedIn } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
+import { newIdempotencyKey, readForm, refused } from "~/utils/forms.server";
+import { hasRoute } from "~/utils/context.server";
+import { env } from "~/utils/env.server";
+import { IS_DEMO } from "@contract/enums";
+import { balanceVisibilitySchema } from "~/schemas/balance-visibility";
+import { demoResetSchema } from "~/schemas/demo-reset";
+import type { IconName } from "~/components/Icon";
+
+// Made on first use: the environment is read when the first request comes.
+let hideCookie: ReturnType<typeof createCookie> | null = null;
+const hideBalanceCookie = () =>
+  (hideCookie ??= createCookie("tp_hide_balance", {
+    path: "/",
+    sameSite: "lax",
+    httpOnly: true,
+    secure: env().secureCookies,
+    maxAge: 60 * 60 * 24 * 365,
+  }));
+
+/** The user centre's entries (product-spec.md section 2), shown only when their route exists. */
+const ENTRIES: { key: string; to: string; icon: IconName; real?: boolean }[] = [
+  { key: "charge", to: "/mine/charge", icon: "chevron", real: true },
+  { key: "withdraw", to: "/mine/withdraw", icon: "chevron", real: true },
+  { key: "wallet", to: "/mine/wallet", icon: "chevron", real: true },
+  { key: "auth", to: "/mine/auth", icon: "chevron", real: true },
+  { key: "invite", to: "/mine/invite", icon: "chevron", real: true },
+  { key: "password", to: "/mine/password", icon: "chevron", real: true },
+  { key: "chat", to: "/mine/chat", icon: "chevron" },
+  { key: "email", to: "/mine/email", icon: "chevron" },
+  { key: "announcement", to: "/mine/announcement", icon: "chevron" },
+  { key: "language", to: "/language", icon: "globe" },
+  { key: "system", to: "/mine/system", icon: "settings" },
+];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { user } = await requireSignedIn(request);
+  const caller = await callerFor(request);
+  const [info, balance] = await Promise.all([userInfo(caller), getBalance(caller)]);
+  const hide = (await hideBalanceCookie().parse(request.headers.get("Cookie"))) === "1";
+  const u = info.ok ? info.data : user;
+  return {
+    lang: caller.lang,
+    email: u.email,
+    mobile: u.mobile,
+    uid: u.uid,
+    isDemo: Number(u.is_demo) === IS_DEMO.DEMO,
+    balance: balance.ok ? balance.data.balance : null,
+    hide,
+    historyLink: hasRoute(context, "/mine/history"),
+    resetKey: newIdempotencyKey(),
+    entries: ENTRIES.filter((e) => hasRoute(context, e.to)).map(({ key, to, icon }) => ({ key, to, icon })),
+    toast: failureToast(info, balance),
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireSignedIn(request);
+  const form = await readForm(request, { toggle_balance: balanceVisibilitySchema, reset_demo: demoResetSchema });
+  if (!form.ok) return refused(form);
+  if (form.intent === "reset_demo") {
+    const r = await resetForexDemoAccount(await callerFor(request), form.value.idempotency_key);
+    return redirectWithToast(request, "/user", { type: r.ok ? "success" : "error", text: r.msg });
+  }
+  return redirect("/user", { headers: { "Set-Cookie": await hideBalanceCookie().serialize(form.value.hide) } });
+}

@@ -1,0 +1,105 @@
+/**
+ * The session: a signed, HTTP-only cookie holding the upstream token and a summary of the user.
+ * No browser script ever sees the token.
+ */
+import { createCookieSessionStorage, redirect, type Session } from "@remix-run/node";
+import { env, sessionSecrets } from "~/utils/env.server";
+
+export interface SessionUser {
+  id: number;
+  uid: string;
+  email: string | null;
+  mobile: string | null;
+  is_demo: number;
+  invite_code: string | null;
+}
+
+export interface Toast {
+  type: "success" | "error" | "info";
+  text: string;
+}
+
+export interface SessionData {
+  token: string;
+  user: SessionUser;
+  /** Recipient and time (ms) of the last verification code sent from this browser. */
+  codeSent: { to: string; at: number };
+}
+
+export interface SessionFlashData {
+  toast: Toast;
+}
+
+export type AppSession = Session<SessionData, SessionFlashData>;
+
+let storage: ReturnType<typeof createCookieSessionStorage<SessionData, SessionFlashData>> | null = null;
+
+export function sessionStorage() {
+  if (!storage) {
+    storage = createCookieSessionStorage<SessionData, SessionFlashData>({
+      cookie: {
+        name: env().secureCookies ? "__Host-tp_session" : "tp_session",
+        httpOnly: true,
+        sameSite: "lax",
+        secure: env().secureCookies,
+        path: "/",
+        secrets: sessionSecrets(),
+        maxAge: 60 * 60 * 24 * 30,
+      },
+    });
+  }
+  return storage;
+}
+
+export function getSession(request: Request): Promise<AppSession> {
+  return sessionStorage().getSession(request.headers.get("Cookie"));
+}
+
+export function commitSession(session: AppSession): Promise<string> {
+  return sessionStorage().commitSession(session);
+}
+
+export function destroySession(session: AppSession): Promise<string> {
+  return sessionStorage().destroySession(session);
+}
+
+/** The page a request is for (path and query), as used in /login?from=... */
+export function pathOf(request: Request): string {
+  const url = new URL(request.url);
+  url.searchParams.delete("_routes");
+  url.searchParams.delete("index");
+  const q = url.searchParams.toString();
+  return url.pathname.replace(/\.data$/, "").replace(/^\/_root$/, "/") + (q ? `?${q}` : "");
+}
+
+/** Only same-site paths are followed after login. */
+export function safeRedirectPath(to: string | null | undefined, fallback = "/"): string {
+  if (!to || typeof to !== "string") return fallback;
+  if (!to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
+  return to;
+}
+
+export function loginUrl(from: string): string {
+  return `/login?from=${encodeURIComponent(from)}`;
+}
+
+export interface SignedIn {
+  session: AppSession;
+  token: string;
+  user: SessionUser;
+}
+
+export async function getSignedIn(request: Request): Promise<SignedIn | null> {
+  const session = await getSession(request);
+  const token = session.get("token");
+  const user = session.get("user");
+  if (!token || !user) return null;
+  return { session, token, user };
+}
+
+/** For login-required routes: the signed-in user, or a redirect to /login?from=PATH. */
+export async function requireSignedIn(request: Request): Promise<SignedIn> {
+  const s = await getSignedIn(request);
+  if (!s) throw redirect(loginUrl(pathOf(request)));
+  return s;
+}

@@ -1,0 +1,81 @@
+/** The web's environment (app/utils/env.server.ts): defaults, parsing and refusals naming the variable. */
+import { spawnSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { EnvError, parseEnv } from "../../app/utils/env.server";
+
+function problems(source: Record<string, string>): string[] {
+  try {
+    parseEnv(source);
+  } catch (err) {
+    if (err instanceof EnvError) return err.problems.map((p) => p.variable);
+    throw err;
+  }
+  return [];
+}
+
+describe("web environment", () => {
+  it("has defaults for everything", () => {
+    const e = parseEnv({});
+    expect(e).toMatchObject({
+      port: 3000,
+      host: "0.0.0.0",
+      upstreamUrl: null,
+      upstreamPort: 3100,
+      upstreamTimeoutMs: 15000,
+      isProduction: false,
+      secureCookies: false,
+      shutdownGraceMs: 5000,
+      formMaxBytes: 65536,
+      sessionSecrets: [],
+    });
+  });
+
+  it("reads and converts values", () => {
+    const e = parseEnv({
+      NODE_ENV: "production",
+      PORT: "3310",
+      UPSTREAM_URL: "http://127.0.0.1:3410/",
+      SESSION_SECRET: "new, old",
+      CSP_FRAME_SRC: "https://a.test https://b.test",
+      COOKIE_SECURE: "0",
+    });
+    expect(e.port).toBe(3310);
+    expect(e.upstreamPort).toBe(3410);
+    expect(e.upstreamUrl).toBe("http://127.0.0.1:3410");
+    expect(e.sessionSecrets).toEqual(["new", "old"]);
+    expect(e.cspFrameSrc).toEqual(["https://a.test", "https://b.test"]);
+    expect(e.isProduction).toBe(true);
+    expect(e.secureCookies).toBe(false);
+    expect(parseEnv({ NODE_ENV: "production" }).secureCookies).toBe(true);
+    // empty means unset
+    expect(parseEnv({ PORT: "", UPSTREAM_URL: "" })).toMatchObject({ port: 3000, upstreamUrl: null });
+  });
+
+  it("refuses invalid values, naming each variable", () => {
+    expect(problems({ PORT: "abc" })).toEqual(["PORT"]);
+    expect(problems({ PORT: "70000" })).toEqual(["PORT"]);
+    expect(problems({ UPSTREAM_URL: "not-a-url" })).toEqual(["UPSTREAM_URL"]);
+    expect(problems({ UPSTREAM_URL: "ftp://host" })).toEqual(["UPSTREAM_URL"]);
+    expect(problems({ UPSTREAM_TIMEOUT_MS: "-1" })).toEqual(["UPSTREAM_TIMEOUT_MS"]);
+    expect(problems({ COOKIE_SECURE: "maybe" })).toEqual(["COOKIE_SECURE"]);
+    expect(problems({ NODE_ENV: "staging" })).toEqual(["NODE_ENV"]);
+    expect(problems({ PORT: "x", UPSTREAM_PORT: "y", SHUTDOWN_GRACE_MS: "z" })).toEqual(["PORT", "UPSTREAM_PORT", "SHUTDOWN_GRACE_MS"]);
+    expect(() => parseEnv({ PORT: "abc" })).toThrow(/PORT: must be a port number \(got "abc"\)/);
+  });
+
+  it("stops the web's start-up with a message naming the variable", () => {
+    for (const [name, value] of [
+      ["PORT", "abc"],
+      ["UPSTREAM_URL", "not-a-url"],
+    ]) {
+      const r = spawnSync(process.execPath, ["--import", "tsx", "server.ts"], {
+        env: { ...process.env, [name]: value },
+        encoding: "utf8",
+        timeout: 20_000,
+      });
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain("Invalid environment");
+      expect(r.stderr).toContain(`${name}:`);
+    }
+  });
+});
