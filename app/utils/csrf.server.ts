@@ -1,51 +1,46 @@
 /**
- * CSRF protection of every POST form: a random token in a signed cookie (signed by the session
- * secrets) and the same token in each form's hidden `csrf` input (remix-utils'
- * AuthenticityTokenInput, fed by the root loader). A form is accepted only when both are present
- * and equal. Tokens come from node:crypto (32 random bytes, base64url).
+ * CSRF protection of every POST form (remix-utils): a random token in a signed cookie (signed by the
+ * session secrets) and the same token in each form's hidden `csrf` input (AuthenticityTokenInput,
+ * fed by the root loader). A form is accepted only when both are present and equal.
  */
-import crypto from "node:crypto";
-import { createCookie, type Cookie } from "@remix-run/node";
+import { createCookie } from "@remix-run/node";
+import { CSRF, CSRFError } from "remix-utils/csrf/server";
 import { env, sessionSecrets } from "~/utils/env.server";
 import { getT } from "~/i18n.server";
 
 /** Name of the hidden input carrying the token. */
 export const CSRF_FIELD = "csrf";
 
-let cookie: Cookie | null = null;
+let csrf: CSRF | null = null;
 
-function csrfCookie(): Cookie {
-  cookie ??= createCookie(env().secureCookies ? "__Host-tp_csrf" : "tp_csrf", {
-    path: "/",
-    httpOnly: true,
-    secure: env().secureCookies,
-    sameSite: "lax",
-    secrets: sessionSecrets(),
-  });
-  return cookie;
-}
-
-async function cookieToken(headers: Headers): Promise<string | null> {
-  const v = await csrfCookie().parse(headers.get("Cookie"));
-  return typeof v === "string" && v.length > 0 ? v : null;
+function csrfInstance(): CSRF {
+  if (!csrf) {
+    const cookie = createCookie(env().secureCookies ? "__Host-tp_csrf" : "tp_csrf", {
+      path: "/",
+      httpOnly: true,
+      secure: env().secureCookies,
+      sameSite: "lax",
+      secrets: sessionSecrets(),
+    });
+    csrf = new CSRF({ cookie, formDataKey: CSRF_FIELD });
+  }
+  return csrf;
 }
 
 /** The token for the page and, when new, the Set-Cookie value that stores it. */
-export async function commitCsrfToken(request: Request): Promise<[string, string | null]> {
-  const existing = await cookieToken(request.headers);
-  if (existing) return [existing, null];
-  const token = crypto.randomBytes(32).toString("base64url");
-  return [token, await csrfCookie().serialize(token)];
+export function commitCsrfToken(request: Request): Promise<readonly [string, string | null]> {
+  return csrfInstance().commitToken(request);
 }
 
 /** Whether a posted form carries the token of the request's cookie. */
 export async function csrfValid(request: Request, formData: FormData): Promise<boolean> {
-  const expected = await cookieToken(request.headers);
-  const posted = formData.get(CSRF_FIELD);
-  if (!expected || typeof posted !== "string") return false;
-  const a = Buffer.from(posted);
-  const b = Buffer.from(expected);
-  return a.length === b.length && crypto.timingSafeEqual(a, b);
+  try {
+    await csrfInstance().validate(formData, request.headers);
+    return true;
+  } catch (err) {
+    if (err instanceof CSRFError) return false;
+    throw err;
+  }
 }
 
 /** Checks the CSRF token of a submitted form: null when valid, else the translated message. */
