@@ -4,7 +4,16 @@ module.exports = {
   parser: "@typescript-eslint/parser",
   parserOptions: { ecmaVersion: "latest", sourceType: "module", ecmaFeatures: { jsx: true } },
   env: { browser: true, node: true, es2022: true },
-  ignorePatterns: ["node_modules/", "build/", "public/build/", ".cache/", "data/", "test-results/", "playwright-report/", "*.log"],
+  ignorePatterns: [
+    "node_modules/",
+    "build/",
+    "public/build/",
+    ".cache/",
+    "data/",
+    "test-results/",
+    "playwright-report/",
+    "*.log",
+  ],
   plugins: ["@typescript-eslint", "react", "react-hooks"],
   extends: [
     "eslint:recommended",
@@ -15,7 +24,10 @@ module.exports = {
   ],
   settings: { react: { version: "18.3" } },
   rules: {
-    "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+    "@typescript-eslint/no-unused-vars": [
+      "error",
+      { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" },
+    ],
     "react/prop-types": "off",
     "react/no-unescaped-entities": "off",
   },

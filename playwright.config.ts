@@ -94,8 +94,18 @@ export default defineConfig({
     { name: "no-js", use: { javaScriptEnabled: false }, testIgnore: /\.after-all\.ts$/ },
     // Specs that switch an upstream setting for everyone (the sign-up captcha) run alone, after the
     // others, one project after the other.
-    { name: "js-settings", use: { javaScriptEnabled: true }, testMatch: /\.after-all\.ts$/, dependencies: ["js", "no-js"] },
-    { name: "no-js-settings", use: { javaScriptEnabled: false }, testMatch: /\.after-all\.ts$/, dependencies: ["js-settings"] },
+    {
+      name: "js-settings",
+      use: { javaScriptEnabled: true },
+      testMatch: /\.after-all\.ts$/,
+      dependencies: ["js", "no-js"],
+    },
+    {
+      name: "no-js-settings",
+      use: { javaScriptEnabled: false },
+      testMatch: /\.after-all\.ts$/,
+      dependencies: ["js-settings"],
+    },
   ],
   webServer: {
     // scripts/test-all.sh builds first; a bare `npx playwright test` builds when no build exists.

@@ -59,7 +59,8 @@ async function startEmbeddedUpstream(): Promise<string> {
   return new Promise<string>((resolve, reject) => {
     let ready = false;
     const timer = setTimeout(() => {
-      if (!ready) reject(new Error("the embedded upstream did not report UPSTREAM_READY within 60 s"));
+      if (!ready)
+        reject(new Error("the embedded upstream did not report UPSTREAM_READY within 60 s"));
     }, 60_000);
     readline.createInterface({ input: child.stdout! }).on("line", (line) => {
       const m = /^UPSTREAM_READY (\S+)/.exec(line);
@@ -70,11 +71,17 @@ async function startEmbeddedUpstream(): Promise<string> {
       }
       process.stdout.write(line + "\n");
     });
-    readline.createInterface({ input: child.stderr! }).on("line", (line) => process.stderr.write(line + "\n"));
+    readline
+      .createInterface({ input: child.stderr! })
+      .on("line", (line) => process.stderr.write(line + "\n"));
     child.on("exit", (code, signal) => {
       clearTimeout(timer);
       if (!ready) {
-        reject(new Error(`the embedded upstream exited before it was ready (code ${code}, signal ${signal})`));
+        reject(
+          new Error(
+            `the embedded upstream exited before it was ready (code ${code}, signal ${signal})`,
+          ),
+        );
         return;
       }
       if (!shuttingDown) {
@@ -87,7 +94,10 @@ async function startEmbeddedUpstream(): Promise<string> {
 
 // ---------------------------------------------------------------- app
 function routePaths(build: ServerBuild): string[] {
-  const routes = build.routes as Record<string, { id: string; parentId?: string; path?: string; index?: boolean }>;
+  const routes = build.routes as Record<
+    string,
+    { id: string; parentId?: string; path?: string; index?: boolean }
+  >;
   const full = (id: string | undefined): string => {
     if (!id) return "";
     const r = routes[id];
@@ -199,7 +209,10 @@ async function main() {
   );
 
   // Fingerprinted build assets: cached for a year, never revalidated.
-  app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y", index: false }));
+  app.use(
+    "/build",
+    express.static("public/build", { immutable: true, maxAge: "1y", index: false }),
+  );
   // Other public files (icons, manifest, logos): short cache.
   app.use(express.static("public", { maxAge: "1h", index: false }));
 
@@ -230,7 +243,10 @@ async function main() {
   );
 
   server = app.listen(PORT, HOST, () => {
-    log("web listening", { url: `http://${HOST === "0.0.0.0" ? "localhost" : HOST}:${PORT}`, upstream: process.env.UPSTREAM_URL });
+    log("web listening", {
+      url: `http://${HOST === "0.0.0.0" ? "localhost" : HOST}:${PORT}`,
+      upstream: process.env.UPSTREAM_URL,
+    });
   });
   server.keepAliveTimeout = 65_000;
 }

@@ -2,7 +2,12 @@ import { defineConfig } from "vitest/config";
 import path from "node:path";
 
 export default defineConfig({
-  resolve: { alias: { "~": path.resolve(__dirname, "app"), "@contract": path.resolve(__dirname, "contract") } },
+  resolve: {
+    alias: {
+      "~": path.resolve(__dirname, "app"),
+      "@contract": path.resolve(__dirname, "contract"),
+    },
+  },
   test: {
     include: ["tests/unit/**/*.test.{ts,tsx}", "tests/integration/**/*.test.ts"],
     environment: "node",

@@ -43,7 +43,9 @@ export function loadResources(): Resource {
     if (!fs.existsSync(lngDir)) continue;
     for (const file of fs.readdirSync(lngDir)) {
       if (!file.endsWith(".json")) continue;
-      resources[lng][file.slice(0, -5)] = JSON.parse(fs.readFileSync(path.join(lngDir, file), "utf8"));
+      resources[lng][file.slice(0, -5)] = JSON.parse(
+        fs.readFileSync(path.join(lngDir, file), "utf8"),
+      );
     }
   }
   cached = resources;
@@ -82,7 +84,13 @@ export const remixI18n = new RemixI18Next({
 });
 
 /** A translation function for a request (or a language) and namespaces. */
-export async function getT(requestOrLang: Request | string, ns: string | string[] = ["common", "auth"]) {
-  const lng = typeof requestOrLang === "string" ? (normaliseLang(requestOrLang) ?? DEFAULT_LANG) : await detectLang(requestOrLang);
+export async function getT(
+  requestOrLang: Request | string,
+  ns: string | string[] = ["common", "auth"],
+) {
+  const lng =
+    typeof requestOrLang === "string"
+      ? (normaliseLang(requestOrLang) ?? DEFAULT_LANG)
+      : await detectLang(requestOrLang);
   return remixI18n.getFixedT(lng, ns as "common");
 }

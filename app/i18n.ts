@@ -2,7 +2,23 @@
  * Language configuration shared by the server and the browser: the 15 interface languages of
  * product-spec.md section 1, their BCP 47 tags for <html lang>, and text direction.
  */
-export const LANGUAGES = ["hk", "en", "jp", "kr", "th", "vn", "fr", "de", "ru", "spa", "pt", "ar", "it", "tr", "id"] as const;
+export const LANGUAGES = [
+  "hk",
+  "en",
+  "jp",
+  "kr",
+  "th",
+  "vn",
+  "fr",
+  "de",
+  "ru",
+  "spa",
+  "pt",
+  "ar",
+  "it",
+  "tr",
+  "id",
+] as const;
 export type Lang = (typeof LANGUAGES)[number];
 export const DEFAULT_LANG: Lang = "en";
 export const DEFAULT_NS = "common";
@@ -64,8 +80,21 @@ export function langFromTag(tag: string): Lang | null {
   const primary = t.split("-")[0];
   if (primary === "zh") return "hk"; // the only Chinese we offer is traditional
   const map: Record<string, Lang> = {
-    en: "en", ja: "jp", ko: "kr", th: "th", vi: "vn", fr: "fr", de: "de", ru: "ru", es: "spa",
-    pt: "pt", ar: "ar", it: "it", tr: "tr", id: "id", in: "id",
+    en: "en",
+    ja: "jp",
+    ko: "kr",
+    th: "th",
+    vi: "vn",
+    fr: "fr",
+    de: "de",
+    ru: "ru",
+    es: "spa",
+    pt: "pt",
+    ar: "ar",
+    it: "it",
+    tr: "tr",
+    id: "id",
+    in: "id",
   };
   return map[primary] ?? normaliseLang(primary);
 }

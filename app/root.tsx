@@ -12,7 +12,12 @@ import {
   useRouteLoaderData,
   Link,
 } from "@remix-run/react";
-import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import { AuthenticityTokenProvider } from "remix-utils/csrf/react";
 import { useChangeLanguage } from "remix-i18next/react";
 import { useTranslation } from "react-i18next";

@@ -73,6 +73,22 @@ export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 export const IDEMPOTENCY_FIELD = "idempotency_key";
 
 /** The languages of the API (`lang` header) and of the web, by their codes in both programs. */
-export const LANGS = ["hk", "en", "jp", "kr", "th", "vn", "fr", "de", "ru", "spa", "pt", "ar", "it", "tr", "id"] as const;
+export const LANGS = [
+  "hk",
+  "en",
+  "jp",
+  "kr",
+  "th",
+  "vn",
+  "fr",
+  "de",
+  "ru",
+  "spa",
+  "pt",
+  "ar",
+  "it",
+  "tr",
+  "id",
+] as const;
 export type Lang = (typeof LANGS)[number];
 export const DEFAULT_LANG: Lang = "en";

@@ -26,7 +26,11 @@ export type OrderStatus = (typeof ORDER_STATUS)[keyof typeof ORDER_STATUS];
 export const ORDER_TAB = { PENDING: 0, HOLDING: 1, HISTORY: 3 } as const;
 export type OrderTab = (typeof ORDER_TAB)[keyof typeof ORDER_TAB];
 /** The tabs in the order the orders screen shows them. */
-export const ORDER_TABS: readonly OrderTab[] = [ORDER_TAB.HOLDING, ORDER_TAB.PENDING, ORDER_TAB.HISTORY];
+export const ORDER_TABS: readonly OrderTab[] = [
+  ORDER_TAB.HOLDING,
+  ORDER_TAB.PENDING,
+  ORDER_TAB.HISTORY,
+];
 
 /** Order statuses listed under each tab. */
 export const STATUSES_OF_TAB: Readonly<Record<OrderTab, readonly OrderStatus[]>> = {

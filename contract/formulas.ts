@@ -36,7 +36,11 @@ export const QUOTE_USD = "USD";
  * one, otherwise 1 / the price of `USD{CCY}`; null when neither has a positive price (an amount in
  * that currency cannot be valued, and an order in it is refused).
  */
-export function usdRate<N>(A: Arith<N>, quoteCurrency: string, priceOf: (code: string) => N | null | undefined): N | null {
+export function usdRate<N>(
+  A: Arith<N>,
+  quoteCurrency: string,
+  priceOf: (code: string) => N | null | undefined,
+): N | null {
   const ccy = quoteCurrency.toUpperCase();
   if (ccy === QUOTE_USD) return A.of(1);
   const zero = A.of(0);
@@ -65,7 +69,14 @@ export interface MarginTerms<N> {
  * lots x units per lot x price / leverage, converted to USD with `usdRate` (USD per unit of the
  * instrument's quote currency). Leverage must be positive in leverage mode.
  */
-export function marginUsd<N>(A: Arith<N>, lots: N, inst: MarginTerms<N>, price: N, leverage: number, usdRateOfQuote: N): N {
+export function marginUsd<N>(
+  A: Arith<N>,
+  lots: N,
+  inst: MarginTerms<N>,
+  price: N,
+  leverage: number,
+  usdRateOfQuote: N,
+): N {
   const u = units(A, lots, inst.contNum);
   if (inst.marginMode === MARGIN_MODE.FIXED) return u;
   if (!(leverage > 0)) throw new RangeError("leverage must be positive");
@@ -80,14 +91,28 @@ export function feeUsd<N>(A: Arith<N>, feeType: number, lots: N, feeRate: N, mar
 /** Margin and fee of opening a position: what the order form estimates and the engine books. */
 export function openCost<N>(
   A: Arith<N>,
-  p: { lots: N; inst: MarginTerms<N> & { feeRate: N }; price: N; leverage: number; feeType: number; usdRate: N },
+  p: {
+    lots: N;
+    inst: MarginTerms<N> & { feeRate: N };
+    price: N;
+    leverage: number;
+    feeType: number;
+    usdRate: N;
+  },
 ): { margin: N; fee: N } {
   const margin = marginUsd(A, p.lots, p.inst, p.price, p.leverage, p.usdRate);
   return { margin, fee: feeUsd(A, p.feeType, p.lots, p.inst.feeRate, margin) };
 }
 
 /** Profit in USD: buy (price - open) x units, sell (open - price) x units, times the USD rate. */
-export function profitUsd<N>(A: Arith<N>, orderType: number, openPrice: N, price: N, unitsHeld: N, usdRateOfQuote: N): N {
+export function profitUsd<N>(
+  A: Arith<N>,
+  orderType: number,
+  openPrice: N,
+  price: N,
+  unitsHeld: N,
+  usdRateOfQuote: N,
+): N {
   const diff = orderType === ORDER_TYPE.BUY ? A.sub(price, openPrice) : A.sub(openPrice, price);
   return A.mul(A.mul(diff, unitsHeld), usdRateOfQuote);
 }
@@ -113,7 +138,13 @@ export function withdrawFee<N>(A: Arith<N>, amount: N, feeType: number, drawRate
 }
 
 /** Withdrawal net: (amount - fee) x usd price, never below 0; 0 for an amount that is not positive. */
-export function withdrawNet<N>(A: Arith<N>, amount: N, feeType: number, drawRate: N, usdPrice: N): N {
+export function withdrawNet<N>(
+  A: Arith<N>,
+  amount: N,
+  feeType: number,
+  drawRate: N,
+  usdPrice: N,
+): N {
   const zero = A.of(0);
   if (!(A.cmp(amount, zero) > 0)) return zero;
   const net = A.mul(A.sub(amount, withdrawFee(A, amount, feeType, drawRate)), usdPrice);

@@ -17,7 +17,13 @@ export type ClientMessage =
 /** Server to client. */
 export type ServerMessage =
   | { op: "pong"; ts: number }
-  | { op: "login" | "logout" | "subscribe" | "unsubscribe"; code: number; msg: string; data?: unknown; topics?: string[] }
+  | {
+      op: "login" | "logout" | "subscribe" | "unsubscribe";
+      code: number;
+      msg: string;
+      data?: unknown;
+      topics?: string[];
+    }
   | { op: "error"; code: number; msg: string }
   | { op: "push"; topic: string; data: unknown };
 

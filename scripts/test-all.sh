@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test of the product, in the order CI needs (npm test runs this; .ci/run runs npm test):
-#   chromium present -> typecheck -> lint -> vitest (unit + integration) -> remix build -> playwright.
+#   chromium present -> format -> typecheck -> lint -> vitest (unit + integration) -> remix build -> playwright.
 # Stops at the first failing step and prints a summary of what ran, what passed and how long it took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,6 +46,7 @@ step() {
 }
 
 step "chromium"                 bash scripts/ensure-chromium.sh
+step "format"                   npm run format:check
 step "typecheck"                npm run typecheck
 step "lint"                     npm run lint
 step "vitest (unit+integration)" npx vitest run

@@ -52,7 +52,10 @@ export interface Upstream {
   close(): Promise<void>;
 }
 
-export async function buildUpstream(config: UpstreamConfig, opts: { feed?: PriceFeed | ((db: DB) => PriceFeed) } = {}): Promise<Upstream> {
+export async function buildUpstream(
+  config: UpstreamConfig,
+  opts: { feed?: PriceFeed | ((db: DB) => PriceFeed) } = {},
+): Promise<Upstream> {
   const log = pino({ level: config.logLevel, base: { svc: "upstream" } });
   const db = openDb(config.dbFile);
   const app = Fastify({ logger: false, bodyLimit: 6 * 1024 * 1024, trustProxy: "loopback" });
@@ -66,7 +69,8 @@ export async function buildUpstream(config: UpstreamConfig, opts: { feed?: Price
     log,
     money: moneyOf(db),
     // The market simulator unless the caller brings a feed (or a factory given the store, e.g. createManualFeed).
-    feed: typeof opts.feed === "function" ? opts.feed(db) : (opts.feed ?? createSimulator(db, config)),
+    feed:
+      typeof opts.feed === "function" ? opts.feed(db) : (opts.feed ?? createSimulator(db, config)),
     engine: null,
     ok: (req, data, msgKey = "ok") => ({ code: CODE_OK, msg: translate(req.lang, msgKey), data }),
   };
@@ -79,7 +83,11 @@ export async function buildUpstream(config: UpstreamConfig, opts: { feed?: Price
   registerErrorHandling(app, log);
   await registerOpenApi(app);
 
-  app.get("/health", async () => ({ code: CODE_OK, msg: "ok", data: { ws: hub.connectionCount() } }));
+  app.get("/health", async () => ({
+    code: CODE_OK,
+    msg: "ok",
+    data: { ws: hub.connectionCount() },
+  }));
 
   // API areas. Each file registers its own routes; order does not matter.
   // (areas register here)

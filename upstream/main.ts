@@ -27,6 +27,9 @@ for (const sig of ["SIGINT", "SIGTERM"] as const) {
   process.on(sig, () => {
     if (closing) return;
     closing = true;
-    up.close().then(() => process.exit(0), () => process.exit(1));
+    up.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   });
 }

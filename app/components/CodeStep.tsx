@@ -36,7 +36,10 @@ export function CodeStepFields({
 }) {
   const { t } = useTranslation("auth");
   const msg = useMessage();
-  const seconds = typeof actionData?.cooldown === "number" && actionData.cooldown > 0 ? actionData.cooldown : cooldown;
+  const seconds =
+    typeof actionData?.cooldown === "number" && actionData.cooldown > 0
+      ? actionData.cooldown
+      : cooldown;
   return (
     <>
       {actionData?.notice ? (
@@ -44,7 +47,9 @@ export function CodeStepFields({
           {actionData.notice}
         </p>
       ) : null}
-      {type === "mobile" ? <SelectField meta={fields.area_id} label={t("area_code")} options={areaOptions(areas)} /> : null}
+      {type === "mobile" ? (
+        <SelectField meta={fields.area_id} label={t("area_code")} options={areaOptions(areas)} />
+      ) : null}
       <Field
         meta={fields.account}
         label={type === "mobile" ? t("mobile") : t("email")}
@@ -52,7 +57,10 @@ export function CodeStepFields({
         autoComplete={type === "mobile" ? "tel" : "email"}
         placeholder={type === "mobile" ? t("input_mobile") : t("input_email")}
       />
-      <CaptchaField captcha={captcha} error={fields.captcha_code.errors?.[0] ? msg(fields.captcha_code.errors[0]) : undefined} />
+      <CaptchaField
+        captcha={captcha}
+        error={fields.captcha_code.errors?.[0] ? msg(fields.captcha_code.errors[0]) : undefined}
+      />
       <Field
         meta={codeField}
         label={t("code")}
@@ -60,7 +68,13 @@ export function CodeStepFields({
         autoComplete="one-time-code"
         maxLength={6}
         placeholder={t("input_code")}
-        after={<SendCodeButton seconds={seconds} busy={sending} stamp={actionData?.notice ?? undefined} />}
+        after={
+          <SendCodeButton
+            seconds={seconds}
+            busy={sending}
+            stamp={actionData?.notice ?? undefined}
+          />
+        }
       />
     </>
   );

@@ -113,10 +113,15 @@ export function usePostIntent(): { busy: boolean; busyIntent: FormDataEntryValue
  * without their own conform state; form-level messages first, then each field's.
  */
 export function refusalMessages(actionData: unknown): string[] | undefined {
-  if (!actionData || typeof actionData !== "object" || !("refusedIntent" in actionData)) return undefined;
-  const result = (actionData as { result?: { error?: Record<string, string[] | null> | null } }).result;
+  if (!actionData || typeof actionData !== "object" || !("refusedIntent" in actionData))
+    return undefined;
+  const result = (actionData as { result?: { error?: Record<string, string[] | null> | null } })
+    .result;
   const error = result?.error;
   if (!error) return undefined;
-  const all = [...(error[""] ?? []), ...Object.entries(error).flatMap(([k, v]) => (k === "" ? [] : (v ?? [])))];
+  const all = [
+    ...(error[""] ?? []),
+    ...Object.entries(error).flatMap(([k, v]) => (k === "" ? [] : (v ?? []))),
+  ];
   return all.length ? [...new Set(all)] : undefined;
 }

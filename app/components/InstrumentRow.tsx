@@ -19,7 +19,15 @@ export interface RowQuote {
  * One instrument of a quote list: logo, code, price, change %, sparkline and the closed label. The
  * price, change and sparkline carry data-live-* attributes named by the instrument code.
  */
-export function InstrumentRow({ q, points, lang }: { q: RowQuote; points: number[]; lang: string }) {
+export function InstrumentRow({
+  q,
+  points,
+  lang,
+}: {
+  q: RowQuote;
+  points: number[];
+  lang: string;
+}) {
   const { t } = useTranslation("common");
   const cls = signOf(q.change);
   const closed = !q.marketOpen;
@@ -27,7 +35,11 @@ export function InstrumentRow({ q, points, lang }: { q: RowQuote; points: number
     <li className="qrow" data-code={q.code}>
       <Link to={`/trade?code=${encodeURIComponent(q.code)}`} className="qrow-link" prefetch="none">
         <span className="qrow-logo">
-          {q.logo ? <img src={q.logo} alt="" width={32} height={32} loading="lazy" decoding="async" /> : <span className="logo-fallback">{q.showCode.slice(0, 1)}</span>}
+          {q.logo ? (
+            <img src={q.logo} alt="" width={32} height={32} loading="lazy" decoding="async" />
+          ) : (
+            <span className="logo-fallback">{q.showCode.slice(0, 1)}</span>
+          )}
         </span>
         <span className="qrow-name">
           <strong>{q.showCode}</strong>
@@ -40,7 +52,11 @@ export function InstrumentRow({ q, points, lang }: { q: RowQuote; points: number
           )}
         </span>
         <span className="qrow-spark">
-          <Sparkline points={points} code={q.code} label={t("market.chart_label", { code: q.showCode })} />
+          <Sparkline
+            points={points}
+            code={q.code}
+            label={t("market.chart_label", { code: q.showCode })}
+          />
         </span>
         <span className="qrow-quote">
           <span className={`price ${cls}`} data-live-price={q.code}>

@@ -4,7 +4,15 @@ import { useTranslation } from "react-i18next";
 import { Icon } from "./Icon";
 
 /** The top bar of a screen: optional back link, title, optional actions on the end side. */
-export function PageHeader({ title, back, actions }: { title: string; back?: string; actions?: ReactNode }) {
+export function PageHeader({
+  title,
+  back,
+  actions,
+}: {
+  title: string;
+  back?: string;
+  actions?: ReactNode;
+}) {
   const { t } = useTranslation("common");
   return (
     <header className="pagehead">

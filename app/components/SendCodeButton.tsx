@@ -6,7 +6,15 @@ import { useTranslation } from "react-i18next";
  * without JavaScript the button renders disabled with the seconds left; with JavaScript it ticks
  * down and enables itself at 0.
  */
-export function SendCodeButton({ seconds, busy, stamp }: { seconds: number; busy?: boolean; stamp?: string | number }) {
+export function SendCodeButton({
+  seconds,
+  busy,
+  stamp,
+}: {
+  seconds: number;
+  busy?: boolean;
+  stamp?: string | number;
+}) {
   const { t } = useTranslation("auth");
   const [left, setLeft] = useState(seconds);
   useEffect(() => {
@@ -36,7 +44,13 @@ export function SendCodeButton({ seconds, busy, stamp }: { seconds: number; busy
 }
 
 /** The captcha image and answer field of the send-code forms (when register.captcha is on). */
-export function CaptchaField({ captcha, error }: { captcha: { id: string; b64s: string } | null; error?: string }) {
+export function CaptchaField({
+  captcha,
+  error,
+}: {
+  captcha: { id: string; b64s: string } | null;
+  error?: string;
+}) {
   const { t } = useTranslation("auth");
   if (!captcha) return null;
   return (
@@ -44,8 +58,22 @@ export function CaptchaField({ captcha, error }: { captcha: { id: string; b64s: 
       <label htmlFor="captcha_code">{t("captcha")}</label>
       <div className="field-row captcha-row">
         <input type="hidden" name="captcha_id" value={captcha.id} />
-        <input id="captcha_code" name="captcha_code" type="text" autoComplete="off" maxLength={8} placeholder={t("input_captcha")} aria-invalid={error ? true : undefined} />
-        <img src={captcha.b64s} alt={t("captcha_alt")} width={120} height={40} className="captcha-img" />
+        <input
+          id="captcha_code"
+          name="captcha_code"
+          type="text"
+          autoComplete="off"
+          maxLength={8}
+          placeholder={t("input_captcha")}
+          aria-invalid={error ? true : undefined}
+        />
+        <img
+          src={captcha.b64s}
+          alt={t("captcha_alt")}
+          width={120}
+          height={40}
+          className="captcha-img"
+        />
       </div>
       {error ? (
         <p className="field-error" data-error-for="captcha_code">

@@ -10,7 +10,12 @@ export interface SparklineProps {
   label?: string;
 }
 
-export function sparklinePath(points: number[], width: number, height: number, pad = 2): { line: string; area: string } {
+export function sparklinePath(
+  points: number[],
+  width: number,
+  height: number,
+  pad = 2,
+): { line: string; area: string } {
   const pts = points.filter((p) => Number.isFinite(p));
   if (pts.length < 2) return { line: "", area: "" };
   let min = Math.min(...pts);

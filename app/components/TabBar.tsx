@@ -28,7 +28,13 @@ export function TabBar({ routePaths }: { routePaths: string[] }) {
   return (
     <nav className="tabbar" aria-label={t("tabs.label")}>
       {tabs.map((tab) => (
-        <NavLink key={tab.key} to={tab.to} end={tab.to === "/"} prefetch="intent" className={({ isActive }) => (isActive ? "tab active" : "tab")}>
+        <NavLink
+          key={tab.key}
+          to={tab.to}
+          end={tab.to === "/"}
+          prefetch="intent"
+          className={({ isActive }) => (isActive ? "tab active" : "tab")}
+        >
           <Icon name={tab.icon} />
           <span>{t(`tabs.${tab.key}`)}</span>
         </NavLink>

@@ -24,13 +24,19 @@ export function Toasts({ items }: { items: ToastItem[] }) {
     const ids = new Set(items.map(idOf));
     setHidden((h) => new Set([...h].filter((id) => !ids.has(id))));
     const until = Date.now() + LIFE_MS;
-    setKept((prev) => [...prev.filter((k) => !ids.has(idOf(k.item))), ...items.map((item) => ({ item, until }))]);
+    setKept((prev) => [
+      ...prev.filter((k) => !ids.has(idOf(k.item))),
+      ...items.map((item) => ({ item, until })),
+    ]);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
   useEffect(() => {
     if (kept.length === 0) return;
     const next = Math.min(...kept.map((k) => k.until));
-    const timer = setTimeout(() => setKept((prev) => prev.filter((k) => k.until > Date.now())), Math.max(0, next - Date.now()) + 50);
+    const timer = setTimeout(
+      () => setKept((prev) => prev.filter((k) => k.until > Date.now())),
+      Math.max(0, next - Date.now()) + 50,
+    );
     return () => clearTimeout(timer);
   }, [kept]);
   const shown = new Set(items.map(idOf));

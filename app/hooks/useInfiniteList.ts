@@ -26,7 +26,12 @@ export function useInfiniteList<T, P extends ListPage<T>>({
   idOf: (row: T) => number | string;
   /** Whether a loaded page belongs to the list shown (e.g. the same tab). */
   sameList: (page: P) => boolean;
-}): { rows: T[]; sentinel: (el: HTMLDivElement | null) => void; loading: boolean; hasMore: boolean } {
+}): {
+  rows: T[];
+  sentinel: (el: HTMLDivElement | null) => void;
+  loading: boolean;
+  hasMore: boolean;
+} {
   const [extra, setExtra] = useState<T[]>([]);
   const [nextPage, setNextPage] = useState<number | null>(first.hasNext ? first.page + 1 : null);
   useEffect(() => {
@@ -61,5 +66,10 @@ export function useInfiniteList<T, P extends ListPage<T>>({
     return () => io.disconnect();
   }, [href, more, el]);
 
-  return { rows: [...firstRows, ...extra], sentinel, loading: more.state !== "idle", hasMore: nextPage !== null };
+  return {
+    rows: [...firstRows, ...extra],
+    sentinel,
+    loading: more.state !== "idle",
+    hasMore: nextPage !== null,
+  };
 }

@@ -44,7 +44,9 @@ export function useLiveAccount({
           setRows((prev) => mergeLiveRows(prev, pushed));
         }
       } else if (topic === TOPIC.FOREX_CLOSED) {
-        const ids = ((payload as Partial<ForexClosedPush> | null)?.ids ?? []).map(Number).filter(Number.isFinite);
+        const ids = ((payload as Partial<ForexClosedPush> | null)?.ids ?? [])
+          .map(Number)
+          .filter(Number.isFinite);
         if (!ids.length) return;
         setClosed((prev) => new Set([...prev, ...ids]));
         onClosed(ids);

@@ -11,7 +11,11 @@ const SHOW_PX = 20;
 const SPINNER_MS = 500;
 
 export function usePullToRefresh(): {
-  handlers: { onTouchStart: (e: TouchEvent) => void; onTouchMove: (e: TouchEvent) => void; onTouchEnd: () => void };
+  handlers: {
+    onTouchStart: (e: TouchEvent) => void;
+    onTouchMove: (e: TouchEvent) => void;
+    onTouchEnd: () => void;
+  };
   /** Whether the spinner shows, and its height while pulling. */
   spinner: { visible: boolean; height?: number };
   refresh: () => void;
@@ -38,7 +42,10 @@ export function usePullToRefresh(): {
   };
   return {
     handlers,
-    spinner: { visible: refreshing || Boolean(pull && pull.dy > SHOW_PX), height: pull ? Math.min(pull.dy, 80) : undefined },
+    spinner: {
+      visible: refreshing || Boolean(pull && pull.dy > SHOW_PX),
+      height: pull ? Math.min(pull.dy, 80) : undefined,
+    },
     refresh,
   };
 }

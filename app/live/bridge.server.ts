@@ -160,7 +160,9 @@ export class LiveBridge {
       pingMs: 5_000,
       maxUnanswered: 3,
       connectTimeoutMs: 5_000,
-      ...(Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)) as BridgeOptions),
+      ...(Object.fromEntries(
+        Object.entries(opts).filter(([, v]) => v !== undefined),
+      ) as BridgeOptions),
     };
     this.publicChannel = new Channel("public", null);
     this.heartbeat = setInterval(() => {
@@ -177,7 +179,9 @@ export class LiveBridge {
    * conflated changes.
    */
   openStream(topics: string[], user: LiveUser | null, sink: LiveSink): StreamHandle {
-    const accepted = topics.filter((t) => topicKind(t) !== null && (!isPrivateTopic(t) || this.userAllowed(user)));
+    const accepted = topics.filter(
+      (t) => topicKind(t) !== null && (!isPrivateTopic(t) || this.userAllowed(user)),
+    );
     const s: LiveStream = {
       sink,
       entries: [],
@@ -200,7 +204,10 @@ export class LiveBridge {
       ch.tokens.set(user.token, (ch.tokens.get(user.token) ?? 0) + 1);
     }
     for (const t of accepted) {
-      const entry = this.acquire(t, isPrivateTopic(t) ? this.userChannel(user!) : this.publicChannel);
+      const entry = this.acquire(
+        t,
+        isPrivateTopic(t) ? this.userChannel(user!) : this.publicChannel,
+      );
       entry.streams.add(s);
       s.entries.push(entry);
       const snap = entry.snapshotBytes();
@@ -215,8 +222,15 @@ export class LiveBridge {
    * The latest value of each topic for /live.json. Subscribes what is not yet subscribed (kept for
    * `pollLeaseMs` after the last poll) and waits up to `waitMs` for first data.
    */
-  async snapshot(topics: string[], user: LiveUser | null, waitMs = 3000, leaseMs = this.o.pollLeaseMs): Promise<Record<string, unknown>> {
-    const accepted = topics.filter((t) => topicKind(t) !== null && (!isPrivateTopic(t) || this.userAllowed(user)));
+  async snapshot(
+    topics: string[],
+    user: LiveUser | null,
+    waitMs = 3000,
+    leaseMs = this.o.pollLeaseMs,
+  ): Promise<Record<string, unknown>> {
+    const accepted = topics.filter(
+      (t) => topicKind(t) !== null && (!isPrivateTopic(t) || this.userAllowed(user)),
+    );
     const entries: Entry[] = [];
     const shortLeased: Entry[] = [];
     for (const t of accepted) {
@@ -231,11 +245,14 @@ export class LiveBridge {
       if (leaseMs <= 0 && e.leased) continue;
       e.leased = true;
       if (e.leaseTimer) clearTimeout(e.leaseTimer);
-      e.leaseTimer = setTimeout(() => {
-        e.leaseTimer = null;
-        e.leased = false;
-        this.release(e);
-      }, leaseMs > 0 ? leaseMs : waitMs + 1000);
+      e.leaseTimer = setTimeout(
+        () => {
+          e.leaseTimer = null;
+          e.leased = false;
+          this.release(e);
+        },
+        leaseMs > 0 ? leaseMs : waitMs + 1000,
+      );
       e.leaseTimer.unref();
       if (leaseMs <= 0) shortLeased.push(e);
     }
@@ -357,7 +374,7 @@ export class LiveBridge {
 
   private socketFor(ch: Channel): UpstreamSocket {
     if (ch.socket) return ch.socket;
-    const token = ch.userId === null ? null : [...ch.tokens.keys()][0] ?? null;
+    const token = ch.userId === null ? null : ([...ch.tokens.keys()][0] ?? null);
     const sock = new UpstreamSocket({
       url: this.o.wsUrl,
       token,
@@ -367,7 +384,11 @@ export class LiveBridge {
       onPush: (topic, data) => this.onPush(ch, topic, data),
       onLoginFailed: (code) => this.onLoginFailed(ch, sock, code),
       onEvent: (ev, detail) => {
-        if (ev !== "open") this.o.log?.(`live upstream ${ev}`, { channel: ch.userId === null ? "public" : "user", detail });
+        if (ev !== "open")
+          this.o.log?.(`live upstream ${ev}`, {
+            channel: ch.userId === null ? "public" : "user",
+            detail,
+          });
       },
     });
     ch.socket = sock;
@@ -381,11 +402,13 @@ export class LiveBridge {
     ch.socket = null;
     if (bad) {
       this.badTokens.add(bad);
-      if (this.badTokens.size > 10_000) this.badTokens.delete(this.badTokens.values().next().value as string);
+      if (this.badTokens.size > 10_000)
+        this.badTokens.delete(this.badTokens.values().next().value as string);
       ch.tokens.delete(bad);
       // Streams that came with the refused token end; their browser reconnects without private data.
       const victims = new Set<LiveStream>();
-      for (const e of ch.entries.values()) for (const s of e.streams) if (s.token === bad) victims.add(s);
+      for (const e of ch.entries.values())
+        for (const s of e.streams) if (s.token === bad) victims.add(s);
       for (const s of victims) {
         this.closeStream(s);
         try {
@@ -416,7 +439,8 @@ export class LiveBridge {
       if (!e.state.apply(data)) return;
       e.pending.apply(data);
       if (e.state.kind === "market") {
-        for (const q of data as { Code?: unknown }[]) if (q && typeof q.Code === "string") this.codes.add(q.Code);
+        for (const q of data as { Code?: unknown }[])
+          if (q && typeof q.Code === "string") this.codes.add(q.Code);
       }
       e.snapshotCache = null;
       if (e.waiters.length) {
@@ -437,7 +461,10 @@ export class LiveBridge {
    * one late flush does not delay every later one (no phase lock with the upstream's tick).
    */
   private refill(now: number): void {
-    this.flushTokens = Math.min(FLUSH_BURST, this.flushTokens + (now - this.flushTokensAt) / this.o.flushMs);
+    this.flushTokens = Math.min(
+      FLUSH_BURST,
+      this.flushTokens + (now - this.flushTokensAt) / this.o.flushMs,
+    );
     this.flushTokensAt = now;
   }
 
@@ -536,7 +563,13 @@ export class LiveBridge {
       else userCh.tokens.set(s.token, n);
       // The socket's token left (e.g. that session logged out) while another session of the same
       // user still streams: log in again with a token still in use.
-      if (n <= 0 && userCh.socket && userCh.socket.token === s.token && userCh.tokens.size > 0 && userCh.entries.size > 0) {
+      if (
+        n <= 0 &&
+        userCh.socket &&
+        userCh.socket.token === s.token &&
+        userCh.tokens.size > 0 &&
+        userCh.entries.size > 0
+      ) {
         const wanted = userCh.socket.wanted();
         userCh.socket.close();
         userCh.socket = null;

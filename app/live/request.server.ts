@@ -18,9 +18,14 @@ declare module "@remix-run/node" {
   }
 }
 
-export type LiveRequest = { ok: true; topics: string[]; user: LiveUser | null } | { ok: false; response: Response };
+export type LiveRequest =
+  { ok: true; topics: string[]; user: LiveUser | null } | { ok: false; response: Response };
 
-async function bad(request: Request, key: string, params: Record<string, unknown>): Promise<Response> {
+async function bad(
+  request: Request,
+  key: string,
+  params: Record<string, unknown>,
+): Promise<Response> {
   let msg = key;
   try {
     const t = await getT(request, "live");
@@ -38,13 +43,22 @@ export async function readLiveRequest(request: Request, bridge: LiveBridge): Pro
   const url = new URL(request.url);
   const parsed = parseTopics(url.searchParams.getAll("topics").join(","));
   if (!parsed.ok) {
-    const key = parsed.reason === "missing" ? "topics_missing" : parsed.reason === "too_many" ? "topics_too_many" : "topics_unknown";
-    return { ok: false, response: await bad(request, key, { topic: parsed.topic ?? "", max: MAX_TOPICS }) };
+    const key =
+      parsed.reason === "missing"
+        ? "topics_missing"
+        : parsed.reason === "too_many"
+          ? "topics_too_many"
+          : "topics_unknown";
+    return {
+      ok: false,
+      response: await bad(request, key, { topic: parsed.topic ?? "", max: MAX_TOPICS }),
+    };
   }
   for (const t of parsed.topics) {
     if (!t.startsWith("KLINE.")) continue;
     const code = t.slice(6);
-    if ((await bridge.knownCode(code)) === false) return { ok: false, response: await bad(request, "code_unknown", { code }) };
+    if ((await bridge.knownCode(code)) === false)
+      return { ok: false, response: await bad(request, "code_unknown", { code }) };
   }
   let user: LiveUser | null = null;
   if (parsed.topics.some(isPrivateTopic)) {

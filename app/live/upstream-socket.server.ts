@@ -38,7 +38,9 @@ export class UpstreamSocket {
   private pingTimer: NodeJS.Timeout | null = null;
   private connectTimer: NodeJS.Timeout | null = null;
   private retryTimer: NodeJS.Timeout | null = null;
-  private readonly o: Required<Omit<UpstreamSocketOptions, "token" | "onLoginFailed" | "onReady" | "onEvent">> &
+  private readonly o: Required<
+    Omit<UpstreamSocketOptions, "token" | "onLoginFailed" | "onReady" | "onEvent">
+  > &
     UpstreamSocketOptions;
   /** Number of connections opened so far (1 + reconnects). */
   connects = 0;
@@ -114,7 +116,10 @@ export class UpstreamSocket {
   private connect(): void {
     if (this.stopped) return;
     this.connects++;
-    const ws = new WebSocket(this.o.url, { handshakeTimeout: this.o.connectTimeoutMs, perMessageDeflate: false });
+    const ws = new WebSocket(this.o.url, {
+      handshakeTimeout: this.o.connectTimeoutMs,
+      perMessageDeflate: false,
+    });
     this.ws = ws;
     this.unanswered = 0;
     this.connectTimer = setTimeout(() => {

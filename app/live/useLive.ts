@@ -224,7 +224,9 @@ export class LiveManager {
         for (const [t, data] of Object.entries(body)) {
           if (data === null || data === undefined) continue;
           if (topicKind(t) === "closed") {
-            const ids = ((data as { ids?: unknown[] }).ids ?? []).filter((id) => !this.seenClosed.has(id));
+            const ids = ((data as { ids?: unknown[] }).ids ?? []).filter(
+              (id) => !this.seenClosed.has(id),
+            );
             for (const id of ids) this.seenClosed.add(id);
             if (ids.length) this.deliver(t, { ids });
           } else this.deliver(t, data);
@@ -278,10 +280,16 @@ export function useLive(topics: readonly string[], onMessage: LiveListener): voi
   useEffect(() => {
     cb.current = onMessage;
   });
-  const key = [...new Set(topics)].filter((t) => topicKind(t) !== null).sort().join(",");
+  const key = [...new Set(topics)]
+    .filter((t) => topicKind(t) !== null)
+    .sort()
+    .join(",");
   useEffect(() => {
     if (!key || typeof window === "undefined") return;
-    return getManager().add({ topics: new Set(key.split(",")), cb: (t, d, s) => cb.current(t, d, s) });
+    return getManager().add({
+      topics: new Set(key.split(",")),
+      cb: (t, d, s) => cb.current(t, d, s),
+    });
   }, [key]);
 }
 

@@ -9,9 +9,15 @@ export async function loader({ params }: LoaderFunctionArgs) {
   const resources = loadResources();
   const bundle = lng && /^[a-z0-9_-]{1,40}$/i.test(ns) ? resources[lng]?.[ns] : undefined;
   if (!bundle) {
-    return new Response(JSON.stringify({}), { status: 404, headers: { "Content-Type": "application/json" } });
+    return new Response(JSON.stringify({}), {
+      status: 404,
+      headers: { "Content-Type": "application/json" },
+    });
   }
   return new Response(JSON.stringify(bundle), {
-    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "public, max-age=300" },
+    headers: {
+      "Content-Type": "application/json; charset=utf-8",
+      "Cache-Control": "public, max-age=300",
+    },
   });
 }

@@ -20,18 +20,28 @@ export async function loader({ params }: LoaderFunctionArgs) {
   if (!FILE_RE.test(file) || file.includes("..")) return new Response("Not found", { status: 404 });
   let res: Response;
   try {
-    res = await fetch(`${upstreamUrl()}/static/logos/${encodeURIComponent(file)}`, { signal: AbortSignal.timeout(10_000) });
+    res = await fetch(`${upstreamUrl()}/static/logos/${encodeURIComponent(file)}`, {
+      signal: AbortSignal.timeout(10_000),
+    });
   } catch {
     return new Response("Bad gateway", { status: 502, headers: { "Cache-Control": "no-store" } });
   }
-  if (!res.ok || !res.body) return new Response("Not found", { status: 404, headers: { "Cache-Control": "public, max-age=60" } });
+  if (!res.ok || !res.body)
+    return new Response("Not found", {
+      status: 404,
+      headers: { "Cache-Control": "public, max-age=60" },
+    });
   const ext = file.split(".").pop()!.toLowerCase();
   const headers = new Headers({
     "Content-Type": TYPES[ext] ?? "application/octet-stream",
     "Cache-Control": "public, max-age=604800, stale-while-revalidate=86400",
   });
   // SVG logos must not run scripts even when opened directly.
-  if (ext === "svg") headers.set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox");
+  if (ext === "svg")
+    headers.set(
+      "Content-Security-Policy",
+      "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+    );
   const etag = res.headers.get("etag");
   if (etag) headers.set("ETag", etag);
   return new Response(res.body, { status: 200, headers });

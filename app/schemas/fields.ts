@@ -50,7 +50,12 @@ export function issue(ctx: z.RefinementCtx, field: string, message: string): voi
 }
 
 /** Reports a missing field; true when present. */
-export function need(ctx: z.RefinementCtx, value: string | undefined, field: string, message: string): value is string {
+export function need(
+  ctx: z.RefinementCtx,
+  value: string | undefined,
+  field: string,
+  message: string,
+): value is string {
   if (value === undefined || value === "") {
     issue(ctx, field, message);
     return false;
@@ -91,4 +96,7 @@ export function checkNewPassword(
  * accepts). `message` is the i18n key shown when it is missing or malformed (an expired form).
  */
 export const idempotencyKey = (message = "trade:errors.expired") =>
-  z.string({ required_error: message, invalid_type_error: message }).min(8, message).regex(IDEMPOTENCY_KEY_RE, message);
+  z
+    .string({ required_error: message, invalid_type_error: message })
+    .min(8, message)
+    .regex(IDEMPOTENCY_KEY_RE, message);

@@ -1,6 +1,15 @@
 /** Password reset form (POST /forgot): the fields of /api/user/forget_password. */
 import { z } from "zod";
-import { MSG, areaId, checkIdentity, checkNewPassword, identityType, loose, loosePassword, need } from "./fields";
+import {
+  MSG,
+  areaId,
+  checkIdentity,
+  checkNewPassword,
+  identityType,
+  loose,
+  loosePassword,
+  need,
+} from "./fields";
 
 export const forgotSchema = z
   .object({
@@ -17,8 +26,19 @@ export const forgotSchema = z
     need(ctx, v.account, "account", MSG.account);
     checkIdentity(v, ctx, { requireArea: true });
     need(ctx, v.auth_code, "auth_code", MSG.code);
-    checkNewPassword(ctx, v.new_password, v.secondary_password, { password: "new_password", confirm: "secondary_password" });
+    checkNewPassword(ctx, v.new_password, v.secondary_password, {
+      password: "new_password",
+      confirm: "secondary_password",
+    });
   })
-  .transform((v) => v as typeof v & { account: string; auth_code: string; new_password: string; secondary_password: string });
+  .transform(
+    (v) =>
+      v as typeof v & {
+        account: string;
+        auth_code: string;
+        new_password: string;
+        secondary_password: string;
+      },
+  );
 
 export type ForgotForm = z.infer<typeof forgotSchema>;

@@ -29,7 +29,11 @@ export function isMultipleOf(lots: number, step: number): boolean {
 }
 
 /** Lots one step up or down from `lots`, kept on the step grid and within [min, max]. */
-export function stepLots(lots: number, dir: 1 | -1, rules: Pick<LotRules, "pip" | "minLots" | "maxLots">): number {
+export function stepLots(
+  lots: number,
+  dir: 1 | -1,
+  rules: Pick<LotRules, "pip" | "minLots" | "maxLots">,
+): number {
   const step = rules.pip > 0 ? rules.pip : 0.01;
   const min = Math.max(rules.minLots || 0, step);
   const max = rules.maxLots ?? DEFAULT_MAX_LOTS;
@@ -37,7 +41,9 @@ export function stepLots(lots: number, dir: 1 | -1, rules: Pick<LotRules, "pip" 
   // move to the next grid point in the direction (a value on the grid moves one whole step)
   const q = base / step;
   const onGrid = Math.abs(q - Math.round(q)) < 1e-7;
-  let next = onGrid ? (Math.round(q) + dir) * step : (dir === 1 ? Math.floor(q) + 1 : Math.ceil(q) - 1) * step;
+  let next = onGrid
+    ? (Math.round(q) + dir) * step
+    : (dir === 1 ? Math.floor(q) + 1 : Math.ceil(q) - 1) * step;
   next = Math.min(max, Math.max(min, next));
   const decimals = Math.max(decimalsOfStep(step), 0);
   return Number(next.toFixed(Math.min(20, decimals + 2)));
@@ -72,7 +78,10 @@ export function orderSchema(rules: LotRules) {
     .object({
       intent: z.literal("submit"),
       idempotency_key: idempotencyKey("errors.expired"),
-      forex_id: z.number({ required_error: "errors.instrument", invalid_type_error: "errors.instrument" }).int().positive("errors.instrument"),
+      forex_id: z
+        .number({ required_error: "errors.instrument", invalid_type_error: "errors.instrument" })
+        .int()
+        .positive("errors.instrument"),
       /** 1 buy, 2 sell: the value of the pressed submit button. */
       type: z
         .number({ required_error: "errors.type", invalid_type_error: "errors.type" })
@@ -84,7 +93,11 @@ export function orderSchema(rules: LotRules) {
         .int()
         .refine((v) => v === 0 || v === 1, "errors.status")
         .default(1),
-      target_price: z.number({ invalid_type_error: "errors.number" }).positive("errors.target_price").max(MAX_PRICE, "errors.price_too_large").optional(),
+      target_price: z
+        .number({ invalid_type_error: "errors.number" })
+        .positive("errors.target_price")
+        .max(MAX_PRICE, "errors.price_too_large")
+        .optional(),
       cont: z
         .number({ required_error: "errors.cont_required", invalid_type_error: "errors.number" })
         .positive("errors.cont_min")
@@ -92,15 +105,25 @@ export function orderSchema(rules: LotRules) {
         .refine((v) => v <= max + 1e-12, "errors.cont_max")
         .refine((v) => isMultipleOf(v, rules.pip), "errors.cont_step"),
       multiple: z
-        .number({ required_error: "errors.multiple_required", invalid_type_error: "errors.multiple_required" })
+        .number({
+          required_error: "errors.multiple_required",
+          invalid_type_error: "errors.multiple_required",
+        })
         .refine(() => rules.multiples.length > 0, "no_mult_config")
-        .refine((v) => rules.multiples.length === 0 || rules.multiples.includes(v), "errors.multiple_invalid"),
+        .refine(
+          (v) => rules.multiples.length === 0 || rules.multiples.includes(v),
+          "errors.multiple_invalid",
+        ),
       target_profit_price: optionalPrice,
       stop_loss_price: optionalPrice,
     })
     .superRefine((v, ctx) => {
       if (v.status === 0 && !(v.target_price && v.target_price > 0)) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["target_price"], message: "errors.target_price" });
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: ["target_price"],
+          message: "errors.target_price",
+        });
       }
     });
 }
@@ -109,7 +132,10 @@ export type OrderForm = z.infer<ReturnType<typeof orderSchema>>;
 /** Close a holding position (intent=close): POST /v1/api/forex/close. */
 export const closeSchema = z.object({
   intent: z.literal("close"),
-  id: z.number({ required_error: "errors.order_id", invalid_type_error: "errors.order_id" }).int().positive("errors.order_id"),
+  id: z
+    .number({ required_error: "errors.order_id", invalid_type_error: "errors.order_id" })
+    .int()
+    .positive("errors.order_id"),
   idempotency_key: idempotencyKey("errors.expired").optional(),
 });
 export type CloseForm = z.infer<typeof closeSchema>;
@@ -117,7 +143,10 @@ export type CloseForm = z.infer<typeof closeSchema>;
 /** Cancel a pending order (intent=cancel): POST /v1/api/forex/cancel_trade. */
 export const cancelSchema = z.object({
   intent: z.literal("cancel"),
-  id: z.number({ required_error: "errors.order_id", invalid_type_error: "errors.order_id" }).int().positive("errors.order_id"),
+  id: z
+    .number({ required_error: "errors.order_id", invalid_type_error: "errors.order_id" })
+    .int()
+    .positive("errors.order_id"),
   idempotency_key: idempotencyKey("errors.expired").optional(),
 });
 export type CancelForm = z.infer<typeof cancelSchema>;

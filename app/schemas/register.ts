@@ -1,6 +1,16 @@
 /** Sign-up form (POST /register): the fields of /api/user/register. */
 import { z } from "zod";
-import { MSG, areaId, checkIdentity, checkNewPassword, identityType, loose, loosePassword, need, optionalText } from "./fields";
+import {
+  MSG,
+  areaId,
+  checkIdentity,
+  checkNewPassword,
+  identityType,
+  loose,
+  loosePassword,
+  need,
+  optionalText,
+} from "./fields";
 
 export const registerSchema = z
   .object({
@@ -17,9 +27,15 @@ export const registerSchema = z
   .superRefine((v, ctx) => {
     need(ctx, v.account, "account", MSG.account);
     checkIdentity(v, ctx, { requireArea: true });
-    checkNewPassword(ctx, v.password, v.re_password, { password: "password", confirm: "re_password" });
+    checkNewPassword(ctx, v.password, v.re_password, {
+      password: "password",
+      confirm: "re_password",
+    });
     need(ctx, v.sms_code, "sms_code", MSG.code);
   })
-  .transform((v) => v as typeof v & { account: string; password: string; re_password: string; sms_code: string });
+  .transform(
+    (v) =>
+      v as typeof v & { account: string; password: string; re_password: string; sms_code: string },
+  );
 
 export type RegisterForm = z.infer<typeof registerSchema>;

@@ -9,9 +9,20 @@ import { idempotencyKey } from "./fields";
 
 export const stopPriceSchema = z.object({
   intent: z.literal("stop"),
-  id: z.number({ required_error: "errors.order_id", invalid_type_error: "errors.order_id" }).int().positive("errors.order_id"),
-  target_profit_price: z.number({ invalid_type_error: "errors.number" }).min(0, "errors.min_zero").max(MAX_PRICE, "errors.price_too_large").optional(),
-  stop_loss_price: z.number({ invalid_type_error: "errors.number" }).min(0, "errors.min_zero").max(MAX_PRICE, "errors.price_too_large").optional(),
+  id: z
+    .number({ required_error: "errors.order_id", invalid_type_error: "errors.order_id" })
+    .int()
+    .positive("errors.order_id"),
+  target_profit_price: z
+    .number({ invalid_type_error: "errors.number" })
+    .min(0, "errors.min_zero")
+    .max(MAX_PRICE, "errors.price_too_large")
+    .optional(),
+  stop_loss_price: z
+    .number({ invalid_type_error: "errors.number" })
+    .min(0, "errors.min_zero")
+    .max(MAX_PRICE, "errors.price_too_large")
+    .optional(),
   idempotency_key: idempotencyKey("errors.expired").optional(),
 });
 export type StopPriceForm = z.infer<typeof stopPriceSchema>;

@@ -20,7 +20,12 @@ export function loginDemo(c: Caller, demo_id: string): Promise<UpstreamResult<Lo
 
 /** Creates a demo account (POST here: it changes state). */
 export function createAccountDemoForU(c: Caller): Promise<UpstreamResult<{ demo_id: string }>> {
-  return post<{ demo_id: string }>(c, "/api/user/createAccountDemoForU", {}, { init: true, token: null });
+  return post<{ demo_id: string }>(
+    c,
+    "/api/user/createAccountDemoForU",
+    {},
+    { init: true, token: null },
+  );
 }
 
 export interface RegisterParams {
@@ -64,7 +69,10 @@ export interface ForgetPasswordParams {
   area_id?: number | string;
 }
 
-export function forgetPassword(c: Caller, p: ForgetPasswordParams): Promise<UpstreamResult<unknown>> {
+export function forgetPassword(
+  c: Caller,
+  p: ForgetPasswordParams,
+): Promise<UpstreamResult<unknown>> {
   return post<unknown>(c, "/api/user/forget_password", { ...p }, { init: true, token: null });
 }
 

@@ -13,7 +13,13 @@ import { redirect } from "@remix-run/node";
 import { upstreamTimeoutMs, upstreamUrl } from "~/utils/env.server";
 import { CODE } from "@contract/envelope";
 import { detectLang } from "../i18n.server";
-import { getSession, commitSession, loginUrl, pathOf, type AppSession } from "~/utils/session.server";
+import {
+  getSession,
+  commitSession,
+  loginUrl,
+  pathOf,
+  type AppSession,
+} from "~/utils/session.server";
 
 import type { Envelope } from "@contract/envelope";
 export type { Envelope };
@@ -63,7 +69,11 @@ function clean(params: Params): [string, string][] {
 
 /** The error code of a failed fetch (undici puts the system code on `cause`). */
 export function networkErrorCode(err: unknown): string {
-  const e = err as { name?: string; code?: string; cause?: { code?: string; name?: string; errors?: { code?: string }[] } };
+  const e = err as {
+    name?: string;
+    code?: string;
+    cause?: { code?: string; name?: string; errors?: { code?: string }[] };
+  };
   if (e?.name === "TimeoutError" || e?.cause?.name === "TimeoutError") return "ETIMEDOUT";
   if (e?.name === "AbortError") return "ERR_CANCELED";
   return e?.cause?.code || e?.cause?.errors?.[0]?.code || e?.code || "ERR_NETWORK";
@@ -71,20 +81,32 @@ export function networkErrorCode(err: unknown): string {
 
 /** Checks the shape of a decoded body and turns it into a result. */
 export function toResult<T>(body: unknown, httpStatus = 200): UpstreamResult<T> {
-  if (body && typeof body === "object" && "code" in body && typeof (body as Envelope).code === "number") {
+  if (
+    body &&
+    typeof body === "object" &&
+    "code" in body &&
+    typeof (body as Envelope).code === "number"
+  ) {
     const env = body as Envelope<T>;
     const msg = typeof env.msg === "string" ? env.msg : "";
     if (env.code === CODE_OK) return { ok: true, code: 1, msg, data: env.data as T };
     return { ok: false, code: env.code, msg: msg || `HTTP ${httpStatus}`, data: null };
   }
-  return { ok: false, code: httpStatus >= 400 ? httpStatus : 500, msg: `HTTP ${httpStatus}`, data: null };
+  return {
+    ok: false,
+    code: httpStatus >= 400 ? httpStatus : 500,
+    msg: `HTTP ${httpStatus}`,
+    data: null,
+  };
 }
 
 /** The redirect that ends an invalid session: fresh session (token dropped) with a toast. */
 export async function sessionEndedRedirect(caller: Caller, msg: string): Promise<Response> {
   const fresh = await getSession(new Request("http://x/"));
   fresh.flash("toast", { type: "error", text: msg });
-  return redirect(loginUrl(pathOf(caller.request)), { headers: { "Set-Cookie": await commitSession(fresh) } });
+  return redirect(loginUrl(pathOf(caller.request)), {
+    headers: { "Set-Cookie": await commitSession(fresh) },
+  });
 }
 
 export async function call<T>(
@@ -115,7 +137,12 @@ export async function call<T>(
 
   let res: Response;
   try {
-    res = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(opts.timeoutMs ?? upstreamTimeoutMs()) });
+    res = await fetch(url, {
+      method,
+      headers,
+      body,
+      signal: AbortSignal.timeout(opts.timeoutMs ?? upstreamTimeoutMs()),
+    });
   } catch (err) {
     return { ok: false, code: 0, msg: networkErrorCode(err), data: null, network: true };
   }
@@ -132,9 +159,12 @@ export async function call<T>(
   return result;
 }
 
-export const get = <T>(c: Caller, path: string, params?: Params, opts?: CallOptions) => call<T>(c, "GET", path, params, opts);
-export const post = <T>(c: Caller, path: string, params?: Params, opts?: CallOptions) => call<T>(c, "POST", path, params, opts);
-export const del = <T>(c: Caller, path: string, params?: Params, opts?: CallOptions) => call<T>(c, "DELETE", path, params, opts);
+export const get = <T>(c: Caller, path: string, params?: Params, opts?: CallOptions) =>
+  call<T>(c, "GET", path, params, opts);
+export const post = <T>(c: Caller, path: string, params?: Params, opts?: CallOptions) =>
+  call<T>(c, "POST", path, params, opts);
+export const del = <T>(c: Caller, path: string, params?: Params, opts?: CallOptions) =>
+  call<T>(c, "DELETE", path, params, opts);
 
 /** The data of a result, or a fallback when it failed (for lists a page can render empty). */
 export function dataOr<T>(r: UpstreamResult<T>, fallback: T): T {
@@ -142,7 +172,9 @@ export function dataOr<T>(r: UpstreamResult<T>, fallback: T): T {
 }
 
 /** The toast a page shows for a failed load (the upstream's message, or the network error code). */
-export function failureToast(...results: UpstreamResult<unknown>[]): { type: "error"; text: string } | null {
+export function failureToast(
+  ...results: UpstreamResult<unknown>[]
+): { type: "error"; text: string } | null {
   const bad = results.find((r) => !r.ok);
   return bad ? { type: "error", text: bad.msg } : null;
 }

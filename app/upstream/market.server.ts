@@ -14,11 +14,22 @@ export function getCategories(c: Caller): Promise<UpstreamResult<Category[]>> {
   return get<Category[]>(c, "/v1/api/forex/getCategories", {}, { init: true });
 }
 
-export function tradeList(c: Caller, p: { searchCurrency?: string } = {}): Promise<UpstreamResult<Instrument[]>> {
-  return get<Instrument[]>(c, "/v1/api/forex/trade_list", { searchCurrency: p.searchCurrency || undefined }, { init: true });
+export function tradeList(
+  c: Caller,
+  p: { searchCurrency?: string } = {},
+): Promise<UpstreamResult<Instrument[]>> {
+  return get<Instrument[]>(
+    c,
+    "/v1/api/forex/trade_list",
+    { searchCurrency: p.searchCurrency || undefined },
+    { init: true },
+  );
 }
 
-export function kline(c: Caller, p: { forex_id: number; period: Period }): Promise<UpstreamResult<Candle[]>> {
+export function kline(
+  c: Caller,
+  p: { forex_id: number; period: Period },
+): Promise<UpstreamResult<Candle[]>> {
   return get<Candle[]>(c, "/v1/api/forex/kline", p, { init: true });
 }
 
@@ -27,7 +38,12 @@ export function abbreviatedCacheKline(
   p: { forex_id?: number[] | string; period?: Period } = {},
 ): Promise<UpstreamResult<Sparkline[]>> {
   const ids = Array.isArray(p.forex_id) ? p.forex_id.join(",") : p.forex_id;
-  return get<Sparkline[]>(c, "/v1/api/forex/abbreviated_cache_kline", { forex_id: ids || undefined, period: p.period }, { init: true });
+  return get<Sparkline[]>(
+    c,
+    "/v1/api/forex/abbreviated_cache_kline",
+    { forex_id: ids || undefined, period: p.period },
+    { init: true },
+  );
 }
 
 /** Rows of the home and search lists: each instrument's quote fields plus its sparkline closes. */

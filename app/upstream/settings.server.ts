@@ -34,4 +34,3 @@ export async function captchaRequired(c: Caller): Promise<UpstreamResult<boolean
 export function captcha(c: Caller): Promise<UpstreamResult<Captcha>> {
   return get<Captcha>(c, "/api/captcha", {}, { init: true });
 }
-

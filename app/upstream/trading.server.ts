@@ -25,29 +25,46 @@ export interface SubmitParams {
 }
 
 /** Places an order (POST /v1/api/forex/submit). */
-export function submitOrder(c: Caller, p: SubmitParams, idempotencyKey?: string): Promise<UpstreamResult<Order | Record<string, unknown> | null>> {
-  return post(c, "/v1/api/forex/submit", {
-    forex_id: p.forex_id,
-    type: p.type,
-    status: p.status,
-    cont: p.cont,
-    multiple: p.multiple,
-    target_price: p.status === ORDER_MODE.PENDING ? p.target_price : undefined,
-    target_profit_price: p.target_profit_price ?? 0,
-    stop_loss_price: p.stop_loss_price ?? 0,
-  }, { idempotencyKey });
+export function submitOrder(
+  c: Caller,
+  p: SubmitParams,
+  idempotencyKey?: string,
+): Promise<UpstreamResult<Order | Record<string, unknown> | null>> {
+  return post(
+    c,
+    "/v1/api/forex/submit",
+    {
+      forex_id: p.forex_id,
+      type: p.type,
+      status: p.status,
+      cont: p.cont,
+      multiple: p.multiple,
+      target_price: p.status === ORDER_MODE.PENDING ? p.target_price : undefined,
+      target_profit_price: p.target_profit_price ?? 0,
+      stop_loss_price: p.stop_loss_price ?? 0,
+    },
+    { idempotencyKey },
+  );
 }
 
 /** The account's orders of one tab (GET /v1/api/forex/my_deal {status, page}). */
-export async function myDeal(c: Caller, p: { status: OrderStatusTab; page?: number; forex_id?: number }): Promise<UpstreamResult<OrderPage>> {
-  const r = await get<OrderPage | Order[]>(c, "/v1/api/forex/my_deal", { status: p.status, page: p.page ?? 1, forex_id: p.forex_id });
+export async function myDeal(
+  c: Caller,
+  p: { status: OrderStatusTab; page?: number; forex_id?: number },
+): Promise<UpstreamResult<OrderPage>> {
+  const r = await get<OrderPage | Order[]>(c, "/v1/api/forex/my_deal", {
+    status: p.status,
+    page: p.page ?? 1,
+    forex_id: p.forex_id,
+  });
   if (!r.ok) return r;
   return { ...r, data: normalisePage(r.data) };
 }
 
 /** Accepts the documented page object, or a bare array from a simpler back end. */
 export function normalisePage(d: unknown): OrderPage {
-  if (Array.isArray(d)) return { data: d as Order[], total: d.length, all_fact_profits: 0, balance: 0 };
+  if (Array.isArray(d))
+    return { data: d as Order[], total: d.length, all_fact_profits: 0, balance: 0 };
   const o = (d && typeof d === "object" ? d : {}) as Partial<OrderPage>;
   const list = Array.isArray(o.data) ? o.data : [];
   return {
@@ -60,12 +77,20 @@ export function normalisePage(d: unknown): OrderPage {
 }
 
 /** Closes a holding position (POST /v1/api/forex/close {id}). */
-export function closeOrder(c: Caller, id: number, idempotencyKey?: string): Promise<UpstreamResult<unknown>> {
+export function closeOrder(
+  c: Caller,
+  id: number,
+  idempotencyKey?: string,
+): Promise<UpstreamResult<unknown>> {
   return post(c, "/v1/api/forex/close", { id }, { idempotencyKey });
 }
 
 /** Cancels a pending order (POST /v1/api/forex/cancel_trade {id}). */
-export function cancelTrade(c: Caller, id: number, idempotencyKey?: string): Promise<UpstreamResult<unknown>> {
+export function cancelTrade(
+  c: Caller,
+  id: number,
+  idempotencyKey?: string,
+): Promise<UpstreamResult<unknown>> {
   return post(c, "/v1/api/forex/cancel_trade", { id }, { idempotencyKey });
 }
 
@@ -75,11 +100,16 @@ export function setStopPrice(
   p: { id: number; target_profit_price?: number; stop_loss_price?: number },
   idempotencyKey?: string,
 ): Promise<UpstreamResult<unknown>> {
-  return post(c, "/v1/api/forex/set_stop_price", {
-    id: p.id,
-    target_profit_price: p.target_profit_price ?? 0,
-    stop_loss_price: p.stop_loss_price ?? 0,
-  }, { idempotencyKey });
+  return post(
+    c,
+    "/v1/api/forex/set_stop_price",
+    {
+      id: p.id,
+      target_profit_price: p.target_profit_price ?? 0,
+      stop_loss_price: p.stop_loss_price ?? 0,
+    },
+    { idempotencyKey },
+  );
 }
 
 /** Account values: balance, equity (total), used and free margin, margin level. */
@@ -88,7 +118,9 @@ export function forexDetail(c: Caller): Promise<UpstreamResult<ForexDetail>> {
 }
 
 /** Resets a demo account (POST here: it changes state; the spec lists it as GET). */
-export function resetForexDemoAccount(c: Caller, idempotencyKey?: string): Promise<UpstreamResult<unknown>> {
+export function resetForexDemoAccount(
+  c: Caller,
+  idempotencyKey?: string,
+): Promise<UpstreamResult<unknown>> {
   return post(c, "/v1/api/main/user/resetForexDemoAccount", {}, { idempotencyKey });
 }
-

@@ -160,13 +160,20 @@ export interface LiveQuote {
 }
 
 export function liveQuote(item: DayMarketItem): LiveQuote {
-  return { id: item.Id, code: item.Code, quote: quoteView(item), marketOpen: item.MarketStatus === MARKET_STATUS.OPEN };
+  return {
+    id: item.Id,
+    code: item.Code,
+    quote: quoteView(item),
+    marketOpen: item.MarketStatus === MARKET_STATUS.OPEN,
+  };
 }
 
 /** The DAY_MARKET items of a push that are well formed. */
 export function liveQuotes(payload: unknown): LiveQuote[] {
   if (!Array.isArray(payload)) return [];
-  return (payload as DayMarketItem[]).filter((q) => q && typeof q.Id === "number" && Number.isFinite(q.Close)).map(liveQuote);
+  return (payload as DayMarketItem[])
+    .filter((q) => q && typeof q.Id === "number" && Number.isFinite(q.Close))
+    .map(liveQuote);
 }
 
 export function orderView(o: Order): OrderView {
@@ -194,12 +201,24 @@ export function orderView(o: Order): OrderView {
   };
 }
 
-export function orderPageView(p: OrderPage): { orders: OrderView[]; total: number; balance: number } {
+export function orderPageView(p: OrderPage): {
+  orders: OrderView[];
+  total: number;
+  balance: number;
+} {
   return { orders: p.data.map(orderView), total: p.total, balance: p.balance };
 }
 
 export function accountView(d: ForexDetail | null): AccountView {
-  if (!d) return { balance: null, equity: null, usedMargin: null, freeMargin: null, marginLevel: null, profit: null };
+  if (!d)
+    return {
+      balance: null,
+      equity: null,
+      usedMargin: null,
+      freeMargin: null,
+      marginLevel: null,
+      profit: null,
+    };
   return {
     balance: num(d.balance),
     equity: num(d.total),
@@ -225,7 +244,10 @@ export function liveAccount(p: Partial<ForexTradePush>): Partial<AccountView> {
 }
 
 /** The live rows after a FOREX_TRADE push: each pushed position's current price and profit. */
-export function mergeLiveRows(prev: Record<number, LiveRow>, pushed: ForexTradePush["TransOrder"]): Record<number, LiveRow> {
+export function mergeLiveRows(
+  prev: Record<number, LiveRow>,
+  pushed: ForexTradePush["TransOrder"],
+): Record<number, LiveRow> {
   const next = { ...prev };
   for (const r of pushed) next[r.Id] = { price: r.UpdatePrice, profit: r.FactProfits };
   return next;

@@ -7,7 +7,13 @@ import { data } from "@remix-run/node";
 import type { SubmissionResult } from "@conform-to/react";
 import type { Caller } from "~/upstream/client.server";
 import { sendEmail, sendSms } from "~/upstream/account.server";
-import { areaList, captcha, captchaRequired, isShowMobile, type Captcha } from "~/upstream/settings.server";
+import {
+  areaList,
+  captcha,
+  captchaRequired,
+  isShowMobile,
+  type Captcha,
+} from "~/upstream/settings.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { sendCodeSchema, sendCodeWithCaptchaSchema, type SendCodeForm } from "~/schemas/send-code";
 import { commitSession } from "~/utils/session.server";
@@ -34,9 +40,17 @@ export async function sendCodeAction(
     captcha_code: v.captcha_code,
   };
   const r = v.type === "email" ? await sendEmail(caller, params) : await sendSms(caller, params);
-  if (!r.ok) return data({ result: reply({ formErrors: [r.msg] }), cooldown: 0, notice: null as string | null });
+  if (!r.ok)
+    return data({
+      result: reply({ formErrors: [r.msg] }),
+      cooldown: 0,
+      notice: null as string | null,
+    });
   const seconds = Number(r.data?.resend_in) > 0 ? Number(r.data.resend_in) : CODE_RESEND_SECONDS;
-  caller.session.set("codeSent", { to: v.account, at: Date.now() - (CODE_RESEND_SECONDS - seconds) * 1000 });
+  caller.session.set("codeSent", {
+    to: v.account,
+    at: Date.now() - (CODE_RESEND_SECONDS - seconds) * 1000,
+  });
   return data(
     { result: reply(), cooldown: seconds, notice: r.msg as string | null },
     { headers: { "Set-Cookie": await commitSession(caller.session) } },
@@ -44,11 +58,14 @@ export async function sendCodeAction(
 }
 
 /** What the register and forgot pages need to draw the send-code step. */
-export async function codeStepState(caller: Caller): Promise<{ cooldown: number; captcha: Captcha | null; captchaError: string | null }> {
+export async function codeStepState(
+  caller: Caller,
+): Promise<{ cooldown: number; captcha: Captcha | null; captchaError: string | null }> {
   const sent = caller.session.get("codeSent");
   const cooldown = cooldownLeft(sent?.at);
   const need = await captchaRequired(caller);
-  if (!need.ok || !need.data) return { cooldown, captcha: null, captchaError: need.ok ? null : need.msg };
+  if (!need.ok || !need.data)
+    return { cooldown, captcha: null, captchaError: need.ok ? null : need.msg };
   const c = await captcha(caller);
   return { cooldown, captcha: c.ok ? c.data : null, captchaError: c.ok ? null : c.msg };
 }
@@ -61,8 +78,12 @@ export async function codeStepState(caller: Caller): Promise<{ cooldown: number;
 export async function codeFormState(caller: Caller, url: URL) {
   const mobile = await isShowMobile(caller);
   const showMobile = mobile.ok ? mobile.data : false;
-  const type: "email" | "mobile" = showMobile && url.searchParams.get("type") === "mobile" ? "mobile" : "email";
-  const [areas, step] = await Promise.all([type === "mobile" ? areaList(caller) : null, codeStepState(caller)]);
+  const type: "email" | "mobile" =
+    showMobile && url.searchParams.get("type") === "mobile" ? "mobile" : "email";
+  const [areas, step] = await Promise.all([
+    type === "mobile" ? areaList(caller) : null,
+    codeStepState(caller),
+  ]);
   const failed = [areas && !areas.ok ? areas.msg : null, step.captchaError].find(Boolean);
   return {
     type,
@@ -80,7 +101,15 @@ export function codeFormRefused(result: SubmissionResult<string[]>) {
 }
 
 /** After a register or reset: forget the sent code and go to the login (mobile tab for mobile). */
-export async function codeFormDone(caller: Caller, type: "email" | "mobile", text: string): Promise<never> {
+export async function codeFormDone(
+  caller: Caller,
+  type: "email" | "mobile",
+  text: string,
+): Promise<never> {
   caller.session.unset("codeSent");
-  throw await redirectWithToast(caller.session, type === "mobile" ? "/login?type=mobile" : "/login", { type: "success", text });
+  throw await redirectWithToast(
+    caller.session,
+    type === "mobile" ? "/login?type=mobile" : "/login",
+    { type: "success", text },
+  );
 }

@@ -15,7 +15,10 @@ const DEV_SECRET = "tradepost-dev-secret-change-me";
 
 /** An optional variable: unset and empty both mean "use the default". */
 const optional = <T extends z.ZodTypeAny>(schema: T) =>
-  z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), schema.optional());
+  z.preprocess(
+    (v) => (typeof v === "string" && v.trim() === "" ? undefined : v),
+    schema.optional(),
+  );
 
 const port = z.coerce
   .number({ invalid_type_error: "must be a port number" })
@@ -23,24 +26,37 @@ const port = z.coerce
   .min(1, "must be between 1 and 65535")
   .max(65535, "must be between 1 and 65535");
 
-const positiveInt = z.coerce.number({ invalid_type_error: "must be a number" }).int("must be a whole number").positive("must be positive");
+const positiveInt = z.coerce
+  .number({ invalid_type_error: "must be a number" })
+  .int("must be a whole number")
+  .positive("must be positive");
 
 const flag = z
   .string()
   .trim()
   .toLowerCase()
-  .refine((v) => ["1", "0", "true", "false", "yes", "no"].includes(v), "must be 1, 0, true or false")
+  .refine(
+    (v) => ["1", "0", "true", "false", "yes", "no"].includes(v),
+    "must be 1, 0, true or false",
+  )
   .transform((v) => v === "1" || v === "true" || v === "yes");
 
 const httpUrl = z
   .string()
   .trim()
-  .refine((v) => /^https?:\/\/[^/\s]+/i.test(v) && URL.canParse(v), "must be an absolute http(s) URL")
+  .refine(
+    (v) => /^https?:\/\/[^/\s]+/i.test(v) && URL.canParse(v),
+    "must be an absolute http(s) URL",
+  )
   .transform((v) => v.replace(/\/+$/, ""));
 
 export const envSchema = z
   .object({
-    NODE_ENV: optional(z.enum(["production", "development", "test"], { message: "must be production, development or test" })),
+    NODE_ENV: optional(
+      z.enum(["production", "development", "test"], {
+        message: "must be production, development or test",
+      }),
+    ),
     PORT: optional(port),
     HOST: optional(z.string().trim().min(1)),
     UPSTREAM_URL: optional(httpUrl),
@@ -50,7 +66,12 @@ export const envSchema = z
     COOKIE_SECURE: optional(flag),
     TRUST_PROXY: optional(z.string().trim()),
     CSP_FRAME_SRC: optional(z.string()),
-    SHUTDOWN_GRACE_MS: optional(z.coerce.number({ invalid_type_error: "must be a number" }).int("must be a whole number").min(0, "must be 0 or more")),
+    SHUTDOWN_GRACE_MS: optional(
+      z.coerce
+        .number({ invalid_type_error: "must be a number" })
+        .int("must be a whole number")
+        .min(0, "must be 0 or more"),
+    ),
     LOCALES_DIR: optional(z.string().trim().min(1)),
     LIVE_FLUSH_MS: optional(positiveInt),
     FORM_MAX_BYTES: optional(positiveInt),
@@ -107,7 +128,10 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     const variable = String(i.path[0] ?? "environment");
     if (seen.has(variable)) continue;
     seen.add(variable);
-    problems.push({ variable, message: `${i.message} (got ${JSON.stringify(source[variable] ?? null)})` });
+    problems.push({
+      variable,
+      message: `${i.message} (got ${JSON.stringify(source[variable] ?? null)})`,
+    });
   }
   throw new EnvError(problems);
 }

@@ -21,7 +21,12 @@ export function localeOf(lang: string | null | undefined): string {
   return l ? HTML_LANG[l] : "en";
 }
 
-function numberFormat(lang: string, decimals: number, signed: boolean, grouping = true): Intl.NumberFormat {
+function numberFormat(
+  lang: string,
+  decimals: number,
+  signed: boolean,
+  grouping = true,
+): Intl.NumberFormat {
   const d = Math.max(0, Math.min(20, Math.trunc(decimals)));
   const key = `${lang}|${d}|${signed ? 1 : 0}|${grouping ? 1 : 0}`;
   let f = cache.get(key);
@@ -45,7 +50,12 @@ function toNumber(v: unknown): number | null {
 }
 
 /** Any amount with a fixed number of decimals. */
-export function formatFixed(v: unknown, decimals: number, lang: string, opts: { signed?: boolean } = {}): string {
+export function formatFixed(
+  v: unknown,
+  decimals: number,
+  lang: string,
+  opts: { signed?: boolean } = {},
+): string {
   const n = toNumber(v);
   if (n === null) return EMPTY;
   // Avoid "-0.00": a value that rounds to zero shows as zero.
@@ -151,13 +161,23 @@ export function formatDateTime(v: unknown, lang: string, opts: { timeZone?: stri
   let d: Date | null = null;
   if (v instanceof Date) d = v;
   else if (typeof v === "number" && Number.isFinite(v)) d = new Date(v < 1e12 ? v * 1000 : v);
-  else if (typeof v === "string" && v.trim()) d = new Date(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?$/.test(v.trim()) ? `${v.trim().replace(" ", "T")}Z` : v);
+  else if (typeof v === "string" && v.trim())
+    d = new Date(
+      /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?$/.test(v.trim())
+        ? `${v.trim().replace(" ", "T")}Z`
+        : v,
+    );
   if (!d || Number.isNaN(d.getTime())) return EMPTY;
   const timeZone = opts.timeZone ?? "UTC";
   const key = `${lang}|${timeZone}`;
   let f = dateCache.get(key);
   if (!f) {
-    f = new Intl.DateTimeFormat(localeOf(lang), { dateStyle: "short", timeStyle: "medium", numberingSystem: "latn", timeZone });
+    f = new Intl.DateTimeFormat(localeOf(lang), {
+      dateStyle: "short",
+      timeStyle: "medium",
+      numberingSystem: "latn",
+      timeZone,
+    });
     dateCache.set(key, f);
   }
   return f.format(d);

@@ -31,7 +31,11 @@ export const CODE_RESEND_SECONDS = CODE_RESEND_S;
 
 /** Seconds left before another verification code may be sent. */
 
-export function cooldownLeft(sentAt: number | undefined | null, now = Date.now(), total = CODE_RESEND_SECONDS): number {
+export function cooldownLeft(
+  sentAt: number | undefined | null,
+  now = Date.now(),
+  total = CODE_RESEND_SECONDS,
+): number {
   if (!sentAt || !Number.isFinite(sentAt)) return 0;
   const left = Math.ceil(total - (now - sentAt) / 1000);
   return left > 0 ? Math.min(left, total) : 0;
@@ -42,7 +46,9 @@ type AnySchema = z.ZodType<any, any, any>;
 /** A schema, or a function choosing it from the posted form (e.g. rules of the posted instrument). */
 type SchemaFor = AnySchema | ((formData: FormData) => AnySchema);
 type Schemas = Record<string, SchemaFor>;
-type OutputOf<S> = S extends (formData: FormData) => infer R ? z.output<R & AnySchema> : z.output<S & AnySchema>;
+type OutputOf<S> = S extends (formData: FormData) => infer R
+  ? z.output<R & AnySchema>
+  : z.output<S & AnySchema>;
 
 export interface FormOptions {
   /** Fields never sent back to the page (passwords). */
@@ -112,17 +118,36 @@ async function readLimited(request: Request, max: number): Promise<Uint8Array> {
 }
 
 /** A refusal's result: the posted values (minus hidden fields) and form-level messages. */
-function plainRefusal(formData: FormData, messages: string[], hideFields: string[]): SubmissionResult<string[]> {
-  return parseWithZod(formData, { schema: z.object({}).passthrough() }).reply({ formErrors: messages, hideFields });
+function plainRefusal(
+  formData: FormData,
+  messages: string[],
+  hideFields: string[],
+): SubmissionResult<string[]> {
+  return parseWithZod(formData, { schema: z.object({}).passthrough() }).reply({
+    formErrors: messages,
+    hideFields,
+  });
 }
 
 /**
  * Reads a POST form through the pipeline. `schemas` is one zod schema, or one per `intent`
  * ({ login: loginSchema, demo: demoSchema }).
  */
-export async function readForm<S extends AnySchema>(request: Request, schema: S, options?: FormOptions): Promise<FormOutcome<{ form: S }>>;
-export async function readForm<M extends Schemas>(request: Request, schemas: M, options?: FormOptions): Promise<FormOutcome<M>>;
-export async function readForm(request: Request, schemas: AnySchema | Schemas, options: FormOptions = {}): Promise<FormOutcome<Schemas>> {
+export async function readForm<S extends AnySchema>(
+  request: Request,
+  schema: S,
+  options?: FormOptions,
+): Promise<FormOutcome<{ form: S }>>;
+export async function readForm<M extends Schemas>(
+  request: Request,
+  schemas: M,
+  options?: FormOptions,
+): Promise<FormOutcome<M>>;
+export async function readForm(
+  request: Request,
+  schemas: AnySchema | Schemas,
+  options: FormOptions = {},
+): Promise<FormOutcome<Schemas>> {
   const single = schemas instanceof z.ZodType;
   const map: Schemas = single ? { form: schemas } : schemas;
   const hideFields = options.hideFields ?? [];
@@ -132,27 +157,56 @@ export async function readForm(request: Request, schemas: AnySchema | Schemas, o
   try {
     const body = await readLimited(request, max);
     const type = request.headers.get("Content-Type") ?? "application/x-www-form-urlencoded";
-    formData = await new Response(body as unknown as BodyInit, { headers: { "Content-Type": type } }).formData();
+    formData = await new Response(body as unknown as BodyInit, {
+      headers: { "Content-Type": type },
+    }).formData();
   } catch (err) {
     if (err instanceof BodyTooLarge) {
       const t = await getT(request, ["common"]);
-      return { ok: false, status: 413, intent: "", formData, result: plainRefusal(formData, [t("common:form_too_large")], hideFields) };
+      return {
+        ok: false,
+        status: 413,
+        intent: "",
+        formData,
+        result: plainRefusal(formData, [t("common:form_too_large")], hideFields),
+      };
     }
     // An unreadable body is an empty form: its CSRF check fails below.
   }
 
   // One schema: the form's own `intent` field (if any) is the schema's to check.
-  const posted = single ? "form" : options.intentOf ? options.intentOf(formData) : formData.get("intent");
+  const posted = single
+    ? "form"
+    : options.intentOf
+      ? options.intentOf(formData)
+      : formData.get("intent");
   const names = Object.keys(map);
-  const intent = typeof posted === "string" && posted in map ? posted : posted === null ? (options.defaultIntent ?? names[0]) : null;
+  const intent =
+    typeof posted === "string" && posted in map
+      ? posted
+      : posted === null
+        ? (options.defaultIntent ?? names[0])
+        : null;
 
   const csrfError = await checkCsrf(request, formData);
   if (csrfError) {
-    return { ok: false, status: 403, intent: intent ?? "", formData, result: plainRefusal(formData, [csrfError], hideFields) };
+    return {
+      ok: false,
+      status: 403,
+      intent: intent ?? "",
+      formData,
+      result: plainRefusal(formData, [csrfError], hideFields),
+    };
   }
   if (intent === null) {
     const t = await getT(request, ["common"]);
-    return { ok: false, status: 400, intent: "", formData, result: plainRefusal(formData, [t("common:unknown_action")], hideFields) };
+    return {
+      ok: false,
+      status: 400,
+      intent: "",
+      formData,
+      result: plainRefusal(formData, [t("common:unknown_action")], hideFields),
+    };
   }
 
   const prepared = options.prepare ? options.prepare(formData) : formData;
@@ -163,7 +217,10 @@ export async function readForm(request: Request, schemas: AnySchema | Schemas, o
     return { ok: false, status: 400, intent, formData, result: submission.reply({ hideFields }) };
   }
   const value = submission.value as Record<string, unknown>;
-  const key = value && typeof value === "object" && typeof value.idempotency_key === "string" ? value.idempotency_key : null;
+  const key =
+    value && typeof value === "object" && typeof value.idempotency_key === "string"
+      ? value.idempotency_key
+      : null;
   return {
     ok: true,
     intent,
@@ -175,6 +232,12 @@ export async function readForm(request: Request, schemas: AnySchema | Schemas, o
 }
 
 /** The answer to a refused form: its status and what the page needs to show the form again. */
-export function refused<E extends Record<string, unknown> = Record<never, never>>(form: RefusedForm, extra?: E) {
-  return data({ ...(extra as E), refusedIntent: form.intent, result: form.result }, { status: form.status });
+export function refused<E extends Record<string, unknown> = Record<never, never>>(
+  form: RefusedForm,
+  extra?: E,
+) {
+  return data(
+    { ...(extra as E), refusedIntent: form.intent, result: form.result },
+    { status: form.status },
+  );
 }

@@ -1,6 +1,11 @@
 /** Signing in (storing the upstream token and a summary of the user in the session) and out. */
 import { redirect } from "@remix-run/node";
-import { commitSession, getSession, type AppSession, type SessionUser } from "~/utils/session.server";
+import {
+  commitSession,
+  getSession,
+  type AppSession,
+  type SessionUser,
+} from "~/utils/session.server";
 import { callerFor } from "~/upstream/client.server";
 import { logout, type UpstreamUser } from "~/upstream/account.server";
 

@@ -32,7 +32,8 @@ export interface SessionFlashData {
 
 export type AppSession = Session<SessionData, SessionFlashData>;
 
-let storage: ReturnType<typeof createCookieSessionStorage<SessionData, SessionFlashData>> | null = null;
+let storage: ReturnType<typeof createCookieSessionStorage<SessionData, SessionFlashData>> | null =
+  null;
 
 export function sessionStorage() {
   if (!storage) {

@@ -29,7 +29,9 @@ export interface EndpointDef {
 }
 
 /** An endpoint whose envelope carries `Data`; the type lives only at compile time. */
-export type Endpoint<Data, Def extends EndpointDef = EndpointDef> = Def & { readonly __data?: Data };
+export type Endpoint<Data, Def extends EndpointDef = EndpointDef> = Def & {
+  readonly __data?: Data;
+};
 
 /** Declares an endpoint with the type of its `data`: `endpoint<Order>()({ ... })`. */
 export function endpoint<Data>() {

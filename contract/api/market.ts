@@ -82,7 +82,11 @@ export const tradeList = endpoint<Instrument[]>()({
   auth: false,
   tag: "market",
   summary: "Instruments with their day's quotes",
-  query: z.object({ searchCurrency: text(256).optional(), category_id: id.optional(), ...cacheBuster }),
+  query: z.object({
+    searchCurrency: text(256).optional(),
+    category_id: id.optional(),
+    ...cacheBuster,
+  }),
 });
 
 export const kline = endpoint<Candle[]>()({

@@ -62,7 +62,9 @@ function pct(sorted: number[], p: number): number {
 }
 
 function main(): void {
-  console.log(`engine bench: ${POSITIONS.toLocaleString("en")} positions, ${USERS.toLocaleString("en")} accounts, ${TICKS} ticks (node ${process.version})`);
+  console.log(
+    `engine bench: ${POSITIONS.toLocaleString("en")} positions, ${USERS.toLocaleString("en")} accounts, ${TICKS} ticks (node ${process.version})`,
+  );
 
   // Store A: the engine. Store B: the floor. Same schema, same pragmas (openDb: WAL, synchronous=NORMAL).
   const dbA = openDb(path.join(dir, "engine.sqlite"));
@@ -90,7 +92,15 @@ function main(): void {
     const far = (f: number) => Number((inst.base_price * f).toFixed(inst.price_precision));
     const tp = withStops ? far(type === 1 ? 1.5 : 0.5) : 0;
     const sl = withStops ? far(type === 1 ? 0.5 : 1.5) : 0;
-    return { user: k % USERS, inst, type, cont: (1 + Math.floor(r() * 50)) / 100, multiple: mult[Math.floor(r() * mult.length)], tp, sl };
+    return {
+      user: k % USERS,
+      inst,
+      type,
+      cont: (1 + Math.floor(r() * 50)) / 100,
+      multiple: mult[Math.floor(r() * mult.length)],
+      tp,
+      sl,
+    };
   });
 
   // ---- the floor: the same rows, bare prepared statements, one durable transaction per order.
@@ -98,11 +108,32 @@ function main(): void {
     `INSERT INTO orders (user_id, instrument_id, order_type, status, pending_kind, lots, units, leverage, origin_price, open_price,
        take_profit, stop_loss, margin_micro, fee_micro, created_at, opened_at) VALUES (?, ?, ?, 1, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const updBal = dbB.prepare("UPDATE users SET balance_micro = balance_micro + ? WHERE id = ? RETURNING balance_micro");
-  const insLedger = dbB.prepare("INSERT INTO ledger (user_id, amount_micro, balance_after_micro, kind, ref, created_at) VALUES (?, ?, ?, 'fee', ?, ?)");
+  const updBal = dbB.prepare(
+    "UPDATE users SET balance_micro = balance_micro + ? WHERE id = ? RETURNING balance_micro",
+  );
+  const insLedger = dbB.prepare(
+    "INSERT INTO ledger (user_id, amount_micro, balance_after_micro, kind, ref, created_at) VALUES (?, ?, ?, 'fee', ?, ?)",
+  );
   const floorTx = dbB.transaction((o: (typeof plan)[number], userId: number) => {
     const now = Date.now();
-    const id = Number(insOrder.run(userId, o.inst.id, o.type, String(o.cont), String(o.cont * 100000), o.multiple, o.inst.base_price, o.inst.base_price, o.tp || null, o.sl || null, 1_000_000, 2_000, now, now).lastInsertRowid);
+    const id = Number(
+      insOrder.run(
+        userId,
+        o.inst.id,
+        o.type,
+        String(o.cont),
+        String(o.cont * 100000),
+        o.multiple,
+        o.inst.base_price,
+        o.inst.base_price,
+        o.tp || null,
+        o.sl || null,
+        1_000_000,
+        2_000,
+        now,
+        now,
+      ).lastInsertRowid,
+    );
     const b = updBal.get(-2_000, userId) as { balance_micro: number };
     insLedger.run(userId, -2_000, b.balance_micro, `order:${id}`, now);
   });
@@ -113,11 +144,23 @@ function main(): void {
   // ---- the engine: Engine.submit for every order (durable: one transaction each).
   t0 = performance.now();
   for (const o of plan) {
-    engine.submit(usersA[o.user], parseOrderRequest({ type: o.type, cont: String(o.cont), forex_id: o.inst.id, status: 1, multiple: o.multiple, target_profit_price: o.tp, stop_loss_price: o.sl }));
+    engine.submit(
+      usersA[o.user],
+      parseOrderRequest({
+        type: o.type,
+        cont: String(o.cont),
+        forex_id: o.inst.id,
+        status: 1,
+        multiple: o.multiple,
+        target_profit_price: o.tp,
+        stop_loss_price: o.sl,
+      }),
+    );
   }
   const engineMs = performance.now() - t0;
   const open = engine.stats().open;
-  if (open !== POSITIONS) throw new Error(`expected ${POSITIONS} open positions, engine holds ${open}`);
+  if (open !== POSITIONS)
+    throw new Error(`expected ${POSITIONS} open positions, engine holds ${open}`);
 
   // ---- mark to market: every instrument moves every tick. A full GC first so that
   // the garbage of the placement phase is not collected inside the measured ticks.
@@ -131,7 +174,17 @@ function main(): void {
     const changed: Quote[] = insts.map((i) => {
       const p = price.get(i.id)! * (1 + (w() - 0.5) * 0.0004);
       price.set(i.id, p);
-      return { id: i.id, code: i.code, price: p, open: p, high: p, low: p, volume: 1, change: 0, time: now };
+      return {
+        id: i.id,
+        code: i.code,
+        price: p,
+        open: p,
+        high: p,
+        low: p,
+        volume: 1,
+        change: 0,
+        time: now,
+      };
     });
     const s = performance.now();
     engine.onTick(changed);
@@ -147,12 +200,24 @@ function main(): void {
   const ratio = engineMs / floorMs;
   const line = "-".repeat(72);
   console.log(line);
-  console.log(`mark to market, ${open.toLocaleString("en")} open positions, ${insts.length} instruments ticking, ${times.length} ticks:`);
-  console.log(`  p50 ${p50.toFixed(3)} ms/tick   p99 ${p99.toFixed(3)} ms/tick   max ${times[times.length - 1].toFixed(3)} ms/tick   (goal p99 <= 5 ms: ${p99 <= 5 ? "MET" : "NOT MET"})`);
-  console.log(`order placement, ${POSITIONS.toLocaleString("en")} market orders, one durable WAL transaction each:`);
-  console.log(`  engine  ${Math.round(POSITIONS / (engineMs / 1000)).toLocaleString("en")} orders/s  (${engineUs.toFixed(1)} us/order)`);
-  console.log(`  floor   ${Math.round(POSITIONS / (floorMs / 1000)).toLocaleString("en")} orders/s  (${floorUs.toFixed(1)} us/order; bare inserts of the same rows)`);
-  console.log(`  engine / floor = ${ratio.toFixed(2)}x   (goal <= 2x: ${ratio <= 2 ? "MET" : "NOT MET"})`);
+  console.log(
+    `mark to market, ${open.toLocaleString("en")} open positions, ${insts.length} instruments ticking, ${times.length} ticks:`,
+  );
+  console.log(
+    `  p50 ${p50.toFixed(3)} ms/tick   p99 ${p99.toFixed(3)} ms/tick   max ${times[times.length - 1].toFixed(3)} ms/tick   (goal p99 <= 5 ms: ${p99 <= 5 ? "MET" : "NOT MET"})`,
+  );
+  console.log(
+    `order placement, ${POSITIONS.toLocaleString("en")} market orders, one durable WAL transaction each:`,
+  );
+  console.log(
+    `  engine  ${Math.round(POSITIONS / (engineMs / 1000)).toLocaleString("en")} orders/s  (${engineUs.toFixed(1)} us/order)`,
+  );
+  console.log(
+    `  floor   ${Math.round(POSITIONS / (floorMs / 1000)).toLocaleString("en")} orders/s  (${floorUs.toFixed(1)} us/order; bare inserts of the same rows)`,
+  );
+  console.log(
+    `  engine / floor = ${ratio.toFixed(2)}x   (goal <= 2x: ${ratio <= 2 ? "MET" : "NOT MET"})`,
+  );
   console.log(line);
 
   engine.stop();

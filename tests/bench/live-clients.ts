@@ -34,48 +34,54 @@ let tAtMeasure = Date.now();
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
 const leanFetch: FetchLike = (input, init) =>
   new Promise((resolve, reject) => {
-    const req = http.get(String(input), { agent, headers: init?.headers as Record<string, string> }, (res) => {
-      const queue: Uint8Array[] = [];
-      let waiting: ((r: { done: boolean; value?: Uint8Array }) => void) | null = null;
-      let ended = false;
-      const finish = () => {
-        ended = true;
-        if (waiting) {
-          const w = waiting;
-          waiting = null;
-          w({ done: true });
-        }
-      };
-      res.on("data", (chunk: Buffer) => {
-        if (waiting) {
-          const w = waiting;
-          waiting = null;
-          w({ done: false, value: chunk });
-        } else queue.push(chunk);
-      });
-      res.on("end", finish);
-      res.on("close", finish);
-      res.on("error", finish);
-      const reader = {
-        read: () =>
-          queue.length
-            ? Promise.resolve({ done: false, value: queue.shift() })
-            : ended
-              ? Promise.resolve({ done: true })
-              : new Promise<{ done: boolean; value?: Uint8Array }>((r) => (waiting = r)),
-        cancel: async () => {
-          req.destroy();
-        },
-        releaseLock: () => {},
-      };
-      resolve({
-        status: res.statusCode ?? 0,
-        url: String(input),
-        redirected: false,
-        headers: { get: (name: string) => (res.headers[name.toLowerCase()] as string | undefined) ?? null },
-        body: { getReader: () => reader },
-      } as never);
-    });
+    const req = http.get(
+      String(input),
+      { agent, headers: init?.headers as Record<string, string> },
+      (res) => {
+        const queue: Uint8Array[] = [];
+        let waiting: ((r: { done: boolean; value?: Uint8Array }) => void) | null = null;
+        let ended = false;
+        const finish = () => {
+          ended = true;
+          if (waiting) {
+            const w = waiting;
+            waiting = null;
+            w({ done: true });
+          }
+        };
+        res.on("data", (chunk: Buffer) => {
+          if (waiting) {
+            const w = waiting;
+            waiting = null;
+            w({ done: false, value: chunk });
+          } else queue.push(chunk);
+        });
+        res.on("end", finish);
+        res.on("close", finish);
+        res.on("error", finish);
+        const reader = {
+          read: () =>
+            queue.length
+              ? Promise.resolve({ done: false, value: queue.shift() })
+              : ended
+                ? Promise.resolve({ done: true })
+                : new Promise<{ done: boolean; value?: Uint8Array }>((r) => (waiting = r)),
+          cancel: async () => {
+            req.destroy();
+          },
+          releaseLock: () => {},
+        };
+        resolve({
+          status: res.statusCode ?? 0,
+          url: String(input),
+          redirected: false,
+          headers: {
+            get: (name: string) => (res.headers[name.toLowerCase()] as string | undefined) ?? null,
+          },
+          body: { getReader: () => reader },
+        } as never);
+      },
+    );
     req.on("error", reject);
     init?.signal?.addEventListener("abort", () => req.destroy(), { once: true });
   });
@@ -140,6 +146,20 @@ process.on("message", (m: { type: string }) => {
     const cpuPct = ((cpu.user + cpu.system) / 1000 / Math.max(1, Date.now() - tAtMeasure)) * 100;
     const open = clients.filter((c) => c.readyState === EventSource.OPEN).length;
     for (const c of clients) c.close();
-    process.send?.({ type: "report", hist: Array.from(hist), spread: Array.from(spread), samples, events, ready, errors, open, snapshots, cpuPct }, () => process.exit(0));
+    process.send?.(
+      {
+        type: "report",
+        hist: Array.from(hist),
+        spread: Array.from(spread),
+        samples,
+        events,
+        ready,
+        errors,
+        open,
+        snapshots,
+        cpuPct,
+      },
+      () => process.exit(0),
+    );
   }
 });

@@ -28,13 +28,29 @@ function minimalBuild(): ServerBuild {
     },
     routes: {
       root: { id: "root", path: "", module: root as never },
-      "routes/live": { id: "routes/live", parentId: "root", path: "live", module: liveRoute as never },
-      "routes/live[.]json": { id: "routes/live[.]json", parentId: "root", path: "live.json", module: liveJsonRoute as never },
+      "routes/live": {
+        id: "routes/live",
+        parentId: "root",
+        path: "live",
+        module: liveRoute as never,
+      },
+      "routes/live[.]json": {
+        id: "routes/live[.]json",
+        parentId: "root",
+        path: "live.json",
+        module: liveJsonRoute as never,
+      },
     },
     assets: { entry: { imports: [], module: "" }, routes: {}, url: "", version: "bench" } as never,
     publicPath: "/build/",
     assetsBuildDirectory: "public/build",
-    future: { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true, v3_lazyRouteDiscovery: true, v3_singleFetch: true } as never,
+    future: {
+      v3_fetcherPersist: true,
+      v3_relativeSplatPath: true,
+      v3_throwAbortReason: true,
+      v3_lazyRouteDiscovery: true,
+      v3_singleFetch: true,
+    } as never,
     isSpaMode: false,
   } as ServerBuild;
 }

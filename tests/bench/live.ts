@@ -73,12 +73,22 @@ function cleanup() {
 process.on("exit", cleanup);
 process.on("SIGINT", () => process.exit(130));
 
-async function startWeb(mode: "full" | "harness", upstreamUrl: string): Promise<{ pid: number; url: string; child: ChildProcess; output: () => string } | null> {
+async function startWeb(
+  mode: "full" | "harness",
+  upstreamUrl: string,
+): Promise<{ pid: number; url: string; child: ChildProcess; output: () => string } | null> {
   const port = 20000 + Math.floor(Math.random() * 20000);
   const entry = mode === "full" ? path.join(root, "server.ts") : path.join(here, "live-web.ts");
   const child = spawn(process.execPath, ["--import", "tsx", entry], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", UPSTREAM_URL: upstreamUrl, NODE_ENV: "production", LOG_LEVEL: "warn" },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      UPSTREAM_URL: upstreamUrl,
+      NODE_ENV: "production",
+      LOG_LEVEL: "warn",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.push(child);
@@ -108,18 +118,30 @@ function percentile(hist: number[], total: number, p: number): number {
 async function main() {
   const limit = fdLimit();
   if (Number.isFinite(limit) && limit < N + 200) {
-    log(`file descriptor limit ${limit} is below ${N + 200}; raise it (ulimit -n ${N * 2 + 1000}) or lower BENCH_CLIENTS`);
+    log(
+      `file descriptor limit ${limit} is below ${N + 200}; raise it (ulimit -n ${N * 2 + 1000}) or lower BENCH_CLIENTS`,
+    );
     process.exit(1);
   }
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "tp-bench-live-"));
   const up = await buildUpstream(
-    loadConfig({} as NodeJS.ProcessEnv, { port: 0, host: "127.0.0.1", dbFile: path.join(tmp, "up.sqlite"), dataDir: tmp, rateLimit: false, marketAlwaysOpen: true, tickMs: TICK_MS }),
+    loadConfig({} as NodeJS.ProcessEnv, {
+      port: 0,
+      host: "127.0.0.1",
+      dbFile: path.join(tmp, "up.sqlite"),
+      dataDir: tmp,
+      rateLimit: false,
+      marketAlwaysOpen: true,
+      tickMs: TICK_MS,
+    }),
   );
   const upstreamUrl = await up.listen();
   log(`upstream ${upstreamUrl} ticking every ${TICK_MS} ms`);
 
-  const hasBuild = fs.existsSync(path.join(root, "build/index.js")) && fs.existsSync(path.join(root, "server.ts"));
-  const wanted = (process.env.BENCH_WEB as "full" | "harness" | undefined) ?? (hasBuild ? "full" : "harness");
+  const hasBuild =
+    fs.existsSync(path.join(root, "build/index.js")) && fs.existsSync(path.join(root, "server.ts"));
+  const wanted =
+    (process.env.BENCH_WEB as "full" | "harness" | undefined) ?? (hasBuild ? "full" : "harness");
   let web = await startWeb(wanted, upstreamUrl);
   let mode = wanted;
   if (!web && wanted === "full") {
@@ -133,14 +155,32 @@ async function main() {
   const rssBefore = rssOf(web.pid);
 
   const workers = Math.max(1, Math.ceil(N / PER_WORKER));
-  const progress = new Map<number, { open: number; ready: number; errors: number; snapshots: number }>();
-  const reports: { hist: number[]; spread: number[]; samples: number; events: number; ready: number; errors: number; open: number; snapshots: number; cpuPct: number }[] = [];
+  const progress = new Map<
+    number,
+    { open: number; ready: number; errors: number; snapshots: number }
+  >();
+  const reports: {
+    hist: number[];
+    spread: number[];
+    samples: number;
+    events: number;
+    ready: number;
+    errors: number;
+    open: number;
+    snapshots: number;
+    cpuPct: number;
+  }[] = [];
   const streamUrl = `${web.url}/live?topics=DAY_MARKET`;
   for (let w = 0; w < workers; w++) {
     const count = Math.floor(N / workers) + (w < N % workers ? 1 : 0);
     const c = fork(path.join(here, "live-clients.ts"), [], {
       execArgv: ["--import", "tsx"],
-      env: { ...process.env, BENCH_URL: streamUrl, BENCH_COUNT: String(count), BENCH_RAMP: String(Math.ceil(1000 / workers)) },
+      env: {
+        ...process.env,
+        BENCH_URL: streamUrl,
+        BENCH_COUNT: String(count),
+        BENCH_RAMP: String(Math.ceil(1000 / workers)),
+      },
     });
     children.push(c);
     c.on("exit", (code) => {
@@ -176,12 +216,15 @@ async function main() {
     snaps = [...progress.values()].reduce((a, p) => a + p.snapshots, 0);
     if (ready >= N && snaps >= N) break;
   }
-  log(`${ready}/${N} streams ready, ${snaps} snapshots, in ${((Date.now() - tConnect) / 1000).toFixed(1)} s`);
+  log(
+    `${ready}/${N} streams ready, ${snaps} snapshots, in ${((Date.now() - tConnect) / 1000).toFixed(1)} s`,
+  );
   await sleep(2000);
   const rssConnected = rssOf(web.pid);
 
   for (const c of children.slice(-workers)) c.send({ type: "measure" });
-  if (mode === "harness") await fetch(`${web.url}/__stats/reset`, { method: "POST" }).catch(() => {});
+  if (mode === "harness")
+    await fetch(`${web.url}/__stats/reset`, { method: "POST" }).catch(() => {});
   const cpu0 = cpuTicksOf(web.pid);
   probing = true;
   const t0 = Date.now();
@@ -199,7 +242,11 @@ async function main() {
   probe.sort((a, b) => a - b);
   const pp = (p: number) => probe[Math.min(probe.length - 1, Math.floor(probe.length * p))] ?? NaN;
   const bridgeStats =
-    mode === "harness" ? ((await fetch(`${web.url}/__stats`).then((r) => r.json()).catch(() => null)) as Record<string, number> | null) : null;
+    mode === "harness"
+      ? ((await fetch(`${web.url}/__stats`)
+          .then((r) => r.json())
+          .catch(() => null)) as Record<string, number> | null)
+      : null;
   const load = os.loadavg()[0];
   const stillOpen = [...progress.values()].reduce((a, p) => a + p.ready, 0);
 
@@ -230,25 +277,50 @@ async function main() {
   const p50 = percentile(hist, samples, 0.5);
   const p99 = percentile(hist, samples, 0.99);
   let max = 0;
-  for (let i = hist.length - 1; i >= 0; i--) if (hist[i]) { max = i; break; }
+  for (let i = hist.length - 1; i >= 0; i--)
+    if (hist[i]) {
+      max = i;
+      break;
+    }
   const perClient = (rssConnected - rssBefore) / N;
 
   console.log("");
   console.log("live bench results");
   console.log(`  web                     ${mode} (${web.url})`);
-  console.log(`  clients connected       ${open} / ${N} (ready events ${stillOpen}, client errors ${errors})`);
-  console.log(`  tick interval           ${TICK_MS} ms, measured ${SECONDS} s, ${samples} change events`);
+  console.log(
+    `  clients connected       ${open} / ${N} (ready events ${stillOpen}, client errors ${errors})`,
+  );
+  console.log(
+    `  tick interval           ${TICK_MS} ms, measured ${SECONDS} s, ${samples} change events`,
+  );
   console.log(`  latency tick->client    p50 ${p50} ms   p99 ${p99} ms   max ${max} ms`);
-  console.log(`  web RSS                 before ${(rssBefore / 1048576).toFixed(1)} MiB, with clients ${(rssConnected / 1048576).toFixed(1)} MiB (max ${(maxRss / 1048576).toFixed(1)} MiB)`);
+  console.log(
+    `  web RSS                 before ${(rssBefore / 1048576).toFixed(1)} MiB, with clients ${(rssConnected / 1048576).toFixed(1)} MiB (max ${(maxRss / 1048576).toFixed(1)} MiB)`,
+  );
   console.log(`  memory per client       ${(perClient / 1024).toFixed(1)} KiB`);
   console.log(`  web CPU while measuring ${cpuPct.toFixed(0)} % of one core`);
-  console.log(`  spread in a client proc p50 ${percentile(spread, spreadN, 0.5)} ms   p99 ${percentile(spread, spreadN, 0.99)} ms (one tick: first copy -> this copy)`);
-  console.log(`  upstream alone          p50 ${pp(0.5)} ms   p99 ${pp(0.99)} ms (tick -> a raw websocket subscriber)`);
-  if (bridgeStats) console.log(`  bridge flushes          ${bridgeStats.flushes}, avg ${bridgeStats.flushMsAvg} ms, max ${bridgeStats.flushMsMax} ms each`);
-  console.log(`  client processes CPU    ${reports.map((r) => `${r.cpuPct.toFixed(0)} %`).join(", ")} (load average ${load.toFixed(2)} on ${os.cpus().length} cores)`);
+  console.log(
+    `  spread in a client proc p50 ${percentile(spread, spreadN, 0.5)} ms   p99 ${percentile(spread, spreadN, 0.99)} ms (one tick: first copy -> this copy)`,
+  );
+  console.log(
+    `  upstream alone          p50 ${pp(0.5)} ms   p99 ${pp(0.99)} ms (tick -> a raw websocket subscriber)`,
+  );
+  if (bridgeStats)
+    console.log(
+      `  bridge flushes          ${bridgeStats.flushes}, avg ${bridgeStats.flushMsAvg} ms, max ${bridgeStats.flushMsMax} ms each`,
+    );
+  console.log(
+    `  client processes CPU    ${reports.map((r) => `${r.cpuPct.toFixed(0)} %`).join(", ")} (load average ${load.toFixed(2)} on ${os.cpus().length} cores)`,
+  );
   console.log(`  upstream ws connections ${upstreamWs} (max seen ${maxUpstreamWs})`);
-  const bridgeLog = web.output().split("\n").filter((l) => l.includes("live upstream"));
-  if (bridgeLog.length) console.log(`  bridge upstream events  ${bridgeLog.length}: ${bridgeLog.slice(-3).join(" | ")}`);
+  const bridgeLog = web
+    .output()
+    .split("\n")
+    .filter((l) => l.includes("live upstream"));
+  if (bridgeLog.length)
+    console.log(
+      `  bridge upstream events  ${bridgeLog.length}: ${bridgeLog.slice(-3).join(" | ")}`,
+    );
   const pass = open >= N && p99 <= 250 && maxUpstreamWs === 1 && upstreamWs === 1;
   console.log(`  goal (N=${N}, p99<=250 ms, 1 upstream connection): ${pass ? "MET" : "NOT MET"}`);
 

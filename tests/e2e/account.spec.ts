@@ -23,7 +23,10 @@ const EN = (key: string, params?: Record<string, string | number>) => web("en", 
 const NEW_PASSWORD = "N3w-pass!e2e";
 
 test.describe("password reset", () => {
-  test("reset by e-mail code: lands on /login, the old password fails, the new one works, the other device is signed out", async ({ page, browser }, info) => {
+  test("reset by e-mail code: lands on /login, the old password fails, the new one works, the other device is signed out", async ({
+    page,
+    browser,
+  }, info) => {
     // One code per address a minute (upstream/API.md): the reset code can only be sent a minute
     // after the sign-up code, as a person would find out too.
     test.setTimeout(150_000);
@@ -61,7 +64,9 @@ test.describe("password reset", () => {
       waited = true;
       await p2.waitForTimeout(seconds * 1000 + 500);
     }
-    expect(waited, "the upstream asked to wait a minute between two codes to one address").toBe(true);
+    expect(waited, "the upstream asked to wait a minute between two codes to one address").toBe(
+      true,
+    );
     await expect(countingDown).toBeVisible();
     await expect(sendCode).toHaveText(/\d+/);
     await expect(waitAlert).toHaveCount(0);
@@ -73,11 +78,15 @@ test.describe("password reset", () => {
     await field(p2, "auth:secondary_password").fill(NEW_PASSWORD);
     await button(p2, "auth:forgot_submit").click();
     await expect(p2).toHaveURL(/\/login$/);
-    await expect(p2.locator('[data-toast="success"]')).toContainText(upstream("en", "accounts", "accounts.password_reset"));
+    await expect(p2.locator('[data-toast="success"]')).toContainText(
+      upstream("en", "accounts", "accounts.password_reset"),
+    );
 
     // The old password no longer works ...
     await signIn(p2, email, PASSWORD);
-    await expect(p2.getByRole("alert")).toContainText(upstream("en", "accounts", "accounts.login_failed"));
+    await expect(p2.getByRole("alert")).toContainText(
+      upstream("en", "accounts", "accounts.login_failed"),
+    );
     await expect(p2).toHaveURL(/\/login/);
     // ... the new one does.
     await signIn(p2, email, NEW_PASSWORD);
@@ -97,7 +106,9 @@ test.describe("password reset", () => {
 });
 
 test.describe("sign-out", () => {
-  test("log out from the settings page: lands on /, and /user then asks to sign in", async ({ page }, info) => {
+  test("log out from the settings page: lands on /, and /user then asks to sign in", async ({
+    page,
+  }, info) => {
     const email = await newSignedInUser(page, info);
     // Home -> account icon -> Settings, and the settings page's back arrow returns to the account.
     await page.getByRole("link", { name: EN("common:home.account") }).click();
@@ -130,7 +141,9 @@ interface Area {
 }
 
 test.describe("phone number", () => {
-  test("sign-up by phone (area code + number) with the SMS code, then sign-in with the phone tab", async ({ page }) => {
+  test("sign-up by phone (area code + number) with the SMS code, then sign-in with the phone tab", async ({
+    page,
+  }) => {
     const res = await fetch(`${UPSTREAM_URL}/api/default/area_list`, { headers: { lang: "en" } });
     const areas = ((await res.json()) as { data: Area[] }).data;
     const area = areas.find((a) => a.code === "HK") ?? areas[0];
@@ -140,7 +153,10 @@ test.describe("phone number", () => {
     const cc = area.global_code.replace(/\D/g, "");
 
     await page.goto("/register");
-    await page.getByRole("navigation", { name: EN("auth:identity_type") }).getByRole("link", { name: EN("auth:tab_mobile") }).click();
+    await page
+      .getByRole("navigation", { name: EN("auth:identity_type") })
+      .getByRole("link", { name: EN("auth:tab_mobile") })
+      .click();
     await expect(page).toHaveURL(/\/register\?type=mobile$/);
     await field(page, "auth:area_code").selectOption(String(area.id));
     await field(page, "auth:mobile").fill(number);
@@ -158,7 +174,9 @@ test.describe("phone number", () => {
     await expect(page).toHaveURL(/\/login\?type=mobile$/);
 
     // The login page opens on the phone tab.
-    const phoneTab = page.getByRole("navigation", { name: EN("auth:identity_type") }).getByRole("link", { name: EN("auth:tab_mobile") });
+    const phoneTab = page
+      .getByRole("navigation", { name: EN("auth:identity_type") })
+      .getByRole("link", { name: EN("auth:tab_mobile") });
     await expect(phoneTab).toHaveAttribute("aria-current", "page");
     await field(page, "auth:area_code").selectOption(String(area.id));
     await field(page, "auth:mobile").fill(number);

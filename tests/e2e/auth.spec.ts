@@ -1,8 +1,19 @@
 /** Sign-up by e-mail with the code from the outbox, sign-in, and the login-required redirect. */
-import { test, expect, registerByEmail, signIn, uniqueEmail, field, HOME, PASSWORD } from "./fixtures";
+import {
+  test,
+  expect,
+  registerByEmail,
+  signIn,
+  uniqueEmail,
+  field,
+  HOME,
+  PASSWORD,
+} from "./fixtures";
 
 test.describe("sign-up and sign-in", () => {
-  test("sign-up by e-mail with the code from the outbox, then sign-in lands on /", async ({ page }, info) => {
+  test("sign-up by e-mail with the code from the outbox, then sign-in lands on /", async ({
+    page,
+  }, info) => {
     const email = uniqueEmail(info, "signup");
     await registerByEmail(page, email);
     await expect(page).toHaveURL(/\/login$/);
@@ -16,7 +27,9 @@ test.describe("sign-up and sign-in", () => {
     await expect(page.getByTestId("user-name")).toHaveText(email);
   });
 
-  test("a login-required route sends to /login?from= and back after sign-in", async ({ page }, info) => {
+  test("a login-required route sends to /login?from= and back after sign-in", async ({
+    page,
+  }, info) => {
     const email = uniqueEmail(info, "from");
     await registerByEmail(page, email);
 

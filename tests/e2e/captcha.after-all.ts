@@ -38,7 +38,9 @@ test.describe.configure({ mode: "serial" });
 test.beforeAll(() => setCaptcha(true));
 test.afterAll(() => setCaptcha(false));
 
-test("with the captcha on, sending a sign-up code needs the characters of the image", async ({ page }, info) => {
+test("with the captcha on, sending a sign-up code needs the characters of the image", async ({
+  page,
+}, info) => {
   const email = uniqueEmail(info, "captcha");
   await page.goto("/register");
   // The captcha is an image in the HTML: no JavaScript needed to see it.

@@ -4,7 +4,9 @@ import { web } from "./texts";
 
 const EN = (key: string) => web("en", key);
 
-test("a demo account is reset: its position is gone and the balance is 10,000.00 again", async ({ page }) => {
+test("a demo account is reset: its position is gone and the balance is 10,000.00 again", async ({
+  page,
+}) => {
   await signInDemo(page);
 
   // Trade: a market buy changes the balance (the fee is charged when the position opens).

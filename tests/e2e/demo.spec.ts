@@ -2,7 +2,9 @@
 import { test, expect, signInDemo } from "./fixtures";
 import { web } from "./texts";
 
-test("one-tap demo account: signed in, the card shows the demo label and 10,000.00, and hides it", async ({ page }) => {
+test("one-tap demo account: signed in, the card shows the demo label and 10,000.00, and hides it", async ({
+  page,
+}) => {
   await signInDemo(page);
 
   // From home to the user centre through the account icon, like a person.

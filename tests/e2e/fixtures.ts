@@ -3,7 +3,14 @@
  * on a phone-sized page; the only side door is the upstream's development outbox
  * (GET /dev/outbox?to=ADDRESS), which is how a person without a mail server reads a code too.
  */
-import { test as base, expect, type Browser, type BrowserContext, type Page, type TestInfo } from "@playwright/test";
+import {
+  test as base,
+  expect,
+  type Browser,
+  type BrowserContext,
+  type Page,
+  type TestInfo,
+} from "@playwright/test";
 import { web } from "./texts";
 
 export { expect };
@@ -55,7 +62,11 @@ function codeOf(data: unknown): string | null {
  * (1 register, 2 reset password) waits for a code of that purpose, so that an older code sent to the
  * same address (the sign-up code before a reset) is not taken for the new one.
  */
-export async function readOutboxCode(to: string, timeoutMs = 10_000, type?: 1 | 2): Promise<string> {
+export async function readOutboxCode(
+  to: string,
+  timeoutMs = 10_000,
+  type?: 1 | 2,
+): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   let last: Envelope | null = null;
   while (Date.now() < deadline) {
@@ -94,7 +105,11 @@ export async function requestRegisterCode(page: Page, email: string): Promise<st
 }
 
 /** Registers by e-mail through the UI; ends on /login. */
-export async function registerByEmail(page: Page, email: string, password = PASSWORD): Promise<void> {
+export async function registerByEmail(
+  page: Page,
+  email: string,
+  password = PASSWORD,
+): Promise<void> {
   const code = await requestRegisterCode(page, email);
   const account = field(page, "auth:email");
   await expect(account).toHaveValue(email);
@@ -158,7 +173,9 @@ function waitForRemixOnGoto(page: Page, info: TestInfo): void {
   page.goto = async (url, options) => {
     const res = await goto(url, options);
     await page.waitForFunction(
-      () => (window as unknown as { __remixRouter?: { state?: { initialized?: boolean } } }).__remixRouter?.state?.initialized === true,
+      () =>
+        (window as unknown as { __remixRouter?: { state?: { initialized?: boolean } } })
+          .__remixRouter?.state?.initialized === true,
       undefined,
       { timeout: 15_000 },
     );
@@ -171,7 +188,10 @@ function waitForRemixOnGoto(page: Page, info: TestInfo): void {
  * project's options (JavaScript on or off, phone viewport, base URL) and the same checks as `page`.
  * Call `done()` at the end: it closes the context and fails on browser errors.
  */
-export async function secondDevice(browser: Browser, info: TestInfo): Promise<{ page: Page; context: BrowserContext; done: () => Promise<void> }> {
+export async function secondDevice(
+  browser: Browser,
+  info: TestInfo,
+): Promise<{ page: Page; context: BrowserContext; done: () => Promise<void> }> {
   const use = info.project.use;
   const context = await browser.newContext({
     baseURL: use.baseURL,

@@ -6,7 +6,16 @@
  * bad values and tokens are put into the request on its way (the browser's own checks pass).
  */
 import type { Page, Request as PwRequest, Response as PwResponse } from "@playwright/test";
-import { test, expect, field, button, registerByEmail, signIn, signInDemo, uniqueEmail } from "./fixtures";
+import {
+  test,
+  expect,
+  field,
+  button,
+  registerByEmail,
+  signIn,
+  signInDemo,
+  uniqueEmail,
+} from "./fixtures";
 import { web } from "./texts";
 
 const EN = (key: string, params?: Record<string, string | number>) => web("en", key, params);
@@ -16,12 +25,19 @@ const EXPIRED = EN("common:csrf_failed");
 function nextPost(page: Page, pathname: string): Promise<PwResponse> {
   return page.waitForResponse((r) => {
     const u = new URL(r.url());
-    return r.request().method() === "POST" && (u.pathname === pathname || u.pathname === `${pathname}.data`);
+    return (
+      r.request().method() === "POST" &&
+      (u.pathname === pathname || u.pathname === `${pathname}.data`)
+    );
   });
 }
 
 /** Rewrites the body of the POSTs to a path before they leave the browser. */
-async function rewritePosts(page: Page, pathname: string, edit: (body: URLSearchParams) => void): Promise<void> {
+async function rewritePosts(
+  page: Page,
+  pathname: string,
+  edit: (body: URLSearchParams) => void,
+): Promise<void> {
   await page.route(
     (url) => url.pathname === pathname || url.pathname === `${pathname}.data`,
     async (route) => {
@@ -46,7 +62,9 @@ async function expectVisitor(page: Page): Promise<void> {
 }
 
 test.describe("refused forms", () => {
-  test("sign-in with a form the schema refuses: 400 and the field message, still a visitor", async ({ page }) => {
+  test("sign-in with a form the schema refuses: 400 and the field message, still a visitor", async ({
+    page,
+  }) => {
     await page.goto("/login");
     // Filled as a person would; the account is emptied on the way (the browser's own check passes).
     await rewritePosts(page, "/login", (body) => body.set("account", ""));
@@ -61,7 +79,9 @@ test.describe("refused forms", () => {
     await expectVisitor(page);
   });
 
-  test("sign-in with a wrong CSRF token: 403 and 'page expired', not signed in", async ({ page }, info) => {
+  test("sign-in with a wrong CSRF token: 403 and 'page expired', not signed in", async ({
+    page,
+  }, info) => {
     const email = uniqueEmail(info, "csrf");
     await registerByEmail(page, email);
     await field(page, "auth:email").fill(email);
@@ -81,7 +101,9 @@ test.describe("refused forms", () => {
     await expect(page).not.toHaveURL(/\/login/);
   });
 
-  test("the demo account form without a CSRF token: 403 and 'page expired', no account made", async ({ page }) => {
+  test("the demo account form without a CSRF token: 403 and 'page expired', no account made", async ({
+    page,
+  }) => {
     await page.goto("/login");
     await rewritePosts(page, "/login", (body) => body.delete("csrf"));
     const res = nextPost(page, "/login");
@@ -92,7 +114,9 @@ test.describe("refused forms", () => {
     await expectVisitor(page);
   });
 
-  test("the language form with a wrong token: 403 and 'page expired', the language stays", async ({ page }) => {
+  test("the language form with a wrong token: 403 and 'page expired', the language stays", async ({
+    page,
+  }) => {
     await page.goto("/language");
     await spoilTokens(page, "/language");
     const res = nextPost(page, "/language");
@@ -104,7 +128,9 @@ test.describe("refused forms", () => {
     await expect(page.locator("html")).toHaveAttribute("lang", "en");
   });
 
-  test("an order with lots the schema refuses: 400 and the lots message, nothing ordered", async ({ page }) => {
+  test("an order with lots the schema refuses: 400 and the lots message, nothing ordered", async ({
+    page,
+  }) => {
     await signInDemo(page);
     await page.goto("/trade?code=EURUSD");
     const rows = page.getByTestId("trade-positions").getByTestId("order-row");
@@ -114,14 +140,18 @@ test.describe("refused forms", () => {
     const res = nextPost(page, "/trade");
     await form.getByRole("button", { name: EN("trade:form.buy"), exact: true }).click();
     expect((await res).status()).toBe(400);
-    await expect(form.locator('[data-error-for="cont"]')).toHaveText(EN("trade:errors.cont_min", { min: "0.01" }));
+    await expect(form.locator('[data-error-for="cont"]')).toHaveText(
+      EN("trade:errors.cont_min", { min: "0.01" }),
+    );
     await expect(page.getByTestId("order-success")).toHaveCount(0);
     await page.unrouteAll();
     await page.goto("/trade?code=EURUSD");
     await expect(rows).toHaveCount(before);
   });
 
-  test("an order with a wrong CSRF token: 403 and 'page expired', nothing ordered", async ({ page }) => {
+  test("an order with a wrong CSRF token: 403 and 'page expired', nothing ordered", async ({
+    page,
+  }) => {
     await signInDemo(page);
     await page.goto("/trade?code=EURUSD");
     const rows = page.getByTestId("trade-positions").getByTestId("order-row");
@@ -138,7 +168,9 @@ test.describe("refused forms", () => {
     await expect(rows).toHaveCount(before);
   });
 
-  test("the balance toggle without a CSRF token: 403 and 'page expired', the balance stays shown", async ({ page }) => {
+  test("the balance toggle without a CSRF token: 403 and 'page expired', the balance stays shown", async ({
+    page,
+  }) => {
     await signInDemo(page);
     await page.goto("/user");
     const balance = page.getByTestId("user-balance");

@@ -18,7 +18,9 @@ export default async function globalSetup(): Promise<void> {
   let lastError = "";
   while (Date.now() < deadline) {
     try {
-      const res = await fetch(`${upstream}/dev/outbox?to=${encodeURIComponent("nobody@example.test")}`);
+      const res = await fetch(
+        `${upstream}/dev/outbox?to=${encodeURIComponent("nobody@example.test")}`,
+      );
       const body = (await res.json()) as { code?: unknown };
       if (typeof body.code === "number") return;
       lastError = `unexpected body ${JSON.stringify(body).slice(0, 200)}`;

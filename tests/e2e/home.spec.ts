@@ -34,14 +34,20 @@ test.describe("home quotes", () => {
       const row = page.locator(`a[href="/trade?code=${encodeURIComponent(inst.Code)}"]`);
       await expect(row).toBeVisible();
       await expect(row).toContainText(inst.ShowCode);
-      await expect(row.locator(`[data-live-price="${inst.Code}"]`)).toHaveText(/^\d[\d,]*(\.\d+)?$/);
-      await expect(row.locator(`[data-live-change="${inst.Code}"]`)).toHaveText(/^[+\-−]?\d+(\.\d+)?\s?%$/);
+      await expect(row.locator(`[data-live-price="${inst.Code}"]`)).toHaveText(
+        /^\d[\d,]*(\.\d+)?$/,
+      );
+      await expect(row.locator(`[data-live-change="${inst.Code}"]`)).toHaveText(
+        /^[+\-−]?\d+(\.\d+)?\s?%$/,
+      );
       // the sparkline is an SVG drawn by the server
       await expect(row.locator("svg")).toHaveCount(1);
     }
   });
 
-  test("category chips filter the list and tapping the active chip clears the filter", async ({ page }) => {
+  test("category chips filter the list and tapping the active chip clears the filter", async ({
+    page,
+  }) => {
     const [categories, instruments] = await Promise.all([
       upstreamData<{ Id: number; NameShowTrans: string }[]>("/v1/api/forex/getCategories"),
       upstreamData<Instrument[]>("/v1/api/forex/trade_list"),
@@ -63,7 +69,11 @@ test.describe("home quotes", () => {
     await expect(chip).toHaveAttribute("aria-current", /.+/);
     const rows = page.locator('a[href^="/trade?code="]');
     await expect(rows).toHaveCount(inCat.length);
-    const codes = await rows.evaluateAll((els) => els.map((e) => decodeURIComponent((e.getAttribute("href") ?? "").replace("/trade?code=", ""))));
+    const codes = await rows.evaluateAll((els) =>
+      els.map((e) =>
+        decodeURIComponent((e.getAttribute("href") ?? "").replace("/trade?code=", "")),
+      ),
+    );
     expect(new Set(codes)).toEqual(new Set(inCat));
 
     // Tapping the active chip again clears the filter.

@@ -13,7 +13,9 @@ test("?lng=ar renders the page right-to-left in Arabic", async ({ page }) => {
   // the choice sticks for the next page
   await page.goto("/login");
   await expect(html).toHaveAttribute("dir", "rtl");
-  await expect(page.getByRole("button", { name: web("ar", "auth:login_submit"), exact: true })).toBeVisible();
+  await expect(
+    page.getByRole("button", { name: web("ar", "auth:login_submit"), exact: true }),
+  ).toBeVisible();
 });
 
 test("the language page switches the language", async ({ page }) => {

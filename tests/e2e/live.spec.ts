@@ -21,5 +21,7 @@ test("a price on the home page changes within 10 s without reload", async ({ pag
       { timeout: 10_000, intervals: [250] },
     )
     .toBe(true);
-  expect(await page.evaluate(() => (window as unknown as { __e2eMark?: number }).__e2eMark)).toBe(42);
+  expect(await page.evaluate(() => (window as unknown as { __e2eMark?: number }).__e2eMark)).toBe(
+    42,
+  );
 });

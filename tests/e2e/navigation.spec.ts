@@ -29,14 +29,19 @@ const backArrow = (page: Page) => page.getByRole("link", { name: EN("common:back
 async function rowCodes(page: Page): Promise<string[]> {
   return page
     .locator('a[href^="/trade?code="]')
-    .evaluateAll((els) => els.map((e) => decodeURIComponent((e.getAttribute("href") ?? "").replace("/trade?code=", ""))));
+    .evaluateAll((els) =>
+      els.map((e) =>
+        decodeURIComponent((e.getAttribute("href") ?? "").replace("/trade?code=", "")),
+      ),
+    );
 }
 
 test.describe("navigation", () => {
   test("bottom tab bar: Quotes, Trade and Orders", async ({ page }) => {
     await signInDemo(page);
     const tabs = page.getByRole("navigation", { name: EN("common:tabs.label") });
-    const tab = (key: string) => tabs.getByRole("link", { name: EN(`common:tabs.${key}`), exact: true });
+    const tab = (key: string) =>
+      tabs.getByRole("link", { name: EN(`common:tabs.${key}`), exact: true });
     await expect(tab("quotes")).toHaveAttribute("aria-current", "page");
 
     await tab("trade").click();
@@ -48,7 +53,10 @@ test.describe("navigation", () => {
     await tab("order").click();
     await expect(page).toHaveURL(/\/order$/);
     await expect(page.getByRole("heading", { name: EN("order:title") })).toBeVisible();
-    await expect(page.getByRole("link", { name: EN("order:tabs.holding") })).toHaveAttribute("aria-current", "page");
+    await expect(page.getByRole("link", { name: EN("order:tabs.holding") })).toHaveAttribute(
+      "aria-current",
+      "page",
+    );
     await expect(tab("order")).toHaveAttribute("aria-current", "page");
 
     await tab("quotes").click();
@@ -57,7 +65,9 @@ test.describe("navigation", () => {
     await expect(tab("quotes")).toHaveAttribute("aria-current", "page");
   });
 
-  test("home: the search icon, a quote row to /trade?code=, and the back arrows of sub-pages", async ({ page }) => {
+  test("home: the search icon, a quote row to /trade?code=, and the back arrows of sub-pages", async ({
+    page,
+  }) => {
     const list = await instruments();
     const target = list.find((i) => i.Code === "GBPUSD") ?? list[1];
 
@@ -85,9 +95,13 @@ test.describe("navigation", () => {
     await expect(page).toHaveURL(HOME);
   });
 
-  test("product search: 'btc' shows the matching instruments only, and a result opens /trade?code=", async ({ page }) => {
+  test("product search: 'btc' shows the matching instruments only, and a result opens /trade?code=", async ({
+    page,
+  }) => {
     const list = await instruments();
-    const expected = list.filter((i) => /btc/i.test(i.Code) || /btc/i.test(i.ShowCode)).map((i) => i.Code);
+    const expected = list
+      .filter((i) => /btc/i.test(i.Code) || /btc/i.test(i.ShowCode))
+      .map((i) => i.Code);
     expect(expected.length, "some instruments match btc").toBeGreaterThan(0);
     expect(expected.length, "not every instrument matches btc").toBeLessThan(list.length);
 
@@ -96,7 +110,10 @@ test.describe("navigation", () => {
     await expect(page.locator('a[href^="/trade?code="]')).toHaveCount(0);
     const box = page.getByRole("searchbox", { name: EN("common:product.label") });
     await box.fill("btc");
-    await page.getByRole("search").getByRole("button", { name: EN("common:product.submit") }).click();
+    await page
+      .getByRole("search")
+      .getByRole("button", { name: EN("common:product.submit") })
+      .click();
     await expect(page).toHaveURL(/\/product\?searchCurrency=btc$/);
     await expect(page.locator('a[href^="/trade?code="]')).toHaveCount(expected.length);
     expect(new Set(await rowCodes(page))).toEqual(new Set(expected));
@@ -119,7 +136,9 @@ test.describe("navigation", () => {
     await expect(page.getByTestId("instrument-code")).toHaveText(first.ShowCode);
   });
 
-  test("trade: the instrument picker drawer switches instrument, the period bar changes the chart", async ({ page }, info) => {
+  test("trade: the instrument picker drawer switches instrument, the period bar changes the chart", async ({
+    page,
+  }, info) => {
     const list = await instruments();
     const from = list.find((i) => i.Code === "EURUSD")!;
     const to = list.find((i) => i.Code === "GBPUSD") ?? list.find((i) => i.Code !== from.Code)!;
@@ -153,7 +172,10 @@ test.describe("navigation", () => {
         await bar.getByRole("link", { name: p.label, exact: true }).click();
         await expect(page).toHaveURL(new RegExp(`/trade\\?code=${to.Code}&period=${p.value}$`));
       }
-      await expect(bar.getByRole("link", { name: p.label, exact: true })).toHaveAttribute("aria-current", "page");
+      await expect(bar.getByRole("link", { name: p.label, exact: true })).toHaveAttribute(
+        "aria-current",
+        "page",
+      );
       await expect(bar.locator('a[aria-current="page"]')).toHaveCount(1);
       const title = EN("trade:chart_title", { code: to.ShowCode, period: p.label });
       await expect(chart.getByRole("img", { name: title, exact: true })).toBeVisible();
@@ -162,7 +184,9 @@ test.describe("navigation", () => {
         await expect(chart).toHaveAttribute("data-chart", "chartjs");
       } else {
         // The server's SVG: candles one period apart.
-        const times = await chart.locator("[data-candle]").evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-candle"))));
+        const times = await chart
+          .locator("[data-candle]")
+          .evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-candle"))));
         expect(times.length).toBeGreaterThan(20);
         const gaps = times.slice(1).map((t, i) => t - times[i]);
         expect(Math.min(...gaps)).toBe(p.ms);

@@ -3,13 +3,25 @@
  * `step` without JavaScript), the disabled decrement at the minimum, the pending order's required
  * target price, and a visitor's Buy sending them to sign in and back.
  */
-import { test, expect, field, jsOn, num, registerByEmail, signIn, signInDemo, uniqueEmail } from "./fixtures";
+import {
+  test,
+  expect,
+  field,
+  jsOn,
+  num,
+  registerByEmail,
+  signIn,
+  signInDemo,
+  uniqueEmail,
+} from "./fixtures";
 import { web } from "./texts";
 
 const EN = (key: string, params?: Record<string, string | number>) => web("en", key, params);
 
 test.describe("order form", () => {
-  test("the lot stepper changes the lots and the estimated margin; decrement is disabled at the minimum", async ({ page }) => {
+  test("the lot stepper changes the lots and the estimated margin; decrement is disabled at the minimum", async ({
+    page,
+  }) => {
     await page.goto("/trade?code=EURUSD");
     const form = page.getByTestId("order-form");
     const lots = form.getByTestId("order-lots");
@@ -27,7 +39,9 @@ test.describe("order form", () => {
 
     // The margin is proportional to the lots (the price may move a little meanwhile: within 5 %).
     const ratio = async (factor: number) =>
-      expect.poll(async () => num(await margin.innerText()) / (m1 * factor), { timeout: 5_000 }).toBeCloseTo(1, 1);
+      expect
+        .poll(async () => num(await margin.innerText()) / (m1 * factor), { timeout: 5_000 })
+        .toBeCloseTo(1, 1);
     await plus.click();
     await expect(lots).toHaveValue("0.02");
     await expect(minus).toBeEnabled();
@@ -46,7 +60,9 @@ test.describe("order form", () => {
     await expect(page.getByTestId("order-success")).toHaveCount(0);
   });
 
-  test("a pending order without a target price shows the required message and places nothing", async ({ page }) => {
+  test("a pending order without a target price shows the required message and places nothing", async ({
+    page,
+  }) => {
     await signInDemo(page);
     await page.goto("/trade?code=EURUSD");
     const form = page.getByTestId("order-form");
@@ -54,8 +70,13 @@ test.describe("order form", () => {
     await expect(form.getByLabel(EN("trade:form.pending"), { exact: true })).toBeChecked();
     await expect(form.getByLabel(EN("trade:form.target_price"), { exact: true })).toHaveValue("");
     await form.getByRole("button", { name: EN("trade:form.buy"), exact: true }).click();
-    await expect(form.locator('[data-error-for="target_price"]')).toHaveText(EN("trade:errors.target_price"));
-    await expect(form.getByLabel(EN("trade:form.target_price"), { exact: true })).toHaveAttribute("aria-invalid", "true");
+    await expect(form.locator('[data-error-for="target_price"]')).toHaveText(
+      EN("trade:errors.target_price"),
+    );
+    await expect(form.getByLabel(EN("trade:form.target_price"), { exact: true })).toHaveAttribute(
+      "aria-invalid",
+      "true",
+    );
     await expect(page.getByTestId("order-success")).toHaveCount(0);
 
     // Nothing is pending.
@@ -63,12 +84,17 @@ test.describe("order form", () => {
     await expect(page.getByTestId("order-empty")).toBeVisible();
   });
 
-  test("a visitor pressing Buy is sent to sign in, and comes back to that trade page", async ({ page }, info) => {
+  test("a visitor pressing Buy is sent to sign in, and comes back to that trade page", async ({
+    page,
+  }, info) => {
     const email = uniqueEmail(info, "buyer");
     await registerByEmail(page, email); // registered, not signed in
     await page.goto("/trade?code=GBPUSD");
     await expect(page.getByTestId("order-balance")).toHaveText("--");
-    await page.getByTestId("order-form").getByRole("button", { name: EN("trade:form.buy"), exact: true }).click();
+    await page
+      .getByTestId("order-form")
+      .getByRole("button", { name: EN("trade:form.buy"), exact: true })
+      .click();
     await expect(page).toHaveURL(/\/login\?from=(%2F|\/)trade(%3F|\?)code(%3D|=)GBPUSD$/);
     await expect(field(page, "auth:email")).toBeVisible();
 
@@ -82,7 +108,9 @@ test.describe("order form", () => {
     await expect(page.getByTestId("order-empty")).toBeVisible();
   });
 
-  test("the estimate is in USD whatever the quote currency: 1 lot of USD/JPY at 1:100 is about 1,000 USD", async ({ page }, info) => {
+  test("the estimate is in USD whatever the quote currency: 1 lot of USD/JPY at 1:100 is about 1,000 USD", async ({
+    page,
+  }, info) => {
     await page.goto("/trade?code=USDJPY");
     const form = page.getByTestId("order-form");
     await form.getByTestId("order-lots").fill("1");
@@ -90,8 +118,14 @@ test.describe("order form", () => {
     if (!jsOn(info)) await form.getByRole("button", { name: EN("trade:form.recalculate") }).click();
     const margin = form.getByTestId("order-est-margin");
     // lots x units x price / leverage in JPY, times USD per JPY (1 / the USD/JPY price)
-    await expect.poll(async () => num(await margin.innerText()), { timeout: 5_000 }).toBeCloseTo(1000, 1);
+    await expect
+      .poll(async () => num(await margin.innerText()), { timeout: 5_000 })
+      .toBeCloseTo(1000, 1);
     // fee type 2 (the upstream's default): margin x rate (0.002)
-    await expect.poll(async () => num(await form.getByTestId("order-est-fee").innerText()), { timeout: 5_000 }).toBeCloseTo(2, 2);
+    await expect
+      .poll(async () => num(await form.getByTestId("order-est-fee").innerText()), {
+        timeout: 5_000,
+      })
+      .toBeCloseTo(2, 2);
   });
 });

@@ -21,7 +21,9 @@ async function buyHere(page: Page): Promise<void> {
   await expect(page).toHaveURL(/\/trade\?code=EURUSD$/);
 }
 
-test("close one position on the trade screen and one from Holding; History shows the closed order's realised profit", async ({ page }) => {
+test("close one position on the trade screen and one from Holding; History shows the closed order's realised profit", async ({
+  page,
+}) => {
   await signInDemo(page);
   await page.goto("/trade?code=EURUSD");
   await buyHere(page);
@@ -31,16 +33,23 @@ test("close one position on the trade screen and one from Holding; History shows
   const positions = page.getByTestId("trade-positions");
   const rows = positions.getByTestId("order-row");
   await expect(rows).toHaveCount(2);
-  const ids = (await rows.evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-order-id"))))).sort((a, b) => a - b);
+  const ids = (
+    await rows.evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-order-id"))))
+  ).sort((a, b) => a - b);
   expect(ids.every((id) => id > 0)).toBe(true);
   const [first, second] = ids;
-  await positions.getByRole("button", { name: EN("trade:positions.close_label", { id: first }) }).click();
+  await positions
+    .getByRole("button", { name: EN("trade:positions.close_label", { id: first }) })
+    .click();
   await expect(positions.locator(`[data-order-id="${first}"]`)).toHaveCount(0);
   await expect(rows).toHaveCount(1);
   await expect(page.locator('[data-toast="success"]')).toBeVisible();
 
   // Orders tab -> Holding: only the second one; its detail dialog closes it.
-  await page.getByRole("navigation", { name: EN("common:tabs.label") }).getByRole("link", { name: EN("common:tabs.order") }).click();
+  await page
+    .getByRole("navigation", { name: EN("common:tabs.label") })
+    .getByRole("link", { name: EN("common:tabs.order") })
+    .click();
   await expect(page).toHaveURL(/\/order$/);
   const holding = page.getByTestId("order-row");
   await expect(holding).toHaveCount(1);
@@ -50,13 +59,18 @@ test("close one position on the trade screen and one from Holding; History shows
   const detail = page.getByTestId("order-detail");
   await expect(detail).toHaveAttribute("data-order-id", String(second));
   await expect(detail).toContainText(EN("order:detail.floating_profit"));
-  await detail.getByRole("button", { name: EN("order:detail.close_label", { id: second }) }).click();
+  await detail
+    .getByRole("button", { name: EN("order:detail.close_label", { id: second }) })
+    .click();
   await expect(page.getByTestId("order-detail")).toHaveCount(0);
   await expect(page.getByTestId("order-empty")).toBeVisible();
 
   // The History link of the first order (as shared or bookmarked) opens its detail.
   await page.goto(`/order?status=3&detail=${first}`);
-  await expect(page.getByRole("link", { name: EN("order:tabs.history") })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("link", { name: EN("order:tabs.history") })).toHaveAttribute(
+    "aria-current",
+    "page",
+  );
   const closed = page.getByTestId("order-detail");
   await expect(closed).toBeVisible();
   await expect(closed).toHaveAttribute("data-order-id", String(first));
@@ -66,14 +80,19 @@ test("close one position on the trade screen and one from Holding; History shows
   const realised = await closed.getByTestId("detail-profit").innerText();
   expect(Number.isFinite(num(realised))).toBe(true);
   // A closed order can no longer be closed or edited.
-  await expect(closed.getByRole("button", { name: EN("order:detail.close_label", { id: first }) })).toHaveCount(0);
+  await expect(
+    closed.getByRole("button", { name: EN("order:detail.close_label", { id: first }) }),
+  ).toHaveCount(0);
   await expect(closed.getByRole("form", { name: EN("order:detail.stop_title") })).toHaveCount(0);
 
   // The dialog's close link returns to the History list, which holds both closed orders.
   await closed.getByTestId("detail-back").click();
   await expect(page).toHaveURL(/\/order\?status=3$/);
   await expect(page.getByTestId("order-detail")).toHaveCount(0);
-  for (const id of ids) await expect(page.locator(`[data-testid="order-row"][data-order-id="${id}"]`)).toBeVisible();
+  for (const id of ids)
+    await expect(page.locator(`[data-testid="order-row"][data-order-id="${id}"]`)).toBeVisible();
   // The list's realised profit of the first order is the one its detail showed.
-  await expect(page.locator(`[data-testid="order-row"][data-order-id="${first}"]`).getByTestId("order-profit")).toHaveText(realised);
+  await expect(
+    page.locator(`[data-testid="order-row"][data-order-id="${first}"]`).getByTestId("order-profit"),
+  ).toHaveText(realised);
 });

@@ -37,8 +37,14 @@ function fill(text: string, params: Record<string, string | number>): string {
 }
 
 /** A web text: `web("en", "auth:input_password")`. */
-export function web(lang: string, nsKey: string, params: Record<string, string | number> = {}): string {
-  const [ns, key] = nsKey.includes(":") ? (nsKey.split(/:(.*)/s) as [string, string]) : ["common", nsKey];
+export function web(
+  lang: string,
+  nsKey: string,
+  params: Record<string, string | number> = {},
+): string {
+  const [ns, key] = nsKey.includes(":")
+    ? (nsKey.split(/:(.*)/s) as [string, string])
+    : ["common", nsKey];
   const file = path.join(ROOT, "locales", lang, `${ns}.json`);
   const text = lookup(readJson(file), key);
   if (text === undefined) throw new Error(`no text ${nsKey} in ${file}`);
@@ -46,7 +52,12 @@ export function web(lang: string, nsKey: string, params: Record<string, string |
 }
 
 /** An upstream message: `upstream("en", "accounts", "accounts.login_failed")`. */
-export function upstream(lang: string, area: string, key: string, params: Record<string, string | number> = {}): string {
+export function upstream(
+  lang: string,
+  area: string,
+  key: string,
+  params: Record<string, string | number> = {},
+): string {
   const file = path.join(ROOT, "upstream", "locales", lang, `${area}.json`);
   const text = lookup(readJson(file), key);
   if (text === undefined) throw new Error(`no text ${key} in ${file}`);

@@ -32,7 +32,10 @@ async function instrument(code: string): Promise<Instrument> {
 }
 
 /** Places an order from the trade screen's form and follows the success pop-up to /order. */
-async function placeOrder(page: Page, opts: { side: "buy" | "sell"; pendingAt?: string }): Promise<void> {
+async function placeOrder(
+  page: Page,
+  opts: { side: "buy" | "sell"; pendingAt?: string },
+): Promise<void> {
   await page.goto(`/trade?code=${CODE}`);
   const form = page.getByTestId("order-form");
   await expect(form).toBeVisible();
@@ -42,7 +45,12 @@ async function placeOrder(page: Page, opts: { side: "buy" | "sell"; pendingAt?: 
     await expect(form.getByLabel(EN("trade:form.pending"), { exact: true })).toBeChecked();
     await form.getByLabel(EN("trade:form.target_price"), { exact: true }).fill(opts.pendingAt);
   }
-  await form.getByRole("button", { name: EN(opts.side === "buy" ? "trade:form.buy" : "trade:form.sell"), exact: true }).click();
+  await form
+    .getByRole("button", {
+      name: EN(opts.side === "buy" ? "trade:form.buy" : "trade:form.sell"),
+      exact: true,
+    })
+    .click();
   const success = page.getByTestId("order-success");
   await expect(success).toBeVisible();
   await expect(success.getByRole("heading", { name: EN("trade:success.title") })).toBeVisible();
@@ -65,25 +73,42 @@ async function openOnlyRow(page: Page, showCode: string) {
 }
 
 test.describe("trading with a demo account", () => {
-  test("market buy, margin and fee under Holding, stop-loss, close, realised profit in History", async ({ page }) => {
+  test("market buy, margin and fee under Holding, stop-loss, close, realised profit in History", async ({
+    page,
+  }) => {
     const inst = await instrument(CODE);
     await signInDemo(page);
     await placeOrder(page, { side: "buy" });
 
     // Holding: the new position, with its margin and fee in the detail.
-    await expect(page.getByRole("link", { name: EN("order:tabs.holding") })).toHaveAttribute("aria-current", "page");
+    await expect(page.getByRole("link", { name: EN("order:tabs.holding") })).toHaveAttribute(
+      "aria-current",
+      "page",
+    );
     const { detail, id } = await openOnlyRow(page, inst.ShowCode);
     const margin = num(await detail.getByTestId("detail-margin").innerText());
     const fee = num(await detail.getByTestId("detail-fee").innerText());
     expect(margin).toBeGreaterThan(0);
     expect(fee).toBeGreaterThan(0);
     // product-spec.md section 9: margin = lots x units per lot (x price / leverage unless fixed)
-    const openText = await detail.locator("dt", { hasText: EN("order:detail.open_price") }).locator("xpath=following-sibling::dd").innerText();
-    const levText = await detail.locator("dt", { hasText: EN("order:detail.leverage") }).locator("xpath=following-sibling::dd").innerText();
-    const lotsText = await detail.locator("dt", { hasText: EN("order:detail.lots") }).locator("xpath=following-sibling::dd").innerText();
+    const openText = await detail
+      .locator("dt", { hasText: EN("order:detail.open_price") })
+      .locator("xpath=following-sibling::dd")
+      .innerText();
+    const levText = await detail
+      .locator("dt", { hasText: EN("order:detail.leverage") })
+      .locator("xpath=following-sibling::dd")
+      .innerText();
+    const lotsText = await detail
+      .locator("dt", { hasText: EN("order:detail.lots") })
+      .locator("xpath=following-sibling::dd")
+      .innerText();
     const lots = num(lotsText);
     const leverage = num(levText.split(":").pop() ?? "");
-    const expected = inst.MarginMode === 1 ? lots * inst.ForexContNum : (lots * inst.ForexContNum * num(openText)) / leverage;
+    const expected =
+      inst.MarginMode === 1
+        ? lots * inst.ForexContNum
+        : (lots * inst.ForexContNum * num(openText)) / leverage;
     expect(Math.abs(margin - expected)).toBeLessThanOrEqual(Math.max(1e-6, expected * 1e-3));
 
     // Set a stop-loss well below the price (a buy loses when the price falls).
@@ -94,10 +119,15 @@ test.describe("trading with a demo account", () => {
     await stopForm.getByRole("button", { name: EN("order:detail.save_stops") }).click();
     const slShown = page.getByTestId("order-detail").getByTestId("detail-sl");
     await expect(slShown).not.toHaveText(EN("trade:form.not_set"));
-    await expect.poll(async () => num(await slShown.innerText())).toBeCloseTo(Number(sl), inst.PricePrecision);
+    await expect
+      .poll(async () => num(await slShown.innerText()))
+      .toBeCloseTo(Number(sl), inst.PricePrecision);
 
     // Close it: it leaves Holding ...
-    await page.getByTestId("order-detail").getByRole("button", { name: EN("order:detail.close_label", { id }) }).click();
+    await page
+      .getByTestId("order-detail")
+      .getByRole("button", { name: EN("order:detail.close_label", { id }) })
+      .click();
     await expect(page.getByTestId("order-detail")).toHaveCount(0);
     await expect(page.locator(`[data-testid="order-row"][data-order-id="${id}"]`)).toHaveCount(0);
     await expect(page.getByTestId("order-empty")).toBeVisible();
@@ -114,7 +144,9 @@ test.describe("trading with a demo account", () => {
     await expect(closed).toContainText(EN("order:detail.realised_profit"));
     const realised = num(await closed.getByTestId("detail-profit").innerText());
     expect(Number.isFinite(realised)).toBe(true);
-    await expect(closed.getByRole("button", { name: EN("order:detail.close_label", { id }) })).toHaveCount(0);
+    await expect(
+      closed.getByRole("button", { name: EN("order:detail.close_label", { id }) }),
+    ).toHaveCount(0);
   });
 
   test("a pending order is placed and cancelled", async ({ page }) => {
@@ -124,7 +156,10 @@ test.describe("trading with a demo account", () => {
     const target = (inst.ForexQuotations.Close * 0.95).toFixed(inst.PricePrecision);
     await placeOrder(page, { side: "buy", pendingAt: target });
 
-    await expect(page.getByRole("link", { name: EN("order:tabs.pending") })).toHaveAttribute("aria-current", "page");
+    await expect(page.getByRole("link", { name: EN("order:tabs.pending") })).toHaveAttribute(
+      "aria-current",
+      "page",
+    );
     const { detail, id } = await openOnlyRow(page, inst.ShowCode);
     await expect(detail).toContainText(EN("order:detail.target_price"));
     await detail.getByRole("button", { name: EN("order:detail.cancel_label", { id }) }).click();
@@ -151,7 +186,14 @@ test.describe("trading with a demo account", () => {
       (window as unknown as { __e2eMark: number }).__e2eMark = 7;
     });
     const before = await profit.innerText();
-    await expect.poll(async () => (await profit.innerText()) !== before, { timeout: 15_000, intervals: [250] }).toBe(true);
-    expect(await page.evaluate(() => (window as unknown as { __e2eMark?: number }).__e2eMark)).toBe(7);
+    await expect
+      .poll(async () => (await profit.innerText()) !== before, {
+        timeout: 15_000,
+        intervals: [250],
+      })
+      .toBe(true);
+    expect(await page.evaluate(() => (window as unknown as { __e2eMark?: number }).__e2eMark)).toBe(
+      7,
+    );
   });
 });

@@ -22,11 +22,15 @@ test.describe("bad input", () => {
     await expect(page).toHaveURL(/\/login/);
   });
 
-  test("a wrong password shows the upstream's message and does not sign in", async ({ page }, info) => {
+  test("a wrong password shows the upstream's message and does not sign in", async ({
+    page,
+  }, info) => {
     const email = uniqueEmail(info, "wrongpw");
     await registerByEmail(page, email);
     await signIn(page, email, "not-the-password");
-    await expect(page.getByRole("alert")).toContainText(upstream("en", "accounts", "accounts.login_failed"));
+    await expect(page.getByRole("alert")).toContainText(
+      upstream("en", "accounts", "accounts.login_failed"),
+    );
     await expect(page).toHaveURL(/\/login/);
     // still a visitor
     await page.goto("/user");

@@ -6,7 +6,10 @@ export type { Env, Server };
 
 /** An upstream with the dev outbox on (codes readable at /dev/outbox), no simulator timer and no SMTP. */
 export function startServer(overrides: Partial<UpstreamConfig> = {}): Promise<Server> {
-  return startUpstream({ tmpPrefix: "tp-acc-", config: { devOutbox: true, simulate: false, smtpUrl: null, ...overrides } });
+  return startUpstream({
+    tmpPrefix: "tp-acc-",
+    config: { devOutbox: true, simulate: false, smtpUrl: null, ...overrides },
+  });
 }
 
 /** Lets the 60 s resend wait of an address pass by ageing its codes in the database. */
@@ -24,12 +27,28 @@ export async function emailCode(s: Server, to: string, type: 1 | 2): Promise<str
 }
 
 /** Registers an e-mail account with a real code from the outbox; returns nothing (register does not log in). */
-export async function registerEmail(s: Server, email: string, pw = "secret123", extra: Record<string, string> = {}): Promise<void> {
+export async function registerEmail(
+  s: Server,
+  email: string,
+  pw = "secret123",
+  extra: Record<string, string> = {},
+): Promise<void> {
   const code = await emailCode(s, email, 1);
-  const r = await s.post("/api/user/register", { type: "email", account: email, password: pw, re_password: pw, sms_code: code, ...extra });
+  const r = await s.post("/api/user/register", {
+    type: "email",
+    account: email,
+    password: pw,
+    re_password: pw,
+    sms_code: code,
+    ...extra,
+  });
   if (r.code !== 1) throw new Error(`register failed: ${r.msg}`);
 }
 
-export async function loginEmail(s: Server, email: string, pw = "secret123"): Promise<Env<{ token: string; user: any }>> {
+export async function loginEmail(
+  s: Server,
+  email: string,
+  pw = "secret123",
+): Promise<Env<{ token: string; user: any }>> {
   return s.post("/api/user/loginForU", { account: email, password: pw, login_type: "email" });
 }

@@ -1,6 +1,13 @@
 /** Accounts area of the reference upstream over real HTTP against a fresh temporary database. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ageCodes, emailCode, loginEmail, registerEmail, startServer, type Server } from "./accounts-helpers.js";
+import {
+  ageCodes,
+  emailCode,
+  loginEmail,
+  registerEmail,
+  startServer,
+  type Server,
+} from "./accounts-helpers.js";
 
 let s: Server;
 beforeAll(async () => {
@@ -22,7 +29,9 @@ describe("register and sign in by e-mail", () => {
     expect(typeof box.data.created_at).toBe("number");
 
     // The code is not stored in clear in the codes table.
-    const rows = s.up.ctx.db.prepare("SELECT * FROM verify_codes WHERE recipient = ?").all(email) as Record<string, unknown>[];
+    const rows = s.up.ctx.db
+      .prepare("SELECT * FROM verify_codes WHERE recipient = ?")
+      .all(email) as Record<string, unknown>[];
     expect(rows).toHaveLength(1);
     expect(JSON.stringify(rows)).not.toContain(box.data.code);
 
@@ -39,7 +48,9 @@ describe("register and sign in by e-mail", () => {
     });
     expect(reg).toMatchObject({ code: 1, data: null });
     // Register does not log in: no token was issued.
-    expect((s.up.ctx.db.prepare("SELECT COUNT(*) AS n FROM tokens").get() as { n: number }).n).toBe(0);
+    expect((s.up.ctx.db.prepare("SELECT COUNT(*) AS n FROM tokens").get() as { n: number }).n).toBe(
+      0,
+    );
 
     const login = await loginEmail(s, "Alice@Example.com");
     expect(login.code).toBe(1);
@@ -63,7 +74,9 @@ describe("register and sign in by e-mail", () => {
     expect(bal).toMatchObject({ code: 1, data: { balance: 0, lock_balance: 0 } });
 
     // Password is stored as an argon2id hash.
-    const row = s.up.ctx.db.prepare("SELECT password_hash FROM users WHERE email = ?").get(email) as { password_hash: string };
+    const row = s.up.ctx.db
+      .prepare("SELECT password_hash FROM users WHERE email = ?")
+      .get(email) as { password_hash: string };
     expect(row.password_hash.startsWith("$argon2id$")).toBe(true);
   });
 
@@ -85,7 +98,11 @@ describe("register and sign in by e-mail", () => {
     const r = await s.post("/api/user/loginForU", { login_type: "email" });
     expect(r.code).toBe(0);
     expect(r.msg).toMatch(/Please complete/);
-    const bad = await fetch(s.base + "/api/user/register", { method: "POST", headers: { "content-type": "application/json" }, body: "{not json" });
+    const bad = await fetch(s.base + "/api/user/register", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{not json",
+    });
     expect(bad.status).toBeLessThan(500);
     expect(((await bad.json()) as { code: number }).code).not.toBe(1);
     const arr = await s.post("/api/user/register", {}, { json: true });
@@ -94,30 +111,61 @@ describe("register and sign in by e-mail", () => {
   });
 
   it("validates e-mail format, password length, password equality and the code", async () => {
-    const base = { type: "email", account: "bob@example.com", password: "secret123", re_password: "secret123", sms_code: "123456" };
-    expect((await s.post("/api/user/register", { ...base, account: "not-an-email" })).msg).toBe("Please enter a valid e-mail address");
-    expect((await s.post("/api/user/register", { ...base, password: "12345", re_password: "12345" })).msg).toBe(
-      "The password must be 6 to 32 characters long",
+    const base = {
+      type: "email",
+      account: "bob@example.com",
+      password: "secret123",
+      re_password: "secret123",
+      sms_code: "123456",
+    };
+    expect((await s.post("/api/user/register", { ...base, account: "not-an-email" })).msg).toBe(
+      "Please enter a valid e-mail address",
     );
-    expect((await s.post("/api/user/register", { ...base, password: "x".repeat(33), re_password: "x".repeat(33) })).msg).toBe(
-      "The password must be 6 to 32 characters long",
+    expect(
+      (await s.post("/api/user/register", { ...base, password: "12345", re_password: "12345" }))
+        .msg,
+    ).toBe("The password must be 6 to 32 characters long");
+    expect(
+      (
+        await s.post("/api/user/register", {
+          ...base,
+          password: "x".repeat(33),
+          re_password: "x".repeat(33),
+        })
+      ).msg,
+    ).toBe("The password must be 6 to 32 characters long");
+    expect((await s.post("/api/user/register", { ...base, re_password: "other123" })).msg).toBe(
+      "Password inconsistency",
     );
-    expect((await s.post("/api/user/register", { ...base, re_password: "other123" })).msg).toBe("Password inconsistency");
-    expect((await s.post("/api/user/register", { ...base, sms_code: "" })).msg).toBe("Please enter the verification code");
-    expect((await s.post("/api/user/register", base)).msg).toBe("The verification code is incorrect");
-    expect((await s.post("/api/user/register", { ...base, invite_code: "ZZZZZZ" })).msg).toBe("The invite code does not exist");
-    expect(s.up.ctx.db.prepare("SELECT 1 FROM users WHERE email = ?").get("bob@example.com")).toBeUndefined();
+    expect((await s.post("/api/user/register", { ...base, sms_code: "" })).msg).toBe(
+      "Please enter the verification code",
+    );
+    expect((await s.post("/api/user/register", base)).msg).toBe(
+      "The verification code is incorrect",
+    );
+    expect((await s.post("/api/user/register", { ...base, invite_code: "ZZZZZZ" })).msg).toBe(
+      "The invite code does not exist",
+    );
+    expect(
+      s.up.ctx.db.prepare("SELECT 1 FROM users WHERE email = ?").get("bob@example.com"),
+    ).toBeUndefined();
   });
 
   it("records the inviter when a valid invite code is given", async () => {
     const inviter = (await loginEmail(s, "alice@example.com")).data.user;
-    await registerEmail(s, "invitee@example.com", "secret123", { invite_code: inviter.invite_code.toLowerCase() });
-    const row = s.up.ctx.db.prepare("SELECT invited_by FROM users WHERE email = ?").get("invitee@example.com") as { invited_by: number };
+    await registerEmail(s, "invitee@example.com", "secret123", {
+      invite_code: inviter.invite_code.toLowerCase(),
+    });
+    const row = s.up.ctx.db
+      .prepare("SELECT invited_by FROM users WHERE email = ?")
+      .get("invitee@example.com") as { invited_by: number };
     expect(row.invited_by).toBe(inviter.id);
   });
 
   it("answers code 999 for an invalid, missing or logged-out token", async () => {
-    expect((await s.get("/api/user/info", { token: "0123456789abcdef0123456789abcdef" })).code).toBe(999);
+    expect(
+      (await s.get("/api/user/info", { token: "0123456789abcdef0123456789abcdef" })).code,
+    ).toBe(999);
     expect((await s.get("/api/user/info")).code).toBe(999);
     expect((await s.get("/v1/api/main/wallet/getBalance", { token: "garbage" })).code).toBe(999);
     const { token } = (await loginEmail(s, "alice@example.com")).data;
@@ -133,10 +181,20 @@ describe("verification codes", () => {
   it("expire after 10 minutes", async () => {
     const email = "expiry@example.com";
     const code = await emailCode(s, email, 1);
-    const row = s.up.ctx.db.prepare("SELECT expires_at - created_at AS ttl FROM verify_codes WHERE recipient = ?").get(email) as { ttl: number };
+    const row = s.up.ctx.db
+      .prepare("SELECT expires_at - created_at AS ttl FROM verify_codes WHERE recipient = ?")
+      .get(email) as { ttl: number };
     expect(row.ttl).toBe(10 * 60_000);
-    s.up.ctx.db.prepare("UPDATE verify_codes SET expires_at = ? WHERE recipient = ?").run(Date.now() - 1, email);
-    const r = await s.post("/api/user/register", { type: "email", account: email, password: "secret123", re_password: "secret123", sms_code: code });
+    s.up.ctx.db
+      .prepare("UPDATE verify_codes SET expires_at = ? WHERE recipient = ?")
+      .run(Date.now() - 1, email);
+    const r = await s.post("/api/user/register", {
+      type: "email",
+      account: email,
+      password: "secret123",
+      re_password: "secret123",
+      sms_code: code,
+    });
     expect(r.code).toBe(0);
     expect(r.msg).toBe("The verification code has expired, please request a new one");
     expect(s.up.ctx.db.prepare("SELECT 1 FROM users WHERE email = ?").get(email)).toBeUndefined();
@@ -145,7 +203,13 @@ describe("verification codes", () => {
   it("are single use", async () => {
     const email = "single@example.com";
     const code = await emailCode(s, email, 1);
-    const body = { type: "email", account: email, password: "secret123", re_password: "secret123", sms_code: code };
+    const body = {
+      type: "email",
+      account: email,
+      password: "secret123",
+      re_password: "secret123",
+      sms_code: code,
+    };
     expect((await s.post("/api/user/register", body)).code).toBe(1);
     // Same code for a reset of the now registered account is refused too (purpose and use differ).
     s.up.ctx.db.prepare("DELETE FROM users WHERE email = ?").run(email);
@@ -160,7 +224,8 @@ describe("verification codes", () => {
     const wrong = code === "000000" ? "111111" : "000000";
     const body = { type: "email", account: email, password: "secret123", re_password: "secret123" };
     const msgs: string[] = [];
-    for (let i = 0; i < 5; i++) msgs.push((await s.post("/api/user/register", { ...body, sms_code: wrong })).msg);
+    for (let i = 0; i < 5; i++)
+      msgs.push((await s.post("/api/user/register", { ...body, sms_code: wrong })).msg);
     expect(msgs.slice(0, 4).every((m) => m === "The verification code is incorrect")).toBe(true);
     expect(msgs[4]).toBe("Too many wrong attempts, please request a new verification code");
     const right = await s.post("/api/user/register", { ...body, sms_code: code });
@@ -185,29 +250,48 @@ describe("verification codes", () => {
     expect(fr.msg).toMatch(/^Veuillez patienter \d+ secondes/);
     // Still the first code in the outbox: nothing was sent.
     expect((await s.get(`/dev/outbox?to=${email}`)).data).toEqual(first.data);
-    s.up.ctx.db.prepare("UPDATE verify_codes SET created_at = ? WHERE recipient = ?").run(Date.now() - 45_000, email);
+    s.up.ctx.db
+      .prepare("UPDATE verify_codes SET created_at = ? WHERE recipient = ?")
+      .run(Date.now() - 45_000, email);
     const later = await s.post("/api/notify/send_email", { to: email, type: 1 });
     expect(Number(/(\d+) seconds/.exec(later.msg)?.[1])).toBeLessThanOrEqual(15);
     ageCodes(s);
     expect((await s.post("/api/notify/send_email", { to: email, type: 1 })).code).toBe(1);
     // Outbox keeps every message.
-    expect((s.up.ctx.db.prepare("SELECT COUNT(*) AS n FROM outbox WHERE recipient = ?").get(email) as { n: number }).n).toBe(2);
+    expect(
+      (
+        s.up.ctx.db.prepare("SELECT COUNT(*) AS n FROM outbox WHERE recipient = ?").get(email) as {
+          n: number;
+        }
+      ).n,
+    ).toBe(2);
   });
 
   it("type 2 refuses an unknown address; type and e-mail are validated", async () => {
-    expect((await s.post("/api/notify/send_email", { to: "ghost@example.com", type: 2 })).msg).toBe("No account is registered with this address");
-    expect((await s.post("/api/notify/send_email", { to: "ghost@example.com", type: 3 })).msg).toBe("Unknown verification type");
-    expect((await s.post("/api/notify/send_email", { to: "ghost", type: 1 })).msg).toBe("Please enter a valid e-mail address");
+    expect((await s.post("/api/notify/send_email", { to: "ghost@example.com", type: 2 })).msg).toBe(
+      "No account is registered with this address",
+    );
+    expect((await s.post("/api/notify/send_email", { to: "ghost@example.com", type: 3 })).msg).toBe(
+      "Unknown verification type",
+    );
+    expect((await s.post("/api/notify/send_email", { to: "ghost", type: 1 })).msg).toBe(
+      "Please enter a valid e-mail address",
+    );
     expect((await s.post("/api/notify/send_email", { type: 1 })).msg).toBe("Please complete: to");
   });
 });
 
 describe("mobile accounts", () => {
   it("register by SMS code with an area code and log in with login_type mobile", async () => {
-    const areas = await s.get<{ id: number; code: string; global_code: string }[]>("/api/default/area_list");
+    const areas =
+      await s.get<{ id: number; code: string; global_code: string }[]>("/api/default/area_list");
     const hk = areas.data.find((a) => a.code === "HK")!;
-    expect((await s.post("/api/notify/send_sms", { to: "9123 4567", area_id: 9999, type: 1 })).msg).toBe("Please choose a valid area code");
-    expect((await s.post("/api/notify/send_sms", { to: "12ab", area_id: hk.id, type: 1 })).msg).toBe("Please enter a valid mobile number");
+    expect(
+      (await s.post("/api/notify/send_sms", { to: "9123 4567", area_id: 9999, type: 1 })).msg,
+    ).toBe("Please choose a valid area code");
+    expect(
+      (await s.post("/api/notify/send_sms", { to: "12ab", area_id: hk.id, type: 1 })).msg,
+    ).toBe("Please enter a valid mobile number");
     const sent = await s.post("/api/notify/send_sms", { to: "9123 4567", area_id: hk.id, type: 1 });
     expect(sent.code).toBe(1);
     const byDigits = await s.get("/dev/outbox?to=91234567");
@@ -224,17 +308,31 @@ describe("mobile accounts", () => {
       sms_code: byDigits.data.code,
     });
     expect(reg.code).toBe(1);
-    const login = await s.post("/api/user/loginForU", { account: "91234567", password: "secret123", login_type: "mobile", area_id: hk.id });
+    const login = await s.post("/api/user/loginForU", {
+      account: "91234567",
+      password: "secret123",
+      login_type: "mobile",
+      area_id: hk.id,
+    });
     expect(login.code).toBe(1);
     expect(login.data.user).toMatchObject({ email: null, mobile: "91234567", area_id: hk.id });
     // Without area_id the number is found while it is unique.
-    expect((await s.post("/api/user/loginForU", { account: "91234567", password: "secret123", login_type: "mobile" })).code).toBe(1);
+    expect(
+      (
+        await s.post("/api/user/loginForU", {
+          account: "91234567",
+          password: "secret123",
+          login_type: "mobile",
+        })
+      ).code,
+    ).toBe(1);
   });
 });
 
 describe("demo accounts", () => {
   it("GET createAccountDemoForU changes nothing; POST creates a demo user with 10000 booked by one ledger row", async () => {
-    const count = () => (s.up.ctx.db.prepare("SELECT COUNT(*) AS n FROM users").get() as { n: number }).n;
+    const count = () =>
+      (s.up.ctx.db.prepare("SELECT COUNT(*) AS n FROM users").get() as { n: number }).n;
     const before = count();
     const res = await fetch(s.base + "/api/user/createAccountDemoForU?t=1");
     const body = (await res.json()) as { code: number; msg: string };
@@ -251,27 +349,41 @@ describe("demo accounts", () => {
     expect(login.data.user.is_demo).toBe(1);
     const bal = await s.get("/v1/api/main/wallet/getBalance", { token: login.data.token });
     expect(bal.data).toEqual({ balance: 10000, lock_balance: 0 });
-    const ledger = s.up.ctx.db.prepare("SELECT amount_micro, balance_after_micro, kind FROM ledger WHERE user_id = ?").all(login.data.user.id);
-    expect(ledger).toEqual([{ amount_micro: 10_000_000_000, balance_after_micro: 10_000_000_000, kind: "demo_initial" }]);
+    const ledger = s.up.ctx.db
+      .prepare("SELECT amount_micro, balance_after_micro, kind FROM ledger WHERE user_id = ?")
+      .all(login.data.user.id);
+    expect(ledger).toEqual([
+      { amount_micro: 10_000_000_000, balance_after_micro: 10_000_000_000, kind: "demo_initial" },
+    ]);
 
     const info = await s.get("/api/user/info", { token: login.data.token });
     expect(info.data).toMatchObject({ is_demo: 1, email: null });
 
     // Demo users may not change or reset a password.
-    const amend = await s.post("/api/user/amend_password", { new_password: "secret123", auth_code: "123456", type: 2 }, { token: login.data.token });
+    const amend = await s.post(
+      "/api/user/amend_password",
+      { new_password: "secret123", auth_code: "123456", type: 2 },
+      { token: login.data.token },
+    );
     expect(amend).toMatchObject({ code: 0, msg: "Please register or log in to a real account" });
 
-    expect((await s.post("/api/user/loginForU", { demo_id: "0".repeat(32) })).msg).toBe("Incorrect account or password");
+    expect((await s.post("/api/user/loginForU", { demo_id: "0".repeat(32) })).msg).toBe(
+      "Incorrect account or password",
+    );
   });
 
   it("uses the demo.initial_balance setting", async () => {
-    s.up.ctx.db.prepare("UPDATE settings SET value = '2500.5' WHERE key = 'demo.initial_balance'").run();
+    s.up.ctx.db
+      .prepare("UPDATE settings SET value = '2500.5' WHERE key = 'demo.initial_balance'")
+      .run();
     try {
       const { demo_id } = (await s.post("/api/user/createAccountDemoForU")).data;
       const { token } = (await s.post("/api/user/loginForU", { demo_id })).data;
       expect((await s.get("/v1/api/main/wallet/getBalance", { token })).data.balance).toBe(2500.5);
     } finally {
-      s.up.ctx.db.prepare("UPDATE settings SET value = '10000' WHERE key = 'demo.initial_balance'").run();
+      s.up.ctx.db
+        .prepare("UPDATE settings SET value = '10000' WHERE key = 'demo.initial_balance'")
+        .run();
     }
   });
 });
@@ -285,15 +397,33 @@ describe("passwords", () => {
     const code = await emailCode(s, email, 2);
     const box = await s.get(`/dev/outbox?to=${email}`);
     expect(box.data.type).toBe(2);
-    const mismatch = await s.post("/api/user/forget_password", { type: "email", account: email, new_password: "newpass1", secondary_password: "newpass2", auth_code: code });
+    const mismatch = await s.post("/api/user/forget_password", {
+      type: "email",
+      account: email,
+      new_password: "newpass1",
+      secondary_password: "newpass2",
+      auth_code: code,
+    });
     expect(mismatch.msg).toBe("Password inconsistency");
-    const ok = await s.post("/api/user/forget_password", { type: "email", account: email, new_password: "newpass1", secondary_password: "newpass1", auth_code: code });
+    const ok = await s.post("/api/user/forget_password", {
+      type: "email",
+      account: email,
+      new_password: "newpass1",
+      secondary_password: "newpass1",
+      auth_code: code,
+    });
     expect(ok.code).toBe(1);
     expect((await s.get("/api/user/info", { token: t1 })).code).toBe(999);
     expect((await loginEmail(s, email, "oldpass1")).code).toBe(0);
     expect((await loginEmail(s, email, "newpass1")).code).toBe(1);
     // The code was used.
-    const reuse = await s.post("/api/user/forget_password", { type: "email", account: email, new_password: "newpass3", secondary_password: "newpass3", auth_code: code });
+    const reuse = await s.post("/api/user/forget_password", {
+      type: "email",
+      account: email,
+      new_password: "newpass3",
+      secondary_password: "newpass3",
+      auth_code: code,
+    });
     expect(reuse.code).toBe(0);
   });
 
@@ -304,14 +434,35 @@ describe("passwords", () => {
     const other = (await loginEmail(s, email, "oldpass1")).data.token;
     ageCodes(s);
     const code = await emailCode(s, email, 2);
-    const wrongCode = await s.post("/api/user/amend_password", { new_password: "newpass1", re_password: "newpass1", auth_code: code === "000000" ? "999999" : "000000", type: 2 }, { token: keep });
+    const wrongCode = await s.post(
+      "/api/user/amend_password",
+      {
+        new_password: "newpass1",
+        re_password: "newpass1",
+        auth_code: code === "000000" ? "999999" : "000000",
+        type: 2,
+      },
+      { token: keep },
+    );
     expect(wrongCode.msg).toBe("The verification code is incorrect");
-    const r = await s.post("/api/user/amend_password", { new_password: "newpass1", re_password: "newpass1", auth_code: code, type: 2 }, { token: keep });
+    const r = await s.post(
+      "/api/user/amend_password",
+      { new_password: "newpass1", re_password: "newpass1", auth_code: code, type: 2 },
+      { token: keep },
+    );
     expect(r.code).toBe(1);
     expect((await s.get("/api/user/info", { token: keep })).code).toBe(1);
     expect((await s.get("/api/user/info", { token: other })).code).toBe(999);
     expect((await loginEmail(s, email, "newpass1")).code).toBe(1);
-    expect((await s.post("/api/user/amend_password", { new_password: "newpass2", auth_code: code }, { token: "f".repeat(32) })).code).toBe(999);
+    expect(
+      (
+        await s.post(
+          "/api/user/amend_password",
+          { new_password: "newpass2", auth_code: code },
+          { token: "f".repeat(32) },
+        )
+      ).code,
+    ).toBe(999);
   });
 });
 
@@ -324,28 +475,60 @@ describe("captcha", () => {
     expect(Buffer.from(c.data.b64s.split(",")[1], "base64").toString("utf8")).toContain("<svg");
 
     // Off (default): no captcha needed.
-    expect((await s.post("/api/notify/send_email", { to: "cap-off@example.com", type: 1 })).code).toBe(1);
+    expect(
+      (await s.post("/api/notify/send_email", { to: "cap-off@example.com", type: 1 })).code,
+    ).toBe(1);
 
     s.up.ctx.db.prepare("UPDATE settings SET value = '1' WHERE key = 'register.captcha'").run();
     try {
       const to = "cap-on@example.com";
-      expect((await s.post("/api/notify/send_email", { to, type: 1 })).msg).toBe("Please enter the captcha");
-      const c1 = (await s.get("/api/captcha")).data;
-      expect((await s.post("/api/notify/send_email", { to, type: 1, captcha_id: c1.id, captcha_code: "zzzz" })).msg).toBe(
-        "The captcha is incorrect or has expired, please try again",
+      expect((await s.post("/api/notify/send_email", { to, type: 1 })).msg).toBe(
+        "Please enter the captcha",
       );
+      const c1 = (await s.get("/api/captcha")).data;
+      expect(
+        (
+          await s.post("/api/notify/send_email", {
+            to,
+            type: 1,
+            captcha_id: c1.id,
+            captcha_code: "zzzz",
+          })
+        ).msg,
+      ).toBe("The captcha is incorrect or has expired, please try again");
       // A captcha is used up by the wrong try.
-      const answer1 = s.up.ctx.db.prepare("SELECT answer FROM captchas WHERE id = ?").get(c1.id) as { answer: string };
-      expect((await s.post("/api/notify/send_email", { to, type: 1, captcha_id: c1.id, captcha_code: answer1.answer })).code).toBe(0);
+      const answer1 = s.up.ctx.db
+        .prepare("SELECT answer FROM captchas WHERE id = ?")
+        .get(c1.id) as { answer: string };
+      expect(
+        (
+          await s.post("/api/notify/send_email", {
+            to,
+            type: 1,
+            captcha_id: c1.id,
+            captcha_code: answer1.answer,
+          })
+        ).code,
+      ).toBe(0);
       expect((await s.get("/dev/outbox?to=" + to)).code).toBe(404);
 
       const c2 = (await s.get("/api/captcha")).data;
       const text = (await s.get(`/dev/captcha?id=${c2.id}`)).data.text;
-      const ok = await s.post("/api/notify/send_email", { to, type: 1, captcha_id: c2.id, captcha_code: text.toUpperCase() });
+      const ok = await s.post("/api/notify/send_email", {
+        to,
+        type: 1,
+        captcha_id: c2.id,
+        captcha_code: text.toUpperCase(),
+      });
       expect(ok.code).toBe(1);
       expect((await s.get("/dev/outbox?to=" + to)).code).toBe(1);
       ageCodes(s);
-      const reuse = await s.post("/api/notify/send_email", { to, type: 1, captcha_id: c2.id, captcha_code: text });
+      const reuse = await s.post("/api/notify/send_email", {
+        to,
+        type: 1,
+        captcha_id: c2.id,
+        captcha_code: text,
+      });
       expect(reuse.code).toBe(0);
       const sms = await s.post("/api/notify/send_sms", { to: "5551234567", area_id: 1, type: 1 });
       expect(sms.msg).toBe("Please enter the captcha");
@@ -357,17 +540,39 @@ describe("captcha", () => {
 
 describe("languages", () => {
   it("translates msg by the lang header (tw maps to hk)", async () => {
-    const en = await s.post("/api/user/loginForU", { account: "alice@example.com", password: "wrong-pass", login_type: "email" }, { lang: "en" });
-    const ar = await s.post("/api/user/loginForU", { account: "alice@example.com", password: "wrong-pass", login_type: "email" }, { lang: "ar" });
-    const hk = await s.post("/api/user/loginForU", { account: "alice@example.com", password: "wrong-pass", login_type: "email" }, { lang: "hk" });
-    const tw = await s.post("/api/user/loginForU", { account: "alice@example.com", password: "wrong-pass", login_type: "email" }, { lang: "tw" });
+    const en = await s.post(
+      "/api/user/loginForU",
+      { account: "alice@example.com", password: "wrong-pass", login_type: "email" },
+      { lang: "en" },
+    );
+    const ar = await s.post(
+      "/api/user/loginForU",
+      { account: "alice@example.com", password: "wrong-pass", login_type: "email" },
+      { lang: "ar" },
+    );
+    const hk = await s.post(
+      "/api/user/loginForU",
+      { account: "alice@example.com", password: "wrong-pass", login_type: "email" },
+      { lang: "hk" },
+    );
+    const tw = await s.post(
+      "/api/user/loginForU",
+      { account: "alice@example.com", password: "wrong-pass", login_type: "email" },
+      { lang: "tw" },
+    );
     expect(en.msg).toBe("Incorrect account or password");
     expect(ar.msg).toBe("الحساب أو كلمة المرور غير صحيحة");
     expect(hk.msg).toBe("帳戶或密碼錯誤");
     expect(tw.msg).toBe(hk.msg);
     const incon = await s.post(
       "/api/user/register",
-      { type: "email", account: "x@example.com", password: "secret123", re_password: "secret124", sms_code: "1" },
+      {
+        type: "email",
+        account: "x@example.com",
+        password: "secret123",
+        re_password: "secret124",
+        sms_code: "1",
+      },
       { lang: "jp" },
     );
     expect(incon.msg).toBe("パスワードが一致しません");
@@ -385,7 +590,10 @@ describe("sign-in rate limit", () => {
   });
 
   it("locks an account for this client after 5 failures, even for the right password", async () => {
-    for (let i = 0; i < 5; i++) expect((await loginEmail(rl, "carol@example.com", "badpass" + i)).msg).toBe("Incorrect account or password");
+    for (let i = 0; i < 5; i++)
+      expect((await loginEmail(rl, "carol@example.com", "badpass" + i)).msg).toBe(
+        "Incorrect account or password",
+      );
     const locked = await loginEmail(rl, "carol@example.com", "secret123");
     expect(locked.code).toBe(429);
     expect(locked.msg).toMatch(/try again in 15 minutes/);
@@ -393,7 +601,9 @@ describe("sign-in rate limit", () => {
     await registerEmail(rl, "dave@example.com", "secret123");
     expect((await loginEmail(rl, "dave@example.com", "secret123")).code).toBe(1);
     // When the lock has passed, the right password works and clears the counter.
-    rl.up.ctx.db.prepare("UPDATE login_attempts SET locked_until = ?, first_at = ?").run(Date.now() - 1, Date.now() - 16 * 60_000);
+    rl.up.ctx.db
+      .prepare("UPDATE login_attempts SET locked_until = ?, first_at = ?")
+      .run(Date.now() - 1, Date.now() - 16 * 60_000);
     expect((await loginEmail(rl, "carol@example.com", "secret123")).code).toBe(1);
   });
 });
@@ -405,8 +615,14 @@ describe("dev outbox switched off", () => {
       const r = await fetch(off.base + "/dev/outbox?to=someone@example.com");
       expect(r.status).toBe(404);
       expect((await fetch(off.base + "/dev/captcha?id=abc")).status).toBe(404);
-      expect((await off.post("/api/notify/send_email", { to: "someone@example.com", type: 1 })).code).toBe(1);
-      const row = off.up.ctx.db.prepare("SELECT code, body, status FROM outbox").get() as { code: string | null; body: string; status: string };
+      expect(
+        (await off.post("/api/notify/send_email", { to: "someone@example.com", type: 1 })).code,
+      ).toBe(1);
+      const row = off.up.ctx.db.prepare("SELECT code, body, status FROM outbox").get() as {
+        code: string | null;
+        body: string;
+        status: string;
+      };
       expect(row.code).toBeNull();
       expect(row.body).toContain("******");
       expect(row.body).not.toMatch(/\d{6}/);
@@ -419,7 +635,11 @@ describe("dev outbox switched off", () => {
 
 describe("SMTP delivery", () => {
   /** A minimal SMTP server that records the DATA of each message it accepts. */
-  async function smtpServer(): Promise<{ port: number; messages: string[]; close(): Promise<void> }> {
+  async function smtpServer(): Promise<{
+    port: number;
+    messages: string[];
+    close(): Promise<void>;
+  }> {
     const net = await import("node:net");
     const messages: string[] = [];
     const server = net.createServer((sock) => {
@@ -460,14 +680,25 @@ describe("SMTP delivery", () => {
     const smtp = await smtpServer();
     const up = await startServer({ smtpUrl: `smtp://127.0.0.1:${smtp.port}`, devOutbox: false });
     try {
-      const r = await up.post("/api/notify/send_email", { to: "mail@example.com", type: 1 }, { lang: "de" });
+      const r = await up.post(
+        "/api/notify/send_email",
+        { to: "mail@example.com", type: 1 },
+        { lang: "de" },
+      );
       expect(r.code).toBe(1);
       expect(smtp.messages).toHaveLength(1);
       const raw = smtp.messages[0];
       expect(raw).toMatch(/To: mail@example\.com/);
-      const decoded = raw.replace(/=\r\n/g, "").replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
-      expect(Buffer.from(decoded, "latin1").toString("utf8")).toMatch(/Ihr Bestätigungscode lautet \d{6}/);
-      const row = up.up.ctx.db.prepare("SELECT status, sent_at FROM outbox").get() as { status: string; sent_at: number };
+      const decoded = raw
+        .replace(/=\r\n/g, "")
+        .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+      expect(Buffer.from(decoded, "latin1").toString("utf8")).toMatch(
+        /Ihr Bestätigungscode lautet \d{6}/,
+      );
+      const row = up.up.ctx.db.prepare("SELECT status, sent_at FROM outbox").get() as {
+        status: string;
+        sent_at: number;
+      };
       expect(row.status).toBe("sent");
       expect(row.sent_at).toBeGreaterThan(0);
     } finally {
@@ -483,10 +714,19 @@ describe("SMTP delivery", () => {
     const up = await startServer({ smtpUrl: `smtp://127.0.0.1:${port}`, devOutbox: false });
     try {
       const r = await up.post("/api/notify/send_email", { to: "mail@example.com", type: 1 });
-      expect(r).toMatchObject({ code: 0, msg: "The message could not be sent, please try again later" });
-      expect((up.up.ctx.db.prepare("SELECT status FROM outbox").get() as { status: string }).status).toBe("failed");
-      expect((up.up.ctx.db.prepare("SELECT COUNT(*) AS n FROM verify_codes").get() as { n: number }).n).toBe(0);
-      expect((await up.post("/api/notify/send_email", { to: "mail@example.com", type: 1 })).msg).not.toMatch(/wait/i);
+      expect(r).toMatchObject({
+        code: 0,
+        msg: "The message could not be sent, please try again later",
+      });
+      expect(
+        (up.up.ctx.db.prepare("SELECT status FROM outbox").get() as { status: string }).status,
+      ).toBe("failed");
+      expect(
+        (up.up.ctx.db.prepare("SELECT COUNT(*) AS n FROM verify_codes").get() as { n: number }).n,
+      ).toBe(0);
+      expect(
+        (await up.post("/api/notify/send_email", { to: "mail@example.com", type: 1 })).msg,
+      ).not.toMatch(/wait/i);
     } finally {
       await up.close();
     }
@@ -505,17 +745,57 @@ describe("robustness", () => {
       "/api/user/forget_password",
       "/api/user/logout",
     ];
-    const keys = ["to", "type", "area_id", "account", "password", "re_password", "sms_code", "invite_code", "mobile", "login_type", "demo_id", "new_password", "secondary_password", "auth_code", "captcha_id", "captcha_code"];
-    const value = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom("1", "2", "email", "mobile", "", "alice@example.com", "0".repeat(32), "123456"));
+    const keys = [
+      "to",
+      "type",
+      "area_id",
+      "account",
+      "password",
+      "re_password",
+      "sms_code",
+      "invite_code",
+      "mobile",
+      "login_type",
+      "demo_id",
+      "new_password",
+      "secondary_password",
+      "auth_code",
+      "captcha_id",
+      "captcha_code",
+    ];
+    const value = fc.oneof(
+      fc.string({ maxLength: 40 }),
+      fc.constantFrom(
+        "1",
+        "2",
+        "email",
+        "mobile",
+        "",
+        "alice@example.com",
+        "0".repeat(32),
+        "123456",
+      ),
+    );
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...paths), fc.dictionary(fc.constantFrom(...keys), value, { maxKeys: 8 }), fc.boolean(), async (p, body, json) => {
-        const h: Record<string, string> = { "content-type": json ? "application/json" : "application/x-www-form-urlencoded" };
-        const res = await fetch(s.base + p, { method: "POST", headers: h, body: json ? JSON.stringify(body) : new URLSearchParams(body).toString() });
-        expect(res.status).toBeLessThan(500);
-        const env = (await res.json()) as { code: number; msg: string };
-        expect(env.code).not.toBe(500);
-        expect(typeof env.msg).toBe("string");
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...paths),
+        fc.dictionary(fc.constantFrom(...keys), value, { maxKeys: 8 }),
+        fc.boolean(),
+        async (p, body, json) => {
+          const h: Record<string, string> = {
+            "content-type": json ? "application/json" : "application/x-www-form-urlencoded",
+          };
+          const res = await fetch(s.base + p, {
+            method: "POST",
+            headers: h,
+            body: json ? JSON.stringify(body) : new URLSearchParams(body).toString(),
+          });
+          expect(res.status).toBeLessThan(500);
+          const env = (await res.json()) as { code: number; msg: string };
+          expect(env.code).not.toBe(500);
+          expect(typeof env.msg).toBe("string");
+        },
+      ),
       { numRuns: 120 },
     );
   });

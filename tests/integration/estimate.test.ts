@@ -30,7 +30,11 @@ async function richDemo(): Promise<string> {
 }
 
 beforeAll(async () => {
-  server = await startUpstream({ tmpPrefix: "tp-estimate-", manualFeed: true, config: { simulate: false } });
+  server = await startUpstream({
+    tmpPrefix: "tp-estimate-",
+    manualFeed: true,
+    config: { simulate: false },
+  });
   // Fresh quotes at each instrument's stored price, so that every market order fills.
   const list = await server.get<Instrument[]>("/v1/api/forex/trade_list");
   for (const i of list.data) server.feed!.set(i.Code, i.ForexQuotations.Close);
@@ -45,7 +49,9 @@ describe.each([FEE_TYPE.MARGIN_RATE, FEE_TYPE.PER_LOT])("fee type %i", (feeType)
     setSetting("trade_fee_type", String(feeType));
     const token = await richDemo();
     const list = (await server.get<Instrument[]>("/v1/api/forex/trade_list")).data;
-    const closes = Object.fromEntries(list.map((i) => [i.Code.toUpperCase(), i.ForexQuotations.Close]));
+    const closes = Object.fromEntries(
+      list.map((i) => [i.Code.toUpperCase(), i.ForexQuotations.Close]),
+    );
     const currencies = new Set(list.map((i) => i.QuoteCurrency));
     for (const ccy of ["USD", "JPY", "CHF", "CAD", "GBP"]) expect(currencies, ccy).toContain(ccy);
 
@@ -54,8 +60,18 @@ describe.each([FEE_TYPE.MARGIN_RATE, FEE_TYPE.PER_LOT])("fee type %i", (feeType)
       const inst = instrumentView(wire);
       const leverage = Math.max(...inst.leverages, 0);
       const lots = Math.max(1, inst.minLots);
-      const form = { cont: String(lots), multiple: String(leverage), status: String(ORDER_MODE.MARKET) };
-      const est = estimate(inst, feeType, form, inst.quote.close, usdRateOf(inst.quoteCurrency, closes));
+      const form = {
+        cont: String(lots),
+        multiple: String(leverage),
+        status: String(ORDER_MODE.MARKET),
+      };
+      const est = estimate(
+        inst,
+        feeType,
+        form,
+        inst.quote.close,
+        usdRateOf(inst.quoteCurrency, closes),
+      );
       const r = await server.post<Order>(
         "/v1/api/forex/submit",
         { forex_id: inst.id, type: ORDER_TYPE.BUY, ...form },
@@ -68,7 +84,10 @@ describe.each([FEE_TYPE.MARGIN_RATE, FEE_TYPE.PER_LOT])("fee type %i", (feeType)
       expect(r.code, `${inst.code}: ${r.msg}`).toBe(1);
       expect(r.data.Price, inst.code).toBe(inst.quote.close);
       // The booking is exact and rounded once to micro-USD; the estimate is a float.
-      expect(Math.abs(r.data.CautionMoney - est.margin!), `${inst.code} margin`).toBeLessThanOrEqual(1e-6);
+      expect(
+        Math.abs(r.data.CautionMoney - est.margin!),
+        `${inst.code} margin`,
+      ).toBeLessThanOrEqual(1e-6);
       expect(Math.abs(r.data.TradeFee - est.fee!), `${inst.code} fee`).toBeLessThanOrEqual(1e-6);
       compared++;
     }

@@ -29,7 +29,14 @@ const open: EventSource[] = [];
 
 async function startUpstream(p: number) {
   up = await buildUpstream(
-    loadConfig({} as NodeJS.ProcessEnv, { port: p, host: "127.0.0.1", dbFile: path.join(dir, "up.sqlite"), dataDir: dir, rateLimit: false, marketAlwaysOpen: true }),
+    loadConfig({} as NodeJS.ProcessEnv, {
+      port: p,
+      host: "127.0.0.1",
+      dbFile: path.join(dir, "up.sqlite"),
+      dataDir: dir,
+      rateLimit: false,
+      marketAlwaysOpen: true,
+    }),
     { feed: (db) => (feed = createManualFeed(db)) },
   );
   upUrl = await up.listen();
@@ -65,12 +72,24 @@ class Client {
   constructor(topics: string, cookie?: string) {
     this.es = new EventSource(`${web.url}/live?topics=${topics}`, {
       fetch: async (input, init) => {
-        const res = await fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...(cookie ? { Cookie: cookie } : {}) } });
+        const res = await fetch(input, {
+          ...init,
+          headers: {
+            ...(init?.headers as Record<string, string>),
+            ...(cookie ? { Cookie: cookie } : {}),
+          },
+        });
         this.status = res.status;
         return res;
       },
     });
-    for (const t of new Set(["ready", "DAY_MARKET", "FOREX_TRADE", "FOREX_CLOSED", ...topics.split(",")])) {
+    for (const t of new Set([
+      "ready",
+      "DAY_MARKET",
+      "FOREX_TRADE",
+      "FOREX_CLOSED",
+      ...topics.split(","),
+    ])) {
       this.es.addEventListener(t, (e) => this.events.push({ type: t, data: JSON.parse(e.data) }));
     }
     open.push(this.es);
@@ -81,7 +100,8 @@ class Client {
   async waitFor(pred: (c: Client) => boolean, ms = 5000): Promise<void> {
     const end = Date.now() + ms;
     while (!pred(this)) {
-      if (Date.now() > end) throw new Error(`timed out; events: ${JSON.stringify(this.events.map((e) => e.type))}`);
+      if (Date.now() > end)
+        throw new Error(`timed out; events: ${JSON.stringify(this.events.map((e) => e.type))}`);
       await new Promise((r) => setTimeout(r, 10));
     }
   }
@@ -98,7 +118,8 @@ const until = async (cond: () => boolean | Promise<boolean>, ms = 5000) => {
     await new Promise((r) => setTimeout(r, 20));
   }
 };
-const upstreamWs = async () => ((await (await fetch(`${upUrl}/health`)).json()) as { data: { ws: number } }).data.ws;
+const upstreamWs = async () =>
+  ((await (await fetch(`${upUrl}/health`)).json()) as { data: { ws: number } }).data.ws;
 
 describe("live bridge", () => {
   it("streams a snapshot of every instrument, then the changes, with proxy-safe headers", async () => {
@@ -111,7 +132,10 @@ describe("live bridge", () => {
 
     const c = new Client("DAY_MARKET,KLINE.EURUSD");
     await c.waitFor((x) => x.of("DAY_MARKET").length >= 1 && x.of("KLINE.EURUSD").length >= 1);
-    expect(c.events[0]).toEqual({ type: "ready", data: { topics: ["DAY_MARKET", "KLINE.EURUSD"] } });
+    expect(c.events[0]).toEqual({
+      type: "ready",
+      data: { topics: ["DAY_MARKET", "KLINE.EURUSD"] },
+    });
     const snap = c.of("DAY_MARKET")[0] as Quote[];
     expect(snap.length).toBeGreaterThanOrEqual(24);
     const eur = snap.find((q) => q.Code === "EURUSD")!;
@@ -120,11 +144,25 @@ describe("live bridge", () => {
 
     const price = Math.round(eur.Close * 1.001 * 1e5) / 1e5;
     feed.set("EURUSD", price);
-    await c.waitFor((x) => x.of("DAY_MARKET").some((d, i) => i > 0 && (d as Quote[]).some((q) => q.Code === "EURUSD" && q.Close === price)));
+    await c.waitFor((x) =>
+      x
+        .of("DAY_MARKET")
+        .some(
+          (d, i) => i > 0 && (d as Quote[]).some((q) => q.Code === "EURUSD" && q.Close === price),
+        ),
+    );
     const change = c.of("DAY_MARKET").at(-1) as Quote[];
     // A change carries only what changed, not the whole market.
     expect(change.map((q) => q.Code)).toEqual(["EURUSD"]);
-    await c.waitFor((x) => x.of("KLINE.EURUSD").some((d) => (d as { period: string; Close: number }[]).some((k) => k.period === "1min" && k.Close === price)));
+    await c.waitFor((x) =>
+      x
+        .of("KLINE.EURUSD")
+        .some((d) =>
+          (d as { period: string; Close: number }[]).some(
+            (k) => k.period === "1min" && k.Close === price,
+          ),
+        ),
+    );
     c.close();
   });
 
@@ -140,7 +178,9 @@ describe("live bridge", () => {
       await new Promise((r) => setTimeout(r, 10));
     }
     const last = prices.at(-1)!;
-    await c.waitFor((x) => (x.of("DAY_MARKET").at(-1) as Quote[]).some((q) => q.Code === "GBPUSD" && q.Close === last));
+    await c.waitFor((x) =>
+      (x.of("DAY_MARKET").at(-1) as Quote[]).some((q) => q.Code === "GBPUSD" && q.Close === last),
+    );
     const changes = c.of("DAY_MARKET").length - 1;
     // 30 ticks over ~300+ ms with flushes at most every 100 ms.
     expect(changes).toBeLessThanOrEqual(8);
@@ -150,7 +190,11 @@ describe("live bridge", () => {
 
   it("serves many streams over ONE upstream connection and unsubscribes when the last goes", async () => {
     const clients = Array.from({ length: 25 }, () => new Client("DAY_MARKET,KLINE.USDJPY"));
-    await Promise.all(clients.map((c) => c.waitFor((x) => x.of("DAY_MARKET").length >= 1 && x.of("KLINE.USDJPY").length >= 1)));
+    await Promise.all(
+      clients.map((c) =>
+        c.waitFor((x) => x.of("DAY_MARKET").length >= 1 && x.of("KLINE.USDJPY").length >= 1),
+      ),
+    );
     expect(await upstreamWs()).toBe(1);
     expect(bridge.stats().streams).toBe(25);
     expect(bridge.publicTopics().sort()).toEqual(["DAY_MARKET", "KLINE.USDJPY"]);
@@ -190,7 +234,9 @@ describe("live bridge", () => {
     const p = Math.round(aud.Close * 1.002 * 1e5) / 1e5;
     feed.set("AUDUSD", p);
     await until(async () => {
-      const b = (await (await fetch(`${web.url}/live.json?topics=DAY_MARKET`)).json()) as { DAY_MARKET: Quote[] };
+      const b = (await (await fetch(`${web.url}/live.json?topics=DAY_MARKET`)).json()) as {
+        DAY_MARKET: Quote[];
+      };
       return b.DAY_MARKET.some((q) => q.Code === "AUDUSD" && q.Close === p);
     });
   });
@@ -199,7 +245,10 @@ describe("live bridge", () => {
     const post = async (p: string, body: Record<string, string>, token?: string) => {
       const r = await fetch(upUrl + p, {
         method: "POST",
-        headers: { "Content-Type": "application/x-www-form-urlencoded", ...(token ? { authorization: token } : {}) },
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          ...(token ? { authorization: token } : {}),
+        },
         body: new URLSearchParams(body).toString(),
       });
       return (await r.json()) as { code: number; msg: string; data: any };
@@ -211,7 +260,9 @@ describe("live bridge", () => {
       const session = await sessionStorage().getSession();
       session.set("token", login.data.token);
       session.set("user", { ...login.data.user, id: login.data.user.id ?? 0 });
-      const info = (await (await fetch(`${upUrl}/api/user/info`, { headers: { authorization: login.data.token } })).json()) as { data: { id: number } };
+      const info = (await (
+        await fetch(`${upUrl}/api/user/info`, { headers: { authorization: login.data.token } })
+      ).json()) as { data: { id: number } };
       session.set("user", { ...login.data.user, id: info.data.id });
       const cookie = (await sessionStorage().commitSession(session)).split(";")[0];
       return { token: login.data.token as string, cookie };
@@ -231,23 +282,39 @@ describe("live bridge", () => {
     expect(bridge.stats().userChannels).toBe(2);
 
     // A buys EURUSD: A's streams see the position, B's never do.
-    const list = (await (await fetch(`${upUrl}/v1/api/forex/trade_list`)).json()) as { data: any[] };
+    const list = (await (await fetch(`${upUrl}/v1/api/forex/trade_list`)).json()) as {
+      data: any[];
+    };
     const eur = list.data.find((i) => i.Code === "EURUSD");
     const order = await post(
       "/v1/api/forex/submit",
-      { type: "1", cont: String(eur.ForexMinCont), forex_id: String(eur.Id), multiple: String(eur.HasForexMultiple[0]?.Value ?? 1) },
+      {
+        type: "1",
+        cont: String(eur.ForexMinCont),
+        forex_id: String(eur.Id),
+        multiple: String(eur.HasForexMultiple[0]?.Value ?? 1),
+      },
       a.token,
     );
     expect(order.msg).toBe(order.code === 1 ? order.msg : "order placed");
     expect(order.code).toBe(1);
     const id = order.data.Id as number;
-    const hasPos = (x: Client) => x.of("FOREX_TRADE").some((d) => (d as { TransOrder: { Id: number }[] }).TransOrder.some((o) => o.Id === id));
+    const hasPos = (x: Client) =>
+      x
+        .of("FOREX_TRADE")
+        .some((d) => (d as { TransOrder: { Id: number }[] }).TransOrder.some((o) => o.Id === id));
     feed.set("EURUSD", feed.quote("EURUSD")!.price + 0.0001);
     await Promise.all([a1, a2].map((c) => c.waitFor(hasPos)));
 
     const closed = await post("/v1/api/forex/close", { id: String(id) }, a.token);
     expect(closed.code).toBe(1);
-    await Promise.all([a1, a2].map((c) => c.waitFor((x) => x.of("FOREX_CLOSED").some((d) => (d as { ids: number[] }).ids.includes(id)))));
+    await Promise.all(
+      [a1, a2].map((c) =>
+        c.waitFor((x) =>
+          x.of("FOREX_CLOSED").some((d) => (d as { ids: number[] }).ids.includes(id)),
+        ),
+      ),
+    );
     await new Promise((r) => setTimeout(r, 300));
     expect(hasPos(b1)).toBe(false);
     expect(b1.of("FOREX_CLOSED")).toEqual([]);
@@ -272,7 +339,9 @@ describe("live bridge", () => {
     const p = Math.round(feed.quote("EURUSD")!.price * 1.003 * 1e5) / 1e5;
     await until(() => {
       feed.set("EURUSD", p);
-      return c.of("DAY_MARKET").some((d) => (d as Quote[]).some((q) => q.Code === "EURUSD" && q.Close === p));
+      return c
+        .of("DAY_MARKET")
+        .some((d) => (d as Quote[]).some((q) => q.Code === "EURUSD" && q.Close === p));
     }, 10_000);
     c.close();
   });
@@ -305,7 +374,9 @@ describe("browser hook's manager (useLive)", () => {
     const eur = feed.quote("EURUSD")!.price;
     const p = Math.round(eur * 1.0005 * 1e5) / 1e5;
     feed.set("EURUSD", p);
-    await until(() => a.some(([, d]) => (d as Quote[]).length === 1 && (d as Quote[])[0].Close === p));
+    await until(() =>
+      a.some(([, d]) => (d as Quote[]).length === 1 && (d as Quote[])[0].Close === p),
+    );
     // The state handed along is the whole market with the change merged in.
     const [, , state] = a.at(-1)!;
     expect((state as Quote[]).length).toBeGreaterThanOrEqual(24);
@@ -355,7 +426,12 @@ describe("browser hook's manager (useLive)", () => {
       await until(() => m.currentMode === "stream", 4000);
       const p2 = Math.round(p * 1.001 * 1000) / 1000;
       feed.set("USDJPY", p2);
-      await until(() => got.length > before && got.some((d) => d.some((q) => q.Code === "USDJPY" && q.Close === p2)), 3000);
+      await until(
+        () =>
+          got.length > before &&
+          got.some((d) => d.some((q) => q.Code === "USDJPY" && q.Close === p2)),
+        3000,
+      );
       expect(m.currentMode).toBe("stream");
       m.dispose();
     } finally {

@@ -15,7 +15,10 @@ const t = () => `t=${Date.now()}`;
 
 beforeAll(async () => {
   const t0 = performance.now();
-  server = await startUpstream({ tmpPrefix: "tp-mkt-", config: { marketAlwaysOpen: true, tickMs: 100 } });
+  server = await startUpstream({
+    tmpPrefix: "tp-mkt-",
+    config: { marketAlwaysOpen: true, tickMs: 100 },
+  });
   startMs = performance.now() - t0;
   base = server.base;
 });
@@ -36,7 +39,8 @@ describe("getCategories", () => {
     expect(en.code).toBe(1);
     expect(en.data.length).toBeGreaterThanOrEqual(6);
     expect(en.data[0]).toEqual({ Id: expect.any(Number), NameShowTrans: expect.any(String) });
-    const names = (lang: string) => get("/v1/api/forex/getCategories", lang).then((r) => r.data.map((c: any) => c.NameShowTrans));
+    const names = (lang: string) =>
+      get("/v1/api/forex/getCategories", lang).then((r) => r.data.map((c: any) => c.NameShowTrans));
     expect(await names("en")).toContain("Crypto");
     expect(await names("hk")).toContain("加密貨幣");
     expect(await names("tw")).toContain("加密貨幣");
@@ -67,16 +71,22 @@ describe("trade_list", () => {
     });
     expect(eur.HasForexMultiple.map((m: any) => m.Value)).toEqual([10, 20, 50, 100, 200]);
     const q = eur.ForexQuotations;
-    for (const k of ["Open", "Close", "High", "Low", "Volume", "Change", "Time"]) expect(typeof q[k], k).toBe("number");
+    for (const k of ["Open", "Close", "High", "Low", "Volume", "Change", "Time"])
+      expect(typeof q[k], k).toBe("number");
     expect(q.Low).toBeLessThanOrEqual(q.Close);
     expect(q.High).toBeGreaterThanOrEqual(q.Close);
     expect(q.Close).toBeGreaterThan(0.5);
     expect(q.Close).toBeLessThan(2);
-    expect(r.data.filter((i: any) => i.HasForexMultiple.length === 0).map((i: any) => i.Code)).toEqual(["AMZN"]);
+    expect(
+      r.data.filter((i: any) => i.HasForexMultiple.length === 0).map((i: any) => i.Code),
+    ).toEqual(["AMZN"]);
   });
 
   it("filters by searchCurrency on Code or ShowCode, case-insensitively", async () => {
-    const codes = async (q: string) => (await get(`/v1/api/forex/trade_list?searchCurrency=${encodeURIComponent(q)}&${t()}`)).data.map((i: any) => i.Code);
+    const codes = async (q: string) =>
+      (
+        await get(`/v1/api/forex/trade_list?searchCurrency=${encodeURIComponent(q)}&${t()}`)
+      ).data.map((i: any) => i.Code);
     const eur = await codes("eur");
     expect(eur).toEqual(expect.arrayContaining(["EURUSD", "EURGBP", "EURJPY"]));
     expect(eur.every((c: string) => c.includes("EUR"))).toBe(true);
@@ -92,7 +102,11 @@ describe("trade_list", () => {
     expect(crypto.data.length).toBeGreaterThanOrEqual(3);
     expect(crypto.data.every((i: any) => i.CategoryId === 6)).toBe(true);
     const bad = await get("/v1/api/forex/trade_list?category_id=abc", "fr");
-    expect(bad).toMatchObject({ code: 0, msg: "Veuillez choisir une catégorie valide", data: null });
+    expect(bad).toMatchObject({
+      code: 0,
+      msg: "Veuillez choisir une catégorie valide",
+      data: null,
+    });
     const missing = await get("/v1/api/forex/trade_list?category_id=999");
     expect(missing).toMatchObject({ code: 404, msg: "Category not found", data: null });
     const long = await get("/v1/api/forex/trade_list?searchCurrency=" + "x".repeat(40), "de");
@@ -101,9 +115,13 @@ describe("trade_list", () => {
   });
 
   it("moves: quotes change while the simulator ticks", async () => {
-    const first = (await get("/v1/api/forex/trade_list?category_id=6")).data.map((i: any) => i.ForexQuotations.Time);
+    const first = (await get("/v1/api/forex/trade_list?category_id=6")).data.map(
+      (i: any) => i.ForexQuotations.Time,
+    );
     await new Promise((r) => setTimeout(r, 350));
-    const later = (await get("/v1/api/forex/trade_list?category_id=6")).data.map((i: any) => i.ForexQuotations.Time);
+    const later = (await get("/v1/api/forex/trade_list?category_id=6")).data.map(
+      (i: any) => i.ForexQuotations.Time,
+    );
     later.forEach((tm: number, i: number) => expect(tm).toBeGreaterThan(first[i]));
   });
 });
@@ -137,11 +155,17 @@ describe("kline", () => {
   });
 
   it("answers translated messages for an unknown instrument or period", async () => {
-    expect(await get("/v1/api/forex/kline?forex_id=99999&period=1min", "de")).toEqual({ code: 404, msg: "Instrument nicht gefunden: 99999", data: null });
+    expect(await get("/v1/api/forex/kline?forex_id=99999&period=1min", "de")).toEqual({
+      code: 404,
+      msg: "Instrument nicht gefunden: 99999",
+      data: null,
+    });
     const p = await get("/v1/api/forex/kline?forex_id=1&period=2min", "jp");
     expect(p.code).toBe(0);
     expect(p.msg).toContain("「2min」");
-    expect((await get("/v1/api/forex/kline?period=1min", "spa")).msg).toBe("Elija un instrumento válido");
+    expect((await get("/v1/api/forex/kline?period=1min", "spa")).msg).toBe(
+      "Elija un instrumento válido",
+    );
     expect((await get("/v1/api/forex/kline?forex_id=%3Cscript%3E")).code).toBe(0);
   });
 });
@@ -160,7 +184,10 @@ describe("abbreviated_cache_kline", () => {
 
   it("takes a comma list of ids and a period", async () => {
     const r = await get("/v1/api/forex/abbreviated_cache_kline?forex_id=1,%202&period=1day");
-    expect(r.data.map((s: any) => [s.forex_id, s.period])).toEqual([[1, "1day"], [2, "1day"]]);
+    expect(r.data.map((s: any) => [s.forex_id, s.period])).toEqual([
+      [1, "1day"],
+      [2, "1day"],
+    ]);
     const k = await get("/v1/api/forex/kline?forex_id=2&period=1day");
     expect(r.data[1].points.slice(0, -1)).toEqual(k.data.slice(-48, -1).map((c: any) => c.Close));
     expect((await get("/v1/api/forex/abbreviated_cache_kline?forex_id=1,99999")).code).toBe(404);

@@ -79,7 +79,8 @@ describe("OpenAPI document", () => {
     const endpoints = apiMdEndpoints();
     expect(endpoints.length).toBeGreaterThanOrEqual(28);
     const paths = new Map<string, any>();
-    for (const [p, item] of Object.entries<any>(doc.paths)) paths.set(p.replace(/\{[^}]+\}/g, "{}"), item);
+    for (const [p, item] of Object.entries<any>(doc.paths))
+      paths.set(p.replace(/\{[^}]+\}/g, "{}"), item);
     const missing: string[] = [];
     for (const e of endpoints) {
       const op = paths.get(e.path)?.[e.method];
@@ -113,7 +114,11 @@ describe("OpenAPI document", () => {
     });
     expect(r.status).toBe(200);
     expect(await r.json()).toEqual({ code: 0, msg: "Invalid value: type", data: null });
-    const a = await fetch(s.base + "/api/notify/send_email", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ to: ["x"], type: { a: 1 } }) });
+    const a = await fetch(s.base + "/api/notify/send_email", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ to: ["x"], type: { a: 1 } }),
+    });
     expect(a.status).toBe(200);
     expect(await a.json()).toEqual({ code: 0, msg: "Please complete: type", data: null });
   });

@@ -12,7 +12,9 @@ afterAll(async () => {
 
 describe("settings", () => {
   it("area_list gives about 30 dialling areas with id, code and global_code", async () => {
-    const r = await s.get<{ id: number; code: string; global_code: string }[]>("/api/default/area_list?t=1");
+    const r = await s.get<{ id: number; code: string; global_code: string }[]>(
+      "/api/default/area_list?t=1",
+    );
     expect(r.code).toBe(1);
     expect(r.data.length).toBeGreaterThanOrEqual(30);
     for (const a of r.data) {
@@ -45,10 +47,22 @@ describe("settings", () => {
   it("getBasicInfo reads service_link, service_link_type, verify_reg_type and trade_fee_type from settings", async () => {
     const r = await s.get("/api/basicSet/getBasicInfo");
     expect(r.code).toBe(1);
-    expect(r.data).toEqual({ service_link: "https://example.invalid/support", service_link_type: 1, verify_reg_type: 1, trade_fee_type: 2 });
-    s.up.ctx.db.prepare("UPDATE settings SET value = 'https://chat.example.com/room' WHERE key = 'service_link'").run();
+    expect(r.data).toEqual({
+      service_link: "https://example.invalid/support",
+      service_link_type: 1,
+      verify_reg_type: 1,
+      trade_fee_type: 2,
+    });
+    s.up.ctx.db
+      .prepare(
+        "UPDATE settings SET value = 'https://chat.example.com/room' WHERE key = 'service_link'",
+      )
+      .run();
     s.up.ctx.db.prepare("UPDATE settings SET value = '1' WHERE key = 'trade_fee_type'").run();
     const r2 = await s.get("/api/basicSet/getBasicInfo");
-    expect(r2.data).toMatchObject({ service_link: "https://chat.example.com/room", trade_fee_type: 1 });
+    expect(r2.data).toMatchObject({
+      service_link: "https://chat.example.com/room",
+      trade_fee_type: 1,
+    });
   });
 });

@@ -25,7 +25,12 @@ function get<T = any>(p: string, token?: string, lang?: string): Promise<Env<T>>
   return getEnv<T>(base, p + (p.includes("?") ? "&" : "?") + `t=${Date.now()}`, { token, lang });
 }
 
-function post<T = any>(p: string, body: Record<string, string | number> = {}, token?: string, headers: Record<string, string> = {}): Promise<Env<T>> {
+function post<T = any>(
+  p: string,
+  body: Record<string, string | number> = {},
+  token?: string,
+  headers: Record<string, string> = {},
+): Promise<Env<T>> {
   return postEnv<T>(base, p, body, { token, headers });
 }
 
@@ -41,14 +46,22 @@ async function demo(initial = 10000): Promise<{ token: string; id: number }> {
   expect(c.code).toBe(1);
   const l = await post("/api/user/loginForU", { demo_id: c.data.demo_id });
   expect(l.code).toBe(1);
-  const id = (up.ctx.db.prepare("SELECT id FROM users WHERE demo_id = ?").get(c.data.demo_id) as { id: number }).id;
+  const id = (
+    up.ctx.db.prepare("SELECT id FROM users WHERE demo_id = ?").get(c.data.demo_id) as {
+      id: number;
+    }
+  ).id;
   return { token: l.data.token, id };
 }
 
 const EUR = () => feed.quote("EURUSD")!.id;
 
 beforeAll(async () => {
-  server = await startUpstream({ tmpPrefix: "tp-trade-", manualFeed: true, config: { devOutbox: true, simulate: false, smtpUrl: null } });
+  server = await startUpstream({
+    tmpPrefix: "tp-trade-",
+    manualFeed: true,
+    config: { devOutbox: true, simulate: false, smtpUrl: null },
+  });
   ({ up, base } = server);
   feed = server.feed!;
   feed.set("EURUSD", 1.1);
@@ -62,7 +75,19 @@ describe("orders over HTTP", () => {
   it("places a market order, lists it with the spec's fields, closes it into history", async () => {
     const { token, id } = await demo();
     feed.set("EURUSD", 1.1);
-    const s = await post("/v1/api/forex/submit", { type: 1, cont: "0.1", forex_id: EUR(), status: 1, multiple: 100, stop_loss_price: "", target_profit_price: "0" }, token);
+    const s = await post(
+      "/v1/api/forex/submit",
+      {
+        type: 1,
+        cont: "0.1",
+        forex_id: EUR(),
+        status: 1,
+        multiple: 100,
+        stop_loss_price: "",
+        target_profit_price: "0",
+      },
+      token,
+    );
     expect(s.code).toBe(1);
     expect(s.msg).toBe("Order placed");
     const list = await get(`/v1/api/forex/my_deal?status=1&page=1`, token);
@@ -89,7 +114,14 @@ describe("orders over HTTP", () => {
     expect(o.CreateTimeHandler).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     feed.set("EURUSD", 1.1012);
     const d = await get("/v1/api/main/account/forexDetail", token);
-    expect(d.data).toEqual({ balance: 9999.78, lock_balance: 0, total: 10011.78, all_caution_money: 110, can_use: 9901.78, HazardRate: 9101.62 });
+    expect(d.data).toEqual({
+      balance: 9999.78,
+      lock_balance: 0,
+      total: 10011.78,
+      all_caution_money: 110,
+      can_use: 9901.78,
+      HazardRate: 9101.62,
+    });
     const c = await post("/v1/api/forex/close", { id: s.data.Id }, token);
     expect(c.code).toBe(1);
     expect(c.data).toMatchObject({ Status: 3, CloseReason: "manual", FactProfits: 12 });
@@ -104,12 +136,37 @@ describe("orders over HTTP", () => {
     feed.set("EURUSD", 1.1);
     const cases: [Record<string, string | number>, string][] = [
       [{ type: 3, cont: "0.1", forex_id: EUR(), status: 1, multiple: 100 }, "Invalid value: type"],
-      [{ type: 1, cont: "0.015", forex_id: EUR(), status: 1, multiple: 100 }, "Lots must be a multiple of 0.01"],
-      [{ type: 1, cont: "101", forex_id: EUR(), status: 1, multiple: 100 }, "Lots must be at most 100"],
-      [{ type: 1, cont: "0.1", forex_id: EUR(), status: 1, multiple: 7 }, "Please choose one of the offered leverages: 10, 20, 50, 100, 200"],
-      [{ type: 1, cont: "0.1", forex_id: feed.quote("AMZN")!.id, status: 1, multiple: 10 }, "No lever configured, unable to place an order temporarily"],
-      [{ type: 1, cont: "0.1", forex_id: EUR(), status: 0, multiple: 100 }, "Please enter the pending order price"],
-      [{ type: 2, cont: "0.1", forex_id: EUR(), status: 1, multiple: 100, target_profit_price: "1.2" }, "For a sell, take-profit must be below 1.10000"],
+      [
+        { type: 1, cont: "0.015", forex_id: EUR(), status: 1, multiple: 100 },
+        "Lots must be a multiple of 0.01",
+      ],
+      [
+        { type: 1, cont: "101", forex_id: EUR(), status: 1, multiple: 100 },
+        "Lots must be at most 100",
+      ],
+      [
+        { type: 1, cont: "0.1", forex_id: EUR(), status: 1, multiple: 7 },
+        "Please choose one of the offered leverages: 10, 20, 50, 100, 200",
+      ],
+      [
+        { type: 1, cont: "0.1", forex_id: feed.quote("AMZN")!.id, status: 1, multiple: 10 },
+        "No lever configured, unable to place an order temporarily",
+      ],
+      [
+        { type: 1, cont: "0.1", forex_id: EUR(), status: 0, multiple: 100 },
+        "Please enter the pending order price",
+      ],
+      [
+        {
+          type: 2,
+          cont: "0.1",
+          forex_id: EUR(),
+          status: 1,
+          multiple: 100,
+          target_profit_price: "1.2",
+        },
+        "For a sell, take-profit must be below 1.10000",
+      ],
       [{ type: 1, cont: "abc", forex_id: EUR(), status: 1, multiple: 100 }, "Invalid value: cont"],
     ];
     for (const [body, msg] of cases) {
@@ -117,19 +174,50 @@ describe("orders over HTTP", () => {
       expect(r.code, msg).toBe(0);
       expect(r.msg).toBe(msg);
     }
-    const de = await post("/v1/api/forex/submit", { type: 1, cont: "0.1", forex_id: EUR(), status: 1, multiple: 7 }, token, { lang: "de" });
+    const de = await post(
+      "/v1/api/forex/submit",
+      { type: 1, cont: "0.1", forex_id: EUR(), status: 1, multiple: 7 },
+      token,
+      { lang: "de" },
+    );
     expect(de.msg).toBe("Bitte wählen Sie einen der angebotenen Hebel: 10, 20, 50, 100, 200");
     expect((await get("/v1/api/forex/my_deal?status=1", token)).data.total).toBe(0);
     expect(moneyOf(up.ctx.db).ledgerSum(id)).toBe(10000_000000);
     // A GET never changes state; without a session: code 999.
-    expect((await get("/v1/api/forex/submit?type=1&cont=0.1&forex_id=1&status=1&multiple=100", token)).code).toBe(0);
-    expect((await post("/v1/api/forex/submit", { type: 1, cont: "0.1", forex_id: EUR(), status: 1, multiple: 100 })).code).toBe(999);
+    expect(
+      (await get("/v1/api/forex/submit?type=1&cont=0.1&forex_id=1&status=1&multiple=100", token))
+        .code,
+    ).toBe(0);
+    expect(
+      (
+        await post("/v1/api/forex/submit", {
+          type: 1,
+          cont: "0.1",
+          forex_id: EUR(),
+          status: 1,
+          multiple: 100,
+        })
+      ).code,
+    ).toBe(999);
   });
 
   it("a pending order is placed, activated when the price reaches it, and closed by take-profit", async () => {
     const { token } = await demo();
     feed.set("EURUSD", 1.1);
-    const p = await post("/v1/api/forex/submit", { type: 1, cont: "0.1", forex_id: EUR(), status: 0, target_price: "1.095", target_profit_price: "1.1", stop_loss_price: "1.09", multiple: 100 }, token);
+    const p = await post(
+      "/v1/api/forex/submit",
+      {
+        type: 1,
+        cont: "0.1",
+        forex_id: EUR(),
+        status: 0,
+        target_price: "1.095",
+        target_profit_price: "1.1",
+        stop_loss_price: "1.09",
+        multiple: 100,
+      },
+      token,
+    );
     expect(p.code).toBe(1);
     expect(p.msg).toBe("Pending order placed");
     expect(p.data).toMatchObject({ Status: 0, PendingType: "buy_limit", OriginPrice: 1.095 });
@@ -140,24 +228,49 @@ describe("orders over HTTP", () => {
     expect((await get("/v1/api/forex/my_deal?status=0", token)).data.total).toBe(0);
     feed.set("EURUSD", 1.1001);
     const h = await get("/v1/api/forex/my_deal?status=3", token);
-    expect(h.data.data[0]).toMatchObject({ Id: p.data.Id, CloseReason: "take_profit", UpdatePrice: 1.1001, FactProfits: 52 });
+    expect(h.data.data[0]).toMatchObject({
+      Id: p.data.Id,
+      CloseReason: "take_profit",
+      UpdatePrice: 1.1001,
+      FactProfits: 52,
+    });
   });
 
   it("closes by stop-loss, and a pending order can be cancelled", async () => {
     const { token } = await demo();
     feed.set("EURUSD", 1.1);
-    const s = await post("/v1/api/forex/submit", { type: 2, cont: "0.1", forex_id: EUR(), status: 1, stop_loss_price: "1.102", multiple: 100 }, token);
+    const s = await post(
+      "/v1/api/forex/submit",
+      { type: 2, cont: "0.1", forex_id: EUR(), status: 1, stop_loss_price: "1.102", multiple: 100 },
+      token,
+    );
     expect(s.code).toBe(1);
-    const upd = await post("/v1/api/forex/set_stop_price", { id: s.data.Id, stop_loss_price: "1.103", target_profit_price: "1.08" }, token);
+    const upd = await post(
+      "/v1/api/forex/set_stop_price",
+      { id: s.data.Id, stop_loss_price: "1.103", target_profit_price: "1.08" },
+      token,
+    );
     expect(upd.data).toMatchObject({ TargetLossPrice: 1.103, TargetProfitPrice: 1.08 });
     feed.set("EURUSD", 1.1025);
     expect((await get("/v1/api/forex/my_deal?status=1", token)).data.total).toBe(1);
     feed.set("EURUSD", 1.1031);
     const h = await get("/v1/api/forex/my_deal?status=3", token);
-    expect(h.data.data[0]).toMatchObject({ Id: s.data.Id, CloseReason: "stop_loss", FactProfits: -31 });
-    const p = await post("/v1/api/forex/submit", { type: 2, cont: "0.1", forex_id: EUR(), status: 0, target_price: "1.2", multiple: 100 }, token);
+    expect(h.data.data[0]).toMatchObject({
+      Id: s.data.Id,
+      CloseReason: "stop_loss",
+      FactProfits: -31,
+    });
+    const p = await post(
+      "/v1/api/forex/submit",
+      { type: 2, cont: "0.1", forex_id: EUR(), status: 0, target_price: "1.2", multiple: 100 },
+      token,
+    );
     const c = await post("/v1/api/forex/cancel_trade", { id: p.data.Id }, token);
-    expect(c).toMatchObject({ code: 1, msg: "Pending order cancelled", data: { Status: 4, CloseReason: "cancelled" } });
+    expect(c).toMatchObject({
+      code: 1,
+      msg: "Pending order cancelled",
+      data: { Status: 4, CloseReason: "cancelled" },
+    });
     expect((await get("/v1/api/forex/my_deal?status=0", token)).data.total).toBe(0);
   });
 
@@ -172,22 +285,47 @@ describe("orders over HTTP", () => {
     ws.send(JSON.stringify({ op: "subscribe", topics: ["FOREX_TRADE", "FOREX_CLOSED"] }));
     await until(() => msgs.some((m) => m.op === "push" && m.topic === "FOREX_TRADE"));
     const snap = msgs.find((m) => m.topic === "FOREX_TRADE").data;
-    expect(snap).toMatchObject({ Balance: 300, Total: 300, CautionMoneyAll: 0, CanUse: 300, HazardRate: null, MarginCall: false, TransOrder: [] });
-    const s = await post("/v1/api/forex/submit", { type: 1, cont: "0.2", forex_id: EUR(), status: 1, multiple: 100 }, token);
+    expect(snap).toMatchObject({
+      Balance: 300,
+      Total: 300,
+      CautionMoneyAll: 0,
+      CanUse: 300,
+      HazardRate: null,
+      MarginCall: false,
+      TransOrder: [],
+    });
+    const s = await post(
+      "/v1/api/forex/submit",
+      { type: 1, cont: "0.2", forex_id: EUR(), status: 1, multiple: 100 },
+      token,
+    );
     expect(s.data.CautionMoney).toBe(220);
     feed.set("EURUSD", 1.0955); // -90: equity 209.56 / 220 = 95% -> margin call
     await until(() => msgs.some((m) => m.topic === "FOREX_TRADE" && m.data.MarginCall === true));
     const mc = msgs.filter((m) => m.topic === "FOREX_TRADE").at(-1).data;
-    expect(mc).toMatchObject({ ProfitsTotal: -90, CautionMoneyAll: 220, MarginCall: true, TransOrder: [{ Id: s.data.Id, UpdatePrice: 1.0955, FactProfits: -90 }] });
+    expect(mc).toMatchObject({
+      ProfitsTotal: -90,
+      CautionMoneyAll: 220,
+      MarginCall: true,
+      TransOrder: [{ Id: s.data.Id, UpdatePrice: 1.0955, FactProfits: -90 }],
+    });
     feed.set("EURUSD", 1.09); // -200: equity 99.56 / 220 = 45% -> stop-out
     await until(() => msgs.some((m) => m.topic === "FOREX_CLOSED"));
     expect(msgs.find((m) => m.topic === "FOREX_CLOSED").data).toEqual({ ids: [s.data.Id] });
     const h = await get("/v1/api/forex/my_deal?status=3", token);
-    expect(h.data.data[0]).toMatchObject({ Id: s.data.Id, CloseReason: "stop_out", FactProfits: -200 });
+    expect(h.data.data[0]).toMatchObject({
+      Id: s.data.Id,
+      CloseReason: "stop_out",
+      FactProfits: -200,
+    });
     expect(moneyOf(up.ctx.db).ledgerSum(id)).toBe(99_560000);
 
     // Throttled: 40 ticks within ~200 ms make at most a few FOREX_TRADE pushes (<= 4 per second).
-    const o = await post("/v1/api/forex/submit", { type: 1, cont: "0.01", forex_id: EUR(), status: 1, multiple: 100 }, token);
+    const o = await post(
+      "/v1/api/forex/submit",
+      { type: 1, cont: "0.01", forex_id: EUR(), status: 1, multiple: 100 },
+      token,
+    );
     await new Promise((r) => setTimeout(r, 300));
     const before = msgs.filter((m) => m.topic === "FOREX_TRADE").length;
     const t0 = Date.now();
@@ -199,7 +337,11 @@ describe("orders over HTTP", () => {
     const pushes = msgs.filter((m) => m.topic === "FOREX_TRADE").length - before;
     expect(pushes).toBeGreaterThanOrEqual(1);
     expect(pushes).toBeLessThanOrEqual(5);
-    await until(() => msgs.filter((m) => m.topic === "FOREX_TRADE").at(-1).data.TransOrder[0]?.UpdatePrice === 1.09039);
+    await until(
+      () =>
+        msgs.filter((m) => m.topic === "FOREX_TRADE").at(-1).data.TransOrder[0]?.UpdatePrice ===
+        1.09039,
+    );
 
     // A close from another session (plain HTTP) also pushes FOREX_CLOSED.
     await post("/v1/api/forex/close", { id: o.data.Id }, token);
@@ -211,16 +353,27 @@ describe("orders over HTTP", () => {
     const a = await demo();
     const b = await demo();
     feed.set("EURUSD", 1.1);
-    const s = await post("/v1/api/forex/submit", { type: 1, cont: "0.1", forex_id: EUR(), status: 1, multiple: 100 }, a.token);
+    const s = await post(
+      "/v1/api/forex/submit",
+      { type: 1, cont: "0.1", forex_id: EUR(), status: 1, multiple: 100 },
+      a.token,
+    );
     for (const [p, body] of [
       ["/v1/api/forex/close", { id: s.data.Id }],
       ["/v1/api/forex/cancel_trade", { id: s.data.Id }],
-      ["/v1/api/forex/set_stop_price", { id: s.data.Id, target_profit_price: "2", stop_loss_price: "0" }],
+      [
+        "/v1/api/forex/set_stop_price",
+        { id: s.data.Id, target_profit_price: "2", stop_loss_price: "0" },
+      ],
     ] as const) {
       const r = await post(p, body, b.token, { lang: "fr" });
       expect(r).toEqual({ code: 404, msg: "Ordre introuvable", data: null });
     }
-    expect((await get("/v1/api/forex/my_deal?status=1", a.token)).data.data[0]).toMatchObject({ Id: s.data.Id, Status: 1, TargetProfitPrice: 0 });
+    expect((await get("/v1/api/forex/my_deal?status=1", a.token)).data.data[0]).toMatchObject({
+      Id: s.data.Id,
+      Status: 1,
+      TargetProfitPrice: 0,
+    });
   });
 
   it("the same idempotency key twice makes one order and returns the first answer", async () => {
@@ -233,22 +386,45 @@ describe("orders over HTTP", () => {
     expect(a.code).toBe(1);
     expect(b).toEqual(a);
     // The web's hidden form field works the same way.
-    const c = await post("/v1/api/forex/close", { id: a.data.Id, idempotency_key: "k-close" }, token);
-    const d = await post("/v1/api/forex/close", { id: a.data.Id, idempotency_key: "k-close" }, token);
+    const c = await post(
+      "/v1/api/forex/close",
+      { id: a.data.Id, idempotency_key: "k-close" },
+      token,
+    );
+    const d = await post(
+      "/v1/api/forex/close",
+      { id: a.data.Id, idempotency_key: "k-close" },
+      token,
+    );
     expect(d).toEqual(c);
-    expect(up.ctx.db.prepare("SELECT COUNT(*) AS n FROM orders WHERE user_id = ?").get(id)).toEqual({ n: 1 });
-    expect(up.ctx.db.prepare("SELECT kind FROM ledger WHERE user_id = ? ORDER BY id").all(id).map((r: any) => r.kind)).toEqual(["demo_initial", "fee", "realised_profit"]);
+    expect(up.ctx.db.prepare("SELECT COUNT(*) AS n FROM orders WHERE user_id = ?").get(id)).toEqual(
+      { n: 1 },
+    );
+    expect(
+      up.ctx.db
+        .prepare("SELECT kind FROM ledger WHERE user_id = ? ORDER BY id")
+        .all(id)
+        .map((r: any) => r.kind),
+    ).toEqual(["demo_initial", "fee", "realised_profit"]);
   });
 
   it("50 concurrent orders against a small balance never overspend it", async () => {
     const { token, id } = await demo(300);
     feed.set("EURUSD", 1.1);
     const res = await Promise.all(
-      Array.from({ length: 50 }, () => post("/v1/api/forex/submit", { type: 1, cont: "0.1", forex_id: EUR(), status: 1, multiple: 100 }, token)),
+      Array.from({ length: 50 }, () =>
+        post(
+          "/v1/api/forex/submit",
+          { type: 1, cont: "0.1", forex_id: EUR(), status: 1, multiple: 100 },
+          token,
+        ),
+      ),
     );
     // Each needs 110 margin + 0.22 fee: two fit in 300, the third would not.
     expect(res.filter((r) => r.code === 1)).toHaveLength(2);
-    expect(res.filter((r) => r.code === 0 && r.msg.startsWith("Not enough free margin"))).toHaveLength(48);
+    expect(
+      res.filter((r) => r.code === 0 && r.msg.startsWith("Not enough free margin")),
+    ).toHaveLength(48);
     const d = await get("/v1/api/main/account/forexDetail", token);
     expect(d.data).toMatchObject({ balance: 299.56, all_caution_money: 220, can_use: 79.56 });
     expect(moneyOf(up.ctx.db).ledgerSum(id)).toBe(299_560000);
@@ -257,12 +433,19 @@ describe("orders over HTTP", () => {
   it("resetForexDemoAccount closes everything and restores the initial balance (POST only)", async () => {
     const { token, id } = await demo(5000);
     feed.set("EURUSD", 1.1);
-    await post("/v1/api/forex/submit", { type: 1, cont: "0.1", forex_id: EUR(), status: 1, multiple: 100 }, token);
+    await post(
+      "/v1/api/forex/submit",
+      { type: 1, cont: "0.1", forex_id: EUR(), status: 1, multiple: 100 },
+      token,
+    );
     feed.set("EURUSD", 1.09);
     expect((await get("/v1/api/main/user/resetForexDemoAccount", token)).code).toBe(0);
     expect((await get("/v1/api/forex/my_deal?status=1", token)).data.total).toBe(1);
     const r = await post("/v1/api/main/user/resetForexDemoAccount", {}, token);
-    expect(r).toMatchObject({ code: 1, data: { balance: 5000, all_caution_money: 0, HazardRate: null } });
+    expect(r).toMatchObject({
+      code: 1,
+      data: { balance: 5000, all_caution_money: 0, HazardRate: null },
+    });
     expect((await get("/v1/api/forex/my_deal?status=1", token)).data.total).toBe(0);
     expect(moneyOf(up.ctx.db).ledgerSum(id)).toBe(5000_000000);
   });
@@ -291,7 +474,14 @@ describe("durability", () => {
     return new Promise((resolve, reject) => {
       const child = spawn("npx", ["tsx", "upstream/main.ts"], {
         cwd: path.resolve(__dirname, "../.."),
-        env: { ...process.env, DATA_DIR: dataDir, UPSTREAM_PORT: String(port), MARKET_ALWAYS_OPEN: "1", LOG_LEVEL: "error", RATE_LIMIT: "0" },
+        env: {
+          ...process.env,
+          DATA_DIR: dataDir,
+          UPSTREAM_PORT: String(port),
+          MARKET_ALWAYS_OPEN: "1",
+          LOG_LEVEL: "error",
+          RATE_LIMIT: "0",
+        },
         stdio: ["ignore", "pipe", "pipe"],
         detached: true,
       });
@@ -325,24 +515,45 @@ describe("durability", () => {
     try {
       base = run.url;
       const c = await post("/api/user/createAccountDemoForU");
-      const token = (await post("/api/user/loginForU", { demo_id: c.data.demo_id })).data.token as string;
-      const btc = (await get<any[]>("/v1/api/forex/trade_list")).data.find((i: any) => i.Code === "BTCUSD");
+      const token = (await post("/api/user/loginForU", { demo_id: c.data.demo_id })).data
+        .token as string;
+      const btc = (await get<any[]>("/v1/api/forex/trade_list")).data.find(
+        (i: any) => i.Code === "BTCUSD",
+      );
       // Right after start the quote is the last stored candle's; the simulator's first tick makes it fresh.
-      let s = await post("/v1/api/forex/submit", { type: 1, cont: "0.01", forex_id: btc.Id, status: 1, multiple: 10 }, token);
+      let s = await post(
+        "/v1/api/forex/submit",
+        { type: 1, cont: "0.01", forex_id: btc.Id, status: 1, multiple: 10 },
+        token,
+      );
       for (let i = 0; i < 50 && s.code !== 1; i++) {
         await new Promise((r) => setTimeout(r, 100));
-        s = await post("/v1/api/forex/submit", { type: 1, cont: "0.01", forex_id: btc.Id, status: 1, multiple: 10 }, token);
+        s = await post(
+          "/v1/api/forex/submit",
+          { type: 1, cont: "0.01", forex_id: btc.Id, status: 1, multiple: 10 },
+          token,
+        );
       }
       expect(s.msg).toBe("Order placed");
-      const p = await post("/v1/api/forex/submit", { type: 1, cont: "0.01", forex_id: btc.Id, status: 0, target_price: "1", multiple: 10 }, token);
+      const p = await post(
+        "/v1/api/forex/submit",
+        { type: 1, cont: "0.01", forex_id: btc.Id, status: 0, target_price: "1", multiple: 10 },
+        token,
+      );
       expect(p.code).toBe(1);
       await kill9(run.child);
       run = await start(dataDir, port);
       base = run.url;
       const open = await get("/v1/api/forex/my_deal?status=1", token);
       expect(open.data.data.map((o: any) => o.Id)).toEqual([s.data.Id]);
-      expect(open.data.data[0]).toMatchObject({ Price: s.data.Price, CautionMoney: s.data.CautionMoney, TradeFee: s.data.TradeFee });
-      expect((await get("/v1/api/forex/my_deal?status=0", token)).data.data.map((o: any) => o.Id)).toEqual([p.data.Id]);
+      expect(open.data.data[0]).toMatchObject({
+        Price: s.data.Price,
+        CautionMoney: s.data.CautionMoney,
+        TradeFee: s.data.TradeFee,
+      });
+      expect(
+        (await get("/v1/api/forex/my_deal?status=0", token)).data.data.map((o: any) => o.Id),
+      ).toEqual([p.data.Id]);
       // The restarted engine holds it: it can be closed (once the restarted simulator's first tick
       // makes the quote fresh again; no order fills on a stale quote).
       let c2 = await post("/v1/api/forex/close", { id: s.data.Id }, token);

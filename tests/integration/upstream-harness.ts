@@ -33,13 +33,22 @@ function headersOf(opts: RequestOptions = {}): Record<string, string> {
 }
 
 /** GET base + p; the envelope. */
-export async function getEnv<T = any>(base: string, p: string, opts?: RequestOptions): Promise<Env<T>> {
+export async function getEnv<T = any>(
+  base: string,
+  p: string,
+  opts?: RequestOptions,
+): Promise<Env<T>> {
   const r = await fetch(base + p, { headers: headersOf(opts) });
   return (await r.json()) as Env<T>;
 }
 
 /** POST base + p with a form body (or JSON with `json`); the envelope. */
-export async function postEnv<T = any>(base: string, p: string, body: Record<string, string | number> = {}, opts: RequestOptions & { json?: boolean } = {}): Promise<Env<T>> {
+export async function postEnv<T = any>(
+  base: string,
+  p: string,
+  body: Record<string, string | number> = {},
+  opts: RequestOptions & { json?: boolean } = {},
+): Promise<Env<T>> {
   const h = headersOf(opts);
   let payload: string;
   if (opts.json) {
@@ -62,7 +71,11 @@ export interface Server {
   /** The manual price feed, when started with `manualFeed: true` (else null: the simulator). */
   feed: ManualFeed | null;
   get<T = any>(p: string, opts?: RequestOptions): Promise<Env<T>>;
-  post<T = any>(p: string, body?: Record<string, string | number>, opts?: RequestOptions & { json?: boolean }): Promise<Env<T>>;
+  post<T = any>(
+    p: string,
+    body?: Record<string, string | number>,
+    opts?: RequestOptions & { json?: boolean },
+  ): Promise<Env<T>>;
   close(): Promise<void>;
 }
 
@@ -77,9 +90,17 @@ export interface StartOptions {
 
 export async function startUpstream(opts: StartOptions = {}): Promise<Server> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), opts.tmpPrefix ?? "tp-up-"));
-  const config = loadConfig({} as NodeJS.ProcessEnv, { port: 0, dbFile: path.join(dir, "up.sqlite"), rateLimit: false, ...opts.config });
+  const config = loadConfig({} as NodeJS.ProcessEnv, {
+    port: 0,
+    dbFile: path.join(dir, "up.sqlite"),
+    rateLimit: false,
+    ...opts.config,
+  });
   let feed: ManualFeed | null = null;
-  const up = await buildUpstream(config, opts.manualFeed ? { feed: (db) => (feed = createManualFeed(db)) } : undefined);
+  const up = await buildUpstream(
+    config,
+    opts.manualFeed ? { feed: (db) => (feed = createManualFeed(db)) } : undefined,
+  );
   const base = await up.listen();
   return {
     up,

@@ -5,7 +5,15 @@ import type { Upstream } from "../../upstream/app.js";
 import { startUpstream, type Server } from "./upstream-harness.js";
 import { issueToken } from "../../upstream/platform/http/auth.js";
 
-type Msg = { op: string; code?: number; msg?: string; topic?: string; data?: any; topics?: string[]; ts?: number };
+type Msg = {
+  op: string;
+  code?: number;
+  msg?: string;
+  topic?: string;
+  data?: any;
+  topics?: string[];
+  ts?: number;
+};
 
 class Client {
   readonly msgs: Msg[] = [];
@@ -37,7 +45,10 @@ class Client {
     const seen = this.msgs.slice(from).find(pred);
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error("timed out waiting for a message")), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error("timed out waiting for a message")),
+        timeoutMs,
+      );
       this.waiters.push({ pred, resolve: (m) => (clearTimeout(timer), resolve(m)) });
     });
   }
@@ -52,10 +63,15 @@ let url: string;
 let instruments: number;
 
 beforeAll(async () => {
-  server = await startUpstream({ tmpPrefix: "tp-ws-", config: { marketAlwaysOpen: true, tickMs: 100 } });
+  server = await startUpstream({
+    tmpPrefix: "tp-ws-",
+    config: { marketAlwaysOpen: true, tickMs: 100 },
+  });
   up = server.up;
   url = server.base.replace(/^http/, "ws") + "/v1/ws";
-  instruments = (up.ctx.db.prepare("SELECT COUNT(*) n FROM instruments WHERE enabled = 1").get() as { n: number }).n;
+  instruments = (
+    up.ctx.db.prepare("SELECT COUNT(*) n FROM instruments WHERE enabled = 1").get() as { n: number }
+  ).n;
 });
 afterAll(async () => {
   await server?.close();
@@ -80,10 +96,27 @@ describe("websocket /v1/ws", () => {
     const snap = await c.next((m) => m.op === "push" && m.topic === "DAY_MARKET", 3000, from);
     expect(snap.data).toHaveLength(instruments);
     const item = snap.data.find((q: any) => q.Code === "EURUSD");
-    expect(Object.keys(item).sort()).toEqual(["Change", "Close", "Code", "High", "Id", "Low", "MarketStatus", "Open", "Time", "Volume"].sort());
+    expect(Object.keys(item).sort()).toEqual(
+      [
+        "Change",
+        "Close",
+        "Code",
+        "High",
+        "Id",
+        "Low",
+        "MarketStatus",
+        "Open",
+        "Time",
+        "Volume",
+      ].sort(),
+    );
     expect(item.MarketStatus).toBe(1);
     const snapIdx = c.msgs.indexOf(snap);
-    const tick = await c.next((m) => m.op === "push" && m.topic === "DAY_MARKET", 3000, snapIdx + 1);
+    const tick = await c.next(
+      (m) => m.op === "push" && m.topic === "DAY_MARKET",
+      3000,
+      snapIdx + 1,
+    );
     expect(tick.data.length).toBeGreaterThan(0);
     const later = tick.data.find((q: any) => q.Id === item.Id);
     expect(later.Time).toBeGreaterThan(item.Time);
@@ -104,13 +137,32 @@ describe("websocket /v1/ws", () => {
     const c = await Client.open(url);
     c.send({ op: "subscribe", topics: ["KLINE.BTCUSD"] });
     const snap = await c.next((m) => m.op === "push" && m.topic === "KLINE.BTCUSD");
-    expect(snap.data.map((k: any) => k.period)).toEqual(["1min", "5min", "15min", "30min", "60min", "1day"]);
+    expect(snap.data.map((k: any) => k.period)).toEqual([
+      "1min",
+      "5min",
+      "15min",
+      "30min",
+      "60min",
+      "1day",
+    ]);
     for (const k of snap.data) {
-      expect(Object.keys(k).sort()).toEqual(["Close", "High", "Low", "Open", "Time", "Volume", "period"]);
+      expect(Object.keys(k).sort()).toEqual([
+        "Close",
+        "High",
+        "Low",
+        "Open",
+        "Time",
+        "Volume",
+        "period",
+      ]);
       expect(k.High).toBeGreaterThanOrEqual(Math.max(k.Open, k.Close));
       expect(k.Low).toBeLessThanOrEqual(Math.min(k.Open, k.Close));
     }
-    const next = await c.next((m) => m.op === "push" && m.topic === "KLINE.BTCUSD", 3000, c.msgs.indexOf(snap) + 1);
+    const next = await c.next(
+      (m) => m.op === "push" && m.topic === "KLINE.BTCUSD",
+      3000,
+      c.msgs.indexOf(snap) + 1,
+    );
     const closes = new Set(next.data.map((k: any) => k.Close));
     expect(closes.size).toBe(1); // every period's forming candle closes at the same last price
     expect(next.data[0].Time % 60_000).toBe(0);
@@ -131,7 +183,11 @@ describe("websocket /v1/ws", () => {
 
     const db = up.ctx.db;
     const uid = Number(
-      db.prepare("INSERT INTO users (uid, email, invite_code, created_at) VALUES ('ws1', 'ws1@example.com', 'WSINV1', ?)").run(Date.now()).lastInsertRowid,
+      db
+        .prepare(
+          "INSERT INTO users (uid, email, invite_code, created_at) VALUES ('ws1', 'ws1@example.com', 'WSINV1', ?)",
+        )
+        .run(Date.now()).lastInsertRowid,
     );
     const token = issueToken(db, uid, 3600);
     const from = c.msgs.length;

@@ -12,10 +12,24 @@ import {
   usdRate,
   withdrawNet,
 } from "@contract/formulas";
-import { FEE_TYPE, MARGIN_MODE, ORDER_TYPE, DRAW_FEE_TYPE, ORDER_TAB, STATUSES_OF_TAB, ORDER_STATUS } from "@contract/enums";
+import {
+  FEE_TYPE,
+  MARGIN_MODE,
+  ORDER_TYPE,
+  DRAW_FEE_TYPE,
+  ORDER_TAB,
+  STATUSES_OF_TAB,
+  ORDER_STATUS,
+} from "@contract/enums";
 import { isTopic, klineCode, klineTopic, TOPIC } from "@contract/constants";
 
-const quotes: Record<string, number> = { USDJPY: 150, EURUSD: 1.1, GBPUSD: 1.25, USDCHF: 0.8, USDCAD: 1.25 };
+const quotes: Record<string, number> = {
+  USDJPY: 150,
+  EURUSD: 1.1,
+  GBPUSD: 1.25,
+  USDCHF: 0.8,
+  USDCAD: 1.25,
+};
 const priceOf = (code: string) => quotes[code] ?? null;
 
 describe("usdRate", () => {
@@ -45,7 +59,14 @@ describe("margin and fee", () => {
     expect(feeUsd(F, FEE_TYPE.MARGIN_RATE, 0.5, 0.002, 1000)).toBe(2);
   });
   it("openCost gives both", () => {
-    const c = openCost(F, { lots: 0.1, inst: { contNum: 100_000, marginMode: 2, feeRate: 0.002 }, price: 1.1, leverage: 100, feeType: 2, usdRate: 1 });
+    const c = openCost(F, {
+      lots: 0.1,
+      inst: { contNum: 100_000, marginMode: 2, feeRate: 0.002 },
+      price: 1.1,
+      leverage: 100,
+      feeType: 2,
+      usdRate: 1,
+    });
     expect(c.margin).toBeCloseTo(110, 9);
     expect(c.fee).toBeCloseTo(0.22, 9);
   });
@@ -85,7 +106,10 @@ describe("topics and tabs", () => {
     expect(isTopic("NEWS")).toBe(false);
   });
   it("history lists closed and cancelled orders", () => {
-    expect(STATUSES_OF_TAB[ORDER_TAB.HISTORY]).toEqual([ORDER_STATUS.CLOSED, ORDER_STATUS.CANCELLED]);
+    expect(STATUSES_OF_TAB[ORDER_TAB.HISTORY]).toEqual([
+      ORDER_STATUS.CLOSED,
+      ORDER_STATUS.CANCELLED,
+    ]);
   });
 });
 
@@ -102,26 +126,40 @@ describe("boundaries", () => {
   }
   function imports(file: string): string[] {
     const src = fs.readFileSync(path.join(root, file), "utf8");
-    return [...src.matchAll(/(?:import|export)[^'"]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1] ?? m[2]);
+    return [
+      ...src.matchAll(
+        /(?:import|export)[^'"]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g,
+      ),
+    ].map((m) => m[1] ?? m[2]);
   }
   it("the contract depends on nothing but zod and itself", () => {
     for (const f of sources("contract")) {
       for (const spec of imports(f)) {
-        const ok = spec === "zod" || (spec.startsWith(".") && path.resolve(root, path.dirname(f), spec).startsWith(path.join(root, "contract")));
+        const ok =
+          spec === "zod" ||
+          (spec.startsWith(".") &&
+            path.resolve(root, path.dirname(f), spec).startsWith(path.join(root, "contract")));
         expect(ok, `${f} imports ${spec}`).toBe(true);
       }
     }
   });
   /** Where a relative import lands, relative to the root ("" for a package). */
   function target(file: string, spec: string): string {
-    return spec.startsWith(".") ? path.relative(root, path.resolve(root, path.dirname(file), spec)) : "";
+    return spec.startsWith(".")
+      ? path.relative(root, path.resolve(root, path.dirname(file), spec))
+      : "";
   }
   it("the web imports nothing from the upstream, and the upstream nothing from the web", () => {
     for (const f of [...sources("app"), "server.ts"]) {
-      for (const spec of imports(f)) expect(target(f, spec).startsWith("upstream/"), `${f} imports ${spec}`).toBe(false);
+      for (const spec of imports(f))
+        expect(target(f, spec).startsWith("upstream/"), `${f} imports ${spec}`).toBe(false);
     }
     for (const f of sources("upstream")) {
-      for (const spec of imports(f)) expect(spec.startsWith("~/") || target(f, spec).startsWith("app/"), `${f} imports ${spec}`).toBe(false);
+      for (const spec of imports(f))
+        expect(
+          spec.startsWith("~/") || target(f, spec).startsWith("app/"),
+          `${f} imports ${spec}`,
+        ).toBe(false);
     }
   });
 });

@@ -10,7 +10,14 @@ let r: Rig;
 afterEach(() => r?.close());
 
 const buy = (r: Rig, u: number, extra: Record<string, unknown> = {}) =>
-  r.engine.submit(u, { type: 1, cont: "0.1", forex_id: r.id("EURUSD"), status: 1, multiple: 100, ...extra });
+  r.engine.submit(u, {
+    type: 1,
+    cont: "0.1",
+    forex_id: r.id("EURUSD"),
+    status: 1,
+    multiple: 100,
+    ...extra,
+  });
 
 describe("market orders", () => {
   it("fill at the current price, book the fee, hold the margin, and keep balance = sum of the ledger", () => {
@@ -18,13 +25,32 @@ describe("market orders", () => {
     const u = r.user(1000);
     r.feed.set("EURUSD", 1.1);
     const o = buy(r, u);
-    expect(o).toMatchObject({ Status: 1, Price: 1.1, CautionMoney: 110, TradeFee: 0.22, Quantity: 0.1, Multiple: 100 });
-    expect(r.ledger(u).map((l) => [l.kind, l.amount_micro])).toEqual([["deposit", 1000_000000], ["fee", -220000]]);
+    expect(o).toMatchObject({
+      Status: 1,
+      Price: 1.1,
+      CautionMoney: 110,
+      TradeFee: 0.22,
+      Quantity: 0.1,
+      Multiple: 100,
+    });
+    expect(r.ledger(u).map((l) => [l.kind, l.amount_micro])).toEqual([
+      ["deposit", 1000_000000],
+      ["fee", -220000],
+    ]);
     expect(r.balance(u)).toBe(r.ledgerSum(u));
     const v = r.engine.accountValues(u);
-    expect(v).toMatchObject({ balance: 999.78, all_caution_money: 110, total: 999.78, can_use: 889.78 });
+    expect(v).toMatchObject({
+      balance: 999.78,
+      all_caution_money: 110,
+      total: 999.78,
+      can_use: 889.78,
+    });
     r.feed.set("EURUSD", 1.105); // +0.005 x 10000 units = +50
-    expect(r.engine.accountValues(u)).toMatchObject({ total: 1049.78, can_use: 939.78, HazardRate: 954.35 });
+    expect(r.engine.accountValues(u)).toMatchObject({
+      total: 1049.78,
+      can_use: 939.78,
+      HazardRate: 954.35,
+    });
   });
 
   it("fee type 1 charges lots x rate", () => {
@@ -54,14 +80,30 @@ describe("market orders", () => {
     const u = r.user(100000);
     r.feed.set("AMZN", 186);
     r.feed.setOpen("AMZN", true);
-    expect(refusal(() => r.engine.submit(u, { type: 1, cont: "0.01", forex_id: r.id("AMZN"), status: 1, multiple: 10 }))).toBe("no_mult_config");
+    expect(
+      refusal(() =>
+        r.engine.submit(u, {
+          type: 1,
+          cont: "0.01",
+          forex_id: r.id("AMZN"),
+          status: 1,
+          multiple: 10,
+        }),
+      ),
+    ).toBe("no_mult_config");
   });
 
   it("convert a non-USD quote currency to USD at the current rate", () => {
     r = rig();
     const u = r.user(100000);
     r.feed.set("USDJPY", 150);
-    const o = r.engine.submit(u, { type: 2, cont: "1", forex_id: r.id("USDJPY"), status: 1, multiple: 100 });
+    const o = r.engine.submit(u, {
+      type: 2,
+      cont: "1",
+      forex_id: r.id("USDJPY"),
+      status: 1,
+      multiple: 100,
+    });
     expect(o.CautionMoney).toBe(1000); // 100000 x 150 / 100 JPY = 150000 JPY = 1000 USD
     r.feed.set("USDJPY", 149.25); // sell gains 0.75 JPY x 100000 = 75000 JPY at 1/149.25
     expect(r.engine.close(u, o.Id).FactProfits).toBe(502.512563); // 75000 / 149.25, half-even to 6 dp
@@ -73,15 +115,33 @@ describe("pending orders", () => {
     r = rig();
     const u = r.user(1000);
     r.feed.set("EURUSD", 1.1);
-    const p = r.engine.submit(u, { type: 1, cont: "0.1", forex_id: r.id("EURUSD"), status: 0, target_price: "1.09", multiple: 100 });
-    expect(p).toMatchObject({ Status: 0, PendingType: "buy_limit", OriginPrice: 1.09, CautionMoney: 0 });
+    const p = r.engine.submit(u, {
+      type: 1,
+      cont: "0.1",
+      forex_id: r.id("EURUSD"),
+      status: 0,
+      target_price: "1.09",
+      multiple: 100,
+    });
+    expect(p).toMatchObject({
+      Status: 0,
+      PendingType: "buy_limit",
+      OriginPrice: 1.09,
+      CautionMoney: 0,
+    });
     expect(r.engine.accountValues(u)).toMatchObject({ balance: 1000, can_use: 1000 });
     r.feed.set("EURUSD", 1.0905);
     expect(r.engine.listOrders(u, 0, 1).total).toBe(1);
     r.feed.set("EURUSD", 1.0898); // reached (gapped below the target): filled at this tick's price
     const open = r.engine.listOrders(u, 1, 1).data;
     expect(open).toHaveLength(1);
-    expect(open[0]).toMatchObject({ Id: p.Id, Status: 1, Price: 1.0898, CautionMoney: 108.98, TradeFee: 0.21796 });
+    expect(open[0]).toMatchObject({
+      Id: p.Id,
+      Status: 1,
+      Price: 1.0898,
+      CautionMoney: 108.98,
+      TradeFee: 0.21796,
+    });
     expect(r.balance(u)).toBe(r.ledgerSum(u));
   });
 
@@ -89,7 +149,14 @@ describe("pending orders", () => {
     r = rig();
     const u = r.user(50);
     r.feed.set("EURUSD", 1.1);
-    const p = r.engine.submit(u, { type: 2, cont: "0.1", forex_id: r.id("EURUSD"), status: 0, target_price: "1.12", multiple: 100 });
+    const p = r.engine.submit(u, {
+      type: 2,
+      cont: "0.1",
+      forex_id: r.id("EURUSD"),
+      status: 0,
+      target_price: "1.12",
+      multiple: 100,
+    });
     expect(p.PendingType).toBe("sell_limit");
     r.feed.set("EURUSD", 1.121);
     const h = r.engine.listOrders(u, 3, 1).data;
@@ -101,7 +168,14 @@ describe("pending orders", () => {
     r = rig();
     const u = r.user(1000);
     r.feed.set("EURUSD", 1.1);
-    const p = r.engine.submit(u, { type: 2, cont: "0.1", forex_id: r.id("EURUSD"), status: 0, target_price: "1.09", multiple: 100 });
+    const p = r.engine.submit(u, {
+      type: 2,
+      cont: "0.1",
+      forex_id: r.id("EURUSD"),
+      status: 0,
+      target_price: "1.09",
+      multiple: 100,
+    });
     expect(p.PendingType).toBe("sell_stop");
     expect(refusal(() => r.engine.close(u, p.Id))).toBe("order_not_open");
     expect(r.engine.cancel(u, p.Id)).toMatchObject({ Status: 4, CloseReason: "cancelled" });
@@ -121,7 +195,10 @@ describe("take-profit and stop-loss", () => {
     expect(refusal(() => buy(r, u, { stop_loss_price: "1.11" }))).toBe("sl_buy");
     const o = buy(r, u, { stop_loss_price: "0", target_profit_price: "" });
     expect(refusal(() => r.engine.setStops(u, o.Id, "1.2", "1.15"))).toBe("sl_buy");
-    expect(r.engine.setStops(u, o.Id, "1.2", "1.05")).toMatchObject({ TargetProfitPrice: 1.2, TargetLossPrice: 1.05 });
+    expect(r.engine.setStops(u, o.Id, "1.2", "1.05")).toMatchObject({
+      TargetProfitPrice: 1.2,
+      TargetLossPrice: 1.05,
+    });
   });
 
   it("close at the tick's price: TP for a buy, SL for a sell", () => {
@@ -129,15 +206,30 @@ describe("take-profit and stop-loss", () => {
     const u = r.user(1000);
     r.feed.set("EURUSD", 1.1);
     const b = buy(r, u, { target_profit_price: "1.102" });
-    const s = r.engine.submit(u, { type: 2, cont: "0.1", forex_id: r.id("EURUSD"), status: 1, multiple: 100, stop_loss_price: "1.101" });
+    const s = r.engine.submit(u, {
+      type: 2,
+      cont: "0.1",
+      forex_id: r.id("EURUSD"),
+      status: 1,
+      multiple: 100,
+      stop_loss_price: "1.101",
+    });
     r.feed.set("EURUSD", 1.1005);
     expect(r.engine.stats().open).toBe(2);
     r.feed.set("EURUSD", 1.1015); // sell SL (>= 1.101) at 1.1015: -0.0015 x 10000 = -15
     r.feed.set("EURUSD", 1.1023); // buy TP (>= 1.102) at 1.1023: +23
     const h = r.engine.listOrders(u, 3, 1);
     const byId = new Map(h.data.map((o) => [o.Id, o]));
-    expect(byId.get(s.Id)).toMatchObject({ CloseReason: "stop_loss", UpdatePrice: 1.1015, FactProfits: -15 });
-    expect(byId.get(b.Id)).toMatchObject({ CloseReason: "take_profit", UpdatePrice: 1.1023, FactProfits: 23 });
+    expect(byId.get(s.Id)).toMatchObject({
+      CloseReason: "stop_loss",
+      UpdatePrice: 1.1015,
+      FactProfits: -15,
+    });
+    expect(byId.get(b.Id)).toMatchObject({
+      CloseReason: "take_profit",
+      UpdatePrice: 1.1023,
+      FactProfits: 23,
+    });
     expect(h.all_fact_profits).toBe(8);
     expect(r.balance(u)).toBe(1000_000000 - 2 * 220000 + 8_000000);
     expect(r.balance(u)).toBe(r.ledgerSum(u));
@@ -152,7 +244,13 @@ describe("risk", () => {
     r.feed.set("GBPUSD", 1.3);
     // Margins: EURUSD 0.1 lot / 100 = 110; GBPUSD 0.1 lot / 100 = 130. Fees 0.22 + 0.26.
     const e = buy(r, u);
-    const g = r.engine.submit(u, { type: 1, cont: "0.1", forex_id: r.id("GBPUSD"), status: 1, multiple: 100 });
+    const g = r.engine.submit(u, {
+      type: 1,
+      cont: "0.1",
+      forex_id: r.id("GBPUSD"),
+      status: 1,
+      multiple: 100,
+    });
     r.feed.set("GBPUSD", 1.285); // GBP -150: equity 399.52 - 150 = 249.52, level 249.52 / 240 = 104%
     expect(r.engine.accountValues(u).marginCall).toBe(false);
     r.feed.set("EURUSD", 1.0875); // EUR -125: equity 124.52, level 51.9% -> margin call, no stop-out
@@ -188,12 +286,30 @@ describe("risk", () => {
     const u = r.user(10000, true);
     r.feed.set("EURUSD", 1.1);
     buy(r, u);
-    r.engine.submit(u, { type: 1, cont: "0.1", forex_id: r.id("EURUSD"), status: 0, target_price: "1.0", multiple: 100 });
+    r.engine.submit(u, {
+      type: 1,
+      cont: "0.1",
+      forex_id: r.id("EURUSD"),
+      status: 0,
+      target_price: "1.0",
+      multiple: 100,
+    });
     r.feed.set("EURUSD", 1.09);
     const v = r.engine.resetDemo(u);
-    expect(v).toMatchObject({ balance: 10000, total: 10000, all_caution_money: 0, can_use: 10000, HazardRate: null });
+    expect(v).toMatchObject({
+      balance: 10000,
+      total: 10000,
+      all_caution_money: 0,
+      can_use: 10000,
+      HazardRate: null,
+    });
     expect(r.engine.stats()).toMatchObject({ open: 0, pending: 0 });
-    expect(r.ledger(u).map((l) => l.kind)).toEqual(["demo_initial", "fee", "realised_profit", "demo_reset"]);
+    expect(r.ledger(u).map((l) => l.kind)).toEqual([
+      "demo_initial",
+      "fee",
+      "realised_profit",
+      "demo_reset",
+    ]);
     expect(r.balance(u)).toBe(r.ledgerSum(u));
     const real = r.user(10000);
     expect(refusal(() => r.engine.resetDemo(real))).toBe("only_demo");
@@ -206,7 +322,14 @@ describe("durability and ownership", () => {
     const u = r.user(1000);
     r.feed.set("EURUSD", 1.1);
     const o = buy(r, u, { target_profit_price: "1.2" });
-    const p = r.engine.submit(u, { type: 1, cont: "0.1", forex_id: r.id("EURUSD"), status: 0, target_price: "1.05", multiple: 100 });
+    const p = r.engine.submit(u, {
+      type: 1,
+      cont: "0.1",
+      forex_id: r.id("EURUSD"),
+      status: 0,
+      target_price: "1.05",
+      multiple: 100,
+    });
     r.engine.stop();
     const db2 = openDb(r.file);
     const feed2 = createManualFeed(db2);
@@ -214,7 +337,11 @@ describe("durability and ownership", () => {
     try {
       expect(e2.stats()).toMatchObject({ open: 1, pending: 1 });
       feed2.set("EURUSD", 1.2);
-      expect(e2.listOrders(u, 3, 1).data[0]).toMatchObject({ Id: o.Id, CloseReason: "take_profit", FactProfits: 1000 });
+      expect(e2.listOrders(u, 3, 1).data[0]).toMatchObject({
+        Id: o.Id,
+        CloseReason: "take_profit",
+        FactProfits: 1000,
+      });
       feed2.set("EURUSD", 1.05);
       expect(e2.listOrders(u, 1, 1).data[0]).toMatchObject({ Id: p.Id, Price: 1.05 });
     } finally {
@@ -229,7 +356,11 @@ describe("durability and ownership", () => {
     const b = r.user(1000);
     r.feed.set("EURUSD", 1.1);
     const o = buy(r, a);
-    for (const fn of [() => r.engine.close(b, o.Id), () => r.engine.cancel(b, o.Id), () => r.engine.setStops(b, o.Id, "2", "0")]) {
+    for (const fn of [
+      () => r.engine.close(b, o.Id),
+      () => r.engine.cancel(b, o.Id),
+      () => r.engine.setStops(b, o.Id, "2", "0"),
+    ]) {
       try {
         fn();
         throw new Error("accepted");

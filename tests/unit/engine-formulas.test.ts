@@ -1,6 +1,12 @@
 /** Every formula of trading-rules.md, pure: margin, fee, profit, account values, pending types, stops, risk. */
 import { describe, expect, it } from "vitest";
-import { Dec, dec, toMicro, microToString, parseDecimal } from "../../upstream/modules/money/decimal.js";
+import {
+  Dec,
+  dec,
+  toMicro,
+  microToString,
+  parseDecimal,
+} from "../../upstream/modules/money/decimal.js";
 import {
   BUY,
   SELL,
@@ -15,11 +21,26 @@ import {
   validateLots,
   validateStops,
 } from "../../upstream/modules/trading/orders.js";
-import { equityMicro, freeMarginMicro, isMarginCall, isStopOut, marginLevelPct, protectionAmount, stopOutOrder } from "../../upstream/modules/trading/risk.js";
+import {
+  equityMicro,
+  freeMarginMicro,
+  isMarginCall,
+  isStopOut,
+  marginLevelPct,
+  protectionAmount,
+  stopOutOrder,
+} from "../../upstream/modules/trading/risk.js";
 import { leverageParam, parseStop } from "../../upstream/modules/trading/parse.js";
 import { refusal } from "./engine-helpers.js";
 
-const fx = { pip: "0.01", minLots: "0.01", contNum: "100000", marginMode: 2, feeRate: "0.002", multiples: [10, 20, 50, 100, 200] };
+const fx = {
+  pip: "0.01",
+  minLots: "0.01",
+  contNum: "100000",
+  marginMode: 2,
+  feeRate: "0.002",
+  multiples: [10, 20, 50, 100, 200],
+};
 const fixed = { ...fx, contNum: "100", marginMode: 1 };
 
 describe("money", () => {
@@ -34,7 +55,8 @@ describe("money", () => {
   it("parses only plain decimals", () => {
     expect(parseDecimal("0.01")?.toString()).toBe("0.01");
     expect(parseDecimal(" 2 ")?.toString()).toBe("2");
-    for (const bad of ["-1", "1e3", "abc", "", "0x10", "1.2.3", null, undefined, {}]) expect(parseDecimal(bad)).toBeNull();
+    for (const bad of ["-1", "1e3", "abc", "", "0x10", "1.2.3", null, undefined, {}])
+      expect(parseDecimal(bad)).toBeNull();
   });
 });
 
@@ -57,11 +79,17 @@ describe("margin", () => {
 describe("fee", () => {
   it("trade_fee_type 1: lots x ForexFeeRate", () => {
     expect(feeUsd(1, dec("0.3"), "0.002", dec(999)).toString()).toBe("0.0006");
-    expect(openAmounts(dec("2"), { ...fx, feeRate: "5" }, 1.1, 100, 1)).toEqual({ marginMicro: 2200_000000, feeMicro: 10_000000 });
+    expect(openAmounts(dec("2"), { ...fx, feeRate: "5" }, 1.1, 100, 1)).toEqual({
+      marginMicro: 2200_000000,
+      feeMicro: 10_000000,
+    });
   });
   it("otherwise: margin x ForexFeeRate", () => {
     expect(feeUsd(2, dec("0.3"), "0.002", dec(330)).toString()).toBe("0.66");
-    expect(openAmounts(dec("0.1"), fx, 1.1, 100, 2)).toEqual({ marginMicro: 110_000000, feeMicro: 220000 });
+    expect(openAmounts(dec("0.1"), fx, 1.1, 100, 2)).toEqual({
+      marginMicro: 110_000000,
+      feeMicro: 220000,
+    });
   });
 });
 
@@ -96,7 +124,9 @@ describe("lots and leverage", () => {
   it("lots must be a multiple of Pip, at least ForexMinCont, at most trade.max_lots", () => {
     expect(validateLots(parseDecimal("0.05"), fx, "100").toString()).toBe("0.05");
     expect(refusal(() => validateLots(parseDecimal("0.015"), fx, "100"))).toBe("lots_step");
-    expect(refusal(() => validateLots(parseDecimal("0.1"), { pip: "0.1", minLots: "0.5" }, "100"))).toBe("lots_min");
+    expect(
+      refusal(() => validateLots(parseDecimal("0.1"), { pip: "0.1", minLots: "0.5" }, "100")),
+    ).toBe("lots_min");
     expect(refusal(() => validateLots(parseDecimal("100.01"), fx, "100"))).toBe("lots_max");
     expect(refusal(() => validateLots(parseDecimal("0"), fx, "100"))).toBe("trade_invalid_field");
     expect(refusal(() => validateLots(parseDecimal("abc"), fx, "100"))).toBe("trade_invalid_field");
@@ -105,7 +135,9 @@ describe("lots and leverage", () => {
     expect(validateLeverage(leverageParam("100"), fx)).toBe(100);
     expect(refusal(() => validateLeverage(leverageParam("30"), fx))).toBe("invalid_leverage");
     expect(refusal(() => validateLeverage(leverageParam(""), fx))).toBe("invalid_leverage");
-    expect(refusal(() => validateLeverage(leverageParam("10"), { multiples: [] }))).toBe("no_mult_config");
+    expect(refusal(() => validateLeverage(leverageParam("10"), { multiples: [] }))).toBe(
+      "no_mult_config",
+    );
   });
 });
 

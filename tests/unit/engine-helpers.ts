@@ -6,7 +6,13 @@ import { openDb, type DB } from "../../upstream/platform/db.js";
 import { createManualFeed, type ManualFeed } from "../../upstream/modules/market/manual-feed.js";
 import { Engine } from "../../upstream/modules/trading/engine.js";
 import { moneyOf } from "../../upstream/modules/money/service.js";
-import { intParam, parseDealQuery, parseOrderRequest, parseStop, type SubmitFields } from "../../upstream/modules/trading/parse.js";
+import {
+  intParam,
+  parseDealQuery,
+  parseOrderRequest,
+  parseStop,
+  type SubmitFields,
+} from "../../upstream/modules/trading/parse.js";
 import { accountView, dealPageView, orderView } from "../../upstream/modules/trading/views.js";
 import { DomainError } from "../../upstream/platform/errors.js";
 
@@ -17,11 +23,21 @@ import { DomainError } from "../../upstream/platform/errors.js";
 export function wire(engine: Engine) {
   return {
     core: engine,
-    submit: (userId: number, f: SubmitFields, key: string | null = null) => orderView(engine.submit(userId, parseOrderRequest(f), key)),
-    close: (userId: number, id: unknown, key: string | null = null) => orderView(engine.close(userId, intParam(id), key)),
-    cancel: (userId: number, id: unknown, key: string | null = null) => orderView(engine.cancel(userId, intParam(id), key)),
+    submit: (userId: number, f: SubmitFields, key: string | null = null) =>
+      orderView(engine.submit(userId, parseOrderRequest(f), key)),
+    close: (userId: number, id: unknown, key: string | null = null) =>
+      orderView(engine.close(userId, intParam(id), key)),
+    cancel: (userId: number, id: unknown, key: string | null = null) =>
+      orderView(engine.cancel(userId, intParam(id), key)),
     setStops: (userId: number, id: unknown, tp: unknown, sl: unknown) =>
-      orderView(engine.setStops(userId, intParam(id), parseStop(tp, "target_profit_price"), parseStop(sl, "stop_loss_price"))),
+      orderView(
+        engine.setStops(
+          userId,
+          intParam(id),
+          parseStop(tp, "target_profit_price"),
+          parseStop(sl, "stop_loss_price"),
+        ),
+      ),
     listOrders: (userId: number, status: unknown, page: unknown) => {
       const q = parseDealQuery(status, page);
       return dealPageView(engine.listOrders(userId, q.status, q.page));
@@ -48,7 +64,9 @@ export interface Rig {
   /** Creates a user with a deposit of `usd` (a 'deposit' ledger row). */
   user(usd: number, isDemo?: boolean): number;
   balance(userId: number): number;
-  ledger(userId: number): { amount_micro: number; kind: string; ref: string | null; balance_after_micro: number }[];
+  ledger(
+    userId: number,
+  ): { amount_micro: number; kind: string; ref: string | null; balance_after_micro: number }[];
   ledgerSum(userId: number): number;
   id(code: string): number;
   setting(key: string, value: string): void;
@@ -62,7 +80,9 @@ export function rig(): Rig {
   const file = path.join(dir, "up.sqlite");
   const db = openDb(file);
   const feed = createManualFeed(db);
-  const engine = wire(new Engine({ db, feed, log: { error: (o) => console.error(o), warn: () => {} } }));
+  const engine = wire(
+    new Engine({ db, feed, log: { error: (o) => console.error(o), warn: () => {} } }),
+  );
   const money = moneyOf(db);
   return {
     dir,
@@ -73,17 +93,38 @@ export function rig(): Rig {
     user(usd, isDemo = false) {
       seq++;
       const r = db
-        .prepare("INSERT INTO users (uid, email, invite_code, is_demo, created_at) VALUES (?, ?, ?, ?, ?)")
-        .run(`u${seq}-${process.pid}`, `u${seq}-${process.pid}@example.com`, `I${seq}x${process.pid}`, isDemo ? 1 : 0, Date.now());
+        .prepare(
+          "INSERT INTO users (uid, email, invite_code, is_demo, created_at) VALUES (?, ?, ?, ?, ?)",
+        )
+        .run(
+          `u${seq}-${process.pid}`,
+          `u${seq}-${process.pid}@example.com`,
+          `I${seq}x${process.pid}`,
+          isDemo ? 1 : 0,
+          Date.now(),
+        );
       const id = Number(r.lastInsertRowid);
-      if (usd) money.post({ userId: id, amountMicro: Math.round(usd * 1e6), kind: isDemo ? "demo_initial" : "deposit" });
+      if (usd)
+        money.post({
+          userId: id,
+          amountMicro: Math.round(usd * 1e6),
+          kind: isDemo ? "demo_initial" : "deposit",
+        });
       return id;
     },
     balance(userId) {
-      return (db.prepare("SELECT balance_micro FROM users WHERE id = ?").get(userId) as { balance_micro: number }).balance_micro;
+      return (
+        db.prepare("SELECT balance_micro FROM users WHERE id = ?").get(userId) as {
+          balance_micro: number;
+        }
+      ).balance_micro;
     },
     ledger(userId) {
-      return db.prepare("SELECT amount_micro, kind, ref, balance_after_micro FROM ledger WHERE user_id = ? ORDER BY id").all(userId) as never;
+      return db
+        .prepare(
+          "SELECT amount_micro, kind, ref, balance_after_micro FROM ledger WHERE user_id = ? ORDER BY id",
+        )
+        .all(userId) as never;
     },
     ledgerSum: (userId) => money.ledgerSum(userId),
     id(code) {

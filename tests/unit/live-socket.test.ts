@@ -80,18 +80,30 @@ describe("upstream socket", () => {
     const seen: string[] = [];
     const s = await server((ws, m) => {
       seen.push(String(m.op));
-      if (m.op === "login") ws.send(JSON.stringify({ op: "login", code: m.token === "good" ? 1 : 999, msg: "x" }));
-      if (m.op === "subscribe") ws.send(JSON.stringify({ op: "push", topic: "FOREX_TRADE", data: { ProfitsTotal: 1 } }));
+      if (m.op === "login")
+        ws.send(JSON.stringify({ op: "login", code: m.token === "good" ? 1 : 999, msg: "x" }));
+      if (m.op === "subscribe")
+        ws.send(JSON.stringify({ op: "push", topic: "FOREX_TRADE", data: { ProfitsTotal: 1 } }));
     });
     const pushes: unknown[] = [];
-    const good = new UpstreamSocket({ url: s.url, token: "good", onPush: (_t, d) => pushes.push(d) });
+    const good = new UpstreamSocket({
+      url: s.url,
+      token: "good",
+      onPush: (_t, d) => pushes.push(d),
+    });
     cleanups.push(() => good.close());
     good.add(["FOREX_TRADE"]);
     await until(() => pushes.length === 1);
     expect(seen.slice(0, 2)).toEqual(["login", "subscribe"]);
 
     let refused = 0;
-    const bad = new UpstreamSocket({ url: s.url, token: "bad", minBackoffMs: 10, onPush: () => {}, onLoginFailed: (code) => (refused = code) });
+    const bad = new UpstreamSocket({
+      url: s.url,
+      token: "bad",
+      minBackoffMs: 10,
+      onPush: () => {},
+      onLoginFailed: (code) => (refused = code),
+    });
     cleanups.push(() => bad.close());
     bad.add(["FOREX_TRADE"]);
     await until(() => refused === 999);

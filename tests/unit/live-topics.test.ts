@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { MAX_TOPICS, TopicState, isPrivateTopic, parseTopics, topicKind } from "../../app/live/topics";
+import {
+  MAX_TOPICS,
+  TopicState,
+  isPrivateTopic,
+  parseTopics,
+  topicKind,
+} from "../../app/live/topics";
 import { wsUrlOf } from "../../app/live/bridge.server";
 
 describe("live topic validation", () => {
@@ -47,9 +53,15 @@ describe("conflation of a topic's changes", () => {
 
   it("KLINE keeps one forming candle per period; a new candle replaces the old one", () => {
     const s = new TopicState("KLINE.EURUSD");
-    s.apply([{ period: "1min", Time: 60_000, Close: 1 }, { period: "5min", Time: 0, Close: 1 }]);
+    s.apply([
+      { period: "1min", Time: 60_000, Close: 1 },
+      { period: "5min", Time: 0, Close: 1 },
+    ]);
     s.apply([{ period: "1min", Time: 120_000, Close: 2 }]);
-    expect(s.get()).toEqual([{ period: "1min", Time: 120_000, Close: 2 }, { period: "5min", Time: 0, Close: 1 }]);
+    expect(s.get()).toEqual([
+      { period: "1min", Time: 120_000, Close: 2 },
+      { period: "5min", Time: 0, Close: 1 },
+    ]);
   });
 
   it("FOREX_TRADE keeps the latest object; FOREX_CLOSED accumulates ids until cleared", () => {

@@ -21,7 +21,12 @@ const MONDAY = Date.parse("2026-11-23T16:00:00Z");
 describe("simulator", () => {
   it("ticks every open instrument, updates and stores the forming candles, and fires onTick", () => {
     const d = db();
-    const sim = createSimulator(d, { seed: 11, tickMs: 500, marketAlwaysOpen: true, simulate: false });
+    const sim = createSimulator(d, {
+      seed: 11,
+      tickMs: 500,
+      marketAlwaysOpen: true,
+      simulate: false,
+    });
     const seen: Quote[][] = [];
     sim.onTick((c) => seen.push(c));
     const before = sim.quote("EURUSD")!.price;
@@ -35,7 +40,14 @@ describe("simulator", () => {
     expect(Number(q.price.toFixed(5))).toBe(q.price); // rounded to PricePrecision
     // The forming 1min candle holds the last price, and is stored.
     const forming = sim.book.current(q.id);
-    expect(forming.map((c) => c.period)).toEqual(["1min", "5min", "15min", "30min", "60min", "1day"]);
+    expect(forming.map((c) => c.period)).toEqual([
+      "1min",
+      "5min",
+      "15min",
+      "30min",
+      "60min",
+      "1day",
+    ]);
     for (const c of forming) {
       expect(c.close).toBe(q.price);
       expect(c.high).toBeGreaterThanOrEqual(Math.max(c.open, c.close));
@@ -44,7 +56,13 @@ describe("simulator", () => {
     // Stored every few seconds of ticks and on stop: after stop() the store holds the forming candles.
     sim.stop();
     for (const c of forming) {
-      const stored = d.prepare("SELECT * FROM candles WHERE instrument_id = ? AND period = ? AND time = ?").get(q.id, c.period, bucketStart(c.period, t)) as { close: number; high: number; low: number };
+      const stored = d
+        .prepare("SELECT * FROM candles WHERE instrument_id = ? AND period = ? AND time = ?")
+        .get(q.id, c.period, bucketStart(c.period, t)) as {
+        close: number;
+        high: number;
+        low: number;
+      };
       expect(stored, c.period).toMatchObject({ close: c.close, high: c.high, low: c.low });
     }
     // Day statistics come from the day's candle.
@@ -57,7 +75,12 @@ describe("simulator", () => {
 
   it("is deterministic: the same seed replays the same ticks", () => {
     const run = (seed: number) => {
-      const sim = createSimulator(db(), { seed, tickMs: 500, marketAlwaysOpen: true, simulate: false });
+      const sim = createSimulator(db(), {
+        seed,
+        tickMs: 500,
+        marketAlwaysOpen: true,
+        simulate: false,
+      });
       let t = MONDAY;
       for (let i = 0; i < 10; i++) sim.tickOnce((t += 500));
       return sim.all().map((q) => q.price);
@@ -67,7 +90,12 @@ describe("simulator", () => {
   });
 
   it("walks with the instrument's yearly volatility", () => {
-    const sim = createSimulator(db(), { seed: 3, tickMs: 60_000, marketAlwaysOpen: true, simulate: false });
+    const sim = createSimulator(db(), {
+      seed: 3,
+      tickMs: 60_000,
+      marketAlwaysOpen: true,
+      simulate: false,
+    });
     const prices: number[] = [];
     let t = MONDAY;
     for (let i = 0; i < 2000; i++) {
@@ -92,7 +120,12 @@ describe("simulator", () => {
   });
 
   it("starts and stops its own timer", async () => {
-    const sim = createSimulator(db(), { seed: 1, tickMs: 20, marketAlwaysOpen: true, simulate: true });
+    const sim = createSimulator(db(), {
+      seed: 1,
+      tickMs: 20,
+      marketAlwaysOpen: true,
+      simulate: true,
+    });
     let ticks = 0;
     sim.onTick(() => ticks++);
     sim.start();
@@ -120,7 +153,11 @@ describe("candle book", () => {
     book.apply(id, 101, 4, m0 + 60_000); // the next minute starts; nothing flushed yet
     book.apply(id, 50, 1, m0 - 5_000); // a late tick of an already closed minute is ignored
     book.flush();
-    const rows = d.prepare("SELECT time, open, high, low, close, volume FROM candles WHERE instrument_id = ? AND period = '1min' AND time >= ? ORDER BY time").all(id, m0);
+    const rows = d
+      .prepare(
+        "SELECT time, open, high, low, close, volume FROM candles WHERE instrument_id = ? AND period = '1min' AND time >= ? ORDER BY time",
+      )
+      .all(id, m0);
     expect(rows).toEqual([
       { time: m0, open: 100, high: 105, low: 99, close: 99, volume: 6 },
       { time: m0 + 60_000, open: 101, high: 101, low: 101, close: 101, volume: 4 },
@@ -144,7 +181,11 @@ describe("manual feed", () => {
     feed.set("EURUSD", 1.1);
     const m = feed.book.last(q.id, "1min")!;
     expect([m.high, m.low, m.close]).toEqual([1.2, 1.1, 1.1]);
-    const stored = d.prepare("SELECT high, low, close FROM candles WHERE instrument_id = ? AND period = '1min' ORDER BY time DESC LIMIT 1").get(q.id);
+    const stored = d
+      .prepare(
+        "SELECT high, low, close FROM candles WHERE instrument_id = ? AND period = '1min' ORDER BY time DESC LIMIT 1",
+      )
+      .get(q.id);
     expect(stored).toEqual({ high: 1.2, low: 1.1, close: 1.1 });
     expect(feed.quote("EURUSD")!.price).toBe(1.1);
     expect(feed.quote(q.id)!.code).toBe("EURUSD");
@@ -178,7 +219,8 @@ describe("usdRate", () => {
     expect(usdRate(feed, "CHF")).toBeCloseTo(1.25, 12);
     expect(usdRate(feed, "XYZ")).toBeUndefined();
     // Every instrument's quote currency can be converted.
-    for (const i of feed.instruments()) expect(usdRate(feed, i.quote_currency), i.code).toBeGreaterThan(0);
+    for (const i of feed.instruments())
+      expect(usdRate(feed, i.quote_currency), i.code).toBeGreaterThan(0);
   });
 });
 
@@ -186,12 +228,23 @@ describe("candle retention", () => {
   it("keeps the newest candles of each intraday period and every daily candle", () => {
     const d = db();
     ensureMarket(d, 1, Date.parse("2026-11-23T16:00:00Z"));
-    const days = (d.prepare("SELECT COUNT(*) n FROM candles WHERE period = '1day'").get() as { n: number }).n;
+    const days = (
+      d.prepare("SELECT COUNT(*) n FROM candles WHERE period = '1day'").get() as { n: number }
+    ).n;
     expect(pruneCandles(d, 250)).toBeGreaterThan(0);
-    const counts = d.prepare("SELECT period, MAX(n) mx, MIN(n) mn FROM (SELECT period, instrument_id, COUNT(*) n FROM candles GROUP BY 1, 2) GROUP BY 1").all() as { period: string; mx: number; mn: number }[];
-    for (const c of counts) if (c.period !== "1day") expect(c.mx, c.period).toBeLessThanOrEqual(250);
-    expect((d.prepare("SELECT COUNT(*) n FROM candles WHERE period = '1day'").get() as { n: number }).n).toBe(days);
-    const newest = d.prepare("SELECT MAX(time) t FROM candles WHERE instrument_id = 1 AND period = '1min'").get() as { t: number };
+    const counts = d
+      .prepare(
+        "SELECT period, MAX(n) mx, MIN(n) mn FROM (SELECT period, instrument_id, COUNT(*) n FROM candles GROUP BY 1, 2) GROUP BY 1",
+      )
+      .all() as { period: string; mx: number; mn: number }[];
+    for (const c of counts)
+      if (c.period !== "1day") expect(c.mx, c.period).toBeLessThanOrEqual(250);
+    expect(
+      (d.prepare("SELECT COUNT(*) n FROM candles WHERE period = '1day'").get() as { n: number }).n,
+    ).toBe(days);
+    const newest = d
+      .prepare("SELECT MAX(time) t FROM candles WHERE instrument_id = 1 AND period = '1min'")
+      .get() as { t: number };
     expect(newest.t).toBeGreaterThan(Date.parse("2026-11-23T15:00:00Z"));
   });
 });

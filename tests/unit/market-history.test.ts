@@ -7,7 +7,16 @@ import { LANGS } from "../../upstream/platform/i18n.js";
 
 const NOW = Date.parse("2026-11-23T16:12:34Z"); // a Monday afternoon: every market open
 
-interface Row { instrument_id: number; period: string; time: number; open: number; high: number; low: number; close: number; volume: number }
+interface Row {
+  instrument_id: number;
+  period: string;
+  time: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+}
 
 function fresh(seed: number, now = NOW): { db: DB; ms: number } {
   const db = openDb(":memory:");
@@ -19,7 +28,9 @@ describe("instrument seed", () => {
   it("seeds at least 24 instruments in at least 6 categories, idempotently", () => {
     const { db } = fresh(1);
     const n = (db.prepare("SELECT COUNT(*) n FROM instruments").get() as { n: number }).n;
-    const cats = (db.prepare("SELECT COUNT(DISTINCT category_id) n FROM instruments").get() as { n: number }).n;
+    const cats = (
+      db.prepare("SELECT COUNT(DISTINCT category_id) n FROM instruments").get() as { n: number }
+    ).n;
     expect(n).toBeGreaterThanOrEqual(24);
     expect(cats).toBeGreaterThanOrEqual(6);
     const again = ensureMarket(db, 1, NOW);
@@ -41,9 +52,19 @@ describe("instrument seed", () => {
 
   it("has realistic trading fields, and exactly one instrument without leverage options", () => {
     const { db } = fresh(1);
-    const rows = db.prepare("SELECT code, pip, min_lots, cont_num, multiples, quote_currency, price_precision FROM instruments").all() as Record<string, string | number>[];
+    const rows = db
+      .prepare(
+        "SELECT code, pip, min_lots, cont_num, multiples, quote_currency, price_precision FROM instruments",
+      )
+      .all() as Record<string, string | number>[];
     const eur = rows.find((r) => r.code === "EURUSD")!;
-    expect(eur).toMatchObject({ pip: "0.01", min_lots: "0.01", cont_num: "100000", price_precision: 5, quote_currency: "USD" });
+    expect(eur).toMatchObject({
+      pip: "0.01",
+      min_lots: "0.01",
+      cont_num: "100000",
+      price_precision: 5,
+      quote_currency: "USD",
+    });
     expect(rows.find((r) => r.code === "XAUUSD")!.cont_num).toBe("100");
     expect(rows.find((r) => r.code === "USDJPY")!.quote_currency).toBe("JPY");
     const empty = rows.filter((r) => JSON.parse(String(r.multiples)).length === 0);
@@ -57,17 +78,27 @@ describe("generated history", () => {
     const { db, ms } = fresh(20261122);
     console.log(`first start (seed + history for every instrument): ${ms} ms`);
     expect(ms).toBeLessThan(5000);
-    const counts = db.prepare("SELECT instrument_id, period, COUNT(*) n FROM candles GROUP BY 1, 2").all() as { instrument_id: number; period: string; n: number }[];
+    const counts = db
+      .prepare("SELECT instrument_id, period, COUNT(*) n FROM candles GROUP BY 1, 2")
+      .all() as { instrument_id: number; period: string; n: number }[];
     const insts = (db.prepare("SELECT COUNT(*) n FROM instruments").get() as { n: number }).n;
     expect(counts).toHaveLength(insts * PERIODS.length);
-    for (const c of counts) expect(c.n, `${c.instrument_id} ${c.period}`).toBeGreaterThanOrEqual(200);
+    for (const c of counts)
+      expect(c.n, `${c.instrument_id} ${c.period}`).toBeGreaterThanOrEqual(200);
     db.close();
   });
 
   it("has consistent candles: OHLC bounds, aligned times, nothing in closed hours, newest close = base price", () => {
     const { db } = fresh(5);
-    const insts = db.prepare("SELECT id, code, session, base_price FROM instruments").all() as { id: number; code: string; session: string; base_price: number }[];
-    const stmt = db.prepare("SELECT * FROM candles WHERE instrument_id = ? AND period = ? ORDER BY time");
+    const insts = db.prepare("SELECT id, code, session, base_price FROM instruments").all() as {
+      id: number;
+      code: string;
+      session: string;
+      base_price: number;
+    }[];
+    const stmt = db.prepare(
+      "SELECT * FROM candles WHERE instrument_id = ? AND period = ? ORDER BY time",
+    );
     for (const inst of insts) {
       for (const p of PERIODS) {
         const rows = stmt.all(inst.id, p) as Row[];
@@ -93,13 +124,18 @@ describe("generated history", () => {
 
   it("aggregates consistently across periods (a day contains its hours, an hour its minutes)", () => {
     const { db } = fresh(9);
-    const get = (id: number, p: string) => db.prepare("SELECT * FROM candles WHERE instrument_id = ? AND period = ? ORDER BY time").all(id, p) as Row[];
+    const get = (id: number, p: string) =>
+      db
+        .prepare("SELECT * FROM candles WHERE instrument_id = ? AND period = ? ORDER BY time")
+        .all(id, p) as Row[];
     for (const id of [1, 11, 20, 25]) {
       const hours = get(id, "60min");
       const days = get(id, "1day");
       const mins = get(id, "1min");
       const lastDay = days[days.length - 1];
-      const inDay = hours.filter((h) => h.time >= lastDay.time && h.time < lastDay.time + 86_400_000);
+      const inDay = hours.filter(
+        (h) => h.time >= lastDay.time && h.time < lastDay.time + 86_400_000,
+      );
       expect(inDay.length).toBeGreaterThan(0);
       expect(lastDay.high).toBeGreaterThanOrEqual(Math.max(...inDay.map((h) => h.high)));
       expect(lastDay.low).toBeLessThanOrEqual(Math.min(...inDay.map((h) => h.low)));
@@ -114,7 +150,10 @@ describe("generated history", () => {
   });
 
   it("is deterministic: the same seed gives the same history, another seed another", () => {
-    const dump = (db: DB) => JSON.stringify(db.prepare("SELECT * FROM candles ORDER BY instrument_id, period, time").raw().all());
+    const dump = (db: DB) =>
+      JSON.stringify(
+        db.prepare("SELECT * FROM candles ORDER BY instrument_id, period, time").raw().all(),
+      );
     const a = fresh(42);
     const b = fresh(42);
     const c = fresh(43);
@@ -127,7 +166,11 @@ describe("generated history", () => {
 
   it("moves with a realistic volatility (EURUSD daily returns near 7.5% a year)", () => {
     const { db } = fresh(3);
-    const days = db.prepare("SELECT close FROM candles WHERE instrument_id = 1 AND period = '1day' ORDER BY time").all() as { close: number }[];
+    const days = db
+      .prepare(
+        "SELECT close FROM candles WHERE instrument_id = 1 AND period = '1day' ORDER BY time",
+      )
+      .all() as { close: number }[];
     const r = days.slice(1).map((d, i) => Math.log(d.close / days[i].close));
     const mean = r.reduce((s, x) => s + x, 0) / r.length;
     const sd = Math.sqrt(r.reduce((s, x) => s + (x - mean) ** 2, 0) / (r.length - 1));

@@ -18,7 +18,12 @@ describe("market hours (UTC, trading-rules.md)", () => {
   });
 
   it("crypto is always open", () => {
-    for (const iso of ["2026-11-20T21:00:00Z", "2026-11-21T12:00:00Z", "2026-11-22T03:00:00Z", "2026-11-23T23:59:00Z"]) {
+    for (const iso of [
+      "2026-11-20T21:00:00Z",
+      "2026-11-21T12:00:00Z",
+      "2026-11-22T03:00:00Z",
+      "2026-11-23T23:59:00Z",
+    ]) {
       expect(sessionOpen("crypto", at(iso))).toBe(true);
     }
   });
@@ -42,7 +47,12 @@ describe("market hours through the simulator", () => {
 
   const sim = (alwaysOpen = false) => {
     db = openDb(":memory:");
-    return createSimulator(db, { seed: 7, tickMs: 500, marketAlwaysOpen: alwaysOpen, simulate: false });
+    return createSimulator(db, {
+      seed: 7,
+      tickMs: 500,
+      marketAlwaysOpen: alwaysOpen,
+      simulate: false,
+    });
   };
 
   it("reports MarketStatus by session and does not tick closed instruments", () => {

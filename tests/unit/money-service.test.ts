@@ -16,14 +16,40 @@ describe("money service", () => {
     r = rig();
     const u = r.user(100);
     const money = moneyOf(r.db);
-    expect(money.post({ userId: u, amountMicro: 5_500_000, kind: "deposit", memo: "bank", ref: "deposit:1" })).toBe(105_500_000);
-    expect(money.post({ userId: u, amountMicro: -500_000, kind: "adjustment", memo: "correction" })).toBe(105_000_000);
+    expect(
+      money.post({
+        userId: u,
+        amountMicro: 5_500_000,
+        kind: "deposit",
+        memo: "bank",
+        ref: "deposit:1",
+      }),
+    ).toBe(105_500_000);
+    expect(
+      money.post({ userId: u, amountMicro: -500_000, kind: "adjustment", memo: "correction" }),
+    ).toBe(105_000_000);
     expect(r.balance(u)).toBe(105_000_000);
     expect(money.ledgerSum(u)).toBe(105_000_000);
-    const rows = r.db.prepare("SELECT amount_micro, kind, memo, ref, balance_after_micro FROM ledger WHERE user_id = ? ORDER BY id").all(u);
+    const rows = r.db
+      .prepare(
+        "SELECT amount_micro, kind, memo, ref, balance_after_micro FROM ledger WHERE user_id = ? ORDER BY id",
+      )
+      .all(u);
     expect(rows.slice(1)).toEqual([
-      { amount_micro: 5_500_000, kind: "deposit", memo: "bank", ref: "deposit:1", balance_after_micro: 105_500_000 },
-      { amount_micro: -500_000, kind: "adjustment", memo: "correction", ref: null, balance_after_micro: 105_000_000 },
+      {
+        amount_micro: 5_500_000,
+        kind: "deposit",
+        memo: "bank",
+        ref: "deposit:1",
+        balance_after_micro: 105_500_000,
+      },
+      {
+        amount_micro: -500_000,
+        kind: "adjustment",
+        memo: "correction",
+        ref: null,
+        balance_after_micro: 105_000_000,
+      },
     ]);
     expect(money.balances(u)).toEqual({ balanceMicro: 105_000_000, lockMicro: 0 });
   });
@@ -32,9 +58,15 @@ describe("money service", () => {
     r = rig();
     const u = r.user(1);
     const money = moneyOf(r.db);
-    expect(() => money.post({ userId: u, amountMicro: 0.5, kind: "deposit" })).toThrow(/integer micro-USD/);
-    expect(() => money.post({ userId: u, amountMicro: 1, kind: "bonus" as never })).toThrow(/unknown ledger kind/);
-    expect(() => money.post({ userId: 999_999, amountMicro: 1, kind: "deposit" })).toThrow(/no such user/);
+    expect(() => money.post({ userId: u, amountMicro: 0.5, kind: "deposit" })).toThrow(
+      /integer micro-USD/,
+    );
+    expect(() => money.post({ userId: u, amountMicro: 1, kind: "bonus" as never })).toThrow(
+      /unknown ledger kind/,
+    );
+    expect(() => money.post({ userId: 999_999, amountMicro: 1, kind: "deposit" })).toThrow(
+      /no such user/,
+    );
     expect(money.ledgerSum(u)).toBe(1_000_000);
   });
 
@@ -44,7 +76,12 @@ describe("money service", () => {
     const money = moneyOf(r.db);
     let err: unknown;
     try {
-      money.post({ userId: u, amountMicro: -10_000_001, kind: "withdrawal_request", floorMicro: 0 });
+      money.post({
+        userId: u,
+        amountMicro: -10_000_001,
+        kind: "withdrawal_request",
+        floorMicro: 0,
+      });
     } catch (e) {
       err = e;
     }
@@ -58,7 +95,13 @@ describe("money service", () => {
     r = rig();
     const u = r.user(1000);
     r.feed.set("EURUSD", 1.1);
-    r.engine.submit(u, { type: 1, cont: "0.1", forex_id: r.id("EURUSD"), status: 1, multiple: 100 });
+    r.engine.submit(u, {
+      type: 1,
+      cont: "0.1",
+      forex_id: r.id("EURUSD"),
+      status: 1,
+      multiple: 100,
+    });
     const money = moneyOf(r.db);
     const heard: number[] = [];
     const off = money.onBalance((userId, bal) => userId === u && heard.push(bal));
@@ -89,9 +132,30 @@ describe("engine events", () => {
     ev.on("positionsClosed", (e) => seen.push(`closed ${e.orderIds.join(",")} ${e.reason}`));
     ev.on("orderCancelled", (e) => seen.push(`cancelled ${e.orderId} ${e.reason}`));
     ev.on("orderActivated", (e) => seen.push(`activated ${e.orderId} ${e.price}`));
-    const o = r.engine.submit(u, { type: 1, cont: "0.1", forex_id: r.id("EURUSD"), status: 1, multiple: 100, target_profit_price: "1.2" });
-    const p = r.engine.submit(u, { type: 1, cont: "0.1", forex_id: r.id("EURUSD"), status: 0, target_price: "1.09", multiple: 100 });
-    const q = r.engine.submit(u, { type: 2, cont: "0.1", forex_id: r.id("EURUSD"), status: 0, target_price: "1.3", multiple: 100 });
+    const o = r.engine.submit(u, {
+      type: 1,
+      cont: "0.1",
+      forex_id: r.id("EURUSD"),
+      status: 1,
+      multiple: 100,
+      target_profit_price: "1.2",
+    });
+    const p = r.engine.submit(u, {
+      type: 1,
+      cont: "0.1",
+      forex_id: r.id("EURUSD"),
+      status: 0,
+      target_price: "1.09",
+      multiple: 100,
+    });
+    const q = r.engine.submit(u, {
+      type: 2,
+      cont: "0.1",
+      forex_id: r.id("EURUSD"),
+      status: 0,
+      target_price: "1.3",
+      multiple: 100,
+    });
     r.engine.cancel(u, q.Id);
     r.feed.set("EURUSD", 1.09);
     r.feed.set("EURUSD", 1.2);
@@ -112,7 +176,13 @@ describe("engine events", () => {
     r.engine.core.events.on("orderPlaced", () => {
       throw new Error("listener broke");
     });
-    const o = r.engine.submit(u, { type: 1, cont: "0.1", forex_id: r.id("EURUSD"), status: 1, multiple: 100 });
+    const o = r.engine.submit(u, {
+      type: 1,
+      cont: "0.1",
+      forex_id: r.id("EURUSD"),
+      status: 1,
+      multiple: 100,
+    });
     expect(o.Status).toBe(1);
     expect(r.engine.stats().open).toBe(1);
   });

@@ -17,22 +17,41 @@ const HTTP_OR_WS = /(^fastify|^@fastify\/|^ws$|platform\/http\/|platform\/ws\/|\
 
 describe("upstream boundaries", () => {
   const domainFiles = [
-    ...fs.readdirSync(path.join(ROOT, "modules/trading")).filter((f) => !["routes.ts", "pushes.ts"].includes(f)).map((f) => `modules/trading/${f}`),
+    ...fs
+      .readdirSync(path.join(ROOT, "modules/trading"))
+      .filter((f) => !["routes.ts", "pushes.ts"].includes(f))
+      .map((f) => `modules/trading/${f}`),
     ...fs.readdirSync(path.join(ROOT, "modules/money")).map((f) => `modules/money/${f}`),
   ];
 
   it("the engine, its parts and the money service import no HTTP, fastify or websocket code", () => {
     expect(domainFiles).toContain("modules/trading/engine.ts");
-    const offending = domainFiles.flatMap((f) => importsOf(f).filter((i) => HTTP_OR_WS.test(i)).map((i) => `${f} -> ${i}`));
+    const offending = domainFiles.flatMap((f) =>
+      importsOf(f)
+        .filter((i) => HTTP_OR_WS.test(i))
+        .map((i) => `${f} -> ${i}`),
+    );
     expect(offending).toEqual([]);
   });
 
   it("only the money service writes ledger rows", () => {
     const files = (dir: string): string[] =>
-      fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? files(`${dir}/${d.name}`) : d.name.endsWith(".ts") ? [`${dir}/${d.name}`] : []));
+      fs
+        .readdirSync(path.join(ROOT, dir), { withFileTypes: true })
+        .flatMap((d) =>
+          d.isDirectory()
+            ? files(`${dir}/${d.name}`)
+            : d.name.endsWith(".ts")
+              ? [`${dir}/${d.name}`]
+              : [],
+        );
     const writers = files("modules")
       .concat(files("platform"))
-      .filter((f) => /INSERT INTO ledger|UPDATE users SET balance_micro/.test(fs.readFileSync(path.join(ROOT, f), "utf8")));
+      .filter((f) =>
+        /INSERT INTO ledger|UPDATE users SET balance_micro/.test(
+          fs.readFileSync(path.join(ROOT, f), "utf8"),
+        ),
+      );
     expect(writers).toEqual(["modules/money/ledger.ts"]);
   });
 });

@@ -11,7 +11,11 @@ import {
   resendWaitSeconds,
 } from "../../upstream/modules/identity/codes.js";
 import { checkCaptcha, createCaptcha } from "../../upstream/modules/identity/captcha.js";
-import { clearLoginFailures, loginLockedMinutes, recordLoginFailure } from "../../upstream/modules/identity/throttle.js";
+import {
+  clearLoginFailures,
+  loginLockedMinutes,
+  recordLoginFailure,
+} from "../../upstream/modules/identity/throttle.js";
 import { isEmail, normaliseMobile } from "../../upstream/platform/http/fields.js";
 import { microToNumber } from "../../upstream/modules/identity/sql.js";
 
@@ -46,7 +50,9 @@ describe("verification codes", () => {
   it("lock after 5 wrong tries", () => {
     const { code } = createCode(db, "email", "a@b.co", 1, 0);
     const wrong = code === "123456" ? "654321" : "123456";
-    const results = Array.from({ length: MAX_WRONG_TRIES }, () => consumeCode(db, "a@b.co", 1, wrong, 1));
+    const results = Array.from({ length: MAX_WRONG_TRIES }, () =>
+      consumeCode(db, "a@b.co", 1, wrong, 1),
+    );
     expect(results).toEqual(["wrong", "wrong", "wrong", "wrong", "locked"]);
     expect(consumeCode(db, "a@b.co", 1, code, 2)).toBe("locked");
   });
@@ -78,18 +84,24 @@ describe("captchas", () => {
   it("are single use and case-insensitive", () => {
     const c = createCaptcha(db, 0);
     expect(c.b64s).toMatch(/^data:image\/svg\+xml;base64,/);
-    const answer = (db.prepare("SELECT answer FROM captchas WHERE id = ?").get(c.id) as { answer: string }).answer;
+    const answer = (
+      db.prepare("SELECT answer FROM captchas WHERE id = ?").get(c.id) as { answer: string }
+    ).answer;
     expect(checkCaptcha(db, c.id, answer.toUpperCase(), 1)).toBe(true);
     expect(checkCaptcha(db, c.id, answer, 2)).toBe(false);
   });
 
   it("are used up by a wrong answer and expire", () => {
     const c = createCaptcha(db, 0);
-    const answer = (db.prepare("SELECT answer FROM captchas WHERE id = ?").get(c.id) as { answer: string }).answer;
+    const answer = (
+      db.prepare("SELECT answer FROM captchas WHERE id = ?").get(c.id) as { answer: string }
+    ).answer;
     expect(checkCaptcha(db, c.id, "????", 1)).toBe(false);
     expect(checkCaptcha(db, c.id, answer, 2)).toBe(false);
     const late = createCaptcha(db, 0);
-    const a2 = (db.prepare("SELECT answer FROM captchas WHERE id = ?").get(late.id) as { answer: string }).answer;
+    const a2 = (
+      db.prepare("SELECT answer FROM captchas WHERE id = ?").get(late.id) as { answer: string }
+    ).answer;
     expect(checkCaptcha(db, late.id, a2, 5 * 60_000 + 1)).toBe(false);
     expect(checkCaptcha(db, "unknown", "x", 0)).toBe(false);
   });

@@ -18,13 +18,38 @@ function problemOf(vars: Record<string, string>): string {
 describe("upstream config", () => {
   it("has the documented defaults", () => {
     const c = loadConfig(env({}));
-    expect(c).toMatchObject({ host: "127.0.0.1", port: 4100, tickMs: 500, seed: 20261122, rateLimit: true, simulate: true, marketAlwaysOpen: false, devOutbox: true, smtpUrl: null, logLevel: "info" });
+    expect(c).toMatchObject({
+      host: "127.0.0.1",
+      port: 4100,
+      tickMs: 500,
+      seed: 20261122,
+      rateLimit: true,
+      simulate: true,
+      marketAlwaysOpen: false,
+      devOutbox: true,
+      smtpUrl: null,
+      logLevel: "info",
+    });
     expect(c.tokenTtlSeconds).toBe(30 * 24 * 3600);
   });
 
   it("reads values, flags and the outbox default", () => {
-    const c = loadConfig(env({ UPSTREAM_PORT: "4321", MARKET_TICK_MS: "250", RATE_LIMIT: "0", MARKET_ALWAYS_OPEN: "yes", SMTP_URL: "smtp://u:p@mail.example.com:587" }));
-    expect(c).toMatchObject({ port: 4321, tickMs: 250, rateLimit: false, marketAlwaysOpen: true, devOutbox: false });
+    const c = loadConfig(
+      env({
+        UPSTREAM_PORT: "4321",
+        MARKET_TICK_MS: "250",
+        RATE_LIMIT: "0",
+        MARKET_ALWAYS_OPEN: "yes",
+        SMTP_URL: "smtp://u:p@mail.example.com:587",
+      }),
+    );
+    expect(c).toMatchObject({
+      port: 4321,
+      tickMs: 250,
+      rateLimit: false,
+      marketAlwaysOpen: true,
+      devOutbox: false,
+    });
     expect(loadConfig(env({ UPSTREAM_PORT: "" })).port).toBe(4100);
   });
 
@@ -32,7 +57,9 @@ describe("upstream config", () => {
     expect(problemOf({ UPSTREAM_PORT: "abc" })).toMatch(/UPSTREAM_PORT must be a whole number/);
     expect(problemOf({ UPSTREAM_PORT: "70000" })).toMatch(/UPSTREAM_PORT must be at most 65535/);
     expect(problemOf({ MARKET_TICK_MS: "-1" })).toMatch(/MARKET_TICK_MS must be at least 10/);
-    expect(problemOf({ RATE_LIMIT: "maybe" })).toMatch(/RATE_LIMIT must be 1, 0, true, false, yes or no/);
+    expect(problemOf({ RATE_LIMIT: "maybe" })).toMatch(
+      /RATE_LIMIT must be 1, 0, true, false, yes or no/,
+    );
     expect(problemOf({ SMTP_URL: "not a url" })).toMatch(/SMTP_URL/);
     const both = problemOf({ UPSTREAM_PORT: "abc", MARKET_TICK_MS: "-1" });
     expect(both).toMatch(/UPSTREAM_PORT/);
@@ -40,9 +67,15 @@ describe("upstream config", () => {
   });
 
   it("stops start-up with the message and exit code 1", () => {
-    const r = spawnSync("npx", ["tsx", "upstream/main.ts"], { env: { ...process.env, UPSTREAM_PORT: "abc", DATA_DIR: "/nonexistent-never-created" }, encoding: "utf8", timeout: 30_000 });
+    const r = spawnSync("npx", ["tsx", "upstream/main.ts"], {
+      env: { ...process.env, UPSTREAM_PORT: "abc", DATA_DIR: "/nonexistent-never-created" },
+      encoding: "utf8",
+      timeout: 30_000,
+    });
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/Invalid upstream configuration: UPSTREAM_PORT must be a whole number/);
+    expect(r.stderr).toMatch(
+      /Invalid upstream configuration: UPSTREAM_PORT must be a whole number/,
+    );
     expect(r.stdout).not.toMatch(/UPSTREAM_READY/);
   }, 40_000);
 });

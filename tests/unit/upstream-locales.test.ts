@@ -7,7 +7,10 @@ const DIR = path.resolve(__dirname, "../../upstream/locales");
 
 function keysOf(lang: string): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  for (const f of fs.readdirSync(path.join(DIR, lang)).filter((x) => x.endsWith(".json")).sort()) {
+  for (const f of fs
+    .readdirSync(path.join(DIR, lang))
+    .filter((x) => x.endsWith(".json"))
+    .sort()) {
     out.set(f, Object.keys(JSON.parse(fs.readFileSync(path.join(DIR, lang, f), "utf8"))).sort());
   }
   return out;
@@ -15,7 +18,10 @@ function keysOf(lang: string): Map<string, string[]> {
 
 describe("upstream messages", () => {
   it("has a folder for each of the 15 languages and no other", () => {
-    const dirs = fs.readdirSync(DIR).filter((d) => fs.statSync(path.join(DIR, d)).isDirectory()).sort();
+    const dirs = fs
+      .readdirSync(DIR)
+      .filter((d) => fs.statSync(path.join(DIR, d)).isDirectory())
+      .sort();
     expect(dirs).toEqual([...LANGS].sort());
   });
 
@@ -34,8 +40,14 @@ describe("upstream messages", () => {
       let same = 0;
       let total = 0;
       for (const [file] of en) {
-        const a = JSON.parse(fs.readFileSync(path.join(DIR, "en", file), "utf8")) as Record<string, string>;
-        const b = JSON.parse(fs.readFileSync(path.join(DIR, lang, file), "utf8")) as Record<string, string>;
+        const a = JSON.parse(fs.readFileSync(path.join(DIR, "en", file), "utf8")) as Record<
+          string,
+          string
+        >;
+        const b = JSON.parse(fs.readFileSync(path.join(DIR, lang, file), "utf8")) as Record<
+          string,
+          string
+        >;
         for (const k of Object.keys(a)) {
           total++;
           if (a[k] === b[k] && /[a-z]{4,}/i.test(a[k])) same++;
@@ -49,8 +61,14 @@ describe("upstream messages", () => {
     const en = keysOf("en");
     for (const lang of LANGS) {
       for (const [file] of en) {
-        const a = JSON.parse(fs.readFileSync(path.join(DIR, "en", file), "utf8")) as Record<string, string>;
-        const b = JSON.parse(fs.readFileSync(path.join(DIR, lang, file), "utf8")) as Record<string, string>;
+        const a = JSON.parse(fs.readFileSync(path.join(DIR, "en", file), "utf8")) as Record<
+          string,
+          string
+        >;
+        const b = JSON.parse(fs.readFileSync(path.join(DIR, lang, file), "utf8")) as Record<
+          string,
+          string
+        >;
         for (const k of Object.keys(a)) {
           const ph = (s: string) => (s.match(/\{\{\w+\}\}/g) ?? []).sort();
           expect(ph(b[k]), `${lang}/${file}:${k}`).toEqual(ph(a[k]));

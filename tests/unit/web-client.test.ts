@@ -10,10 +10,35 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildUpstream, type Upstream } from "../../upstream/app.js";
 import { loadConfig } from "../../upstream/platform/config.js";
-import { callerFor, call, get, networkErrorCode, toResult, type Caller } from "../../app/upstream/client.server";
-import { createAccountDemoForU, getBalance, loginDemo, loginForU, userInfo, sendEmail } from "../../app/upstream/account.server";
-import { abbreviatedCacheKline, getCategories, kline, logoPath, tradeList } from "../../app/upstream/market.server";
-import { areaList, captchaRequired, getBasicInfo, isShowMobile } from "../../app/upstream/settings.server";
+import {
+  callerFor,
+  call,
+  get,
+  networkErrorCode,
+  toResult,
+  type Caller,
+} from "../../app/upstream/client.server";
+import {
+  createAccountDemoForU,
+  getBalance,
+  loginDemo,
+  loginForU,
+  userInfo,
+  sendEmail,
+} from "../../app/upstream/account.server";
+import {
+  abbreviatedCacheKline,
+  getCategories,
+  kline,
+  logoPath,
+  tradeList,
+} from "../../app/upstream/market.server";
+import {
+  areaList,
+  captchaRequired,
+  getBasicInfo,
+  isShowMobile,
+} from "../../app/upstream/settings.server";
 import { commitSession, getSession } from "../../app/utils/session.server";
 
 let up: Upstream;
@@ -27,11 +52,21 @@ function req(url: string, init: { cookie?: string; lang?: string } = {}): Reques
   return new Request(url, { headers });
 }
 
-async function callerWithToken(token: string | null, url = "http://web.test/user?tab=1"): Promise<Caller> {
+async function callerWithToken(
+  token: string | null,
+  url = "http://web.test/user?tab=1",
+): Promise<Caller> {
   const session = await getSession(req(url));
   if (token) {
     session.set("token", token);
-    session.set("user", { id: 1, uid: "1", email: null, mobile: null, is_demo: 1, invite_code: null });
+    session.set("user", {
+      id: 1,
+      uid: "1",
+      email: null,
+      mobile: null,
+      is_demo: 1,
+      invite_code: null,
+    });
   }
   const cookie = (await commitSession(session)).split(";")[0];
   return callerFor(req(url, { cookie }));
@@ -78,8 +113,16 @@ describe("account calls", () => {
   it("returns the upstream's refusal in the caller's language", async () => {
     const en = await callerWithToken(null, "http://web.test/login?lng=en");
     const fr = await callerWithToken(null, "http://web.test/login?lng=fr");
-    const a = await loginForU(en, { account: "nobody@example.com", password: "whatever1", login_type: "email" });
-    const b = await loginForU(fr, { account: "nobody@example.com", password: "whatever1", login_type: "email" });
+    const a = await loginForU(en, {
+      account: "nobody@example.com",
+      password: "whatever1",
+      login_type: "email",
+    });
+    const b = await loginForU(fr, {
+      account: "nobody@example.com",
+      password: "whatever1",
+      login_type: "email",
+    });
     expect(a.ok).toBe(false);
     expect(b.ok).toBe(false);
     expect(a.code).toBe(0);
@@ -145,7 +188,12 @@ describe("market and settings calls", () => {
 
   it("reads the settings", async () => {
     const c = await callerWithToken(null, "http://web.test/register");
-    const [basic, areas, mobile, captcha] = await Promise.all([getBasicInfo(c), areaList(c), isShowMobile(c), captchaRequired(c)]);
+    const [basic, areas, mobile, captcha] = await Promise.all([
+      getBasicInfo(c),
+      areaList(c),
+      isShowMobile(c),
+      captchaRequired(c),
+    ]);
     expect(basic.ok && typeof basic.data.service_link).toBe("string");
     expect(areas.ok && areas.data.length).toBeGreaterThan(0);
     expect(mobile.ok && typeof mobile.data).toBe("boolean");
@@ -181,7 +229,10 @@ describe("network failures", () => {
 describe("wire format", () => {
   let srv: http.Server;
   let seen: { method: string; url: string; headers: http.IncomingHttpHeaders; body: string }[] = [];
-  let reply: { status: number; body: string } = { status: 200, body: '{"code":1,"msg":"ok","data":{"x":1}}' };
+  let reply: { status: number; body: string } = {
+    status: 200,
+    body: '{"code":1,"msg":"ok","data":{"x":1}}',
+  };
   let wire: string;
 
   beforeAll(async () => {
@@ -213,10 +264,19 @@ describe("wire format", () => {
   it("GET and DELETE carry t, lang and authorization; POST sends a form body and Idempotency-Key", async () => {
     const c = await callerWithToken("tok123", "http://web.test/?lng=de");
     await withWire(async () => {
-      const g = await get<{ x: number }>(c, "/v1/api/forex/trade_list", { searchCurrency: "EUR", empty: undefined });
+      const g = await get<{ x: number }>(c, "/v1/api/forex/trade_list", {
+        searchCurrency: "EUR",
+        empty: undefined,
+      });
       expect(g.ok && g.data.x).toBe(1);
       await call(c, "DELETE", "/api/thing", { id: 5 });
-      await call(c, "POST", "/api/order", { cont: 1.5, note: "a b&c" }, { idempotencyKey: "key-1" });
+      await call(
+        c,
+        "POST",
+        "/api/order",
+        { cont: 1.5, note: "a b&c" },
+        { idempotencyKey: "key-1" },
+      );
     });
     const [g, d, p] = seen;
     const gu = new URL(g.url, wire);
@@ -246,8 +306,18 @@ describe("wire format", () => {
   });
 
   it("unwraps envelopes", () => {
-    expect(toResult({ code: 1, msg: "Success", data: [1, 2] })).toEqual({ ok: true, code: 1, msg: "Success", data: [1, 2] });
-    expect(toResult({ code: 0, msg: "No", data: null })).toEqual({ ok: false, code: 0, msg: "No", data: null });
+    expect(toResult({ code: 1, msg: "Success", data: [1, 2] })).toEqual({
+      ok: true,
+      code: 1,
+      msg: "Success",
+      data: [1, 2],
+    });
+    expect(toResult({ code: 0, msg: "No", data: null })).toEqual({
+      ok: false,
+      code: 0,
+      msg: "No",
+      data: null,
+    });
     expect(toResult({ nope: true }, 200)).toMatchObject({ ok: false, code: 500 });
     expect(toResult(null, 404)).toMatchObject({ ok: false, code: 404 });
   });

@@ -48,7 +48,10 @@ describe("web environment", () => {
     expect(e.secureCookies).toBe(false);
     expect(parseEnv({ NODE_ENV: "production" }).secureCookies).toBe(true);
     // empty means unset
-    expect(parseEnv({ PORT: "", UPSTREAM_URL: "" })).toMatchObject({ port: 3000, upstreamUrl: null });
+    expect(parseEnv({ PORT: "", UPSTREAM_URL: "" })).toMatchObject({
+      port: 3000,
+      upstreamUrl: null,
+    });
   });
 
   it("refuses invalid values, naming each variable", () => {
@@ -59,7 +62,11 @@ describe("web environment", () => {
     expect(problems({ UPSTREAM_TIMEOUT_MS: "-1" })).toEqual(["UPSTREAM_TIMEOUT_MS"]);
     expect(problems({ COOKIE_SECURE: "maybe" })).toEqual(["COOKIE_SECURE"]);
     expect(problems({ NODE_ENV: "staging" })).toEqual(["NODE_ENV"]);
-    expect(problems({ PORT: "x", UPSTREAM_PORT: "y", SHUTDOWN_GRACE_MS: "z" })).toEqual(["PORT", "UPSTREAM_PORT", "SHUTDOWN_GRACE_MS"]);
+    expect(problems({ PORT: "x", UPSTREAM_PORT: "y", SHUTDOWN_GRACE_MS: "z" })).toEqual([
+      "PORT",
+      "UPSTREAM_PORT",
+      "SHUTDOWN_GRACE_MS",
+    ]);
     expect(() => parseEnv({ PORT: "abc" })).toThrow(/PORT: must be a port number \(got "abc"\)/);
   });
 

@@ -19,19 +19,32 @@ async function csrfPair(): Promise<{ token: string; cookie: string }> {
   return { token, cookie: setCookie!.split(";")[0] };
 }
 
-function post(fields: Record<string, string>, init: { cookie?: string; lang?: string; body?: string; length?: string } = {}): Request {
+function post(
+  fields: Record<string, string>,
+  init: { cookie?: string; lang?: string; body?: string; length?: string } = {},
+): Request {
   const headers = new Headers({ "Content-Type": "application/x-www-form-urlencoded" });
   if (init.cookie) headers.set("Cookie", init.cookie);
   if (init.lang) headers.set("Accept-Language", init.lang);
   if (init.length) headers.set("Content-Length", init.length);
-  return new Request("http://web.test/login", { method: "POST", headers, body: init.body ?? new URLSearchParams(fields).toString() });
+  return new Request("http://web.test/login", {
+    method: "POST",
+    headers,
+    body: init.body ?? new URLSearchParams(fields).toString(),
+  });
 }
 
 describe("form pipeline", () => {
   it("accepts a valid form with its token and hands on the value and idempotency key", async () => {
     const { token, cookie } = await csrfPair();
     const key = newIdempotencyKey();
-    const form = await readForm(post({ csrf: token, account: "a@b.test", password: "secret", idempotency_key: key }, { cookie }), schema);
+    const form = await readForm(
+      post(
+        { csrf: token, account: "a@b.test", password: "secret", idempotency_key: key },
+        { cookie },
+      ),
+      schema,
+    );
     expect(form.ok).toBe(true);
     if (!form.ok) return;
     expect(form.value).toEqual({ account: "a@b.test", password: "secret", idempotency_key: key });
@@ -41,11 +54,17 @@ describe("form pipeline", () => {
 
   it("refuses a missing token with 403 and the translated page-expired message", async () => {
     const { cookie } = await csrfPair();
-    const form = await readForm(post({ account: "a@b.test", password: "secret" }, { cookie, lang: "fr" }), schema, { hideFields: ["password"] });
+    const form = await readForm(
+      post({ account: "a@b.test", password: "secret" }, { cookie, lang: "fr" }),
+      schema,
+      { hideFields: ["password"] },
+    );
     expect(form.ok).toBe(false);
     if (form.ok) return;
     expect(form.status).toBe(403);
-    expect(form.result.error?.[""]).toEqual(["Cette page a expiré, veuillez renvoyer le formulaire"]);
+    expect(form.result.error?.[""]).toEqual([
+      "Cette page a expiré, veuillez renvoyer le formulaire",
+    ]);
     // the posted values come back (the form is shown again), hidden fields excepted
     expect(form.result.initialValue).toMatchObject({ account: "a@b.test" });
     expect(form.result.initialValue).not.toHaveProperty("password");
@@ -54,9 +73,15 @@ describe("form pipeline", () => {
   it("refuses a wrong token, and a token without its cookie, with 403", async () => {
     const { token, cookie } = await csrfPair();
     const other = await csrfPair();
-    const wrong = await readForm(post({ csrf: other.token, account: "a@b.test", password: "x" }, { cookie }), schema);
+    const wrong = await readForm(
+      post({ csrf: other.token, account: "a@b.test", password: "x" }, { cookie }),
+      schema,
+    );
     expect(wrong.ok ? 200 : wrong.status).toBe(403);
-    const noCookie = await readForm(post({ csrf: token, account: "a@b.test", password: "x" }), schema);
+    const noCookie = await readForm(
+      post({ csrf: token, account: "a@b.test", password: "x" }),
+      schema,
+    );
     expect(noCookie.ok ? 200 : noCookie.status).toBe(403);
   });
 
@@ -75,18 +100,35 @@ describe("form pipeline", () => {
     expect(form.result.error?.password).toEqual(["auth:input_password"]);
     const res = refused(form, { extra: 1 });
     expect(res.init?.status).toBe(400);
-    expect(res.data).toMatchObject({ extra: 1, refusedIntent: "form", result: { status: "error" } });
+    expect(res.data).toMatchObject({
+      extra: 1,
+      refusedIntent: "form",
+      result: { status: "error" },
+    });
   });
 
   it("refuses a body over the limit with 413, by its declared length or by what arrives", async () => {
     const { token, cookie } = await csrfPair();
     const big = "x".repeat(2000);
-    const declared = await readForm(post({}, { cookie, body: `csrf=${token}&account=${big}`, length: "999999" }), schema, { maxBytes: 1024 });
+    const declared = await readForm(
+      post({}, { cookie, body: `csrf=${token}&account=${big}`, length: "999999" }),
+      schema,
+      { maxBytes: 1024 },
+    );
     expect(declared.ok ? 200 : declared.status).toBe(413);
-    const streamed = await readForm(post({ csrf: token, account: big, password: "p" }, { cookie }), schema, { maxBytes: 1024 });
+    const streamed = await readForm(
+      post({ csrf: token, account: big, password: "p" }, { cookie }),
+      schema,
+      { maxBytes: 1024 },
+    );
     expect(streamed.ok ? 200 : streamed.status).toBe(413);
-    if (!streamed.ok) expect(streamed.result.error?.[""]).toEqual(["The form is too large to submit"]);
-    const small = await readForm(post({ csrf: token, account: "a", password: "p" }, { cookie }), schema, { maxBytes: 1024 });
+    if (!streamed.ok)
+      expect(streamed.result.error?.[""]).toEqual(["The form is too large to submit"]);
+    const small = await readForm(
+      post({ csrf: token, account: "a", password: "p" }, { cookie }),
+      schema,
+      { maxBytes: 1024 },
+    );
     expect(small.ok).toBe(true);
   });
 
@@ -95,10 +137,17 @@ describe("form pipeline", () => {
     const schemas = { login: schema, demo: z.object({ intent: z.literal("demo") }) };
     const demo = await readForm(post({ csrf: token, intent: "demo" }, { cookie }), schemas);
     expect(demo.ok && demo.intent).toBe("demo");
-    const unknown = await readForm(post({ csrf: token, intent: "drop_tables" }, { cookie }), schemas);
+    const unknown = await readForm(
+      post({ csrf: token, intent: "drop_tables" }, { cookie }),
+      schemas,
+    );
     expect(unknown.ok ? 200 : unknown.status).toBe(400);
     if (!unknown.ok) expect(unknown.result.error?.[""]).toEqual(["Unknown action"]);
-    const none = await readForm(post({ csrf: token, account: "a", password: "p" }, { cookie }), schemas, { defaultIntent: "login" });
+    const none = await readForm(
+      post({ csrf: token, account: "a", password: "p" }, { cookie }),
+      schemas,
+      { defaultIntent: "login" },
+    );
     expect(none.ok && none.intent).toBe("login");
   });
 
@@ -106,11 +155,15 @@ describe("form pipeline", () => {
     const { token, cookie } = await csrfPair();
     const form = await readForm(
       post({ csrf: token, lots: "0,5", kind: "n" }, { cookie }),
-      { form: (fd: FormData) => (fd.get("kind") === "n" ? z.object({ lots: z.number() }) : z.object({ lots: z.string() })) },
+      {
+        form: (fd: FormData) =>
+          fd.get("kind") === "n" ? z.object({ lots: z.number() }) : z.object({ lots: z.string() }),
+      },
       {
         prepare: (fd) => {
           const out = new FormData();
-          for (const [k, v] of fd.entries()) out.append(k, typeof v === "string" ? v.replace(",", ".") : v);
+          for (const [k, v] of fd.entries())
+            out.append(k, typeof v === "string" ? v.replace(",", ".") : v);
           return out;
         },
       },

@@ -16,7 +16,9 @@ describe("redirects", () => {
   });
   it("keeps the path and query of the page, without single-fetch internals", () => {
     expect(pathOf(new Request("http://x/order?status=1"))).toBe("/order?status=1");
-    expect(pathOf(new Request("http://x/order.data?status=1&_routes=routes%2Forder"))).toBe("/order?status=1");
+    expect(pathOf(new Request("http://x/order.data?status=1&_routes=routes%2Forder"))).toBe(
+      "/order?status=1",
+    );
     expect(pathOf(new Request("http://x/_root.data"))).toBe("/");
     expect(loginUrl("/order?status=1")).toBe("/login?from=%2Forder%3Fstatus%3D1");
   });
@@ -37,7 +39,10 @@ describe("sparkline", () => {
     const { line, area } = sparklinePath([1, 2, 3, 2], 84, 32);
     expect(line.startsWith("M")).toBe(true);
     expect(area.endsWith("Z")).toBe(true);
-    const nums = line.slice(1).split("L").flatMap((p) => p.split(",").map(Number));
+    const nums = line
+      .slice(1)
+      .split("L")
+      .flatMap((p) => p.split(",").map(Number));
     for (const n of nums) expect(n).toBeGreaterThanOrEqual(0);
     expect(Math.max(...nums.filter((_, i) => i % 2 === 0))).toBeLessThanOrEqual(84);
   });

@@ -10,7 +10,11 @@ import { detectLang } from "../../app/i18n.server";
 
 const DIR = path.resolve("locales");
 
-function flatten(obj: unknown, prefix = "", out: Record<string, unknown> = {}): Record<string, unknown> {
+function flatten(
+  obj: unknown,
+  prefix = "",
+  out: Record<string, unknown> = {},
+): Record<string, unknown> {
   if (obj && typeof obj === "object" && !Array.isArray(obj)) {
     for (const [k, v] of Object.entries(obj)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
   } else out[prefix] = obj;
@@ -20,18 +24,30 @@ function flatten(obj: unknown, prefix = "", out: Record<string, unknown> = {}): 
 const placeholders = (s: string) => [...s.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
 
 describe("locale files", () => {
-  const folders = fs.readdirSync(DIR).filter((f) => fs.statSync(path.join(DIR, f)).isDirectory()).sort();
+  const folders = fs
+    .readdirSync(DIR)
+    .filter((f) => fs.statSync(path.join(DIR, f)).isDirectory())
+    .sort();
 
   it("has exactly the 15 language folders", () => {
     expect(folders).toEqual([...LANGUAGES].sort());
   });
 
   it("every language has the same namespaces", () => {
-    const ref = fs.readdirSync(path.join(DIR, "en")).filter((f) => f.endsWith(".json")).sort();
+    const ref = fs
+      .readdirSync(path.join(DIR, "en"))
+      .filter((f) => f.endsWith(".json"))
+      .sort();
     expect(ref).toContain("common.json");
     expect(ref).toContain("auth.json");
     for (const l of LANGUAGES) {
-      expect(fs.readdirSync(path.join(DIR, l)).filter((f) => f.endsWith(".json")).sort(), l).toEqual(ref);
+      expect(
+        fs
+          .readdirSync(path.join(DIR, l))
+          .filter((f) => f.endsWith(".json"))
+          .sort(),
+        l,
+      ).toEqual(ref);
     }
   });
 
@@ -48,7 +64,9 @@ describe("locale files", () => {
           const v = data[k];
           expect(typeof v, `${l}/${ns} ${k}`).toBe("string");
           expect((v as string).trim().length, `${l}/${ns} ${k}`).toBeGreaterThan(0);
-          expect(placeholders(v as string), `${l}/${ns} ${k}`).toEqual(placeholders(en[k] as string));
+          expect(placeholders(v as string), `${l}/${ns} ${k}`).toEqual(
+            placeholders(en[k] as string),
+          );
         }
       }
     });
@@ -92,8 +110,12 @@ describe("language rules", () => {
     const { localeCookie } = await import("../../app/i18n.server");
     const cookie = (await localeCookie.serialize("de")).split(";")[0];
     const r = (url: string, headers: Record<string, string> = {}) => new Request(url, { headers });
-    expect(await detectLang(r("http://x/?lng=tw", { Cookie: cookie, "Accept-Language": "fr" }))).toBe("hk");
-    expect(await detectLang(r("http://x/?lng=bogus", { Cookie: cookie, "Accept-Language": "fr" }))).toBe("de");
+    expect(
+      await detectLang(r("http://x/?lng=tw", { Cookie: cookie, "Accept-Language": "fr" })),
+    ).toBe("hk");
+    expect(
+      await detectLang(r("http://x/?lng=bogus", { Cookie: cookie, "Accept-Language": "fr" })),
+    ).toBe("de");
     expect(await detectLang(r("http://x/", { "Accept-Language": "fr-CA,fr;q=0.9" }))).toBe("fr");
     expect(await detectLang(r("http://x/"))).toBe("en");
   });

@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { renderToStaticMarkup } from "react-dom/server";
 import { createElement } from "react";
-import { candleGeometry, niceTicks, DEFAULT_BOX, type Candle } from "~/components/trade/candle-geometry";
+import {
+  candleGeometry,
+  niceTicks,
+  DEFAULT_BOX,
+  type Candle,
+} from "~/components/trade/candle-geometry";
 import { CandleSvg } from "~/components/trade/CandleSvg";
 
 const candles: Candle[] = [
@@ -16,7 +21,13 @@ describe("server-rendered candle chart", () => {
     expect(g.candles).toHaveLength(3);
     expect(g.candles.map((c) => c.up)).toEqual([true, false, true]);
     const html = renderToStaticMarkup(
-      createElement(CandleSvg, { candles, period: "1min", precision: 5, lang: "en", title: "EUR/USD" }),
+      createElement(CandleSvg, {
+        candles,
+        period: "1min",
+        precision: 5,
+        lang: "en",
+        title: "EUR/USD",
+      }),
     );
     expect(html.match(/class="candle-body"/g)).toHaveLength(3);
     expect(html.match(/<line[^>]*class|data-candle=/g)?.length).toBeGreaterThanOrEqual(3);
@@ -46,10 +57,19 @@ describe("server-rendered candle chart", () => {
   });
 
   it("keeps the latest candles only, skips broken ones and handles an empty series", () => {
-    const many = Array.from({ length: 100 }, (_, i) => ({ time: i * 60_000, open: 1, high: 2, low: 0.5, close: 1.5, volume: 1 }));
+    const many = Array.from({ length: 100 }, (_, i) => ({
+      time: i * 60_000,
+      open: 1,
+      high: 2,
+      low: 0.5,
+      close: 1.5,
+      volume: 1,
+    }));
     expect(candleGeometry(many, DEFAULT_BOX, 60).candles).toHaveLength(60);
     expect(candleGeometry(many, DEFAULT_BOX, 60).candles[0].time).toBe(40 * 60_000);
-    expect(candleGeometry([...candles, { time: 5, open: NaN, high: 1, low: 1, close: 1 }]).candles).toHaveLength(3);
+    expect(
+      candleGeometry([...candles, { time: 5, open: NaN, high: 1, low: 1, close: 1 }]).candles,
+    ).toHaveLength(3);
     expect(candleGeometry([]).candles).toHaveLength(0);
     expect(niceTicks(1.0, 1.3, 4).every((v) => v >= 1.0 && v <= 1.3)).toBe(true);
   });

@@ -24,7 +24,8 @@ describe("decimal comma in the order form", () => {
       cont: "0,05",
       multiple: "10",
       stop_loss_price: "1,2",
-    })) fd.append(k, v);
+    }))
+      fd.append(k, v);
     const schema = orderSchema({ pip: 0.01, minLots: 0.01, multiples: [10, 20] });
     expect(parseWithZod(fd, { schema }).status).toBe("error");
     const ok = parseWithZod(withDotDecimals(fd), { schema });

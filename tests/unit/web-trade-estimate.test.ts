@@ -11,7 +11,13 @@ describe("order form estimates (product-spec.md section 9)", () => {
     expect(e.fee).toBeCloseTo(e.margin! * 0.002, 9);
   });
   it("fixed margin mode 1: lots x units; fee type 1 = lots x rate", () => {
-    const e = estimate({ ...fx, unitsPerLot: 10, marginMode: 1, feeRate: 3 }, 1, { cont: "2", multiple: "" }, 999, 1);
+    const e = estimate(
+      { ...fx, unitsPerLot: 10, marginMode: 1, feeRate: 3 },
+      1,
+      { cont: "2", multiple: "" },
+      999,
+      1,
+    );
     expect(e.margin).toBe(20);
     expect(e.fee).toBe(6);
   });
@@ -20,9 +26,18 @@ describe("order form estimates (product-spec.md section 9)", () => {
     expect(e.margin).toBeCloseTo(2000, 9);
   });
   it("no estimate for missing or invalid lots or leverage", () => {
-    expect(estimate(fx, 2, { cont: "", multiple: "50" }, 1.1, 1)).toEqual({ margin: null, fee: null });
-    expect(estimate(fx, 2, { cont: "1", multiple: "" }, 1.1, 1)).toEqual({ margin: null, fee: null });
-    expect(estimate(fx, 2, { cont: "abc", multiple: "10" }, 1.1, 1)).toEqual({ margin: null, fee: null });
+    expect(estimate(fx, 2, { cont: "", multiple: "50" }, 1.1, 1)).toEqual({
+      margin: null,
+      fee: null,
+    });
+    expect(estimate(fx, 2, { cont: "1", multiple: "" }, 1.1, 1)).toEqual({
+      margin: null,
+      fee: null,
+    });
+    expect(estimate(fx, 2, { cont: "abc", multiple: "10" }, 1.1, 1)).toEqual({
+      margin: null,
+      fee: null,
+    });
   });
   it("converts from the quote currency to USD: 1 lot of USDJPY at 1:100 is about 1,000 USD, not 151,000", () => {
     const closes = { USDJPY: 151, EURUSD: 1.08, GBPUSD: 1.27 };
@@ -35,6 +50,9 @@ describe("order form estimates (product-spec.md section 9)", () => {
     expect(usdRateOf("USD", closes)).toBe(1);
     // a quote currency that cannot be valued gives no estimate
     expect(usdRateOf("XYZ", closes)).toBeNull();
-    expect(estimate(fx, 2, { cont: "1", multiple: "100" }, 151, null)).toEqual({ margin: null, fee: null });
+    expect(estimate(fx, 2, { cont: "1", multiple: "100" }, 151, null)).toEqual({
+      margin: null,
+      fee: null,
+    });
   });
 });

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { formatBalance, formatProfit, formatMargin, formatFee, formatPrice, formatPercent, localeOf, inputValue } from "~/utils/format";
+import {
+  formatBalance,
+  formatProfit,
+  formatMargin,
+  formatFee,
+  formatPrice,
+  formatPercent,
+  localeOf,
+  inputValue,
+} from "~/utils/format";
 
 describe("amount formatting (product-spec.md section 9)", () => {
   it("balance 2 decimals, profit 6 with sign, margin and fee 6, price with PricePrecision", () => {

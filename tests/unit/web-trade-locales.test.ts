@@ -8,12 +8,14 @@ const dir = path.resolve(__dirname, "../../locales");
 function flat(o: Record<string, unknown>, p = ""): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(o)) {
-    if (v && typeof v === "object") Object.assign(out, flat(v as Record<string, unknown>, `${p}${k}.`));
+    if (v && typeof v === "object")
+      Object.assign(out, flat(v as Record<string, unknown>, `${p}${k}.`));
     else out[`${p}${k}`] = String(v);
   }
   return out;
 }
-const read = (lang: string, ns: string) => flat(JSON.parse(fs.readFileSync(path.join(dir, lang, `${ns}.json`), "utf8")));
+const read = (lang: string, ns: string) =>
+  flat(JSON.parse(fs.readFileSync(path.join(dir, lang, `${ns}.json`), "utf8")));
 const placeholders = (s: string) => [...s.matchAll(/{{\s*(\w+)\s*}}/g)].map((m) => m[1]).sort();
 
 describe.each(["trade", "order"])("locales/*/%s.json", (ns) => {
@@ -35,7 +37,10 @@ describe.each(["trade", "order"])("locales/*/%s.json", (ns) => {
     for (const lang of LANGUAGES.filter((l) => l !== "en")) {
       const m = read(lang, ns);
       const same = long.filter((k) => m[k] === en[k]);
-      expect(same.length / long.length, `${lang}/${ns} untranslated: ${same.join(", ")}`).toBeLessThan(0.1);
+      expect(
+        same.length / long.length,
+        `${lang}/${ns} untranslated: ${same.join(", ")}`,
+      ).toBeLessThan(0.1);
     }
   });
 });
@@ -43,7 +48,9 @@ describe.each(["trade", "order"])("locales/*/%s.json", (ns) => {
 describe("message keys used by the trading code exist in en", () => {
   it("schema messages and no_mult_config", () => {
     const trade = read("en", "trade");
-    const src = ["app/schemas/order.ts", "app/schemas/stop-price.ts"].map((f) => fs.readFileSync(path.resolve(__dirname, "../..", f), "utf8")).join("\n");
+    const src = ["app/schemas/order.ts", "app/schemas/stop-price.ts"]
+      .map((f) => fs.readFileSync(path.resolve(__dirname, "../..", f), "utf8"))
+      .join("\n");
     const keys = new Set([...src.matchAll(/"(errors\.[a-z_]+|no_mult_config)"/g)].map((m) => m[1]));
     expect(keys.size).toBeGreaterThan(5);
     for (const k of keys) expect(trade[k], k).toBeTruthy();

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { parseWithZod } from "@conform-to/zod";
-import { orderSchema, closeSchema, stepLots, decrementDisabled, isMultipleOf } from "~/schemas/order";
+import {
+  orderSchema,
+  closeSchema,
+  stepLots,
+  decrementDisabled,
+  isMultipleOf,
+} from "~/schemas/order";
 import { stopPriceSchema } from "~/schemas/stop-price";
 
 const rules = { pip: 0.01, minLots: 0.01, maxLots: 100, multiples: [10, 50, 100] };
@@ -25,7 +31,7 @@ const base = {
 
 function errorsOf(fields: Record<string, string>, r = rules) {
   const s = parseWithZod(form(fields), { schema: orderSchema(r) });
-  return s.status === "success" ? null : s.error ?? {};
+  return s.status === "success" ? null : (s.error ?? {});
 }
 
 describe("order form schema", () => {
@@ -46,7 +52,9 @@ describe("order form schema", () => {
   it("lots must be within bounds and on the lot step", () => {
     expect(errorsOf({ ...base, cont: "" })?.cont).toEqual(["errors.cont_required"]);
     expect(errorsOf({ ...base, cont: "0" })?.cont?.[0]).toBe("errors.cont_min");
-    expect(errorsOf({ ...base, cont: "0.5" }, { ...rules, minLots: 1, pip: 0.5 })?.cont).toEqual(["errors.cont_min"]);
+    expect(errorsOf({ ...base, cont: "0.5" }, { ...rules, minLots: 1, pip: 0.5 })?.cont).toEqual([
+      "errors.cont_min",
+    ]);
     expect(errorsOf({ ...base, cont: "100.01" })?.cont).toEqual(["errors.cont_max"]);
     expect(errorsOf({ ...base, cont: "0.015" })?.cont).toEqual(["errors.cont_step"]);
     expect(errorsOf({ ...base, cont: "0.07" })).toBeNull(); // 0.07 / 0.01 is 7.000000000000001 in floats
@@ -59,7 +67,12 @@ describe("order form schema", () => {
     expect(e?.target_profit_price).toEqual(["errors.min_zero"]);
     expect(e?.stop_loss_price).toEqual(["errors.min_zero"]);
     // An absurd price (a typo, or 1e308) gets the form's own translated message, not the upstream's.
-    const huge = errorsOf({ ...base, target_profit_price: "1e308", status: "0", target_price: "1e13" });
+    const huge = errorsOf({
+      ...base,
+      target_profit_price: "1e308",
+      status: "0",
+      target_price: "1e13",
+    });
     expect(huge?.target_profit_price).toEqual(["errors.price_too_large"]);
     expect(huge?.target_price).toEqual(["errors.price_too_large"]);
   });
@@ -67,7 +80,9 @@ describe("order form schema", () => {
   it("leverage must be one of the instrument's options; none configured refuses ordering", () => {
     expect(errorsOf({ ...base, multiple: "" })?.multiple).toEqual(["errors.multiple_required"]);
     expect(errorsOf({ ...base, multiple: "33" })?.multiple).toEqual(["errors.multiple_invalid"]);
-    expect(errorsOf({ ...base, multiple: "50" }, { ...rules, multiples: [] })?.multiple).toEqual(["no_mult_config"]);
+    expect(errorsOf({ ...base, multiple: "50" }, { ...rules, multiples: [] })?.multiple).toEqual([
+      "no_mult_config",
+    ]);
   });
 
   it("buy or sell must be chosen (type 1 or 2)", () => {
@@ -97,19 +112,35 @@ describe("lot stepper", () => {
 
 describe("close and stop-price schemas", () => {
   it("close needs a positive order id", () => {
-    expect(parseWithZod(form({ intent: "close", id: "12" }), { schema: closeSchema }).status).toBe("success");
-    expect(parseWithZod(form({ intent: "close", id: "x" }), { schema: closeSchema }).status).toBe("error");
+    expect(parseWithZod(form({ intent: "close", id: "12" }), { schema: closeSchema }).status).toBe(
+      "success",
+    );
+    expect(parseWithZod(form({ intent: "close", id: "x" }), { schema: closeSchema }).status).toBe(
+      "error",
+    );
   });
   it("TP/SL >= 0 (0 or empty clears)", () => {
-    const ok = parseWithZod(form({ intent: "stop", id: "5", target_profit_price: "1.2", stop_loss_price: "" }), { schema: stopPriceSchema });
+    const ok = parseWithZod(
+      form({ intent: "stop", id: "5", target_profit_price: "1.2", stop_loss_price: "" }),
+      { schema: stopPriceSchema },
+    );
     expect(ok.status).toBe("success");
-    if (ok.status === "success") expect(ok.value).toMatchObject({ id: 5, target_profit_price: 1.2 });
-    const bad = parseWithZod(form({ intent: "stop", id: "5", target_profit_price: "-2", stop_loss_price: "-1" }), { schema: stopPriceSchema });
+    if (ok.status === "success")
+      expect(ok.value).toMatchObject({ id: 5, target_profit_price: 1.2 });
+    const bad = parseWithZod(
+      form({ intent: "stop", id: "5", target_profit_price: "-2", stop_loss_price: "-1" }),
+      { schema: stopPriceSchema },
+    );
     expect(bad.status).toBe("error");
     if (bad.status !== "error") return;
     expect(bad.error?.target_profit_price).toEqual(["errors.min_zero"]);
     expect(bad.error?.stop_loss_price).toEqual(["errors.min_zero"]);
-    const huge = parseWithZod(form({ intent: "stop", id: "5", target_profit_price: "", stop_loss_price: "1e308" }), { schema: stopPriceSchema });
-    expect(huge.status === "error" && huge.error?.stop_loss_price).toEqual(["errors.price_too_large"]);
+    const huge = parseWithZod(
+      form({ intent: "stop", id: "5", target_profit_price: "", stop_loss_price: "1e308" }),
+      { schema: stopPriceSchema },
+    );
+    expect(huge.status === "error" && huge.error?.stop_loss_price).toEqual([
+      "errors.price_too_large",
+    ]);
   });
 });

@@ -45,15 +45,19 @@ const flag = () =>
   );
 
 const int = (dflt: number, min: number, max: number) =>
-  z.preprocess(
-    unset,
-    z
-      .string()
-      .regex(/^-?\d+$/, "must be a whole number")
-      .transform(Number)
-      .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
-      .optional(),
-  ).transform((v) => v ?? dflt);
+  z
+    .preprocess(
+      unset,
+      z
+        .string()
+        .regex(/^-?\d+$/, "must be a whole number")
+        .transform(Number)
+        .pipe(
+          z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`),
+        )
+        .optional(),
+    )
+    .transform((v) => v ?? dflt);
 
 const text = () => z.preprocess(unset, z.string().optional());
 
@@ -62,7 +66,10 @@ const EnvSchema = z.object({
   UPSTREAM_PORT: int(4100, 0, 65535),
   DATA_DIR: text(),
   UPSTREAM_DB: text(),
-  SMTP_URL: z.preprocess(unset, z.string().url("must be a URL such as smtp://user:pass@host:587").optional()),
+  SMTP_URL: z.preprocess(
+    unset,
+    z.string().url("must be a URL such as smtp://user:pass@host:587").optional(),
+  ),
   MAIL_FROM: text(),
   DEV_OUTBOX: flag(),
   MARKET_ALWAYS_OPEN: flag(),
@@ -72,22 +79,35 @@ const EnvSchema = z.object({
   TOKEN_TTL_S: int(30 * 24 * 3600, 60, 10 * 365 * 24 * 3600),
   RATE_LIMIT: flag(),
   MARKET_SIMULATE: flag(),
-  LOG_LEVEL: z.preprocess(unset, z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional()),
+  LOG_LEVEL: z.preprocess(
+    unset,
+    z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
+  ),
 });
 
 /** An invalid environment: the message names every bad variable. */
 export class ConfigError extends Error {
   constructor(readonly problems: { variable: string; message: string }[]) {
-    super(`Invalid upstream configuration: ${problems.map((p) => `${p.variable} ${p.message}`).join("; ")}`);
+    super(
+      `Invalid upstream configuration: ${problems.map((p) => `${p.variable} ${p.message}`).join("; ")}`,
+    );
     this.name = "ConfigError";
   }
 }
 
 /** Reads and validates the environment; throws ConfigError naming each invalid variable. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<UpstreamConfig> = {}): UpstreamConfig {
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  overrides: Partial<UpstreamConfig> = {},
+): UpstreamConfig {
   const r = EnvSchema.safeParse(env);
   if (!r.success) {
-    throw new ConfigError(r.error.issues.map((i) => ({ variable: String(i.path[0] ?? "environment"), message: i.message })));
+    throw new ConfigError(
+      r.error.issues.map((i) => ({
+        variable: String(i.path[0] ?? "environment"),
+        message: i.message,
+      })),
+    );
   }
   const e = r.data;
   const dataDir = path.resolve(e.DATA_DIR ?? "./data");

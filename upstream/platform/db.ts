@@ -21,9 +21,19 @@ export function openDb(file: string): DB {
 
 /** Applies every migrations/NNN_name.sql not yet applied, each in its own transaction. */
 export function migrate(db: DB): string[] {
-  db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)");
-  const applied = new Set(db.prepare("SELECT version FROM schema_migrations").all().map((r) => (r as { version: number }).version));
-  const files = fs.readdirSync(MIGRATIONS_DIR).filter((f) => /^\d{3}_.+\.sql$/.test(f)).sort();
+  db.exec(
+    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
+  );
+  const applied = new Set(
+    db
+      .prepare("SELECT version FROM schema_migrations")
+      .all()
+      .map((r) => (r as { version: number }).version),
+  );
+  const files = fs
+    .readdirSync(MIGRATIONS_DIR)
+    .filter((f) => /^\d{3}_.+\.sql$/.test(f))
+    .sort();
   const done: string[] = [];
   for (const f of files) {
     const version = Number(f.slice(0, 3));
@@ -31,7 +41,11 @@ export function migrate(db: DB): string[] {
     const sql = fs.readFileSync(path.join(MIGRATIONS_DIR, f), "utf8");
     db.transaction(() => {
       db.exec(sql);
-      db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").run(version, f, Date.now());
+      db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").run(
+        version,
+        f,
+        Date.now(),
+      );
     })();
     done.push(f);
   }

@@ -21,7 +21,10 @@ export function loadMessages(): Map<Lang, Record<string, string>> {
     const dir = path.join(DIR, lang);
     const merged: Record<string, string> = {};
     if (fs.existsSync(dir)) {
-      for (const f of fs.readdirSync(dir).filter((x) => x.endsWith(".json")).sort()) {
+      for (const f of fs
+        .readdirSync(dir)
+        .filter((x) => x.endsWith(".json"))
+        .sort()) {
         Object.assign(merged, JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")));
       }
     }
@@ -32,13 +35,21 @@ export function loadMessages(): Map<Lang, Record<string, string>> {
 }
 
 export function normaliseLang(raw: unknown): Lang {
-  const v = String(raw ?? "").trim().toLowerCase();
+  const v = String(raw ?? "")
+    .trim()
+    .toLowerCase();
   if (v === "tw") return "hk";
   return (LANGS as readonly string[]).includes(v) ? (v as Lang) : DEFAULT_LANG;
 }
 
-export function translate(lang: Lang, key: string, params: Record<string, string | number> = {}): string {
+export function translate(
+  lang: Lang,
+  key: string,
+  params: Record<string, string | number> = {},
+): string {
   const msgs = loadMessages();
   const text = msgs.get(lang)?.[key] ?? msgs.get(DEFAULT_LANG)?.[key] ?? key;
-  return text.replace(/\{\{(\w+)\}\}/g, (_, p: string) => (p in params ? String(params[p]) : `{{${p}}}`));
+  return text.replace(/\{\{(\w+)\}\}/g, (_, p: string) =>
+    p in params ? String(params[p]) : `{{${p}}}`,
+  );
 }

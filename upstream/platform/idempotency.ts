@@ -7,8 +7,12 @@ export class Idempotency {
   private readonly putStmt;
 
   constructor(db: DB) {
-    this.getStmt = db.prepare("SELECT route, response FROM idempotency WHERE user_id = ? AND key = ?");
-    this.putStmt = db.prepare("INSERT INTO idempotency (user_id, key, route, response, created_at) VALUES (?, ?, ?, ?, ?)");
+    this.getStmt = db.prepare(
+      "SELECT route, response FROM idempotency WHERE user_id = ? AND key = ?",
+    );
+    this.putStmt = db.prepare(
+      "INSERT INTO idempotency (user_id, key, route, response, created_at) VALUES (?, ?, ?, ?, ?)",
+    );
   }
 
   /** The stored answer of `key` (none without a key); idempotency_conflict when it was used by another route. */

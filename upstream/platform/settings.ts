@@ -2,7 +2,8 @@
 import type { DB } from "./db.js";
 
 export function getSetting(db: DB, key: string): string | undefined {
-  const row = db.prepare("SELECT value FROM settings WHERE key = ?").get(key) as { value: string } | undefined;
+  const row = db.prepare("SELECT value FROM settings WHERE key = ?").get(key) as
+    { value: string } | undefined;
   return row?.value;
 }
 
@@ -19,5 +20,7 @@ export function getBoolSetting(db: DB, key: string, dflt = false): boolean {
 
 export function setSetting(db: DB, key: string, value: string | number | boolean): void {
   const v = typeof value === "boolean" ? (value ? "1" : "0") : String(value);
-  db.prepare("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(key, v);
+  db.prepare(
+    "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+  ).run(key, v);
 }

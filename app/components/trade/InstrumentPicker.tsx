@@ -15,7 +15,10 @@ export interface PickerQuote {
 }
 
 /** What the picker lists of each instrument. */
-export type PickerInstrument = Pick<InstrumentView, "id" | "code" | "showCode" | "precision" | "marketOpen"> & { quote: PickerQuote };
+export type PickerInstrument = Pick<
+  InstrumentView,
+  "id" | "code" | "showCode" | "precision" | "marketOpen"
+> & { quote: PickerQuote };
 
 export function InstrumentPicker({
   current,
@@ -38,8 +41,12 @@ export function InstrumentPicker({
   return (
     <details className="picker" ref={ref} data-testid="instrument-picker">
       <summary className="picker-summary" aria-label={t("picker.open", { code: current.showCode })}>
-        <span className="picker-code" data-testid="instrument-code">{current.showCode}</span>
-        <span className="picker-caret" aria-hidden="true">▾</span>
+        <span className="picker-code" data-testid="instrument-code">
+          {current.showCode}
+        </span>
+        <span className="picker-caret" aria-hidden="true">
+          ▾
+        </span>
       </summary>
       <div className="picker-drawer" role="region" aria-label={t("picker.title")}>
         <p className="picker-title">{t("picker.title")}</p>
@@ -56,8 +63,12 @@ export function InstrumentPicker({
                 >
                   <span className="picker-item-code">{i.showCode}</span>
                   {!i.marketOpen ? <span className="badge badge-closed">{t("closed")}</span> : null}
-                  <span className="picker-item-price">{formatPrice(q?.close, i.precision, lang)}</span>
-                  <span className={`picker-item-change ${signOf(q?.change)}`}>{formatChange(q?.change, lang)}</span>
+                  <span className="picker-item-price">
+                    {formatPrice(q?.close, i.precision, lang)}
+                  </span>
+                  <span className={`picker-item-change ${signOf(q?.change)}`}>
+                    {formatChange(q?.change, lang)}
+                  </span>
                 </Link>
               </li>
             );

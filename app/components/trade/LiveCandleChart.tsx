@@ -16,7 +16,6 @@ import { liveCandle } from "~/upstream/views";
 const MAX_CANDLES = 300;
 const SHOWN = 80;
 
-
 /** Merges a forming candle into a series (same time replaces, a later one appends). Pure. */
 export function mergeCandle(series: Candle[], c: Candle): Candle[] {
   const last = series[series.length - 1];
@@ -27,7 +26,13 @@ export function mergeCandle(series: Candle[], c: Candle): Candle[] {
 }
 
 type FinPoint = { x: number; o: number; h: number; l: number; c: number };
-const toPoint = (c: Candle): FinPoint => ({ x: c.time, o: c.open, h: c.high, l: c.low, c: c.close });
+const toPoint = (c: Candle): FinPoint => ({
+  x: c.time,
+  o: c.open,
+  h: c.high,
+  l: c.low,
+  c: c.close,
+});
 
 export function LiveCandleChart({
   candles: initial,
@@ -79,7 +84,13 @@ export function LiveCandleChart({
         ]);
         if (cancelled || !canvasRef.current) return;
         const { Chart, TimeSeriesScale, LinearScale, Tooltip } = chartjs;
-        Chart.register(financial.CandlestickController, financial.CandlestickElement, TimeSeriesScale, LinearScale, Tooltip);
+        Chart.register(
+          financial.CandlestickController,
+          financial.CandlestickElement,
+          TimeSeriesScale,
+          LinearScale,
+          Tooltip,
+        );
         chart = new Chart(canvasRef.current, {
           type: "candlestick",
           data: {
@@ -107,7 +118,10 @@ export function LiveCandleChart({
               },
               y: {
                 position: "right",
-                ticks: { callback: (v) => formatPrice(Number(v), precision, lang), maxTicksLimit: 6 },
+                ticks: {
+                  callback: (v) => formatPrice(Number(v), precision, lang),
+                  maxTicksLimit: 6,
+                },
               },
             },
           },
@@ -139,12 +153,23 @@ export function LiveCandleChart({
 
   const last = candles[candles.length - 1];
   return (
-    <div className={ready ? "candle-chart ready" : "candle-chart"} data-testid="candle-chart" data-chart={ready ? "chartjs" : "svg"}>
+    <div
+      className={ready ? "candle-chart ready" : "candle-chart"}
+      data-testid="candle-chart"
+      data-chart={ready ? "chartjs" : "svg"}
+    >
       <div className="candle-canvas-wrap" aria-hidden={!ready}>
         <canvas ref={canvasRef} role="img" aria-label={title} data-testid="candle-canvas" />
       </div>
       {!ready ? (
-        <CandleSvg candles={candles} period={period} precision={precision} lang={lang} title={title} maxCandles={SHOWN} />
+        <CandleSvg
+          candles={candles}
+          period={period}
+          precision={precision}
+          lang={lang}
+          title={title}
+          maxCandles={SHOWN}
+        />
       ) : null}
       {last ? (
         <p className="sr-only" aria-live="off">

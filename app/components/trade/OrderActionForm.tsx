@@ -36,7 +36,14 @@ export function OrderActionForm({
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="id" value={id} />
       <input type="hidden" name="idempotency_key" value={idempotencyKey} />
-      <button type="submit" className={className} aria-label={label} disabled={busy} aria-busy={busy} data-testid={`order-${intent}`}>
+      <button
+        type="submit"
+        className={className}
+        aria-label={label}
+        disabled={busy}
+        aria-busy={busy}
+        data-testid={`order-${intent}`}
+      >
         {children}
       </button>
     </fetcher.Form>

@@ -13,7 +13,15 @@ import { ORDER_TAB } from "@contract/enums";
 import { stopPriceSchema } from "~/schemas/stop-price";
 import { StopPriceFields } from "./StopPriceFields";
 import type { LiveRow, OrderView } from "~/upstream/views";
-import { formatDateTime, formatFee, formatLots, formatMargin, formatPrice, formatProfit, signOf } from "~/utils/format";
+import {
+  formatDateTime,
+  formatFee,
+  formatLots,
+  formatMargin,
+  formatPrice,
+  formatProfit,
+  signOf,
+} from "~/utils/format";
 import { useLang } from "./hooks";
 import { OrderActionForm } from "./OrderActionForm";
 
@@ -80,37 +88,104 @@ export function OrderDetail({
     { key: "id", label: t("order:detail.id"), value: String(order.id) },
     { key: "lots", label: t("order:detail.lots"), value: formatLots(order.lots, pip, lang) },
     ...(tab === ORDER_TAB.PENDING
-      ? [{ key: "target", label: t("order:detail.target_price"), value: formatPrice(order.originPrice, precision, lang) }]
-      : [{ key: "open", label: t("order:detail.open_price"), value: formatPrice(order.openPrice || order.originPrice, precision, lang) }]),
+      ? [
+          {
+            key: "target",
+            label: t("order:detail.target_price"),
+            value: formatPrice(order.originPrice, precision, lang),
+          },
+        ]
+      : [
+          {
+            key: "open",
+            label: t("order:detail.open_price"),
+            value: formatPrice(order.openPrice || order.originPrice, precision, lang),
+          },
+        ]),
     {
       key: "price",
-      label: tab === ORDER_TAB.HISTORY ? t("order:detail.close_price") : t("order:detail.current_price"),
+      label:
+        tab === ORDER_TAB.HISTORY ? t("order:detail.close_price") : t("order:detail.current_price"),
       value: formatPrice(price, precision, lang),
       testid: "detail-price",
     },
     {
       key: "profit",
-      label: tab === ORDER_TAB.HISTORY ? t("order:detail.realised_profit") : t("order:detail.floating_profit"),
+      label:
+        tab === ORDER_TAB.HISTORY
+          ? t("order:detail.realised_profit")
+          : t("order:detail.floating_profit"),
       value: formatProfit(profit, lang),
       testid: "detail-profit",
       cls: `profit ${signOf(profit)}`,
     },
-    { key: "margin", label: t("order:detail.margin"), value: formatMargin(order.margin, lang), testid: "detail-margin" },
-    { key: "fee", label: t("order:detail.fee"), value: formatFee(order.fee, lang), testid: "detail-fee" },
-    ...(order.leverage ? [{ key: "lev", label: t("order:detail.leverage"), value: t("trade:form.leverage_option", { value: order.leverage }) }] : []),
-    { key: "tp", label: t("trade:form.take_profit"), value: tp ? formatPrice(order.takeProfit, precision, lang) : t("trade:form.not_set"), testid: "detail-tp" },
-    { key: "sl", label: t("trade:form.stop_loss"), value: sl ? formatPrice(order.stopLoss, precision, lang) : t("trade:form.not_set"), testid: "detail-sl" },
-    ...(order.createdAt ? [{ key: "time", label: t("order:detail.time"), value: formatDateTime(order.createdAt, lang) }] : []),
+    {
+      key: "margin",
+      label: t("order:detail.margin"),
+      value: formatMargin(order.margin, lang),
+      testid: "detail-margin",
+    },
+    {
+      key: "fee",
+      label: t("order:detail.fee"),
+      value: formatFee(order.fee, lang),
+      testid: "detail-fee",
+    },
+    ...(order.leverage
+      ? [
+          {
+            key: "lev",
+            label: t("order:detail.leverage"),
+            value: t("trade:form.leverage_option", { value: order.leverage }),
+          },
+        ]
+      : []),
+    {
+      key: "tp",
+      label: t("trade:form.take_profit"),
+      value: tp ? formatPrice(order.takeProfit, precision, lang) : t("trade:form.not_set"),
+      testid: "detail-tp",
+    },
+    {
+      key: "sl",
+      label: t("trade:form.stop_loss"),
+      value: sl ? formatPrice(order.stopLoss, precision, lang) : t("trade:form.not_set"),
+      testid: "detail-sl",
+    },
+    ...(order.createdAt
+      ? [
+          {
+            key: "time",
+            label: t("order:detail.time"),
+            value: formatDateTime(order.createdAt, lang),
+          },
+        ]
+      : []),
   ];
 
   return (
     <div className="modal-backdrop">
-      <dialog open className="modal order-detail" aria-labelledby="order-detail-title" data-testid="order-detail" data-order-id={order.id}>
+      <dialog
+        open
+        className="modal order-detail"
+        aria-labelledby="order-detail-title"
+        data-testid="order-detail"
+        data-order-id={order.id}
+      >
         <header className="modal-head">
           <h2 id="order-detail-title">
-            {code} · <span className={buy ? "dir buy" : "dir sell"}>{buy ? t("trade:buy") : t("trade:sell")}</span>
+            {code} ·{" "}
+            <span className={buy ? "dir buy" : "dir sell"}>
+              {buy ? t("trade:buy") : t("trade:sell")}
+            </span>
           </h2>
-          <Link to={backHref} className="iconbtn" aria-label={t("order:detail.back")} preventScrollReset data-testid="detail-back">
+          <Link
+            to={backHref}
+            className="iconbtn"
+            aria-label={t("order:detail.back")}
+            preventScrollReset
+            data-testid="detail-back"
+          >
             ×
           </Link>
         </header>
@@ -126,12 +201,24 @@ export function OrderDetail({
         </dl>
 
         {tab === ORDER_TAB.HOLDING || tab === ORDER_TAB.PENDING ? (
-          <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="stop-form" preventScrollReset aria-label={t("order:detail.stop_title")}>
+          <Form
+            method="post"
+            id={form.id}
+            onSubmit={form.onSubmit}
+            noValidate
+            className="stop-form"
+            preventScrollReset
+            aria-label={t("order:detail.stop_title")}
+          >
             <AuthenticityTokenInput />
             <input type="hidden" name="intent" value="stop" />
             <input type="hidden" name="id" value={order.id} />
             <input type="hidden" name="idempotency_key" value={keys.stop} />
-            <StopPriceFields takeProfit={fields.target_profit_price} stopLoss={fields.stop_loss_price} msg={msg} />
+            <StopPriceFields
+              takeProfit={fields.target_profit_price}
+              stopLoss={fields.stop_loss_price}
+              msg={msg}
+            />
             <p className="field-hint">{t("order:detail.stop_hint")}</p>
             {form.errors ? (
               <div className="form-errors" role="alert" data-form-error="">
@@ -148,12 +235,24 @@ export function OrderDetail({
 
         <div className="modal-actions">
           {tab === ORDER_TAB.HOLDING ? (
-            <OrderActionForm intent="close" id={order.id} idempotencyKey={keys.close} label={t("order:detail.close_label", { id: order.id })} className="btn btn-sell">
+            <OrderActionForm
+              intent="close"
+              id={order.id}
+              idempotencyKey={keys.close}
+              label={t("order:detail.close_label", { id: order.id })}
+              className="btn btn-sell"
+            >
               {t("order:detail.close")}
             </OrderActionForm>
           ) : null}
           {tab === ORDER_TAB.PENDING ? (
-            <OrderActionForm intent="cancel" id={order.id} idempotencyKey={keys.cancel} label={t("order:detail.cancel_label", { id: order.id })} className="btn btn-sell">
+            <OrderActionForm
+              intent="cancel"
+              id={order.id}
+              idempotencyKey={keys.cancel}
+              label={t("order:detail.cancel_label", { id: order.id })}
+              className="btn btn-sell"
+            >
               {t("order:detail.cancel")}
             </OrderActionForm>
           ) : null}

@@ -19,7 +19,15 @@ import { useMemo } from "react";
 import { floatArith, openCost } from "@contract/formulas";
 import { MARGIN_MODE, ORDER_MODE } from "@contract/enums";
 import { decrementDisabled, orderSchema, stepLots, DEFAULT_MAX_LOTS } from "~/schemas/order";
-import { decimalsOf, formatBalance, formatFee, formatLotHint, formatMargin, formatPrice, inputValue } from "~/utils/format";
+import {
+  decimalsOf,
+  formatBalance,
+  formatFee,
+  formatLotHint,
+  formatMargin,
+  formatPrice,
+  inputValue,
+} from "~/utils/format";
 import type { InstrumentView } from "~/upstream/views";
 import { useHydrated, useLang } from "./hooks";
 import { dotDecimal, withDotDecimals } from "./decimal";
@@ -49,7 +57,12 @@ export interface OrderFormProps {
 export function estimate(
   inst: Pick<InstrumentView, "unitsPerLot" | "marginMode" | "feeRate">,
   feeType: number,
-  v: { cont?: string | number; multiple?: string | number; status?: string | number; target_price?: string | number },
+  v: {
+    cont?: string | number;
+    multiple?: string | number;
+    status?: string | number;
+    target_price?: string | number;
+  },
   price: number,
   usdRate: number | null,
 ): { margin: number | null; fee: number | null } {
@@ -59,7 +72,8 @@ export function estimate(
   const target = Number(dotDecimal(String(v.target_price ?? "")));
   const p = pending && target > 0 ? target : price;
   const fixed = inst.marginMode === MARGIN_MODE.FIXED;
-  if (!(lots > 0) || !(p > 0) || (!fixed && !(lev > 0)) || usdRate === null || !(usdRate > 0)) return { margin: null, fee: null };
+  if (!(lots > 0) || !(p > 0) || (!fixed && !(lev > 0)) || usdRate === null || !(usdRate > 0))
+    return { margin: null, fee: null };
   const { margin, fee } = openCost(floatArith, {
     lots,
     inst: { contNum: inst.unitsPerLot, marginMode: inst.marginMode, feeRate: inst.feeRate },
@@ -77,7 +91,17 @@ const TRADE_KEY_RE = /^(errors\.[a-z_]+|no_mult_config)$/;
 /** A visitor's order is not checked in the browser: the server sends them to sign in. */
 const visitorSchema = z.object({}).passthrough();
 
-export function OrderForm({ instrument: inst, feeType, usdRate, balance, signedIn, price, marketOpen, idempotencyKey, lastResult }: OrderFormProps) {
+export function OrderForm({
+  instrument: inst,
+  feeType,
+  usdRate,
+  balance,
+  signedIn,
+  price,
+  marketOpen,
+  idempotencyKey,
+  lastResult,
+}: OrderFormProps) {
   const { t } = useTranslation("trade");
   const lang = useLang();
   const hydrated = useHydrated();
@@ -107,10 +131,16 @@ export function OrderForm({ instrument: inst, feeType, usdRate, balance, signedI
     // Visitors are sent to sign in by the server whatever they typed (their Buy / Sell is not checked
     // here), but an onValidate is still needed: without one conform lets its own intents (the lot
     // steppers' form.update) through as a real POST, which sent a visitor to /login.
-    onValidate: ({ formData }) => parseWithZod(withDotDecimals(formData), { schema: signedIn ? schema : visitorSchema }),
+    onValidate: ({ formData }) =>
+      parseWithZod(withDotDecimals(formData), { schema: signedIn ? schema : visitorSchema }),
   });
 
-  const msg = (e: string | undefined) => (e ? (TRADE_KEY_RE.test(e) ? t(e, { min: minLots, max: DEFAULT_MAX_LOTS, step: inst.lotStep }) : e) : "");
+  const msg = (e: string | undefined) =>
+    e
+      ? TRADE_KEY_RE.test(e)
+        ? t(e, { min: minLots, max: DEFAULT_MAX_LOTS, step: inst.lotStep })
+        : e
+      : "";
   const values = {
     cont: fields.cont.value as string | undefined,
     multiple: fields.multiple.value as string | undefined,
@@ -120,7 +150,10 @@ export function OrderForm({ instrument: inst, feeType, usdRate, balance, signedI
   const pending = values.status === "0";
   const est = estimate(inst, feeType, values, price, usdRate);
   const lots = Number(dotDecimal(values.cont ?? ""));
-  const decDisabled = decrementDisabled(Number.isFinite(lots) ? lots : minLots, { pip: inst.lotStep, minLots: inst.minLots });
+  const decDisabled = decrementDisabled(Number.isFinite(lots) ? lots : minLots, {
+    pip: inst.lotStep,
+    minLots: inst.minLots,
+  });
   const incDisabled = Number.isFinite(lots) && lots >= DEFAULT_MAX_LOTS;
   const noMultiple = multiples.length === 0;
   const canOrder = marketOpen && !noMultiple;
@@ -134,7 +167,11 @@ export function OrderForm({ instrument: inst, feeType, usdRate, balance, signedI
   };
 
   // Errors of hidden fields (an expired key, an unknown instrument) are shown with the form's own.
-  const formErrors = [...(form.errors ?? []), ...(fields.idempotency_key.errors ?? []), ...(fields.forex_id.errors ?? [])];
+  const formErrors = [
+    ...(form.errors ?? []),
+    ...(fields.idempotency_key.errors ?? []),
+    ...(fields.forex_id.errors ?? []),
+  ];
   const inputErr = (name: keyof typeof fields) => fields[name].errors?.[0];
 
   return (
@@ -189,14 +226,19 @@ export function OrderForm({ instrument: inst, feeType, usdRate, balance, signedI
         </label>
       </fieldset>
 
-      <div className={inputErr("target_price") ? "field target-price has-error" : "field target-price"} data-pending={pending ? "1" : "0"}>
+      <div
+        className={inputErr("target_price") ? "field target-price has-error" : "field target-price"}
+        data-pending={pending ? "1" : "0"}
+      >
         <label htmlFor={fields.target_price.id}>{t("form.target_price")}</label>
         <input
           {...getInputProps(fields.target_price, { type: "text", ariaAttributes: true })}
           key={fields.target_price.key}
           inputMode="decimal"
           autoComplete="off"
-          placeholder={pending ? formatPrice(price, inst.precision, lang) : t("form.target_price_hint")}
+          placeholder={
+            pending ? formatPrice(price, inst.precision, lang) : t("form.target_price_hint")
+          }
         />
         {inputErr("target_price") ? (
           <p className="field-error" id={fields.target_price.errorId} data-error-for="target_price">
@@ -240,7 +282,12 @@ export function OrderForm({ instrument: inst, feeType, usdRate, balance, signedI
             +
           </button>
         </div>
-        <p className="field-hint">{t("form.lots_hint", { min: formatLotHint(minLots, lang), step: formatLotHint(inst.lotStep, lang) })}</p>
+        <p className="field-hint">
+          {t("form.lots_hint", {
+            min: formatLotHint(minLots, lang),
+            step: formatLotHint(inst.lotStep, lang),
+          })}
+        </p>
         {inputErr("cont") ? (
           <p className="field-error" id={fields.cont.errorId} data-error-for="cont">
             {msg(inputErr("cont"))}
@@ -255,7 +302,10 @@ export function OrderForm({ instrument: inst, feeType, usdRate, balance, signedI
       ) : (
         <div className={inputErr("multiple") ? "field has-error" : "field"}>
           <label htmlFor={fields.multiple.id}>{t("form.leverage")}</label>
-          <select {...getSelectProps(fields.multiple, { ariaAttributes: true })} key={fields.multiple.key}>
+          <select
+            {...getSelectProps(fields.multiple, { ariaAttributes: true })}
+            key={fields.multiple.key}
+          >
             {multiples.map((m) => (
               <option key={m} value={String(m)}>
                 {t("form.leverage_option", { value: m })}
@@ -270,12 +320,18 @@ export function OrderForm({ instrument: inst, feeType, usdRate, balance, signedI
         </div>
       )}
 
-      <StopPriceFields takeProfit={fields.target_profit_price} stopLoss={fields.stop_loss_price} msg={msg} />
+      <StopPriceFields
+        takeProfit={fields.target_profit_price}
+        stopLoss={fields.stop_loss_price}
+        msg={msg}
+      />
 
       <dl className="order-estimates" data-testid="order-estimates">
         <div>
           <dt>{t("form.balance")}</dt>
-          <dd data-testid="order-balance">{signedIn && balance !== null ? formatBalance(balance, lang) : "--"}</dd>
+          <dd data-testid="order-balance">
+            {signedIn && balance !== null ? formatBalance(balance, lang) : "--"}
+          </dd>
         </div>
         <div>
           <dt>{t("form.est_margin")}</dt>

@@ -8,7 +8,17 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useHydrated } from "./hooks";
 
-export function OrderSuccess({ token, text, pending, backHref }: { token: string; text: string; pending: boolean; backHref: string }) {
+export function OrderSuccess({
+  token,
+  text,
+  pending,
+  backHref,
+}: {
+  token: string;
+  text: string;
+  pending: boolean;
+  backHref: string;
+}) {
   const { t } = useTranslation("trade");
   const hydrated = useHydrated();
   const [open, setOpen] = useState(true);
@@ -16,11 +26,24 @@ export function OrderSuccess({ token, text, pending, backHref }: { token: string
   if (!open) return null;
   return (
     <div className="modal-backdrop">
-      <dialog open className="modal order-success" aria-labelledby="order-success-title" data-testid="order-success">
+      <dialog
+        open
+        className="modal order-success"
+        aria-labelledby="order-success-title"
+        data-testid="order-success"
+      >
         <h2 id="order-success-title">{t("success.title")}</h2>
-        <p role="status">{text && text !== t("success.title") ? text : t(pending ? "success.pending" : "success.market")}</p>
+        <p role="status">
+          {text && text !== t("success.title")
+            ? text
+            : t(pending ? "success.pending" : "success.market")}
+        </p>
         <div className="modal-actions">
-          <Link to={pending ? "/order?status=0" : "/order?status=1"} className="btn btn-primary" data-testid="order-success-link">
+          <Link
+            to={pending ? "/order?status=0" : "/order?status=1"}
+            className="btn btn-primary"
+            data-testid="order-success-link"
+          >
             {t("success.view_orders")}
           </Link>
           {hydrated ? (

@@ -38,10 +38,18 @@ export function PositionList({
             return (
               <li key={o.id} className="order-row" data-testid="order-row" data-order-id={o.id}>
                 <div className="order-row-main">
-                  <span className={o.side === "buy" ? "dir buy" : "dir sell"}>{o.side === "buy" ? t("buy") : t("sell")}</span>
-                  <span className="order-lots">{t("lots_value", { lots: formatLots(o.lots, pip, lang) })}</span>
+                  <span className={o.side === "buy" ? "dir buy" : "dir sell"}>
+                    {o.side === "buy" ? t("buy") : t("sell")}
+                  </span>
+                  <span className="order-lots">
+                    {t("lots_value", { lots: formatLots(o.lots, pip, lang) })}
+                  </span>
                   <span className="order-prices">
-                    {formatPrice(o.openPrice || o.originPrice, precision, lang)} <span className="flip-rtl" aria-hidden="true">→</span> <span data-testid="order-price">{formatPrice(price, precision, lang)}</span>
+                    {formatPrice(o.openPrice || o.originPrice, precision, lang)}{" "}
+                    <span className="flip-rtl" aria-hidden="true">
+                      →
+                    </span>{" "}
+                    <span data-testid="order-price">{formatPrice(price, precision, lang)}</span>
                   </span>
                 </div>
                 <div className="order-row-side">

@@ -5,7 +5,15 @@ import { useTranslation } from "react-i18next";
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyField = FieldMetadata<any, any, string[]>;
 
-function PriceField({ meta, label, msg }: { meta: AnyField; label: string; msg: (e: string | undefined) => string }) {
+function PriceField({
+  meta,
+  label,
+  msg,
+}: {
+  meta: AnyField;
+  label: string;
+  msg: (e: string | undefined) => string;
+}) {
   const { t } = useTranslation("trade");
   const error = meta.errors?.[0];
   return (

@@ -17,9 +17,22 @@ export function SummaryCard({ s }: { s: Summary }) {
     { key: "balance", label: t("summary.balance"), value: formatBalance(s.balance, lang) },
     { key: "equity", label: t("summary.equity"), value: formatBalance(s.equity, lang) },
     { key: "margin", label: t("summary.used_margin"), value: formatBalance(s.usedMargin, lang) },
-    { key: "free-margin", label: t("summary.free_margin"), value: formatBalance(s.freeMargin, lang) },
-    { key: "margin-level", label: t("summary.margin_level"), value: formatPercent(s.marginLevel, lang) },
-    { key: "profit", label: t("summary.profit"), value: formatProfit(s.profit, lang), cls: `profit ${signOf(s.profit)}` },
+    {
+      key: "free-margin",
+      label: t("summary.free_margin"),
+      value: formatBalance(s.freeMargin, lang),
+    },
+    {
+      key: "margin-level",
+      label: t("summary.margin_level"),
+      value: formatPercent(s.marginLevel, lang),
+    },
+    {
+      key: "profit",
+      label: t("summary.profit"),
+      value: formatProfit(s.profit, lang),
+      cls: `profit ${signOf(s.profit)}`,
+    },
   ];
   return (
     <section className="summary-card" aria-label={t("summary.title")} data-testid="summary-card">

@@ -25,7 +25,14 @@ export interface ChartBox {
   padTop: number;
 }
 
-export const DEFAULT_BOX: ChartBox = { width: 360, height: 220, axisRight: 56, axisBottom: 18, volumeHeight: 28, padTop: 8 };
+export const DEFAULT_BOX: ChartBox = {
+  width: 360,
+  height: 220,
+  axisRight: 56,
+  axisBottom: 18,
+  volumeHeight: 28,
+  padTop: 8,
+};
 
 export interface CandleShape {
   time: number;
@@ -81,15 +88,33 @@ export function niceTicks(min: number, max: number, count = 5): number[] {
  * Lays out candles in a box. The highest high touches the top of the plot and the lowest low its
  * bottom (with a small margin), so high/low are scaled linearly to y.
  */
-export function candleGeometry(input: Candle[], box: ChartBox = DEFAULT_BOX, maxCandles = 60): CandleGeometry {
-  const candles = input.filter(
-    (c) => [c.open, c.high, c.low, c.close].every((v) => Number.isFinite(v)) && Number.isFinite(c.time),
-  ).slice(-maxCandles);
+export function candleGeometry(
+  input: Candle[],
+  box: ChartBox = DEFAULT_BOX,
+  maxCandles = 60,
+): CandleGeometry {
+  const candles = input
+    .filter(
+      (c) =>
+        [c.open, c.high, c.low, c.close].every((v) => Number.isFinite(v)) &&
+        Number.isFinite(c.time),
+    )
+    .slice(-maxCandles);
   const plotRight = box.width - box.axisRight;
   const plotBottom = box.height - box.axisBottom - box.volumeHeight;
   const plotTop = box.padTop;
   if (candles.length === 0) {
-    return { box, min: 0, max: 0, plotBottom, plotRight, candles: [], priceLabels: [], timeLabels: [], last: null };
+    return {
+      box,
+      min: 0,
+      max: 0,
+      plotBottom,
+      plotRight,
+      candles: [],
+      priceLabels: [],
+      timeLabels: [],
+      last: null,
+    };
   }
   let min = Infinity;
   let max = -Infinity;
@@ -131,7 +156,8 @@ export function candleGeometry(input: Candle[], box: ChartBox = DEFAULT_BOX, max
   const priceLabels = niceTicks(min, max, 4).map((v) => ({ value: v, pos: round(y(v)) }));
   const timeLabels: AxisLabel[] = [];
   const every = Math.max(1, Math.ceil(candles.length / 4));
-  for (let i = 0; i < candles.length; i += every) timeLabels.push({ value: candles[i].time, pos: shapes[i].cx });
+  for (let i = 0; i < candles.length; i += every)
+    timeLabels.push({ value: candles[i].time, pos: shapes[i].cx });
   const lastC = candles[candles.length - 1];
   return {
     box,

@@ -3,7 +3,12 @@
  * keyboards for inputMode="decimal" offer only the comma there). The order form's text number fields
  * accept it: one comma between digits becomes a dot before validation. Pure.
  */
-export const DECIMAL_FIELDS = ["cont", "target_price", "target_profit_price", "stop_loss_price"] as const;
+export const DECIMAL_FIELDS = [
+  "cont",
+  "target_price",
+  "target_profit_price",
+  "stop_loss_price",
+] as const;
 
 const COMMA_DECIMAL_RE = /^\s*-?\d*,\d+\s*$/;
 
@@ -16,7 +21,12 @@ export function dotDecimal(value: string): string {
 export function withDotDecimals(formData: FormData): FormData {
   const out = new FormData();
   for (const [k, v] of formData.entries()) {
-    out.append(k, typeof v === "string" && (DECIMAL_FIELDS as readonly string[]).includes(k) ? dotDecimal(v) : v);
+    out.append(
+      k,
+      typeof v === "string" && (DECIMAL_FIELDS as readonly string[]).includes(k)
+        ? dotDecimal(v)
+        : v,
+    );
   }
   return out;
 }

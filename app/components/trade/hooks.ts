@@ -31,7 +31,9 @@ export function useRefreshAfterPosts<T>(refresh: (what: T) => void): {
 } {
   const navigation = useNavigation();
   const fetchers = useFetchers();
-  const busyNow = navigation.state !== "idle" || fetchers.some((f) => f.state !== "idle" && f.formMethod !== undefined);
+  const busyNow =
+    navigation.state !== "idle" ||
+    fetchers.some((f) => f.state !== "idle" && f.formMethod !== undefined);
   const busy = useRef(busyNow);
   busy.current = busyNow;
   const pending = useRef<T | null>(null);

@@ -3,7 +3,13 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { callerFor } from "~/upstream/client.server";
 import { forgetPassword } from "~/upstream/account.server";
 import { readForm, refused } from "~/utils/forms.server";
-import { codeFormDone, codeFormRefused, codeFormState, sendCodeAction, sendCodeSchemaFor } from "~/utils/code-flow.server";
+import {
+  codeFormDone,
+  codeFormRefused,
+  codeFormState,
+  sendCodeAction,
+  sendCodeSchemaFor,
+} from "~/utils/code-flow.server";
 import { forgotSchema } from "~/schemas/forgot";
 
 const HIDE = ["new_password", "secondary_password"];

@@ -34,14 +34,29 @@ export default function Forgot() {
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: formData.get("intent") === "send_code" ? sendCodeSchema : forgotSchema }),
+      parseWithZod(formData, {
+        schema: formData.get("intent") === "send_code" ? sendCodeSchema : forgotSchema,
+      }),
   });
   return (
     <div className="auth">
       <PageHeader title={t("forgot_title")} back="/login" />
       <AuthTabs type={type} search={location.search} showMobile={showMobile} />
-      <Form method="post" action={`/forgot${location.search}`} {...getFormProps(form)} noValidate className="card form">
-        <button type="submit" name="intent" value="reset" className="sr-only" tabIndex={-1} aria-hidden="true" />
+      <Form
+        method="post"
+        action={`/forgot${location.search}`}
+        {...getFormProps(form)}
+        noValidate
+        className="card form"
+      >
+        <button
+          type="submit"
+          name="intent"
+          value="reset"
+          className="sr-only"
+          tabIndex={-1}
+          aria-hidden="true"
+        />
         <AuthenticityTokenInput />
         <input type="hidden" name="type" value={type} />
         <FormErrors errors={form.errors} id={form.errorId} />
@@ -55,7 +70,13 @@ export default function Forgot() {
           actionData={actionData}
           sending={busyIntent === "send_code"}
         />
-        <Field meta={fields.new_password} label={t("new_password")} type="password" autoComplete="new-password" placeholder={t("password_rule")} />
+        <Field
+          meta={fields.new_password}
+          label={t("new_password")}
+          type="password"
+          autoComplete="new-password"
+          placeholder={t("password_rule")}
+        />
         <Field
           meta={fields.secondary_password}
           label={t("secondary_password")}
@@ -63,7 +84,13 @@ export default function Forgot() {
           autoComplete="new-password"
           placeholder={t("input_re_password")}
         />
-        <button type="submit" name="intent" value="reset" className="btn btn-primary btn-block" disabled={busy}>
+        <button
+          type="submit"
+          name="intent"
+          value="reset"
+          className="btn btn-primary btn-block"
+          disabled={busy}
+        >
           {busyIntent === "reset" ? t("saving") : t("forgot_submit")}
         </button>
         <div className="form-links">

@@ -34,17 +34,27 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const url = new URL(request.url);
   const from = safeRedirectPath(url.searchParams.get("from"));
-  const form = await readForm(request, { login: loginSchema, demo: demoSchema }, { hideFields: ["password"] });
-  if (!form.ok) return refused(form, { form: form.intent === "demo" ? ("demo" as const) : ("login" as const) });
+  const form = await readForm(
+    request,
+    { login: loginSchema, demo: demoSchema },
+    { hideFields: ["password"] },
+  );
+  if (!form.ok)
+    return refused(form, { form: form.intent === "demo" ? ("demo" as const) : ("login" as const) });
   const caller = await callerFor(request);
 
   if (form.intent === "demo") {
     const created = await createAccountDemoForU(caller);
-    if (!created.ok) return { form: "demo" as const, result: form.reply({ formErrors: [created.msg] }) };
+    if (!created.ok)
+      return { form: "demo" as const, result: form.reply({ formErrors: [created.msg] }) };
     const login = await loginDemo(caller, created.data.demo_id);
-    if (!login.ok) return { form: "demo" as const, result: form.reply({ formErrors: [login.msg] }) };
+    if (!login.ok)
+      return { form: "demo" as const, result: form.reply({ formErrors: [login.msg] }) };
     signIn(caller.session, login.data.token, login.data.user);
-    throw await redirectWithToast(caller.session, from, { type: "success", text: created.msg || login.msg });
+    throw await redirectWithToast(caller.session, from, {
+      type: "success",
+      text: created.msg || login.msg,
+    });
   }
 
   const r = await loginForU(caller, form.value);

@@ -39,11 +39,19 @@ export default function Login() {
       <PageHeader title={t("login_title")} back="/" />
       <p className="lead">{t("login_lead")}</p>
       <AuthTabs type={type} search={location.search} showMobile={showMobile} />
-      <Form method="post" action={formAction} {...getFormProps(form)} noValidate className="card form">
+      <Form
+        method="post"
+        action={formAction}
+        {...getFormProps(form)}
+        noValidate
+        className="card form"
+      >
         <AuthenticityTokenInput />
         <input type="hidden" name="login_type" value={type} />
         <FormErrors errors={form.errors} id={form.errorId} />
-        {type === "mobile" ? <SelectField meta={fields.area_id} label={t("area_code")} options={areaOptions(areas)} /> : null}
+        {type === "mobile" ? (
+          <SelectField meta={fields.area_id} label={t("area_code")} options={areaOptions(areas)} />
+        ) : null}
         <Field
           meta={fields.account}
           label={type === "mobile" ? t("mobile") : t("email")}
@@ -51,8 +59,20 @@ export default function Login() {
           autoComplete={type === "mobile" ? "tel" : "username"}
           placeholder={type === "mobile" ? t("input_mobile") : t("input_email")}
         />
-        <Field meta={fields.password} label={t("password")} type="password" autoComplete="current-password" placeholder={t("input_password")} />
-        <button type="submit" name="intent" value="login" className="btn btn-primary btn-block" disabled={busy}>
+        <Field
+          meta={fields.password}
+          label={t("password")}
+          type="password"
+          autoComplete="current-password"
+          placeholder={t("input_password")}
+        />
+        <button
+          type="submit"
+          name="intent"
+          value="login"
+          className="btn btn-primary btn-block"
+          disabled={busy}
+        >
           {busyIntent === "login" ? t("signing_in") : t("login_submit")}
         </button>
         <div className="form-links">
@@ -62,8 +82,18 @@ export default function Login() {
       </Form>
       <Form method="post" action={formAction} className="demo-form" id="demo">
         <AuthenticityTokenInput />
-        <FormErrors errors={actionData?.form === "demo" ? (actionData.result.error?.[""] ?? undefined) : undefined} />
-        <button type="submit" name="intent" value="demo" className="btn btn-outline btn-block" disabled={busy}>
+        <FormErrors
+          errors={
+            actionData?.form === "demo" ? (actionData.result.error?.[""] ?? undefined) : undefined
+          }
+        />
+        <button
+          type="submit"
+          name="intent"
+          value="demo"
+          className="btn btn-outline btn-block"
+          disabled={busy}
+        >
           {busyIntent === "demo" ? t("demo_creating") : t("demo_submit")}
         </button>
         <p className="hint">{t("demo_hint")}</p>

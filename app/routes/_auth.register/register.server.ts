@@ -4,7 +4,13 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@rem
 import { callerFor } from "~/upstream/client.server";
 import { register } from "~/upstream/account.server";
 import { readForm, refused } from "~/utils/forms.server";
-import { codeFormDone, codeFormRefused, codeFormState, sendCodeAction, sendCodeSchemaFor } from "~/utils/code-flow.server";
+import {
+  codeFormDone,
+  codeFormRefused,
+  codeFormState,
+  sendCodeAction,
+  sendCodeSchemaFor,
+} from "~/utils/code-flow.server";
 import { registerSchema } from "~/schemas/register";
 
 const HIDE = ["password", "re_password"];

@@ -35,15 +35,30 @@ export default function Register() {
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: formData.get("intent") === "send_code" ? sendCodeSchema : registerSchema }),
+      parseWithZod(formData, {
+        schema: formData.get("intent") === "send_code" ? sendCodeSchema : registerSchema,
+      }),
   });
   return (
     <div className="auth">
       <PageHeader title={t("register_title")} back="/login" />
       <AuthTabs type={type} search={location.search} showMobile={showMobile} />
-      <Form method="post" action={`/register${location.search}`} {...getFormProps(form)} noValidate className="card form">
+      <Form
+        method="post"
+        action={`/register${location.search}`}
+        {...getFormProps(form)}
+        noValidate
+        className="card form"
+      >
         {/* The first submit button is the one Enter presses: registering, not sending a code. */}
-        <button type="submit" name="intent" value="register" className="sr-only" tabIndex={-1} aria-hidden="true" />
+        <button
+          type="submit"
+          name="intent"
+          value="register"
+          className="sr-only"
+          tabIndex={-1}
+          aria-hidden="true"
+        />
         <AuthenticityTokenInput />
         <input type="hidden" name="type" value={type} />
         <FormErrors errors={form.errors} id={form.errorId} />
@@ -57,10 +72,33 @@ export default function Register() {
           actionData={actionData}
           sending={busyIntent === "send_code"}
         />
-        <Field meta={fields.password} label={t("password")} type="password" autoComplete="new-password" placeholder={t("password_rule")} />
-        <Field meta={fields.re_password} label={t("re_password")} type="password" autoComplete="new-password" placeholder={t("input_re_password")} />
-        <Field meta={fields.invite_code} label={t("invite_code")} autoComplete="off" placeholder={t("optional")} />
-        <button type="submit" name="intent" value="register" className="btn btn-primary btn-block" disabled={busy}>
+        <Field
+          meta={fields.password}
+          label={t("password")}
+          type="password"
+          autoComplete="new-password"
+          placeholder={t("password_rule")}
+        />
+        <Field
+          meta={fields.re_password}
+          label={t("re_password")}
+          type="password"
+          autoComplete="new-password"
+          placeholder={t("input_re_password")}
+        />
+        <Field
+          meta={fields.invite_code}
+          label={t("invite_code")}
+          autoComplete="off"
+          placeholder={t("optional")}
+        />
+        <button
+          type="submit"
+          name="intent"
+          value="register"
+          className="btn btn-primary btn-block"
+          disabled={busy}
+        >
           {busyIntent === "register" ? t("registering") : t("register_submit")}
         </button>
         <div className="form-links">

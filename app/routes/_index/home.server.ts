@@ -1,7 +1,12 @@
 /** Home page's server side: the categories, and the instrument rows of one (or all). */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { callerFor, failureToast } from "~/upstream/client.server";
-import { abbreviatedCacheKline, getCategories, instrumentRows, tradeList } from "~/upstream/market.server";
+import {
+  abbreviatedCacheKline,
+  getCategories,
+  instrumentRows,
+  tradeList,
+} from "~/upstream/market.server";
 import { categoryView } from "~/upstream/views";
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -9,7 +14,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const categoryParam = url.searchParams.get("category");
   const category = categoryParam && /^\d{1,9}$/.test(categoryParam) ? Number(categoryParam) : null;
-  const [cats, list, sparks] = await Promise.all([getCategories(caller), tradeList(caller), abbreviatedCacheKline(caller)]);
+  const [cats, list, sparks] = await Promise.all([
+    getCategories(caller),
+    tradeList(caller),
+    abbreviatedCacheKline(caller),
+  ]);
   const instruments = list.ok ? list.data : [];
   const rows = instrumentRows(
     instruments.filter((i) => category === null || i.CategoryId === category),

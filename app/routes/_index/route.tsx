@@ -21,7 +21,6 @@ const DAY_MARKET = [TOPIC.DAY_MARKET];
 
 export const handle = { i18n: ["common"] };
 
-
 export default function Home() {
   const { categories, category, rows, lang } = useLoaderData<typeof loader>();
   const { t } = useTranslation("common");
@@ -57,7 +56,11 @@ export default function Home() {
         }
       />
       <nav className="chips" aria-label={t("home.categories")}>
-        <Link to="/" className={category === null ? "chip active" : "chip"} aria-current={category === null ? "true" : undefined}>
+        <Link
+          to="/"
+          className={category === null ? "chip active" : "chip"}
+          aria-current={category === null ? "true" : undefined}
+        >
           {t("home.all")}
         </Link>
         {categories.map((c) => {
@@ -84,7 +87,9 @@ export default function Home() {
         <ul className="qlist">
           {rows.map(({ quote, points }) => {
             const l = live[quote.code];
-            const q = l ? { ...quote, close: l.quote.close, change: l.quote.change, marketOpen: l.marketOpen } : quote;
+            const q = l
+              ? { ...quote, close: l.quote.close, change: l.quote.change, marketOpen: l.marketOpen }
+              : quote;
             const pts = l && points.length > 0 ? [...points.slice(0, -1), l.quote.close] : points;
             return <InstrumentRow key={quote.id} q={q} points={pts} lang={lang} />;
           })}

@@ -7,7 +7,10 @@ import { languageSchema } from "~/schemas/language";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  return { current: await detectLang(request), back: safeRedirectPath(url.searchParams.get("redirect_to"), "") };
+  return {
+    current: await detectLang(request),
+    back: safeRedirectPath(url.searchParams.get("redirect_to"), ""),
+  };
 }
 
 export async function action({ request }: ActionFunctionArgs) {

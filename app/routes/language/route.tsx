@@ -18,7 +18,11 @@ export default function Language() {
   const { t } = useTranslation("common");
   const navigation = useNavigation();
   const pending = navigation.formData?.get("lng");
-  const errors = actionData?.result.error ? Object.values(actionData.result.error).flat().filter((e): e is string => Boolean(e)) : undefined;
+  const errors = actionData?.result.error
+    ? Object.values(actionData.result.error)
+        .flat()
+        .filter((e): e is string => Boolean(e))
+    : undefined;
   return (
     <div className="language">
       <PageHeader title={t("language.title")} back={back || "/user"} />
@@ -40,7 +44,11 @@ export default function Language() {
                 disabled={Boolean(pending)}
               >
                 <span>{LANGUAGE_LABEL[l]}</span>
-                {l === current ? <span className="check" aria-label={t("language.current")}>✓</span> : null}
+                {l === current ? (
+                  <span className="check" aria-label={t("language.current")}>
+                    ✓
+                  </span>
+                ) : null}
               </button>
             </li>
           ))}

@@ -6,4 +6,3 @@ export function listHref(status: number, page = 1, detail?: number): string {
   if (detail) q.set("detail", String(detail));
   return `/order?${q.toString()}`;
 }
-

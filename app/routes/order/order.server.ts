@@ -1,7 +1,15 @@
 /** The orders screen's server side: the tab's page of orders, the summary, one order's detail; stops, closes, cancels. */
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { callerFor, failureToast } from "~/upstream/client.server";
-import { cancelTrade, closeOrder, forexDetail, myDeal, setStopPrice, type Order, type OrderPage } from "~/upstream/trading.server";
+import {
+  cancelTrade,
+  closeOrder,
+  forexDetail,
+  myDeal,
+  setStopPrice,
+  type Order,
+  type OrderPage,
+} from "~/upstream/trading.server";
 import { tradeList } from "~/upstream/market.server";
 import { requireSignedIn } from "~/utils/session.server";
 import { getT } from "~/i18n.server";
@@ -17,12 +25,18 @@ import { listHref } from "./href";
 /** The tab asked for (?status=1|0|3); holding when absent or unknown. */
 function parseStatus(v: string | null): OrderTab {
   const n = Number(v);
-  return v !== null && v !== "" && (ORDER_TABS as readonly number[]).includes(n) ? (n as OrderTab) : ORDER_TAB.HOLDING;
+  return v !== null && v !== "" && (ORDER_TABS as readonly number[]).includes(n)
+    ? (n as OrderTab)
+    : ORDER_TAB.HOLDING;
 }
 
 /** The tab an order is listed under. */
 function tabOf(status: number): OrderTab {
-  return status === ORDER_STATUS.PENDING ? ORDER_TAB.PENDING : status === ORDER_STATUS.OPEN ? ORDER_TAB.HOLDING : ORDER_TAB.HISTORY;
+  return status === ORDER_STATUS.PENDING
+    ? ORDER_TAB.PENDING
+    : status === ORDER_STATUS.OPEN
+      ? ORDER_TAB.HOLDING
+      : ORDER_TAB.HISTORY;
 }
 
 function parsePage(v: string | null): number {
@@ -42,10 +56,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const caller = await callerFor(request);
   const t = await getT(caller.lang, ["order", "trade", "common"]);
 
-  const [detail, deals, list] = await Promise.all([forexDetail(caller), myDeal(caller, { status, page }), tradeList(caller)]);
-  const pageData: OrderPage = deals.ok ? deals.data : { data: [], total: 0, all_fact_profits: 0, balance: 0 };
+  const [detail, deals, list] = await Promise.all([
+    forexDetail(caller),
+    myDeal(caller, { status, page }),
+    tradeList(caller),
+  ]);
+  const pageData: OrderPage = deals.ok
+    ? deals.data
+    : { data: [], total: 0, all_fact_profits: 0, balance: 0 };
   const inst: InstInfo = {};
-  if (list.ok) for (const i of list.data.map(instrumentView)) inst[i.id] = { precision: i.precision, lotStep: i.lotStep };
+  if (list.ok)
+    for (const i of list.data.map(instrumentView))
+      inst[i.id] = { precision: i.precision, lotStep: i.lotStep };
 
   // The order of an open detail: on this page, or found on the first pages of the tabs.
   let detailOrder: Order | null = null;
@@ -64,7 +86,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       }
     }
     if (!detailOrder && !toast) toast = { type: "error", text: t("order:detail.not_found") };
-    if (detailOrder && typeof detailOrder.Status === "number") detailTab = tabOf(detailOrder.Status);
+    if (detailOrder && typeof detailOrder.Status === "number")
+      detailTab = tabOf(detailOrder.Status);
   }
 
   const summary: AccountView = accountView(detail.ok ? detail.data : null);
@@ -82,7 +105,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
       inst,
       detail: detailOrder ? orderView(detailOrder) : null,
       detailTab,
-      detailKeys: { stop: newIdempotencyKey(), close: newIdempotencyKey(), cancel: newIdempotencyKey() },
+      detailKeys: {
+        stop: newIdempotencyKey(),
+        close: newIdempotencyKey(),
+        cancel: newIdempotencyKey(),
+      },
       toast,
     },
     { headers: { "Cache-Control": "private, no-store" } },
@@ -94,7 +121,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const url = new URL(request.url);
   const status = parseStatus(url.searchParams.get("status"));
   const page = parsePage(url.searchParams.get("page"));
-  const form = await readForm(request, { stop: stopPriceSchema, close: closeSchema, cancel: cancelSchema });
+  const form = await readForm(request, {
+    stop: stopPriceSchema,
+    close: closeSchema,
+    cancel: cancelSchema,
+  });
   if (!form.ok) return refused(form);
   const caller = await callerFor(request);
   const t = await getT(caller.lang, ["order", "trade", "common"]);
@@ -102,13 +133,27 @@ export async function action({ request }: ActionFunctionArgs) {
 
   if (form.intent === "stop") {
     const v = form.value;
-    const r = await setStopPrice(caller, { id: v.id, target_profit_price: v.target_profit_price, stop_loss_price: v.stop_loss_price }, form.idempotencyKey ?? undefined);
+    const r = await setStopPrice(
+      caller,
+      { id: v.id, target_profit_price: v.target_profit_price, stop_loss_price: v.stop_loss_price },
+      form.idempotencyKey ?? undefined,
+    );
     if (!r.ok) return data({ refusedIntent: "stop", result: form.reply({ formErrors: [r.msg] }) });
-    return redirectWithToast(request, listHref(status, page, v.id), { type: "success", text: r.msg || t("order:detail.stops_saved") });
+    return redirectWithToast(request, listHref(status, page, v.id), {
+      type: "success",
+      text: r.msg || t("order:detail.stops_saved"),
+    });
   }
 
   const { id } = form.value;
-  const r = form.intent === "close" ? await closeOrder(caller, id, form.idempotencyKey ?? undefined) : await cancelTrade(caller, id, form.idempotencyKey ?? undefined);
-  if (!r.ok) return redirectWithToast(request, listHref(status, page, id), { type: "error", text: r.msg });
-  return redirectWithToast(request, list, { type: "success", text: r.msg || t(form.intent === "close" ? "trade:positions.closed" : "order:detail.cancelled") });
+  const r =
+    form.intent === "close"
+      ? await closeOrder(caller, id, form.idempotencyKey ?? undefined)
+      : await cancelTrade(caller, id, form.idempotencyKey ?? undefined);
+  if (!r.ok)
+    return redirectWithToast(request, listHref(status, page, id), { type: "error", text: r.msg });
+  return redirectWithToast(request, list, {
+    type: "success",
+    text: r.msg || t(form.intent === "close" ? "trade:positions.closed" : "order:detail.cancelled"),
+  });
 }

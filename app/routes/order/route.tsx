@@ -10,7 +10,14 @@
  * an open detail of a closed position goes back to the list).
  */
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useLoaderData, useLocation, useNavigate, useRevalidator } from "@remix-run/react";
+import {
+  Link,
+  useActionData,
+  useLoaderData,
+  useLocation,
+  useNavigate,
+  useRevalidator,
+} from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { useCallback, useMemo } from "react";
 import type { OrderView } from "~/upstream/views";
@@ -37,7 +44,9 @@ export const handle = { i18n: ["order", "trade"] };
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: tradeStyles }];
 
-export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: d?.title ?? "Tradepost" }];
+export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
+  { title: d?.title ?? "Tradepost" },
+];
 
 /** The tabs in the contract's order, with their label keys. */
 const TAB_KEY: Record<number, string> = {
@@ -60,7 +69,8 @@ export default function OrderScreen() {
   const { busy, pending: refreshLater } = useRefreshAfterPosts<"list" | "revalidate">(
     useCallback(
       (what) => {
-        if (what === "list") navigate(listHref(d.status, d.page), { replace: true, preventScrollReset: true });
+        if (what === "list")
+          navigate(listHref(d.status, d.page), { replace: true, preventScrollReset: true });
         else revalidator.revalidate();
       },
       [revalidator, navigate, d.status, d.page],
@@ -78,7 +88,8 @@ export default function OrderScreen() {
   const detailOpenId = d.detail?.id ?? null;
   const onClosed = useCallback(
     (ids: number[]) => {
-      const toList = detailOpenId !== null && ids.includes(detailOpenId) && d.detailTab === ORDER_TAB.HOLDING;
+      const toList =
+        detailOpenId !== null && ids.includes(detailOpenId) && d.detailTab === ORDER_TAB.HOLDING;
       if (busy.current) {
         refreshLater.current = toList || refreshLater.current === "list" ? "list" : "revalidate";
         return;
@@ -95,28 +106,56 @@ export default function OrderScreen() {
   const liveRows = live.rows;
   const closed = live.closed;
 
-  const rows = useMemo(() => (d.status === ORDER_TAB.HOLDING ? list.rows.filter((o) => !closed.has(o.id)) : list.rows), [list.rows, closed, d.status]);
+  const rows = useMemo(
+    () => (d.status === ORDER_TAB.HOLDING ? list.rows.filter((o) => !closed.has(o.id)) : list.rows),
+    [list.rows, closed, d.status],
+  );
   const summary: Summary = { ...d.summary, ...live.account };
   const precisionOf = (o: OrderView) => d.inst[o.forexId ?? -1]?.precision ?? 5;
   const pipOf = (o: OrderView) => d.inst[o.forexId ?? -1]?.lotStep ?? 0.01;
   const backHref = listHref(d.status, d.page);
   const detailVisible = d.detail && !(closed.has(d.detail.id) && d.detailTab === ORDER_TAB.HOLDING);
   // The dialog's stop form shows its own refusals; a refused close or cancel shows above the list.
-  const stopResult = actionData && actionData.refusedIntent !== "close" && actionData.refusedIntent !== "cancel" ? (actionData.result as Parameters<typeof OrderDetail>[0]["lastResult"]) : null;
-  const actionRefusal = actionData && (actionData.refusedIntent === "close" || actionData.refusedIntent === "cancel") ? refusalMessages(actionData) : undefined;
+  const stopResult =
+    actionData && actionData.refusedIntent !== "close" && actionData.refusedIntent !== "cancel"
+      ? (actionData.result as Parameters<typeof OrderDetail>[0]["lastResult"])
+      : null;
+  const actionRefusal =
+    actionData && (actionData.refusedIntent === "close" || actionData.refusedIntent === "cancel")
+      ? refusalMessages(actionData)
+      : undefined;
 
   return (
     <div className="order-screen" {...pull.handlers}>
       <PageHeader
         title={t("order:title")}
         actions={
-          <Link to={location.pathname + location.search} className="iconbtn" aria-label={t("order:refresh")} reloadDocument={!hydrated} onClick={hydrated ? (e) => { e.preventDefault(); pull.refresh(); } : undefined}>
+          <Link
+            to={location.pathname + location.search}
+            className="iconbtn"
+            aria-label={t("order:refresh")}
+            reloadDocument={!hydrated}
+            onClick={
+              hydrated
+                ? (e) => {
+                    e.preventDefault();
+                    pull.refresh();
+                  }
+                : undefined
+            }
+          >
             ↻
           </Link>
         }
       />
       {pull.spinner.visible ? (
-        <div className="pull-spinner" role="status" aria-label={t("order:refreshing")} data-testid="pull-spinner" style={pull.spinner.height !== undefined ? { height: pull.spinner.height } : undefined}>
+        <div
+          className="pull-spinner"
+          role="status"
+          aria-label={t("order:refreshing")}
+          data-testid="pull-spinner"
+          style={pull.spinner.height !== undefined ? { height: pull.spinner.height } : undefined}
+        >
           <span className="spinner" aria-hidden="true" />
         </div>
       ) : null}
@@ -149,19 +188,39 @@ export default function OrderScreen() {
               const price = holding && l ? l.price : o.price;
               const buy = o.side === "buy";
               const p = precisionOf(o);
-              const cancelled = d.status === ORDER_TAB.HISTORY && o.status === ORDER_STATUS.CANCELLED;
+              const cancelled =
+                d.status === ORDER_TAB.HISTORY && o.status === ORDER_STATUS.CANCELLED;
               return (
                 <li key={o.id} className="order-row" data-testid="order-row" data-order-id={o.id}>
-                  <Link to={listHref(d.status, d.page, o.id)} className="order-row-link" preventScrollReset aria-label={t("order:row_label", { code: o.code, id: o.id })}>
+                  <Link
+                    to={listHref(d.status, d.page, o.id)}
+                    className="order-row-link"
+                    preventScrollReset
+                    aria-label={t("order:row_label", { code: o.code, id: o.id })}
+                  >
                     <div className="order-row-main">
                       <span className="order-code">{o.code}</span>
-                      <span className={buy ? "dir buy" : "dir sell"}>{buy ? t("trade:buy") : t("trade:sell")}</span>
-                      <span className="order-lots">{t("trade:lots_value", { lots: formatLots(o.lots, pipOf(o), lang) })}</span>
+                      <span className={buy ? "dir buy" : "dir sell"}>
+                        {buy ? t("trade:buy") : t("trade:sell")}
+                      </span>
+                      <span className="order-lots">
+                        {t("trade:lots_value", { lots: formatLots(o.lots, pipOf(o), lang) })}
+                      </span>
                       {cancelled ? <span className="badge">{t("order:cancelled")}</span> : null}
                     </div>
                     <div className="order-row-prices">
-                      <span>{formatPrice(d.status === ORDER_TAB.PENDING ? o.originPrice : o.openPrice || o.originPrice, p, lang)}</span>
-                      <span className="flip-rtl" aria-hidden="true">→</span>
+                      <span>
+                        {formatPrice(
+                          d.status === ORDER_TAB.PENDING
+                            ? o.originPrice
+                            : o.openPrice || o.originPrice,
+                          p,
+                          lang,
+                        )}
+                      </span>
+                      <span className="flip-rtl" aria-hidden="true">
+                        →
+                      </span>
                       <span data-testid="order-price">{formatPrice(price, p, lang)}</span>
                     </div>
                     <div className="order-row-side">
@@ -181,7 +240,9 @@ export default function OrderScreen() {
         )}
         {hydrated && list.hasMore ? (
           <div ref={list.sentinel} className="list-sentinel" data-testid="list-sentinel">
-            {list.loading ? <span className="spinner" role="status" aria-label={t("order:loading")} /> : null}
+            {list.loading ? (
+              <span className="spinner" role="status" aria-label={t("order:loading")} />
+            ) : null}
           </div>
         ) : null}
         {!hydrated && (d.page > 1 || d.hasNext) ? (
@@ -193,7 +254,12 @@ export default function OrderScreen() {
             ) : (
               <span />
             )}
-            <span>{t("order:page_of", { page: d.page, pages: Math.max(1, Math.ceil(d.total / PAGE_SIZE)) })}</span>
+            <span>
+              {t("order:page_of", {
+                page: d.page,
+                pages: Math.max(1, Math.ceil(d.total / PAGE_SIZE)),
+              })}
+            </span>
             {d.hasNext ? (
               <Link to={listHref(d.status, d.page + 1)} rel="next">
                 {t("order:next_page")}

@@ -12,7 +12,6 @@ export { loader } from "./product.server";
 
 export const handle = { i18n: ["common"] };
 
-
 export default function Product() {
   const { q, rows, searched, lang, error } = useLoaderData<typeof loader>();
   const { t } = useTranslation("common");
@@ -36,7 +35,12 @@ export default function Product() {
           autoComplete="off"
           enterKeyHint="search"
         />
-        <button type="submit" className="btn btn-primary" aria-label={t("product.submit")} disabled={busy}>
+        <button
+          type="submit"
+          className="btn btn-primary"
+          aria-label={t("product.submit")}
+          disabled={busy}
+        >
           <Icon name="search" size={18} />
         </button>
       </Form>

@@ -35,7 +35,9 @@ const DAY_MARKET = [TOPIC.DAY_MARKET];
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: tradeStyles }];
 
-export const meta: MetaFunction<typeof loader> = ({ data: d }) => [{ title: d?.title ?? "Tradepost" }];
+export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
+  { title: d?.title ?? "Tradepost" },
+];
 
 export default function TradeScreen() {
   const d = useLoaderData<typeof loader>();
@@ -44,11 +46,15 @@ export default function TradeScreen() {
   const lang = useLang();
   const revalidator = useRevalidator();
   // A live close while a close (or a navigation) is under way waits for it (see the hook).
-  const { busy, pending: refreshLater } = useRefreshAfterPosts<true>(useCallback(() => revalidator.revalidate(), [revalidator]));
+  const { busy, pending: refreshLater } = useRefreshAfterPosts<true>(
+    useCallback(() => revalidator.revalidate(), [revalidator]),
+  );
   const inst = d.inst;
 
   // Live quote of this instrument, live quotes of the picker and last prices by code (USD rates).
-  const [quote, setQuote] = useState<{ quote: Partial<QuoteView>; marketOpen?: boolean } | null>(null);
+  const [quote, setQuote] = useState<{ quote: Partial<QuoteView>; marketOpen?: boolean } | null>(
+    null,
+  );
   const [pickerQuotes, setPickerQuotes] = useState<Record<number, PickerQuote>>({});
   const [liveCloses, setLiveCloses] = useState<Record<string, number>>({});
 
@@ -63,7 +69,8 @@ export default function TradeScreen() {
       const items = liveQuotes(payload);
       if (!items.length) return;
       const mine = inst ? items.find((q) => q.id === inst.id) : undefined;
-      if (mine) setQuote((q) => ({ quote: { ...q?.quote, ...mine.quote }, marketOpen: mine.marketOpen }));
+      if (mine)
+        setQuote((q) => ({ quote: { ...q?.quote, ...mine.quote }, marketOpen: mine.marketOpen }));
       setPickerQuotes((prev) => {
         const next = { ...prev };
         for (const q of items) next[q.id] = { close: q.quote.close, change: q.quote.change };
@@ -94,7 +101,10 @@ export default function TradeScreen() {
   const closed = live.closed;
   const liveBalance = live.account.balance ?? null;
 
-  const onCandle = useCallback((c: { close: number }) => setQuote((q) => ({ ...q, quote: { ...q?.quote, close: c.close } })), []);
+  const onCandle = useCallback(
+    (c: { close: number }) => setQuote((q) => ({ ...q, quote: { ...q?.quote, close: c.close } })),
+    [],
+  );
 
   if (!inst) {
     return (
@@ -110,18 +120,35 @@ export default function TradeScreen() {
   const marketOpen = quote?.marketOpen ?? inst.marketOpen;
   const positions = d.positions.filter((p) => !closed.has(p.id));
   const backHref = tradeHref(inst.code, d.period);
-  const usdRate = usdRateOf(inst.quoteCurrency, { ...d.closes, ...liveCloses, [inst.code.toUpperCase()]: price });
+  const usdRate = usdRateOf(inst.quoteCurrency, {
+    ...d.closes,
+    ...liveCloses,
+    [inst.code.toUpperCase()]: price,
+  });
   // A refused close (no JavaScript) is shown above the positions, not in the order form.
-  const closeRefused = Boolean(actionData && "refusedIntent" in actionData && actionData.refusedIntent === "close");
-  const result = (closeRefused ? undefined : actionData?.result) as Parameters<typeof OrderForm>[0]["lastResult"];
+  const closeRefused = Boolean(
+    actionData && "refusedIntent" in actionData && actionData.refusedIntent === "close",
+  );
+  const result = (closeRefused ? undefined : actionData?.result) as Parameters<
+    typeof OrderForm
+  >[0]["lastResult"];
 
   return (
     <div className="trade-screen">
       <header className="trade-head">
         <h1 className="sr-only">{t("title")}</h1>
-        <InstrumentPicker current={inst} instruments={d.instruments} period={d.period} quotes={pickerQuotes} />
+        <InstrumentPicker
+          current={inst}
+          instruments={d.instruments}
+          period={d.period}
+          quotes={pickerQuotes}
+        />
         <div className="trade-price">
-          <span className={`price ${signOf(q.change)}`} data-testid="trade-price" aria-label={t("price")}>
+          <span
+            className={`price ${signOf(q.change)}`}
+            data-testid="trade-price"
+            aria-label={t("price")}
+          >
             {formatPrice(price, inst.precision, lang)}
           </span>
           <span className={`change ${signOf(q.change)}`} data-testid="trade-change">
@@ -175,11 +202,22 @@ export default function TradeScreen() {
         lastResult={result}
       />
       {actionData?.kind === "success" ? (
-        <OrderSuccess token={actionData.token} text={actionData.text} pending={actionData.pending} backHref={backHref} />
+        <OrderSuccess
+          token={actionData.token}
+          text={actionData.text}
+          pending={actionData.pending}
+          backHref={backHref}
+        />
       ) : null}
       {closeRefused ? <FormErrors errors={refusalMessages(actionData)} /> : null}
       {d.signedIn ? (
-        <PositionList positions={positions} precision={inst.precision} pip={inst.lotStep} live={liveRows} keys={d.closeKeys} />
+        <PositionList
+          positions={positions}
+          precision={inst.precision}
+          pip={inst.lotStep}
+          live={liveRows}
+          keys={d.closeKeys}
+        />
       ) : null}
     </div>
   );

@@ -2,10 +2,24 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { callerFor, dataOr, failureToast } from "~/upstream/client.server";
-import { DEFAULT_PERIOD, isPeriod, kline, tradeList, type Instrument, type Period } from "~/upstream/market.server";
+import {
+  DEFAULT_PERIOD,
+  isPeriod,
+  kline,
+  tradeList,
+  type Instrument,
+  type Period,
+} from "~/upstream/market.server";
 import { getBasicInfo } from "~/upstream/settings.server";
 import { closeOrder, forexDetail, myDeal, submitOrder } from "~/upstream/trading.server";
-import { candleView, instrumentView, orderView, type CandleView, type InstrumentView, type OrderView } from "~/upstream/views";
+import {
+  candleView,
+  instrumentView,
+  orderView,
+  type CandleView,
+  type InstrumentView,
+  type OrderView,
+} from "~/upstream/views";
 import { DEFAULT_FEE_TYPE, ORDER_TAB, type OrderMode, type OrderType } from "@contract/enums";
 import type { PickerInstrument } from "~/components/trade/InstrumentPicker";
 import { getSignedIn, loginUrl } from "~/utils/session.server";
@@ -31,7 +45,14 @@ function pickInstrument(list: Instrument[], code: string | null): Instrument | n
 
 /** What the instrument picker lists of each instrument. */
 function pickerItem(i: InstrumentView): PickerInstrument {
-  return { id: i.id, code: i.code, showCode: i.showCode, precision: i.precision, marketOpen: i.marketOpen, quote: { close: i.quote.close, change: i.quote.change } };
+  return {
+    id: i.id,
+    code: i.code,
+    showCode: i.showCode,
+    precision: i.precision,
+    marketOpen: i.marketOpen,
+    quote: { close: i.quote.close, change: i.quote.change },
+  };
 }
 
 /** Last price of every instrument by code: the USD rate of a quote currency comes from these. */
@@ -75,7 +96,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     kline(caller, { forex_id: inst.Id, period }),
     getBasicInfo(caller),
     signed ? forexDetail(caller) : Promise.resolve(null),
-    signed ? myDeal(caller, { status: ORDER_TAB.HOLDING, page: 1, forex_id: inst.Id }) : Promise.resolve(null),
+    signed
+      ? myDeal(caller, { status: ORDER_TAB.HOLDING, page: 1, forex_id: inst.Id })
+      : Promise.resolve(null),
   ]);
   // Holdings of every instrument come paged (20 a page): read a few more pages when there are more.
   const holdings = deals && deals.ok ? [...deals.data.data] : [];
@@ -100,7 +123,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const unknownCode = codeParam && codeParam.toUpperCase() !== inst.Code.toUpperCase();
   const toast =
     failureToast(candles, ...(detail ? [detail] : []), ...(deals ? [deals] : [])) ??
-    (unknownCode ? { type: "error" as const, text: t("trade:unknown_instrument", { code: codeParam!.slice(0, 32) }) } : null);
+    (unknownCode
+      ? {
+          type: "error" as const,
+          text: t("trade:unknown_instrument", { code: codeParam!.slice(0, 32) }),
+        }
+      : null);
   return data(
     {
       title: `${inst.ShowCode} · ${t("trade:title")}`,
@@ -110,7 +138,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
       period,
       candles: dataOr(candles, []).map(candleView),
       // The upstream's fee type; the contract's default when the setting cannot be read.
-      feeType: basic.ok && Number.isFinite(Number(basic.data.trade_fee_type)) ? Number(basic.data.trade_fee_type) : DEFAULT_FEE_TYPE,
+      feeType:
+        basic.ok && Number.isFinite(Number(basic.data.trade_fee_type))
+          ? Number(basic.data.trade_fee_type)
+          : DEFAULT_FEE_TYPE,
       balance: detail && detail.ok ? Number(detail.data.balance) : null,
       signedIn: Boolean(signed),
       positions,
@@ -128,8 +159,19 @@ const STRIP = new Set(["csrf", "intent", "idempotency_key", "step", "type"]);
 function submitSchemaFor(instruments: InstrumentView[]) {
   return (formData: FormData) => {
     const inst = instruments.find((i) => i.id === Number(formData.get("forex_id")));
-    if (!inst) return z.object({ forex_id: z.custom<number>(() => false, instruments.length ? "errors.instrument" : "no_instruments") });
-    return orderSchema({ pip: inst.lotStep, minLots: inst.minLots, maxLots: DEFAULT_MAX_LOTS, multiples: inst.leverages });
+    if (!inst)
+      return z.object({
+        forex_id: z.custom<number>(
+          () => false,
+          instruments.length ? "errors.instrument" : "no_instruments",
+        ),
+      });
+    return orderSchema({
+      pip: inst.lotStep,
+      minLots: inst.minLots,
+      maxLots: DEFAULT_MAX_LOTS,
+      multiples: inst.leverages,
+    });
   };
 }
 
@@ -146,12 +188,16 @@ export async function action({ request }: ActionFunctionArgs) {
     // The lot steppers without JavaScript: any posted values, the same form again with new lots.
     { submit: submitSchemaFor(instruments), close: closeSchema, step: z.object({}).passthrough() },
     {
-      intentOf: (fd) => (fd.get("step") !== null && fd.get("intent") === "submit" ? "step" : (fd.get("intent") as string | null)),
+      intentOf: (fd) =>
+        fd.get("step") !== null && fd.get("intent") === "submit"
+          ? "step"
+          : (fd.get("intent") as string | null),
       prepare: withDotDecimals,
     },
   );
   const forexId = Number(form.formData.get("forex_id"));
-  const picked = wire.find((i) => i.Id === forexId) ?? pickInstrument(wire, url.searchParams.get("code"));
+  const picked =
+    wire.find((i) => i.Id === forexId) ?? pickInstrument(wire, url.searchParams.get("code"));
   const inst = picked ? instrumentView(picked) : null;
   const code = inst?.code ?? url.searchParams.get("code") ?? DEFAULT_CODE;
   const back = tradeHref(code, url.searchParams.get("period") ?? DEFAULT_PERIOD);
@@ -160,18 +206,33 @@ export async function action({ request }: ActionFunctionArgs) {
   if (form.intent === "step") {
     const stepDir = form.formData.get("step");
     const initialValue: Record<string, string> = {};
-    for (const [k, v] of form.formData.entries()) if (!STRIP.has(k) && typeof v === "string") initialValue[k] = v;
+    for (const [k, v] of form.formData.entries())
+      if (!STRIP.has(k) && typeof v === "string") initialValue[k] = v;
     if (inst && (stepDir === "up" || stepDir === "down")) {
       const rules = { pip: inst.lotStep, minLots: inst.minLots, maxLots: DEFAULT_MAX_LOTS };
       const lots = Number(dotDecimal(initialValue.cont ?? ""));
-      const next = stepLots(Number.isFinite(lots) && lots > 0 ? lots : inst.minLots, stepDir === "up" ? 1 : -1, rules);
-      initialValue.cont = inputValue(next, Math.max(decimalsOf(inst.lotStep), decimalsOf(inst.minLots)));
+      const next = stepLots(
+        Number.isFinite(lots) && lots > 0 ? lots : inst.minLots,
+        stepDir === "up" ? 1 : -1,
+        rules,
+      );
+      initialValue.cont = inputValue(
+        next,
+        Math.max(decimalsOf(inst.lotStep), decimalsOf(inst.minLots)),
+      );
     }
-    return data({ kind: "step" as const, result: { initialValue }, token: newIdempotencyKey(), text: "", pending: false });
+    return data({
+      kind: "step" as const,
+      result: { initialValue },
+      token: newIdempotencyKey(),
+      text: "",
+      pending: false,
+    });
   }
 
   if (form.intent === "submit") {
-    if (!(await getSignedIn(request))) throw redirect(loginUrl(`/trade?code=${encodeURIComponent(code)}`));
+    if (!(await getSignedIn(request)))
+      throw redirect(loginUrl(`/trade?code=${encodeURIComponent(code)}`));
     const v = form.value;
     const r = await submitOrder(
       caller,
@@ -188,10 +249,19 @@ export async function action({ request }: ActionFunctionArgs) {
       v.idempotency_key,
     );
     if (!r.ok) return data({ ...noOrder, result: form.reply({ formErrors: [r.msg] }) });
-    return data({ kind: "success" as const, result: form.reply(), token: v.idempotency_key, text: r.msg, pending: v.status === 0 });
+    return data({
+      kind: "success" as const,
+      result: form.reply(),
+      token: v.idempotency_key,
+      text: r.msg,
+      pending: v.status === 0,
+    });
   }
 
   if (!(await getSignedIn(request))) throw redirect(loginUrl(back));
   const r = await closeOrder(caller, form.value.id, form.idempotencyKey ?? undefined);
-  return redirectWithToast(request, back, { type: r.ok ? "success" : "error", text: r.msg || t(r.ok ? "trade:positions.closed" : "common:error.title") });
+  return redirectWithToast(request, back, {
+    type: r.ok ? "success" : "error",
+    text: r.msg || t(r.ok ? "trade:positions.closed" : "common:error.title"),
+  });
 }

@@ -60,7 +60,12 @@ export default function User() {
           <AuthenticityTokenInput />
           <input type="hidden" name="intent" value="toggle_balance" />
           <input type="hidden" name="hide" value={d.hide ? "0" : "1"} />
-          <button type="submit" className="iconbtn light" aria-label={d.hide ? t("user.show_balance") : t("user.hide_balance")} aria-pressed={d.hide}>
+          <button
+            type="submit"
+            className="iconbtn light"
+            aria-label={d.hide ? t("user.show_balance") : t("user.hide_balance")}
+            aria-pressed={d.hide}
+          >
             <Icon name={d.hide ? "eyeOff" : "eye"} />
           </button>
         </Form>

@@ -1,5 +1,10 @@
 /** User centre's server side: the card's figures, the entries, the balance toggle and demo reset. */
-import { createCookie, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import {
+  createCookie,
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+} from "@remix-run/node";
 import { callerFor, failureToast } from "~/upstream/client.server";
 import { getBalance, userInfo } from "~/upstream/account.server";
 import { resetForexDemoAccount } from "~/upstream/trading.server";
@@ -55,18 +60,27 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     hide,
     historyLink: hasRoute(context, "/mine/history"),
     resetKey: newIdempotencyKey(),
-    entries: ENTRIES.filter((e) => hasRoute(context, e.to)).map(({ key, to, icon }) => ({ key, to, icon })),
+    entries: ENTRIES.filter((e) => hasRoute(context, e.to)).map(({ key, to, icon }) => ({
+      key,
+      to,
+      icon,
+    })),
     toast: failureToast(info, balance),
   };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireSignedIn(request);
-  const form = await readForm(request, { toggle_balance: balanceVisibilitySchema, reset_demo: demoResetSchema });
+  const form = await readForm(request, {
+    toggle_balance: balanceVisibilitySchema,
+    reset_demo: demoResetSchema,
+  });
   if (!form.ok) return refused(form);
   if (form.intent === "reset_demo") {
     const r = await resetForexDemoAccount(await callerFor(request), form.value.idempotency_key);
     return redirectWithToast(request, "/user", { type: r.ok ? "success" : "error", text: r.msg });
   }
-  return redirect("/user", { headers: { "Set-Cookie": await hideBalanceCookie().serialize(form.value.hide) } });
+  return redirect("/user", {
+    headers: { "Set-Cookie": await hideBalanceCookie().serialize(form.value.hide) },
+  });
 }

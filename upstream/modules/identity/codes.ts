@@ -26,7 +26,9 @@ function digest(salt: string, code: string): string {
 
 /** Seconds the recipient must still wait before another code may be sent (0 = may send now). */
 export function resendWaitSeconds(db: DB, recipient: string, now = Date.now()): number {
-  const row = db.prepare("SELECT MAX(created_at) AS t FROM verify_codes WHERE recipient = ?").get(recipient) as { t: number | null };
+  const row = db
+    .prepare("SELECT MAX(created_at) AS t FROM verify_codes WHERE recipient = ?")
+    .get(recipient) as { t: number | null };
   if (row.t === null) return 0;
   const left = row.t + RESEND_MS - now;
   return left > 0 ? Math.ceil(left / 1000) : 0;
@@ -37,11 +39,19 @@ export function generateCode(): string {
 }
 
 /** Stores a new code for the recipient and returns it with its row id. */
-export function createCode(db: DB, channel: Channel, recipient: string, purpose: Purpose, now = Date.now()): { id: number; code: string } {
+export function createCode(
+  db: DB,
+  channel: Channel,
+  recipient: string,
+  purpose: Purpose,
+  now = Date.now(),
+): { id: number; code: string } {
   const code = generateCode();
   const salt = crypto.randomBytes(16).toString("hex");
   const r = db
-    .prepare("INSERT INTO verify_codes (channel, recipient, purpose, salt, code_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
+    .prepare(
+      "INSERT INTO verify_codes (channel, recipient, purpose, salt, code_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    )
     .run(channel, recipient, purpose, salt, digest(salt, code), now, now + CODE_TTL_MS);
   return { id: Number(r.lastInsertRowid), code };
 }
@@ -56,10 +66,20 @@ export function discardCode(db: DB, id: number): void {
  * used; a wrong one counts a try. Run it inside the transaction that performs the guarded change,
  * and let that transaction commit even when the answer is not "ok" (so the try is counted).
  */
-export function consumeCode(db: DB, recipient: string, purpose: Purpose, code: string, now = Date.now()): CheckResult {
+export function consumeCode(
+  db: DB,
+  recipient: string,
+  purpose: Purpose,
+  code: string,
+  now = Date.now(),
+): CheckResult {
   const row = db
-    .prepare("SELECT id, salt, code_hash, attempts, expires_at FROM verify_codes WHERE recipient = ? AND purpose = ? AND used_at IS NULL ORDER BY id DESC LIMIT 1")
-    .get(recipient, purpose) as { id: number; salt: string; code_hash: string; attempts: number; expires_at: number } | undefined;
+    .prepare(
+      "SELECT id, salt, code_hash, attempts, expires_at FROM verify_codes WHERE recipient = ? AND purpose = ? AND used_at IS NULL ORDER BY id DESC LIMIT 1",
+    )
+    .get(recipient, purpose) as
+    | { id: number; salt: string; code_hash: string; attempts: number; expires_at: number }
+    | undefined;
   if (!row) return "missing";
   if (row.attempts >= MAX_WRONG_TRIES) return "locked";
   if (row.expires_at <= now) return "expired";
@@ -76,5 +96,9 @@ export function consumeCode(db: DB, recipient: string, purpose: Purpose, code: s
 
 /** The message key answering a failed check. */
 export function checkFailureKey(r: CheckResult): string {
-  return r === "locked" ? "accounts.code_locked" : r === "expired" ? "accounts.code_expired" : "accounts.code_invalid";
+  return r === "locked"
+    ? "accounts.code_locked"
+    : r === "expired"
+      ? "accounts.code_expired"
+      : "accounts.code_invalid";
 }

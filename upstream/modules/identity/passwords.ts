@@ -13,7 +13,10 @@ let dummy: Promise<string> | null = null;
  * True when the password matches the hash. With no hash (unknown account) it still runs one
  * verification against a dummy hash, so that response time does not reveal which accounts exist.
  */
-export async function verifyPassword(hash: string | null | undefined, plain: string): Promise<boolean> {
+export async function verifyPassword(
+  hash: string | null | undefined,
+  plain: string,
+): Promise<boolean> {
   try {
     if (!hash) {
       dummy ??= hashPassword("tradepost-dummy-password");

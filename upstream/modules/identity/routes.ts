@@ -15,14 +15,25 @@ import { requireUser, tokenOf } from "../../platform/http/auth.js";
 import { route } from "../../platform/http/route.js";
 import { translate } from "../../platform/i18n.js";
 import { deliver } from "../../platform/mail/outbox.js";
-import { fieldsOf, isEmail, normaliseEmail, normaliseMobile, optional, parseFields, password, required } from "../../platform/http/fields.js";
+import {
+  fieldsOf,
+  isEmail,
+  normaliseEmail,
+  normaliseMobile,
+  optional,
+  parseFields,
+  password,
+  required,
+} from "../../platform/http/fields.js";
 import type { Purpose } from "./codes.js";
 import { createCaptcha } from "./captcha.js";
 import { microToNumber } from "./sql.js";
 import { IdentityService, identityType } from "./service.js";
 
 const purposeField = () =>
-  required().refine((v) => v === "1" || v === "2", "accounts.type_invalid").transform((v) => Number(v) as Purpose);
+  required()
+    .refine((v) => v === "1" || v === "2", "accounts.type_invalid")
+    .transform((v) => Number(v) as Purpose);
 
 /** A required field that is not trimmed (passwords). */
 const untrimmed = () => z.string({ required_error: "@missing" }).min(1, "@missing");
@@ -47,18 +58,27 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
     const f = parseFields(z.object({ to: required(), type: purposeField() }), fields);
     const email = normaliseEmail(f.to);
     if (!isEmail(email)) throw new DomainError("accounts.invalid_email");
-    const sent = await identity.sendCode(req.lang, "email", email, null, f.type, { id: fields.captcha_id, code: fields.captcha_code });
+    const sent = await identity.sendCode(req.lang, "email", email, null, f.type, {
+      id: fields.captcha_id,
+      code: fields.captcha_code,
+    });
     return ctx.ok(req, sent, "accounts.code_sent");
   });
 
   route(app, api.sendSms, async (req) => {
     const fields = fieldsOf(req);
-    const f = parseFields(z.object({ to: required(), area_id: required(), type: purposeField() }), fields);
+    const f = parseFields(
+      z.object({ to: required(), area_id: required(), type: purposeField() }),
+      fields,
+    );
     const mobile = normaliseMobile(f.to);
     if (!mobile) throw new DomainError("accounts.invalid_mobile");
     const area = identity.area(f.area_id);
     if (!area) throw new DomainError("accounts.invalid_area");
-    const sent = await identity.sendCode(req.lang, "sms", mobile, area, f.type, { id: fields.captcha_id, code: fields.captcha_code });
+    const sent = await identity.sendCode(req.lang, "sms", mobile, area, f.type, {
+      id: fields.captcha_id,
+      code: fields.captcha_code,
+    });
     return ctx.ok(req, sent, "accounts.code_sent");
   });
 
@@ -86,7 +106,10 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
     const fields = fieldsOf(req);
     const demoId = (fields.demo_id ?? "").trim();
     if (demoId) return ctx.ok(req, identity.loginDemo(demoId), "accounts.login_ok");
-    const f = parseFields(z.object({ account: required(), password: untrimmed(), area_id: optional() }), fields);
+    const f = parseFields(
+      z.object({ account: required(), password: untrimmed(), area_id: optional() }),
+      fields,
+    );
     const type = identityType(fields.login_type, f.account);
     return ctx.ok(req, await identity.login(type, f, req.ip), "accounts.login_ok");
   });
@@ -97,22 +120,43 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
     return { code: CODE.FAIL, msg: translate(req.lang, "method_not_allowed"), data: null };
   });
 
-  route(app, api.createAccountDemoForU, async (req) => ctx.ok(req, { demo_id: identity.createDemo() }, "accounts.demo_created"));
+  route(app, api.createAccountDemoForU, async (req) =>
+    ctx.ok(req, { demo_id: identity.createDemo() }, "accounts.demo_created"),
+  );
 
   route(app, api.userInfo, async (req) => {
     const u = requireUser(db, req);
-    return ctx.ok(req, { id: u.id, uid: u.uid, email: u.email, mobile: u.mobile, is_demo: u.is_demo, invite_code: u.invite_code, area_id: u.area_id });
+    return ctx.ok(req, {
+      id: u.id,
+      uid: u.uid,
+      email: u.email,
+      mobile: u.mobile,
+      is_demo: u.is_demo,
+      invite_code: u.invite_code,
+      area_id: u.area_id,
+    });
   });
 
   route(app, api.getBalance, async (req) => {
     const u = requireUser(db, req);
-    return ctx.ok(req, { balance: microToNumber(u.balance_micro), lock_balance: microToNumber(u.lock_balance_micro) });
+    return ctx.ok(req, {
+      balance: microToNumber(u.balance_micro),
+      lock_balance: microToNumber(u.lock_balance_micro),
+    });
   });
 
   route(app, api.amendPassword, async (req) => {
     const me = requireUser(db, req);
     if (me.is_demo) throw new DomainError("demo_only_true_account");
-    const f = parseFields(z.object({ new_password: password(), re_password: z.string().optional(), auth_code: optional(), type: optional() }), fieldsOf(req));
+    const f = parseFields(
+      z.object({
+        new_password: password(),
+        re_password: z.string().optional(),
+        auth_code: optional(),
+        type: optional(),
+      }),
+      fieldsOf(req),
+    );
     await identity.amendPassword(me, f, tokenOf(req));
     return ctx.ok(req, null, "accounts.password_changed");
   });

@@ -16,7 +16,18 @@ import type { CodeMessage } from "../../platform/mail/outbox.js";
 import { isEmail, normaliseEmail, normaliseMobile } from "../../platform/http/fields.js";
 import { MICRO } from "../money/ledger.js";
 import type { MoneyService } from "../money/service.js";
-import { checkFailureKey, consumeCode, createCode, discardCode, recipientKey, resendWaitSeconds, RESEND_MS, CODE_TTL_MS, type Channel, type Purpose } from "./codes.js";
+import {
+  checkFailureKey,
+  consumeCode,
+  createCode,
+  discardCode,
+  recipientKey,
+  resendWaitSeconds,
+  RESEND_MS,
+  CODE_TTL_MS,
+  type Channel,
+  type Purpose,
+} from "./codes.js";
 import { checkCaptcha } from "./captcha.js";
 import { hashPassword, verifyPassword } from "./passwords.js";
 import { clearLoginFailures, loginLockedMinutes, recordLoginFailure } from "./throttle.js";
@@ -48,10 +59,14 @@ export interface IdentityDeps {
 }
 
 /** "email" or "mobile"; when absent, guessed from the account ("@" means e-mail). */
-export function identityType(raw: string | undefined, account: string | undefined): "email" | "mobile" {
+export function identityType(
+  raw: string | undefined,
+  account: string | undefined,
+): "email" | "mobile" {
   const v = (raw ?? "").trim().toLowerCase();
   if (v === "email" || v === "mobile") return v;
-  if (v === "" || v === "1" || v === "2") return account && !account.includes("@") && normaliseMobile(account) ? "mobile" : "email";
+  if (v === "" || v === "1" || v === "2")
+    return account && !account.includes("@") && normaliseMobile(account) ? "mobile" : "email";
   throw new DomainError("accounts.type_invalid");
 }
 
@@ -83,7 +98,8 @@ export class IdentityService {
       if (!id || !code) throw new DomainError("accounts.captcha_required");
       if (!checkCaptcha(db, id, code)) throw new DomainError("accounts.captcha_invalid");
     }
-    const existing = channel === "email" ? userByEmail(db, address) : userByMobile(db, address, area!.id);
+    const existing =
+      channel === "email" ? userByEmail(db, address) : userByMobile(db, address, area!.id);
     if (purpose === 1 && existing) throw new DomainError("accounts.already_registered");
     if (purpose === 2 && !existing) throw new DomainError("accounts.account_not_found");
     if (purpose === 2 && existing?.is_demo) throw new DomainError("demo_only_true_account");
@@ -94,7 +110,8 @@ export class IdentityService {
       if (wait > 0) return { wait };
       return { wait: 0, ...createCode(db, channel, rkey, purpose) };
     })();
-    if (issued.wait > 0 || !("code" in issued)) throw new DomainError("accounts.code_wait", CODE_FAIL, { seconds: issued.wait });
+    if (issued.wait > 0 || !("code" in issued))
+      throw new DomainError("accounts.code_wait", CODE_FAIL, { seconds: issued.wait });
 
     const minutes = CODE_TTL_MS / 60_000;
     const body =
@@ -108,7 +125,13 @@ export class IdentityService {
       to: channel === "email" ? address : `${area!.global_code}${address}`,
       purpose,
       code: issued.code,
-      subject: channel === "email" ? translate(lang, purpose === 1 ? "accounts.mail_subject_register" : "accounts.mail_subject_reset") : null,
+      subject:
+        channel === "email"
+          ? translate(
+              lang,
+              purpose === 1 ? "accounts.mail_subject_register" : "accounts.mail_subject_reset",
+            )
+          : null,
       body,
     });
     if (!delivered) {
@@ -121,7 +144,15 @@ export class IdentityService {
   /** Sign-up with a code sent for purpose 1; does not sign in. */
   async register(
     type: "email" | "mobile",
-    f: { account?: string; mobile?: string; area_id?: string; password: string; re_password: string; sms_code?: string; invite_code?: string },
+    f: {
+      account?: string;
+      mobile?: string;
+      area_id?: string;
+      password: string;
+      re_password: string;
+      sms_code?: string;
+      invite_code?: string;
+    },
   ): Promise<void> {
     const db = this.db;
     let channel: Channel;
@@ -148,7 +179,8 @@ export class IdentityService {
       inviter = userByInviteCode(db, f.invite_code);
       if (!inviter || inviter.is_demo) throw new DomainError("accounts.invite_invalid");
     }
-    const exists = () => (channel === "email" ? userByEmail(db, address) : userByMobile(db, address, area!.id));
+    const exists = () =>
+      channel === "email" ? userByEmail(db, address) : userByMobile(db, address, area!.id);
     if (exists()) throw new DomainError("accounts.already_registered");
 
     const hash = await hashPassword(f.password);
@@ -158,7 +190,13 @@ export class IdentityService {
       if (exists()) return "exists" as const;
       const check = consumeCode(db, rkey, 1, code);
       if (check !== "ok") return check;
-      insertUser(db, { email: channel === "email" ? address : null, mobile: channel === "sms" ? address : null, areaId: area?.id ?? null, passwordHash: hash, invitedBy: inviter?.id ?? null });
+      insertUser(db, {
+        email: channel === "email" ? address : null,
+        mobile: channel === "sms" ? address : null,
+        areaId: area?.id ?? null,
+        passwordHash: hash,
+        invitedBy: inviter?.id ?? null,
+      });
       return "ok" as const;
     })();
     if (result === "exists") throw new DomainError("accounts.already_registered");
@@ -173,7 +211,11 @@ export class IdentityService {
   }
 
   /** Sign-in with an e-mail address or a mobile number and a password; failures are throttled per identity and address. */
-  async login(type: "email" | "mobile", f: { account: string; password: string; area_id?: string }, ip: string) {
+  async login(
+    type: "email" | "mobile",
+    f: { account: string; password: string; area_id?: string },
+    ip: string,
+  ) {
     const db = this.db;
     let user: UserRecord | undefined;
     let norm: string;
@@ -189,7 +231,8 @@ export class IdentityService {
     const throttleKey = `${type}:${norm}|${ip}`;
     if (this.deps.rateLimit) {
       const minutes = loginLockedMinutes(db, throttleKey);
-      if (minutes > 0) throw new DomainError("accounts.login_locked", CODE_RATE_LIMITED, { minutes });
+      if (minutes > 0)
+        throw new DomainError("accounts.login_locked", CODE_RATE_LIMITED, { minutes });
     }
     const good = await verifyPassword(user?.is_demo ? null : user?.password_hash, f.password);
     if (!good || !user) {
@@ -214,7 +257,8 @@ export class IdentityService {
   private demoInitialMicro(): number {
     try {
       const d = new Decimal(getSetting(this.db, "demo.initial_balance") ?? "10000");
-      if (d.isFinite() && d.gte(0)) return d.mul(MICRO).toDecimalPlaces(0, Decimal.ROUND_DOWN).toNumber();
+      if (d.isFinite() && d.gte(0))
+        return d.mul(MICRO).toDecimalPlaces(0, Decimal.ROUND_DOWN).toNumber();
     } catch {
       /* fall through to the default */
     }
@@ -222,14 +266,22 @@ export class IdentityService {
   }
 
   /** Changes the password of a signed-in real account with a code sent for purpose 2; ends its other sessions. */
-  async amendPassword(me: Pick<UserRecord, "id" | "email" | "mobile" | "area_id">, f: { new_password: string; re_password?: string; auth_code?: string; type?: string }, currentToken: string | null): Promise<void> {
+  async amendPassword(
+    me: Pick<UserRecord, "id" | "email" | "mobile" | "area_id">,
+    f: { new_password: string; re_password?: string; auth_code?: string; type?: string },
+    currentToken: string | null,
+  ): Promise<void> {
     const db = this.db;
-    if (f.re_password !== undefined && f.re_password !== "" && f.re_password !== f.new_password) throw new DomainError("accounts.password_inconsistency");
+    if (f.re_password !== undefined && f.re_password !== "" && f.re_password !== f.new_password)
+      throw new DomainError("accounts.password_inconsistency");
     if (!f.auth_code) throw new DomainError("accounts.code_required");
     const t = (f.type ?? "").toLowerCase();
     const useMobile = t === "mobile" || (t !== "email" && !me.email && !!me.mobile);
-    if (useMobile ? !me.mobile : !me.email) throw new DomainError("invalid_input", CODE_FAIL, { field: "type" });
-    const rkey = useMobile ? recipientKey("sms", me.mobile!, me.area_id) : recipientKey("email", me.email!, null);
+    if (useMobile ? !me.mobile : !me.email)
+      throw new DomainError("invalid_input", CODE_FAIL, { field: "type" });
+    const rkey = useMobile
+      ? recipientKey("sms", me.mobile!, me.area_id)
+      : recipientKey("email", me.email!, null);
     const hash = await hashPassword(f.new_password);
     const code = f.auth_code;
     const result = db.transaction(() => {
@@ -243,9 +295,19 @@ export class IdentityService {
   }
 
   /** Resets a forgotten password with a code sent for purpose 2; ends every session of the user. */
-  async forgetPassword(type: "email" | "mobile", f: { account: string; area_id?: string; new_password: string; secondary_password: string; auth_code?: string }): Promise<void> {
+  async forgetPassword(
+    type: "email" | "mobile",
+    f: {
+      account: string;
+      area_id?: string;
+      new_password: string;
+      secondary_password: string;
+      auth_code?: string;
+    },
+  ): Promise<void> {
     const db = this.db;
-    if (f.new_password !== f.secondary_password) throw new DomainError("accounts.password_inconsistency");
+    if (f.new_password !== f.secondary_password)
+      throw new DomainError("accounts.password_inconsistency");
     if (!f.auth_code) throw new DomainError("accounts.code_required");
     let user: UserRecord | undefined;
     let rkey: string;

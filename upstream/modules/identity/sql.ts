@@ -18,16 +18,27 @@ export interface UserRecord {
   lock_balance_micro: number;
 }
 
-const COLS = "id, uid, email, mobile, area_id, password_hash, invite_code, is_demo, demo_id, balance_micro, lock_balance_micro";
+const COLS =
+  "id, uid, email, mobile, area_id, password_hash, invite_code, is_demo, demo_id, balance_micro, lock_balance_micro";
 
 export function userByEmail(db: DB, email: string): UserRecord | undefined {
-  return db.prepare(`SELECT ${COLS} FROM users WHERE email = ?`).get(email) as UserRecord | undefined;
+  return db.prepare(`SELECT ${COLS} FROM users WHERE email = ?`).get(email) as
+    UserRecord | undefined;
 }
 
 /** By mobile number; with no area, only when exactly one area has that number. */
-export function userByMobile(db: DB, mobile: string, areaId: number | null): UserRecord | undefined {
-  if (areaId !== null) return db.prepare(`SELECT ${COLS} FROM users WHERE area_id = ? AND mobile = ?`).get(areaId, mobile) as UserRecord | undefined;
-  const rows = db.prepare(`SELECT ${COLS} FROM users WHERE mobile = ? LIMIT 2`).all(mobile) as UserRecord[];
+export function userByMobile(
+  db: DB,
+  mobile: string,
+  areaId: number | null,
+): UserRecord | undefined {
+  if (areaId !== null)
+    return db
+      .prepare(`SELECT ${COLS} FROM users WHERE area_id = ? AND mobile = ?`)
+      .get(areaId, mobile) as UserRecord | undefined;
+  const rows = db
+    .prepare(`SELECT ${COLS} FROM users WHERE mobile = ? LIMIT 2`)
+    .all(mobile) as UserRecord[];
   return rows.length === 1 ? rows[0] : undefined;
 }
 
@@ -36,11 +47,13 @@ export function userById(db: DB, id: number): UserRecord | undefined {
 }
 
 export function userByDemoId(db: DB, demoId: string): UserRecord | undefined {
-  return db.prepare(`SELECT ${COLS} FROM users WHERE demo_id = ? AND is_demo = 1`).get(demoId) as UserRecord | undefined;
+  return db.prepare(`SELECT ${COLS} FROM users WHERE demo_id = ? AND is_demo = 1`).get(demoId) as
+    UserRecord | undefined;
 }
 
 export function userByInviteCode(db: DB, code: string): UserRecord | undefined {
-  return db.prepare(`SELECT ${COLS} FROM users WHERE invite_code = ?`).get(code.toUpperCase()) as UserRecord | undefined;
+  return db.prepare(`SELECT ${COLS} FROM users WHERE invite_code = ?`).get(code.toUpperCase()) as
+    UserRecord | undefined;
 }
 
 /** A fresh 8-digit numeric uid (no leading zero) not yet taken. */
@@ -68,32 +81,71 @@ export function microToNumber(micro: number): number {
 }
 
 export function loginView(u: UserRecord) {
-  return { id: u.id, uid: u.uid, email: u.email, mobile: u.mobile, area_id: u.area_id, is_demo: u.is_demo, invite_code: u.invite_code };
+  return {
+    id: u.id,
+    uid: u.uid,
+    email: u.email,
+    mobile: u.mobile,
+    area_id: u.area_id,
+    is_demo: u.is_demo,
+    invite_code: u.invite_code,
+  };
 }
 
 /** The enabled dialling areas, ordered for display. */
 export function areaList(db: DB): { id: number; code: string; global_code: string }[] {
-  return db.prepare("SELECT id, code, global_code FROM areas WHERE enabled = 1 ORDER BY sort, id").all() as { id: number; code: string; global_code: string }[];
+  return db
+    .prepare("SELECT id, code, global_code FROM areas WHERE enabled = 1 ORDER BY sort, id")
+    .all() as { id: number; code: string; global_code: string }[];
 }
 
 /** An enabled dialling area by its id text (at most 6 digits), or null. */
-export function areaById(db: DB, raw: string | undefined): { id: number; global_code: string } | null {
+export function areaById(
+  db: DB,
+  raw: string | undefined,
+): { id: number; global_code: string } | null {
   if (!raw || !/^\d{1,6}$/.test(raw)) return null;
-  const row = db.prepare("SELECT id, global_code FROM areas WHERE id = ? AND enabled = 1").get(Number(raw)) as { id: number; global_code: string } | undefined;
+  const row = db
+    .prepare("SELECT id, global_code FROM areas WHERE id = ? AND enabled = 1")
+    .get(Number(raw)) as { id: number; global_code: string } | undefined;
   return row ?? null;
 }
 
 /** Creates a real user; returns its id. */
-export function insertUser(db: DB, u: { email: string | null; mobile: string | null; areaId: number | null; passwordHash: string; invitedBy: number | null }): number {
+export function insertUser(
+  db: DB,
+  u: {
+    email: string | null;
+    mobile: string | null;
+    areaId: number | null;
+    passwordHash: string;
+    invitedBy: number | null;
+  },
+): number {
   const r = db
-    .prepare("INSERT INTO users (uid, email, mobile, area_id, password_hash, invite_code, invited_by, is_demo, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)")
-    .run(newUid(db), u.email, u.mobile, u.areaId, u.passwordHash, newInviteCode(db), u.invitedBy, Date.now());
+    .prepare(
+      "INSERT INTO users (uid, email, mobile, area_id, password_hash, invite_code, invited_by, is_demo, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)",
+    )
+    .run(
+      newUid(db),
+      u.email,
+      u.mobile,
+      u.areaId,
+      u.passwordHash,
+      newInviteCode(db),
+      u.invitedBy,
+      Date.now(),
+    );
   return Number(r.lastInsertRowid);
 }
 
 /** Creates a demo user reached by `demoId`; returns its id. */
 export function insertDemoUser(db: DB, demoId: string): number {
-  const r = db.prepare("INSERT INTO users (uid, invite_code, is_demo, demo_id, created_at) VALUES (?, ?, 1, ?, ?)").run(newUid(db), newInviteCode(db), demoId, Date.now());
+  const r = db
+    .prepare(
+      "INSERT INTO users (uid, invite_code, is_demo, demo_id, created_at) VALUES (?, ?, 1, ?, ?)",
+    )
+    .run(newUid(db), newInviteCode(db), demoId, Date.now());
   return Number(r.lastInsertRowid);
 }
 
@@ -103,7 +155,9 @@ export function setPasswordHash(db: DB, userId: number, hash: string): void {
 
 /** Revokes every live token of a user except `keep`; returns the revoked tokens. */
 export function revokeTokensExcept(db: DB, userId: number, keep: string | null): string[] {
-  const rows = db.prepare("SELECT token FROM tokens WHERE user_id = ? AND revoked_at IS NULL AND token IS NOT ?").all(userId, keep) as { token: string }[];
+  const rows = db
+    .prepare("SELECT token FROM tokens WHERE user_id = ? AND revoked_at IS NULL AND token IS NOT ?")
+    .all(userId, keep) as { token: string }[];
   const now = Date.now();
   const upd = db.prepare("UPDATE tokens SET revoked_at = ? WHERE token = ?");
   for (const r of rows) upd.run(now, r.token);

@@ -117,7 +117,8 @@ export class CandleBook {
     const items = [...this.dirty.values()];
     this.dirty.clear();
     this.db.transaction(() => {
-      for (const { id, period, c } of items) this.upsert.run(id, period, c.time, c.open, c.high, c.low, c.close, round2(c.volume));
+      for (const { id, period, c } of items)
+        this.upsert.run(id, period, c.time, c.open, c.high, c.low, c.close, round2(c.volume));
     })();
   }
 }
@@ -129,7 +130,9 @@ export function round2(x: number): number {
 /** Reads up to `limit` stored candles of one period, ascending by time. */
 export function readCandles(db: DB, id: number, period: Period, limit: number): Candle[] {
   const rows = db
-    .prepare("SELECT time, open, high, low, close, volume FROM candles WHERE instrument_id = ? AND period = ? ORDER BY time DESC LIMIT ?")
+    .prepare(
+      "SELECT time, open, high, low, close, volume FROM candles WHERE instrument_id = ? AND period = ? ORDER BY time DESC LIMIT ?",
+    )
     .all(id, period, limit) as Candle[];
   return rows.reverse();
 }
@@ -146,7 +149,8 @@ export function pruneCandles(db: DB, keep = 2_000): number {
   );
   let n = 0;
   db.transaction(() => {
-    for (const { id } of ids) for (const p of PERIODS) if (p !== "1day") n += del.run(id, p, id, p, keep - 1).changes;
+    for (const { id } of ids)
+      for (const p of PERIODS) if (p !== "1day") n += del.run(id, p, id, p, keep - 1).changes;
   })();
   return n;
 }

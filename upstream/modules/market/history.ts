@@ -100,7 +100,11 @@ export function sigmaPerMinute(inst: Pick<InstrumentRow, "volatility" | "session
 
 /** Typical traded volume (lots) per open minute, by category. */
 export function volumePerMinute(inst: Pick<InstrumentRow, "category_id">): number {
-  return ({ 1: 150, 2: 60, 3: 90, 4: 70, 5: 40, 6: 25, 7: 30 } as Record<number, number>)[inst.category_id] ?? 50;
+  return (
+    ({ 1: 150, 2: 60, 3: 90, 4: 70, 5: 40, 6: 25, 7: 30 } as Record<number, number>)[
+      inst.category_id
+    ] ?? 50
+  );
 }
 
 // ---- generation -----------------------------------------------------------------------------------
@@ -111,7 +115,15 @@ interface Bar extends Candle {
   res: Res;
 }
 
-function makeBar(rng: Rng, t: number, closeRaw: number, sigma: number, precision: number, volume: number, res: Res): { bar: Bar; openRaw: number } {
+function makeBar(
+  rng: Rng,
+  t: number,
+  closeRaw: number,
+  sigma: number,
+  precision: number,
+  volume: number,
+  res: Res,
+): { bar: Bar; openRaw: number } {
   const openRaw = closeRaw * Math.exp(sigma * rng.gauss());
   const hiRaw = Math.max(openRaw, closeRaw) * Math.exp(Math.abs(rng.gauss()) * sigma * 0.6);
   const loRaw = Math.min(openRaw, closeRaw) * Math.exp(-Math.abs(rng.gauss()) * sigma * 0.6);
@@ -174,7 +186,14 @@ export function aggregate(bars: Candle[], period: Period): Candle[] {
   for (const b of bars) {
     const start = Math.floor(b.time / ms) * ms;
     if (!cur || cur.time !== start) {
-      cur = { time: start, open: b.open, high: b.high, low: b.low, close: b.close, volume: b.volume };
+      cur = {
+        time: start,
+        open: b.open,
+        high: b.high,
+        low: b.low,
+        close: b.close,
+        volume: b.volume,
+      };
       out.push(cur);
     } else {
       if (b.high > cur.high) cur.high = b.high;
@@ -188,7 +207,11 @@ export function aggregate(bars: Candle[], period: Period): Candle[] {
 }
 
 /** Candles of every period for one instrument's generated history (newest KEEP each). */
-export function historyCandles(inst: InstrumentRow, seed: number, now: number): Record<Period, Candle[]> {
+export function historyCandles(
+  inst: InstrumentRow,
+  seed: number,
+  now: number,
+): Record<Period, Candle[]> {
   const bars = generateBars(inst, seed, now);
   const fine = bars.filter((b) => b.res === 0);
   const intraday = bars.filter((b) => b.res <= 1);
@@ -205,17 +228,25 @@ export function historyCandles(inst: InstrumentRow, seed: number, now: number): 
  * Generates and stores history for every enabled instrument that has no candle yet (idempotent).
  * Returns the number of instruments it generated.
  */
-export function generateHistory(db: DB, seed: number, now: number, instruments: InstrumentRow[] = loadInstruments(db)): number {
+export function generateHistory(
+  db: DB,
+  seed: number,
+  now: number,
+  instruments: InstrumentRow[] = loadInstruments(db),
+): number {
   const has = db.prepare("SELECT 1 FROM candles WHERE instrument_id = ? LIMIT 1");
   const todo = instruments.filter((i) => !has.get(i.id));
   if (todo.length === 0) return 0;
-  const ins = db.prepare("INSERT OR IGNORE INTO candles (instrument_id, period, time, open, high, low, close, volume) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+  const ins = db.prepare(
+    "INSERT OR IGNORE INTO candles (instrument_id, period, time, open, high, low, close, volume) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+  );
   const all = todo.map((inst) => ({ inst, candles: historyCandles(inst, seed, now) }));
   db.transaction(() => {
     for (const { inst, candles } of all) {
       // In primary-key order (period text sorts 15min, 1day, 1min, ...): appends instead of page splits.
       for (const period of [...PERIODS].sort()) {
-        for (const c of candles[period]) ins.run(inst.id, period, c.time, c.open, c.high, c.low, c.close, c.volume);
+        for (const c of candles[period])
+          ins.run(inst.id, period, c.time, c.open, c.high, c.low, c.close, c.volume);
       }
     }
   })();
@@ -223,7 +254,12 @@ export function generateHistory(db: DB, seed: number, now: number, instruments: 
 }
 
 /** First-start preparation of the market: default instruments, then history where missing. */
-export function ensureMarket(db: DB, seed: number, now: number = Date.now(), opts: { history?: boolean } = {}): { added: number; generated: number; ms: number } {
+export function ensureMarket(
+  db: DB,
+  seed: number,
+  now: number = Date.now(),
+  opts: { history?: boolean } = {},
+): { added: number; generated: number; ms: number } {
   const t0 = performance.now();
   const added = seedInstruments(db);
   const generated = opts.history === false ? 0 : generateHistory(db, seed, now);

@@ -21,7 +21,8 @@ export function sessionOpen(session: string, at: number): boolean {
   const dayNo = Math.floor(at / 86_400_000);
   const day = (((dayNo + 4) % 7) + 7) % 7; // 0 Sunday .. 6 Saturday (1970-01-01 was a Thursday)
   const min = Math.floor((at - dayNo * 86_400_000) / 60_000);
-  if (session === "us_stock") return day >= 1 && day <= 5 && min >= US_OPEN_MIN && min < US_CLOSE_MIN;
+  if (session === "us_stock")
+    return day >= 1 && day <= 5 && min >= US_OPEN_MIN && min < US_CLOSE_MIN;
   // fx and anything unknown follows the forex week.
   if (day === 6) return false;
   if (day === 5) return min < FX_EDGE_MIN;

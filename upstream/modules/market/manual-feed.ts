@@ -51,7 +51,12 @@ export function createManualFeed(db: DB, opts: ManualFeedOptions = {}): ManualFe
     set(codeOrId, price, o = {}) {
       const inst = must(codeOrId);
       if (!(Number.isFinite(price) && price > 0)) throw new Error(`invalid price ${price}`);
-      const q = core.record(inst, roundTo(price, inst.price_precision), o.volume ?? 1, o.at ?? Date.now());
+      const q = core.record(
+        inst,
+        roundTo(price, inst.price_precision),
+        o.volume ?? 1,
+        o.at ?? Date.now(),
+      );
       core.book.flush();
       core.emit([q]);
       return q;

@@ -35,7 +35,10 @@ export class MarketCore {
       this.byCode.set(inst.code.toUpperCase(), inst);
       this.book.load(inst.id);
       const last = this.book.last(inst.id, "1min");
-      this.prices.set(inst.id, last ? { price: last.close, time: last.time } : { price: inst.base_price, time: 0 });
+      this.prices.set(
+        inst.id,
+        last ? { price: last.close, time: last.time } : { price: inst.base_price, time: 0 },
+      );
     }
   }
 

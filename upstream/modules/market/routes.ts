@@ -15,12 +15,32 @@ import type { AppContext } from "../../app.js";
 import type { Quote } from "./feed.js";
 import { DomainError, CODE_FAIL, CODE_NOT_FOUND } from "../../platform/errors.js";
 import { translate } from "../../platform/i18n.js";
-import { DEFAULT_PERIOD, DEFAULT_SPARKLINE_PERIOD, SPARKLINE_POINTS, TOPIC, klineCode, klineTopic } from "@contract/constants";
-import { CandleBook, isPeriod, readCandles, round2, type FormingCandle, type Period } from "./candles.js";
+import {
+  DEFAULT_PERIOD,
+  DEFAULT_SPARKLINE_PERIOD,
+  SPARKLINE_POINTS,
+  TOPIC,
+  klineCode,
+  klineTopic,
+} from "@contract/constants";
+import {
+  CandleBook,
+  isPeriod,
+  readCandles,
+  round2,
+  type FormingCandle,
+  type Period,
+} from "./candles.js";
 import { loadInstruments, type InstrumentRow } from "./instruments.js";
 import type { MarketFeed } from "./market-core.js";
 
-const LOGO_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "static", "logos");
+const LOGO_DIR = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "..",
+  "static",
+  "logos",
+);
 const KLINE_LIMIT = 300;
 const SEARCH_MAX = 32;
 
@@ -39,7 +59,11 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
   const marketFeed = feed && "book" in feed ? (feed as MarketFeed) : null;
   const book: CandleBook = marketFeed?.book ?? recordCandles(ctx);
   const startupMs = (feed as { startupMs?: number } | null)?.startupMs;
-  if (startupMs !== undefined) ctx.log.info({ ms: startupMs, instruments: marketFeed?.instruments().length }, "market ready (seed and history)");
+  if (startupMs !== undefined)
+    ctx.log.info(
+      { ms: startupMs, instruments: marketFeed?.instruments().length },
+      "market ready (seed and history)",
+    );
 
   const sql = marketStatements(db);
   const catStmt = sql.categories;
@@ -53,7 +77,8 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
     if (!raw) throw new DomainError("market.invalid_forex_id", CODE_FAIL);
     let inst: InstrumentRow | undefined;
     if (/^\d{1,9}$/.test(raw)) inst = instById.get(Number(raw)) as InstrumentRow | undefined;
-    else if (/^[A-Za-z0-9_.-]{1,32}$/.test(raw)) inst = instByCode.get(raw) as InstrumentRow | undefined;
+    else if (/^[A-Za-z0-9_.-]{1,32}$/.test(raw))
+      inst = instByCode.get(raw) as InstrumentRow | undefined;
     else throw new DomainError("market.invalid_forex_id", CODE_FAIL);
     if (!inst) throw new DomainError("market.not_found", CODE_NOT_FOUND, { id: raw });
     return inst;
@@ -61,7 +86,8 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
 
   function periodOf(raw: string | undefined, dflt: Period): Period {
     if (raw === undefined || raw === "") return dflt;
-    if (!isPeriod(raw)) throw new DomainError("market.invalid_period", CODE_FAIL, { period: raw.slice(0, 16) });
+    if (!isPeriod(raw))
+      throw new DomainError("market.invalid_period", CODE_FAIL, { period: raw.slice(0, 16) });
     return raw;
   }
 
@@ -74,8 +100,15 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
     const price = min?.close ?? day?.close ?? inst.base_price;
     const open = day?.open ?? price;
     return {
-      id: inst.id, code: inst.code, price, open, high: day?.high ?? price, low: day?.low ?? price,
-      volume: day?.volume ?? 0, change: open > 0 ? Math.round(((price - open) / open) * 10000) / 100 : 0, time: min?.time ?? 0,
+      id: inst.id,
+      code: inst.code,
+      price,
+      open,
+      high: day?.high ?? price,
+      low: day?.low ?? price,
+      volume: day?.volume ?? 0,
+      change: open > 0 ? Math.round(((price - open) / open) * 10000) / 100 : 0,
+      time: min?.time ?? 0,
     };
   }
 
@@ -86,7 +119,8 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
     let multiples: number[] = [];
     try {
       const parsed = JSON.parse(inst.multiples) as unknown;
-      if (Array.isArray(parsed)) multiples = parsed.map(Number).filter((n) => Number.isFinite(n) && n > 0);
+      if (Array.isArray(parsed))
+        multiples = parsed.map(Number).filter((n) => Number.isFinite(n) && n > 0);
     } catch {
       multiples = [];
     }
@@ -105,7 +139,15 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
       HasForexMultiple: multiples.map((Value) => ({ Value })),
       ForexFeeRate: Number(inst.fee_rate),
       QuoteCurrency: inst.quote_currency,
-      ForexQuotations: { Open: q.open, Close: q.price, High: q.high, Low: q.low, Volume: round2(q.volume), Change: q.change, Time: q.time },
+      ForexQuotations: {
+        Open: q.open,
+        Close: q.price,
+        High: q.high,
+        Low: q.low,
+        Volume: round2(q.volume),
+        Change: q.change,
+        Time: q.time,
+      },
       Api: inst.api,
     };
   }
@@ -127,18 +169,25 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
   route(app, api.tradeList, async (req) => {
     const q = (req.query ?? {}) as Query;
     const search = str(q, "searchCurrency") ?? "";
-    if (search.length > SEARCH_MAX) throw new DomainError("market.search_too_long", CODE_FAIL, { max: SEARCH_MAX });
+    if (search.length > SEARCH_MAX)
+      throw new DomainError("market.search_too_long", CODE_FAIL, { max: SEARCH_MAX });
     const catRaw = str(q, "category_id") ?? "";
     let categoryId: number | null = null;
     if (catRaw !== "" && catRaw !== "0") {
       if (!/^\d{1,9}$/.test(catRaw)) throw new DomainError("market.invalid_category", CODE_FAIL);
       categoryId = Number(catRaw);
-      if (!catExists.get(categoryId)) throw new DomainError("market.category_not_found", CODE_NOT_FOUND);
+      if (!catExists.get(categoryId))
+        throw new DomainError("market.category_not_found", CODE_NOT_FOUND);
     }
     const needle = search.toLowerCase();
     const data = loadInstruments(db)
       .filter((i) => categoryId === null || i.category_id === categoryId)
-      .filter((i) => !needle || i.code.toLowerCase().includes(needle) || i.show_code.toLowerCase().includes(needle))
+      .filter(
+        (i) =>
+          !needle ||
+          i.code.toLowerCase().includes(needle) ||
+          i.show_code.toLowerCase().includes(needle),
+      )
       .map(tradeItem);
     return ctx.ok(req, data);
   });
@@ -158,7 +207,14 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
         if (candles.length > KLINE_LIMIT) candles.shift();
       }
     }
-    const data = candles.map((c) => ({ Time: c.time, Open: c.open, High: c.high, Low: c.low, Close: c.close, Volume: round2(c.volume) }));
+    const data = candles.map((c) => ({
+      Time: c.time,
+      Open: c.open,
+      High: c.high,
+      Low: c.low,
+      Close: c.close,
+      Volume: round2(c.volume),
+    }));
     return ctx.ok(req, data);
   });
 
@@ -166,11 +222,16 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
     const q = (req.query ?? {}) as Query;
     const period = periodOf(str(q, "period"), DEFAULT_SPARKLINE_PERIOD);
     const raw = str(q, "forex_id") ?? "";
-    const parts = raw.split(",").map((s) => s.trim()).filter(Boolean);
+    const parts = raw
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (parts.length > 200) throw new DomainError("market.invalid_forex_id", CODE_FAIL);
     const insts = parts.length === 0 ? loadInstruments(db) : parts.map((p) => instrumentOf(p));
     const data = insts.map((inst) => {
-      const rows = (closesStmt.all(inst.id, period, SPARKLINE_POINTS) as { time: number; close: number }[]).reverse();
+      const rows = (
+        closesStmt.all(inst.id, period, SPARKLINE_POINTS) as { time: number; close: number }[]
+      ).reverse();
       // The in-memory forming candle replaces its stored copy, or is appended when not stored yet.
       const live = book.last(inst.id, period);
       if (live) {
@@ -189,7 +250,8 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
   // ---- logos ---------------------------------------------------------------------------------------
   const logos = new Map<string, Buffer>();
   if (fs.existsSync(LOGO_DIR)) {
-    for (const f of fs.readdirSync(LOGO_DIR)) if (/^[A-Za-z0-9_-]+\.svg$/.test(f)) logos.set(f, fs.readFileSync(path.join(LOGO_DIR, f)));
+    for (const f of fs.readdirSync(LOGO_DIR))
+      if (/^[A-Za-z0-9_-]+\.svg$/.test(f)) logos.set(f, fs.readFileSync(path.join(LOGO_DIR, f)));
   }
   app.get<{ Params: { file: string } }>(
     "/static/logos/:file",
@@ -203,7 +265,11 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
     async (req, reply) => {
       const body = logos.get(req.params.file);
       if (!body) {
-        return reply.status(404).send({ code: CODE_NOT_FOUND, msg: translate(req.lang, "market.logo_not_found"), data: null });
+        return reply.status(404).send({
+          code: CODE_NOT_FOUND,
+          msg: translate(req.lang, "market.logo_not_found"),
+          data: null,
+        });
       }
       reply
         .header("Content-Type", "image/svg+xml")
@@ -220,15 +286,32 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
   for (const i of loadInstruments(db)) codeToId.set(i.code, i.id);
 
   const dayItem = (q: Quote) => ({
-    Id: q.id, Code: q.code, Close: q.price, Open: q.open, High: q.high, Low: q.low,
-    Volume: round2(q.volume), Change: q.change, Time: q.time, MarketStatus: isOpen(q.id) ? 1 : 0,
+    Id: q.id,
+    Code: q.code,
+    Close: q.price,
+    Open: q.open,
+    High: q.high,
+    Low: q.low,
+    Volume: round2(q.volume),
+    Change: q.change,
+    Time: q.time,
+    MarketStatus: isOpen(q.id) ? 1 : 0,
   });
   const klineItems = (id: number) =>
     book.current(id).map((c: FormingCandle) => ({
-      period: c.period, Time: c.time, Open: c.open, High: c.high, Low: c.low, Close: c.close, Volume: round2(c.volume),
+      period: c.period,
+      Time: c.time,
+      Open: c.open,
+      High: c.high,
+      Low: c.low,
+      Close: c.close,
+      Volume: round2(c.volume),
     }));
 
-  ctx.hub.onSubscribe((t) => t === TOPIC.DAY_MARKET, () => feed.all().map(dayItem));
+  ctx.hub.onSubscribe(
+    (t) => t === TOPIC.DAY_MARKET,
+    () => feed.all().map(dayItem),
+  );
   ctx.hub.onSubscribe(
     (t) => klineCode(t) !== null,
     (t) => {
@@ -261,4 +344,3 @@ function recordCandles(ctx: AppContext): CandleBook {
   });
   return book;
 }
-

@@ -10,8 +10,11 @@ export function marketStatements(db: DB) {
     categories: db.prepare("SELECT id, names FROM categories ORDER BY sort, id"),
     categoryExists: db.prepare("SELECT 1 FROM categories WHERE id = ?"),
     instrumentById: db.prepare("SELECT * FROM instruments WHERE id = ? AND enabled = 1"),
-    instrumentByCode: db.prepare("SELECT * FROM instruments WHERE code = ? COLLATE NOCASE AND enabled = 1"),
-    closes: db.prepare("SELECT time, close FROM candles WHERE instrument_id = ? AND period = ? ORDER BY time DESC LIMIT ?"),
+    instrumentByCode: db.prepare(
+      "SELECT * FROM instruments WHERE code = ? COLLATE NOCASE AND enabled = 1",
+    ),
+    closes: db.prepare(
+      "SELECT time, close FROM candles WHERE instrument_id = ? AND period = ? ORDER BY time DESC LIMIT ?",
+    ),
   };
 }
-

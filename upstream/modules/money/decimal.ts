@@ -8,7 +8,12 @@
 import DecimalJs from "decimal.js";
 import type { Arith } from "@contract/formulas";
 
-export const Dec = DecimalJs.clone({ precision: 40, rounding: DecimalJs.ROUND_HALF_EVEN, toExpNeg: -30, toExpPos: 40 });
+export const Dec = DecimalJs.clone({
+  precision: 40,
+  rounding: DecimalJs.ROUND_HALF_EVEN,
+  toExpNeg: -30,
+  toExpPos: 40,
+});
 export type Dec = InstanceType<typeof Dec>;
 
 export const MICRO = 1_000_000;

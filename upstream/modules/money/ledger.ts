@@ -40,7 +40,9 @@ export interface LedgerStatements {
 
 export function ledgerStatements(db: DB): LedgerStatements {
   return {
-    move: db.prepare("UPDATE users SET balance_micro = balance_micro + ? WHERE id = ? RETURNING balance_micro"),
+    move: db.prepare(
+      "UPDATE users SET balance_micro = balance_micro + ? WHERE id = ? RETURNING balance_micro",
+    ),
     insert: db.prepare(
       "INSERT INTO ledger (user_id, amount_micro, balance_after_micro, kind, memo, ref, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
     ),

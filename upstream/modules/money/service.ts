@@ -10,7 +10,12 @@
  */
 import type { DB } from "../../platform/db.js";
 import { DomainError } from "../../platform/errors.js";
-import { LEDGER_KINDS, ledgerStatements, type LedgerKind, type LedgerStatements } from "./ledger.js";
+import {
+  LEDGER_KINDS,
+  ledgerStatements,
+  type LedgerKind,
+  type LedgerStatements,
+} from "./ledger.js";
 
 export type { LedgerKind } from "./ledger.js";
 
@@ -53,15 +58,25 @@ export class MoneyService {
    * Runs inside the caller's db transaction when there is one, otherwise in its own.
    */
   post(p: Posting): number {
-    if (!Number.isSafeInteger(p.amountMicro)) throw new Error(`amount is not an integer micro-USD value: ${p.amountMicro}`);
+    if (!Number.isSafeInteger(p.amountMicro))
+      throw new Error(`amount is not an integer micro-USD value: ${p.amountMicro}`);
     if (!LEDGER_KINDS.includes(p.kind)) throw new Error(`unknown ledger kind: ${p.kind}`);
     if (!this.db.inTransaction) return this.transaction(() => this.post(p));
     const row = this.st.move.get(p.amountMicro, p.userId) as { balance_micro: number } | undefined;
     if (!row) throw new Error(`no such user ${p.userId}`);
     const after = row.balance_micro;
     if (!Number.isSafeInteger(after)) throw new Error(`balance out of range for user ${p.userId}`);
-    if (p.floorMicro !== undefined && after < p.floorMicro) throw new DomainError(p.refusal ?? "insufficient_balance");
-    this.st.insert.run(p.userId, p.amountMicro, after, p.kind, p.memo ?? null, p.ref ?? null, p.at ?? Date.now());
+    if (p.floorMicro !== undefined && after < p.floorMicro)
+      throw new DomainError(p.refusal ?? "insufficient_balance");
+    this.st.insert.run(
+      p.userId,
+      p.amountMicro,
+      after,
+      p.kind,
+      p.memo ?? null,
+      p.ref ?? null,
+      p.at ?? Date.now(),
+    );
     this.touched?.add(p.userId);
     this.announce(p.userId, after);
     return after;
@@ -90,7 +105,8 @@ export class MoneyService {
 
   /** A user's balance and locked balance (micro-USD), or undefined for no such user. */
   balances(userId: number): { balanceMicro: number; lockMicro: number } | undefined {
-    const r = this.st.balances.get(userId) as { balance_micro: number; lock_balance_micro: number } | undefined;
+    const r = this.st.balances.get(userId) as
+      { balance_micro: number; lock_balance_micro: number } | undefined;
     return r ? { balanceMicro: r.balance_micro, lockMicro: r.lock_balance_micro } : undefined;
   }
 

@@ -21,13 +21,12 @@ function asNumber(v: string | undefined, dflt: number): number {
 export function registerSettingsRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { db } = ctx;
 
-  route(app, api.areaList, async (req) =>
-    ctx.ok(req, areaList(db)),
-  );
+  route(app, api.areaList, async (req) => ctx.ok(req, areaList(db)));
 
   route(app, api.setting, async (req) => {
     const f = parseFields(z.object({ key: required() }), fieldsOf(req));
-    if (!PUBLIC_SETTINGS.has(f.key)) throw new DomainError("accounts.setting_unknown", 0, { key: f.key });
+    if (!PUBLIC_SETTINGS.has(f.key))
+      throw new DomainError("accounts.setting_unknown", 0, { key: f.key });
     return ctx.ok(req, getSetting(db, f.key) ?? null);
   });
 

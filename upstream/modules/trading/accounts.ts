@@ -40,7 +40,15 @@ export class AccountTable {
   add(userId: number, balanceMicro: number): Account {
     const idx = this.list.length;
     if (idx >= this.float.length) this.grow();
-    const a: Account = { userId, idx, balanceMicro, usedMarginMicro: 0, positions: new Set(), pendings: new Set(), agg: new Map() };
+    const a: Account = {
+      userId,
+      idx,
+      balanceMicro,
+      usedMarginMicro: 0,
+      positions: new Set(),
+      pendings: new Set(),
+      agg: new Map(),
+    };
     this.byUser.set(userId, a);
     this.list.push(a);
     return a;

@@ -157,8 +157,15 @@ export class Book {
    * count). No allocation.
    */
   mark(p: number, rate: number, accts: AccountTable, tn: number): number {
-    const acc = this.acc, su = this.su, open = this.open, profit = this.profit, n = this.n;
-    const accFloat = accts.float, touched = accts.touched, touchedList = accts.touchedList, dirty = accts.dirty;
+    const acc = this.acc,
+      su = this.su,
+      open = this.open,
+      profit = this.profit,
+      n = this.n;
+    const accFloat = accts.float,
+      touched = accts.touched,
+      touchedList = accts.touchedList,
+      dirty = accts.dirty;
     for (let i = 0; i < n; i++) {
       const pr = (p - open[i]) * su[i] * rate;
       const ai = acc[i];
@@ -175,12 +182,26 @@ export class Book {
 
   /** Collects into `hits` the positions whose take-profit or stop-loss `p` reaches. */
   scanStops(p: number, hits: StopHits): void {
-    const su = this.su, tp = this.tp, sl = this.sl, n = this.n;
+    const su = this.su,
+      tp = this.tp,
+      sl = this.sl,
+      n = this.n;
     for (let i = 0; i < n; i++) {
       const t = tp[i];
       const s = sl[i];
       if (t === 0 && s === 0) continue;
-      const reason = su[i] > 0 ? (t > 0 && p >= t ? "take_profit" : s > 0 && p <= s ? "stop_loss" : null) : t > 0 && p <= t ? "take_profit" : s > 0 && p >= s ? "stop_loss" : null;
+      const reason =
+        su[i] > 0
+          ? t > 0 && p >= t
+            ? "take_profit"
+            : s > 0 && p <= s
+              ? "stop_loss"
+              : null
+          : t > 0 && p <= t
+            ? "take_profit"
+            : s > 0 && p >= s
+              ? "stop_loss"
+              : null;
       if (reason !== null) {
         hits.pos.push(this.pos[i]);
         hits.price.push(p);

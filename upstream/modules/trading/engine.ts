@@ -57,14 +57,32 @@ import { AccountTable, aggregate, type Account } from "./accounts.js";
 import { ONE, Pricing } from "./pricing.js";
 import { InstrumentSpecs } from "./instrument-specs.js";
 import { TradeSettings, type Settings } from "./settings.js";
-import { DealPages, PAGE_SIZE, engineStatements, type ListedOrderRow, type OrderRow } from "./sql.js";
+import {
+  DealPages,
+  PAGE_SIZE,
+  engineStatements,
+  type ListedOrderRow,
+  type OrderRow,
+} from "./sql.js";
 import { stateClosed, stateOfPos, stateOfRow } from "./snapshots.js";
 import { EngineEvents } from "./events.js";
-import type { AccountFigures, AccountSnapshot, OrderPage, OrderRequest, OrderState } from "./model.js";
+import type {
+  AccountFigures,
+  AccountSnapshot,
+  OrderPage,
+  OrderRequest,
+  OrderState,
+} from "./model.js";
 
 // The engine's public API, importable from this module.
 export type { Settings } from "./settings.js";
-export type { AccountFigures, AccountSnapshot, OrderPage, OrderRequest, OrderState } from "./model.js";
+export type {
+  AccountFigures,
+  AccountSnapshot,
+  OrderPage,
+  OrderRequest,
+  OrderState,
+} from "./model.js";
 
 export interface Logger {
   error(obj: unknown, msg?: string): void;
@@ -103,10 +121,15 @@ export class Engine {
 
   constructor(opts: EngineOptions) {
     this.db = opts.db;
-    this.log = opts.log ?? { error: (o, m) => console.error(m, o), warn: (o, m) => console.warn(m, o) };
+    this.log = opts.log ?? {
+      error: (o, m) => console.error(m, o),
+      warn: (o, m) => console.warn(m, o),
+    };
     this.st = engineStatements(this.db);
     this.money = opts.money ?? moneyOf(this.db);
-    this.events = new EngineEvents((err, event) => this.log.error({ err, event }, "engine event listener failed"));
+    this.events = new EngineEvents((err, event) =>
+      this.log.error({ err, event }, "engine event listener failed"),
+    );
     this.specs = new InstrumentSpecs(this.db);
     this.tradeSettings = new TradeSettings(this.db);
     this.idem = new Idempotency(this.db);
@@ -211,7 +234,8 @@ export class Engine {
 
   /** Balance, lock, equity, used and free margin, margin level (trading-rules.md "Account values"). */
   accountValues(userId: number): AccountFigures {
-    const u = this.st.user.get(userId) as { balance_micro: number; lock_balance_micro: number } | undefined;
+    const u = this.st.user.get(userId) as
+      { balance_micro: number; lock_balance_micro: number } | undefined;
     if (!u) throw new DomainError("not_found", CODE_NOT_FOUND);
     const a = this.accts.get(userId);
     const used = a ? a.usedMarginMicro : 0;
@@ -235,7 +259,13 @@ export class Engine {
     const figures = this.accountValues(userId);
     const a = this.accts.get(userId);
     const positions: AccountSnapshot["positions"] = [];
-    if (a) for (const p of a.positions) positions.push({ id: p.id, price: this.pricing.price(p.inst) ?? p.openPrice, profitMicro: this.pricing.floatingMicroOf(p) });
+    if (a)
+      for (const p of a.positions)
+        positions.push({
+          id: p.id,
+          price: this.pricing.price(p.inst) ?? p.openPrice,
+          profitMicro: this.pricing.floatingMicroOf(p),
+        });
     return { figures, positions };
   }
 
@@ -282,7 +312,12 @@ export class Engine {
     p.status = ST_OPEN;
     const price = this.pricing.price(p.inst);
     const rate = this.pricing.usdRateF(p.inst);
-    const profit = price === null || !Number.isFinite(rate) ? 0 : (p.orderType === BUY ? price - p.openPrice : p.openPrice - price) * p.units.toNumber() * rate;
+    const profit =
+      price === null || !Number.isFinite(rate)
+        ? 0
+        : (p.orderType === BUY ? price - p.openPrice : p.openPrice - price) *
+          p.units.toNumber() *
+          rate;
     p.book.add(p, profit);
     p.acc.positions.add(p);
     p.acc.usedMarginMicro += p.marginMicro;
@@ -345,10 +380,43 @@ export class Engine {
       const kind = pendingKind(orderType, target, q.price);
       const a = this.account(userId);
       const view = this.runTx(() => {
-        const { id } = this.st.insertOrder.get(userId, inst.id, orderType, ST_PENDING, kind, lots.toString(), units.toString(), leverage, target, null, tp, sl, 0, 0, now, null) as { id: number };
+        const { id } = this.st.insertOrder.get(
+          userId,
+          inst.id,
+          orderType,
+          ST_PENDING,
+          kind,
+          lots.toString(),
+          units.toString(),
+          leverage,
+          target,
+          null,
+          tp,
+          sl,
+          0,
+          0,
+          now,
+          null,
+        ) as { id: number };
         const p: Pos = {
-          id, userId, acc: a, inst, book: this.book(inst), orderType, status: ST_PENDING, pendingKind: kind, lots, units, leverage,
-          originPrice: target, openPrice: 0, tp: tp ?? 0, sl: sl ?? 0, marginMicro: 0, feeMicro: 0, slot: -1,
+          id,
+          userId,
+          acc: a,
+          inst,
+          book: this.book(inst),
+          orderType,
+          status: ST_PENDING,
+          pendingKind: kind,
+          lots,
+          units,
+          leverage,
+          originPrice: target,
+          openPrice: 0,
+          tp: tp ?? 0,
+          sl: sl ?? 0,
+          marginMicro: 0,
+          feeMicro: 0,
+          slot: -1,
         };
         const v = stateOfPos(p, now, this.pricing);
         this.idem.store(userId, idemKey, "submit", v);
@@ -371,14 +439,59 @@ export class Engine {
       if (!this.clearlyAffordable(a, bal, marginMicro + feeMicro)) {
         const free = bal + this.pricing.floatingMicro(a) - a.usedMarginMicro;
         if (marginMicro + feeMicro > free) {
-          throw new DomainError("insufficient_margin", 0, { need: microToNumber(marginMicro + feeMicro).toFixed(2), free: microToNumber(Math.max(free, 0)).toFixed(2) });
+          throw new DomainError("insufficient_margin", 0, {
+            need: microToNumber(marginMicro + feeMicro).toFixed(2),
+            free: microToNumber(Math.max(free, 0)).toFixed(2),
+          });
         }
       }
-      const { id } = this.st.insertOrder.get(userId, inst.id, orderType, ST_OPEN, null, lots.toString(), units.toString(), leverage, price, price, tp, sl, marginMicro, feeMicro, now, now) as { id: number };
-      const balAfter = feeMicro !== 0 ? this.money.post({ userId, amountMicro: -feeMicro, kind: "fee", ref: `order:${id}`, at: now }) : bal;
+      const { id } = this.st.insertOrder.get(
+        userId,
+        inst.id,
+        orderType,
+        ST_OPEN,
+        null,
+        lots.toString(),
+        units.toString(),
+        leverage,
+        price,
+        price,
+        tp,
+        sl,
+        marginMicro,
+        feeMicro,
+        now,
+        now,
+      ) as { id: number };
+      const balAfter =
+        feeMicro !== 0
+          ? this.money.post({
+              userId,
+              amountMicro: -feeMicro,
+              kind: "fee",
+              ref: `order:${id}`,
+              at: now,
+            })
+          : bal;
       const p: Pos = {
-        id, userId, acc: a, inst, book: this.book(inst), orderType, status: ST_OPEN, pendingKind: null, lots, units, leverage,
-        originPrice: price, openPrice: price, tp: tp ?? 0, sl: sl ?? 0, marginMicro, feeMicro, slot: -1,
+        id,
+        userId,
+        acc: a,
+        inst,
+        book: this.book(inst),
+        orderType,
+        status: ST_OPEN,
+        pendingKind: null,
+        lots,
+        units,
+        leverage,
+        originPrice: price,
+        openPrice: price,
+        tp: tp ?? 0,
+        sl: sl ?? 0,
+        marginMicro,
+        feeMicro,
+        slot: -1,
       };
       const v = stateOfPos(p, now, this.pricing);
       this.idem.store(userId, idemKey, "submit", v);
@@ -399,8 +512,11 @@ export class Engine {
     const q = this.pricing.feed?.quote(p.inst.id);
     if (!q || !(q.price > 0)) throw new DomainError("quote_stale");
     if (!this.pricing.feed!.isOpen(p.inst.id)) throw new DomainError("market_closed");
-    if (Date.now() - q.time > this.settings().staleAfterS * 1000) throw new DomainError("quote_stale");
-    const v = this.closePosition(p, q.price, "manual", (view) => this.idem.store(userId, idemKey, "close", view));
+    if (Date.now() - q.time > this.settings().staleAfterS * 1000)
+      throw new DomainError("quote_stale");
+    const v = this.closePosition(p, q.price, "manual", (view) =>
+      this.idem.store(userId, idemKey, "close", view),
+    );
     return v;
   }
 
@@ -410,7 +526,9 @@ export class Engine {
     if (replay) return replay;
     const p = this.ownOrder(userId, id);
     if (p.status !== ST_PENDING) throw new DomainError("order_not_pending");
-    return this.cancelPending(p, "cancelled", (view) => this.idem.store(userId, idemKey, "cancel_trade", view));
+    return this.cancelPending(p, "cancelled", (view) =>
+      this.idem.store(userId, idemKey, "cancel_trade", view),
+    );
   }
 
   /** Sets or clears (null) take-profit and stop-loss of an open position or pending order. */
@@ -450,18 +568,38 @@ export class Engine {
         const rate = this.usdRate(p.inst) ?? ONE;
         const profit = toMicro(profitUsd(p.orderType, p.openPrice, price, p.units, rate));
         this.st.closeOrder.run(price, profit, "demo_reset", now, p.id);
-        if (profit !== 0) this.money.post({ userId, amountMicro: profit, kind: "realised_profit", ref: `order:${p.id}`, at: now });
+        if (profit !== 0)
+          this.money.post({
+            userId,
+            amountMicro: profit,
+            kind: "realised_profit",
+            ref: `order:${p.id}`,
+            at: now,
+          });
       }
       for (const p of pend) this.st.cancelOrder.run("demo_reset", now, p.id);
       const bal = (this.st.balance.get(userId) as { balance_micro: number }).balance_micro;
-      if (bal !== initial) this.money.post({ userId, amountMicro: initial - bal, kind: "demo_reset", ref: "demo_reset", at: now });
+      if (bal !== initial)
+        this.money.post({
+          userId,
+          amountMicro: initial - bal,
+          kind: "demo_reset",
+          ref: "demo_reset",
+          at: now,
+        });
     });
     for (const p of open) this.removeOpen(p);
     for (const p of pend) this.removePending(p);
     a.balanceMicro = initial;
     this.accts.dirty[a.idx] = 1;
-    if (open.length) this.events.emit("positionsClosed", { userId, orderIds: open.map((p) => p.id), reason: "demo_reset" });
-    for (const p of pend) this.events.emit("orderCancelled", { userId, orderId: p.id, reason: "demo_reset" });
+    if (open.length)
+      this.events.emit("positionsClosed", {
+        userId,
+        orderIds: open.map((p) => p.id),
+        reason: "demo_reset",
+      });
+    for (const p of pend)
+      this.events.emit("orderCancelled", { userId, orderId: p.id, reason: "demo_reset" });
     return this.accountValues(userId);
   }
 
@@ -483,7 +621,12 @@ export class Engine {
    * Closes an open position at `price` in one transaction: the order row, its realised profit ledger
    * row, and negative balance protection when it was the account's last position.
    */
-  private closePosition(p: Pos, price: number, reason: CloseReason, inTx?: (v: OrderState) => void): OrderState {
+  private closePosition(
+    p: Pos,
+    price: number,
+    reason: CloseReason,
+    inTx?: (v: OrderState) => void,
+  ): OrderState {
     const rate = this.usdRate(p.inst) ?? ONE;
     const profit = toMicro(profitUsd(p.orderType, p.openPrice, price, p.units, rate));
     const now = Date.now();
@@ -492,9 +635,25 @@ export class Engine {
     const view = this.runTx(() => {
       const changed = this.st.closeOrder.run(price, profit, reason, now, p.id).changes;
       if (changed !== 1) throw new DomainError("order_not_open");
-      let bal = profit !== 0 ? this.money.post({ userId, amountMicro: profit, kind: "realised_profit", ref: `order:${p.id}`, at: now }) : (this.st.balance.get(userId) as { balance_micro: number }).balance_micro;
+      let bal =
+        profit !== 0
+          ? this.money.post({
+              userId,
+              amountMicro: profit,
+              kind: "realised_profit",
+              ref: `order:${p.id}`,
+              at: now,
+            })
+          : (this.st.balance.get(userId) as { balance_micro: number }).balance_micro;
       const prot = protectionAmount(bal, a.positions.size - 1);
-      if (prot !== 0) bal = this.money.post({ userId, amountMicro: prot, kind: "protection", ref: `order:${p.id}`, at: now });
+      if (prot !== 0)
+        bal = this.money.post({
+          userId,
+          amountMicro: prot,
+          kind: "protection",
+          ref: `order:${p.id}`,
+          at: now,
+        });
       a.balanceMicro = bal;
       const v = stateClosed(p, this.createdAt(p.id), this.pricing, price, profit, reason, now);
       inTx?.(v);
@@ -510,7 +669,12 @@ export class Engine {
     const view = this.runTx(() => {
       const changed = this.st.cancelOrder.run(reason, now, p.id).changes;
       if (changed !== 1) throw new DomainError("order_not_pending");
-      const v: OrderState = { ...stateOfPos(p, this.createdAt(p.id), this.pricing), status: ST_CANCELLED, closeReason: reason, closedAt: now };
+      const v: OrderState = {
+        ...stateOfPos(p, this.createdAt(p.id), this.pricing),
+        status: ST_CANCELLED,
+        closeReason: reason,
+        closedAt: now,
+      };
       inTx?.(v);
       return v;
     });
@@ -525,7 +689,14 @@ export class Engine {
     const rate = this.usdRate(p.inst);
     if (rate === null) return;
     const s = this.settings();
-    const { marginMicro, feeMicro } = openAmounts(p.lots, p.inst, price, p.leverage, s.feeType, rate);
+    const { marginMicro, feeMicro } = openAmounts(
+      p.lots,
+      p.inst,
+      price,
+      p.leverage,
+      s.feeType,
+      rate,
+    );
     const a = p.acc;
     const now = Date.now();
     const ok = this.runTx(() => {
@@ -537,7 +708,14 @@ export class Engine {
         return false;
       }
       this.st.activate.run(price, marginMicro, feeMicro, now, p.id);
-      if (feeMicro !== 0) a.balanceMicro = this.money.post({ userId: p.userId, amountMicro: -feeMicro, kind: "fee", ref: `order:${p.id}`, at: now });
+      if (feeMicro !== 0)
+        a.balanceMicro = this.money.post({
+          userId: p.userId,
+          amountMicro: -feeMicro,
+          kind: "fee",
+          ref: `order:${p.id}`,
+          at: now,
+        });
       return true;
     });
     this.removePending(p);
@@ -548,13 +726,22 @@ export class Engine {
       this.addOpen(p);
       this.events.emit("orderActivated", { userId: p.userId, orderId: p.id, price });
     } else {
-      this.events.emit("orderCancelled", { userId: p.userId, orderId: p.id, reason: "insufficient_margin" });
+      this.events.emit("orderCancelled", {
+        userId: p.userId,
+        orderId: p.id,
+        reason: "insufficient_margin",
+      });
     }
   }
 
   /** Stop-out of one account: closes the largest loser first, re-checking, at current prices. */
   private stopOut(a: Account, stopOutPct: number): void {
-    const list = [...a.positions].map((p) => ({ p, id: p.id, profit: this.pricing.floatingMicroOf(p), margin: p.marginMicro }));
+    const list = [...a.positions].map((p) => ({
+      p,
+      id: p.id,
+      profit: this.pricing.floatingMicroOf(p),
+      margin: p.marginMicro,
+    }));
     const bal = (this.st.balance.get(a.userId) as { balance_micro: number }).balance_micro;
     const ids = stopOutOrder(bal, list, stopOutPct);
     for (const id of ids) {
@@ -634,7 +821,9 @@ export class Engine {
     // Stop-out check of every account the tick touched.
     const s = this.settings();
     const stopOut = s.stopOutPct;
-    const accFloat = accts.float, touched = accts.touched, touchedList = accts.touchedList;
+    const accFloat = accts.float,
+      touched = accts.touched,
+      touchedList = accts.touchedList;
     for (let k = 0; k < accts.touchedN; k++) {
       const ai = touchedList[k];
       touched[ai] = 0;
@@ -665,19 +854,29 @@ export class Engine {
   listOrders(userId: number, status: 0 | 1 | 3, page: number): OrderPage {
     const u = this.st.balance.get(userId) as { balance_micro: number } | undefined;
     if (!u) throw new DomainError("not_found", CODE_NOT_FOUND);
-    const { rows, total, historyProfitMicro } = this.deals.page(userId, status, (page - 1) * PAGE_SIZE);
+    const { rows, total, historyProfitMicro } = this.deals.page(
+      userId,
+      status,
+      (page - 1) * PAGE_SIZE,
+    );
     let profitMicro = historyProfitMicro;
     if (status === 1) {
       const a = this.accts.get(userId);
       profitMicro = a ? this.pricing.floatingMicro(a) : 0;
     }
-    return { orders: rows.map((r) => this.stateOfListed(r)), total, profitMicro, balanceMicro: u.balance_micro };
+    return {
+      orders: rows.map((r) => this.stateOfListed(r)),
+      total,
+      profitMicro,
+      balanceMicro: u.balance_micro,
+    };
   }
 
   /** A listed row: live orders from memory (current price), the rest as stored. */
   private stateOfListed(r: ListedOrderRow): OrderState {
     const live = this.orders.get(r.id);
-    if (live && (r.status === ST_OPEN || r.status === ST_PENDING)) return stateOfPos(live, r.created_at, this.pricing);
+    if (live && (r.status === ST_OPEN || r.status === ST_PENDING))
+      return stateOfPos(live, r.created_at, this.pricing);
     return stateOfRow(r);
   }
 

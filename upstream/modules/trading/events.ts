@@ -25,7 +25,9 @@ type Listener<K extends EngineEventName> = (e: EngineEventMap[K]) => void;
 export class EngineEvents {
   private readonly listeners = new Map<EngineEventName, Set<(e: never) => void>>();
 
-  constructor(private readonly onListenerError: (err: unknown, event: EngineEventName) => void = () => {}) {}
+  constructor(
+    private readonly onListenerError: (err: unknown, event: EngineEventName) => void = () => {},
+  ) {}
 
   /** Subscribes to one event; returns the unsubscribe function. */
   on<K extends EngineEventName>(name: K, fn: Listener<K>): () => void {

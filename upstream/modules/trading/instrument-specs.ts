@@ -6,7 +6,18 @@ import type { InstrumentRow } from "../market/instruments.js";
 /** The columns of an instruments row the engine reads. */
 type InstrumentSpecRow = Pick<
   InstrumentRow,
-  "id" | "code" | "show_code" | "quote_currency" | "price_precision" | "pip" | "min_lots" | "cont_num" | "margin_mode" | "multiples" | "fee_rate" | "enabled"
+  | "id"
+  | "code"
+  | "show_code"
+  | "quote_currency"
+  | "price_precision"
+  | "pip"
+  | "min_lots"
+  | "cont_num"
+  | "margin_mode"
+  | "multiples"
+  | "fee_rate"
+  | "enabled"
 >;
 
 export class InstrumentSpecs {
@@ -45,7 +56,12 @@ export class InstrumentSpecs {
     let multiples: number[] = [];
     try {
       const parsed = JSON.parse(r.multiples) as unknown;
-      if (Array.isArray(parsed)) multiples = parsed.map((x) => Number(typeof x === "object" && x !== null ? (x as { Value?: unknown }).Value : x)).filter((x) => Number.isInteger(x) && x > 0);
+      if (Array.isArray(parsed))
+        multiples = parsed
+          .map((x) =>
+            Number(typeof x === "object" && x !== null ? (x as { Value?: unknown }).Value : x),
+          )
+          .filter((x) => Number.isInteger(x) && x > 0);
     } catch {
       multiples = [];
     }

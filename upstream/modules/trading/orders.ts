@@ -5,7 +5,12 @@
  */
 import { DomainError } from "../../platform/errors.js";
 import * as F from "@contract/formulas";
-import { ORDER_STATUS, ORDER_TYPE, type CloseReason as ContractCloseReason, type PendingType } from "@contract/enums";
+import {
+  ORDER_STATUS,
+  ORDER_TYPE,
+  type CloseReason as ContractCloseReason,
+  type PendingType,
+} from "@contract/enums";
 import { Dec, dec, decConst, decimalArith, toMicro } from "../money/decimal.js";
 
 /** An instrument as the engine needs it (decimal fields kept as text, exact). */
@@ -39,19 +44,31 @@ export const ST_CANCELLED = ORDER_STATUS.CANCELLED;
 export type CloseReason = ContractCloseReason;
 
 /** Validates lots: a multiple of Pip, at least ForexMinCont, at most trade.max_lots. Returns the normalised lots. */
-export function validateLots(lots: Dec | null, inst: Pick<InstrumentSpec, "pip" | "minLots">, maxLots: string): Dec {
-  if (lots === null || !lots.isFinite() || lots.lte(0)) throw new DomainError("trade_invalid_field", 0, { field: "cont" });
+export function validateLots(
+  lots: Dec | null,
+  inst: Pick<InstrumentSpec, "pip" | "minLots">,
+  maxLots: string,
+): Dec {
+  if (lots === null || !lots.isFinite() || lots.lte(0))
+    throw new DomainError("trade_invalid_field", 0, { field: "cont" });
   const pip = decConst(inst.pip);
-  if (pip.gt(0) && !lots.mod(pip).isZero()) throw new DomainError("lots_step", 0, { pip: pip.toString() });
-  if (lots.lt(decConst(inst.minLots))) throw new DomainError("lots_min", 0, { min: decConst(inst.minLots).toString() });
-  if (lots.gt(decConst(maxLots))) throw new DomainError("lots_max", 0, { max: decConst(maxLots).toString() });
+  if (pip.gt(0) && !lots.mod(pip).isZero())
+    throw new DomainError("lots_step", 0, { pip: pip.toString() });
+  if (lots.lt(decConst(inst.minLots)))
+    throw new DomainError("lots_min", 0, { min: decConst(inst.minLots).toString() });
+  if (lots.gt(decConst(maxLots)))
+    throw new DomainError("lots_max", 0, { max: decConst(maxLots).toString() });
   return lots;
 }
 
 /** Leverage must be one of the instrument's HasForexMultiple values (null: malformed); none configured -> no_mult_config. */
-export function validateLeverage(leverage: number | null, inst: Pick<InstrumentSpec, "multiples">): number {
+export function validateLeverage(
+  leverage: number | null,
+  inst: Pick<InstrumentSpec, "multiples">,
+): number {
   if (inst.multiples.length === 0) throw new DomainError("no_mult_config");
-  if (leverage === null || !inst.multiples.includes(leverage)) throw new DomainError("invalid_leverage", 0, { options: inst.multiples.join(", ") });
+  if (leverage === null || !inst.multiples.includes(leverage))
+    throw new DomainError("invalid_leverage", 0, { options: inst.multiples.join(", ") });
   return leverage;
 }
 
@@ -65,8 +82,21 @@ export function unitsOf(lots: Dec, contNum: string): Dec {
  * Otherwise lots x ForexContNum x price / leverage, converted to USD with `usdRate` (USD per unit of
  * the quote currency; 1 for USD-quoted instruments).
  */
-export function marginUsd(lots: Dec, inst: Pick<InstrumentSpec, "contNum" | "marginMode">, price: Dec | number, leverage: number, usdRate: Dec | number = 1): Dec {
-  return F.marginUsd(decimalArith, lots, { contNum: decConst(inst.contNum), marginMode: inst.marginMode }, dec(price), leverage, dec(usdRate));
+export function marginUsd(
+  lots: Dec,
+  inst: Pick<InstrumentSpec, "contNum" | "marginMode">,
+  price: Dec | number,
+  leverage: number,
+  usdRate: Dec | number = 1,
+): Dec {
+  return F.marginUsd(
+    decimalArith,
+    lots,
+    { contNum: decConst(inst.contNum), marginMode: inst.marginMode },
+    dec(price),
+    leverage,
+    dec(usdRate),
+  );
 }
 
 /** Fee in USD (@contract/formulas feeUsd): trade_fee_type 1 is lots x ForexFeeRate; otherwise margin x ForexFeeRate. */
@@ -75,7 +105,13 @@ export function feeUsd(feeType: number, lots: Dec, feeRate: string, margin: Dec)
 }
 
 /** Profit in USD (@contract/formulas profitUsd): buy (price - open) x units, sell (open - price) x units, times the USD rate. */
-export function profitUsd(orderType: number, openPrice: Dec | number, price: Dec | number, units: Dec, usdRate: Dec | number = 1): Dec {
+export function profitUsd(
+  orderType: number,
+  openPrice: Dec | number,
+  price: Dec | number,
+  units: Dec,
+  usdRate: Dec | number = 1,
+): Dec {
   return F.profitUsd(decimalArith, orderType, dec(openPrice), dec(price), units, dec(usdRate));
 }
 
@@ -119,7 +155,13 @@ export function pendingReached(kind: PendingKind, target: number, price: number)
  * target price). 0 or null means not set. For a buy TP must be above and SL below the reference;
  * for a sell the reverse. Throws a translated refusal otherwise.
  */
-export function validateStops(orderType: number, ref: number, tp: number | null, sl: number | null, precision = 8): void {
+export function validateStops(
+  orderType: number,
+  ref: number,
+  tp: number | null,
+  sl: number | null,
+  precision = 8,
+): void {
   const p = ref.toFixed(Math.min(Math.max(precision, 0), 12));
   if (orderType === BUY) {
     if (tp && !(tp > ref)) throw new DomainError("tp_buy", 0, { price: p });
@@ -131,7 +173,12 @@ export function validateStops(orderType: number, ref: number, tp: number | null,
 }
 
 /** Which stop, if any, `price` triggers: a buy closes at price >= TP or <= SL, a sell at price <= TP or >= SL. */
-export function stopHit(orderType: number, tp: number, sl: number, price: number): "take_profit" | "stop_loss" | null {
+export function stopHit(
+  orderType: number,
+  tp: number,
+  sl: number,
+  price: number,
+): "take_profit" | "stop_loss" | null {
   if (orderType === BUY) {
     if (tp > 0 && price >= tp) return "take_profit";
     if (sl > 0 && price <= sl) return "stop_loss";

@@ -27,7 +27,8 @@ export function parseStop(raw: unknown, field: string): number | null {
   if (raw === undefined || raw === null) return null;
   const s = typeof raw === "number" ? String(raw) : typeof raw === "string" ? raw.trim() : "x";
   if (s === "") return null;
-  if (!/^\d{0,15}(\.\d{1,12})?$/.test(s) || s === ".") throw new DomainError("trade_invalid_field", 0, { field });
+  if (!/^\d{0,15}(\.\d{1,12})?$/.test(s) || s === ".")
+    throw new DomainError("trade_invalid_field", 0, { field });
   const v = Number(s);
   if (!Number.isFinite(v) || v < 0) throw new DomainError("trade_invalid_field", 0, { field });
   return v === 0 ? null : v;
@@ -56,7 +57,8 @@ export function parseOrderRequest(f: SubmitFields): OrderRequest {
   const side = intParam(f.type);
   if (side !== 1 && side !== 2) throw new DomainError("trade_invalid_field", 0, { field: "type" });
   const status = f.status === undefined || f.status === "" ? ST_OPEN : intParam(f.status);
-  if (status !== ST_OPEN && status !== ST_PENDING) throw new DomainError("trade_invalid_field", 0, { field: "status" });
+  if (status !== ST_OPEN && status !== ST_PENDING)
+    throw new DomainError("trade_invalid_field", 0, { field: "status" });
   return {
     side,
     status,
@@ -70,10 +72,15 @@ export function parseOrderRequest(f: SubmitFields): OrderRequest {
 }
 
 /** my_deal's status (default 1) and page (default 1): refused with trade_invalid_field when malformed. */
-export function parseDealQuery(statusRaw: unknown, pageRaw: unknown): { status: 0 | 1 | 3; page: number } {
+export function parseDealQuery(
+  statusRaw: unknown,
+  pageRaw: unknown,
+): { status: 0 | 1 | 3; page: number } {
   const status = statusRaw === undefined || statusRaw === "" ? ST_OPEN : intParam(statusRaw);
-  if (status !== 0 && status !== 1 && status !== 3) throw new DomainError("trade_invalid_field", 0, { field: "status" });
+  if (status !== 0 && status !== 1 && status !== 3)
+    throw new DomainError("trade_invalid_field", 0, { field: "status" });
   const page = pageRaw === undefined || pageRaw === "" ? 1 : intParam(pageRaw);
-  if (page === null || page < 1 || page > 1_000_000) throw new DomainError("trade_invalid_field", 0, { field: "page" });
+  if (page === null || page < 1 || page > 1_000_000)
+    throw new DomainError("trade_invalid_field", 0, { field: "page" });
   return { status, page };
 }

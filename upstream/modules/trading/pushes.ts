@@ -28,9 +28,12 @@ export class TradePusher {
   ) {
     hub.onSubscribe(
       (t) => t === TOPIC.FOREX_TRADE,
-      (_t, conn) => (conn.userId === null ? undefined : tradePushView(engine.snapshot(conn.userId))),
+      (_t, conn) =>
+        conn.userId === null ? undefined : tradePushView(engine.snapshot(conn.userId)),
     );
-    this.unsubscribe = engine.events.on("positionsClosed", (e) => hub.publishToUser(e.userId, TOPIC.FOREX_CLOSED, { ids: e.orderIds }));
+    this.unsubscribe = engine.events.on("positionsClosed", (e) =>
+      hub.publishToUser(e.userId, TOPIC.FOREX_CLOSED, { ids: e.orderIds }),
+    );
     this.timer = setInterval(() => this.flush(), intervalMs);
     this.timer.unref();
   }
@@ -41,7 +44,11 @@ export class TradePusher {
     for (const userId of users) {
       if (!this.engine.takeChanged(userId)) continue;
       try {
-        this.hub.publishToUser(userId, TOPIC.FOREX_TRADE, tradePushView(this.engine.snapshot(userId)));
+        this.hub.publishToUser(
+          userId,
+          TOPIC.FOREX_TRADE,
+          tradePushView(this.engine.snapshot(userId)),
+        );
       } catch (err) {
         this.log.error({ err }, "FOREX_TRADE push failed");
       }

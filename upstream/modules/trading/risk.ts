@@ -49,7 +49,11 @@ export interface RiskPosition {
  * with the largest loss (lowest profit; ties: the lowest id), then re-check with the profit realised
  * and its margin released. Returns the ids to close, in order. Prices are those of the current tick.
  */
-export function stopOutOrder(balance: number, positions: RiskPosition[], stopOutPct: number): number[] {
+export function stopOutOrder(
+  balance: number,
+  positions: RiskPosition[],
+  stopOutPct: number,
+): number[] {
   const open = [...positions];
   let bal = balance;
   const closed: number[] = [];

@@ -25,7 +25,8 @@ function idemKey(req: FastifyRequest, p: Record<string, unknown>): string | null
   const raw = typeof h === "string" && h.trim() !== "" ? h : typeof field === "string" ? field : "";
   const k = raw.trim();
   if (k === "") return null;
-  if (!IDEMPOTENCY_KEY_RE.test(k)) throw new DomainError("trade_invalid_field", CODE_FAIL, { field: "Idempotency-Key" });
+  if (!IDEMPOTENCY_KEY_RE.test(k))
+    throw new DomainError("trade_invalid_field", CODE_FAIL, { field: "Idempotency-Key" });
   return k;
 }
 
@@ -44,7 +45,11 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): vo
     async (req) => {
       const u = requireUser(ctx.db, req);
       const order = engine().submit(u.id, parseOrderRequest(req.body), idemKey(req, req.body));
-      return ctx.ok(req, orderView(order), order.status === ORDER_STATUS.PENDING ? "pending_placed" : "order_placed");
+      return ctx.ok(
+        req,
+        orderView(order),
+        order.status === ORDER_STATUS.PENDING ? "pending_placed" : "order_placed",
+      );
     },
     extras,
   );
@@ -65,7 +70,11 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): vo
     api.close,
     async (req) => {
       const u = requireUser(ctx.db, req);
-      return ctx.ok(req, orderView(engine().close(u.id, intParam(req.body.id), idemKey(req, req.body))), "order_closed");
+      return ctx.ok(
+        req,
+        orderView(engine().close(u.id, intParam(req.body.id), idemKey(req, req.body))),
+        "order_closed",
+      );
     },
     extras,
   );
@@ -75,7 +84,11 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): vo
     api.cancelTrade,
     async (req) => {
       const u = requireUser(ctx.db, req);
-      return ctx.ok(req, orderView(engine().cancel(u.id, intParam(req.body.id), idemKey(req, req.body))), "order_cancelled");
+      return ctx.ok(
+        req,
+        orderView(engine().cancel(u.id, intParam(req.body.id), idemKey(req, req.body))),
+        "order_cancelled",
+      );
     },
     extras,
   );
@@ -115,7 +128,17 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): vo
   );
 
   // A GET never changes state: the state-changing calls answer GET with a refusal.
-  for (const def of [api.submit, api.close, api.cancelTrade, api.setStopPrice, api.resetForexDemoAccount]) {
-    app.get(def.path, { schema: { hide: true } }, async (req) => ({ code: CODE_FAIL, msg: translate(req.lang, "method_not_allowed"), data: null }));
+  for (const def of [
+    api.submit,
+    api.close,
+    api.cancelTrade,
+    api.setStopPrice,
+    api.resetForexDemoAccount,
+  ]) {
+    app.get(def.path, { schema: { hide: true } }, async (req) => ({
+      code: CODE_FAIL,
+      msg: translate(req.lang, "method_not_allowed"),
+      data: null,
+    }));
   }
 }

@@ -29,7 +29,9 @@ export class TradeSettings {
   get(): Settings {
     const now = Date.now();
     if (this.cache && now - this.at < SETTINGS_TTL_MS) return this.cache;
-    const m = new Map((this.stmt.all() as { key: string; value: string }[]).map((r) => [r.key, r.value]));
+    const m = new Map(
+      (this.stmt.all() as { key: string; value: string }[]).map((r) => [r.key, r.value]),
+    );
     const num = (k: string, d: number) => {
       const v = Number(m.get(k));
       return Number.isFinite(v) ? v : d;

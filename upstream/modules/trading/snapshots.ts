@@ -32,8 +32,23 @@ export function stateOfPos(p: Pos, createdAt: number, pricing: Pricing): OrderSt
 }
 
 /** A position just closed at `price` with realised profit `profitMicro`. */
-export function stateClosed(p: Pos, createdAt: number, pricing: Pricing, price: number, profitMicro: number, reason: CloseReason, at: number): OrderState {
-  return { ...stateOfPos(p, createdAt, pricing), status: ST_CLOSED, currentPrice: price, profitMicro, closeReason: reason, closedAt: at };
+export function stateClosed(
+  p: Pos,
+  createdAt: number,
+  pricing: Pricing,
+  price: number,
+  profitMicro: number,
+  reason: CloseReason,
+  at: number,
+): OrderState {
+  return {
+    ...stateOfPos(p, createdAt, pricing),
+    status: ST_CLOSED,
+    currentPrice: price,
+    profitMicro,
+    closeReason: reason,
+    closedAt: at,
+  };
 }
 
 /** A stored order (closed, cancelled, or live but not held in memory). */

@@ -35,17 +35,27 @@ export type ListedOrderRow = OrderRow & { code: string; show_code: string };
 
 export function engineStatements(db: DB) {
   return {
-    user: db.prepare("SELECT id, is_demo, balance_micro, lock_balance_micro FROM users WHERE id = ?"),
+    user: db.prepare(
+      "SELECT id, is_demo, balance_micro, lock_balance_micro FROM users WHERE id = ?",
+    ),
     balance: db.prepare("SELECT balance_micro FROM users WHERE id = ?"),
     insertOrder: db.prepare(
       `INSERT INTO orders (user_id, instrument_id, order_type, status, pending_kind, lots, units, leverage, origin_price, open_price,
          take_profit, stop_loss, margin_micro, fee_micro, created_at, opened_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
     ),
-    activate: db.prepare("UPDATE orders SET status = 1, open_price = ?, margin_micro = ?, fee_micro = ?, opened_at = ? WHERE id = ? AND status = 0"),
-    closeOrder: db.prepare("UPDATE orders SET status = 3, close_price = ?, profit_micro = ?, close_reason = ?, closed_at = ? WHERE id = ? AND status = 1"),
-    cancelOrder: db.prepare("UPDATE orders SET status = 4, close_reason = ?, closed_at = ? WHERE id = ? AND status = 0"),
-    setStops: db.prepare("UPDATE orders SET take_profit = ?, stop_loss = ? WHERE id = ? AND status IN (0, 1)"),
+    activate: db.prepare(
+      "UPDATE orders SET status = 1, open_price = ?, margin_micro = ?, fee_micro = ?, opened_at = ? WHERE id = ? AND status = 0",
+    ),
+    closeOrder: db.prepare(
+      "UPDATE orders SET status = 3, close_price = ?, profit_micro = ?, close_reason = ?, closed_at = ? WHERE id = ? AND status = 1",
+    ),
+    cancelOrder: db.prepare(
+      "UPDATE orders SET status = 4, close_reason = ?, closed_at = ? WHERE id = ? AND status = 0",
+    ),
+    setStops: db.prepare(
+      "UPDATE orders SET take_profit = ?, stop_loss = ? WHERE id = ? AND status IN (0, 1)",
+    ),
     orderById: db.prepare("SELECT * FROM orders WHERE id = ?"),
     liveOrders: db.prepare("SELECT * FROM orders WHERE status IN (0, 1) ORDER BY id"),
   };
@@ -63,7 +73,11 @@ export class DealPages {
    * PAGE_SIZE rows from `offset` of the user's orders of `status` (3: closed and cancelled), their
    * total count, and for history the realised profit of all of them (micro-USD; 0 otherwise).
    */
-  page(userId: number, status: 0 | 1 | 3, offset: number): { rows: ListedOrderRow[]; total: number; historyProfitMicro: number } {
+  page(
+    userId: number,
+    status: 0 | 1 | 3,
+    offset: number,
+  ): { rows: ListedOrderRow[]; total: number; historyProfitMicro: number } {
     if (status === 3) {
       const rows = this.st.listHistory.all(userId, PAGE_SIZE, offset) as ListedOrderRow[];
       const c = this.st.countHistory.get(userId) as { n: number; p: number };
@@ -84,6 +98,8 @@ function dealStatements(db: DB) {
       "SELECT o.*, i.code, i.show_code FROM orders o JOIN instruments i ON i.id = o.instrument_id WHERE o.user_id = ? AND o.status IN (3, 4) ORDER BY COALESCE(o.closed_at, o.created_at) DESC, o.id DESC LIMIT ? OFFSET ?",
     ),
     countOrders: db.prepare("SELECT COUNT(*) AS n FROM orders WHERE user_id = ? AND status = ?"),
-    countHistory: db.prepare("SELECT COUNT(*) AS n, COALESCE(SUM(profit_micro), 0) AS p FROM orders WHERE user_id = ? AND status IN (3, 4)"),
+    countHistory: db.prepare(
+      "SELECT COUNT(*) AS n, COALESCE(SUM(profit_micro), 0) AS p FROM orders WHERE user_id = ? AND status IN (3, 4)",
+    ),
   };
 }

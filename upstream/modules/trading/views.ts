@@ -6,7 +6,12 @@
 import { microToNumber, round2 } from "../money/decimal.js";
 import type { ForexDetail, Order, OrderPage } from "@contract/api/trading";
 import type { ForexTradePush } from "@contract/ws";
-import type { AccountFigures, AccountSnapshot, OrderPage as DomainOrderPage, OrderState } from "./model.js";
+import type {
+  AccountFigures,
+  AccountSnapshot,
+  OrderPage as DomainOrderPage,
+  OrderState,
+} from "./model.js";
 
 /** The wire shapes, as the contract defines them. */
 export type OrderView = Order;
@@ -23,7 +28,11 @@ export function fmtTime(ms: number | null): string {
 export function orderView(o: OrderState): OrderView {
   return {
     Id: o.id,
-    ForexTradeLists: { ShowCode: o.instrument.showCode, Code: o.instrument.code, Id: o.instrument.id },
+    ForexTradeLists: {
+      ShowCode: o.instrument.showCode,
+      Code: o.instrument.code,
+      Id: o.instrument.id,
+    },
     OrderType: o.side,
     Quantity: Number(o.lots),
     OriginPrice: o.originPrice,
@@ -55,7 +64,12 @@ export function accountView(f: AccountFigures): AccountValues {
 }
 
 export function dealPageView(p: DomainOrderPage): DealPageView {
-  return { data: p.orders.map(orderView), total: p.total, all_fact_profits: microToNumber(p.profitMicro), balance: microToNumber(p.balanceMicro) };
+  return {
+    data: p.orders.map(orderView),
+    total: p.total,
+    all_fact_profits: microToNumber(p.profitMicro),
+    balance: microToNumber(p.balanceMicro),
+  };
 }
 
 /** The FOREX_TRADE push of an account; open positions newest first. */
@@ -69,6 +83,8 @@ export function tradePushView(s: AccountSnapshot): TradePush {
     Total: v.total,
     CanUse: v.can_use,
     MarginCall: s.figures.marginCall,
-    TransOrder: s.positions.map((p) => ({ Id: p.id, UpdatePrice: p.price, FactProfits: microToNumber(p.profitMicro) })).sort((x, y) => y.Id - x.Id),
+    TransOrder: s.positions
+      .map((p) => ({ Id: p.id, UpdatePrice: p.price, FactProfits: microToNumber(p.profitMicro) }))
+      .sort((x, y) => y.Id - x.Id),
   };
 }

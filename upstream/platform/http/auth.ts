@@ -20,16 +20,27 @@ export interface UserRow {
 export function issueToken(db: DB, userId: number, ttlSeconds: number): string {
   const token = crypto.randomBytes(16).toString("hex");
   const now = Date.now();
-  db.prepare("INSERT INTO tokens (token, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)").run(token, userId, now, now + ttlSeconds * 1000);
+  db.prepare("INSERT INTO tokens (token, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)").run(
+    token,
+    userId,
+    now,
+    now + ttlSeconds * 1000,
+  );
   return token;
 }
 
 export function revokeToken(db: DB, token: string): void {
-  db.prepare("UPDATE tokens SET revoked_at = ? WHERE token = ? AND revoked_at IS NULL").run(Date.now(), token);
+  db.prepare("UPDATE tokens SET revoked_at = ? WHERE token = ? AND revoked_at IS NULL").run(
+    Date.now(),
+    token,
+  );
 }
 
 export function revokeAllTokens(db: DB, userId: number): void {
-  db.prepare("UPDATE tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").run(Date.now(), userId);
+  db.prepare("UPDATE tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").run(
+    Date.now(),
+    userId,
+  );
 }
 
 /** The user a token belongs to, or null when it is unknown, revoked or expired. */

@@ -21,7 +21,9 @@ export function registerErrorHandling(app: FastifyInstance, log: pino.Logger): v
   app.setErrorHandler((err, req, reply) => {
     const lang = req.lang ?? "en";
     if (err instanceof DomainError) {
-      reply.status(200).send({ code: err.code, msg: translate(lang, err.key, err.params), data: null });
+      reply
+        .status(200)
+        .send({ code: err.code, msg: translate(lang, err.key, err.params), data: null });
       return;
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
@@ -33,17 +35,23 @@ export function registerErrorHandling(app: FastifyInstance, log: pino.Logger): v
     }
     const e = err as { statusCode?: number; message?: string };
     if (e.statusCode === 429) {
-      reply.status(429).send({ code: CODE.RATE_LIMITED, msg: translate(lang, "rate_limited"), data: null });
+      reply
+        .status(429)
+        .send({ code: CODE.RATE_LIMITED, msg: translate(lang, "rate_limited"), data: null });
       return;
     }
     if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
-      reply.status(e.statusCode).send({ code: CODE.FAIL, msg: translate(lang, "fail"), data: null });
+      reply
+        .status(e.statusCode)
+        .send({ code: CODE.FAIL, msg: translate(lang, "fail"), data: null });
       return;
     }
     log.error({ err, url: req.url }, "unhandled error");
     reply.status(500).send({ code: CODE.INTERNAL, msg: translate(lang, "internal"), data: null });
   });
   app.setNotFoundHandler((req, reply) => {
-    reply.status(404).send({ code: CODE.NOT_FOUND, msg: translate(req.lang ?? "en", "not_found"), data: null });
+    reply
+      .status(404)
+      .send({ code: CODE.NOT_FOUND, msg: translate(req.lang ?? "en", "not_found"), data: null });
   });
 }

@@ -17,7 +17,8 @@ export function fieldsOf(req: FastifyRequest): Record<string, string> {
     for (const [k, v] of Object.entries(src as Record<string, unknown>)) {
       const one = Array.isArray(v) ? v[0] : v;
       if (one === undefined || one === null) continue;
-      if (typeof one === "string" || typeof one === "number" || typeof one === "boolean") out[k] = String(one);
+      if (typeof one === "string" || typeof one === "number" || typeof one === "boolean")
+        out[k] = String(one);
     }
   };
   add(req.query);
@@ -27,7 +28,10 @@ export function fieldsOf(req: FastifyRequest): Record<string, string> {
 
 /** A required text field: trimmed, must not be empty. */
 export const required = () =>
-  z.preprocess((v) => (typeof v === "string" ? v.trim() : v), z.string({ required_error: "@missing" }).min(1, "@missing"));
+  z.preprocess(
+    (v) => (typeof v === "string" ? v.trim() : v),
+    z.string({ required_error: "@missing" }).min(1, "@missing"),
+  );
 
 /** An optional text field: trimmed; empty becomes undefined. */
 export const optional = () =>
@@ -42,10 +46,16 @@ export const password = () =>
   z
     .string({ required_error: "@missing" })
     .min(1, "@missing")
-    .refine((v) => [...v].length >= PASSWORD_MIN && [...v].length <= PASSWORD_MAX, "accounts.password_length");
+    .refine(
+      (v) => [...v].length >= PASSWORD_MIN && [...v].length <= PASSWORD_MAX,
+      "accounts.password_length",
+    );
 
 /** Parses fields with a schema or throws the translated refusal of its first problem. */
-export function parseFields<S extends ZodTypeAny>(schema: S, fields: Record<string, string>): z.infer<S> {
+export function parseFields<S extends ZodTypeAny>(
+  schema: S,
+  fields: Record<string, string>,
+): z.infer<S> {
   const r = schema.safeParse(fields);
   if (r.success) return r.data;
   const issue = r.error.issues[0];

@@ -39,14 +39,20 @@ export function lenientOf(schema: ZodTypeAny): ZodTypeAny {
 
 /** Validates body and query by their lenient twins; headers and params as declared. */
 export const lenientValidatorCompiler: typeof validatorCompiler = (route) =>
-  route.httpPart === "body" || route.httpPart === "querystring" ? validatorCompiler({ ...route, schema: lenientOf(route.schema as ZodTypeAny) }) : validatorCompiler(route);
+  route.httpPart === "body" || route.httpPart === "querystring"
+    ? validatorCompiler({ ...route, schema: lenientOf(route.schema as ZodTypeAny) })
+    : validatorCompiler(route);
 
 const authorization = z.string().optional().describe("session token (bare, or `Bearer TOKEN`)");
 
 function headersOf(def: EndpointDef) {
   const shape: Record<string, ZodTypeAny> = {};
   if (def.auth) shape.authorization = authorization;
-  if (def.idempotent) shape[IDEMPOTENCY_HEADER.toLowerCase()] = z.string().optional().describe("the same key from the same account answers the first response");
+  if (def.idempotent)
+    shape[IDEMPOTENCY_HEADER.toLowerCase()] = z
+      .string()
+      .optional()
+      .describe("the same key from the same account answers the first response");
   return Object.keys(shape).length ? z.object(shape).passthrough() : undefined;
 }
 

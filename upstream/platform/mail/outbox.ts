@@ -41,7 +41,11 @@ export const outboxOnlySender: MessageSender = {
 export function smtpSender(smtpUrl: string, from: string): MessageSender {
   // Bounded waits, so that a silent mail server cannot hold a request (the URL may override them).
   const u = new URL(smtpUrl);
-  for (const [k, v] of [["connectionTimeout", "10000"], ["greetingTimeout", "10000"], ["socketTimeout", "20000"]]) {
+  for (const [k, v] of [
+    ["connectionTimeout", "10000"],
+    ["greetingTimeout", "10000"],
+    ["socketTimeout", "20000"],
+  ]) {
     if (!u.searchParams.has(k)) u.searchParams.set(k, v);
   }
   const transport = nodemailer.createTransport(u.toString());
@@ -63,7 +67,12 @@ const senders = new WeakMap<MailContext, Senders>();
 function sendersOf(ctx: MailContext): Senders {
   let s = senders.get(ctx);
   if (!s) {
-    s = { email: ctx.config.smtpUrl ? smtpSender(ctx.config.smtpUrl, ctx.config.mailFrom) : outboxOnlySender, sms: outboxOnlySender };
+    s = {
+      email: ctx.config.smtpUrl
+        ? smtpSender(ctx.config.smtpUrl, ctx.config.mailFrom)
+        : outboxOnlySender,
+      sms: outboxOnlySender,
+    };
     senders.set(ctx, s);
   }
   return s;
@@ -99,28 +108,54 @@ export async function deliver(ctx: MailContext, m: CodeMessage): Promise<boolean
   const storedBody = keep ? m.body : m.body.split(m.code).join("******");
   const id = Number(
     db
-      .prepare("INSERT INTO outbox (channel, recipient, area_id, purpose, code, subject, body, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'stored', ?)")
-      .run(m.channel, m.recipient, m.areaId, m.purpose, keep ? m.code : null, m.subject, storedBody, Date.now()).lastInsertRowid,
+      .prepare(
+        "INSERT INTO outbox (channel, recipient, area_id, purpose, code, subject, body, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'stored', ?)",
+      )
+      .run(
+        m.channel,
+        m.recipient,
+        m.areaId,
+        m.purpose,
+        keep ? m.code : null,
+        m.subject,
+        storedBody,
+        Date.now(),
+      ).lastInsertRowid,
   );
   const sender = m.channel === "email" ? sendersOf(ctx).email : sendersOf(ctx).sms;
   try {
-    const status = await sender.send({ channel: m.channel, to: m.to, subject: m.subject, body: m.body });
-    if (status === "sent") db.prepare("UPDATE outbox SET status = 'sent', sent_at = ? WHERE id = ?").run(Date.now(), id);
+    const status = await sender.send({
+      channel: m.channel,
+      to: m.to,
+      subject: m.subject,
+      body: m.body,
+    });
+    if (status === "sent")
+      db.prepare("UPDATE outbox SET status = 'sent', sent_at = ? WHERE id = ?").run(Date.now(), id);
     return true;
   } catch (err) {
     ctx.log.error({ err, channel: m.channel }, "message delivery failed");
-    db.prepare("UPDATE outbox SET status = 'failed', error = ? WHERE id = ?").run(String((err as Error)?.message ?? err).slice(0, 500), id);
+    db.prepare("UPDATE outbox SET status = 'failed', error = ? WHERE id = ?").run(
+      String((err as Error)?.message ?? err).slice(0, 500),
+      id,
+    );
     return false;
   }
 }
 
 /** The latest code sent to an address (e-mail, mobile digits, or "+CC" + digits), for /dev/outbox. */
-export function latestOutboxCode(db: DB, to: string): { to: string; code: string; type: number; created_at: number } | null {
+export function latestOutboxCode(
+  db: DB,
+  to: string,
+): { to: string; code: string; type: number; created_at: number } | null {
   const t = to.trim();
   const lower = t.toLowerCase();
   let row = db
-    .prepare("SELECT recipient, code, purpose, created_at FROM outbox WHERE recipient = ? AND code IS NOT NULL ORDER BY id DESC LIMIT 1")
-    .get(lower.includes("@") ? lower : t.replace(/[\s\-().]/g, "")) as { recipient: string; code: string; purpose: number; created_at: number } | undefined;
+    .prepare(
+      "SELECT recipient, code, purpose, created_at FROM outbox WHERE recipient = ? AND code IS NOT NULL ORDER BY id DESC LIMIT 1",
+    )
+    .get(lower.includes("@") ? lower : t.replace(/[\s\-().]/g, "")) as
+    { recipient: string; code: string; purpose: number; created_at: number } | undefined;
   if (!row && t.startsWith("+")) {
     // "+CC" + digits: match on the area's dialling code.
     const digits = t.replace(/[^\d]/g, "");
@@ -131,5 +166,7 @@ export function latestOutboxCode(db: DB, to: string): { to: string; code: string
       )
       .get(digits) as typeof row;
   }
-  return row ? { to: row.recipient, code: row.code, type: row.purpose, created_at: row.created_at } : null;
+  return row
+    ? { to: row.recipient, code: row.code, type: row.purpose, created_at: row.created_at }
+    : null;
 }

@@ -14,7 +14,11 @@ import type { DB } from "../db.js";
 import { userForToken } from "../http/auth.js";
 import { normaliseLang, translate, type Lang } from "../i18n.js";
 import { CODE_FAIL, CODE_OK, CODE_SESSION_INVALID } from "../http/envelope.js";
-import { PRIVATE_TOPICS as PRIVATE_TOPIC_LIST, WS_IDLE_CLOSE_MS, isTopic } from "@contract/constants";
+import {
+  PRIVATE_TOPICS as PRIVATE_TOPIC_LIST,
+  WS_IDLE_CLOSE_MS,
+  isTopic,
+} from "@contract/constants";
 import { WS_PATH } from "@contract/ws";
 
 export const PRIVATE_TOPICS = new Set(PRIVATE_TOPIC_LIST);
@@ -96,7 +100,14 @@ export function createHub(server: Server, db: DB): Hub {
   }
 
   wss.on("connection", (ws: WebSocket, req: IncomingMessage) => {
-    const conn: Conn = { ws, lang: normaliseLang(req.headers["lang"]), userId: null, token: null, topics: new Set(), lastSeen: Date.now() };
+    const conn: Conn = {
+      ws,
+      lang: normaliseLang(req.headers["lang"]),
+      userId: null,
+      token: null,
+      topics: new Set(),
+      lastSeen: Date.now(),
+    };
     conns.add(conn);
     ws.on("message", (raw) => {
       conn.lastSeen = Date.now();
@@ -115,13 +126,22 @@ export function createHub(server: Server, db: DB): Hub {
         case "login": {
           const u = userForToken(db, typeof m.token === "string" ? m.token : null);
           if (!u) {
-            send(conn, { op: "login", code: CODE_SESSION_INVALID, msg: translate(conn.lang, "session_invalid") });
+            send(conn, {
+              op: "login",
+              code: CODE_SESSION_INVALID,
+              msg: translate(conn.lang, "session_invalid"),
+            });
             return;
           }
           if (conn.userId !== null && conn.userId !== u.id) dropPrivate(conn);
           conn.userId = u.id;
           conn.token = m.token as string;
-          send(conn, { op: "login", code: CODE_OK, msg: translate(conn.lang, "ok"), data: { uid: u.uid } });
+          send(conn, {
+            op: "login",
+            code: CODE_OK,
+            msg: translate(conn.lang, "ok"),
+            data: { uid: u.uid },
+          });
           return;
         }
         case "logout":
@@ -132,14 +152,28 @@ export function createHub(server: Server, db: DB): Hub {
           return;
         case "subscribe":
         case "unsubscribe": {
-          const topics = Array.isArray(m.topics) ? m.topics.filter((t): t is string => typeof t === "string") : [];
+          const topics = Array.isArray(m.topics)
+            ? m.topics.filter((t): t is string => typeof t === "string")
+            : [];
           const bad = topics.find((t) => !isTopic(t));
           if (topics.length === 0 || topics.length > 64 || bad) {
-            send(conn, { op: m.op, code: CODE_FAIL, msg: translate(conn.lang, "invalid_input", { field: "topics" }) });
+            send(conn, {
+              op: m.op,
+              code: CODE_FAIL,
+              msg: translate(conn.lang, "invalid_input", { field: "topics" }),
+            });
             return;
           }
-          if (m.op === "subscribe" && conn.userId === null && topics.some((t) => PRIVATE_TOPICS.has(t))) {
-            send(conn, { op: m.op, code: CODE_SESSION_INVALID, msg: translate(conn.lang, "session_invalid") });
+          if (
+            m.op === "subscribe" &&
+            conn.userId === null &&
+            topics.some((t) => PRIVATE_TOPICS.has(t))
+          ) {
+            send(conn, {
+              op: m.op,
+              code: CODE_SESSION_INVALID,
+              msg: translate(conn.lang, "session_invalid"),
+            });
             return;
           }
           send(conn, { op: m.op, code: CODE_OK, msg: translate(conn.lang, "ok"), topics });
@@ -168,7 +202,9 @@ export function createHub(server: Server, db: DB): Hub {
       const set = byTopic.get(topic);
       if (!set || set.size === 0) return;
       const text = JSON.stringify({ op: "push", topic, data });
-      for (const c of set) if (c.ws.readyState === WebSocket.OPEN && c.ws.bufferedAmount <= MAX_BUFFERED) c.ws.send(text);
+      for (const c of set)
+        if (c.ws.readyState === WebSocket.OPEN && c.ws.bufferedAmount <= MAX_BUFFERED)
+          c.ws.send(text);
     },
     publishToUser(userId, topic, data) {
       const set = byTopic.get(topic);
