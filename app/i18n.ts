@@ -2,25 +2,9 @@
  * Language configuration shared by the server and the browser: the 15 interface languages of
  * product-spec.md section 1, their BCP 47 tags for <html lang>, and text direction.
  */
-export const LANGUAGES = [
-  "hk",
-  "en",
-  "jp",
-  "kr",
-  "th",
-  "vn",
-  "fr",
-  "de",
-  "ru",
-  "spa",
-  "pt",
-  "ar",
-  "it",
-  "tr",
-  "id",
-] as const;
-export type Lang = (typeof LANGUAGES)[number];
-export const DEFAULT_LANG: Lang = "en";
+import { DEFAULT_LANG, LANGS, type Lang } from "@contract/constants";
+export const LANGUAGES = LANGS;
+export { DEFAULT_LANG, type Lang };
 export const DEFAULT_NS = "common";
 
 /** BCP 47 tag of each interface language (used for <html lang> and Intl formatting). */

@@ -3,6 +3,7 @@
  * constants are in constants.ts.
  */
 import type { Period } from "./constants";
+import type { Candle } from "./api/market";
 
 export const WS_PATH = "/v1/ws";
 
@@ -42,14 +43,8 @@ export interface DayMarketItem {
 }
 
 /** A KLINE.{code} item: the forming candle of one period. */
-export interface KlineItem {
+export interface KlineItem extends Candle {
   period: Period;
-  Time: number;
-  Open: number;
-  High: number;
-  Low: number;
-  Close: number;
-  Volume: number;
 }
 
 /** A FOREX_TRADE push: the account's values and every open position's price and profit. */

@@ -3,15 +3,10 @@
  * drawing size and the price precision, where every body, wick, volume bar and axis label goes.
  * Used by CandleSvg (server HTML) and tested on its own.
  */
+import type { CandleView } from "~/upstream/views";
 
-export interface Candle {
-  time: number;
-  open: number;
-  high: number;
-  low: number;
-  close: number;
-  volume?: number;
-}
+/** A candle as the chart draws it (volume optional: the SVG draws no volume bars without it). */
+export type Candle = Omit<CandleView, "volume"> & { volume?: number };
 
 export interface ChartBox {
   width: number;

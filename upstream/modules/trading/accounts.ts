@@ -105,13 +105,3 @@ export function aggregate(p: Pos, sign: 1 | -1): void {
     g.netCost = g.netCost.plus(dc);
   }
 }
-
-/** An account's figures as forexDetail shows them (USD). */
-export interface AccountValues {
-  balance: number;
-  lock_balance: number;
-  total: number;
-  all_caution_money: number;
-  can_use: number;
-  HazardRate: number | null;
-}
