@@ -13,6 +13,7 @@
  * - A comment heartbeat goes to every stream every `heartbeatMs`.
  */
 import { env, upstreamUrl } from "~/utils/env.server";
+import { TOPIC } from "@contract/constants";
 import { TopicState, isPrivateTopic, topicKind } from "./topics";
 import { UpstreamSocket } from "./upstream-socket.server";
 
@@ -287,7 +288,7 @@ export class LiveBridge {
    * be learned (upstream unreachable). Learns it from DAY_MARKET once, then keeps it up to date.
    */
   async knownCode(code: string): Promise<boolean | null> {
-    if (this.codes.size === 0) await this.snapshot(["DAY_MARKET"], null, 2000, 0);
+    if (this.codes.size === 0) await this.snapshot([TOPIC.DAY_MARKET], null, 2000, 0);
     if (this.codes.size === 0) return null;
     return this.codes.has(code);
   }

@@ -5,6 +5,7 @@
 import { getT } from "~/i18n.server";
 import { getSignedIn } from "~/utils/session.server";
 import type { LiveBridge, LiveUser } from "./bridge.server";
+import { klineCode } from "@contract/constants";
 import { MAX_TOPICS, isPrivateTopic, parseTopics } from "./topics";
 
 declare module "@remix-run/node" {
@@ -55,8 +56,8 @@ export async function readLiveRequest(request: Request, bridge: LiveBridge): Pro
     };
   }
   for (const t of parsed.topics) {
-    if (!t.startsWith("KLINE.")) continue;
-    const code = t.slice(6);
+    const code = klineCode(t);
+    if (code === null) continue;
     if ((await bridge.knownCode(code)) === false)
       return { ok: false, response: await bad(request, "code_unknown", { code }) };
   }

@@ -1,7 +1,8 @@
 /** Account calls of the upstream (product-spec.md section 7, upstream/API.md "Accounts"). */
+import * as identityApi from "@contract/api/identity";
 import type { Balance, CodeSent, LoginData, User } from "@contract/api/identity";
 import type { CodePurpose, LoginType } from "@contract/enums";
-import { get, post, type Caller, type CallOptions, type UpstreamResult } from "./client.server";
+import { type Caller, type CallOptions, type UpstreamResult, send } from "./client.server";
 
 export type { Balance, CodeSent, LoginData, LoginType };
 /** The upstream's user record (the contract's User). */
@@ -11,18 +12,18 @@ export function loginForU(
   c: Caller,
   p: { account: string; password: string; login_type: LoginType; area_id?: number | string },
 ): Promise<UpstreamResult<LoginData>> {
-  return post<LoginData>(c, "/api/user/loginForU", p, { init: true, token: null });
+  return send<LoginData>(c, identityApi.loginForU, p, { init: true, token: null });
 }
 
 export function loginDemo(c: Caller, demo_id: string): Promise<UpstreamResult<LoginData>> {
-  return post<LoginData>(c, "/api/user/loginForU", { demo_id }, { init: true, token: null });
+  return send<LoginData>(c, identityApi.loginForU, { demo_id }, { init: true, token: null });
 }
 
 /** Creates a demo account (POST here: it changes state). */
 export function createAccountDemoForU(c: Caller): Promise<UpstreamResult<{ demo_id: string }>> {
-  return post<{ demo_id: string }>(
+  return send<{ demo_id: string }>(
     c,
-    "/api/user/createAccountDemoForU",
+    identityApi.createAccountDemoForU,
     {},
     { init: true, token: null },
   );
@@ -40,7 +41,7 @@ export interface RegisterParams {
 }
 
 export function register(c: Caller, p: RegisterParams): Promise<UpstreamResult<unknown>> {
-  return post<unknown>(c, "/api/user/register", { ...p }, { init: true, token: null });
+  return send<unknown>(c, identityApi.register, { ...p }, { init: true, token: null });
 }
 
 /** type 1 register, 2 reset; captcha fields when the register.captcha setting is on. */
@@ -53,11 +54,11 @@ export interface SendCodeParams {
 }
 
 export function sendEmail(c: Caller, p: SendCodeParams): Promise<UpstreamResult<CodeSent>> {
-  return post<CodeSent>(c, "/api/notify/send_email", { ...p }, { init: true });
+  return send<CodeSent>(c, identityApi.sendEmail, { ...p }, { init: true });
 }
 
 export function sendSms(c: Caller, p: SendCodeParams): Promise<UpstreamResult<CodeSent>> {
-  return post<CodeSent>(c, "/api/notify/send_sms", { ...p }, { init: true });
+  return send<CodeSent>(c, identityApi.sendSms, { ...p }, { init: true });
 }
 
 export interface ForgetPasswordParams {
@@ -73,7 +74,7 @@ export function forgetPassword(
   c: Caller,
   p: ForgetPasswordParams,
 ): Promise<UpstreamResult<unknown>> {
-  return post<unknown>(c, "/api/user/forget_password", { ...p }, { init: true, token: null });
+  return send<unknown>(c, identityApi.forgetPassword, { ...p }, { init: true, token: null });
 }
 
 export function amendPassword(
@@ -81,18 +82,18 @@ export function amendPassword(
   p: { new_password: string; auth_code: string; type: "email" | "mobile"; re_password?: string },
   opts: CallOptions = {},
 ): Promise<UpstreamResult<unknown>> {
-  return post<unknown>(c, "/api/user/amend_password", p, opts);
+  return send<unknown>(c, identityApi.amendPassword, p, opts);
 }
 
 export function userInfo(c: Caller, opts: CallOptions = {}): Promise<UpstreamResult<UpstreamUser>> {
-  return get<UpstreamUser>(c, "/api/user/info", {}, opts);
+  return send<UpstreamUser>(c, identityApi.userInfo, {}, opts);
 }
 
 export function getBalance(c: Caller, opts: CallOptions = {}): Promise<UpstreamResult<Balance>> {
-  return get<Balance>(c, "/v1/api/main/wallet/getBalance", {}, opts);
+  return send<Balance>(c, identityApi.getBalance, {}, opts);
 }
 
 /** Revokes the token upstream (an already invalid token is fine: the session ends anyway). */
 export function logout(c: Caller): Promise<UpstreamResult<unknown>> {
-  return post<unknown>(c, "/api/user/logout", {}, { init: true });
+  return send<unknown>(c, identityApi.logout, {}, { init: true });
 }

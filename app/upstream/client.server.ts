@@ -9,6 +9,8 @@
  * - a network failure becomes a result with `network: true` and the error code (ECONNREFUSED ...)
  *   as its message, so that pages show a toast instead of failing with a 500.
  */
+import type { EndpointDef } from "@contract/api/endpoint";
+import { IDEMPOTENCY_HEADER } from "@contract/constants";
 import { redirect } from "@remix-run/node";
 import { upstreamTimeoutMs, upstreamUrl } from "~/utils/env.server";
 import { CODE } from "@contract/envelope";
@@ -120,7 +122,7 @@ export async function call<T>(
   const headers: Record<string, string> = { lang: caller.lang, accept: "application/json" };
   const token = opts.token !== undefined ? opts.token : caller.token;
   if (token) headers.authorization = token;
-  if (opts.idempotencyKey) headers["Idempotency-Key"] = opts.idempotencyKey;
+  if (opts.idempotencyKey) headers[IDEMPOTENCY_HEADER] = opts.idempotencyKey;
   // Set by server.ts from the connection (never from the browser): the upstream limits per client.
   const clientIp = caller.request.headers.get("x-tradepost-client-ip");
   if (clientIp) headers["X-Forwarded-For"] = clientIp;
@@ -159,6 +161,13 @@ export async function call<T>(
   return result;
 }
 
+/** Calls a contract endpoint: method and path come from its definition (contract/api/). */
+export const send = <T>(
+  c: Caller,
+  def: Pick<EndpointDef, "method" | "path">,
+  params?: Params,
+  opts?: CallOptions,
+) => call<T>(c, def.method, def.path, params, opts);
 export const get = <T>(c: Caller, path: string, params?: Params, opts?: CallOptions) =>
   call<T>(c, "GET", path, params, opts);
 export const post = <T>(c: Caller, path: string, params?: Params, opts?: CallOptions) =>

@@ -1,5 +1,6 @@
 /** Market calls of the upstream (GET /v1/api/forex/...). */
-import { get, type Caller, type UpstreamResult } from "./client.server";
+import * as marketApi from "@contract/api/market";
+import { type Caller, type UpstreamResult, send } from "./client.server";
 import type { Candle, Category, Instrument, Sparkline } from "@contract/api/market";
 import type { Period } from "@contract/constants";
 import type { RowQuote } from "~/components/InstrumentRow";
@@ -11,16 +12,16 @@ export { PERIODS, DEFAULT_PERIOD, isPeriod, type Period } from "@contract/consta
 export { logoPath } from "./views";
 
 export function getCategories(c: Caller): Promise<UpstreamResult<Category[]>> {
-  return get<Category[]>(c, "/v1/api/forex/getCategories", {}, { init: true });
+  return send<Category[]>(c, marketApi.getCategories, {}, { init: true });
 }
 
 export function tradeList(
   c: Caller,
   p: { searchCurrency?: string } = {},
 ): Promise<UpstreamResult<Instrument[]>> {
-  return get<Instrument[]>(
+  return send<Instrument[]>(
     c,
-    "/v1/api/forex/trade_list",
+    marketApi.tradeList,
     { searchCurrency: p.searchCurrency || undefined },
     { init: true },
   );
@@ -30,7 +31,7 @@ export function kline(
   c: Caller,
   p: { forex_id: number; period: Period },
 ): Promise<UpstreamResult<Candle[]>> {
-  return get<Candle[]>(c, "/v1/api/forex/kline", p, { init: true });
+  return send<Candle[]>(c, marketApi.kline, p, { init: true });
 }
 
 export function abbreviatedCacheKline(
@@ -38,9 +39,9 @@ export function abbreviatedCacheKline(
   p: { forex_id?: number[] | string; period?: Period } = {},
 ): Promise<UpstreamResult<Sparkline[]>> {
   const ids = Array.isArray(p.forex_id) ? p.forex_id.join(",") : p.forex_id;
-  return get<Sparkline[]>(
+  return send<Sparkline[]>(
     c,
-    "/v1/api/forex/abbreviated_cache_kline",
+    marketApi.abbreviatedCacheKline,
     { forex_id: ids || undefined, period: p.period },
     { init: true },
   );

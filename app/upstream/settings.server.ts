@@ -1,22 +1,24 @@
 /** Settings and reference-data calls of the upstream. */
+import * as identityApi from "@contract/api/identity";
+import * as settingsApi from "@contract/api/settings";
 import type { Captcha } from "@contract/api/identity";
 import { isOn, type AreaCode, type BasicInfo } from "@contract/api/settings";
-import { get, type Caller, type UpstreamResult } from "./client.server";
+import { type Caller, type UpstreamResult, send } from "./client.server";
 
 export type { AreaCode, BasicInfo, Captcha };
 export { isOn };
 
 export function getBasicInfo(c: Caller): Promise<UpstreamResult<BasicInfo>> {
-  return get<BasicInfo>(c, "/api/basicSet/getBasicInfo", {}, { init: true });
+  return send<BasicInfo>(c, settingsApi.getBasicInfo, {}, { init: true });
 }
 
 export function areaList(c: Caller): Promise<UpstreamResult<AreaCode[]>> {
-  return get<AreaCode[]>(c, "/api/default/area_list", {}, { init: true });
+  return send<AreaCode[]>(c, settingsApi.areaList, {}, { init: true });
 }
 
 /** GET /api/default/setting?key=KEY: the raw value of a public setting (a string, or null). */
 export function setting(c: Caller, key: string): Promise<UpstreamResult<string | null>> {
-  return get<string | null>(c, "/api/default/setting", { key }, { init: true });
+  return send<string | null>(c, settingsApi.setting, { key }, { init: true });
 }
 
 /** Whether mobile sign-up and sign-in are offered (setting is_show_mobile). */
@@ -32,5 +34,5 @@ export async function captchaRequired(c: Caller): Promise<UpstreamResult<boolean
 }
 
 export function captcha(c: Caller): Promise<UpstreamResult<Captcha>> {
-  return get<Captcha>(c, "/api/captcha", {}, { init: true });
+  return send<Captcha>(c, identityApi.captcha, {}, { init: true });
 }

@@ -3,9 +3,10 @@
  * function per call, over the shared client core. State-changing calls are POST and carry the form's
  * idempotency key as the Idempotency-Key header.
  */
+import * as tradingApi from "@contract/api/trading";
 import type { ForexDetail, Order, OrderPage } from "@contract/api/trading";
 import { ORDER_MODE, type OrderMode, type OrderTab, type OrderType } from "@contract/enums";
-import { get, post, type Caller, type UpstreamResult } from "./client.server";
+import { type Caller, type UpstreamResult, send } from "./client.server";
 
 export type { ForexDetail, Order, OrderPage } from "@contract/api/trading";
 
@@ -30,9 +31,9 @@ export function submitOrder(
   p: SubmitParams,
   idempotencyKey?: string,
 ): Promise<UpstreamResult<Order | Record<string, unknown> | null>> {
-  return post(
+  return send(
     c,
-    "/v1/api/forex/submit",
+    tradingApi.submit,
     {
       forex_id: p.forex_id,
       type: p.type,
@@ -52,7 +53,7 @@ export async function myDeal(
   c: Caller,
   p: { status: OrderStatusTab; page?: number; forex_id?: number },
 ): Promise<UpstreamResult<OrderPage>> {
-  const r = await get<OrderPage | Order[]>(c, "/v1/api/forex/my_deal", {
+  const r = await send<OrderPage | Order[]>(c, tradingApi.myDeal, {
     status: p.status,
     page: p.page ?? 1,
     forex_id: p.forex_id,
@@ -82,7 +83,7 @@ export function closeOrder(
   id: number,
   idempotencyKey?: string,
 ): Promise<UpstreamResult<unknown>> {
-  return post(c, "/v1/api/forex/close", { id }, { idempotencyKey });
+  return send(c, tradingApi.close, { id }, { idempotencyKey });
 }
 
 /** Cancels a pending order (POST /v1/api/forex/cancel_trade {id}). */
@@ -91,7 +92,7 @@ export function cancelTrade(
   id: number,
   idempotencyKey?: string,
 ): Promise<UpstreamResult<unknown>> {
-  return post(c, "/v1/api/forex/cancel_trade", { id }, { idempotencyKey });
+  return send(c, tradingApi.cancelTrade, { id }, { idempotencyKey });
 }
 
 /** Sets take-profit and stop-loss of a position (POST /v1/api/forex/set_stop_price); 0 = not set. */
@@ -100,9 +101,9 @@ export function setStopPrice(
   p: { id: number; target_profit_price?: number; stop_loss_price?: number },
   idempotencyKey?: string,
 ): Promise<UpstreamResult<unknown>> {
-  return post(
+  return send(
     c,
-    "/v1/api/forex/set_stop_price",
+    tradingApi.setStopPrice,
     {
       id: p.id,
       target_profit_price: p.target_profit_price ?? 0,
@@ -114,7 +115,7 @@ export function setStopPrice(
 
 /** Account values: balance, equity (total), used and free margin, margin level. */
 export function forexDetail(c: Caller): Promise<UpstreamResult<ForexDetail>> {
-  return get<ForexDetail>(c, "/v1/api/main/account/forexDetail");
+  return send<ForexDetail>(c, tradingApi.forexDetail);
 }
 
 /** Resets a demo account (POST here: it changes state; the spec lists it as GET). */
@@ -122,5 +123,5 @@ export function resetForexDemoAccount(
   c: Caller,
   idempotencyKey?: string,
 ): Promise<UpstreamResult<unknown>> {
-  return post(c, "/v1/api/main/user/resetForexDemoAccount", {}, { idempotencyKey });
+  return send(c, tradingApi.resetForexDemoAccount, {}, { idempotencyKey });
 }

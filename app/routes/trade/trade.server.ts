@@ -100,7 +100,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       ? myDeal(caller, { status: ORDER_TAB.HOLDING, page: 1, forex_id: inst.Id })
       : Promise.resolve(null),
   ]);
-  // Holdings of every instrument come paged (20 a page): read a few more pages when there are more.
+  // Holdings of every instrument come paged (PAGE_SIZE a page): read a few more pages when there are more.
   const holdings = deals && deals.ok ? [...deals.data.data] : [];
   if (deals && deals.ok && deals.data.data.length > 0) {
     for (let page = 2; page <= 5 && holdings.length < deals.data.total; page++) {
