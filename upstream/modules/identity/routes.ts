@@ -115,7 +115,7 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
   });
 
   // State changes are POST only; the spec's GET answers a refusal and creates nothing.
-  app.get("/api/user/createAccountDemoForU", { schema: { hide: true } }, async (req, reply) => {
+  app.get(api.createAccountDemoForU.path, { schema: { hide: true } }, async (req, reply) => {
     reply.status(405).header("allow", "POST");
     return { code: CODE.FAIL, msg: translate(req.lang, "method_not_allowed"), data: null };
   });
