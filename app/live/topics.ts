@@ -3,7 +3,7 @@
  * payloads of a topic merge (the same rules on the server's bridge and in the browser's hook).
  * Pure and dependency-free: imported by both.
  *
- * Topics (upstream websocket pushes, see the team brief "Websocket pushes"):
+ * Topics (upstream websocket pushes; payload types in @contract/ws):
  *   DAY_MARKET     [{Id, Code, Close, Open, High, Low, Volume, Change, Time, MarketStatus}]  merged by Id
  *   KLINE.{code}   [{period, Time, Open, High, Low, Close, Volume}]                           merged by period
  *   FOREX_TRADE    {ProfitsTotal, HazardRate, ...}   (private) the latest replaces
