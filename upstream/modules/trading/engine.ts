@@ -35,7 +35,15 @@ import type { PriceFeed, Quote } from "../market/feed.js";
 import { DomainError, CODE_NOT_FOUND } from "../../platform/errors.js";
 import { Idempotency } from "../../platform/idempotency.js";
 import { moneyOf, type MoneyService } from "../money/service.js";
-import { dec, decConst, microToNumber, round6, toMicro, type Dec } from "../money/decimal.js";
+import {
+  MICRO,
+  dec,
+  decConst,
+  microToNumber,
+  round6,
+  toMicro,
+  type Dec,
+} from "../money/decimal.js";
 import {
   BUY,
   ST_CANCELLED,
@@ -828,11 +836,12 @@ export class Engine {
       const ai = touchedList[k];
       touched[ai] = 0;
       const a = accts.list[ai];
-      const used = a.usedMarginMicro;
-      if (used <= 0) continue;
-      const level = ((a.balanceMicro / 1e6 + accFloat[ai]) / (used / 1e6)) * 100;
+      const level = marginLevelPct(
+        a.balanceMicro / MICRO + accFloat[ai],
+        a.usedMarginMicro / MICRO,
+      );
       // The float level decides whether to look; the exact figures decide what to close.
-      if (level <= stopOut + 1e-6) {
+      if (level !== null && level <= stopOut + 1e-6) {
         try {
           this.stopOut(a, stopOut);
         } catch (err) {
