@@ -10,6 +10,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page, TestInfo } from "@playwright/test";
 import { test, expect, jsOn, signInDemo } from "./fixtures";
+import { web } from "./texts";
 
 const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 
@@ -106,5 +107,30 @@ test.describe("accessibility (axe, WCAG 2.2 AA)", () => {
       await expect(page).toHaveURL(new RegExp(`${url.replace("?", "\\?")}$`));
       await expectNoViolations(page, browser, info, url);
     }
+  });
+
+  test("a person with an open position: the trade screen, its success pop-up, Holding and the order detail have no violations", async ({
+    page,
+    browser,
+  }, info) => {
+    await signInDemo(page);
+    await page.goto("/trade?code=EURUSD");
+    await page
+      .getByTestId("order-form")
+      .getByRole("button", { name: web("en", "trade:form.buy"), exact: true })
+      .click();
+    await expect(page.getByTestId("order-success")).toBeVisible();
+    await expectNoViolations(page, browser, info, "the order success pop-up");
+    await page.goto("/trade?code=EURUSD");
+    const row = page.getByTestId("trade-positions").getByTestId("order-row");
+    await expect(row).toHaveCount(1);
+    const id = await row.getAttribute("data-order-id");
+    await expectNoViolations(page, browser, info, "/trade?code=EURUSD with an open position");
+    await page.goto("/order");
+    await expect(page.getByTestId("order-row")).toHaveCount(1);
+    await expectNoViolations(page, browser, info, "/order with an open position");
+    await page.goto(`/order?detail=${id}`);
+    await expect(page.getByTestId("order-detail")).toBeVisible();
+    await expectNoViolations(page, browser, info, `/order?detail=${id}`);
   });
 });
