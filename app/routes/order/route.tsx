@@ -196,7 +196,6 @@ export default function OrderScreen() {
                     to={listHref(d.status, d.page, o.id)}
                     className="order-row-link"
                     preventScrollReset
-                    aria-label={t("order:row_label", { code: o.code, id: o.id })}
                   >
                     <div className="order-row-main">
                       <span className="order-code">{o.code}</span>
@@ -232,6 +231,11 @@ export default function OrderScreen() {
                         </span>
                       )}
                     </div>
+                    {/* The link's name is its visible text (WCAG 2.5.3) followed by which order it opens. */}
+                    <span className="sr-only">
+                      {", "}
+                      {t("order:row_label", { code: o.code, id: o.id })}
+                    </span>
                   </Link>
                 </li>
               );

@@ -1,0 +1,136 @@
+/**
+ * Accessibility (issue 7): every screen passes axe's WCAG 2.2 AA rules with zero violations, with
+ * JavaScript on and off. A failure lists each violation's rule, impact and the elements it names.
+ *
+ * axe runs inside the page, which a browser with JavaScript off cannot do. In the no-js project the
+ * screen is therefore checked as that browser built it: its DOM (what the server rendered, no script
+ * run, <noscript> content shown) is served again, without any script, to a JavaScript-enabled page of
+ * the same size that loads the same style sheets and images, and axe runs there.
+ */
+import AxeBuilder from "@axe-core/playwright";
+import type { Browser, Page, TestInfo } from "@playwright/test";
+import { test, expect, jsOn, signInDemo } from "./fixtures";
+import { web } from "./texts";
+
+const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+
+/** The screen shown by `page`, as a page axe can run in, and how to let it go. */
+async function axeablePage(
+  page: Page,
+  browser: Browser,
+  info: TestInfo,
+): Promise<{ target: Page; close: () => Promise<void> }> {
+  if (jsOn(info)) return { target: page, close: async () => {} };
+  const url = page.url();
+  const html = (await page.content())
+    .replace(/<script\b[\s\S]*?<\/script>/gi, "")
+    .replace(/<\/?noscript>/gi, "");
+  const use = info.project.use;
+  const context = await browser.newContext({
+    viewport: use.viewport,
+    deviceScaleFactor: use.deviceScaleFactor,
+    isMobile: use.isMobile,
+    hasTouch: use.hasTouch,
+    userAgent: use.userAgent,
+    locale: use.locale,
+    timezoneId: use.timezoneId,
+    javaScriptEnabled: true,
+  });
+  const target = await context.newPage();
+  await target.route("**/*", (route) => {
+    const request = route.request();
+    if (request.url() === url && request.isNavigationRequest())
+      return route.fulfill({ contentType: "text/html; charset=utf-8", body: html });
+    if (request.resourceType() === "script") return route.abort();
+    return route.fallback();
+  });
+  await target.goto(url, { waitUntil: "load" });
+  return { target, close: () => context.close() };
+}
+
+/** Runs axe on the screen shown and expects no violation; the message says what to fix and where. */
+async function expectNoViolations(
+  page: Page,
+  browser: Browser,
+  info: TestInfo,
+  screen: string,
+): Promise<void> {
+  const { target, close } = await axeablePage(page, browser, info);
+  try {
+    const { violations } = await new AxeBuilder({ page: target }).withTags(TAGS).analyze();
+    const report = violations
+      .map((v) => {
+        const nodes = v.nodes
+          .map((n) => {
+            const why = n.failureSummary
+              ? `\n      ${n.failureSummary.replace(/\n/g, "\n      ")}`
+              : "";
+            return `    ${n.target.join(" ")}${why}`;
+          })
+          .join("\n");
+        return `${v.id} (${v.impact ?? "no impact given"}): ${v.help} [${v.nodes.length}]\n${nodes}`;
+      })
+      .join("\n");
+    expect(violations, `axe violations on ${screen}:\n${report}`).toEqual([]);
+  } finally {
+    await close();
+  }
+}
+
+const PUBLIC = [
+  "/",
+  "/product",
+  "/trade?code=EURUSD",
+  "/login",
+  "/register",
+  "/forgot",
+  "/language",
+  "/?lng=ar",
+];
+const SIGNED_IN = ["/order", "/user", "/mine/system", "/trade?code=EURUSD"];
+
+test.describe("accessibility (axe, WCAG 2.2 AA)", () => {
+  for (const url of PUBLIC) {
+    test(`a visitor's ${url} has no violations`, async ({ page, browser }, info) => {
+      await page.goto(url);
+      await expectNoViolations(page, browser, info, url);
+    });
+  }
+
+  test(`a signed-in person's ${SIGNED_IN.join(", ")} have no violations`, async ({
+    page,
+    browser,
+  }, info) => {
+    await signInDemo(page);
+    for (const url of SIGNED_IN) {
+      await page.goto(url);
+      await expect(page).toHaveURL(new RegExp(`${url.replace("?", "\\?")}$`));
+      await expectNoViolations(page, browser, info, url);
+    }
+  });
+
+  test("a person with an open position: the trade screen, its success pop-up, Holding and the order detail have no violations", async ({
+    page,
+    browser,
+  }, info) => {
+    await signInDemo(page);
+    await page.goto("/trade?code=EURUSD");
+    await page
+      .getByTestId("order-form")
+      .getByRole("button", { name: web("en", "trade:form.buy"), exact: true })
+      .click();
+    await expect(page.getByTestId("order-success")).toBeVisible();
+    await expectNoViolations(page, browser, info, "the order success pop-up");
+    await page.goto("/trade?code=EURUSD");
+    const row = page.getByTestId("trade-positions").getByTestId("order-row");
+    await expect(row).toHaveCount(1);
+    const id = await row.getAttribute("data-order-id");
+    await expectNoViolations(page, browser, info, "/trade?code=EURUSD with an open position");
+    await page.goto("/order");
+    await expect(page.getByTestId("order-row")).toHaveCount(1);
+    await expectNoViolations(page, browser, info, "/order with an open position");
+    await page.goto(`/order?detail=${id}`);
+    await expect(page.getByTestId("order-detail")).toBeVisible();
+    await expectNoViolations(page, browser, info, `/order?detail=${id}`);
+  });
+});
