@@ -1,0 +1,34 @@
+/** The real server.ts over HTTP: where sign-in redirects to. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cookieHeader, demoSignIn, startWeb, type WebServer } from "./web-harness";
+
+let web: WebServer;
+
+beforeAll(async () => {
+  web = await startWeb();
+}, 180_000);
+
+afterAll(async () => {
+  await web?.close();
+}, 30_000);
+
+describe("redirect after sign-in", () => {
+  it("follows same-origin paths only; tabs, newlines and backslashes go to /", async () => {
+    const ok = await demoSignIn(web.base, encodeURIComponent("/user?x=1"));
+    expect(ok.res.status).toBe(302);
+    expect(ok.res.headers.get("location")).toBe("/user?x=1");
+
+    for (const from of ["/%09/evil.example", "/%0A/x", "/%0D%0A/x", "/%5C/evil.example"]) {
+      const { res, jar } = await demoSignIn(web.base, from);
+      expect(res.status, from).toBe(302);
+      expect(res.headers.get("location"), from).toBe("/");
+      // Already signed in: the login page's loader redirects to `from` as well.
+      const again = await fetch(`${web.base}/login?from=${from}`, {
+        redirect: "manual",
+        headers: { cookie: cookieHeader(jar) },
+      });
+      expect(again.status, from).toBe(302);
+      expect(again.headers.get("location"), from).toBe("/");
+    }
+  }, 60_000);
+});
