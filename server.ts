@@ -5,8 +5,9 @@
  * (upstream/main.ts) as a child process on loopback and waits for its "UPSTREAM_READY <url>" line.
  *
  * Environment: read and validated by app/utils/env.server.ts (PORT, HOST, UPSTREAM_URL, UPSTREAM_PORT,
- * NODE_ENV, SESSION_SECRET, TRUST_PROXY, CSP_FRAME_SRC, SHUTDOWN_GRACE_MS, ...); an invalid value stops
- * start-up with a message naming the variable. The embedded upstream reads its own (DATA_DIR, ...).
+ * NODE_ENV, SESSION_SECRET, DATA_DIR, TRUST_PROXY, CSP_FRAME_SRC, SHUTDOWN_GRACE_MS, ...); an invalid
+ * value stops start-up with a message naming the variable. The embedded upstream reads its own (it
+ * shares DATA_DIR). Without SESSION_SECRET the session secret is generated once in DATA_DIR.
  */
 import crypto from "node:crypto";
 import path from "node:path";
@@ -19,7 +20,7 @@ import compression from "compression";
 import helmet from "helmet";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
-import { EnvError, loadEnv, type Env } from "./app/utils/env.server";
+import { EnvError, loadEnv, loadOrCreateSessionSecret, type Env } from "./app/utils/env.server";
 
 function readEnv(): Env {
   try {
@@ -41,6 +42,23 @@ const GRACE_MS = ENV.shutdownGraceMs;
 
 function log(msg: string, extra: Record<string, unknown> = {}) {
   console.log(JSON.stringify({ time: new Date().toISOString(), svc: "web", msg, ...extra }));
+}
+
+// Without SESSION_SECRET: the secret kept in DATA_DIR, generated on the first start (the app's
+// sessionSecrets() reads the same file).
+if (ENV.sessionSecrets.length === 0) {
+  try {
+    const kept = loadOrCreateSessionSecret(ENV.dataDir);
+    log(
+      kept.created
+        ? "SESSION_SECRET is not set: generated a new session secret"
+        : "SESSION_SECRET is not set: using the session secret kept in DATA_DIR",
+      { file: kept.file },
+    );
+  } catch (err) {
+    console.error(`Cannot keep a session secret in DATA_DIR: ${(err as Error).message}`);
+    process.exit(1);
+  }
 }
 
 // ---------------------------------------------------------------- embedded upstream

@@ -1,4 +1,6 @@
-/** The real server.ts over HTTP: where sign-in redirects to. */
+/** The real server.ts over HTTP: where sign-in redirects to, the session secret it keeps. */
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cookieHeader, demoSignIn, startWeb, type WebServer } from "./web-harness";
 
@@ -31,4 +33,13 @@ describe("redirect after sign-in", () => {
       expect(again.headers.get("location"), from).toBe("/");
     }
   }, 60_000);
+});
+
+describe("session secret without SESSION_SECRET", () => {
+  it("is generated at the first start in DATA_DIR (mode 600), and the start says so", async () => {
+    const file = path.join(web.dataDir, "session-secret");
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(fs.readFileSync(file, "utf8").trim().length).toBeGreaterThanOrEqual(32);
+    await web.waitForLine(/generated a new session secret/, 1000);
+  });
 });
