@@ -111,6 +111,24 @@ async function startEmbeddedUpstream(): Promise<string> {
 }
 
 // ---------------------------------------------------------------- app
+/** Browser features no page of the web uses, refused on every response. */
+const PERMISSIONS_POLICY = [
+  "camera=()",
+  "microphone=()",
+  "geolocation=()",
+  "payment=()",
+  "usb=()",
+  "serial=()",
+  "hid=()",
+  "bluetooth=()",
+  "midi=()",
+  "magnetometer=()",
+  "gyroscope=()",
+  "accelerometer=()",
+  "display-capture=()",
+  "publickey-credentials-get=()",
+].join(", ");
+
 function routePaths(build: ServerBuild): string[] {
   const routes = build.routes as Record<
     string,
@@ -183,6 +201,7 @@ async function main() {
 
   app.use((_req, res, next) => {
     res.locals.nonce = crypto.randomBytes(16).toString("base64");
+    res.setHeader("Permissions-Policy", PERMISSIONS_POLICY);
     next();
   });
 
@@ -234,8 +253,9 @@ async function main() {
   // Other public files (icons, manifest, logos): short cache.
   app.use(express.static("public", { maxAge: "1h", index: false }));
 
+  // Liveness only: tells nothing about the configuration (no upstream address, no versions).
   app.get("/healthz", (_req, res) => {
-    res.json({ ok: true, upstream: process.env.UPSTREAM_URL });
+    res.json({ ok: true });
   });
 
   // The client's address for the upstream's per-client limits (X-Forwarded-For on upstream calls).

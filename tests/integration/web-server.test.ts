@@ -1,4 +1,7 @@
-/** The real server.ts over HTTP: where sign-in redirects to, the session secret it keeps. */
+/**
+ * The real server.ts over HTTP: where sign-in redirects to, the session secret it keeps, /healthz
+ * and the headers of every response.
+ */
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -41,5 +44,23 @@ describe("session secret without SESSION_SECRET", () => {
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(fs.readFileSync(file, "utf8").trim().length).toBeGreaterThanOrEqual(32);
     await web.waitForLine(/generated a new session secret/, 1000);
+  });
+});
+
+describe("health and headers", () => {
+  it("/healthz answers {ok:true} and nothing about the configuration", async () => {
+    const res = await fetch(`${web.base}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ok: true });
+  });
+
+  it("sends a Permissions-Policy refusing unused browser features on every response", async () => {
+    for (const p of ["/healthz", "/", "/login", "/manifest.json", "/no-such-page", "/live.json"]) {
+      const res = await fetch(`${web.base}${p}`, { redirect: "manual" });
+      await res.arrayBuffer();
+      const policy = res.headers.get("permissions-policy") ?? "";
+      for (const feature of ["camera", "microphone", "geolocation", "payment"])
+        expect(policy, `${p} ${feature}`).toContain(`${feature}=()`);
+    }
   });
 });
