@@ -21,16 +21,38 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-/** Builds the Remix app when build/index.js (what server.ts serves) is missing or older than app/. */
-export function ensureBuild(): void {
+function buildIsStale(): boolean {
   const built = path.join(ROOT, "build/index.js");
-  if (!fs.existsSync(built) || fs.statSync(built).mtimeMs < newestMtime(path.join(ROOT, "app")))
-    // A production build, as server.ts runs it (vitest's NODE_ENV=test would make a development one).
-    execSync("npx remix build", {
-      cwd: ROOT,
-      stdio: "ignore",
-      env: { ...process.env, NODE_ENV: "production" },
-    });
+  return !fs.existsSync(built) || fs.statSync(built).mtimeMs < newestMtime(path.join(ROOT, "app"));
+}
+
+/**
+ * Builds the Remix app when build/index.js (what server.ts serves) is missing or older than app/.
+ * Test files run in parallel: a lock folder lets one build while the others wait for it.
+ */
+export function ensureBuild(): void {
+  const lock = path.join(os.tmpdir(), `tradepost-build-${Buffer.from(ROOT).toString("hex")}.lock`);
+  const deadline = Date.now() + 170_000;
+  while (buildIsStale()) {
+    try {
+      fs.mkdirSync(lock);
+    } catch {
+      if (Date.now() > deadline) throw new Error(`another build holds ${lock}`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+      continue;
+    }
+    try {
+      // A production build, as server.ts runs it (vitest's NODE_ENV=test would make a development one).
+      if (buildIsStale())
+        execSync("npx remix build", {
+          cwd: ROOT,
+          stdio: "ignore",
+          env: { ...process.env, NODE_ENV: "production" },
+        });
+    } finally {
+      fs.rmdirSync(lock);
+    }
+  }
 }
 
 /** A port free on loopback right now. */
