@@ -1,12 +1,14 @@
 /**
  * Production server of the web: Express with the built Remix app (build/index.js), static files,
  * compression that never buffers event streams, security headers with a per-request nonce CSP and
- * graceful shutdown. When UPSTREAM_URL is not set it starts the embedded reference upstream
- * (upstream/main.ts) as a child process on loopback and waits for its "UPSTREAM_READY <url>" line.
+ * graceful shutdown (bounded: SHUTDOWN_GRACE_MS plus 5 s at most). When UPSTREAM_URL is not set it
+ * starts the embedded reference upstream (upstream/main.ts) as a child process on loopback, waits
+ * for its "UPSTREAM_READY <url>" line, and restarts it with back-off whenever it dies.
  *
  * Environment: read and validated by app/utils/env.server.ts (PORT, HOST, UPSTREAM_URL, UPSTREAM_PORT,
- * NODE_ENV, SESSION_SECRET, TRUST_PROXY, CSP_FRAME_SRC, SHUTDOWN_GRACE_MS, ...); an invalid value stops
- * start-up with a message naming the variable. The embedded upstream reads its own (DATA_DIR, ...).
+ * NODE_ENV, SESSION_SECRET, DATA_DIR, TRUST_PROXY, CSP_FRAME_SRC, SHUTDOWN_GRACE_MS, ...); an invalid
+ * value stops start-up with a message naming the variable. The embedded upstream reads its own (it
+ * shares DATA_DIR). Without SESSION_SECRET the session secret is generated once in DATA_DIR.
  */
 import crypto from "node:crypto";
 import path from "node:path";
@@ -19,7 +21,7 @@ import compression from "compression";
 import helmet from "helmet";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
-import { EnvError, loadEnv, type Env } from "./app/utils/env.server";
+import { EnvError, loadEnv, loadOrCreateSessionSecret, type Env } from "./app/utils/env.server";
 
 function readEnv(): Env {
   try {
@@ -43,10 +45,46 @@ function log(msg: string, extra: Record<string, unknown> = {}) {
   console.log(JSON.stringify({ time: new Date().toISOString(), svc: "web", msg, ...extra }));
 }
 
-// ---------------------------------------------------------------- embedded upstream
-let upstream: ChildProcess | null = null;
-let shuttingDown = false;
+// Without SESSION_SECRET: the secret kept in DATA_DIR, generated on the first start (the app's
+// sessionSecrets() reads the same file).
+if (ENV.sessionSecrets.length === 0) {
+  try {
+    const kept = loadOrCreateSessionSecret(ENV.dataDir);
+    log(
+      kept.created
+        ? "SESSION_SECRET is not set: generated a new session secret"
+        : "SESSION_SECRET is not set: using the session secret kept in DATA_DIR",
+      { file: kept.file },
+    );
+  } catch (err) {
+    console.error(`Cannot keep a session secret in DATA_DIR: ${(err as Error).message}`);
+    process.exit(1);
+  }
+}
 
+// ---------------------------------------------------------------- embedded upstream
+/** Restart back-off of the embedded upstream: first delay, doubling up to the longest. */
+const RESTART_FIRST_MS = 500;
+const RESTART_MAX_MS = 15_000;
+/** An upstream that ran this long before dying restarts after the first delay again. */
+const RESTART_RESET_AFTER_MS = 60_000;
+/** A shutdown ends within SHUTDOWN_GRACE_MS plus this, whatever hangs. */
+const SHUTDOWN_BOUND_MS = 5_000;
+
+interface Embedded {
+  child: ChildProcess;
+  startedAt: number;
+  /** Resolves once the child has exited (also when that happened before anyone waits). */
+  exited: Promise<void>;
+  hasExited: boolean;
+}
+
+let upstream: Embedded | null = null;
+let shuttingDown = false;
+let restartDelayMs = RESTART_FIRST_MS;
+let restartTimer: NodeJS.Timeout | null = null;
+
+/** Starts the embedded upstream; resolves with the URL from its "UPSTREAM_READY <url>" line. */
 async function startEmbeddedUpstream(): Promise<string> {
   const port = ENV.upstreamPort;
   const tsxLoader = "tsx";
@@ -55,12 +93,25 @@ async function startEmbeddedUpstream(): Promise<string> {
     env: { ...process.env, UPSTREAM_HOST: "127.0.0.1", UPSTREAM_PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  upstream = child;
+  const emb: Embedded = {
+    child,
+    startedAt: Date.now(),
+    hasExited: false,
+    exited: new Promise<void>((resolve) =>
+      child.once("exit", () => {
+        emb.hasExited = true;
+        resolve();
+      }),
+    ),
+  };
+  upstream = emb;
+  log("embedded upstream started", { upstreamPid: child.pid });
   return new Promise<string>((resolve, reject) => {
     let ready = false;
     const timer = setTimeout(() => {
-      if (!ready)
-        reject(new Error("the embedded upstream did not report UPSTREAM_READY within 60 s"));
+      if (ready) return;
+      reject(new Error("the embedded upstream did not report UPSTREAM_READY within 60 s"));
+      child.kill("SIGKILL");
     }, 60_000);
     readline.createInterface({ input: child.stdout! }).on("line", (line) => {
       const m = /^UPSTREAM_READY (\S+)/.exec(line);
@@ -84,15 +135,78 @@ async function startEmbeddedUpstream(): Promise<string> {
         );
         return;
       }
-      if (!shuttingDown) {
-        log("embedded upstream exited unexpectedly; stopping the web", { code, signal });
-        void shutdown("upstream-exit", 1);
-      }
+      if (!shuttingDown)
+        scheduleUpstreamRestart({ code, signal, ranMs: Date.now() - emb.startedAt });
     });
   });
 }
 
+/**
+ * After the embedded upstream died: the web stays up (pages show the upstream's absence) and starts
+ * it again after a back-off delay (0.5 s doubling to 15 s; back to 0.5 s after a run of a minute).
+ */
+function scheduleUpstreamRestart(details: {
+  code?: number | null;
+  signal?: string | null;
+  ranMs: number;
+  error?: string;
+}) {
+  if (shuttingDown || restartTimer) return;
+  if (details.ranMs >= RESTART_RESET_AFTER_MS) restartDelayMs = RESTART_FIRST_MS;
+  const delay = restartDelayMs;
+  restartDelayMs = Math.min(restartDelayMs * 2, RESTART_MAX_MS);
+  log("embedded upstream exited unexpectedly; restarting it", { ...details, restartInMs: delay });
+  restartTimer = setTimeout(() => {
+    restartTimer = null;
+    if (shuttingDown) return;
+    const startedAt = Date.now();
+    startEmbeddedUpstream().then(
+      (url) => {
+        process.env.UPSTREAM_URL = url;
+        log("embedded upstream restarted", { url, upstreamPid: upstream?.child.pid });
+      },
+      (err: Error) => {
+        if (!shuttingDown)
+          scheduleUpstreamRestart({ ranMs: Date.now() - startedAt, error: err.message });
+      },
+    );
+  }, delay);
+}
+
+/** Stops the embedded upstream: SIGTERM, SIGKILL at `killAt` (ms epoch, at least 1 s later). */
+async function stopEmbeddedUpstream(killAt: number) {
+  const emb = upstream;
+  if (!emb || emb.hasExited) return;
+  emb.child.kill("SIGTERM");
+  const kill = setTimeout(
+    () => {
+      if (!emb.hasExited) emb.child.kill("SIGKILL");
+    },
+    Math.max(1000, killAt - Date.now()),
+  );
+  await emb.exited;
+  clearTimeout(kill);
+}
+
 // ---------------------------------------------------------------- app
+/** Browser features no page of the web uses, refused on every response. */
+const PERMISSIONS_POLICY = [
+  "camera=()",
+  "microphone=()",
+  "geolocation=()",
+  "payment=()",
+  "usb=()",
+  "serial=()",
+  "hid=()",
+  "bluetooth=()",
+  "midi=()",
+  "magnetometer=()",
+  "gyroscope=()",
+  "accelerometer=()",
+  "display-capture=()",
+  "publickey-credentials-get=()",
+].join(", ");
+
 function routePaths(build: ServerBuild): string[] {
   const routes = build.routes as Record<
     string,
@@ -118,12 +232,19 @@ let server: Server | null = null;
 async function shutdown(reason: string, exitCode = 0) {
   if (shuttingDown) return;
   shuttingDown = true;
+  const started = Date.now();
+  if (restartTimer) clearTimeout(restartTimer);
   log("shutting down", { reason });
+  // Whatever hangs (a connection, the upstream), the process ends within the bound.
+  setTimeout(() => {
+    log("shutdown did not finish in time; exiting now", { reason });
+    process.exit(exitCode);
+  }, GRACE_MS + SHUTDOWN_BOUND_MS);
   const force = setTimeout(() => {
     server?.closeAllConnections();
   }, GRACE_MS);
   force.unref();
-  const closing = server
+  const closing = server?.listening
     ? new Promise<void>((resolve) => {
         server!.close(() => resolve());
         server!.closeIdleConnections();
@@ -132,17 +253,7 @@ async function shutdown(reason: string, exitCode = 0) {
       })
     : Promise.resolve();
   await closing;
-  if (upstream && upstream.exitCode === null) {
-    const child = upstream;
-    await new Promise<void>((resolve) => {
-      const kill = setTimeout(() => child.kill("SIGKILL"), GRACE_MS);
-      child.once("exit", () => {
-        clearTimeout(kill);
-        resolve();
-      });
-      child.kill("SIGTERM");
-    });
-  }
+  await stopEmbeddedUpstream(started + GRACE_MS);
   process.exit(exitCode);
 }
 
@@ -165,6 +276,7 @@ async function main() {
 
   app.use((_req, res, next) => {
     res.locals.nonce = crypto.randomBytes(16).toString("base64");
+    res.setHeader("Permissions-Policy", PERMISSIONS_POLICY);
     next();
   });
 
@@ -216,8 +328,9 @@ async function main() {
   // Other public files (icons, manifest, logos): short cache.
   app.use(express.static("public", { maxAge: "1h", index: false }));
 
+  // Liveness only: tells nothing about the configuration (no upstream address, no versions).
   app.get("/healthz", (_req, res) => {
-    res.json({ ok: true, upstream: process.env.UPSTREAM_URL });
+    res.json({ ok: true });
   });
 
   // The client's address for the upstream's per-client limits (X-Forwarded-For on upstream calls).

@@ -5,13 +5,28 @@
  *
  * Variables: PORT (3000), HOST (0.0.0.0), NODE_ENV, UPSTREAM_URL (unset: server.ts starts the
  * embedded upstream), UPSTREAM_PORT (embedded upstream's port, default PORT+100),
- * UPSTREAM_TIMEOUT_MS (15000), SESSION_SECRET (comma-separated, the first signs, all verify),
+ * UPSTREAM_TIMEOUT_MS (15000), SESSION_SECRET (comma-separated, the first signs, all verify; each
+ * at least 32 bytes; unset: a random secret generated once and kept in DATA_DIR/session-secret),
+ * DATA_DIR (./data, the same folder the embedded upstream keeps its store in),
  * COOKIE_SECURE (1/true/0/false; default: on in production), TRUST_PROXY, CSP_FRAME_SRC,
  * SHUTDOWN_GRACE_MS (5000), LOCALES_DIR (locales), LIVE_FLUSH_MS, FORM_MAX_BYTES (65536).
  */
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { z } from "zod";
 
-const DEV_SECRET = "tradepost-dev-secret-change-me";
+/** Shortest accepted signing secret, in bytes (UTF-8). */
+export const MIN_SECRET_BYTES = 32;
+
+/** File in DATA_DIR holding the generated signing secret when SESSION_SECRET is unset. */
+export const SESSION_SECRET_FILE = "session-secret";
+
+const splitSecrets = (v: string) =>
+  v
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** An optional variable: unset and empty both mean "use the default". */
 const optional = <T extends z.ZodTypeAny>(schema: T) =>
@@ -62,7 +77,24 @@ export const envSchema = z
     UPSTREAM_URL: optional(httpUrl),
     UPSTREAM_PORT: optional(port),
     UPSTREAM_TIMEOUT_MS: optional(positiveInt),
-    SESSION_SECRET: optional(z.string()),
+    SESSION_SECRET: optional(
+      z.string().superRefine((v, ctx) => {
+        const secrets = splitSecrets(v);
+        if (secrets.length === 0) return;
+        secrets.forEach((secret, i) => {
+          const bytes = Buffer.byteLength(secret, "utf8");
+          if (bytes < MIN_SECRET_BYTES)
+            ctx.addIssue({
+              code: z.ZodIssueCode.custom,
+              message:
+                `secret ${i + 1} of ${secrets.length} is ${bytes} bytes; each must be at least ` +
+                `${MIN_SECRET_BYTES} bytes (e.g. \`openssl rand -base64 48\`), or leave ` +
+                `SESSION_SECRET unset to have one generated in DATA_DIR`,
+            });
+        });
+      }),
+    ),
+    DATA_DIR: optional(z.string().trim().min(1)),
     COOKIE_SECURE: optional(flag),
     TRUST_PROXY: optional(z.string().trim()),
     CSP_FRAME_SRC: optional(z.string()),
@@ -79,10 +111,7 @@ export const envSchema = z
   .transform((e) => {
     const isProduction = e.NODE_ENV === "production";
     const port = e.PORT ?? 3000;
-    const secrets = (e.SESSION_SECRET ?? "")
-      .split(",")
-      .map((s) => s.trim())
-      .filter(Boolean);
+    const secrets = splitSecrets(e.SESSION_SECRET ?? "");
     return {
       nodeEnv: e.NODE_ENV ?? "development",
       isProduction,
@@ -92,8 +121,10 @@ export const envSchema = z
       upstreamUrl: e.UPSTREAM_URL ?? null,
       upstreamPort: e.UPSTREAM_PORT ?? port + 100,
       upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS ?? 15_000,
-      /** Empty when SESSION_SECRET is unset (sessionSecrets() then warns and uses a public one). */
+      /** Empty when SESSION_SECRET is unset (sessionSecrets() then uses the one kept in DATA_DIR). */
       sessionSecrets: secrets,
+      /** Absolute; also where the embedded upstream keeps its store. */
+      dataDir: path.resolve(e.DATA_DIR ?? "./data"),
       /** Secure (and __Host- prefixed) cookies: in production unless COOKIE_SECURE=0. */
       secureCookies: e.COOKIE_SECURE ?? isProduction,
       trustProxy: e.TRUST_PROXY || null,
@@ -130,7 +161,11 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     seen.add(variable);
     problems.push({
       variable,
-      message: `${i.message} (got ${JSON.stringify(source[variable] ?? null)})`,
+      // A secret is never echoed back.
+      message:
+        variable === "SESSION_SECRET"
+          ? i.message
+          : `${i.message} (got ${JSON.stringify(source[variable] ?? null)})`,
     });
   }
   throw new EnvError(problems);
@@ -153,20 +188,51 @@ export function env(): Env {
   return cached;
 }
 
-let warned = false;
+/**
+ * The signing secret kept in `dataDir` (file session-secret, mode 600): read when it exists, else
+ * 32 random bytes generated and written once (`created`). A file too short to be a secret is refused.
+ */
+export function loadOrCreateSessionSecret(dataDir: string): {
+  secret: string;
+  file: string;
+  created: boolean;
+} {
+  const file = path.join(dataDir, SESSION_SECRET_FILE);
+  let created = false;
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    try {
+      // "wx": of two processes starting together, the first one's secret is kept.
+      fs.writeFileSync(file, crypto.randomBytes(32).toString("base64url") + "\n", {
+        mode: 0o600,
+        flag: "wx",
+      });
+      created = true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    }
+  }
+  const secret = fs.readFileSync(file, "utf8").trim();
+  if (Buffer.byteLength(secret, "utf8") < MIN_SECRET_BYTES)
+    throw new Error(
+      `${file} holds no usable session secret (under ${MIN_SECRET_BYTES} bytes); remove it to have a new one generated`,
+    );
+  return { secret, file, created };
+}
 
-/** Signing secrets from SESSION_SECRET; without it a public development secret, with a warning. */
+let kept: string | null = null;
+
+/** Signing secrets: SESSION_SECRET's, else the one kept in DATA_DIR (generated on first use). */
 export function sessionSecrets(): string[] {
   const secrets = env().sessionSecrets;
   if (secrets.length > 0) return secrets;
-  if (!warned) {
-    warned = true;
-    console.warn(
-      "\n*** WARNING: SESSION_SECRET is not set; sessions are signed with a public development secret. ***\n" +
-        "*** Set SESSION_SECRET (comma-separated for rotation) before exposing this server.         ***\n",
-    );
+  if (kept === null) {
+    const r = loadOrCreateSessionSecret(env().dataDir);
+    if (r.created)
+      console.warn(`SESSION_SECRET is not set: generated a session secret in ${r.file}`);
+    kept = r.secret;
   }
-  return [DEV_SECRET];
+  return [kept];
 }
 
 /** Base URL of the upstream API (server.ts sets UPSTREAM_URL when it starts the embedded one). */

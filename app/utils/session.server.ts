@@ -73,11 +73,30 @@ export function pathOf(request: Request): string {
   return url.pathname.replace(/\.data$/, "").replace(/^\/_root$/, "/") + (q ? `?${q}` : "");
 }
 
-/** Only same-site paths are followed after login. */
+/** The origin same-site paths are resolved against (never contacted). */
+const LOCAL_ORIGIN = "http://tradepost.invalid";
+
+/**
+ * Only same-origin paths are followed (after login, after a language change): `to` must start with
+ * one "/", hold no control characters (browsers drop tabs and newlines, so "/\t/evil.example" is
+ * "//evil.example" to them; a newline cannot be sent in a header at all) and no backslashes, and
+ * parse as a URL on this origin. The answer is the parsed path, query and fragment; anything else
+ * is `fallback`.
+ */
 export function safeRedirectPath(to: string | null | undefined, fallback = "/"): string {
   if (!to || typeof to !== "string") return fallback;
-  if (!to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
-  return to;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f-\u009f\\]/.test(to)) return fallback;
+  if (!to.startsWith("/") || to.startsWith("//")) return fallback;
+  let url: URL;
+  try {
+    url = new URL(to, LOCAL_ORIGIN);
+  } catch {
+    return fallback;
+  }
+  if (url.origin !== LOCAL_ORIGIN || !url.pathname.startsWith("/") || url.pathname.startsWith("//"))
+    return fallback;
+  return url.pathname + url.search + url.hash;
 }
 
 export function loginUrl(from: string): string {

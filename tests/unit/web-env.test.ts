@@ -1,7 +1,11 @@
 /** The web's environment (app/utils/env.server.ts): defaults, parsing and refusals naming the variable. */
 import { spawnSync } from "node:child_process";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { EnvError, parseEnv } from "../../app/utils/env.server";
+
+const NEW = "new-secret-0123456789abcdef0123456789";
+const OLD = "old-secret-0123456789abcdef0123456789";
 
 function problems(source: Record<string, string>): string[] {
   try {
@@ -27,6 +31,7 @@ describe("web environment", () => {
       shutdownGraceMs: 5000,
       formMaxBytes: 65536,
       sessionSecrets: [],
+      dataDir: path.resolve("data"),
     });
   });
 
@@ -35,14 +40,14 @@ describe("web environment", () => {
       NODE_ENV: "production",
       PORT: "3310",
       UPSTREAM_URL: "http://127.0.0.1:3410/",
-      SESSION_SECRET: "new, old",
+      SESSION_SECRET: `${NEW}, ${OLD}`,
       CSP_FRAME_SRC: "https://a.test https://b.test",
       COOKIE_SECURE: "0",
     });
     expect(e.port).toBe(3310);
     expect(e.upstreamPort).toBe(3410);
     expect(e.upstreamUrl).toBe("http://127.0.0.1:3410");
-    expect(e.sessionSecrets).toEqual(["new", "old"]);
+    expect(e.sessionSecrets).toEqual([NEW, OLD]);
     expect(e.cspFrameSrc).toEqual(["https://a.test", "https://b.test"]);
     expect(e.isProduction).toBe(true);
     expect(e.secureCookies).toBe(false);
@@ -70,10 +75,24 @@ describe("web environment", () => {
     expect(() => parseEnv({ PORT: "abc" })).toThrow(/PORT: must be a port number \(got "abc"\)/);
   });
 
+  it("refuses a session secret under 32 bytes, any of the comma-separated ones, without echoing it", () => {
+    expect(problems({ SESSION_SECRET: "short" })).toEqual(["SESSION_SECRET"]);
+    expect(problems({ SESSION_SECRET: `${NEW},short-old` })).toEqual(["SESSION_SECRET"]);
+    expect(problems({ SESSION_SECRET: "x".repeat(31) })).toEqual(["SESSION_SECRET"]);
+    expect(problems({ SESSION_SECRET: "x".repeat(32) })).toEqual([]);
+    // bytes, not characters: 16 three-byte characters are 48 bytes
+    expect(problems({ SESSION_SECRET: "秘".repeat(16) })).toEqual([]);
+    expect(() => parseEnv({ SESSION_SECRET: `${NEW},short-old` })).toThrow(
+      /SESSION_SECRET: secret 2 of 2 is 9 bytes; each must be at least 32 bytes/,
+    );
+    expect(() => parseEnv({ SESSION_SECRET: "short-old" })).not.toThrow(/short-old/);
+  });
+
   it("stops the web's start-up with a message naming the variable", () => {
     for (const [name, value] of [
       ["PORT", "abc"],
       ["UPSTREAM_URL", "not-a-url"],
+      ["SESSION_SECRET", "too-short"],
     ]) {
       const r = spawnSync(process.execPath, ["--import", "tsx", "server.ts"], {
         env: { ...process.env, [name]: value },

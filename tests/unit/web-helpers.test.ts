@@ -14,6 +14,32 @@ describe("redirects", () => {
     expect(safeRedirectPath("/\\evil.example")).toBe("/");
     expect(safeRedirectPath(null)).toBe("/");
   });
+  it("refuses control characters, backslashes and anything a browser may read as another origin", () => {
+    for (const bad of [
+      "/\t/evil.example",
+      "/\n/x",
+      "/\r\n/x",
+      "\t//evil.example",
+      "/\u0000/evil.example",
+      "/\u007f/x",
+      "/\u0085/x",
+      "/x\\y",
+      "\\\\evil.example",
+      "/\\/evil.example",
+      "javascript:alert(1)",
+      " /x",
+      "",
+      undefined,
+    ])
+      expect(safeRedirectPath(bad), JSON.stringify(bad)).toBe("/");
+    expect(safeRedirectPath("/\t/evil.example", "")).toBe("");
+  });
+  it("answers the parsed same-origin path, query and fragment", () => {
+    expect(safeRedirectPath("/trade?symbol=BTC#book")).toBe("/trade?symbol=BTC#book");
+    expect(safeRedirectPath("/a/../user")).toBe("/user");
+    expect(safeRedirectPath("/a b")).toBe("/a%20b");
+    expect(safeRedirectPath("/%09/evil.example")).toBe("/%09/evil.example");
+  });
   it("keeps the path and query of the page, without single-fetch internals", () => {
     expect(pathOf(new Request("http://x/order?status=1"))).toBe("/order?status=1");
     expect(pathOf(new Request("http://x/order.data?status=1&_routes=routes%2Forder"))).toBe(

@@ -1,0 +1,238 @@
+/**
+ * Shared set-up of the web's integration tests: the real server.ts (built Remix app, embedded
+ * upstream) started as a child process on free loopback ports with a fresh temporary DATA_DIR,
+ * its log lines collected, and helpers to sign in through the demo form.
+ */
+import { execSync, spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import readline from "node:readline";
+
+const ROOT = path.resolve(__dirname, "../..");
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    newest = Math.max(newest, e.isDirectory() ? newestMtime(p) : fs.statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+function buildIsStale(): boolean {
+  const built = path.join(ROOT, "build/index.js");
+  return !fs.existsSync(built) || fs.statSync(built).mtimeMs < newestMtime(path.join(ROOT, "app"));
+}
+
+/**
+ * Builds the Remix app when build/index.js (what server.ts serves) is missing or older than app/.
+ * Test files run in parallel: a lock folder lets one build while the others wait for it.
+ */
+export function ensureBuild(): void {
+  const lock = path.join(os.tmpdir(), `tradepost-build-${Buffer.from(ROOT).toString("hex")}.lock`);
+  const deadline = Date.now() + 170_000;
+  while (buildIsStale()) {
+    try {
+      fs.mkdirSync(lock);
+    } catch {
+      if (Date.now() > deadline) throw new Error(`another build holds ${lock}`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+      continue;
+    }
+    try {
+      // A production build, as server.ts runs it (vitest's NODE_ENV=test would make a development one).
+      if (buildIsStale())
+        execSync("npx remix build", {
+          cwd: ROOT,
+          stdio: "ignore",
+          env: { ...process.env, NODE_ENV: "production" },
+        });
+    } finally {
+      fs.rmdirSync(lock);
+    }
+  }
+}
+
+/** A port free on loopback right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface WebServer {
+  proc: ChildProcess;
+  /** http://127.0.0.1:PORT of the web. */
+  base: string;
+  /** http://127.0.0.1:UPSTREAM_PORT of the embedded upstream. */
+  upstreamBase: string;
+  dataDir: string;
+  /** Every stdout and stderr line so far. */
+  lines: string[];
+  /** Resolves with the first line (already seen or to come) matching `re`. */
+  waitForLine(re: RegExp, timeoutMs?: number, from?: number): Promise<string>;
+  /** Resolves with the exit code and signal; `null` when it did not exit within `timeoutMs`. */
+  exited(timeoutMs: number): Promise<{ code: number | null; signal: string | null } | null>;
+  /** Stops the web (SIGTERM, then SIGKILL) and any upstream it logged, removes DATA_DIR unless kept. */
+  close(): Promise<void>;
+}
+
+export async function startWeb(
+  opts: { env?: Record<string, string>; dataDir?: string; keepDataDir?: boolean } = {},
+): Promise<WebServer> {
+  ensureBuild();
+  const port = await freePort();
+  let upstreamPort = await freePort();
+  while (upstreamPort === port) upstreamPort = await freePort();
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "tradepost-web-"));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    UPSTREAM_PORT: String(upstreamPort),
+    UPSTREAM_URL: "",
+    DATA_DIR: dataDir,
+    MARKET_ALWAYS_OPEN: "1",
+    RATE_LIMIT: "0",
+    DEV_OUTBOX: "1",
+    COOKIE_SECURE: "0",
+    LOG_LEVEL: "warn",
+    SESSION_SECRET: "",
+    ...opts.env,
+  };
+  const proc = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const lines: string[] = [];
+  const waiters: { re: RegExp; from: number; resolve: (l: string) => void }[] = [];
+  const onLine = (line: string) => {
+    lines.push(line);
+    for (const w of [...waiters])
+      if (w.re.test(line)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(line);
+      }
+  };
+  readline.createInterface({ input: proc.stdout! }).on("line", onLine);
+  readline.createInterface({ input: proc.stderr! }).on("line", onLine);
+  let exit: { code: number | null; signal: string | null } | null = null;
+  const exitPromise = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    proc.once("exit", (code, signal) => {
+      exit = { code, signal };
+      resolve(exit);
+    }),
+  );
+
+  const waitForLine = (re: RegExp, timeoutMs = 60_000, from = 0) =>
+    new Promise<string>((resolve, reject) => {
+      const seen = lines.slice(from).find((l) => re.test(l));
+      if (seen) return resolve(seen);
+      const timer = setTimeout(() => {
+        reject(
+          new Error(`no log line matching ${re} within ${timeoutMs} ms:\n${lines.join("\n")}`),
+        );
+      }, timeoutMs);
+      waiters.push({
+        re,
+        from,
+        resolve: (l) => {
+          clearTimeout(timer);
+          resolve(l);
+        },
+      });
+    });
+
+  const exited = (timeoutMs: number) =>
+    Promise.race([
+      exitPromise,
+      new Promise<null>((r) => setTimeout(() => r(null), timeoutMs).unref()),
+    ]);
+
+  const close = async () => {
+    const pids = lines
+      .map((l) => /"upstreamPid":(\d+)/.exec(l)?.[1])
+      .filter(Boolean)
+      .map(Number);
+    if (!exit) {
+      proc.kill("SIGTERM");
+      if (!(await exited(15_000))) proc.kill("SIGKILL");
+      await exitPromise;
+    }
+    for (const pid of pids) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+    if (!opts.keepDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  await Promise.race([
+    waitForLine(/"msg":"web listening"/, 90_000),
+    exitPromise.then((e) => {
+      throw new Error(`server.ts exited (${JSON.stringify(e)}):\n${lines.join("\n")}`);
+    }),
+  ]);
+  return {
+    proc,
+    base: `http://127.0.0.1:${port}`,
+    upstreamBase: `http://127.0.0.1:${upstreamPort}`,
+    dataDir,
+    lines,
+    waitForLine,
+    exited,
+    close,
+  };
+}
+
+/** The name=value pairs of a response's Set-Cookie headers, merged into `jar`. */
+export function keepCookies(res: Response, jar: Map<string, string>): void {
+  for (const c of res.headers.getSetCookie()) {
+    const [pair] = c.split(";");
+    const i = pair.indexOf("=");
+    jar.set(pair.slice(0, i), pair.slice(i + 1));
+  }
+}
+
+export function cookieHeader(jar: Map<string, string>): string {
+  return [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
+}
+
+/**
+ * Signs in with a new demo account through the login page's form, posted to /login?from=`from`
+ * (raw, already encoded); the POST's response (not followed) and the cookie jar.
+ */
+export async function demoSignIn(
+  base: string,
+  from: string,
+): Promise<{ res: Response; jar: Map<string, string> }> {
+  const jar = new Map<string, string>();
+  const page = await fetch(`${base}/login`, { redirect: "manual" });
+  keepCookies(page, jar);
+  const html = await page.text();
+  const token = /name="csrf" value="([^"]+)"/.exec(html)?.[1];
+  if (!token) throw new Error(`no csrf token on /login (${page.status}): ${html.slice(0, 2000)}`);
+  const res = await fetch(`${base}/login?from=${from}`, {
+    method: "POST",
+    redirect: "manual",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      cookie: cookieHeader(jar),
+      origin: base,
+    },
+    body: new URLSearchParams({ csrf: token, intent: "demo" }).toString(),
+  });
+  keepCookies(res, jar);
+  return { res, jar };
+}
