@@ -451,6 +451,45 @@ describe("orders over HTTP", () => {
   });
 });
 
+describe("order cap (trade.max_orders)", () => {
+  it("refuses a pending or market order beyond the cap of pending and open orders, translated", async () => {
+    expect(
+      up.ctx.db.prepare("SELECT value FROM settings WHERE key = 'trade.max_orders'").get(),
+    ).toEqual({ value: "200" });
+    const { token, id } = await demo();
+    feed.set("EURUSD", 1.1);
+    setSetting("trade.max_orders", "3");
+    try {
+      const market = { type: 1, cont: "0.1", forex_id: EUR(), status: 1, multiple: 100 };
+      const pending = { ...market, status: 0, target_price: "1.05" };
+      const p1 = await post("/v1/api/forex/submit", pending, token);
+      expect((await post("/v1/api/forex/submit", pending, token)).code).toBe(1);
+      expect((await post("/v1/api/forex/submit", market, token)).code).toBe(1);
+      const balance = moneyOf(up.ctx.db).ledgerSum(id);
+      expect(await post("/v1/api/forex/submit", market, token)).toEqual({
+        code: 0,
+        msg: "You can hold at most 3 pending and open orders; please close or cancel some first",
+        data: null,
+      });
+      const fr = await postEnv(base, "/v1/api/forex/submit", pending, { token, lang: "fr" });
+      expect(fr.msg).toBe(
+        "Vous pouvez détenir au plus 3 ordres en attente et ouverts ; veuillez d'abord en clôturer ou en annuler",
+      );
+      expect(moneyOf(up.ctx.db).ledgerSum(id)).toBe(balance);
+      expect(
+        up.ctx.db.prepare("SELECT COUNT(*) AS n FROM orders WHERE user_id = ?").get(id),
+      ).toEqual({ n: 3 });
+      // Another account is not limited by this one's orders; a cancelled order frees a place.
+      const other = await demo();
+      expect((await post("/v1/api/forex/submit", market, other.token)).code).toBe(1);
+      expect((await post("/v1/api/forex/cancel_trade", { id: p1.data.Id }, token)).code).toBe(1);
+      expect((await post("/v1/api/forex/submit", market, token)).code).toBe(1);
+    } finally {
+      setSetting("trade.max_orders", "200");
+    }
+  });
+});
+
 describe("idempotency keys", () => {
   /** POST with an idempotency key; the HTTP status and the envelope. */
   async function postKey(

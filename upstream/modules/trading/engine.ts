@@ -32,7 +32,7 @@
  */
 import type { DB } from "../../platform/db.js";
 import type { PriceFeed, Quote } from "../market/feed.js";
-import { DomainError, CODE_NOT_FOUND } from "../../platform/errors.js";
+import { DomainError, CODE_FAIL, CODE_NOT_FOUND } from "../../platform/errors.js";
 import { Idempotency } from "../../platform/idempotency.js";
 import { moneyOf, type MoneyService } from "../money/service.js";
 import { dec, decConst, microToNumber, round6, toMicro, type Dec } from "../money/decimal.js";
@@ -396,6 +396,7 @@ export class Engine {
       const kind = pendingKind(orderType, target, q.price);
       const a = this.account(userId);
       const view = this.runTx(() => {
+        this.checkOrderCap(userId, s.maxOrders);
         const { id } = this.st.insertOrder.get(
           userId,
           inst.id,
@@ -450,6 +451,7 @@ export class Engine {
     const { marginMicro, feeMicro } = openAmounts(lots, inst, price, leverage, s.feeType, rate);
     const a = this.account(userId);
     const res = this.runTx(() => {
+      this.checkOrderCap(userId, s.maxOrders);
       const bal = (this.st.balance.get(userId) as { balance_micro: number }).balance_micro;
       a.balanceMicro = bal;
       if (!this.clearlyAffordable(a, bal, marginMicro + feeMicro)) {
@@ -636,6 +638,12 @@ export class Engine {
   }
 
   // ---------------------------------------------------------------- booking primitives
+
+  /** Refuses a new order while the account holds trade.max_orders pending and open orders (in the order's transaction). */
+  private checkOrderCap(userId: number, max: number): void {
+    const { n } = this.st.liveOrderCount.get(userId) as { n: number };
+    if (n >= max) throw new DomainError("too_many_orders", CODE_FAIL, { max });
+  }
 
   private ownOrder(userId: number, id: number | null): Pos {
     const p = id === null ? undefined : this.orders.get(id);
