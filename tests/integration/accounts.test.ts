@@ -8,6 +8,7 @@ import {
   startServer,
   type Server,
 } from "./accounts-helpers.js";
+import { OUTBOX_RETENTION_MS, setEmailSender } from "../../upstream/platform/mail/outbox.js";
 
 let s: Server;
 beforeAll(async () => {
@@ -639,8 +640,35 @@ describe("sign-in rate limit", () => {
 });
 
 describe("dev outbox switched off", () => {
+  it("without SMTP_URL, sending a code answers that delivery is not configured", async () => {
+    const off = await startServer({ devOutbox: false });
+    try {
+      expect(
+        await off.post("/api/notify/send_email", { to: "someone@example.com", type: 1 }),
+      ).toEqual({
+        code: 0,
+        msg: "Code delivery is not configured on this server; please contact support",
+        data: null,
+      });
+      const fr = await off.post(
+        "/api/notify/send_email",
+        { to: "someone@example.com", type: 1 },
+        { lang: "fr" },
+      );
+      expect(fr.msg).toBe(
+        "L'envoi des codes n'est pas configuré sur ce serveur ; veuillez contacter le support",
+      );
+      const db = off.up.ctx.db;
+      expect(db.prepare("SELECT COUNT(*) AS n FROM outbox").get()).toEqual({ n: 0 });
+    } finally {
+      await off.close();
+    }
+  });
+
   it("has no /dev routes and keeps no code in the outbox", async () => {
     const off = await startServer({ devOutbox: false });
+    // An operator's own sender (as setEmailSender plugs one) delivers while the dev outbox is off.
+    setEmailSender(off.up.ctx, { send: async () => "sent" });
     try {
       const r = await fetch(off.base + "/dev/outbox?to=someone@example.com");
       expect(r.status).toBe(404);
@@ -656,10 +684,42 @@ describe("dev outbox switched off", () => {
       expect(row.code).toBeNull();
       expect(row.body).toContain("******");
       expect(row.body).not.toMatch(/\d{6}/);
-      expect(row.status).toBe("stored");
+      expect(row.status).toBe("sent");
     } finally {
       await off.close();
     }
+  });
+});
+
+describe("outbox retention", () => {
+  it("deletes messages older than 15 minutes (failed ones stay) when a message is written", async () => {
+    const db = s.up.ctx.db;
+    const add = db.prepare(
+      "INSERT INTO outbox (channel, recipient, purpose, code, body, status, created_at) VALUES ('email', ?, 1, '111111', 'code 111111', ?, ?)",
+    );
+    const old = Date.now() - OUTBOX_RETENTION_MS - 1000;
+    add.run("old-sent@example.com", "sent", old);
+    add.run("old-stored@example.com", "stored", old);
+    add.run("old-failed@example.com", "failed", old);
+    add.run("recent@example.com", "stored", Date.now() - OUTBOX_RETENTION_MS + 60_000);
+    expect(OUTBOX_RETENTION_MS).toBe(15 * 60 * 1000);
+    expect(
+      (await s.post("/api/notify/send_email", { to: "retention@example.com", type: 1 })).code,
+    ).toBe(1);
+    const left = db
+      .prepare(
+        "SELECT recipient FROM outbox WHERE recipient LIKE '%@example.com' AND recipient IN (?, ?, ?, ?, ?)",
+      )
+      .all(
+        "old-sent@example.com",
+        "old-stored@example.com",
+        "old-failed@example.com",
+        "recent@example.com",
+        "retention@example.com",
+      )
+      .map((r: any) => r.recipient)
+      .sort();
+    expect(left).toEqual(["old-failed@example.com", "recent@example.com", "retention@example.com"]);
   });
 });
 
