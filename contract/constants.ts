@@ -59,8 +59,8 @@ export const CODE_RESEND_S = 60;
 /** Verification codes have this many digits. */
 export const CODE_DIGITS = 6;
 /** Password length bounds. */
-export const PASSWORD_MIN = 6;
-export const PASSWORD_MAX = 32;
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
 
 /** Decimals shown (and rounded to in JSON) for each kind of amount (product-spec.md section 9). */
 export const PRECISION = { balance: 2, profit: 6, margin: 6, fee: 6 } as const;

@@ -7,7 +7,7 @@
  * refinements while any field fails).
  */
 import { z } from "zod";
-import { IDEMPOTENCY_KEY_RE } from "@contract/constants";
+import { IDEMPOTENCY_KEY_RE, PASSWORD_MAX, PASSWORD_MIN } from "@contract/constants";
 
 export const MSG = {
   complete: "auth:please_complete",
@@ -42,7 +42,8 @@ export const areaId = z.number({ invalid_type_error: MSG.area }).int().positive(
 const EMAIL_RE = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;
 export const isEmail = (v: string) => v.length <= 254 && EMAIL_RE.test(v);
 export const isMobile = (v: string) => /^\d{5,15}$/.test(v.replace(/[\s\-().]/g, ""));
-export const passwordLengthOk = (v: string) => [...v].length >= 6 && [...v].length <= 32;
+export const passwordLengthOk = (v: string) =>
+  [...v].length >= PASSWORD_MIN && [...v].length <= PASSWORD_MAX;
 
 /** Adds an issue on a field. */
 export function issue(ctx: z.RefinementCtx, field: string, message: string): void {
@@ -77,7 +78,7 @@ export function checkIdentity(
   if (type === "mobile" && opts.requireArea && !v.area_id) issue(ctx, "area_id", MSG.area);
 }
 
-/** A new password and its confirmation: present, 6 to 32 characters, equal. */
+/** A new password and its confirmation: present, PASSWORD_MIN to PASSWORD_MAX characters, equal. */
 export function checkNewPassword(
   ctx: z.RefinementCtx,
   password: string | undefined,

@@ -30,7 +30,7 @@ export async function emailCode(s: Server, to: string, type: 1 | 2): Promise<str
 export async function registerEmail(
   s: Server,
   email: string,
-  pw = "secret123",
+  pw = "Secret-1234",
   extra: Record<string, string> = {},
 ): Promise<void> {
   const code = await emailCode(s, email, 1);
@@ -48,7 +48,7 @@ export async function registerEmail(
 export async function loginEmail(
   s: Server,
   email: string,
-  pw = "secret123",
+  pw = "Secret-1234",
 ): Promise<Env<{ token: string; user: any }>> {
   return s.post("/api/user/loginForU", { account: email, password: pw, login_type: "email" });
 }

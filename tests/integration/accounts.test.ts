@@ -8,6 +8,7 @@ import {
   startServer,
   type Server,
 } from "./accounts-helpers.js";
+import { OUTBOX_RETENTION_MS, setEmailSender } from "../../upstream/platform/mail/outbox.js";
 
 let s: Server;
 beforeAll(async () => {
@@ -39,8 +40,8 @@ describe("register and sign in by e-mail", () => {
       type: "email",
       area_id: "",
       account: email,
-      password: "secret123",
-      re_password: "secret123",
+      password: "Secret-1234",
+      re_password: "Secret-1234",
       invite_code: "",
       sms_code: box.data.code,
       key: "",
@@ -88,7 +89,7 @@ describe("register and sign in by e-mail", () => {
 
   it("answers one generic message for a wrong password and for an unknown account", async () => {
     const wrong = await loginEmail(s, "alice@example.com", "wrongpass");
-    const unknown = await loginEmail(s, "nobody@example.com", "secret123");
+    const unknown = await loginEmail(s, "nobody@example.com", "Secret-1234");
     expect(wrong).toMatchObject({ code: 0, data: null });
     expect(unknown.msg).toBe(wrong.msg);
     expect(wrong.msg).toBe("Incorrect account or password");
@@ -114,8 +115,8 @@ describe("register and sign in by e-mail", () => {
     const base = {
       type: "email",
       account: "bob@example.com",
-      password: "secret123",
-      re_password: "secret123",
+      password: "Secret-1234",
+      re_password: "Secret-1234",
       sms_code: "123456",
     };
     expect((await s.post("/api/user/register", { ...base, account: "not-an-email" })).msg).toBe(
@@ -124,16 +125,41 @@ describe("register and sign in by e-mail", () => {
     expect(
       (await s.post("/api/user/register", { ...base, password: "12345", re_password: "12345" }))
         .msg,
-    ).toBe("The password must be 6 to 32 characters long");
+    ).toBe("The password must be 8 to 128 characters long");
     expect(
       (
         await s.post("/api/user/register", {
           ...base,
-          password: "x".repeat(33),
-          re_password: "x".repeat(33),
+          password: "x".repeat(129),
+          re_password: "x".repeat(129),
         })
       ).msg,
-    ).toBe("The password must be 6 to 32 characters long");
+    ).toBe("The password must be 8 to 128 characters long");
+    expect(
+      (await s.post("/api/user/register", { ...base, password: "Secr-12", re_password: "Secr-12" }))
+        .msg,
+    ).toBe("The password must be 8 to 128 characters long");
+    for (const common of ["password1", "Secret123", "QWERTY123", "iloveyou1"]) {
+      const r = await s.post("/api/user/register", {
+        ...base,
+        password: common,
+        re_password: common,
+      });
+      expect(r).toEqual({
+        code: 0,
+        msg: "This password is too common, please choose another one",
+        data: null,
+      });
+    }
+    const fr = await s.post(
+      "/api/user/register",
+      { ...base, password: "football", re_password: "football" },
+      { lang: "fr" },
+    );
+    expect(fr.msg).toBe("Ce mot de passe est trop courant, veuillez en choisir un autre");
+    expect(
+      s.up.ctx.db.prepare("SELECT COUNT(*) AS n FROM users WHERE email = ?").get("bob@example.com"),
+    ).toEqual({ n: 0 });
     expect((await s.post("/api/user/register", { ...base, re_password: "other123" })).msg).toBe(
       "Password inconsistency",
     );
@@ -153,7 +179,7 @@ describe("register and sign in by e-mail", () => {
 
   it("records the inviter when a valid invite code is given", async () => {
     const inviter = (await loginEmail(s, "alice@example.com")).data.user;
-    await registerEmail(s, "invitee@example.com", "secret123", {
+    await registerEmail(s, "invitee@example.com", "Secret-1234", {
       invite_code: inviter.invite_code.toLowerCase(),
     });
     const row = s.up.ctx.db
@@ -191,8 +217,8 @@ describe("verification codes", () => {
     const r = await s.post("/api/user/register", {
       type: "email",
       account: email,
-      password: "secret123",
-      re_password: "secret123",
+      password: "Secret-1234",
+      re_password: "Secret-1234",
       sms_code: code,
     });
     expect(r.code).toBe(0);
@@ -206,8 +232,8 @@ describe("verification codes", () => {
     const body = {
       type: "email",
       account: email,
-      password: "secret123",
-      re_password: "secret123",
+      password: "Secret-1234",
+      re_password: "Secret-1234",
       sms_code: code,
     };
     expect((await s.post("/api/user/register", body)).code).toBe(1);
@@ -222,7 +248,12 @@ describe("verification codes", () => {
     const email = "locked@example.com";
     const code = await emailCode(s, email, 1);
     const wrong = code === "000000" ? "111111" : "000000";
-    const body = { type: "email", account: email, password: "secret123", re_password: "secret123" };
+    const body = {
+      type: "email",
+      account: email,
+      password: "Secret-1234",
+      re_password: "Secret-1234",
+    };
     const msgs: string[] = [];
     for (let i = 0; i < 5; i++)
       msgs.push((await s.post("/api/user/register", { ...body, sms_code: wrong })).msg);
@@ -303,14 +334,14 @@ describe("mobile accounts", () => {
       area_id: hk.id,
       account: "",
       mobile: "91234567",
-      password: "secret123",
-      re_password: "secret123",
+      password: "Secret-1234",
+      re_password: "Secret-1234",
       sms_code: byDigits.data.code,
     });
     expect(reg.code).toBe(1);
     const login = await s.post("/api/user/loginForU", {
       account: "91234567",
-      password: "secret123",
+      password: "Secret-1234",
       login_type: "mobile",
       area_id: hk.id,
     });
@@ -321,7 +352,7 @@ describe("mobile accounts", () => {
       (
         await s.post("/api/user/loginForU", {
           account: "91234567",
-          password: "secret123",
+          password: "Secret-1234",
           login_type: "mobile",
         })
       ).code,
@@ -362,7 +393,7 @@ describe("demo accounts", () => {
     // Demo users may not change or reset a password.
     const amend = await s.post(
       "/api/user/amend_password",
-      { new_password: "secret123", auth_code: "123456", type: 2 },
+      { new_password: "Secret-1234", auth_code: "123456", type: 2 },
       { token: login.data.token },
     );
     expect(amend).toMatchObject({ code: 0, msg: "Please register or log in to a real account" });
@@ -400,28 +431,28 @@ describe("passwords", () => {
     const mismatch = await s.post("/api/user/forget_password", {
       type: "email",
       account: email,
-      new_password: "newpass1",
-      secondary_password: "newpass2",
+      new_password: "Newpass-01",
+      secondary_password: "Newpass-02",
       auth_code: code,
     });
     expect(mismatch.msg).toBe("Password inconsistency");
     const ok = await s.post("/api/user/forget_password", {
       type: "email",
       account: email,
-      new_password: "newpass1",
-      secondary_password: "newpass1",
+      new_password: "Newpass-01",
+      secondary_password: "Newpass-01",
       auth_code: code,
     });
     expect(ok.code).toBe(1);
     expect((await s.get("/api/user/info", { token: t1 })).code).toBe(999);
     expect((await loginEmail(s, email, "oldpass1")).code).toBe(0);
-    expect((await loginEmail(s, email, "newpass1")).code).toBe(1);
+    expect((await loginEmail(s, email, "Newpass-01")).code).toBe(1);
     // The code was used.
     const reuse = await s.post("/api/user/forget_password", {
       type: "email",
       account: email,
-      new_password: "newpass3",
-      secondary_password: "newpass3",
+      new_password: "Newpass-03",
+      secondary_password: "Newpass-03",
       auth_code: code,
     });
     expect(reuse.code).toBe(0);
@@ -437,8 +468,8 @@ describe("passwords", () => {
     const wrongCode = await s.post(
       "/api/user/amend_password",
       {
-        new_password: "newpass1",
-        re_password: "newpass1",
+        new_password: "Newpass-01",
+        re_password: "Newpass-01",
         auth_code: code === "000000" ? "999999" : "000000",
         type: 2,
       },
@@ -447,18 +478,18 @@ describe("passwords", () => {
     expect(wrongCode.msg).toBe("The verification code is incorrect");
     const r = await s.post(
       "/api/user/amend_password",
-      { new_password: "newpass1", re_password: "newpass1", auth_code: code, type: 2 },
+      { new_password: "Newpass-01", re_password: "Newpass-01", auth_code: code, type: 2 },
       { token: keep },
     );
     expect(r.code).toBe(1);
     expect((await s.get("/api/user/info", { token: keep })).code).toBe(1);
     expect((await s.get("/api/user/info", { token: other })).code).toBe(999);
-    expect((await loginEmail(s, email, "newpass1")).code).toBe(1);
+    expect((await loginEmail(s, email, "Newpass-01")).code).toBe(1);
     expect(
       (
         await s.post(
           "/api/user/amend_password",
-          { new_password: "newpass2", auth_code: code },
+          { new_password: "Newpass-02", auth_code: code },
           { token: "f".repeat(32) },
         )
       ).code,
@@ -569,8 +600,8 @@ describe("languages", () => {
       {
         type: "email",
         account: "x@example.com",
-        password: "secret123",
-        re_password: "secret124",
+        password: "Secret-1234",
+        re_password: "Secret-1235",
         sms_code: "1",
       },
       { lang: "jp" },
@@ -583,7 +614,7 @@ describe("sign-in rate limit", () => {
   let rl: Server;
   beforeAll(async () => {
     rl = await startServer({ rateLimit: true });
-    await registerEmail(rl, "carol@example.com", "secret123");
+    await registerEmail(rl, "carol@example.com", "Secret-1234");
   });
   afterAll(async () => {
     await rl.close();
@@ -594,23 +625,50 @@ describe("sign-in rate limit", () => {
       expect((await loginEmail(rl, "carol@example.com", "badpass" + i)).msg).toBe(
         "Incorrect account or password",
       );
-    const locked = await loginEmail(rl, "carol@example.com", "secret123");
+    const locked = await loginEmail(rl, "carol@example.com", "Secret-1234");
     expect(locked.code).toBe(429);
     expect(locked.msg).toMatch(/try again in 15 minutes/);
     // Another account from the same client is not affected.
-    await registerEmail(rl, "dave@example.com", "secret123");
-    expect((await loginEmail(rl, "dave@example.com", "secret123")).code).toBe(1);
+    await registerEmail(rl, "dave@example.com", "Secret-1234");
+    expect((await loginEmail(rl, "dave@example.com", "Secret-1234")).code).toBe(1);
     // When the lock has passed, the right password works and clears the counter.
     rl.up.ctx.db
       .prepare("UPDATE login_attempts SET locked_until = ?, first_at = ?")
       .run(Date.now() - 1, Date.now() - 16 * 60_000);
-    expect((await loginEmail(rl, "carol@example.com", "secret123")).code).toBe(1);
+    expect((await loginEmail(rl, "carol@example.com", "Secret-1234")).code).toBe(1);
   });
 });
 
 describe("dev outbox switched off", () => {
+  it("without SMTP_URL, sending a code answers that delivery is not configured", async () => {
+    const off = await startServer({ devOutbox: false });
+    try {
+      expect(
+        await off.post("/api/notify/send_email", { to: "someone@example.com", type: 1 }),
+      ).toEqual({
+        code: 0,
+        msg: "Code delivery is not configured on this server; please contact support",
+        data: null,
+      });
+      const fr = await off.post(
+        "/api/notify/send_email",
+        { to: "someone@example.com", type: 1 },
+        { lang: "fr" },
+      );
+      expect(fr.msg).toBe(
+        "L'envoi des codes n'est pas configuré sur ce serveur ; veuillez contacter le support",
+      );
+      const db = off.up.ctx.db;
+      expect(db.prepare("SELECT COUNT(*) AS n FROM outbox").get()).toEqual({ n: 0 });
+    } finally {
+      await off.close();
+    }
+  });
+
   it("has no /dev routes and keeps no code in the outbox", async () => {
     const off = await startServer({ devOutbox: false });
+    // An operator's own sender (as setEmailSender plugs one) delivers while the dev outbox is off.
+    setEmailSender(off.up.ctx, { send: async () => "sent" });
     try {
       const r = await fetch(off.base + "/dev/outbox?to=someone@example.com");
       expect(r.status).toBe(404);
@@ -626,10 +684,42 @@ describe("dev outbox switched off", () => {
       expect(row.code).toBeNull();
       expect(row.body).toContain("******");
       expect(row.body).not.toMatch(/\d{6}/);
-      expect(row.status).toBe("stored");
+      expect(row.status).toBe("sent");
     } finally {
       await off.close();
     }
+  });
+});
+
+describe("outbox retention", () => {
+  it("deletes messages older than 15 minutes (failed ones stay) when a message is written", async () => {
+    const db = s.up.ctx.db;
+    const add = db.prepare(
+      "INSERT INTO outbox (channel, recipient, purpose, code, body, status, created_at) VALUES ('email', ?, 1, '111111', 'code 111111', ?, ?)",
+    );
+    const old = Date.now() - OUTBOX_RETENTION_MS - 1000;
+    add.run("old-sent@example.com", "sent", old);
+    add.run("old-stored@example.com", "stored", old);
+    add.run("old-failed@example.com", "failed", old);
+    add.run("recent@example.com", "stored", Date.now() - OUTBOX_RETENTION_MS + 60_000);
+    expect(OUTBOX_RETENTION_MS).toBe(15 * 60 * 1000);
+    expect(
+      (await s.post("/api/notify/send_email", { to: "retention@example.com", type: 1 })).code,
+    ).toBe(1);
+    const left = db
+      .prepare(
+        "SELECT recipient FROM outbox WHERE recipient LIKE '%@example.com' AND recipient IN (?, ?, ?, ?, ?)",
+      )
+      .all(
+        "old-sent@example.com",
+        "old-stored@example.com",
+        "old-failed@example.com",
+        "recent@example.com",
+        "retention@example.com",
+      )
+      .map((r: any) => r.recipient)
+      .sort();
+    expect(left).toEqual(["old-failed@example.com", "recent@example.com", "retention@example.com"]);
   });
 });
 

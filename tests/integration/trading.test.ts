@@ -451,6 +451,214 @@ describe("orders over HTTP", () => {
   });
 });
 
+describe("order cap (trade.max_orders)", () => {
+  it("refuses a pending or market order beyond the cap of pending and open orders, translated", async () => {
+    expect(
+      up.ctx.db.prepare("SELECT value FROM settings WHERE key = 'trade.max_orders'").get(),
+    ).toEqual({ value: "200" });
+    const { token, id } = await demo();
+    feed.set("EURUSD", 1.1);
+    setSetting("trade.max_orders", "3");
+    try {
+      const market = { type: 1, cont: "0.1", forex_id: EUR(), status: 1, multiple: 100 };
+      const pending = { ...market, status: 0, target_price: "1.05" };
+      const p1 = await post("/v1/api/forex/submit", pending, token);
+      expect((await post("/v1/api/forex/submit", pending, token)).code).toBe(1);
+      expect((await post("/v1/api/forex/submit", market, token)).code).toBe(1);
+      const balance = moneyOf(up.ctx.db).ledgerSum(id);
+      expect(await post("/v1/api/forex/submit", market, token)).toEqual({
+        code: 0,
+        msg: "You can hold at most 3 pending and open orders; please close or cancel some first",
+        data: null,
+      });
+      const fr = await postEnv(base, "/v1/api/forex/submit", pending, { token, lang: "fr" });
+      expect(fr.msg).toBe(
+        "Vous pouvez détenir au plus 3 ordres en attente et ouverts ; veuillez d'abord en clôturer ou en annuler",
+      );
+      expect(moneyOf(up.ctx.db).ledgerSum(id)).toBe(balance);
+      expect(
+        up.ctx.db.prepare("SELECT COUNT(*) AS n FROM orders WHERE user_id = ?").get(id),
+      ).toEqual({ n: 3 });
+      // Another account is not limited by this one's orders; a cancelled order frees a place.
+      const other = await demo();
+      expect((await post("/v1/api/forex/submit", market, other.token)).code).toBe(1);
+      expect((await post("/v1/api/forex/cancel_trade", { id: p1.data.Id }, token)).code).toBe(1);
+      expect((await post("/v1/api/forex/submit", market, token)).code).toBe(1);
+    } finally {
+      setSetting("trade.max_orders", "200");
+    }
+  });
+});
+
+describe("idempotency keys", () => {
+  /** POST with an idempotency key; the HTTP status and the envelope. */
+  async function postKey(
+    p: string,
+    body: Record<string, string | number>,
+    token: string,
+    key: string,
+  ): Promise<{ status: number; env: Env }> {
+    const r = await fetch(base + p, {
+      method: "POST",
+      headers: {
+        authorization: token,
+        "idempotency-key": key,
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: new URLSearchParams(Object.entries(body).map(([k, v]) => [k, String(v)])).toString(),
+    });
+    return { status: r.status, env: (await r.json()) as Env };
+  }
+  const orderCount = (userId: number) =>
+    (up.ctx.db.prepare("SELECT COUNT(*) AS n FROM orders WHERE user_id = ?").get(userId) as any)
+      .n as number;
+  const market = () => ({ type: 1, cont: "0.1", forex_id: EUR(), status: 1, multiple: 100 });
+  const pending = (target: string) => ({ ...market(), status: 0, target_price: target });
+
+  it("the same key with other parameters or on another call answers 422 and changes nothing", async () => {
+    const { token, id } = await demo();
+    feed.set("EURUSD", 1.1);
+    const a = await postKey("/v1/api/forex/submit", market(), token, "k-same");
+    expect(a.status).toBe(200);
+    expect(a.env.code).toBe(1);
+    const before = moneyOf(up.ctx.db).ledgerSum(id);
+    const b = await postKey("/v1/api/forex/submit", { ...market(), cont: "0.2" }, token, "k-same");
+    expect(b).toEqual({
+      status: 422,
+      env: {
+        code: 0,
+        msg: "This request key was already used for a different request; please use a new key",
+        data: null,
+      },
+    });
+    const c = await postKey("/v1/api/forex/close", { id: a.env.data.Id }, token, "k-same");
+    expect(c.status).toBe(422);
+    expect(c.env.code).toBe(0);
+    const fr = await postEnv(
+      base,
+      "/v1/api/forex/submit",
+      { ...market(), multiple: 50 },
+      {
+        token,
+        lang: "fr",
+        headers: { "idempotency-key": "k-same" },
+      },
+    );
+    expect(fr.msg).toBe(
+      "Cette clé de requête a déjà servi pour une autre requête ; veuillez utiliser une nouvelle clé",
+    );
+    expect(orderCount(id)).toBe(1);
+    expect(moneyOf(up.ctx.db).ledgerSum(id)).toBe(before);
+    expect((await get("/v1/api/forex/my_deal?status=1", token)).data.total).toBe(1);
+    // The same request again still answers the first result.
+    expect(await postKey("/v1/api/forex/submit", market(), token, "k-same")).toEqual(a);
+  });
+
+  it("a key older than 24 hours counts as new, and expired keys are deleted on write", async () => {
+    const { token, id } = await demo();
+    feed.set("EURUSD", 1.1);
+    const a = await postKey("/v1/api/forex/submit", market(), token, "k-old");
+    expect(a.env.code).toBe(1);
+    up.ctx.db
+      .prepare("UPDATE idempotency SET created_at = created_at - ? WHERE user_id = ? AND key = ?")
+      .run(24 * 3600 * 1000 + 1000, id, "k-old");
+    const b = await postKey("/v1/api/forex/submit", market(), token, "k-old");
+    expect(b.env.code).toBe(1);
+    expect(b.env.data.Id).not.toBe(a.env.data.Id);
+    expect(orderCount(id)).toBe(2);
+    const old = up.ctx.db
+      .prepare("SELECT COUNT(*) AS n FROM idempotency WHERE created_at < ?")
+      .get(Date.now() - 24 * 3600 * 1000) as { n: number };
+    expect(old.n).toBe(0);
+    // Another request with the expired key's successor is refused as usual.
+    expect(
+      (await postKey("/v1/api/forex/close", { id: b.env.data.Id }, token, "k-old")).status,
+    ).toBe(422);
+  });
+
+  it("keys are per user: submit, cancel_trade, set_stop_price and resetForexDemoAccount", async () => {
+    const u1 = await demo(5000);
+    const u2 = await demo(5000);
+    feed.set("EURUSD", 1.1);
+    // submit: the same key from two users makes two orders.
+    const s1 = await postKey("/v1/api/forex/submit", pending("1.05"), u1.token, "k-shared");
+    const s2 = await postKey("/v1/api/forex/submit", pending("1.05"), u2.token, "k-shared");
+    expect(s1.env.code).toBe(1);
+    expect(s2.env.code).toBe(1);
+    expect(s2.env.data.Id).not.toBe(s1.env.data.Id);
+    // set_stop_price: replays for the same user, refuses other stops, independent per user.
+    const stop = (o: number, tp: string) => ({ id: o, target_profit_price: tp });
+    const t1 = await postKey(
+      "/v1/api/forex/set_stop_price",
+      stop(s1.env.data.Id, "1.2"),
+      u1.token,
+      "k-stop",
+    );
+    expect(t1.env.code).toBe(1);
+    expect(
+      await postKey(
+        "/v1/api/forex/set_stop_price",
+        stop(s1.env.data.Id, "1.2"),
+        u1.token,
+        "k-stop",
+      ),
+    ).toEqual(t1);
+    expect(
+      (
+        await postKey(
+          "/v1/api/forex/set_stop_price",
+          stop(s1.env.data.Id, "1.3"),
+          u1.token,
+          "k-stop",
+        )
+      ).status,
+    ).toBe(422);
+    const t2 = await postKey(
+      "/v1/api/forex/set_stop_price",
+      stop(s2.env.data.Id, "1.3"),
+      u2.token,
+      "k-stop",
+    );
+    expect(t2.env).toMatchObject({ code: 1, data: { Id: s2.env.data.Id, TargetProfitPrice: 1.3 } });
+    // cancel_trade: replays for the same user, the other user's key is their own.
+    const c1 = await postKey(
+      "/v1/api/forex/cancel_trade",
+      { id: s1.env.data.Id },
+      u1.token,
+      "k-cancel",
+    );
+    expect(c1.env.code).toBe(1);
+    expect(
+      await postKey("/v1/api/forex/cancel_trade", { id: s1.env.data.Id }, u1.token, "k-cancel"),
+    ).toEqual(c1);
+    const c2 = await postKey(
+      "/v1/api/forex/cancel_trade",
+      { id: s2.env.data.Id },
+      u2.token,
+      "k-cancel",
+    );
+    expect(c2.env).toMatchObject({ code: 1, data: { Id: s2.env.data.Id } });
+    // resetForexDemoAccount: a replay resets nothing more; the other user's reset is their own.
+    const r1 = await postKey("/v1/api/main/user/resetForexDemoAccount", {}, u1.token, "k-reset");
+    expect(r1.env).toMatchObject({ code: 1, data: { balance: 5000 } });
+    const m = await postKey("/v1/api/forex/submit", market(), u1.token, "k-after");
+    expect(m.env.code).toBe(1);
+    const ledger = () =>
+      (up.ctx.db.prepare("SELECT COUNT(*) AS n FROM ledger WHERE user_id = ?").get(u1.id) as any).n;
+    const n = ledger();
+    expect(
+      await postKey("/v1/api/main/user/resetForexDemoAccount", {}, u1.token, "k-reset"),
+    ).toEqual(r1);
+    expect(ledger()).toBe(n);
+    expect((await get("/v1/api/forex/my_deal?status=1", u1.token)).data.total).toBe(1);
+    const r2 = await postKey("/v1/api/main/user/resetForexDemoAccount", {}, u2.token, "k-reset");
+    expect(r2.env).toMatchObject({ code: 1, data: { balance: 5000 } });
+    expect(
+      (await postKey("/v1/api/forex/close", { id: m.env.data.Id }, u1.token, "k-reset")).status,
+    ).toBe(422);
+  });
+});
+
 async function until(cond: () => boolean, ms = 5000): Promise<void> {
   const end = Date.now() + ms;
   while (!cond()) {

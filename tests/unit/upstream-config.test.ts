@@ -53,6 +53,16 @@ describe("upstream config", () => {
     expect(loadConfig(env({ UPSTREAM_PORT: "" })).port).toBe(4100);
   });
 
+  it("defaults the dev outbox on only on loopback, else only with DEV_OUTBOX=1", () => {
+    for (const host of ["127.0.0.1", "::1", "localhost", "[::1]"])
+      expect(loadConfig(env({ UPSTREAM_HOST: host })).devOutbox).toBe(true);
+    for (const host of ["0.0.0.0", "::", "192.168.1.10", "tradepost.example.com"]) {
+      expect(loadConfig(env({ UPSTREAM_HOST: host })).devOutbox).toBe(false);
+      expect(loadConfig(env({ UPSTREAM_HOST: host, DEV_OUTBOX: "1" })).devOutbox).toBe(true);
+    }
+    expect(loadConfig(env({ DEV_OUTBOX: "0" })).devOutbox).toBe(false);
+  });
+
   it("refuses an invalid value, naming the variable", () => {
     expect(problemOf({ UPSTREAM_PORT: "abc" })).toMatch(/UPSTREAM_PORT must be a whole number/);
     expect(problemOf({ UPSTREAM_PORT: "70000" })).toMatch(/UPSTREAM_PORT must be at most 65535/);

@@ -56,8 +56,8 @@ describe("register", () => {
   const ok = {
     type: "email",
     account: "new@example.com",
-    password: "secret1",
-    re_password: "secret1",
+    password: "Secret-1234",
+    re_password: "Secret-1234",
     sms_code: "123456",
   };
   it("accepts a complete e-mail sign-up, invite code optional", () => {
@@ -71,12 +71,12 @@ describe("register", () => {
     });
   });
   it("says 'Password inconsistency' when the passwords differ", () => {
-    expect(parse(registerSchema, { ...ok, re_password: "secret2" }).error?.re_password).toEqual([
-      "auth:password_inconsistency",
-    ]);
+    expect(parse(registerSchema, { ...ok, re_password: "Secret-1235" }).error?.re_password).toEqual(
+      ["auth:password_inconsistency"],
+    );
   });
   it("reports every problem at once (mismatch and missing code together)", () => {
-    const r = parse(registerSchema, { ...ok, re_password: "secret2", sms_code: "" });
+    const r = parse(registerSchema, { ...ok, re_password: "Secret-1235", sms_code: "" });
     expect(r.error?.re_password).toEqual(["auth:password_inconsistency"]);
     expect(r.error?.sms_code).toEqual(["auth:input_code"]);
   });
@@ -100,6 +100,14 @@ describe("register", () => {
     expect(
       parse(registerSchema, { ...ok, password: "12345", re_password: "12345" }).error?.password,
     ).toEqual(["auth:password_length"]);
+    for (const pw of ["Secr-12", "x".repeat(129)])
+      expect(
+        parse(registerSchema, { ...ok, password: pw, re_password: pw }).error?.password,
+      ).toEqual(["auth:password_length"]);
+    for (const pw of ["Secr-123", "x".repeat(128)])
+      expect(parse(registerSchema, { ...ok, password: pw, re_password: pw }).status).toBe(
+        "success",
+      );
     const m = parse(registerSchema, { ...ok, type: "mobile", account: "5551234" });
     expect(m.error?.area_id).toEqual(["auth:choose_area"]);
     expect(
@@ -143,15 +151,15 @@ describe("forgot", () => {
     type: "email",
     account: "a@b.co",
     auth_code: "123456",
-    new_password: "secret1",
-    secondary_password: "secret1",
+    new_password: "Secret-1234",
+    secondary_password: "Secret-1234",
   };
   it("accepts a complete reset", () => {
     expect(parse(forgotSchema, ok).status).toBe("success");
   });
   it("needs matching passwords and the code", () => {
     expect(
-      parse(forgotSchema, { ...ok, secondary_password: "other12" }).error?.secondary_password,
+      parse(forgotSchema, { ...ok, secondary_password: "Other-1234" }).error?.secondary_password,
     ).toEqual(["auth:password_inconsistency"]);
     expect(parse(forgotSchema, { ...ok, auth_code: "" }).error?.auth_code).toEqual([
       "auth:input_code",

@@ -95,6 +95,15 @@ export class ConfigError extends Error {
   }
 }
 
+/** Whether the upstream listens on the loopback interface alone (unreachable from other machines). */
+export function isLoopbackHost(host: string): boolean {
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "");
+  return h === "localhost" || h === "::1" || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
 /** Reads and validates the environment; throws ConfigError naming each invalid variable. */
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
@@ -112,14 +121,16 @@ export function loadConfig(
   const e = r.data;
   const dataDir = path.resolve(e.DATA_DIR ?? "./data");
   const smtpUrl = e.SMTP_URL ?? null;
+  const host = e.UPSTREAM_HOST ?? "127.0.0.1";
   const cfg: UpstreamConfig = {
-    host: e.UPSTREAM_HOST ?? "127.0.0.1",
+    host,
     port: e.UPSTREAM_PORT,
     dataDir,
     dbFile: e.UPSTREAM_DB ?? path.join(dataDir, "upstream.sqlite"),
     smtpUrl,
     mailFrom: e.MAIL_FROM ?? "Tradepost <no-reply@tradepost.invalid>",
-    devOutbox: e.DEV_OUTBOX ?? smtpUrl === null,
+    // The outbox serves codes to anyone who can reach the upstream: on by default only on loopback.
+    devOutbox: e.DEV_OUTBOX ?? (smtpUrl === null && isLoopbackHost(host)),
     marketAlwaysOpen: e.MARKET_ALWAYS_OPEN ?? false,
     tickMs: e.MARKET_TICK_MS,
     seed: e.MARKET_SEED,

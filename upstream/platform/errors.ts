@@ -16,13 +16,16 @@ export const CODE_SESSION_INVALID = CODE.SESSION_INVALID;
 
 /**
  * A refusal by a rule. `key` is a message key of upstream/locales (translated with the request's
- * `lang` header); `params` fill its {{placeholders}}; `code` is the envelope code.
+ * `lang` header); `params` fill its {{placeholders}}; `code` is the envelope code; `status` the HTTP
+ * status of the answer (200 for refusals by rule, as the API always answered them; 422 for a
+ * request that can never be processed, such as a reused idempotency key).
  */
 export class DomainError extends Error {
   constructor(
     public readonly key: string,
     public readonly code: number = CODE.FAIL,
     public readonly params: Record<string, string | number> = {},
+    public readonly status: number = 200,
   ) {
     super(key);
     this.name = "DomainError";

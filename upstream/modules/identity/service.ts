@@ -118,22 +118,27 @@ export class IdentityService {
       channel === "email"
         ? translate(lang, "accounts.mail_body", { code: issued.code, minutes })
         : translate(lang, "accounts.sms_body", { code: issued.code, minutes });
-    const delivered = await this.deps.deliver({
-      channel,
-      recipient: address,
-      areaId: area?.id ?? null,
-      to: channel === "email" ? address : `${area!.global_code}${address}`,
-      purpose,
-      code: issued.code,
-      subject:
-        channel === "email"
-          ? translate(
-              lang,
-              purpose === 1 ? "accounts.mail_subject_register" : "accounts.mail_subject_reset",
-            )
-          : null,
-      body,
-    });
+    const delivered = await this.deps
+      .deliver({
+        channel,
+        recipient: address,
+        areaId: area?.id ?? null,
+        to: channel === "email" ? address : `${area!.global_code}${address}`,
+        purpose,
+        code: issued.code,
+        subject:
+          channel === "email"
+            ? translate(
+                lang,
+                purpose === 1 ? "accounts.mail_subject_register" : "accounts.mail_subject_reset",
+              )
+            : null,
+        body,
+      })
+      .catch((err: unknown) => {
+        discardCode(db, issued.id);
+        throw err;
+      });
     if (!delivered) {
       discardCode(db, issued.id);
       throw new DomainError("accounts.send_failed");

@@ -32,7 +32,7 @@
  */
 import type { DB } from "../../platform/db.js";
 import type { PriceFeed, Quote } from "../market/feed.js";
-import { DomainError, CODE_NOT_FOUND } from "../../platform/errors.js";
+import { DomainError, CODE_FAIL, CODE_NOT_FOUND } from "../../platform/errors.js";
 import { Idempotency } from "../../platform/idempotency.js";
 import { moneyOf, type MoneyService } from "../money/service.js";
 import {
@@ -262,6 +262,22 @@ export class Engine {
     };
   }
 
+  /** The account's figures once it holds no position (read inside the transaction that emptied it). */
+  private figuresWithoutPositions(userId: number): AccountFigures {
+    const u = this.st.user.get(userId) as { balance_micro: number; lock_balance_micro: number };
+    const level = marginLevelPct(u.balance_micro, 0);
+    return {
+      balanceMicro: u.balance_micro,
+      lockMicro: u.lock_balance_micro,
+      equityMicro: u.balance_micro,
+      floatingMicro: 0,
+      usedMarginMicro: 0,
+      freeMarginMicro: u.balance_micro,
+      marginLevelPct: level,
+      marginCall: isMarginCall(level, this.settings().marginCallPct),
+    };
+  }
+
   /** The account's figures with each open position at the current price (the FOREX_TRADE push). */
   snapshot(userId: number): AccountSnapshot {
     const figures = this.accountValues(userId);
@@ -361,7 +377,7 @@ export class Engine {
 
   /** Places a market (status 1) or pending (status 0) order. Same idempotency key again: the first result. */
   submit(userId: number, req: OrderRequest, idemKey: string | null = null): OrderState {
-    const replay = this.idem.lookup<OrderState>(userId, idemKey, "submit");
+    const replay = this.idem.lookup<OrderState>(userId, idemKey, "submit", req);
     if (replay) return replay;
 
     const orderType = req.side;
@@ -388,6 +404,7 @@ export class Engine {
       const kind = pendingKind(orderType, target, q.price);
       const a = this.account(userId);
       const view = this.runTx(() => {
+        this.checkOrderCap(userId, s.maxOrders);
         const { id } = this.st.insertOrder.get(
           userId,
           inst.id,
@@ -427,7 +444,7 @@ export class Engine {
           slot: -1,
         };
         const v = stateOfPos(p, now, this.pricing);
-        this.idem.store(userId, idemKey, "submit", v);
+        this.idem.store(userId, idemKey, "submit", req, v);
         return { v, p };
       });
       this.addPending(view.p);
@@ -442,6 +459,7 @@ export class Engine {
     const { marginMicro, feeMicro } = openAmounts(lots, inst, price, leverage, s.feeType, rate);
     const a = this.account(userId);
     const res = this.runTx(() => {
+      this.checkOrderCap(userId, s.maxOrders);
       const bal = (this.st.balance.get(userId) as { balance_micro: number }).balance_micro;
       a.balanceMicro = bal;
       if (!this.clearlyAffordable(a, bal, marginMicro + feeMicro)) {
@@ -502,7 +520,7 @@ export class Engine {
         slot: -1,
       };
       const v = stateOfPos(p, now, this.pricing);
-      this.idem.store(userId, idemKey, "submit", v);
+      this.idem.store(userId, idemKey, "submit", req, v);
       return { v, p, balAfter };
     });
     a.balanceMicro = res.balAfter;
@@ -513,7 +531,7 @@ export class Engine {
 
   /** Closes an open position of the user at the current price. */
   close(userId: number, id: number | null, idemKey: string | null = null): OrderState {
-    const replay = this.idem.lookup<OrderState>(userId, idemKey, "close");
+    const replay = this.idem.lookup<OrderState>(userId, idemKey, "close", { id });
     if (replay) return replay;
     const p = this.ownOrder(userId, id);
     if (p.status !== ST_OPEN) throw new DomainError("order_not_open");
@@ -523,24 +541,33 @@ export class Engine {
     if (Date.now() - q.time > this.settings().staleAfterS * 1000)
       throw new DomainError("quote_stale");
     const v = this.closePosition(p, q.price, "manual", (view) =>
-      this.idem.store(userId, idemKey, "close", view),
+      this.idem.store(userId, idemKey, "close", { id }, view),
     );
     return v;
   }
 
   /** Cancels a pending order of the user. */
   cancel(userId: number, id: number | null, idemKey: string | null = null): OrderState {
-    const replay = this.idem.lookup<OrderState>(userId, idemKey, "cancel_trade");
+    const replay = this.idem.lookup<OrderState>(userId, idemKey, "cancel_trade", { id });
     if (replay) return replay;
     const p = this.ownOrder(userId, id);
     if (p.status !== ST_PENDING) throw new DomainError("order_not_pending");
     return this.cancelPending(p, "cancelled", (view) =>
-      this.idem.store(userId, idemKey, "cancel_trade", view),
+      this.idem.store(userId, idemKey, "cancel_trade", { id }, view),
     );
   }
 
   /** Sets or clears (null) take-profit and stop-loss of an open position or pending order. */
-  setStops(userId: number, id: number | null, tp: number | null, sl: number | null): OrderState {
+  setStops(
+    userId: number,
+    id: number | null,
+    tp: number | null,
+    sl: number | null,
+    idemKey: string | null = null,
+  ): OrderState {
+    const params = { id, tp, sl };
+    const replay = this.idem.lookup<OrderState>(userId, idemKey, "set_stop_price", params);
+    if (replay) return replay;
     const p = this.ownOrder(userId, id);
     let ref = p.originPrice;
     if (p.status === ST_OPEN) {
@@ -549,19 +576,25 @@ export class Engine {
       ref = price;
     }
     validateStops(p.orderType, ref, tp, sl, p.inst.precision);
-    this.runTx(() => {
+    const createdAt = this.createdAt(p.id);
+    const view = this.runTx(() => {
       this.st.setStops.run(tp, sl, p.id);
+      const v = stateOfPos({ ...p, tp: tp ?? 0, sl: sl ?? 0 }, createdAt, this.pricing);
+      this.idem.store(userId, idemKey, "set_stop_price", params, v);
+      return v;
     });
     p.tp = tp ?? 0;
     p.sl = sl ?? 0;
     if (p.status === ST_OPEN) p.book.setStops(p, p.tp, p.sl);
     this.accts.dirty[p.acc.idx] = 1;
     this.events.emit("stopsChanged", { userId, orderId: p.id });
-    return stateOfPos(p, this.createdAt(p.id), this.pricing);
+    return view;
   }
 
   /** Demo accounts only: closes every position, cancels pending orders, restores demo.initial_balance. */
-  resetDemo(userId: number): AccountFigures {
+  resetDemo(userId: number, idemKey: string | null = null): AccountFigures {
+    const replay = this.idem.lookup<AccountFigures>(userId, idemKey, "reset_demo", {});
+    if (replay) return replay;
     const u = this.st.user.get(userId) as { is_demo: number } | undefined;
     if (!u) throw new DomainError("not_found", CODE_NOT_FOUND);
     if (u.is_demo !== 1) throw new DomainError("only_demo");
@@ -595,6 +628,7 @@ export class Engine {
           ref: "demo_reset",
           at: now,
         });
+      this.idem.store(userId, idemKey, "reset_demo", {}, this.figuresWithoutPositions(userId));
     });
     for (const p of open) this.removeOpen(p);
     for (const p of pend) this.removePending(p);
@@ -612,6 +646,12 @@ export class Engine {
   }
 
   // ---------------------------------------------------------------- booking primitives
+
+  /** Refuses a new order while the account holds trade.max_orders pending and open orders (in the order's transaction). */
+  private checkOrderCap(userId: number, max: number): void {
+    const { n } = this.st.liveOrderCount.get(userId) as { n: number };
+    if (n >= max) throw new DomainError("too_many_orders", CODE_FAIL, { max });
+  }
 
   private ownOrder(userId: number, id: number | null): Pos {
     const p = id === null ? undefined : this.orders.get(id);

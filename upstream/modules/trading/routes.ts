@@ -102,7 +102,11 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): vo
       const id = intParam(b.id);
       const tp = parseStop(b.target_profit_price, "target_profit_price");
       const sl = parseStop(b.stop_loss_price, "stop_loss_price");
-      return ctx.ok(req, orderView(engine().setStops(u.id, id, tp, sl)), "stops_updated");
+      return ctx.ok(
+        req,
+        orderView(engine().setStops(u.id, id, tp, sl, idemKey(req, b))),
+        "stops_updated",
+      );
     },
     extras,
   );
@@ -122,7 +126,11 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): vo
     api.resetForexDemoAccount,
     async (req) => {
       const u = requireUser(ctx.db, req);
-      return ctx.ok(req, accountView(engine().resetDemo(u.id)), "demo_reset_done");
+      return ctx.ok(
+        req,
+        accountView(engine().resetDemo(u.id, idemKey(req, req.body))),
+        "demo_reset_done",
+      );
     },
     extras,
   );

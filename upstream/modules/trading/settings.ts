@@ -12,6 +12,8 @@ export interface Settings {
   marginCallPct: number;
   stopOutPct: number;
   demoInitial: string;
+  /** Most pending and open orders an account may hold at once. */
+  maxOrders: number;
 }
 
 export class TradeSettings {
@@ -21,7 +23,7 @@ export class TradeSettings {
 
   constructor(db: DB) {
     this.stmt = db.prepare(
-      "SELECT key, value FROM settings WHERE key IN ('trade_fee_type','trade.max_lots','market.stale_after_s','risk.margin_call_pct','risk.stop_out_pct','demo.initial_balance')",
+      "SELECT key, value FROM settings WHERE key IN ('trade_fee_type','trade.max_lots','market.stale_after_s','risk.margin_call_pct','risk.stop_out_pct','demo.initial_balance','trade.max_orders')",
     );
   }
 
@@ -38,6 +40,7 @@ export class TradeSettings {
     };
     const maxLots = parseDecimal(m.get("trade.max_lots") ?? "100") ?? new Dec(100);
     const demo = parseDecimal(m.get("demo.initial_balance") ?? "10000", 6) ?? new Dec(10000);
+    const maxOrders = num("trade.max_orders", 200);
     this.cache = {
       feeType: num("trade_fee_type", DEFAULT_FEE_TYPE),
       maxLots: maxLots.toString(),
@@ -45,6 +48,7 @@ export class TradeSettings {
       marginCallPct: num("risk.margin_call_pct", 100),
       stopOutPct: num("risk.stop_out_pct", 50),
       demoInitial: demo.toString(),
+      maxOrders: Number.isInteger(maxOrders) && maxOrders > 0 ? maxOrders : 200,
     };
     this.at = now;
     return this.cache;

@@ -39,6 +39,9 @@ export function engineStatements(db: DB) {
       "SELECT id, is_demo, balance_micro, lock_balance_micro FROM users WHERE id = ?",
     ),
     balance: db.prepare("SELECT balance_micro FROM users WHERE id = ?"),
+    liveOrderCount: db.prepare(
+      "SELECT COUNT(*) AS n FROM orders WHERE user_id = ? AND status IN (0, 1)",
+    ),
     insertOrder: db.prepare(
       `INSERT INTO orders (user_id, instrument_id, order_type, status, pending_kind, lots, units, leverage, origin_price, open_price,
          take_profit, stop_loss, margin_micro, fee_micro, created_at, opened_at)

@@ -22,7 +22,7 @@ export function registerErrorHandling(app: FastifyInstance, log: pino.Logger): v
     const lang = req.lang ?? "en";
     if (err instanceof DomainError) {
       reply
-        .status(200)
+        .status(err.status)
         .send({ code: err.code, msg: translate(lang, err.key, err.params), data: null });
       return;
     }

@@ -4,6 +4,9 @@
  * handler: a missing field answers "Please complete: FIELD" (common key invalid_input), a refinement
  * answers its own message key (accounts.*).
  */
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { FastifyRequest } from "fastify";
 import { z, type ZodTypeAny } from "zod";
 import { PASSWORD_MAX, PASSWORD_MIN } from "@contract/constants";
@@ -41,7 +44,7 @@ export const optional = () =>
     return t === "" ? undefined : t;
   }, z.string().optional());
 
-/** A password field: not trimmed (spaces are legal), 6 to 32 characters. */
+/** A new password field: not trimmed (spaces are legal), PASSWORD_MIN to PASSWORD_MAX characters, not a common password. */
 export const password = () =>
   z
     .string({ required_error: "@missing" })
@@ -49,7 +52,25 @@ export const password = () =>
     .refine(
       (v) => [...v].length >= PASSWORD_MIN && [...v].length <= PASSWORD_MAX,
       "accounts.password_length",
+    )
+    .refine((v) => !isCommonPassword(v), "accounts.password_common");
+
+let common: Set<string> | null = null;
+
+/** Whether `pw` is on the list of common passwords (common-passwords.txt), ignoring case. */
+export function isCommonPassword(pw: string): boolean {
+  if (!common) {
+    const file = path.join(path.dirname(fileURLToPath(import.meta.url)), "../common-passwords.txt");
+    common = new Set(
+      fs
+        .readFileSync(file, "utf8")
+        .split("\n")
+        .map((l) => l.trim().toLowerCase())
+        .filter((l) => l !== "" && !l.startsWith("#")),
     );
+  }
+  return common.has(pw.toLowerCase());
+}
 
 /** Parses fields with a schema or throws the translated refusal of its first problem. */
 export function parseFields<S extends ZodTypeAny>(

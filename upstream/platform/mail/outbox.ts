@@ -8,6 +8,10 @@ import nodemailer from "nodemailer";
 import type { CodePurpose } from "@contract/enums";
 import type { UpstreamConfig } from "../config.js";
 import type { DB } from "../db.js";
+import { DomainError } from "../errors.js";
+
+/** How long a delivered or stored message (which holds a code) stays in the outbox (15 min). */
+export const OUTBOX_RETENTION_MS = 15 * 60 * 1000;
 
 type Channel = "email" | "sms";
 
@@ -101,10 +105,20 @@ export interface CodeMessage {
   body: string;
 }
 
-/** Writes the message to the outbox and delivers it; resolves false when delivery failed. */
+/**
+ * Writes the message to the outbox and delivers it; resolves false when delivery failed. Refuses
+ * (delivery_not_configured) when its channel has no sender and the dev outbox is off, since the
+ * message would reach no one. Deletes messages older than OUTBOX_RETENTION_MS (failed ones stay).
+ */
 export async function deliver(ctx: MailContext, m: CodeMessage): Promise<boolean> {
   const db: DB = ctx.db;
   const keep = ctx.config.devOutbox;
+  const sender = m.channel === "email" ? sendersOf(ctx).email : sendersOf(ctx).sms;
+  if (sender === outboxOnlySender && !keep)
+    throw new DomainError("accounts.delivery_not_configured");
+  db.prepare("DELETE FROM outbox WHERE created_at < ? AND status <> 'failed'").run(
+    Date.now() - OUTBOX_RETENTION_MS,
+  );
   const storedBody = keep ? m.body : m.body.split(m.code).join("******");
   const id = Number(
     db
@@ -122,7 +136,6 @@ export async function deliver(ctx: MailContext, m: CodeMessage): Promise<boolean
         Date.now(),
       ).lastInsertRowid,
   );
-  const sender = m.channel === "email" ? sendersOf(ctx).email : sendersOf(ctx).sms;
   try {
     const status = await sender.send({
       channel: m.channel,
