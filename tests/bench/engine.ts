@@ -5,7 +5,7 @@
  *    decimal margin and fee, free-margin check, one WAL transaction per order with its order row,
  *    fee ledger row and balance update), against THE FLOOR measured in the same run: the same rows
  *    (order row, balance update, ledger row) written by bare prepared statements, one transaction
- *    per order, on an identical store (WAL, synchronous=NORMAL).
+ *    per order, on an identical store (WAL, synchronous=FULL).
  * 2. Mark to market: with POSITIONS open positions across every instrument, each tick moves every
  *    instrument's price and the engine marks every position, checks TP/SL and pending orders, and
  *    checks stop-out of every touched account. p50 / p99 / max per tick over TICKS ticks.
@@ -66,7 +66,7 @@ function main(): void {
     `engine bench: ${POSITIONS.toLocaleString("en")} positions, ${USERS.toLocaleString("en")} accounts, ${TICKS} ticks (node ${process.version})`,
   );
 
-  // Store A: the engine. Store B: the floor. Same schema, same pragmas (openDb: WAL, synchronous=NORMAL).
+  // Store A: the engine. Store B: the floor. Same schema, same pragmas (openDb: WAL, synchronous=FULL).
   const dbA = openDb(path.join(dir, "engine.sqlite"));
   const dbB = openDb(path.join(dir, "floor.sqlite"));
   const feed = createManualFeed(dbA);

@@ -65,9 +65,17 @@ const op = fc.oneof(
   },
 );
 
+/** The run's seed: PROPERTY_SEED replays a run; otherwise a new one, printed so a failure can be replayed. */
+const SEED = process.env.PROPERTY_SEED
+  ? Number(process.env.PROPERTY_SEED)
+  : Math.floor(Math.random() * 2 ** 31);
+
 describe("engine property", () => {
   it("balance = sum of ledger, no free money spent twice, memory = store", () => {
     const seen = { opened: 0, refused: 0, closedByEngine: 0 };
+    console.log(
+      `engine property seed ${SEED} (replay: PROPERTY_SEED=${SEED} npx vitest run ${__filename})`,
+    );
     fc.assert(
       fc.property(
         fc.array(op, { minLength: 5, maxLength: 40 }),
@@ -162,7 +170,7 @@ describe("engine property", () => {
           }
         },
       ),
-      { numRuns: 150 },
+      { numRuns: 150, seed: SEED },
     );
     // The sequences did exercise the engine: orders filled, some refused for margin, some closed by ticks.
     expect(seen.opened).toBeGreaterThan(100);

@@ -4,6 +4,10 @@
  * undoing of a rolled-back transaction. And the engine's events reach their subscribers.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { openDb } from "../../upstream/platform/db.js";
 import { moneyOf } from "../../upstream/modules/money/service.js";
 import { DomainError } from "../../upstream/platform/errors.js";
 import { rig, type Rig } from "./engine-helpers.js";
@@ -185,5 +189,19 @@ describe("engine events", () => {
     });
     expect(o.Status).toBe(1);
     expect(r.engine.stats().open).toBe(1);
+  });
+});
+
+describe("store durability", () => {
+  it("opens a file database in WAL mode with synchronous=FULL (commits on disk before they return)", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tp-durable-"));
+    const db = openDb(path.join(dir, "up.sqlite"));
+    try {
+      expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+      expect(db.pragma("synchronous", { simple: true })).toBe(2); // 2 = FULL
+    } finally {
+      db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -11,8 +11,8 @@
  * Durability. Every change (open, activate, close, cancel, TP/SL edit, protection, demo reset) is
  * one better-sqlite3 transaction with its ledger rows, committed before the change is applied in
  * memory and before the client gets its answer. The database runs in WAL mode with
- * synchronous=NORMAL: a commit is in the WAL file (the OS page cache) when it returns, so an
- * acknowledged order survives kill -9 of the process (not a power cut of the machine). On start the
+ * synchronous=FULL: a commit is synced to the WAL file on disk when it returns, so an acknowledged
+ * order survives kill -9 of the process and a power cut of the machine. On start the
  * engine loads every pending and open order from the database.
  *
  * Money. Booked amounts are integer micro-USD computed with decimal.js (money/decimal.ts,
