@@ -3,6 +3,7 @@
  * recipient, calls send_email or send_sms, remembers when the code was sent (so that the 60 s
  * countdown is computed by the server) and answers the form's state.
  */
+import type { CodePurpose } from "@contract/enums";
 import { data } from "@remix-run/node";
 import type { SubmissionResult } from "@conform-to/react";
 import type { Caller } from "~/upstream/client.server";
@@ -30,7 +31,7 @@ export async function sendCodeAction(
   caller: Caller,
   v: SendCodeForm,
   reply: (options?: { formErrors?: string[] }) => SubmissionResult<string[]>,
-  purpose: 1 | 2,
+  purpose: CodePurpose,
 ) {
   const params = {
     to: v.account,

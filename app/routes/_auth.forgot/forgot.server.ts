@@ -1,4 +1,5 @@
 /** Password reset page's server side: the code step's state, the send-code and forgot forms. */
+import { CODE_PURPOSE } from "@contract/enums";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { callerFor } from "~/upstream/client.server";
 import { forgetPassword } from "~/upstream/account.server";
@@ -27,7 +28,8 @@ export async function action({ request }: ActionFunctionArgs) {
     { hideFields: HIDE, defaultIntent: "reset" },
   );
   if (!form.ok) return refused(form, { cooldown: null, notice: null });
-  if (form.intent === "send_code") return sendCodeAction(caller, form.value, form.reply, 2);
+  if (form.intent === "send_code")
+    return sendCodeAction(caller, form.value, form.reply, CODE_PURPOSE.RESET);
 
   const v = form.value;
   const r = await forgetPassword(caller, {

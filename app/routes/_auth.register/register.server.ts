@@ -1,4 +1,5 @@
 /** Sign-up page's server side: the code step's state, the send-code and register forms. */
+import { CODE_PURPOSE } from "@contract/enums";
 import { getSignedIn } from "~/utils/session.server";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { callerFor } from "~/upstream/client.server";
@@ -32,7 +33,8 @@ export async function action({ request }: ActionFunctionArgs) {
     { hideFields: HIDE, defaultIntent: "register" },
   );
   if (!form.ok) return refused(form, { cooldown: null, notice: null });
-  if (form.intent === "send_code") return sendCodeAction(caller, form.value, form.reply, 1);
+  if (form.intent === "send_code")
+    return sendCodeAction(caller, form.value, form.reply, CODE_PURPOSE.REGISTER);
 
   const v = form.value;
   const r = await register(caller, {
