@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { idempotencyKey } from "./fields";
+import { ORDER_MODE } from "@contract/enums";
 
 /** trading-rules.md: at most `trade.max_lots` lots (default 100). */
 export const DEFAULT_MAX_LOTS = 100;
@@ -118,7 +119,7 @@ export function orderSchema(rules: LotRules) {
       stop_loss_price: optionalPrice,
     })
     .superRefine((v, ctx) => {
-      if (v.status === 0 && !(v.target_price && v.target_price > 0)) {
+      if (v.status === ORDER_MODE.PENDING && !(v.target_price && v.target_price > 0)) {
         ctx.addIssue({
           code: z.ZodIssueCode.custom,
           path: ["target_price"],

@@ -20,7 +20,13 @@ import {
   type InstrumentView,
   type OrderView,
 } from "~/upstream/views";
-import { DEFAULT_FEE_TYPE, ORDER_TAB, type OrderMode, type OrderType } from "@contract/enums";
+import {
+  DEFAULT_FEE_TYPE,
+  ORDER_MODE,
+  ORDER_TAB,
+  type OrderMode,
+  type OrderType,
+} from "@contract/enums";
 import type { PickerInstrument } from "~/components/trade/InstrumentPicker";
 import { getSignedIn, loginUrl } from "~/utils/session.server";
 import { getT } from "~/i18n.server";
@@ -254,7 +260,7 @@ export async function action({ request }: ActionFunctionArgs) {
       result: form.reply(),
       token: v.idempotency_key,
       text: r.msg,
-      pending: v.status === 0,
+      pending: v.status === ORDER_MODE.PENDING,
     });
   }
 

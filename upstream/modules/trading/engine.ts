@@ -30,6 +30,7 @@
  * sql.ts (its statements and my_deal paging), settings.ts, instrument-specs.ts, orders.ts and
  * risk.ts (the rules), and platform/idempotency.ts.
  */
+import { IS_DEMO, ORDER_TAB } from "@contract/enums";
 import type { DB } from "../../platform/db.js";
 import type { PriceFeed, Quote } from "../market/feed.js";
 import { DomainError, CODE_FAIL, CODE_NOT_FOUND } from "../../platform/errors.js";
@@ -597,7 +598,7 @@ export class Engine {
     if (replay) return replay;
     const u = this.st.user.get(userId) as { is_demo: number } | undefined;
     if (!u) throw new DomainError("not_found", CODE_NOT_FOUND);
-    if (u.is_demo !== 1) throw new DomainError("only_demo");
+    if (u.is_demo !== IS_DEMO.DEMO) throw new DomainError("only_demo");
     const a = this.account(userId);
     const initial = toMicro(dec(this.settings().demoInitial));
     const now = Date.now();
@@ -909,7 +910,7 @@ export class Engine {
       (page - 1) * PAGE_SIZE,
     );
     let profitMicro = historyProfitMicro;
-    if (status === 1) {
+    if (status === ORDER_TAB.HOLDING) {
       const a = this.accts.get(userId);
       profitMicro = a ? this.pricing.floatingMicro(a) : 0;
     }

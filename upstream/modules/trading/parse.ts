@@ -2,9 +2,9 @@
  * Parsing of the trading API's raw request fields (form fields arrive as strings, JSON as numbers)
  * into the engine's typed inputs, with the refusals the API has always given for malformed values.
  */
+import { ORDER_MODE, ORDER_TAB, ORDER_TABS, ORDER_TYPE, type OrderTab } from "@contract/enums";
 import { DomainError } from "../../platform/errors.js";
 import { parseDecimal } from "../money/decimal.js";
-import { ST_OPEN, ST_PENDING } from "./orders.js";
 import type { OrderRequest } from "./model.js";
 
 /** A non-negative whole number of at most 12 digits, or null. */
@@ -55,9 +55,10 @@ export interface SubmitFields {
 /** submit's fields as an OrderRequest; type and status are refused here, the rest by the engine's rules. */
 export function parseOrderRequest(f: SubmitFields): OrderRequest {
   const side = intParam(f.type);
-  if (side !== 1 && side !== 2) throw new DomainError("trade_invalid_field", 0, { field: "type" });
-  const status = f.status === undefined || f.status === "" ? ST_OPEN : intParam(f.status);
-  if (status !== ST_OPEN && status !== ST_PENDING)
+  if (side !== ORDER_TYPE.BUY && side !== ORDER_TYPE.SELL)
+    throw new DomainError("trade_invalid_field", 0, { field: "type" });
+  const status = f.status === undefined || f.status === "" ? ORDER_MODE.MARKET : intParam(f.status);
+  if (status !== ORDER_MODE.MARKET && status !== ORDER_MODE.PENDING)
     throw new DomainError("trade_invalid_field", 0, { field: "status" });
   return {
     side,
@@ -75,12 +76,13 @@ export function parseOrderRequest(f: SubmitFields): OrderRequest {
 export function parseDealQuery(
   statusRaw: unknown,
   pageRaw: unknown,
-): { status: 0 | 1 | 3; page: number } {
-  const status = statusRaw === undefined || statusRaw === "" ? ST_OPEN : intParam(statusRaw);
-  if (status !== 0 && status !== 1 && status !== 3)
+): { status: OrderTab; page: number } {
+  const status =
+    statusRaw === undefined || statusRaw === "" ? ORDER_TAB.HOLDING : intParam(statusRaw);
+  if (status === null || !(ORDER_TABS as readonly number[]).includes(status))
     throw new DomainError("trade_invalid_field", 0, { field: "status" });
   const page = pageRaw === undefined || pageRaw === "" ? 1 : intParam(pageRaw);
   if (page === null || page < 1 || page > 1_000_000)
     throw new DomainError("trade_invalid_field", 0, { field: "page" });
-  return { status, page };
+  return { status: status as OrderTab, page };
 }

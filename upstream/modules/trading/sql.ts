@@ -1,4 +1,5 @@
 /** The trading module's SQL: the orders table as the engine writes it, and the pages of my_deal. */
+import { ORDER_TAB, type OrderTab } from "@contract/enums";
 import { PAGE_SIZE } from "@contract/constants";
 import type { DB } from "../../platform/db.js";
 import type { CloseReason, PendingKind } from "./orders.js";
@@ -78,10 +79,10 @@ export class DealPages {
    */
   page(
     userId: number,
-    status: 0 | 1 | 3,
+    status: OrderTab,
     offset: number,
   ): { rows: ListedOrderRow[]; total: number; historyProfitMicro: number } {
-    if (status === 3) {
+    if (status === ORDER_TAB.HISTORY) {
       const rows = this.st.listHistory.all(userId, PAGE_SIZE, offset) as ListedOrderRow[];
       const c = this.st.countHistory.get(userId) as { n: number; p: number };
       return { rows, total: c.n, historyProfitMicro: c.p };
