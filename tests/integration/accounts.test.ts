@@ -1,5 +1,6 @@
 /** Accounts area of the reference upstream over real HTTP against a fresh temporary database. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHash } from "node:crypto";
 import {
   ageCodes,
   emailCode,
@@ -56,6 +57,11 @@ describe("register and sign in by e-mail", () => {
     const login = await loginEmail(s, "Alice@Example.com");
     expect(login.code).toBe(1);
     expect(login.data.token).toMatch(/^[0-9a-f]{32}$/);
+    // The store keeps only the token's SHA-256: a copy of the database signs nobody in.
+    const stored = s.up.ctx.db.prepare("SELECT * FROM tokens").all() as Record<string, unknown>[];
+    expect(stored).toHaveLength(1);
+    expect(JSON.stringify(stored)).not.toContain(login.data.token);
+    expect(stored[0].token_hash).toBe(createHash("sha256").update(login.data.token).digest("hex"));
     expect(login.data.user).toMatchObject({ email, is_demo: 0 });
     expect(login.data.user.uid).toMatch(/^[1-9]\d{7}$/);
     expect(login.data.user.invite_code).toMatch(/^[A-Z0-9]{6}$/);

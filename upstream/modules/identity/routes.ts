@@ -46,8 +46,8 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
     tokenTtlSeconds: ctx.config.tokenTtlSeconds,
     rateLimit: ctx.config.rateLimit,
     deliver: (m) => deliver(ctx, m),
-    endSessions: (tokens) => {
-      for (const t of tokens) ctx.hub.dropToken(t);
+    endSessions: (hashes) => {
+      for (const h of hashes) ctx.hub.dropTokenHash(h);
     },
   });
 

@@ -9,7 +9,7 @@ import crypto from "node:crypto";
 import Decimal from "decimal.js";
 import type { DB } from "../../platform/db.js";
 import { DomainError, CODE_FAIL, CODE_RATE_LIMITED } from "../../platform/errors.js";
-import { issueToken, revokeToken } from "../../platform/http/auth.js";
+import { issueToken, revokeToken, tokenHash } from "../../platform/http/auth.js";
 import { translate, type Lang } from "../../platform/i18n.js";
 import { getBoolSetting, getSetting } from "../../platform/settings.js";
 import type { CodeMessage } from "../../platform/mail/outbox.js";
@@ -54,8 +54,8 @@ export interface IdentityDeps {
   rateLimit: boolean;
   /** Delivers a code message (mail, SMS, outbox); false when it could not be sent. */
   deliver(m: CodeMessage): Promise<boolean>;
-  /** Ends the live sessions (websocket logins) of revoked tokens. */
-  endSessions(tokens: string[]): void;
+  /** Ends the live sessions (websocket logins) of revoked tokens, given by their hashes. */
+  endSessions(tokenHashes: string[]): void;
 }
 
 /** "email" or "mobile"; when absent, guessed from the account ("@" means e-mail). */
@@ -347,6 +347,6 @@ export class IdentityService {
   /** Ends one session. */
   logout(token: string): void {
     revokeToken(this.db, token);
-    this.deps.endSessions([token]);
+    this.deps.endSessions([tokenHash(token)]);
   }
 }

@@ -1,4 +1,5 @@
 /** The identity module's SQL: users and their identities, uid and invite codes, areas, tokens, public views. */
+import { tokenHash } from "../../platform/http/auth.js";
 import crypto from "node:crypto";
 import Decimal from "decimal.js";
 import type { DB } from "../../platform/db.js";
@@ -153,13 +154,15 @@ export function setPasswordHash(db: DB, userId: number, hash: string): void {
   db.prepare("UPDATE users SET password_hash = ? WHERE id = ?").run(hash, userId);
 }
 
-/** Revokes every live token of a user except `keep`; returns the revoked tokens. */
+/** Revokes every live token of a user except `keep`; returns the hashes of the revoked tokens. */
 export function revokeTokensExcept(db: DB, userId: number, keep: string | null): string[] {
   const rows = db
-    .prepare("SELECT token FROM tokens WHERE user_id = ? AND revoked_at IS NULL AND token IS NOT ?")
-    .all(userId, keep) as { token: string }[];
+    .prepare(
+      "SELECT token_hash FROM tokens WHERE user_id = ? AND revoked_at IS NULL AND token_hash IS NOT ?",
+    )
+    .all(userId, keep === null ? null : tokenHash(keep)) as { token_hash: string }[];
   const now = Date.now();
-  const upd = db.prepare("UPDATE tokens SET revoked_at = ? WHERE token = ?");
-  for (const r of rows) upd.run(now, r.token);
-  return rows.map((r) => r.token);
+  const upd = db.prepare("UPDATE tokens SET revoked_at = ? WHERE token_hash = ?");
+  for (const r of rows) upd.run(now, r.token_hash);
+  return rows.map((r) => r.token_hash);
 }

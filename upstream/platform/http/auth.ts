@@ -1,4 +1,7 @@
-/** Session tokens: 128-bit random, revocable, expiring. An invalid token answers code 999. */
+/**
+ * Session tokens: 128-bit random, revocable, expiring. An invalid token answers code 999. The store
+ * keeps only each token's SHA-256 (`token_hash`), so a copy of the database signs nobody in.
+ */
 import crypto from "node:crypto";
 import type { FastifyRequest } from "fastify";
 import type { DB } from "../db.js";
@@ -17,22 +20,24 @@ export interface UserRow {
   created_at: number;
 }
 
+/** The stored form of a token: its SHA-256, hex. */
+export function tokenHash(token: string): string {
+  return crypto.createHash("sha256").update(token).digest("hex");
+}
+
 export function issueToken(db: DB, userId: number, ttlSeconds: number): string {
   const token = crypto.randomBytes(16).toString("hex");
   const now = Date.now();
-  db.prepare("INSERT INTO tokens (token, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)").run(
-    token,
-    userId,
-    now,
-    now + ttlSeconds * 1000,
-  );
+  db.prepare(
+    "INSERT INTO tokens (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
+  ).run(tokenHash(token), userId, now, now + ttlSeconds * 1000);
   return token;
 }
 
 export function revokeToken(db: DB, token: string): void {
-  db.prepare("UPDATE tokens SET revoked_at = ? WHERE token = ? AND revoked_at IS NULL").run(
+  db.prepare("UPDATE tokens SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL").run(
     Date.now(),
-    token,
+    tokenHash(token),
   );
 }
 
@@ -50,9 +55,9 @@ export function userForToken(db: DB, token: string | undefined | null): UserRow 
     .prepare(
       `SELECT u.id, u.uid, u.email, u.mobile, u.area_id, u.invite_code, u.is_demo, u.balance_micro, u.lock_balance_micro, u.created_at
        FROM tokens t JOIN users u ON u.id = t.user_id
-       WHERE t.token = ? AND t.revoked_at IS NULL AND t.expires_at > ?`,
+       WHERE t.token_hash = ? AND t.revoked_at IS NULL AND t.expires_at > ?`,
     )
-    .get(token, Date.now()) as UserRow | undefined;
+    .get(tokenHash(token), Date.now()) as UserRow | undefined;
   return row ?? null;
 }
 

@@ -11,7 +11,7 @@ import type { IncomingMessage } from "node:http";
 import type { Server } from "node:http";
 import { WebSocketServer, WebSocket } from "ws";
 import type { DB } from "../db.js";
-import { userForToken } from "../http/auth.js";
+import { tokenHash, userForToken } from "../http/auth.js";
 import { normaliseLang, translate, type Lang } from "../i18n.js";
 import { CODE_FAIL, CODE_OK, CODE_SESSION_INVALID } from "../http/envelope.js";
 import {
@@ -47,8 +47,8 @@ export interface Hub {
   onSubscribe(match: (topic: string) => boolean, provider: SnapshotProvider): void;
   /** Ids of users with at least one logged-in connection subscribed to a private topic. */
   subscribedUsers(topic: string): number[];
-  /** Closes the connections of a token (logout or revocation). */
-  dropToken(token: string): void;
+  /** Logs out the connections of a token, given by its hash (logout or revocation). */
+  dropTokenHash(tokenHash: string): void;
   connectionCount(): number;
   close(): Promise<void>;
 }
@@ -219,9 +219,9 @@ export function createHub(server: Server, db: DB): Hub {
       for (const c of byTopic.get(topic) ?? []) if (c.userId !== null) ids.add(c.userId);
       return [...ids];
     },
-    dropToken(token) {
+    dropTokenHash(hash) {
       for (const c of conns) {
-        if (c.token === token) {
+        if (c.token !== null && tokenHash(c.token) === hash) {
           dropPrivate(c);
           c.userId = null;
           c.token = null;
