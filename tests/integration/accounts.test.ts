@@ -207,6 +207,32 @@ describe("register and sign in by e-mail", () => {
     expect((await s.get("/api/user/info", { token })).code).toBe(999);
     expect((await s.post("/api/user/logout", {}, { token })).code).toBe(999);
   });
+
+  it("ends a token left unused for TOKEN_IDLE_S, and a use keeps it alive", async () => {
+    const { token } = (await loginEmail(s, "alice@example.com")).data;
+    const hash = createHash("sha256").update(token).digest("hex");
+    const db = s.up.ctx.db;
+    const row = () =>
+      db.prepare("SELECT idle_s, used_at FROM tokens WHERE token_hash = ?").get(hash) as {
+        idle_s: number;
+        used_at: number;
+      };
+    const idleMs = row().idle_s * 1000;
+    expect(idleMs).toBe(7 * 24 * 3600 * 1000);
+    // Last used almost an idle period ago: still valid, and the use moves its last use to now.
+    db.prepare("UPDATE tokens SET used_at = ? WHERE token_hash = ?").run(
+      Date.now() - idleMs + 60_000,
+      hash,
+    );
+    expect((await s.get("/api/user/info", { token })).code).toBe(1);
+    expect(Date.now() - row().used_at).toBeLessThan(10_000);
+    // Unused for longer than the idle period: the session has ended.
+    db.prepare("UPDATE tokens SET used_at = ? WHERE token_hash = ?").run(
+      Date.now() - idleMs - 1_000,
+      hash,
+    );
+    expect((await s.get("/api/user/info", { token })).code).toBe(999);
+  });
 });
 
 describe("verification codes", () => {

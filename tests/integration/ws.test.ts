@@ -189,7 +189,7 @@ describe("websocket /v1/ws", () => {
         )
         .run(Date.now()).lastInsertRowid,
     );
-    const token = issueToken(db, uid, 3600);
+    const token = issueToken(db, uid, 3600, 3600);
     const from = c.msgs.length;
     c.send({ op: "login", token });
     expect((await c.next((m) => m.op === "login", 3000, from)).code).toBe(1);

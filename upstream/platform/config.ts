@@ -22,6 +22,8 @@ export interface UpstreamConfig {
   seed: number;
   operatorToken: string | null;
   tokenTtlSeconds: number;
+  /** A token unused for this long ends, whatever its lifetime. */
+  tokenIdleSeconds: number;
   /** Disable rate limits (tests of the rate limiter turn them on again). */
   rateLimit: boolean;
   /** When false the simulator does not tick on its own (tests drive prices). */
@@ -77,6 +79,7 @@ const EnvSchema = z.object({
   MARKET_SEED: int(20261122, 0, Number.MAX_SAFE_INTEGER),
   OPERATOR_TOKEN: text(),
   TOKEN_TTL_S: int(30 * 24 * 3600, 60, 10 * 365 * 24 * 3600),
+  TOKEN_IDLE_S: int(7 * 24 * 3600, 60, 10 * 365 * 24 * 3600),
   RATE_LIMIT: flag(),
   MARKET_SIMULATE: flag(),
   LOG_LEVEL: z.preprocess(
@@ -136,6 +139,7 @@ export function loadConfig(
     seed: e.MARKET_SEED,
     operatorToken: e.OPERATOR_TOKEN ?? null,
     tokenTtlSeconds: e.TOKEN_TTL_S,
+    tokenIdleSeconds: e.TOKEN_IDLE_S,
     rateLimit: e.RATE_LIMIT ?? true,
     simulate: e.MARKET_SIMULATE ?? true,
     logLevel: e.LOG_LEVEL ?? "info",

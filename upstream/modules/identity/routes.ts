@@ -44,6 +44,7 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
     db,
     money: ctx.money,
     tokenTtlSeconds: ctx.config.tokenTtlSeconds,
+    tokenIdleSeconds: ctx.config.tokenIdleSeconds,
     rateLimit: ctx.config.rateLimit,
     deliver: (m) => deliver(ctx, m),
     endSessions: (hashes) => {

@@ -51,6 +51,7 @@ export interface IdentityDeps {
   db: DB;
   money: MoneyService;
   tokenTtlSeconds: number;
+  tokenIdleSeconds: number;
   rateLimit: boolean;
   /** Delivers a code message (mail, SMS, outbox); false when it could not be sent. */
   deliver(m: CodeMessage): Promise<boolean>;
@@ -212,7 +213,10 @@ export class IdentityService {
   loginDemo(demoId: string) {
     const u = /^[0-9a-f]{32}$/.test(demoId) ? userByDemoId(this.db, demoId) : undefined;
     if (!u) throw new DomainError("accounts.login_failed");
-    return { token: issueToken(this.db, u.id, this.deps.tokenTtlSeconds), user: loginView(u) };
+    return {
+      token: issueToken(this.db, u.id, this.deps.tokenTtlSeconds, this.deps.tokenIdleSeconds),
+      user: loginView(u),
+    };
   }
 
   /** Sign-in with an e-mail address or a mobile number and a password; failures are throttled per identity and address. */
@@ -245,7 +249,10 @@ export class IdentityService {
       throw new DomainError("accounts.login_failed");
     }
     clearLoginFailures(db, throttleKey);
-    return { token: issueToken(db, user.id, this.deps.tokenTtlSeconds), user: loginView(user) };
+    return {
+      token: issueToken(db, user.id, this.deps.tokenTtlSeconds, this.deps.tokenIdleSeconds),
+      user: loginView(user),
+    };
   }
 
   /** Creates a demo account with demo.initial_balance (one demo_initial ledger row); returns its demo id. */

@@ -25,12 +25,21 @@ export function tokenHash(token: string): string {
   return crypto.createHash("sha256").update(token).digest("hex");
 }
 
-export function issueToken(db: DB, userId: number, ttlSeconds: number): string {
+/** How stale a token's last use may be before a use records a new one (one write a minute at most). */
+const USED_AT_RESOLUTION_MS = 60_000;
+
+/** Issues a token that ends after `ttlSeconds`, or earlier when unused for `idleSeconds`. */
+export function issueToken(
+  db: DB,
+  userId: number,
+  ttlSeconds: number,
+  idleSeconds: number,
+): string {
   const token = crypto.randomBytes(16).toString("hex");
   const now = Date.now();
   db.prepare(
-    "INSERT INTO tokens (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
-  ).run(tokenHash(token), userId, now, now + ttlSeconds * 1000);
+    "INSERT INTO tokens (token_hash, user_id, created_at, expires_at, idle_s, used_at) VALUES (?, ?, ?, ?, ?, ?)",
+  ).run(tokenHash(token), userId, now, now + ttlSeconds * 1000, idleSeconds, now);
   return token;
 }
 
@@ -48,17 +57,27 @@ export function revokeAllTokens(db: DB, userId: number): void {
   );
 }
 
-/** The user a token belongs to, or null when it is unknown, revoked or expired. */
+/**
+ * The user a token belongs to, or null when it is unknown, revoked, expired, or unused for longer
+ * than its idle time. A use records itself (at most once a minute per token).
+ */
 export function userForToken(db: DB, token: string | undefined | null): UserRow | null {
   if (!token || !/^[0-9a-f]{32}$/.test(token)) return null;
+  const now = Date.now();
+  const hash = tokenHash(token);
   const row = db
     .prepare(
-      `SELECT u.id, u.uid, u.email, u.mobile, u.area_id, u.invite_code, u.is_demo, u.balance_micro, u.lock_balance_micro, u.created_at
+      `SELECT u.id, u.uid, u.email, u.mobile, u.area_id, u.invite_code, u.is_demo, u.balance_micro, u.lock_balance_micro, u.created_at, t.used_at AS token_used_at
        FROM tokens t JOIN users u ON u.id = t.user_id
-       WHERE t.token_hash = ? AND t.revoked_at IS NULL AND t.expires_at > ?`,
+       WHERE t.token_hash = ? AND t.revoked_at IS NULL AND t.expires_at > ? AND t.used_at + t.idle_s * 1000 > ?`,
     )
-    .get(tokenHash(token), Date.now()) as UserRow | undefined;
-  return row ?? null;
+    .get(hash, now, now) as (UserRow & { token_used_at: number }) | undefined;
+  if (!row) return null;
+  const { token_used_at: usedAt, ...user } = row;
+  if (now - usedAt >= USED_AT_RESOLUTION_MS) {
+    db.prepare("UPDATE tokens SET used_at = ? WHERE token_hash = ?").run(now, hash);
+  }
+  return user;
 }
 
 /** Reads the token from the `authorization` header (bare token or "Bearer TOKEN"). */
