@@ -350,7 +350,9 @@ async function main() {
         routePaths: paths,
         // The event stream's end (app/live): aborted when the browser's connection closes. Remix's
         // own request.signal can miss it (intermediate Requests get garbage-collected).
-        ...(req.path === "/live" ? { liveSignal: closeSignal(res) } : {}),
+        ...(req.path === "/live"
+          ? { liveSignal: closeSignal(res), liveBufferedBytes: () => res.writableLength }
+          : {}),
       }),
     }),
   );

@@ -30,6 +30,7 @@ import { useNonce } from "./components/nonce";
 import { TabBar, FOOTER_PATHS } from "./components/TabBar";
 import { Toasts, type ToastItem } from "./components/Toasts";
 import stylesHref from "./styles/app.css";
+import { UNAVAILABLE_RETRY_S } from "~/upstream/retry";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesHref },
@@ -39,10 +40,17 @@ export const links: LinksFunction = () => [
   { rel: "apple-touch-icon", href: "/icons/icon-192.png" },
 ];
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
+/** A page answered while the upstream is away (app/upstream/client.server.ts throws it). */
+function isUnavailable(error: unknown): boolean {
+  return isRouteErrorResponse(error) && error.status === 503;
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, error }) => [
   { title: data?.title ?? "Tradepost" },
   { name: "description", content: data?.description ?? "" },
   { name: "theme-color", content: "#0b1f3a" },
+  // Without JavaScript the "unavailable" page reloads itself until the service is back.
+  ...(isUnavailable(error) ? [{ httpEquiv: "refresh", content: String(UNAVAILABLE_RETRY_S) }] : []),
 ];
 
 export const handle = { i18n: ["common"] };
@@ -128,16 +136,29 @@ export default function App() {
 export function ErrorBoundary() {
   const error = useRouteError();
   const { t } = useTranslation("common");
+  const location = useLocation();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
-  if (!notFound) console.error(error);
+  const unavailable = isUnavailable(error);
+  if (!notFound && !unavailable) console.error(error);
+  const [title, text] = unavailable
+    ? [t("error.unavailable_title"), t("error.unavailable_text")]
+    : notFound
+      ? [t("error.not_found_title"), t("error.not_found_text")]
+      : [t("error.title"), t("error.text")];
   return (
     <div className="app">
-      <main className="screen error-screen">
-        <h1>{notFound ? t("error.not_found_title") : t("error.title")}</h1>
-        <p>{notFound ? t("error.not_found_text") : t("error.text")}</p>
-        <Link to="/" className="btn btn-primary" reloadDocument>
-          {t("error.home")}
-        </Link>
+      <main className="screen error-screen" data-error={unavailable ? "unavailable" : undefined}>
+        <h1>{title}</h1>
+        <p>{text}</p>
+        {unavailable ? (
+          <a href={location.pathname + location.search} className="btn btn-primary">
+            {t("error.retry")}
+          </a>
+        ) : (
+          <Link to="/" className="btn btn-primary" reloadDocument>
+            {t("error.home")}
+          </Link>
+        )}
       </main>
     </div>
   );

@@ -26,6 +26,8 @@ export type ServerMessage =
       topics?: string[];
     }
   | { op: "error"; code: number; msg: string }
+  /** The connection's login ended (its token was revoked); private topics are dropped. */
+  | { op: "revoked"; code: number; msg: string }
   | { op: "push"; topic: string; data: unknown };
 
 /** A DAY_MARKET item: an instrument's quote fields after a tick (`Close` is the last price). */

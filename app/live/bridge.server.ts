@@ -11,11 +11,15 @@
  * - Changes are conflated and flushed by ONE process-wide timer at most every `flushMs`: each topic's
  *   change is serialised and encoded once per flush and the same bytes go to every stream of it.
  * - A comment heartbeat goes to every stream every `heartbeatMs`.
+ * - A private channel is keyed by the user the upstream confirms for the token (never by what a
+ *   cookie says), and every token behind a private stream is confirmed again every `revalidateMs`:
+ *   the streams of a token the upstream refuses (signed out, password reset, expired) end.
  */
 import { env, upstreamUrl } from "~/utils/env.server";
 import { TOPIC } from "@contract/constants";
 import { TopicState, isPrivateTopic, topicKind } from "./topics";
 import { UpstreamSocket } from "./upstream-socket.server";
+import { confirmToken } from "~/upstream/account.server";
 
 /** Where a stream's bytes go (the route wraps a ReadableStream controller). */
 export interface LiveSink {
@@ -41,8 +45,17 @@ export interface BridgeOptions {
   pingMs?: number;
   maxUnanswered?: number;
   connectTimeoutMs?: number;
+  /**
+   * Asks the upstream whom a token belongs to: the user's id, "revoked" when the upstream refuses
+   * it, "unknown" when the upstream cannot be asked. Without it tokens are not revalidated.
+   */
+  confirm?: (token: string) => Promise<ConfirmedToken>;
+  /** How often each token behind an open private stream is confirmed again. */
+  revalidateMs?: number;
   log?: (msg: string, detail?: Record<string, unknown>) => void;
 }
+
+export type ConfirmedToken = { id: number } | "revoked" | "unknown";
 
 export interface StreamHandle {
   /** Topics this stream receives (private ones are dropped without a user). */
@@ -65,7 +78,9 @@ export interface BridgeStats {
 interface LiveStream {
   sink: LiveSink;
   entries: Entry[];
+  /** The token and confirmed user of a stream with private topics (else null). */
   token: string | null;
+  userId: number | null;
   closed: boolean;
   close(): void;
 }
@@ -133,7 +148,8 @@ class Channel {
 }
 
 export class LiveBridge {
-  private readonly o: Required<Omit<BridgeOptions, "log">> & Pick<BridgeOptions, "log">;
+  private readonly o: Required<Omit<BridgeOptions, "log" | "confirm">> &
+    Pick<BridgeOptions, "log" | "confirm">;
   private readonly publicChannel: Channel;
   private readonly users = new Map<number, Channel>();
   private readonly streams = new Set<LiveStream>();
@@ -150,6 +166,8 @@ export class LiveBridge {
   private flushTotalMs = 0;
   private flushMaxMs = 0;
   private heartbeat: NodeJS.Timeout;
+  private revalidateTimer: NodeJS.Timeout | null = null;
+  private revalidating = false;
   private closed = false;
 
   constructor(opts: BridgeOptions) {
@@ -161,6 +179,7 @@ export class LiveBridge {
       pingMs: 5_000,
       maxUnanswered: 3,
       connectTimeoutMs: 5_000,
+      revalidateMs: 60_000,
       ...(Object.fromEntries(
         Object.entries(opts).filter(([, v]) => v !== undefined),
       ) as BridgeOptions),
@@ -170,6 +189,69 @@ export class LiveBridge {
       for (const s of this.streams) this.write(s, HEARTBEAT);
     }, this.o.heartbeatMs);
     this.heartbeat.unref();
+    if (this.o.confirm) {
+      this.revalidateTimer = setInterval(() => void this.revalidate(), this.o.revalidateMs);
+      this.revalidateTimer.unref();
+    }
+  }
+
+  /**
+   * The user the upstream confirms for `token` (null when it refuses the token, which is then not
+   * used for any channel), or "unknown" when the upstream cannot be asked.
+   */
+  async confirmUser(token: string): Promise<LiveUser | null | "unknown"> {
+    if (!this.o.confirm) throw new Error("the bridge was made without a confirm function");
+    if (!token || this.badTokens.has(token)) return null;
+    const r = await this.o.confirm(token);
+    if (r === "unknown") return "unknown";
+    if (r === "revoked") {
+      this.revoke(token);
+      return null;
+    }
+    return { id: r.id, token };
+  }
+
+  /**
+   * Confirms again every token behind an open private stream; ends the streams of each token the
+   * upstream refuses or now gives another user. One pass at a time; an unreachable upstream ends
+   * nothing (its return is handled by the sockets' reconnects).
+   */
+  async revalidate(): Promise<void> {
+    if (!this.o.confirm || this.revalidating || this.closed) return;
+    this.revalidating = true;
+    try {
+      const owners = new Map<string, number>();
+      for (const s of this.streams) if (s.token && s.userId !== null) owners.set(s.token, s.userId);
+      for (const [token, userId] of owners) {
+        if (this.closed) return;
+        const r = await this.o.confirm(token);
+        if (r === "unknown") continue;
+        if (r === "revoked" || r.id !== userId) {
+          this.o.log?.("live token no longer valid; its streams end", {
+            reason: r === "revoked" ? "revoked" : "other user",
+          });
+          this.revoke(token);
+        }
+      }
+    } finally {
+      this.revalidating = false;
+    }
+  }
+
+  /** Ends every stream that came with `token` and never uses it again. */
+  private revoke(token: string): void {
+    this.badTokens.add(token);
+    if (this.badTokens.size > 10_000)
+      this.badTokens.delete(this.badTokens.values().next().value as string);
+    for (const s of [...this.streams]) {
+      if (s.token !== token) continue;
+      this.closeStream(s);
+      try {
+        s.sink.end();
+      } catch {
+        /* ended */
+      }
+    }
   }
 
   // ---------------------------------------------------------------- browser streams
@@ -187,6 +269,7 @@ export class LiveBridge {
       sink,
       entries: [],
       token: null,
+      userId: null,
       closed: false,
       close: () => this.closeStream(s),
     };
@@ -201,6 +284,7 @@ export class LiveBridge {
     const priv = accepted.filter(isPrivateTopic);
     if (priv.length && user) {
       s.token = user.token;
+      s.userId = user.id;
       const ch = this.userChannel(user);
       ch.tokens.set(user.token, (ch.tokens.get(user.token) ?? 0) + 1);
     }
@@ -321,6 +405,7 @@ export class LiveBridge {
   close(): void {
     this.closed = true;
     clearInterval(this.heartbeat);
+    if (this.revalidateTimer) clearInterval(this.revalidateTimer);
     if (this.flushTimer) clearTimeout(this.flushTimer);
     if (this.flushImmediate) clearImmediate(this.flushImmediate);
     for (const s of [...this.streams]) {
@@ -627,6 +712,8 @@ export function getBridge(): LiveBridge {
     b = new LiveBridge({
       wsUrl: wsUrlOf(upstreamUrl()),
       flushMs: env().liveFlushMs ?? undefined,
+      confirm: confirmToken,
+      revalidateMs: env().liveRevalidateMs,
       log: (msg, detail) => console.warn(JSON.stringify({ svc: "web", msg, ...detail })),
     });
     g[GLOBAL_KEY] = b;

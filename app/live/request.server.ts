@@ -4,6 +4,7 @@
  */
 import { getT } from "~/i18n.server";
 import { getSignedIn } from "~/utils/session.server";
+import { UNAVAILABLE_RETRY_S } from "~/upstream/retry";
 import type { LiveBridge, LiveUser } from "./bridge.server";
 import { klineCode } from "@contract/constants";
 import { MAX_TOPICS, isPrivateTopic, parseTopics } from "./topics";
@@ -20,12 +21,23 @@ declare module "@remix-run/node" {
 }
 
 export type LiveRequest =
-  { ok: true; topics: string[]; user: LiveUser | null } | { ok: false; response: Response };
+  | {
+      ok: true;
+      topics: string[];
+      /** The user the upstream confirmed for the session's token (private topics only). */
+      user: LiveUser | null;
+      /** What identifies the browser's session for the per-session stream limit (null: nothing). */
+      sessionKey: string | null;
+    }
+  | { ok: false; response: Response };
 
-async function bad(
+/** A JSON refusal {code, msg} with a translated message (namespace "live"). */
+export async function liveRefusal(
   request: Request,
+  status: number,
   key: string,
-  params: Record<string, unknown>,
+  params: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
 ): Promise<Response> {
   let msg = key;
   try {
@@ -34,10 +46,27 @@ async function bad(
   } catch {
     /* keep the key */
   }
-  return new Response(JSON.stringify({ code: 400, msg }), {
-    status: 400,
-    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
+  return new Response(JSON.stringify({ code: status, msg }), {
+    status,
+    headers: {
+      "Content-Type": "application/json; charset=utf-8",
+      "Cache-Control": "no-store",
+      ...headers,
+    },
   });
+}
+
+const bad = (request: Request, key: string, params: Record<string, unknown>) =>
+  liveRefusal(request, 400, key, params);
+
+const unavailable = (request: Request) =>
+  liveRefusal(request, 503, "unavailable", {}, { "Retry-After": String(UNAVAILABLE_RETRY_S) });
+
+/** The anti-forgery cookie's value: it identifies a browser that has no signed-in session. */
+function csrfCookieOf(request: Request): string | null {
+  const header = request.headers.get("Cookie") ?? "";
+  const m = /(?:^|;\s*)(?:__Host-)?tp_csrf=([^;]+)/.exec(header);
+  return m ? `csrf:${m[1]}` : null;
 }
 
 export async function readLiveRequest(request: Request, bridge: LiveBridge): Promise<LiveRequest> {
@@ -62,9 +91,14 @@ export async function readLiveRequest(request: Request, bridge: LiveBridge): Pro
       return { ok: false, response: await bad(request, "code_unknown", { code }) };
   }
   let user: LiveUser | null = null;
+  let token: string | null = null;
   if (parsed.topics.some(isPrivateTopic)) {
     const s = await getSignedIn(request);
-    if (s) user = { id: s.user.id, token: s.token };
+    token = s?.token ?? null;
+    // The channel follows the user the upstream confirms for the token, not the cookie's summary.
+    const confirmed = token ? await bridge.confirmUser(token) : null;
+    if (confirmed === "unknown") return { ok: false, response: await unavailable(request) };
+    user = confirmed;
   }
-  return { ok: true, topics: parsed.topics, user };
+  return { ok: true, topics: parsed.topics, user, sessionKey: token ?? csrfCookieOf(request) };
 }

@@ -18,7 +18,10 @@ export interface UpstreamSocketOptions {
   minBackoffMs?: number;
   maxBackoffMs?: number;
   onPush(topic: string, data: unknown): void;
-  /** The upstream refused the token (code 999 or another failure). The socket stops for good. */
+  /**
+   * The upstream refused the token (code 999 or another failure), or revoked it while logged in.
+   * The socket stops for good.
+   */
   onLoginFailed?(code: number, msg: string): void;
   /** Called each time the socket is open (and logged in when it has a token). */
   onReady?(): void;
@@ -158,6 +161,11 @@ export class UpstreamSocket {
           return;
         case "pong":
           this.unanswered = 0;
+          return;
+        case "revoked":
+          if (!this.o.token) return;
+          this.close();
+          this.o.onLoginFailed?.(typeof m.code === "number" ? m.code : 0, String(m.msg ?? ""));
           return;
         case "login":
           if (m.code === 1) this.becomeReady();

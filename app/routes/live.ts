@@ -3,18 +3,45 @@
  * First an `ready` event ({topics}: what this stream carries; private topics need a session), then
  * one snapshot event per topic, then conflated changes (event name = topic, data = JSON), and a
  * comment heartbeat every 15 s. The bytes come from the process's live bridge.
+ *
+ * Bounds: at most LIVE_MAX_PER_SESSION streams per session and LIVE_MAX_PER_IP per client address
+ * (429 beyond, translated); a stream whose browser leaves more than LIVE_MAX_BUFFER_BYTES unread
+ * is dropped (the browser reconnects and starts again from a snapshot).
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getBridge } from "~/live/bridge.server";
-import { readLiveRequest } from "~/live/request.server";
+import { getStreamLimits } from "~/live/limits.server";
+import { liveRefusal, readLiveRequest } from "~/live/request.server";
+import { env } from "~/utils/env.server";
 
-/** A stream whose browser has not read this many chunks is dropped (it reconnects and resyncs). */
+declare module "@remix-run/node" {
+  interface AppLoadContext {
+    /** Set by server.ts for GET /live: bytes written to the connection and not yet sent. */
+    liveBufferedBytes?: () => number;
+  }
+}
+
+/** Chunks the ReadableStream itself may hold before the stream counts as unread. */
 const MAX_QUEUED_CHUNKS = 256;
+/** Seconds a refused browser is asked to wait before opening another stream. */
+const LIMITED_RETRY_S = 30;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const bridge = getBridge();
   const req = await readLiveRequest(request, bridge);
   if (!req.ok) return req.response;
+  const ip = request.headers.get("x-tradepost-client-ip") || "unknown";
+  const slot = getStreamLimits().admit(ip, req.sessionKey);
+  if (!slot.ok)
+    return liveRefusal(
+      request,
+      429,
+      slot.reason === "session" ? "too_many_streams_session" : "too_many_streams_ip",
+      { max: slot.limit },
+      { "Retry-After": String(LIMITED_RETRY_S) },
+    );
+  const maxBufferedBytes = env().liveMaxBufferBytes;
+  const buffered = context?.liveBufferedBytes ?? (() => 0);
   // Either signal ends the stream: the connection's (server.ts) is reliable, the request's may not be.
   const signals = [context?.liveSignal, request.signal].filter((s): s is AbortSignal => !!s);
   let close: () => void = () => {};
@@ -24,6 +51,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       const end = () => {
         if (ended) return;
         ended = true;
+        slot.release();
         try {
           controller.close();
         } catch {
@@ -33,6 +61,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       const handle = bridge.openStream(req.topics, req.user, {
         write(chunk) {
           if (ended) return false;
+          // The adapter copies chunks to the connection without waiting for it to drain, so the
+          // connection's own buffer is what shows a browser that does not read.
+          if (buffered() > maxBufferedBytes) return false;
           controller.enqueue(chunk);
           return (controller.desiredSize ?? 0) > -MAX_QUEUED_CHUNKS;
         },

@@ -2,6 +2,8 @@
 import * as identityApi from "@contract/api/identity";
 import type { Balance, CodeSent, LoginData, User } from "@contract/api/identity";
 import type { CodePurpose, LoginType } from "@contract/enums";
+import { CODE } from "@contract/envelope";
+import { getSession } from "~/utils/session.server";
 import { type Caller, type CallOptions, type UpstreamResult, send } from "./client.server";
 
 export type { Balance, CodeSent, LoginData, LoginType };
@@ -96,4 +98,20 @@ export function getBalance(c: Caller, opts: CallOptions = {}): Promise<UpstreamR
 /** Revokes the token upstream (an already invalid token is fine: the session ends anyway). */
 export function logout(c: Caller): Promise<UpstreamResult<unknown>> {
   return send<unknown>(c, identityApi.logout, {}, { init: true });
+}
+
+/**
+ * Whom the upstream says `token` belongs to: its user id, "revoked" when the upstream refuses it
+ * (signed out, password reset, expired), "unknown" when the upstream cannot be asked right now.
+ * For background work that has no page request (the live bridge).
+ */
+export async function confirmToken(token: string): Promise<{ id: number } | "revoked" | "unknown"> {
+  const request = new Request("http://tradepost.invalid/live");
+  const c: Caller = { request, lang: "en", token, session: await getSession(request) };
+  const r = await send<UpstreamUser>(c, identityApi.userInfo, {}, { init: true, soft: true });
+  if (r.ok) {
+    const id = Number(r.data.id);
+    return Number.isSafeInteger(id) && id > 0 ? { id } : "unknown";
+  }
+  return r.code === CODE.SESSION_INVALID ? "revoked" : "unknown";
 }

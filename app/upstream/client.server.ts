@@ -6,14 +6,18 @@
  * - the envelope {code, msg, data} becomes a typed UpstreamResult;
  * - code 999 (session invalid) destroys the session and redirects to /login?from=PATH, unless the
  *   call is flagged `init` (an initialisation call, whose 999 is simply returned);
- * - a network failure becomes a result with `network: true` and the error code (ECONNREFUSED ...)
- *   as its message, so that pages show a toast instead of failing with a 500.
+ * - an unreachable upstream (no connection, a time-out, or a proxy's 502/503/504 without an
+ *   envelope) throws a 503 response that the root ErrorBoundary renders as the translated
+ *   "temporarily unavailable" page, with Retry-After. Calls flagged `soft` get a result with
+ *   `network: true` and the error code (ECONNREFUSED ...) as its message instead (background work
+ *   such as the live bridge's revalidation and the logout retry).
  */
 import type { EndpointDef } from "@contract/api/endpoint";
 import { IDEMPOTENCY_HEADER } from "@contract/constants";
 import { redirect } from "@remix-run/node";
 import { upstreamTimeoutMs, upstreamUrl } from "~/utils/env.server";
 import { CODE } from "@contract/envelope";
+import { UNAVAILABLE_RETRY_S } from "./retry";
 import { detectLang } from "../i18n.server";
 import {
   getSession,
@@ -59,7 +63,24 @@ export interface CallOptions {
   body?: FormData;
   /** Abort after this many milliseconds (default UPSTREAM_TIMEOUT_MS or 15 s). */
   timeoutMs?: number;
+  /** An unreachable upstream is returned as a `network` result instead of thrown as a 503. */
+  soft?: boolean;
 }
+
+/** What a page's loader or action throws while the upstream cannot be reached. */
+export function upstreamUnavailable(code: string): Response {
+  return new Response(JSON.stringify({ unavailable: true, code }), {
+    status: 503,
+    headers: {
+      "Content-Type": "application/json; charset=utf-8",
+      "Cache-Control": "no-store",
+      "Retry-After": String(UNAVAILABLE_RETRY_S),
+    },
+  });
+}
+
+/** HTTP statuses a proxy in front of the upstream answers while the upstream is away. */
+const GATEWAY_STATUSES = new Set([502, 503, 504]);
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -146,7 +167,9 @@ export async function call<T>(
       signal: AbortSignal.timeout(opts.timeoutMs ?? upstreamTimeoutMs()),
     });
   } catch (err) {
-    return { ok: false, code: 0, msg: networkErrorCode(err), data: null, network: true };
+    const code = networkErrorCode(err);
+    if (!opts.soft) throw upstreamUnavailable(code);
+    return { ok: false, code: 0, msg: code, data: null, network: true };
   }
   let decoded: unknown = null;
   try {
@@ -155,6 +178,11 @@ export async function call<T>(
     decoded = null;
   }
   const result = toResult<T>(decoded, res.status);
+  if (!result.ok && decoded === null && GATEWAY_STATUSES.has(res.status)) {
+    const code = `HTTP ${res.status}`;
+    if (!opts.soft) throw upstreamUnavailable(code);
+    return { ok: false, code: 0, msg: code, data: null, network: true };
+  }
   if (!result.ok && result.code === CODE_SESSION_INVALID && !opts.init) {
     throw await sessionEndedRedirect(caller, result.msg);
   }

@@ -46,6 +46,11 @@ const positiveInt = z.coerce
   .int("must be a whole number")
   .positive("must be positive");
 
+const nonNegativeInt = z.coerce
+  .number({ invalid_type_error: "must be a number" })
+  .int("must be a whole number")
+  .min(0, "must be 0 or more");
+
 const flag = z
   .string()
   .trim()
@@ -106,6 +111,10 @@ export const envSchema = z
     ),
     LOCALES_DIR: optional(z.string().trim().min(1)),
     LIVE_FLUSH_MS: optional(positiveInt),
+    LIVE_MAX_PER_SESSION: optional(nonNegativeInt),
+    LIVE_MAX_PER_IP: optional(nonNegativeInt),
+    LIVE_MAX_BUFFER_BYTES: optional(positiveInt),
+    LIVE_REVALIDATE_MS: optional(positiveInt),
     FORM_MAX_BYTES: optional(positiveInt),
   })
   .transform((e) => {
@@ -132,6 +141,14 @@ export const envSchema = z
       shutdownGraceMs: e.SHUTDOWN_GRACE_MS ?? 5000,
       localesDir: e.LOCALES_DIR ?? "locales",
       liveFlushMs: e.LIVE_FLUSH_MS ?? null,
+      /** Open event streams one session may hold (0: no limit); more answer 429. */
+      liveMaxPerSession: e.LIVE_MAX_PER_SESSION ?? 6,
+      /** Open event streams one client address may hold (0: no limit); more answer 429. */
+      liveMaxPerIp: e.LIVE_MAX_PER_IP ?? 200,
+      /** Bytes a stream may have queued unread before it is dropped (its browser reconnects). */
+      liveMaxBufferBytes: e.LIVE_MAX_BUFFER_BYTES ?? 1024 * 1024,
+      /** How often the token behind each private stream is confirmed with the upstream. */
+      liveRevalidateMs: e.LIVE_REVALIDATE_MS ?? 60_000,
       /** Largest accepted form body (the form pipeline answers 413 above it). */
       formMaxBytes: e.FORM_MAX_BYTES ?? 64 * 1024,
     };

@@ -81,7 +81,7 @@ export async function startLiveWeb(port = 0): Promise<LiveWeb> {
         if (req.path !== "/live") return {} as never;
         const ac = new AbortController();
         res.on("close", () => ac.abort());
-        return { liveSignal: ac.signal } as never;
+        return { liveSignal: ac.signal, liveBufferedBytes: () => res.writableLength } as never;
       },
     }),
   );

@@ -13,6 +13,7 @@ import { loadConfig } from "../../upstream/platform/config.js";
 import { createManualFeed, type ManualFeed } from "../../upstream/modules/market/manual-feed.js";
 import { LiveBridge, installBridge, wsUrlOf } from "../../app/live/bridge.server";
 import { sessionStorage } from "../../app/utils/session.server";
+import { confirmToken } from "../../app/upstream/account.server";
 import { startLiveWeb, type LiveWeb } from "../bench/live-web";
 import { LiveManager } from "../../app/live/useLive";
 import http from "node:http";
@@ -47,7 +48,13 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "tp-live-"));
   await startUpstream(0);
   process.env.UPSTREAM_URL = upUrl;
-  bridge = new LiveBridge({ wsUrl: wsUrlOf(upUrl), lingerMs: 0, flushMs: 100, pingMs: 200 });
+  bridge = new LiveBridge({
+    wsUrl: wsUrlOf(upUrl),
+    lingerMs: 0,
+    flushMs: 100,
+    pingMs: 200,
+    confirm: confirmToken,
+  });
   installBridge(bridge);
   web = await startLiveWeb(0);
 });
@@ -120,6 +127,75 @@ const until = async (cond: () => boolean | Promise<boolean>, ms = 5000) => {
 };
 const upstreamWs = async () =>
   ((await (await fetch(`${upUrl}/health`)).json()) as { data: { ws: number } }).data.ws;
+
+async function upPost(p: string, body: Record<string, string>, token?: string) {
+  const r = await fetch(upUrl + p, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      ...(token ? { authorization: token } : {}),
+    },
+    body: new URLSearchParams(body).toString(),
+  });
+  return (await r.json()) as { code: number; msg: string; data: any };
+}
+
+/** A demo user signed in `sessions` times at the upstream: its id and one token per sign-in. */
+async function demoUser(sessions = 1): Promise<{ id: number; tokens: string[] }> {
+  const demo = await upPost("/api/user/createAccountDemoForU", {});
+  const tokens: string[] = [];
+  for (let i = 0; i < sessions; i++) {
+    const login = await upPost("/api/user/loginForU", { demo_id: demo.data.demo_id });
+    expect(login.code).toBe(1);
+    tokens.push(login.data.token);
+  }
+  const info = (await (
+    await fetch(`${upUrl}/api/user/info`, { headers: { authorization: tokens[0] } })
+  ).json()) as { data: { id: number } };
+  return { id: info.data.id, tokens };
+}
+
+/** A web session cookie holding `token` and a user summary that names `userId`. */
+async function cookieFor(token: string, userId: number): Promise<string> {
+  const session = await sessionStorage().getSession();
+  session.set("token", token);
+  session.set("user", {
+    id: userId,
+    uid: String(userId),
+    email: null,
+    mobile: null,
+    is_demo: 1,
+    invite_code: null,
+  });
+  return (await sessionStorage().commitSession(session)).split(";")[0];
+}
+
+/** Buys the smallest EURUSD lot for `token` and moves the price so a position push follows. */
+async function buyEurusd(token: string): Promise<number> {
+  const list = (await (await fetch(`${upUrl}/v1/api/forex/trade_list`)).json()) as {
+    data: any[];
+  };
+  const eur = list.data.find((i) => i.Code === "EURUSD");
+  const order = await upPost(
+    "/v1/api/forex/submit",
+    {
+      type: "1",
+      cont: String(eur.ForexMinCont),
+      forex_id: String(eur.Id),
+      multiple: String(eur.HasForexMultiple[0]?.Value ?? 1),
+    },
+    token,
+  );
+  expect(order.code).toBe(1);
+  feed.set("EURUSD", feed.quote("EURUSD")!.price + 0.0001);
+  return order.data.Id as number;
+}
+
+function hasPosition(c: Client, id: number): boolean {
+  return c
+    .of("FOREX_TRADE")
+    .some((d) => (d as { TransOrder: { Id: number }[] }).TransOrder.some((o) => o.Id === id));
+}
 
 describe("live bridge", () => {
   it("streams a snapshot of every instrument, then the changes, with proxy-safe headers", async () => {
@@ -328,6 +404,52 @@ describe("live bridge", () => {
     b1.close();
     anon.close();
     await until(async () => (await upstreamWs()) === 1);
+  });
+
+  it("keys a private stream by the user the upstream confirms for the token, not by the cookie", async () => {
+    const a = await demoUser();
+    const b = await demoUser();
+    // A cookie that names B but carries A's token (a stale or tampered summary).
+    const forged = new Client("FOREX_TRADE,FOREX_CLOSED", await cookieFor(a.tokens[0], b.id));
+    const bStream = new Client("FOREX_TRADE,FOREX_CLOSED", await cookieFor(b.tokens[0], b.id));
+    await Promise.all(
+      [forged, bStream].map((c) => c.waitFor((x) => x.of("FOREX_TRADE").length >= 1)),
+    );
+    const bOrder = await buyEurusd(b.tokens[0]);
+    await bStream.waitFor((x) => hasPosition(x, bOrder));
+    const aOrder = await buyEurusd(a.tokens[0]);
+    await forged.waitFor((x) => hasPosition(x, aOrder));
+    // The stream is A's channel: B's earlier position never reached it.
+    expect(hasPosition(forged, bOrder)).toBe(false);
+    forged.close();
+    bStream.close();
+  });
+
+  it("ends the streams of a token the upstream revokes: at once for the channel's login, at the next revalidation for others", async () => {
+    const a = await demoUser(2);
+    const [t1, t2] = a.tokens;
+    const s1 = new Client("FOREX_TRADE,FOREX_CLOSED", await cookieFor(t1, a.id));
+    await s1.waitFor((x) => x.of("FOREX_TRADE").length >= 1);
+    const s2 = new Client("FOREX_TRADE,FOREX_CLOSED", await cookieFor(t2, a.id));
+    await s2.waitFor((x) => x.of("FOREX_TRADE").length >= 1);
+    const readyTopics = (c: Client) => (c.of("ready").at(-1) as { topics: string[] }).topics;
+
+    // t2 signs out: the channel's upstream login (t1) is untouched, so the revalidation finds it.
+    expect((await upPost("/api/user/logout", {}, t2)).code).toBe(1);
+    await bridge.revalidate();
+    // The browser reconnects by itself and now gets no private topic.
+    await s2.waitFor((x) => x.of("ready").length >= 2);
+    expect(readyTopics(s2)).toEqual([]);
+    const order = await buyEurusd(t1);
+    await s1.waitFor((x) => hasPosition(x, order));
+    expect(s1.of("ready")).toHaveLength(1);
+
+    // t1 signs out: the upstream drops the channel's login, and its stream ends without waiting.
+    expect((await upPost("/api/user/logout", {}, t1)).code).toBe(1);
+    await s1.waitFor((x) => x.of("ready").length >= 2, 10_000);
+    expect(readyTopics(s1)).toEqual([]);
+    s1.close();
+    s2.close();
   });
 
   it("reconnects after the upstream restarts and the streams carry on", async () => {

@@ -202,7 +202,7 @@ describe("market and settings calls", () => {
 });
 
 describe("network failures", () => {
-  it("become a result carrying the error code, not an exception", async () => {
+  async function withClosedPort(fn: () => Promise<void>) {
     const srv = http.createServer();
     await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
     const port = (srv.address() as AddressInfo).port;
@@ -210,14 +210,35 @@ describe("network failures", () => {
     const saved = process.env.UPSTREAM_URL;
     process.env.UPSTREAM_URL = `http://127.0.0.1:${port}`;
     try {
-      const c = await callerWithToken("abc");
-      const r = await userInfo(c);
-      expect(r.ok).toBe(false);
-      expect(r.ok ? null : r.network).toBe(true);
-      expect(r.msg).toBe("ECONNREFUSED");
+      await fn();
     } finally {
       process.env.UPSTREAM_URL = saved;
     }
+  }
+
+  it("throw a 503 response asking to retry later (a page renders it as 'unavailable')", async () => {
+    await withClosedPort(async () => {
+      const c = await callerWithToken("abc");
+      const thrown = await userInfo(c).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(thrown).toBeInstanceOf(Response);
+      const res = thrown as Response;
+      expect(res.status).toBe(503);
+      expect(Number(res.headers.get("Retry-After"))).toBeGreaterThan(0);
+      expect(await res.json()).toEqual({ unavailable: true, code: "ECONNREFUSED" });
+    });
+  });
+
+  it("become a result carrying the error code for soft calls", async () => {
+    await withClosedPort(async () => {
+      const c = await callerWithToken("abc");
+      const r = await userInfo(c, { soft: true });
+      expect(r.ok).toBe(false);
+      expect(r.ok ? null : r.network).toBe(true);
+      expect(r.msg).toBe("ECONNREFUSED");
+    });
   });
 
   it("names a time-out ETIMEDOUT", () => {
@@ -296,12 +317,22 @@ describe("wire format", () => {
 
   it("turns a non-JSON answer or an HTTP error into a failed result", async () => {
     const c = await callerWithToken(null);
-    reply = { status: 502, body: "<html>bad gateway</html>" };
+    reply = { status: 500, body: "<html>oops</html>" };
     const r = await withWire(() => get(c, "/x"));
-    expect(r).toMatchObject({ ok: false, code: 502 });
+    expect(r).toMatchObject({ ok: false, code: 500 });
     reply = { status: 429, body: '{"code":429,"msg":"Too many requests","data":null}' };
     const limited = await withWire(() => get(c, "/x"));
     expect(limited).toMatchObject({ ok: false, code: 429, msg: "Too many requests" });
+    reply = { status: 200, body: '{"code":1,"msg":"ok","data":{"x":1}}' };
+  });
+
+  it("counts a proxy's 502 without an envelope as an unreachable upstream", async () => {
+    const c = await callerWithToken(null);
+    reply = { status: 502, body: "<html>bad gateway</html>" };
+    const thrown = await withWire(() => get(c, "/x").catch((e: unknown) => e));
+    expect((thrown as Response).status).toBe(503);
+    const soft = await withWire(() => get(c, "/x", {}, { soft: true }));
+    expect(soft).toMatchObject({ ok: false, network: true, msg: "HTTP 502" });
     reply = { status: 200, body: '{"code":1,"msg":"ok","data":{"x":1}}' };
   });
 

@@ -5,6 +5,8 @@
  *                   {"op":"unsubscribe","topics":[...]} {"op":"ping"}
  * Server -> client: {"op":"login"|"logout"|"subscribe"|"unsubscribe","code","msg"} {"op":"pong","ts"}
  *                   {"op":"push","topic","data"}
+ *                   {"op":"revoked","code":999,"msg"} when the connection's token was revoked (its
+ *                   private topics are dropped; the connection stays open for public topics)
  * Public topics: DAY_MARKET, KLINE.{code}. Private topics (need login): FOREX_TRADE, FOREX_CLOSED.
  */
 import type { IncomingMessage } from "node:http";
@@ -225,6 +227,11 @@ export function createHub(server: Server, db: DB): Hub {
           dropPrivate(c);
           c.userId = null;
           c.token = null;
+          send(c, {
+            op: "revoked",
+            code: CODE_SESSION_INVALID,
+            msg: translate(c.lang, "session_invalid"),
+          });
         }
       }
     },
