@@ -13,8 +13,12 @@ import { I18nextProvider, initReactI18next } from "react-i18next";
 import { i18nConfig } from "./i18n";
 import { loadResources, remixI18n } from "./i18n.server";
 import { NonceContext } from "./components/nonce";
+import { resumePendingRevocations } from "./utils/revocations.server";
 
 export const streamTimeout = 5000;
+
+// Sign-outs an earlier run could not confirm with the upstream are retried from the start.
+resumePendingRevocations();
 
 export default async function handleRequest(
   request: Request,
@@ -66,5 +70,9 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
   // A 4xx (no such page, a bad method) is the visitor's doing and already answered with a translated
   // page; only server faults belong in the error log.
   if (isRouteErrorResponse(error) && error.status < 500) return;
+  // An unreachable upstream is answered with the "temporarily unavailable" page; the supervisor and
+  // the live bridge log the outage itself, once, instead of once per page.
+  if (isRouteErrorResponse(error) && error.status === 503) return;
+  if (error instanceof Response && error.status === 503) return;
   console.error(error);
 };

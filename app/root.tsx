@@ -14,6 +14,7 @@ import {
 } from "@remix-run/react";
 import {
   data,
+  type HeadersFunction,
   type LinksFunction,
   type LoaderFunctionArgs,
   type MetaFunction,
@@ -54,6 +55,22 @@ export const meta: MetaFunction<typeof loader> = ({ data, error }) => [
 ];
 
 export const handle = { i18n: ["common"] };
+
+/**
+ * A page's own headers come from its loader (`data(..., { headers })`); the root passes them on and,
+ * for an error page, the thrown response's (Retry-After on the "temporarily unavailable" page).
+ */
+export const headers: HeadersFunction = ({ errorHeaders, loaderHeaders, actionHeaders }) => {
+  const out = new Headers(loaderHeaders);
+  for (const [k, v] of actionHeaders) out.set(k, v);
+  const retry = errorHeaders?.get("Retry-After");
+  if (retry) {
+    out.set("Retry-After", retry);
+    out.set("Cache-Control", "no-store");
+  }
+  out.delete("Set-Cookie");
+  return out;
+};
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const lang = await detectLang(request);

@@ -15,8 +15,7 @@ export interface StreamLimitOptions {
 }
 
 export type Admission =
-  | { ok: true; release: () => void }
-  | { ok: false; reason: "session" | "ip"; limit: number };
+  { ok: true; release: () => void } | { ok: false; reason: "session" | "ip"; limit: number };
 
 export class StreamLimits {
   private readonly bySession = new Map<string, number>();
@@ -27,7 +26,11 @@ export class StreamLimits {
   /** Takes a slot for a stream of `session` (null: not identified) from `ip`, or says which bound stops it. */
   admit(ip: string, session: string | null): Admission {
     const { maxPerSession, maxPerIp } = this.o;
-    if (session !== null && maxPerSession > 0 && (this.bySession.get(session) ?? 0) >= maxPerSession)
+    if (
+      session !== null &&
+      maxPerSession > 0 &&
+      (this.bySession.get(session) ?? 0) >= maxPerSession
+    )
       return { ok: false, reason: "session", limit: maxPerSession };
     if (maxPerIp > 0 && (this.byIp.get(ip) ?? 0) >= maxPerIp)
       return { ok: false, reason: "ip", limit: maxPerIp };

@@ -97,7 +97,7 @@ export function getBalance(c: Caller, opts: CallOptions = {}): Promise<UpstreamR
 
 /** Revokes the token upstream (an already invalid token is fine: the session ends anyway). */
 export function logout(c: Caller): Promise<UpstreamResult<unknown>> {
-  return send<unknown>(c, identityApi.logout, {}, { init: true });
+  return send<unknown>(c, identityApi.logout, {}, { init: true, soft: true });
 }
 
 /**

@@ -8,6 +8,7 @@ import {
 } from "~/utils/session.server";
 import { callerFor } from "~/upstream/client.server";
 import { logout, type UpstreamUser } from "~/upstream/account.server";
+import { queueRevocation } from "~/utils/revocations.server";
 
 export function summariseUser(u: UpstreamUser): SessionUser {
   return {
@@ -28,11 +29,13 @@ export function signIn(session: AppSession, token: string, user: UpstreamUser): 
 
 /**
  * Signing out: revokes the upstream token and answers a redirect home whose fresh session (no
- * token, no user) replaces the old cookie and carries the goodbye toast.
+ * token, no user) replaces the old cookie and carries the goodbye toast. When the upstream cannot
+ * be reached, the web session still ends and the token's revocation is retried until it can.
  */
 export async function signOut(request: Request): Promise<Response> {
   const caller = await callerFor(request);
   const r = caller.token ? await logout(caller) : null;
+  if (caller.token && r && !r.ok && r.network) queueRevocation(caller.token);
   const fresh = await getSession(new Request("http://x/"));
   if (r?.ok && r.msg) fresh.flash("toast", { type: "success", text: r.msg });
   return redirect("/", { headers: { "Set-Cookie": await commitSession(fresh) } });

@@ -1,0 +1,150 @@
+/**
+ * Sign-outs the upstream has not confirmed yet. Signing out always ends the web session at once;
+ * when the upstream cannot be reached to revoke the token, the token is kept here (DATA_DIR/
+ * pending-revocations.json, mode 600, so that a restart of the web does not forget it) and the
+ * revocation is retried with back-off until the upstream answers. A token the upstream no longer
+ * knows (code 999) counts as revoked. Entries older than the session cookie's lifetime are dropped:
+ * by then the upstream has ended the token itself.
+ *
+ * Invariant: a token leaves the list only after the upstream confirmed it is no longer valid, or
+ * after MAX_AGE_MS.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { CODE } from "@contract/envelope";
+import * as identityApi from "@contract/api/identity";
+import { env } from "~/utils/env.server";
+import { getSession } from "~/utils/session.server";
+import { send, type Caller } from "~/upstream/client.server";
+
+export const REVOCATIONS_FILE = "pending-revocations.json";
+const MAX_AGE_MS = 30 * 24 * 3600_000;
+const FIRST_RETRY_MS = 1_000;
+const MAX_RETRY_MS = 60_000;
+
+interface Pending {
+  token: string;
+  since: number;
+}
+
+interface State {
+  pending: Pending[];
+  timer: NodeJS.Timeout | null;
+  delayMs: number;
+  running: boolean;
+  loaded: boolean;
+}
+
+const GLOBAL_KEY = "__tradepostRevocations";
+
+function state(): State {
+  const g = globalThis as unknown as Record<string, State | undefined>;
+  g[GLOBAL_KEY] ??= {
+    pending: [],
+    timer: null,
+    delayMs: FIRST_RETRY_MS,
+    running: false,
+    loaded: false,
+  };
+  return g[GLOBAL_KEY];
+}
+
+function file(): string {
+  return path.join(env().dataDir, REVOCATIONS_FILE);
+}
+
+function load(s: State): void {
+  if (s.loaded) return;
+  s.loaded = true;
+  try {
+    const raw = JSON.parse(fs.readFileSync(file(), "utf8")) as unknown;
+    if (Array.isArray(raw))
+      for (const p of raw)
+        if (p && typeof p.token === "string" && typeof p.since === "number")
+          s.pending.push({ token: p.token, since: p.since });
+  } catch {
+    /* none kept yet (or unreadable: nothing to resume) */
+  }
+}
+
+function save(s: State): void {
+  const target = file();
+  if (s.pending.length === 0) {
+    fs.rmSync(target, { force: true });
+    return;
+  }
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  const tmp = `${target}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify(s.pending), { mode: 0o600 });
+  fs.renameSync(tmp, target);
+}
+
+async function revokeAtUpstream(token: string): Promise<"done" | "retry"> {
+  const request = new Request("http://tradepost.invalid/logout");
+  const c: Caller = { request, lang: "en", token, session: await getSession(request) };
+  const r = await send(c, identityApi.logout, {}, { init: true, soft: true });
+  if (r.ok || r.code === CODE.SESSION_INVALID) return "done";
+  return "retry";
+}
+
+function schedule(s: State): void {
+  if (s.timer || s.pending.length === 0) return;
+  s.timer = setTimeout(() => {
+    s.timer = null;
+    void retryPendingRevocations();
+  }, s.delayMs);
+  s.timer.unref();
+}
+
+/** Keeps `token` for revocation once the upstream is back (after a sign-out it could not reach). */
+export function queueRevocation(token: string, now = Date.now()): void {
+  const s = state();
+  load(s);
+  if (!s.pending.some((p) => p.token === token)) s.pending.push({ token, since: now });
+  save(s);
+  s.delayMs = FIRST_RETRY_MS;
+  schedule(s);
+  console.warn(
+    JSON.stringify({
+      svc: "web",
+      msg: "sign-out not confirmed by the upstream; revocation will be retried",
+      pending: s.pending.length,
+    }),
+  );
+}
+
+/** Tries every kept revocation once; keeps the ones the upstream could not take and retries later. */
+export async function retryPendingRevocations(now = Date.now()): Promise<number> {
+  const s = state();
+  load(s);
+  if (s.running) return s.pending.length;
+  s.running = true;
+  try {
+    const done = new Set<Pending>();
+    for (const p of [...s.pending]) {
+      if (now - p.since > MAX_AGE_MS || (await revokeAtUpstream(p.token)) === "done") done.add(p);
+    }
+    // Sign-outs queued while this pass ran stay in the list.
+    s.pending = s.pending.filter((p) => !done.has(p));
+    save(s);
+    s.delayMs = s.pending.length ? Math.min(s.delayMs * 2, MAX_RETRY_MS) : FIRST_RETRY_MS;
+    schedule(s);
+    return s.pending.length;
+  } finally {
+    s.running = false;
+  }
+}
+
+/** Resumes the revocations kept by an earlier run (called once when the app loads). */
+export function resumePendingRevocations(): void {
+  const s = state();
+  load(s);
+  schedule(s);
+}
+
+/** Tokens waiting for revocation (diagnostics and tests). */
+export function pendingRevocations(): number {
+  const s = state();
+  load(s);
+  return s.pending.length;
+}
