@@ -1,0 +1,58 @@
+/**
+ * The Content-Security-Policy allows no inline style and no inline script without the response's
+ * nonce, and no screen breaks it: the browser reports no CSP violation on any screen, with
+ * JavaScript on (hydration, the live chart, the order form) and off.
+ */
+import type { Page } from "@playwright/test";
+import { test, expect, signInDemo } from "./fixtures";
+import { web } from "./texts";
+
+const PUBLIC = ["/", "/product?searchCurrency=EUR", "/login", "/register", "/forgot", "/language"];
+const SIGNED_IN = ["/order", "/user", "/mine/system", "/trade?code=EURUSD"];
+
+/** Collects the browser's reports of CSP violations on `page`. */
+function watchViolations(page: Page): string[] {
+  const seen: string[] = [];
+  page.on("console", (m) => {
+    if (/Content Security Policy/i.test(m.text())) seen.push(`${page.url()}: ${m.text()}`);
+  });
+  return seen;
+}
+
+test.describe("content security policy", () => {
+  test("forbids inline styles and un-nonced scripts", async ({ request }) => {
+    const res = await request.get("/");
+    const csp = res.headers()["content-security-policy"] ?? "";
+    const style = /style-src ([^;]*)/.exec(csp)?.[1] ?? "";
+    const script = /script-src ([^;]*)/.exec(csp)?.[1] ?? "";
+    expect(style).toContain("'self'");
+    expect(style).not.toContain("unsafe-inline");
+    expect(script).toMatch(/'nonce-[^']+'/);
+    expect(script).not.toContain("unsafe-inline");
+  });
+
+  test("no screen breaks it", async ({ page }) => {
+    const violations = watchViolations(page);
+    for (const url of PUBLIC) {
+      await page.goto(url);
+      await page.waitForLoadState("load");
+    }
+    await signInDemo(page);
+    for (const url of SIGNED_IN) {
+      await page.goto(url);
+      await page.waitForLoadState("load");
+    }
+    // An order and its pop-up, then the position on the trade and order screens.
+    await page.goto("/trade?code=EURUSD");
+    await page
+      .getByTestId("order-form")
+      .getByRole("button", { name: web("en", "trade:form.buy"), exact: true })
+      .click();
+    await expect(page.getByTestId("order-success")).toBeVisible();
+    await page.goto("/order");
+    await expect(page.getByTestId("order-row")).toHaveCount(1);
+    await page.goto("/?lng=ar");
+    await page.waitForLoadState("load");
+    expect(violations).toEqual([]);
+  });
+});
