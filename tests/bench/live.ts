@@ -31,6 +31,9 @@ const TICK_MS = Number(process.env.BENCH_TICK_MS || 250);
 const PER_WORKER = Number(process.env.BENCH_PER_WORKER || 1000);
 const children: ChildProcess[] = [];
 
+// The benchmark's sleeps pace it and assert nothing: polling intervals of bounded waits (the web
+// answering, the streams connecting, the workers' reports), a settling pause before each memory
+// reading, and the sampling interval of the measured window.
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 function log(s: string) {
   console.log(`[bench:live] ${s}`);

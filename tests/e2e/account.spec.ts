@@ -62,6 +62,8 @@ test.describe("password reset", () => {
       expect(seconds).toBeGreaterThan(0);
       expect(seconds).toBeLessThanOrEqual(60);
       waited = true;
+      // The person waits the time the message gives before asking again: time passing, not an
+      // assertion (the next attempt's answer, a countdown or the wait again, is what is checked).
       await p2.waitForTimeout(seconds * 1000 + 500);
     }
     expect(waited, "the upstream asked to wait a minute between two codes to one address").toBe(

@@ -77,6 +77,7 @@ export async function readOutboxCode(
       const code = codeOf(last.data);
       if (code) return code;
     }
+    // Polling interval of this bounded wait (the deadline above).
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`no code in the outbox for ${to}; last answer ${JSON.stringify(last)}`);

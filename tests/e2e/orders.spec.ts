@@ -4,7 +4,8 @@
  * (/order?status=3&detail=ID) with its realised profit.
  */
 import type { Page } from "@playwright/test";
-import { test, expect, num, signInDemo } from "./fixtures";
+import { test, expect, signInDemo } from "./fixtures";
+import { contractOf, expectOrderFigures, readOrder } from "./money";
 import { web } from "./texts";
 
 const EN = (key: string, params?: Record<string, string | number>) => web("en", key, params);
@@ -78,7 +79,8 @@ test("close one position on the trade screen and one from Holding; History shows
   await expect(closed.locator("dt", { hasText: EN("order:detail.close_price") })).toBeVisible();
   await expect(closed.getByTestId("detail-profit")).toHaveText(/\d/);
   const realised = await closed.getByTestId("detail-profit").innerText();
-  expect(Number.isFinite(num(realised))).toBe(true);
+  // Realised profit (and margin and fee) from the order's own prices (contract/formulas.ts).
+  expectOrderFigures(await contractOf("EURUSD"), await readOrder(page, 3, first), 3);
   // A closed order can no longer be closed or edited.
   await expect(
     closed.getByRole("button", { name: EN("order:detail.close_label", { id: first }) }),

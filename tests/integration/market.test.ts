@@ -118,11 +118,18 @@ describe("trade_list", () => {
     const first = (await get("/v1/api/forex/trade_list?category_id=6")).data.map(
       (i: any) => i.ForexQuotations.Time,
     );
-    await new Promise((r) => setTimeout(r, 350));
-    const later = (await get("/v1/api/forex/trade_list?category_id=6")).data.map(
-      (i: any) => i.ForexQuotations.Time,
-    );
-    later.forEach((tm: number, i: number) => expect(tm).toBeGreaterThan(first[i]));
+    // Every quote gets a later time within a bound (the simulator ticks every 100 ms here).
+    await expect
+      .poll(
+        async () => {
+          const later = (await get("/v1/api/forex/trade_list?category_id=6")).data.map(
+            (i: any) => i.ForexQuotations.Time,
+          );
+          return later.every((tm: number, i: number) => tm > first[i]);
+        },
+        { timeout: 5000, interval: 50 },
+      )
+      .toBe(true);
   });
 });
 

@@ -123,12 +123,20 @@ describe("websocket /v1/ws", () => {
     expect(later.Low).toBeLessThanOrEqual(later.Close);
     expect(later.High).toBeGreaterThanOrEqual(later.Close);
 
-    // Unsubscribe stops the pushes.
+    // Unsubscribe stops the pushes. A topic that is pushed on every tick too (KLINE.BTCUSD) proves
+    // that ticks went on after the acknowledgement: two of its pushes after it span a whole tick, on
+    // which a DAY_MARKET push would have come first on this one ordered socket.
+    c.send({ op: "subscribe", topics: ["KLINE.BTCUSD"] });
+    await c.next((m) => m.op === "push" && m.topic === "KLINE.BTCUSD");
     c.send({ op: "unsubscribe", topics: ["DAY_MARKET"] });
-    await c.next((m) => m.op === "unsubscribe");
-    await new Promise((r) => setTimeout(r, 150));
-    const n = c.msgs.length;
-    await new Promise((r) => setTimeout(r, 350));
+    const unsubscribed = await c.next((m) => m.op === "unsubscribe");
+    const n = c.msgs.indexOf(unsubscribed) + 1;
+    const k1 = await c.next((m) => m.op === "push" && m.topic === "KLINE.BTCUSD", 3000, n);
+    await c.next(
+      (m) => m.op === "push" && m.topic === "KLINE.BTCUSD",
+      3000,
+      c.msgs.indexOf(k1) + 1,
+    );
     expect(c.msgs.slice(n).filter((m) => m.topic === "DAY_MARKET")).toEqual([]);
     c.close();
   });

@@ -37,16 +37,21 @@ describe("upstream socket", () => {
   it("reconnects after 3 unanswered pings and subscribes its topics again", async () => {
     const subscribes: unknown[] = [];
     let answerPings = true;
+    let pongs = 0;
     const s = await server((ws, m) => {
-      if (m.op === "ping" && answerPings) ws.send(JSON.stringify({ op: "pong", ts: Date.now() }));
+      if (m.op === "ping" && answerPings) {
+        pongs++;
+        ws.send(JSON.stringify({ op: "pong", ts: Date.now() }));
+      }
       if (m.op === "subscribe") subscribes.push(m.topics);
     });
     const sock = new UpstreamSocket({ url: s.url, pingMs: 40, minBackoffMs: 10, onPush: () => {} });
     cleanups.push(() => sock.close());
     sock.add(["DAY_MARKET", "KLINE.EURUSD"]);
     await until(() => subscribes.length === 1);
-    // Answered pings keep the connection.
-    await new Promise((r) => setTimeout(r, 300));
+    // Answered pings keep the connection: after 5 answered pings (more than the 3 it tolerates
+    // unanswered) it is still the first one.
+    await until(() => pongs >= 5, 2000);
     expect(sock.connects).toBe(1);
     answerPings = false;
     await until(() => sock.connects === 2, 2000);
@@ -105,9 +110,16 @@ describe("upstream socket", () => {
       onLoginFailed: (code) => (refused = code),
     });
     cleanups.push(() => bad.close());
+    // A witness with the same back-off against a server that drops every connection: once it has
+    // reconnected twice, the refused socket would have reconnected too, had it tried.
+    const dropping = await server(() => {});
+    dropping.wss.on("connection", (ws) => ws.close());
+    const witness = new UpstreamSocket({ url: dropping.url, minBackoffMs: 10, onPush: () => {} });
+    cleanups.push(() => witness.close());
     bad.add(["FOREX_TRADE"]);
+    witness.add(["DAY_MARKET"]);
     await until(() => refused === 999);
-    await new Promise((r) => setTimeout(r, 100));
+    await until(() => witness.connects >= 3);
     expect(bad.connects).toBe(1);
     expect(bad.isReady).toBe(false);
   });

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { openDb, type DB } from "../../upstream/platform/db.js";
 import { createSimulator } from "../../upstream/modules/market/simulator.js";
 import { createManualFeed } from "../../upstream/modules/market/manual-feed.js";
@@ -126,15 +126,34 @@ describe("simulator", () => {
       marketAlwaysOpen: true,
       simulate: true,
     });
+    // A second simulator on the same period is the clock: once it has ticked 3 times after the
+    // first one stopped, the first would have ticked too had its timer survived.
+    const witness = createSimulator(db(), {
+      seed: 2,
+      tickMs: 20,
+      marketAlwaysOpen: true,
+      simulate: true,
+    });
     let ticks = 0;
+    let witnessTicks = 0;
     sim.onTick(() => ticks++);
+    witness.onTick(() => witnessTicks++);
     sim.start();
-    await new Promise((r) => setTimeout(r, 150));
-    sim.stop();
-    const n = ticks;
-    expect(n).toBeGreaterThan(2);
-    await new Promise((r) => setTimeout(r, 80));
-    expect(ticks).toBe(n);
+    witness.start();
+    try {
+      await vi.waitFor(() => expect(ticks).toBeGreaterThan(2), { timeout: 2000, interval: 10 });
+      sim.stop();
+      const n = ticks;
+      const seen = witnessTicks;
+      await vi.waitFor(() => expect(witnessTicks).toBeGreaterThanOrEqual(seen + 3), {
+        timeout: 2000,
+        interval: 10,
+      });
+      expect(ticks).toBe(n);
+    } finally {
+      witness.stop();
+      sim.stop();
+    }
   });
 });
 
