@@ -45,21 +45,26 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
     money: ctx.money,
     tokenTtlSeconds: ctx.config.tokenTtlSeconds,
     tokenIdleSeconds: ctx.config.tokenIdleSeconds,
-    rateLimit: ctx.config.rateLimit,
+    limits: ctx.limits,
     deliver: (m) => deliver(ctx, m),
     endSessions: (hashes) => {
       for (const h of hashes) ctx.hub.dropTokenHash(h);
     },
   });
 
-  route(app, api.captcha, async (req) => ctx.ok(req, createCaptcha(db)));
+  const { limits } = ctx;
+
+  route(app, api.captcha, async (req) => {
+    await limits.consume(["captcha_ip", req.ip]);
+    return ctx.ok(req, createCaptcha(db));
+  });
 
   route(app, api.sendEmail, async (req) => {
     const fields = fieldsOf(req);
     const f = parseFields(z.object({ to: required(), type: purposeField() }), fields);
     const email = normaliseEmail(f.to);
     if (!isEmail(email)) throw new DomainError("accounts.invalid_email");
-    const sent = await identity.sendCode(req.lang, "email", email, null, f.type, {
+    const sent = await identity.sendCode(req.lang, "email", email, null, f.type, req.ip, {
       id: fields.captcha_id,
       code: fields.captcha_code,
     });
@@ -76,7 +81,7 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
     if (!mobile) throw new DomainError("accounts.invalid_mobile");
     const area = identity.area(f.area_id);
     if (!area) throw new DomainError("accounts.invalid_area");
-    const sent = await identity.sendCode(req.lang, "sms", mobile, area, f.type, {
+    const sent = await identity.sendCode(req.lang, "sms", mobile, area, f.type, req.ip, {
       id: fields.captcha_id,
       code: fields.captcha_code,
     });
@@ -99,7 +104,7 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
       }),
       fields,
     );
-    await identity.register(type, f);
+    await identity.register(type, f, req.ip);
     return ctx.ok(req, null, "accounts.register_ok");
   });
 
@@ -121,9 +126,10 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
     return { code: CODE.FAIL, msg: translate(req.lang, "method_not_allowed"), data: null };
   });
 
-  route(app, api.createAccountDemoForU, async (req) =>
-    ctx.ok(req, { demo_id: identity.createDemo() }, "accounts.demo_created"),
-  );
+  route(app, api.createAccountDemoForU, async (req) => {
+    await limits.consume(["demo_ip", req.ip]);
+    return ctx.ok(req, { demo_id: identity.createDemo() }, "accounts.demo_created");
+  });
 
   route(app, api.userInfo, async (req) => {
     const u = requireUser(db, req);
