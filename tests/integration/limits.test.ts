@@ -4,7 +4,8 @@
  * refused with HTTP 429, Retry-After and a translated wait; client addresses from X-Forwarded-For
  * only through a trusted proxy. Each test sets small figures through the limit.* settings.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import * as passwords from "../../upstream/modules/identity/passwords.js";
 import { setSetting } from "../../upstream/platform/settings.js";
 import type { UpstreamConfig } from "../../upstream/platform/config.js";
 import {
@@ -14,6 +15,14 @@ import {
   startServer,
   type Server,
 } from "./accounts-helpers.js";
+
+// Password checks are counted (the real check runs): a limit must refuse before it, not after.
+vi.mock("../../upstream/modules/identity/passwords.js", async (importOriginal) => {
+  const real =
+    await importOriginal<typeof import("../../upstream/modules/identity/passwords.js")>();
+  return { ...real, verifyPassword: vi.fn(real.verifyPassword) };
+});
+const verifyPassword = vi.mocked(passwords.verifyPassword);
 
 interface Answer {
   status: number;
@@ -71,9 +80,11 @@ describe("sign-in", () => {
   afterAll(() => s.close());
 
   it("checks at most 5 of 20 parallel wrong passwords; the rest and then the right one are refused until the lock ends", async () => {
+    verifyPassword.mockClear();
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) => login(s, "carol@example.com", `wrong-pass-${i}`)),
     );
+    expect(verifyPassword).toHaveBeenCalledTimes(5);
     const checked = answers.filter((a) => a.msg === "Incorrect account or password");
     const refused = answers.filter((a) => a.status === 429);
     expect(checked).toHaveLength(5);
@@ -83,6 +94,7 @@ describe("sign-in", () => {
       expect(a.msg).toBe("Too many attempts. Try again in 15 minutes.");
     }
     const right = await login(s, "carol@example.com", "Secret-1234", "fr");
+    expect(verifyPassword).toHaveBeenCalledTimes(5);
     expectLimited(right, 15 * 60);
     expect(right.msg).toBe("Trop de tentatives. Réessayez dans 15 minutes.");
     expect(right.data).toBeNull();
