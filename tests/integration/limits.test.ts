@@ -4,6 +4,7 @@
  * refused with HTTP 429, Retry-After and a translated wait; client addresses from X-Forwarded-For
  * only through a trusted proxy. Each test sets small figures through the limit.* settings.
  */
+import fs from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import * as passwords from "../../upstream/modules/identity/passwords.js";
 import { setSetting } from "../../upstream/platform/settings.js";
@@ -295,6 +296,23 @@ describe("order submission", () => {
     }
     // Another account is not affected.
     expect((await post(s, "/v1/api/forex/submit", order, { authorization: bob })).status).toBe(200);
+  });
+});
+
+describe("restart", () => {
+  it("keeps the counts of the limits kept in the store", async () => {
+    const first = await start();
+    const dbFile = first.up.ctx.config.dbFile;
+    setSetting(first.up.ctx.db, "limit.captcha_ip", "1/600");
+    expect((await get(first, "/api/captcha")).code).toBe(1);
+    await first.up.close();
+    const again = await start({ dbFile });
+    try {
+      expectLimited(await get(again, "/api/captcha"), 600);
+    } finally {
+      await again.close();
+      fs.rmSync(first.dir, { recursive: true, force: true });
+    }
   });
 });
 
