@@ -1,7 +1,7 @@
 /** The abuse limits' mechanism (upstream/platform/limits.ts) on an in-memory store. */
 import { beforeEach, describe, expect, it } from "vitest";
 import { openDb, type DB } from "../../upstream/platform/db.js";
-import { LIMITS, Limits, parseLimitSpec } from "../../upstream/platform/limits.js";
+import { LIMITS, Limits, addressSubject, parseLimitSpec } from "../../upstream/platform/limits.js";
 import { RateLimitedError } from "../../upstream/platform/errors.js";
 import { setSetting } from "../../upstream/platform/settings.js";
 import { translate } from "../../upstream/platform/i18n.js";
@@ -111,6 +111,19 @@ describe("Limits", () => {
     setSetting(db, "limit.demo_ip", "1/60");
     const limits = new Limits(db, false);
     for (let i = 0; i < 5; i++) await limits.consume(["demo_ip", "ip"]);
+  });
+});
+
+describe("addressSubject", () => {
+  it("keeps IPv4, unwraps IPv4-mapped addresses and groups IPv6 by /64", () => {
+    expect(addressSubject("203.0.113.9")).toBe("203.0.113.9");
+    expect(addressSubject("::ffff:203.0.113.9")).toBe("203.0.113.9");
+    expect(addressSubject("2001:db8:1:2:3:4:5:6")).toBe("2001:db8:1:2::/64");
+    expect(addressSubject("2001:0DB8:0001:0002:ffff::1")).toBe("2001:db8:1:2::/64");
+    expect(addressSubject("2001:db8::1")).toBe("2001:db8:0:0::/64");
+    expect(addressSubject("::1")).toBe("0:0:0:0::/64");
+    expect(addressSubject("fe80::1:2:3:4")).toBe("fe80:0:0:0::/64");
+    expect(addressSubject("64:ff9b::192.0.2.1")).toBe("64:ff9b:0:0::/64");
   });
 });
 

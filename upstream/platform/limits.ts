@@ -24,6 +24,7 @@ import {
   RateLimiterSQLite,
   type RateLimiterAbstract,
 } from "rate-limiter-flexible";
+import net from "node:net";
 import type pino from "pino";
 import type { DB } from "./db.js";
 import { RateLimitedError } from "./errors.js";
@@ -85,6 +86,29 @@ export function parseLimitSpec(v: string | undefined): LimitSpec | null {
   if (!m) return null;
   const spec = { points: Number(m[1]), durationS: Number(m[2]), blockS: Number(m[3] ?? 0) };
   return spec.points >= 1 && spec.durationS >= 1 ? spec : null;
+}
+
+/**
+ * The subject of the per-address limits for a client address: an IPv4 address as it is (also when
+ * written IPv4-mapped, ::ffff:a.b.c.d), an IPv6 address as its /64 network, the smallest block a
+ * client is usually given, so that one client cannot spread its tries over its own addresses.
+ */
+export function addressSubject(ip: string): string {
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
+  if (mapped) return mapped[1];
+  if (net.isIPv6(ip)) {
+    const [head, tail] = ip.toLowerCase().split("::");
+    const groups = (part: string | undefined) =>
+      part ? part.split(":").flatMap((g) => (g.includes(".") ? ["0", "0"] : [g])) : [];
+    const h = groups(head);
+    const t = groups(tail);
+    const full = tail === undefined ? h : [...h, ...Array(8 - h.length - t.length).fill("0"), ...t];
+    return `${full
+      .slice(0, 4)
+      .map((g) => parseInt(g, 16).toString(16))
+      .join(":")}::/64`;
+  }
+  return ip;
 }
 
 /** One check: a limit and the subject it counts (an account, a client address, a recipient). */

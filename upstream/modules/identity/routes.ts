@@ -13,6 +13,7 @@ import type { AppContext } from "../../app.js";
 import { DomainError } from "../../platform/errors.js";
 import { requireUser, tokenOf } from "../../platform/http/auth.js";
 import { route } from "../../platform/http/route.js";
+import { addressSubject } from "../../platform/limits.js";
 import { translate } from "../../platform/i18n.js";
 import { deliver } from "../../platform/mail/outbox.js";
 import {
@@ -55,7 +56,7 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
   const { limits } = ctx;
 
   route(app, api.captcha, async (req) => {
-    await limits.consume(["captcha_ip", req.ip]);
+    await limits.consume(["captcha_ip", addressSubject(req.ip)]);
     return ctx.ok(req, createCaptcha(db));
   });
 
@@ -64,10 +65,18 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
     const f = parseFields(z.object({ to: required(), type: purposeField() }), fields);
     const email = normaliseEmail(f.to);
     if (!isEmail(email)) throw new DomainError("accounts.invalid_email");
-    const sent = await identity.sendCode(req.lang, "email", email, null, f.type, req.ip, {
-      id: fields.captcha_id,
-      code: fields.captcha_code,
-    });
+    const sent = await identity.sendCode(
+      req.lang,
+      "email",
+      email,
+      null,
+      f.type,
+      addressSubject(req.ip),
+      {
+        id: fields.captcha_id,
+        code: fields.captcha_code,
+      },
+    );
     return ctx.ok(req, sent, "accounts.code_sent");
   });
 
@@ -81,10 +90,18 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
     if (!mobile) throw new DomainError("accounts.invalid_mobile");
     const area = identity.area(f.area_id);
     if (!area) throw new DomainError("accounts.invalid_area");
-    const sent = await identity.sendCode(req.lang, "sms", mobile, area, f.type, req.ip, {
-      id: fields.captcha_id,
-      code: fields.captcha_code,
-    });
+    const sent = await identity.sendCode(
+      req.lang,
+      "sms",
+      mobile,
+      area,
+      f.type,
+      addressSubject(req.ip),
+      {
+        id: fields.captcha_id,
+        code: fields.captcha_code,
+      },
+    );
     return ctx.ok(req, sent, "accounts.code_sent");
   });
 
@@ -104,7 +121,7 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
       }),
       fields,
     );
-    await identity.register(type, f, req.ip);
+    await identity.register(type, f, addressSubject(req.ip));
     return ctx.ok(req, null, "accounts.register_ok");
   });
 
@@ -117,7 +134,7 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
       fields,
     );
     const type = identityType(fields.login_type, f.account);
-    return ctx.ok(req, await identity.login(type, f, req.ip), "accounts.login_ok");
+    return ctx.ok(req, await identity.login(type, f, addressSubject(req.ip)), "accounts.login_ok");
   });
 
   // State changes are POST only; the spec's GET answers a refusal and creates nothing.
@@ -127,7 +144,7 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
   });
 
   route(app, api.createAccountDemoForU, async (req) => {
-    await limits.consume(["demo_ip", req.ip]);
+    await limits.consume(["demo_ip", addressSubject(req.ip)]);
     return ctx.ok(req, { demo_id: identity.createDemo() }, "accounts.demo_created");
   });
 
