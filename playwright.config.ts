@@ -47,7 +47,9 @@ const serverEnv: Record<string, string> = {
   DATA_DIR: dataDir,
   MARKET_ALWAYS_OPEN: "1",
   DEV_OUTBOX: "1",
-  RATE_LIMIT: "0",
+  // The abuse limits are on with their defaults per account; global-setup.ts raises the ones per
+  // client address, since every test comes from 127.0.0.1.
+  RATE_LIMIT: "1",
   SESSION_SECRET: "e2e-session-secret-0123456789abcdef",
   LOG_LEVEL: "warn",
 };

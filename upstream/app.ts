@@ -22,6 +22,7 @@ import { createEngine, type Engine } from "./modules/trading/engine.js";
 import { TradePusher } from "./modules/trading/pushes.js";
 import { moneyOf, type MoneyService } from "./modules/money/service.js";
 import { registerOpenApi } from "./platform/http/openapi.js";
+import { Limits } from "./platform/limits.js";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -40,6 +41,8 @@ export interface AppContext {
   feed: PriceFeed | null;
   /** The order engine (modules/trading/engine.ts); created once every area has registered. */
   engine: Engine | null;
+  /** The abuse limits (platform/limits.ts), off when config.rateLimit is false. */
+  limits: Limits;
   /** Envelope of a success, with the request's translated message. */
   ok<T>(req: FastifyRequest, data: T, msgKey?: string): Envelope<T>;
 }
@@ -58,7 +61,13 @@ export async function buildUpstream(
 ): Promise<Upstream> {
   const log = pino({ level: config.logLevel, base: { svc: "upstream" } });
   const db = openDb(config.dbFile);
-  const app = Fastify({ logger: false, bodyLimit: 6 * 1024 * 1024, trustProxy: "loopback" });
+  const tp = config.trustProxy;
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 6 * 1024 * 1024,
+    // A number of hops: trust that many proxies nearest to the upstream.
+    trustProxy: typeof tp === "number" ? (_addr: string, hop: number) => hop < tp : tp,
+  });
   await app.register(formbody);
   const hub = createHub(app.server, db);
 
@@ -68,6 +77,7 @@ export async function buildUpstream(
     hub,
     log,
     money: moneyOf(db),
+    limits: new Limits(db, config.rateLimit, log),
     // The market simulator unless the caller brings a feed (or a factory given the store, e.g. createManualFeed).
     feed:
       typeof opts.feed === "function" ? opts.feed(db) : (opts.feed ?? createSimulator(db, config)),

@@ -1,9 +1,35 @@
 /**
  * Runs once after Playwright has started the web server (webServer in playwright.config.ts): checks
  * that Chromium is where the config points and that the embedded upstream answers on its fixed port,
- * so that a broken environment fails with one clear message instead of every test timing out.
+ * so that a broken environment fails with one clear message instead of every test timing out; then
+ * raises the upstream's per-address limits.
  */
 import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+
+/**
+ * Every test's browser comes from 127.0.0.1, so the upstream's limits per client address
+ * (upstream/platform/limits.ts) would count the whole suite as one visitor: they are raised in the
+ * upstream's store, as an operator would. The limits per account and per recipient keep their
+ * defaults, which no real user's flow reaches.
+ */
+const PER_ADDRESS_LIMITS = ["login_ip", "register_ip", "code_send_ip", "demo_ip", "captcha_ip"];
+
+function raisePerAddressLimits(): void {
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (!dataDir) throw new Error("E2E_DATA_DIR is not set (playwright.config.ts sets it)");
+  const db = new Database(path.join(dataDir, "upstream.sqlite"));
+  try {
+    db.pragma("busy_timeout = 5000");
+    const put = db.prepare(
+      "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+    );
+    for (const name of PER_ADDRESS_LIMITS) put.run(`limit.${name}`, "1000000/3600");
+  } finally {
+    db.close();
+  }
+}
 
 export default async function globalSetup(): Promise<void> {
   if (!fs.existsSync("/usr/bin/chromium")) {
@@ -22,7 +48,10 @@ export default async function globalSetup(): Promise<void> {
         `${upstream}/dev/outbox?to=${encodeURIComponent("nobody@example.test")}`,
       );
       const body = (await res.json()) as { code?: unknown };
-      if (typeof body.code === "number") return;
+      if (typeof body.code === "number") {
+        raisePerAddressLimits();
+        return;
+      }
       lastError = `unexpected body ${JSON.stringify(body).slice(0, 200)}`;
     } catch (err) {
       lastError = String(err);

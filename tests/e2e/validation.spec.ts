@@ -36,4 +36,31 @@ test.describe("bad input", () => {
     await page.goto("/user");
     await expect(page).toHaveURL(/\/login\?from=/);
   });
+
+  test("a sign-in locked by the upstream's limit shows the wait on the form, even for the right password", async ({
+    page,
+  }, info) => {
+    const email = uniqueEmail(info, "locked");
+    await registerByEmail(page, email);
+    const failed = upstream("en", "accounts", "accounts.login_failed");
+    const locked = upstream("en", "common", "limits.retry_minutes", { minutes: 15 });
+    /** Signs in and waits for the answer to the form's POST; its HTTP status. */
+    const tryPassword = async (password?: string) => {
+      const answer = page.waitForResponse(
+        (r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/login"),
+      );
+      await signIn(page, email, password);
+      return (await answer).status();
+    };
+    // The upstream checks 5 tries for one account from one address in 15 minutes (the default).
+    for (let i = 0; i < 5; i++) {
+      await tryPassword(`not-the-password-${i}`);
+      await expect(page.getByRole("alert")).toContainText(failed);
+    }
+    expect(await tryPassword()).toBeLessThan(500);
+    await expect(page.getByRole("alert")).toContainText(locked);
+    await expect(page).toHaveURL(/\/login/);
+    await page.goto("/user");
+    await expect(page).toHaveURL(/\/login\?from=/);
+  });
 });

@@ -1,4 +1,4 @@
-/** Verification codes, captchas and sign-in throttling of the upstream's account area, on an in-memory store. */
+/** Verification codes and captchas of the upstream's account area, on an in-memory store. */
 import { beforeEach, describe, expect, it } from "vitest";
 import { openDb, type DB } from "../../upstream/platform/db.js";
 import {
@@ -11,11 +11,6 @@ import {
   resendWaitSeconds,
 } from "../../upstream/modules/identity/codes.js";
 import { checkCaptcha, createCaptcha } from "../../upstream/modules/identity/captcha.js";
-import {
-  clearLoginFailures,
-  loginLockedMinutes,
-  recordLoginFailure,
-} from "../../upstream/modules/identity/throttle.js";
 import { isEmail, normaliseMobile } from "../../upstream/platform/http/fields.js";
 import { microToNumber } from "../../upstream/modules/identity/sql.js";
 
@@ -104,27 +99,6 @@ describe("captchas", () => {
     ).answer;
     expect(checkCaptcha(db, late.id, a2, 5 * 60_000 + 1)).toBe(false);
     expect(checkCaptcha(db, "unknown", "x", 0)).toBe(false);
-  });
-});
-
-describe("sign-in throttling", () => {
-  it("locks after 5 failures in 15 minutes, for 15 minutes", () => {
-    for (let i = 0; i < 4; i++) recordLoginFailure(db, "k", i * 1000);
-    expect(loginLockedMinutes(db, "k", 5000)).toBe(0);
-    recordLoginFailure(db, "k", 5000);
-    expect(loginLockedMinutes(db, "k", 5000)).toBe(15);
-    expect(loginLockedMinutes(db, "k", 5000 + 15 * 60_000)).toBe(0);
-    expect(loginLockedMinutes(db, "other", 5000)).toBe(0);
-  });
-
-  it("forgets failures outside the window and after a success", () => {
-    for (let i = 0; i < 4; i++) recordLoginFailure(db, "k", 0);
-    recordLoginFailure(db, "k", 16 * 60_000);
-    expect(loginLockedMinutes(db, "k", 16 * 60_000)).toBe(0);
-    for (let i = 0; i < 4; i++) recordLoginFailure(db, "j", 0);
-    clearLoginFailures(db, "j");
-    recordLoginFailure(db, "j", 1);
-    expect(loginLockedMinutes(db, "j", 1)).toBe(0);
   });
 });
 

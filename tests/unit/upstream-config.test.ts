@@ -63,6 +63,22 @@ describe("upstream config", () => {
     expect(loadConfig(env({ DEV_OUTBOX: "0" })).devOutbox).toBe(false);
   });
 
+  it("reads UPSTREAM_TRUST_PROXY: loopback by default, off, every peer, hops or a list", () => {
+    expect(loadConfig(env({})).trustProxy).toBe("loopback");
+    for (const off of ["0", "false", "none", "NO"])
+      expect(loadConfig(env({ UPSTREAM_TRUST_PROXY: off })).trustProxy).toBe(false);
+    expect(loadConfig(env({ UPSTREAM_TRUST_PROXY: "true" })).trustProxy).toBe(true);
+    expect(loadConfig(env({ UPSTREAM_TRUST_PROXY: "2" })).trustProxy).toBe(2);
+    expect(
+      loadConfig(env({ UPSTREAM_TRUST_PROXY: "loopback, 10.0.0.0/8,fd00::/8,192.0.2.1" }))
+        .trustProxy,
+    ).toBe("loopback,10.0.0.0/8,fd00::/8,192.0.2.1");
+    for (const bad of ["proxy.example.com", "10.0.0.0/33", "loopback,", "1.2.3.4/8/1"])
+      expect(problemOf({ UPSTREAM_TRUST_PROXY: bad })).toMatch(
+        /UPSTREAM_TRUST_PROXY must be false, true, a number of hops/,
+      );
+  });
+
   it("refuses an invalid value, naming the variable", () => {
     expect(problemOf({ UPSTREAM_PORT: "abc" })).toMatch(/UPSTREAM_PORT must be a whole number/);
     expect(problemOf({ UPSTREAM_PORT: "70000" })).toMatch(/UPSTREAM_PORT must be at most 65535/);

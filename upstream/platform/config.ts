@@ -2,6 +2,7 @@
  * Upstream configuration, read once from the environment and validated with zod: an invalid value
  * stops start-up with a message naming the variable. Every variable is documented in README.md.
  */
+import net from "node:net";
 import path from "node:path";
 import { z } from "zod";
 
@@ -24,6 +25,12 @@ export interface UpstreamConfig {
   tokenTtlSeconds: number;
   /** A token unused for this long ends, whatever its lifetime. */
   tokenIdleSeconds: number;
+  /**
+   * Which proxies may name the client address in X-Forwarded-For (Fastify's trustProxy): false, true,
+   * a hop count, or addresses, CIDR ranges and the names loopback, linklocal, uniquelocal. The
+   * per-address limits count that address; from an untrusted peer the header is ignored.
+   */
+  trustProxy: boolean | number | string;
   /** Disable rate limits (tests of the rate limiter turn them on again). */
   rateLimit: boolean;
   /** When false the simulator does not tick on its own (tests drive prices). */
@@ -63,6 +70,43 @@ const int = (dflt: number, min: number, max: number) =>
 
 const text = () => z.preprocess(unset, z.string().optional());
 
+/** One entry of UPSTREAM_TRUST_PROXY's list: an address, a CIDR range or a named range. */
+function isProxyEntry(v: string): boolean {
+  if (["loopback", "linklocal", "uniquelocal"].includes(v)) return true;
+  const [addr, bits, ...rest] = v.split("/");
+  const kind = net.isIP(addr);
+  if (kind === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (kind === 4 ? 32 : 128);
+}
+
+/**
+ * UPSTREAM_TRUST_PROXY: false (0, none: never trust X-Forwarded-For), true (every peer), a number of
+ * proxy hops, or a comma-separated list of addresses, CIDR ranges and named ranges.
+ */
+const trustProxy = () =>
+  z.preprocess(
+    unset,
+    z
+      .string()
+      .trim()
+      .transform((v, c): boolean | number | string => {
+        const low = v.toLowerCase();
+        if (low === "false" || low === "none" || low === "no" || low === "0") return false;
+        if (low === "true" || low === "all") return true;
+        if (/^\d{1,2}$/.test(low)) return Number(low);
+        const list = low.split(",").map((x) => x.trim());
+        if (list.every(isProxyEntry)) return list.join(",");
+        c.addIssue({
+          code: z.ZodIssueCode.custom,
+          message:
+            "must be false, true, a number of hops, or a comma-separated list of addresses, CIDR ranges, loopback, linklocal or uniquelocal",
+        });
+        return z.NEVER;
+      })
+      .optional(),
+  );
+
 const EnvSchema = z.object({
   UPSTREAM_HOST: text(),
   UPSTREAM_PORT: int(4100, 0, 65535),
@@ -81,6 +125,7 @@ const EnvSchema = z.object({
   TOKEN_TTL_S: int(30 * 24 * 3600, 60, 10 * 365 * 24 * 3600),
   TOKEN_IDLE_S: int(7 * 24 * 3600, 60, 10 * 365 * 24 * 3600),
   RATE_LIMIT: flag(),
+  UPSTREAM_TRUST_PROXY: trustProxy(),
   MARKET_SIMULATE: flag(),
   LOG_LEVEL: z.preprocess(
     unset,
@@ -140,6 +185,8 @@ export function loadConfig(
     operatorToken: e.OPERATOR_TOKEN ?? null,
     tokenTtlSeconds: e.TOKEN_TTL_S,
     tokenIdleSeconds: e.TOKEN_IDLE_S,
+    // The web embeds the upstream on loopback and forwards the client address (server.ts).
+    trustProxy: e.UPSTREAM_TRUST_PROXY ?? "loopback",
     rateLimit: e.RATE_LIMIT ?? true,
     simulate: e.MARKET_SIMULATE ?? true,
     logLevel: e.LOG_LEVEL ?? "info",

@@ -31,3 +31,26 @@ export class DomainError extends Error {
     this.name = "DomainError";
   }
 }
+
+/**
+ * A refusal by an abuse limit (platform/limits.ts): envelope code 429 with HTTP status 429, a
+ * Retry-After header of `retryAfterS` seconds and a translated message giving the wait in seconds,
+ * minutes or hours.
+ */
+export class RateLimitedError extends DomainError {
+  /** Whole seconds until the limit lets the subject through again (at least 1). */
+  readonly retryAfterS: number;
+
+  constructor(waitMs: number) {
+    const s = Math.max(1, Math.ceil(waitMs / 1000));
+    const [key, params] =
+      s < 60
+        ? ["limits.retry_seconds", { seconds: s }]
+        : s <= 120 * 60
+          ? ["limits.retry_minutes", { minutes: Math.ceil(s / 60) }]
+          : ["limits.retry_hours", { hours: Math.ceil(s / 3600) }];
+    super(key, CODE.RATE_LIMITED, params, 429);
+    this.name = "RateLimitedError";
+    this.retryAfterS = s;
+  }
+}

@@ -13,6 +13,7 @@ import type { AppContext } from "../../app.js";
 import { DomainError } from "../../platform/errors.js";
 import { requireUser, tokenOf } from "../../platform/http/auth.js";
 import { route } from "../../platform/http/route.js";
+import { addressSubject } from "../../platform/limits.js";
 import { translate } from "../../platform/i18n.js";
 import { deliver } from "../../platform/mail/outbox.js";
 import {
@@ -45,24 +46,37 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
     money: ctx.money,
     tokenTtlSeconds: ctx.config.tokenTtlSeconds,
     tokenIdleSeconds: ctx.config.tokenIdleSeconds,
-    rateLimit: ctx.config.rateLimit,
+    limits: ctx.limits,
     deliver: (m) => deliver(ctx, m),
     endSessions: (hashes) => {
       for (const h of hashes) ctx.hub.dropTokenHash(h);
     },
   });
 
-  route(app, api.captcha, async (req) => ctx.ok(req, createCaptcha(db)));
+  const { limits } = ctx;
+
+  route(app, api.captcha, async (req) => {
+    await limits.consume(["captcha_ip", addressSubject(req.ip)]);
+    return ctx.ok(req, createCaptcha(db));
+  });
 
   route(app, api.sendEmail, async (req) => {
     const fields = fieldsOf(req);
     const f = parseFields(z.object({ to: required(), type: purposeField() }), fields);
     const email = normaliseEmail(f.to);
     if (!isEmail(email)) throw new DomainError("accounts.invalid_email");
-    const sent = await identity.sendCode(req.lang, "email", email, null, f.type, {
-      id: fields.captcha_id,
-      code: fields.captcha_code,
-    });
+    const sent = await identity.sendCode(
+      req.lang,
+      "email",
+      email,
+      null,
+      f.type,
+      addressSubject(req.ip),
+      {
+        id: fields.captcha_id,
+        code: fields.captcha_code,
+      },
+    );
     return ctx.ok(req, sent, "accounts.code_sent");
   });
 
@@ -76,10 +90,18 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
     if (!mobile) throw new DomainError("accounts.invalid_mobile");
     const area = identity.area(f.area_id);
     if (!area) throw new DomainError("accounts.invalid_area");
-    const sent = await identity.sendCode(req.lang, "sms", mobile, area, f.type, {
-      id: fields.captcha_id,
-      code: fields.captcha_code,
-    });
+    const sent = await identity.sendCode(
+      req.lang,
+      "sms",
+      mobile,
+      area,
+      f.type,
+      addressSubject(req.ip),
+      {
+        id: fields.captcha_id,
+        code: fields.captcha_code,
+      },
+    );
     return ctx.ok(req, sent, "accounts.code_sent");
   });
 
@@ -99,7 +121,7 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
       }),
       fields,
     );
-    await identity.register(type, f);
+    await identity.register(type, f, addressSubject(req.ip));
     return ctx.ok(req, null, "accounts.register_ok");
   });
 
@@ -112,7 +134,7 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
       fields,
     );
     const type = identityType(fields.login_type, f.account);
-    return ctx.ok(req, await identity.login(type, f, req.ip), "accounts.login_ok");
+    return ctx.ok(req, await identity.login(type, f, addressSubject(req.ip)), "accounts.login_ok");
   });
 
   // State changes are POST only; the spec's GET answers a refusal and creates nothing.
@@ -121,9 +143,10 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
     return { code: CODE.FAIL, msg: translate(req.lang, "method_not_allowed"), data: null };
   });
 
-  route(app, api.createAccountDemoForU, async (req) =>
-    ctx.ok(req, { demo_id: identity.createDemo() }, "accounts.demo_created"),
-  );
+  route(app, api.createAccountDemoForU, async (req) => {
+    await limits.consume(["demo_ip", addressSubject(req.ip)]);
+    return ctx.ok(req, { demo_id: identity.createDemo() }, "accounts.demo_created");
+  });
 
   route(app, api.userInfo, async (req) => {
     const u = requireUser(db, req);

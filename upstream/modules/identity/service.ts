@@ -1,17 +1,19 @@
 /**
  * The identity module's rules and transactions: verification codes (with the captcha and the resend
- * wait), sign-up, sign-in (password, demo id, failure throttle), demo accounts, password change and
- * reset, sign-out. Inputs are the fields the routes parsed; refusals are DomainErrors. Sessions
+ * wait), sign-up, sign-in (password, demo id), demo accounts, password change and reset, sign-out,
+ * under the abuse limits of platform/limits.ts (sign-in tries, sign-ups and codes per address, codes
+ * sent and wrong codes per recipient). Inputs are the fields the routes parsed; refusals are DomainErrors. Sessions
  * ended here are announced through `endSessions` (the websocket hub drops them), so the service
  * knows nothing of HTTP or the hub.
  */
 import crypto from "node:crypto";
 import Decimal from "decimal.js";
 import type { DB } from "../../platform/db.js";
-import { DomainError, CODE_FAIL, CODE_RATE_LIMITED } from "../../platform/errors.js";
+import { DomainError, CODE_FAIL } from "../../platform/errors.js";
 import { issueToken, revokeToken, tokenHash } from "../../platform/http/auth.js";
 import { translate, type Lang } from "../../platform/i18n.js";
 import { getBoolSetting, getSetting } from "../../platform/settings.js";
+import type { LimitCheck, Limits } from "../../platform/limits.js";
 import type { CodeMessage } from "../../platform/mail/outbox.js";
 import { isEmail, normaliseEmail, normaliseMobile } from "../../platform/http/fields.js";
 import { MICRO } from "../money/ledger.js";
@@ -26,11 +28,11 @@ import {
   RESEND_MS,
   CODE_TTL_MS,
   type Channel,
+  type CheckResult,
   type Purpose,
 } from "./codes.js";
 import { checkCaptcha } from "./captcha.js";
 import { hashPassword, verifyPassword } from "./passwords.js";
-import { clearLoginFailures, loginLockedMinutes, recordLoginFailure } from "./throttle.js";
 import {
   areaById,
   insertDemoUser,
@@ -52,7 +54,7 @@ export interface IdentityDeps {
   money: MoneyService;
   tokenTtlSeconds: number;
   tokenIdleSeconds: number;
-  rateLimit: boolean;
+  limits: Limits;
   /** Delivers a code message (mail, SMS, outbox); false when it could not be sent. */
   deliver(m: CodeMessage): Promise<boolean>;
   /** Ends the live sessions (websocket logins) of revoked tokens, given by their hashes. */
@@ -78,6 +80,26 @@ export class IdentityService {
     return this.deps.db;
   }
 
+  /**
+   * Runs `guarded` (which checks a code with consumeCode) under the daily cap of wrong codes per
+   * recipient: the try is counted before the check, so parallel guesses cannot pass the cap, and
+   * given back unless the code was wrong. New codes do not reset this count.
+   */
+  private async underCodeCap<R extends CheckResult | "exists">(
+    rkey: string,
+    guarded: () => Promise<R>,
+  ): Promise<R> {
+    const check: LimitCheck = ["code_check_recipient", rkey];
+    await this.deps.limits.consume(check);
+    let result: R | undefined;
+    try {
+      result = await guarded();
+      return result;
+    } finally {
+      if (result !== "wrong" && result !== "locked") await this.deps.limits.refund(check);
+    }
+  }
+
   /** An enabled area by its id text, or null. */
   area(raw: string | undefined): Area | null {
     return areaById(this.db, raw);
@@ -90,6 +112,32 @@ export class IdentityService {
     address: string,
     area: Area | null,
     purpose: Purpose,
+    ip: string,
+    captcha: { id?: string; code?: string },
+  ): Promise<{ resend_in: number; expires_in: number }> {
+    const rkey = recipientKey(channel, address, area?.id ?? null);
+    // Counted first (the captcha and the account checks answer guesses too); the recipient's count
+    // is given back unless a code goes out.
+    const perRecipient: LimitCheck = ["code_send_recipient", rkey];
+    await this.deps.limits.consume(["code_send_ip", ip], perRecipient);
+    let sent = false;
+    try {
+      const r = await this.issueCode(lang, channel, address, area, purpose, rkey, captcha);
+      sent = true;
+      return r;
+    } finally {
+      if (!sent) await this.deps.limits.refund(perRecipient);
+    }
+  }
+
+  /** The code's checks (captcha, account, resend wait), then its creation and delivery. */
+  private async issueCode(
+    lang: Lang,
+    channel: Channel,
+    address: string,
+    area: Area | null,
+    purpose: Purpose,
+    rkey: string,
     captcha: { id?: string; code?: string },
   ): Promise<{ resend_in: number; expires_in: number }> {
     const db = this.db;
@@ -105,7 +153,6 @@ export class IdentityService {
     if (purpose === 2 && !existing) throw new DomainError("accounts.account_not_found");
     if (purpose === 2 && existing?.is_demo) throw new DomainError("demo_only_true_account");
 
-    const rkey = recipientKey(channel, address, area?.id ?? null);
     const issued = db.transaction(() => {
       const wait = resendWaitSeconds(db, rkey);
       if (wait > 0) return { wait };
@@ -159,8 +206,10 @@ export class IdentityService {
       sms_code?: string;
       invite_code?: string;
     },
+    ip: string,
   ): Promise<void> {
     const db = this.db;
+    await this.deps.limits.consume(["register_ip", ip]);
     let channel: Channel;
     let address: string;
     let area: Area | null = null;
@@ -189,22 +238,24 @@ export class IdentityService {
       channel === "email" ? userByEmail(db, address) : userByMobile(db, address, area!.id);
     if (exists()) throw new DomainError("accounts.already_registered");
 
-    const hash = await hashPassword(f.password);
     const rkey = recipientKey(channel, address, area?.id ?? null);
     const code = f.sms_code;
-    const result = db.transaction(() => {
-      if (exists()) return "exists" as const;
-      const check = consumeCode(db, rkey, 1, code);
-      if (check !== "ok") return check;
-      insertUser(db, {
-        email: channel === "email" ? address : null,
-        mobile: channel === "sms" ? address : null,
-        areaId: area?.id ?? null,
-        passwordHash: hash,
-        invitedBy: inviter?.id ?? null,
-      });
-      return "ok" as const;
-    })();
+    const result = await this.underCodeCap(rkey, async () => {
+      const hash = await hashPassword(f.password);
+      return db.transaction(() => {
+        if (exists()) return "exists" as const;
+        const check = consumeCode(db, rkey, 1, code);
+        if (check !== "ok") return check;
+        insertUser(db, {
+          email: channel === "email" ? address : null,
+          mobile: channel === "sms" ? address : null,
+          areaId: area?.id ?? null,
+          passwordHash: hash,
+          invitedBy: inviter?.id ?? null,
+        });
+        return "ok" as const;
+      })();
+    });
     if (result === "exists") throw new DomainError("accounts.already_registered");
     if (result !== "ok") throw new DomainError(checkFailureKey(result));
   }
@@ -219,7 +270,12 @@ export class IdentityService {
     };
   }
 
-  /** Sign-in with an e-mail address or a mobile number and a password; failures are throttled per identity and address. */
+  /**
+   * Sign-in with an e-mail address or a mobile number and a password. Each try is counted before the
+   * password is checked (per account and client address, per account, per address), so parallel
+   * tries cannot pass the limits; a success clears the account-and-address count and gives back its
+   * try to the other two, which therefore count failures.
+   */
   async login(
     type: "email" | "mobile",
     f: { account: string; password: string; area_id?: string },
@@ -237,18 +293,17 @@ export class IdentityService {
       if (f.area_id && !a) throw new DomainError("accounts.invalid_area");
       user = normaliseMobile(f.account) ? userByMobile(db, norm, a?.id ?? null) : undefined;
     }
-    const throttleKey = `${type}:${norm}|${ip}`;
-    if (this.deps.rateLimit) {
-      const minutes = loginLockedMinutes(db, throttleKey);
-      if (minutes > 0)
-        throw new DomainError("accounts.login_locked", CODE_RATE_LIMITED, { minutes });
-    }
+    const subject = `${type}:${norm}`;
+    const limits = this.deps.limits;
+    await limits.consume(
+      ["login_account_ip", `${subject}|${ip}`],
+      ["login_account", subject],
+      ["login_ip", ip],
+    );
     const good = await verifyPassword(user?.is_demo ? null : user?.password_hash, f.password);
-    if (!good || !user) {
-      if (this.deps.rateLimit) recordLoginFailure(db, throttleKey);
-      throw new DomainError("accounts.login_failed");
-    }
-    clearLoginFailures(db, throttleKey);
+    if (!good || !user) throw new DomainError("accounts.login_failed");
+    await limits.clear("login_account_ip", `${subject}|${ip}`);
+    await limits.refund(["login_account", subject], ["login_ip", ip]);
     return {
       token: issueToken(db, user.id, this.deps.tokenTtlSeconds, this.deps.tokenIdleSeconds),
       user: loginView(user),
@@ -294,14 +349,16 @@ export class IdentityService {
     const rkey = useMobile
       ? recipientKey("sms", me.mobile!, me.area_id)
       : recipientKey("email", me.email!, null);
-    const hash = await hashPassword(f.new_password);
     const code = f.auth_code;
-    const result = db.transaction(() => {
-      const check = consumeCode(db, rkey, 2, code);
-      if (check !== "ok") return check;
-      setPasswordHash(db, me.id, hash);
-      return "ok" as const;
-    })();
+    const result = await this.underCodeCap(rkey, async () => {
+      const hash = await hashPassword(f.new_password);
+      return db.transaction(() => {
+        const check = consumeCode(db, rkey, 2, code);
+        if (check !== "ok") return check;
+        setPasswordHash(db, me.id, hash);
+        return "ok" as const;
+      })();
+    });
     if (result !== "ok") throw new DomainError(checkFailureKey(result));
     this.deps.endSessions(revokeTokensExcept(db, me.id, currentToken));
   }
@@ -338,15 +395,17 @@ export class IdentityService {
     }
     if (!user) throw new DomainError("accounts.account_not_found");
     if (user.is_demo) throw new DomainError("demo_only_true_account");
-    const hash = await hashPassword(f.new_password);
     const uid = user.id;
     const code = f.auth_code;
-    const result = db.transaction(() => {
-      const check = consumeCode(db, rkey, 2, code);
-      if (check !== "ok") return check;
-      setPasswordHash(db, uid, hash);
-      return "ok" as const;
-    })();
+    const result = await this.underCodeCap(rkey, async () => {
+      const hash = await hashPassword(f.new_password);
+      return db.transaction(() => {
+        const check = consumeCode(db, rkey, 2, code);
+        if (check !== "ok") return check;
+        setPasswordHash(db, uid, hash);
+        return "ok" as const;
+      })();
+    });
     if (result !== "ok") throw new DomainError(checkFailureKey(result));
     this.deps.endSessions(revokeTokensExcept(db, uid, null));
   }

@@ -44,6 +44,9 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): vo
     api.submit,
     async (req) => {
       const u = requireUser(ctx.db, req);
+      // Counted before the engine sees the order, so a script cannot flood it (platform/limits.ts).
+      const who = String(u.id);
+      await ctx.limits.consume(["order_second", who], ["order_minute", who]);
       const order = engine().submit(u.id, parseOrderRequest(req.body), idemKey(req, req.body));
       return ctx.ok(
         req,

@@ -1,13 +1,13 @@
 /**
  * The one place where failures become envelopes: a DomainError is answered with its code and its
  * message translated into the request's language; a schema validation failure with the refusal of
- * the invalid field (the route's `invalidFieldKey`, `invalid_input` by default), never a 500; rate
- * limits, other client errors and unexpected failures with their common messages.
+ * the invalid field (the route's `invalidFieldKey`, `invalid_input` by default), never a 500; a
+ * refusal by an abuse limit also carries Retry-After; other client errors and unexpected failures with their common messages.
  */
 import type { FastifyInstance } from "fastify";
 import type pino from "pino";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
-import { CODE, DomainError } from "../errors.js";
+import { CODE, DomainError, RateLimitedError } from "../errors.js";
 import { translate } from "../i18n.js";
 
 declare module "fastify" {
@@ -21,6 +21,7 @@ export function registerErrorHandling(app: FastifyInstance, log: pino.Logger): v
   app.setErrorHandler((err, req, reply) => {
     const lang = req.lang ?? "en";
     if (err instanceof DomainError) {
+      if (err instanceof RateLimitedError) reply.header("retry-after", String(err.retryAfterS));
       reply
         .status(err.status)
         .send({ code: err.code, msg: translate(lang, err.key, err.params), data: null });

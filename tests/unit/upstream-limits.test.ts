@@ -1,0 +1,144 @@
+/** The abuse limits' mechanism (upstream/platform/limits.ts) on an in-memory store. */
+import { beforeEach, describe, expect, it } from "vitest";
+import { openDb, type DB } from "../../upstream/platform/db.js";
+import { LIMITS, Limits, addressSubject, parseLimitSpec } from "../../upstream/platform/limits.js";
+import { RateLimitedError } from "../../upstream/platform/errors.js";
+import { setSetting } from "../../upstream/platform/settings.js";
+import { translate } from "../../upstream/platform/i18n.js";
+
+let db: DB;
+beforeEach(() => {
+  db = openDb(":memory:");
+});
+
+async function refusal(p: Promise<unknown>): Promise<RateLimitedError | null> {
+  try {
+    await p;
+    return null;
+  } catch (err) {
+    if (err instanceof RateLimitedError) return err;
+    throw err;
+  }
+}
+
+describe("limit figures", () => {
+  it("parse POINTS/SECONDS[/BLOCK] and refuse anything else", () => {
+    expect(parseLimitSpec("5/900")).toEqual({ points: 5, durationS: 900, blockS: 0 });
+    expect(parseLimitSpec(" 5 / 900 / 60 ")).toEqual({ points: 5, durationS: 900, blockS: 60 });
+    for (const bad of [undefined, "", "5", "0/10", "5/0", "-1/10", "a/b", "5/10/1/1", "1.5/10"])
+      expect(parseLimitSpec(bad)).toBeNull();
+  });
+
+  it("come from the setting limit.NAME when valid, else from the defaults", () => {
+    const limits = new Limits(db, true);
+    expect(limits.spec("register_ip")).toEqual({
+      points: LIMITS.register_ip.points,
+      durationS: LIMITS.register_ip.durationS,
+      blockS: 0,
+    });
+    setSetting(db, "limit.register_ip", "3/60");
+    expect(limits.spec("register_ip")).toEqual({ points: 3, durationS: 60, blockS: 0 });
+    setSetting(db, "limit.register_ip", "nonsense");
+    expect(limits.spec("register_ip").points).toBe(LIMITS.register_ip.points);
+  });
+});
+
+describe("Limits", () => {
+  it("refuses the use past the points with the wait, and keeps counting in the store", async () => {
+    setSetting(db, "limit.register_ip", "3/3600");
+    const limits = new Limits(db, true);
+    for (let i = 0; i < 3; i++) await limits.consume(["register_ip", "1.2.3.4"]);
+    const err = await refusal(limits.consume(["register_ip", "1.2.3.4"]));
+    expect(err?.status).toBe(429);
+    expect(err?.code).toBe(429);
+    expect(err?.retryAfterS).toBeGreaterThan(3590);
+    expect(err?.retryAfterS).toBeLessThanOrEqual(3600);
+    expect(err?.key).toBe("limits.retry_minutes");
+    expect(err?.params).toEqual({ minutes: 60 });
+    // Another subject is not affected; a second Limits on the same store (a restart) still refuses.
+    await limits.consume(["register_ip", "5.6.7.8"]);
+    expect(await refusal(new Limits(db, true).consume(["register_ip", "1.2.3.4"]))).not.toBeNull();
+  });
+
+  it("counts parallel uses atomically", async () => {
+    setSetting(db, "limit.demo_ip", "4/60");
+    const limits = new Limits(db, true);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => refusal(limits.consume(["demo_ip", "ip"]))),
+    );
+    expect(results.filter((r) => r === null)).toHaveLength(4);
+  });
+
+  it("gives back the other checks' uses when one refuses", async () => {
+    setSetting(db, "limit.code_send_ip", "1/60");
+    const limits = new Limits(db, true);
+    await limits.consume(["code_send_ip", "ip"]);
+    expect(
+      await refusal(limits.consume(["code_send_recipient", "r"], ["code_send_ip", "ip"])),
+    ).not.toBeNull();
+    expect(
+      db.prepare("SELECT points FROM rate_limits WHERE key = ?").get("code_send_recipient:r"),
+    ).toEqual({ points: 0 });
+  });
+
+  it("blocks for blockS once spent; clear and refund give uses back", async () => {
+    setSetting(db, "limit.login_account_ip", "2/60/600");
+    const limits = new Limits(db, true);
+    await limits.consume(["login_account_ip", "a"], ["login_account_ip", "a"]);
+    const err = await refusal(limits.consume(["login_account_ip", "a"]));
+    expect(err?.retryAfterS).toBeGreaterThan(590);
+    await limits.clear("login_account_ip", "a");
+    await limits.consume(["login_account_ip", "a"]);
+    await limits.refund(["login_account_ip", "a"]);
+    await limits.consume(["login_account_ip", "a"], ["login_account_ip", "a"]);
+    // A refund of an unused subject opens no credit.
+    await limits.refund(["login_account_ip", "fresh"]);
+    await limits.consume(["login_account_ip", "fresh"], ["login_account_ip", "fresh"]);
+    expect(await refusal(limits.consume(["login_account_ip", "fresh"]))).not.toBeNull();
+  });
+
+  it("counts the per-second order limits in memory, not in the store", async () => {
+    const limits = new Limits(db, true);
+    for (let i = 0; i < LIMITS.order_second.points; i++)
+      await limits.consume(["order_second", "7"], ["order_minute", "7"]);
+    const err = await refusal(limits.consume(["order_second", "7"], ["order_minute", "7"]));
+    expect(err?.key).toBe("limits.retry_seconds");
+    expect(err?.retryAfterS).toBe(1);
+    expect(db.prepare("SELECT COUNT(*) AS n FROM rate_limits").get()).toEqual({ n: 0 });
+  });
+
+  it("does nothing while switched off", async () => {
+    setSetting(db, "limit.demo_ip", "1/60");
+    const limits = new Limits(db, false);
+    for (let i = 0; i < 5; i++) await limits.consume(["demo_ip", "ip"]);
+  });
+});
+
+describe("addressSubject", () => {
+  it("keeps IPv4, unwraps IPv4-mapped addresses and groups IPv6 by /64", () => {
+    expect(addressSubject("203.0.113.9")).toBe("203.0.113.9");
+    expect(addressSubject("::ffff:203.0.113.9")).toBe("203.0.113.9");
+    expect(addressSubject("2001:db8:1:2:3:4:5:6")).toBe("2001:db8:1:2::/64");
+    expect(addressSubject("2001:0DB8:0001:0002:ffff::1")).toBe("2001:db8:1:2::/64");
+    expect(addressSubject("2001:db8::1")).toBe("2001:db8:0:0::/64");
+    expect(addressSubject("::1")).toBe("0:0:0:0::/64");
+    expect(addressSubject("fe80::1:2:3:4")).toBe("fe80:0:0:0::/64");
+    expect(addressSubject("64:ff9b::192.0.2.1")).toBe("64:ff9b:0:0::/64");
+  });
+});
+
+describe("RateLimitedError", () => {
+  it("says the wait in seconds, minutes or hours, in every language", () => {
+    expect(new RateLimitedError(1).params).toEqual({ seconds: 1 });
+    expect(new RateLimitedError(59_000).params).toEqual({ seconds: 59 });
+    expect(new RateLimitedError(61_000).params).toEqual({ minutes: 2 });
+    expect(new RateLimitedError(120 * 60_000).params).toEqual({ minutes: 120 });
+    expect(new RateLimitedError(121 * 60_000).params).toEqual({ hours: 3 });
+    expect(translate("en", "limits.retry_minutes", { minutes: 15 })).toBe(
+      "Too many attempts. Try again in 15 minutes.",
+    );
+    expect(translate("de", "limits.retry_hours", { hours: 3 })).toBe(
+      "Zu viele Versuche. Bitte versuchen Sie es in 3 Stunden erneut.",
+    );
+  });
+});
