@@ -2,29 +2,13 @@
  * Language configuration shared by the server and the browser: the 15 interface languages of
  * product-spec.md section 1, their BCP 47 tags for <html lang>, and text direction.
  */
-import { DEFAULT_LANG, LANGS, type Lang } from "@contract/constants";
+import { DEFAULT_LANG, LANGS, LANG_TAG, type Lang } from "@contract/constants";
 export const LANGUAGES = LANGS;
 export { DEFAULT_LANG, type Lang };
 export const DEFAULT_NS = "common";
 
 /** BCP 47 tag of each interface language (used for <html lang> and Intl formatting). */
-export const HTML_LANG: Record<Lang, string> = {
-  hk: "zh-Hant-HK",
-  en: "en",
-  jp: "ja",
-  kr: "ko",
-  th: "th",
-  vn: "vi",
-  fr: "fr",
-  de: "de",
-  ru: "ru",
-  spa: "es",
-  pt: "pt",
-  ar: "ar",
-  it: "it",
-  tr: "tr",
-  id: "id",
-};
+export const HTML_LANG: Readonly<Record<Lang, string>> = LANG_TAG;
 
 /** Each language's own name, shown on the language page (never translated). */
 export const LANGUAGE_LABEL: Record<Lang, string> = {

@@ -92,3 +92,22 @@ export const LANGS = [
 ] as const;
 export type Lang = (typeof LANGS)[number];
 export const DEFAULT_LANG: Lang = "en";
+
+/** The BCP 47 tag of each language: <html lang>, and Intl formatting on both sides. */
+export const LANG_TAG: Readonly<Record<Lang, string>> = {
+  hk: "zh-Hant-HK",
+  en: "en",
+  jp: "ja",
+  kr: "ko",
+  th: "th",
+  vn: "vi",
+  fr: "fr",
+  de: "de",
+  ru: "ru",
+  spa: "es",
+  pt: "pt",
+  ar: "ar",
+  it: "it",
+  tr: "tr",
+  id: "id",
+};

@@ -43,7 +43,7 @@ test.describe("bad input", () => {
     const email = uniqueEmail(info, "locked");
     await registerByEmail(page, email);
     const failed = upstream("en", "accounts", "accounts.login_failed");
-    const locked = upstream("en", "common", "limits.retry_minutes", { minutes: 15 });
+    const locked = upstream("en", "common", "limits.retry", { wait: "15 minutes" });
     /** Signs in and waits for the answer to the form's POST; its HTTP status. */
     const tryPassword = async (password?: string) => {
       const answer = page.waitForResponse(

@@ -4,7 +4,7 @@ import { openDb, type DB } from "../../upstream/platform/db.js";
 import { LIMITS, Limits, addressSubject, parseLimitSpec } from "../../upstream/platform/limits.js";
 import { RateLimitedError } from "../../upstream/platform/errors.js";
 import { setSetting } from "../../upstream/platform/settings.js";
-import { translate } from "../../upstream/platform/i18n.js";
+import { LANGS, translate } from "../../upstream/platform/i18n.js";
 
 let db: DB;
 beforeEach(() => {
@@ -53,8 +53,8 @@ describe("Limits", () => {
     expect(err?.code).toBe(429);
     expect(err?.retryAfterS).toBeGreaterThan(3590);
     expect(err?.retryAfterS).toBeLessThanOrEqual(3600);
-    expect(err?.key).toBe("limits.retry_minutes");
-    expect(err?.params).toEqual({ minutes: 60 });
+    expect(err?.key).toBe("limits.retry");
+    expect(err?.params).toEqual({ wait: { unit: "minute", value: 60 } });
     // Another subject is not affected; a second Limits on the same store (a restart) still refuses.
     await limits.consume(["register_ip", "5.6.7.8"]);
     expect(await refusal(new Limits(db, true).consume(["register_ip", "1.2.3.4"]))).not.toBeNull();
@@ -102,7 +102,8 @@ describe("Limits", () => {
     for (let i = 0; i < LIMITS.order_second.points; i++)
       await limits.consume(["order_second", "7"], ["order_minute", "7"]);
     const err = await refusal(limits.consume(["order_second", "7"], ["order_minute", "7"]));
-    expect(err?.key).toBe("limits.retry_seconds");
+    expect(err?.key).toBe("limits.retry");
+    expect(err?.params).toEqual({ wait: { unit: "second", value: 1 } });
     expect(err?.retryAfterS).toBe(1);
     expect(db.prepare("SELECT COUNT(*) AS n FROM rate_limits").get()).toEqual({ n: 0 });
   });
@@ -128,17 +129,23 @@ describe("addressSubject", () => {
 });
 
 describe("RateLimitedError", () => {
-  it("says the wait in seconds, minutes or hours, in every language", () => {
-    expect(new RateLimitedError(1).params).toEqual({ seconds: 1 });
-    expect(new RateLimitedError(59_000).params).toEqual({ seconds: 59 });
-    expect(new RateLimitedError(61_000).params).toEqual({ minutes: 2 });
-    expect(new RateLimitedError(120 * 60_000).params).toEqual({ minutes: 120 });
-    expect(new RateLimitedError(121 * 60_000).params).toEqual({ hours: 3 });
-    expect(translate("en", "limits.retry_minutes", { minutes: 15 })).toBe(
-      "Too many attempts. Try again in 15 minutes.",
-    );
-    expect(translate("de", "limits.retry_hours", { hours: 3 })).toBe(
+  it("says the wait in seconds, minutes or hours, in every language, with its plural form", () => {
+    const wait = (ms: number) => new RateLimitedError(ms).params.wait;
+    expect(wait(1)).toEqual({ unit: "second", value: 1 });
+    expect(wait(59_000)).toEqual({ unit: "second", value: 59 });
+    expect(wait(61_000)).toEqual({ unit: "minute", value: 2 });
+    expect(wait(120 * 60_000)).toEqual({ unit: "minute", value: 120 });
+    expect(wait(121 * 60_000)).toEqual({ unit: "hour", value: 3 });
+    const say = (lang: Parameters<typeof translate>[0], ms: number) =>
+      translate(lang, "limits.retry", new RateLimitedError(ms).params);
+    expect(say("en", 1000)).toBe("Too many attempts. Try again in 1 second.");
+    expect(say("en", 15 * 60_000)).toBe("Too many attempts. Try again in 15 minutes.");
+    expect(say("de", 1000)).toBe("Zu viele Versuche. Bitte versuchen Sie es in 1 Sekunde erneut.");
+    expect(say("de", 3 * 3_600_000 - 5)).toBe(
       "Zu viele Versuche. Bitte versuchen Sie es in 3 Stunden erneut.",
     );
+    expect(say("fr", 59_000)).toBe("Trop de tentatives. Réessayez dans 59 secondes.");
+    expect(say("ru", 15 * 60_000)).toBe("Слишком много попыток. Повторите через 15 мин.");
+    for (const lang of LANGS) expect(say(lang, 5 * 60_000)).not.toMatch(/\{\{|\[object/);
   });
 });

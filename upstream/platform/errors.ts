@@ -20,11 +20,20 @@ export const CODE_SESSION_INVALID = CODE.SESSION_INVALID;
  * status of the answer (200 for refusals by rule, as the API always answered them; 422 for a
  * request that can never be processed, such as a reused idempotency key).
  */
+/** A length of time in a message, written in the reader's language with its plural form. */
+export interface Duration {
+  unit: "second" | "minute" | "hour";
+  value: number;
+}
+
+/** What fills a message's {{placeholder}}. */
+export type MessageParam = string | number | Duration;
+
 export class DomainError extends Error {
   constructor(
     public readonly key: string,
     public readonly code: number = CODE.FAIL,
-    public readonly params: Record<string, string | number> = {},
+    public readonly params: Record<string, MessageParam> = {},
     public readonly status: number = 200,
   ) {
     super(key);
@@ -43,13 +52,13 @@ export class RateLimitedError extends DomainError {
 
   constructor(waitMs: number) {
     const s = Math.max(1, Math.ceil(waitMs / 1000));
-    const [key, params] =
+    const wait: Duration =
       s < 60
-        ? ["limits.retry_seconds", { seconds: s }]
+        ? { unit: "second", value: s }
         : s <= 120 * 60
-          ? ["limits.retry_minutes", { minutes: Math.ceil(s / 60) }]
-          : ["limits.retry_hours", { hours: Math.ceil(s / 3600) }];
-    super(key, CODE.RATE_LIMITED, params, 429);
+          ? { unit: "minute", value: Math.ceil(s / 60) }
+          : { unit: "hour", value: Math.ceil(s / 3600) };
+    super("limits.retry", CODE.RATE_LIMITED, { wait }, 429);
     this.name = "RateLimitedError";
     this.retryAfterS = s;
   }

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { DEFAULT_LANG, LANGS, type Lang } from "@contract/constants";
+import { DEFAULT_LANG, LANGS, LANG_TAG, type Lang } from "@contract/constants";
 
 export { DEFAULT_LANG, LANGS, type Lang };
 
@@ -42,14 +42,30 @@ export function normaliseLang(raw: unknown): Lang {
   return (LANGS as readonly string[]).includes(v) ? (v as Lang) : DEFAULT_LANG;
 }
 
-export function translate(
-  lang: Lang,
-  key: string,
-  params: Record<string, string | number> = {},
-): string {
+/** A duration or a plain value in a message. */
+type Param = string | number | { unit: "second" | "minute" | "hour"; value: number };
+
+/**
+ * Languages whose long unit names change with the grammatical case the sentence needs ("через 1
+ * минуту"): they take the short, caseless form ("1 мин").
+ */
+const SHORT_UNITS: ReadonlySet<Lang> = new Set<Lang>(["ru"]);
+
+/** A duration in the reader's language, with the right plural form ("1 minute", "5 Minuten"). */
+export function formatDuration(lang: Lang, d: { unit: string; value: number }): string {
+  return new Intl.NumberFormat(LANG_TAG[lang], {
+    style: "unit",
+    unit: d.unit,
+    unitDisplay: SHORT_UNITS.has(lang) ? "short" : "long",
+  }).format(d.value);
+}
+
+export function translate(lang: Lang, key: string, params: Record<string, Param> = {}): string {
   const msgs = loadMessages();
   const text = msgs.get(lang)?.[key] ?? msgs.get(DEFAULT_LANG)?.[key] ?? key;
-  return text.replace(/\{\{(\w+)\}\}/g, (_, p: string) =>
-    p in params ? String(params[p]) : `{{${p}}}`,
-  );
+  return text.replace(/\{\{(\w+)\}\}/g, (_, p: string) => {
+    if (!(p in params)) return `{{${p}}}`;
+    const v = params[p];
+    return typeof v === "object" ? formatDuration(lang, v) : String(v);
+  });
 }
