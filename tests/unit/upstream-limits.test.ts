@@ -136,8 +136,12 @@ describe("RateLimitedError", () => {
     expect(wait(61_000)).toEqual({ unit: "minute", value: 2 });
     expect(wait(120 * 60_000)).toEqual({ unit: "minute", value: 120 });
     expect(wait(121 * 60_000)).toEqual({ unit: "hour", value: 3 });
+    // Intl joins number and unit with a no-break space where the language wants one (French).
     const say = (lang: Parameters<typeof translate>[0], ms: number) =>
-      translate(lang, "limits.retry", new RateLimitedError(ms).params);
+      translate(lang, "limits.retry", new RateLimitedError(ms).params).replace(
+        /\u00a0|\u202f/g,
+        " ",
+      );
     expect(say("en", 1000)).toBe("Too many attempts. Try again in 1 second.");
     expect(say("en", 15 * 60_000)).toBe("Too many attempts. Try again in 15 minutes.");
     expect(say("de", 1000)).toBe("Zu viele Versuche. Bitte versuchen Sie es in 1 Sekunde erneut.");
