@@ -97,8 +97,8 @@ export async function codeFormState(caller: Caller, url: URL) {
 }
 
 /** The register or forgot form's answer to the upstream's refusal. */
-export function codeFormRefused(result: SubmissionResult<string[]>) {
-  return data({ result, cooldown: null, notice: null });
+export function codeFormRefused(result: SubmissionResult<string[]>, status: 400 | 429 = 400) {
+  return data({ result, cooldown: null, notice: null }, { status });
 }
 
 /** After a register or reset: forget the sent code and go to the login (mobile tab for mobile). */

@@ -11,6 +11,7 @@
  * A refusal carries conform's `result` (the posted values, minus `hideFields`, and the messages),
  * so the page re-renders the same form with its errors, with or without JavaScript.
  */
+import { CODE } from "@contract/envelope";
 import crypto from "node:crypto";
 import { data } from "@remix-run/node";
 import { parseWithZod } from "@conform-to/zod";
@@ -240,4 +241,12 @@ export function refused<E extends Record<string, unknown> = Record<never, never>
     { ...(extra as E), refusedIntent: form.intent, result: form.result },
     { status: form.status },
   );
+}
+
+/**
+ * The status of a form the upstream refused by its rules (a wrong password, a closed market): 400,
+ * or 429 when the upstream's abuse limits refused it.
+ */
+export function refusalStatus(r: { code: number }): 400 | 429 {
+  return r.code === CODE.RATE_LIMITED ? 429 : 400;
 }

@@ -3,7 +3,7 @@ import { CODE_PURPOSE } from "@contract/enums";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { callerFor } from "~/upstream/client.server";
 import { forgetPassword } from "~/upstream/account.server";
-import { readForm, refused } from "~/utils/forms.server";
+import { readForm, refused, refusalStatus } from "~/utils/forms.server";
 import {
   codeFormDone,
   codeFormRefused,
@@ -40,6 +40,6 @@ export async function action({ request }: ActionFunctionArgs) {
     secondary_password: v.secondary_password,
     auth_code: v.auth_code,
   });
-  if (!r.ok) return codeFormRefused(form.reply({ formErrors: [r.msg] }));
+  if (!r.ok) return codeFormRefused(form.reply({ formErrors: [r.msg] }), refusalStatus(r));
   return codeFormDone(caller, v.type, r.msg);
 }

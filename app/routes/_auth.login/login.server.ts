@@ -1,12 +1,12 @@
 /** Sign-in page's server side: the tabs and area codes it shows, the login and demo forms. */
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, data } from "@remix-run/node";
 import { callerFor } from "~/upstream/client.server";
 import { createAccountDemoForU, loginDemo, loginForU } from "~/upstream/account.server";
 import { areaList, isShowMobile } from "~/upstream/settings.server";
 import { getSignedIn, safeRedirectPath } from "~/utils/session.server";
 import { signIn } from "~/utils/session-user.server";
 import { redirectWithToast } from "~/utils/toast.server";
-import { readForm, refused } from "~/utils/forms.server";
+import { readForm, refused, refusalStatus } from "~/utils/forms.server";
 import { loginSchema } from "~/schemas/login";
 import { demoSchema } from "~/schemas/demo";
 
@@ -46,10 +46,16 @@ export async function action({ request }: ActionFunctionArgs) {
   if (form.intent === "demo") {
     const created = await createAccountDemoForU(caller);
     if (!created.ok)
-      return { form: "demo" as const, result: form.reply({ formErrors: [created.msg] }) };
+      return data(
+        { form: "demo" as const, result: form.reply({ formErrors: [created.msg] }) },
+        { status: refusalStatus(created) },
+      );
     const login = await loginDemo(caller, created.data.demo_id);
     if (!login.ok)
-      return { form: "demo" as const, result: form.reply({ formErrors: [login.msg] }) };
+      return data(
+        { form: "demo" as const, result: form.reply({ formErrors: [login.msg] }) },
+        { status: refusalStatus(login) },
+      );
     signIn(caller.session, login.data.token, login.data.user);
     throw await redirectWithToast(caller.session, from, {
       type: "success",
@@ -58,7 +64,11 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 
   const r = await loginForU(caller, form.value);
-  if (!r.ok) return { form: "login" as const, result: form.reply({ formErrors: [r.msg] }) };
+  if (!r.ok)
+    return data(
+      { form: "login" as const, result: form.reply({ formErrors: [r.msg] }) },
+      { status: refusalStatus(r) },
+    );
   signIn(caller.session, r.data.token, r.data.user);
   throw await redirectWithToast(caller.session, from, { type: "success", text: r.msg });
 }

@@ -4,7 +4,7 @@ import { getSignedIn } from "~/utils/session.server";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { callerFor } from "~/upstream/client.server";
 import { register } from "~/upstream/account.server";
-import { readForm, refused } from "~/utils/forms.server";
+import { readForm, refused, refusalStatus } from "~/utils/forms.server";
 import {
   codeFormDone,
   codeFormRefused,
@@ -47,6 +47,6 @@ export async function action({ request }: ActionFunctionArgs) {
     sms_code: v.sms_code,
     invite_code: v.invite_code || undefined,
   });
-  if (!r.ok) return codeFormRefused(form.reply({ formErrors: [r.msg] }));
+  if (!r.ok) return codeFormRefused(form.reply({ formErrors: [r.msg] }), refusalStatus(r));
   return codeFormDone(caller, v.type, r.msg);
 }

@@ -14,7 +14,7 @@ import { tradeList } from "~/upstream/market.server";
 import { requireSignedIn } from "~/utils/session.server";
 import { getT } from "~/i18n.server";
 import { redirectWithToast } from "~/utils/toast.server";
-import { newIdempotencyKey, readForm, refused } from "~/utils/forms.server";
+import { newIdempotencyKey, readForm, refused, refusalStatus } from "~/utils/forms.server";
 import { cancelSchema, closeSchema } from "~/schemas/order";
 import { stopPriceSchema } from "~/schemas/stop-price";
 import { accountView, instrumentView, orderView, type AccountView } from "~/upstream/views";
@@ -138,7 +138,11 @@ export async function action({ request }: ActionFunctionArgs) {
       { id: v.id, target_profit_price: v.target_profit_price, stop_loss_price: v.stop_loss_price },
       form.idempotencyKey ?? undefined,
     );
-    if (!r.ok) return data({ refusedIntent: "stop", result: form.reply({ formErrors: [r.msg] }) });
+    if (!r.ok)
+      return data(
+        { refusedIntent: "stop", result: form.reply({ formErrors: [r.msg] }) },
+        { status: refusalStatus(r) },
+      );
     return redirectWithToast(request, listHref(status, page, v.id), {
       type: "success",
       text: r.msg || t("order:detail.stops_saved"),

@@ -31,7 +31,7 @@ import type { PickerInstrument } from "~/components/trade/InstrumentPicker";
 import { getSignedIn, loginUrl } from "~/utils/session.server";
 import { getT } from "~/i18n.server";
 import { redirectWithToast } from "~/utils/toast.server";
-import { newIdempotencyKey, readForm, refused } from "~/utils/forms.server";
+import { newIdempotencyKey, readForm, refused, refusalStatus } from "~/utils/forms.server";
 import { closeSchema, orderSchema, stepLots, DEFAULT_MAX_LOTS } from "~/schemas/order";
 import { decimalsOf, inputValue } from "~/utils/format";
 import { dotDecimal, withDotDecimals } from "~/components/trade/decimal";
@@ -254,7 +254,11 @@ export async function action({ request }: ActionFunctionArgs) {
       },
       v.idempotency_key,
     );
-    if (!r.ok) return data({ ...noOrder, result: form.reply({ formErrors: [r.msg] }) });
+    if (!r.ok)
+      return data(
+        { ...noOrder, result: form.reply({ formErrors: [r.msg] }) },
+        { status: refusalStatus(r) },
+      );
     return data({
       kind: "success" as const,
       result: form.reply(),
