@@ -36,6 +36,10 @@ export interface LedgerStatements {
   insert: Statement<unknown[]>;
   balances: Statement<unknown[]>;
   sum: Statement<unknown[]>;
+  /** Moves an amount between balance and lock_balance (positive: into the lock); both after. */
+  hold: Statement<unknown[]>;
+  /** Takes an amount out of lock_balance (paid out); both after. */
+  release: Statement<unknown[]>;
 }
 
 export function ledgerStatements(db: DB): LedgerStatements {
@@ -48,5 +52,11 @@ export function ledgerStatements(db: DB): LedgerStatements {
     ),
     balances: db.prepare("SELECT balance_micro, lock_balance_micro FROM users WHERE id = ?"),
     sum: db.prepare("SELECT COALESCE(SUM(amount_micro), 0) AS s FROM ledger WHERE user_id = ?"),
+    hold: db.prepare(
+      "UPDATE users SET balance_micro = balance_micro - @amount, lock_balance_micro = lock_balance_micro + @amount WHERE id = @user RETURNING balance_micro, lock_balance_micro",
+    ),
+    release: db.prepare(
+      "UPDATE users SET lock_balance_micro = lock_balance_micro - ? WHERE id = ? RETURNING balance_micro, lock_balance_micro",
+    ),
   };
 }

@@ -38,6 +38,24 @@ export interface Posting {
   refusal?: string;
 }
 
+/** Money held for a withdrawal: moved between balance and lock_balance. */
+export interface Hold {
+  userId: number;
+  /** Positive integer micro-USD. */
+  amountMicro: number;
+  /** The request it belongs to: "draw:12". */
+  ref: string;
+  memo?: string | null;
+  at?: number;
+  /** The refusal when the balance cannot cover it (default "insufficient_balance"). */
+  refusal?: string;
+}
+
+export interface Balances {
+  balanceMicro: number;
+  lockMicro: number;
+}
+
 /** Called with a user's balance after each change, inside the booking's transaction. */
 export type BalanceListener = (userId: number, balanceMicro: number) => void;
 
@@ -83,6 +101,72 @@ export class MoneyService {
   }
 
   /**
+   * Holds money for a withdrawal: moves `amountMicro` from the balance into lock_balance, with its
+   * ledger row (kind withdrawal_request, the amount negative: the balance went down). Refused when
+   * the balance after would be below 0, so two requests can never hold the same money.
+   */
+  hold(h: Hold): Balances {
+    assertPositive(h.amountMicro);
+    if (!this.db.inTransaction) return this.transaction(() => this.hold(h));
+    // Checked before anything is written, so a caller that catches the refusal keeps a clean store.
+    const before = this.balances(h.userId);
+    if (!before) throw new Error(`no such user ${h.userId}`);
+    if (before.balanceMicro - h.amountMicro < 0)
+      throw new DomainError(h.refusal ?? "insufficient_balance");
+    const after = this.st.hold.get({ amount: h.amountMicro, user: h.userId }) as Row;
+    this.book(h, -h.amountMicro, after.balance_micro, "withdrawal_request");
+    return toBalances(after);
+  }
+
+  /**
+   * Returns held money to the balance (a withdrawal rejected or cancelled), with its ledger row
+   * (kind withdrawal_returned). The lock must hold at least that much.
+   */
+  unhold(h: Hold): Balances {
+    assertPositive(h.amountMicro);
+    if (!this.db.inTransaction) return this.transaction(() => this.unhold(h));
+    this.assertHeld(h);
+    const after = this.st.hold.get({ amount: -h.amountMicro, user: h.userId }) as Row;
+    this.book(h, h.amountMicro, after.balance_micro, "withdrawal_returned");
+    return toBalances(after);
+  }
+
+  /**
+   * Pays held money out (a withdrawal approved): lock_balance goes down; the balance, and so the
+   * ledger, does not change (the withdrawal_request row already took it from the balance).
+   */
+  payOut(h: Hold): Balances {
+    assertPositive(h.amountMicro);
+    if (!this.db.inTransaction) return this.transaction(() => this.payOut(h));
+    this.assertHeld(h);
+    return toBalances(this.st.release.get(h.amountMicro, h.userId) as Row);
+  }
+
+  /** The lock must hold what leaves it: anything else is a fault of the caller, not of the user. */
+  private assertHeld(h: Hold): void {
+    const before = this.balances(h.userId);
+    if (!before) throw new Error(`no such user ${h.userId}`);
+    if (before.lockMicro < h.amountMicro)
+      throw new Error(
+        `lock_balance of user ${h.userId} (${before.lockMicro}) is below ${h.amountMicro} (${h.ref})`,
+      );
+  }
+
+  private book(h: Hold, amountMicro: number, balanceAfter: number, kind: LedgerKind): void {
+    this.st.insert.run(
+      h.userId,
+      amountMicro,
+      balanceAfter,
+      kind,
+      h.memo ?? null,
+      h.ref,
+      h.at ?? Date.now(),
+    );
+    this.touched?.add(h.userId);
+    this.announce(h.userId, balanceAfter);
+  }
+
+  /**
    * Runs fn in one db transaction (nested calls join the outer one). When it throws, the balances
    * announced during it are announced again as the store holds them after the rollback.
    */
@@ -104,7 +188,7 @@ export class MoneyService {
   }
 
   /** A user's balance and locked balance (micro-USD), or undefined for no such user. */
-  balances(userId: number): { balanceMicro: number; lockMicro: number } | undefined {
+  balances(userId: number): Balances | undefined {
     const r = this.st.balances.get(userId) as
       { balance_micro: number; lock_balance_micro: number } | undefined;
     return r ? { balanceMicro: r.balance_micro, lockMicro: r.lock_balance_micro } : undefined;
@@ -124,6 +208,21 @@ export class MoneyService {
   private announce(userId: number, balanceMicro: number): void {
     for (const l of this.listeners) l(userId, balanceMicro);
   }
+}
+
+interface Row {
+  balance_micro: number;
+  lock_balance_micro: number;
+}
+
+const toBalances = (r: Row): Balances => ({
+  balanceMicro: r.balance_micro,
+  lockMicro: r.lock_balance_micro,
+});
+
+function assertPositive(amountMicro: number): void {
+  if (!Number.isSafeInteger(amountMicro) || amountMicro <= 0)
+    throw new Error(`a held amount must be a positive integer micro-USD value: ${amountMicro}`);
 }
 
 const services = new WeakMap<DB, MoneyService>();

@@ -1,0 +1,334 @@
+/**
+ * Withdrawals (trading-rules.md "Deposits, withdrawals, verification"; product-spec.md section 9).
+ *
+ * States: 0 reviewing -> 1 paid (operator) | 2 rejected (operator, remark) | 3 cancelled (user).
+ * - Request: the amount (USD) must be positive, within the currency's minimum and maximum, at most
+ *   the account's free margin (can_use: money held by open positions cannot leave) and at most its
+ *   balance. Both are checked inside the one transaction that moves the amount from balance to
+ *   lock_balance with its ledger row, so two requests can never spend the same money.
+ * - Fee: fee type 1 is the fixed draw_rate (USD), otherwise draw_rate x amount; net = (amount - fee)
+ *   x usd_price in the currency's units, never below 0 (contract/formulas.ts).
+ * - Paid: the amount leaves lock_balance (the balance already went down at request).
+ * - Rejected or cancelled: the amount returns to the balance with its ledger row.
+ *
+ * Invariant (checked by ledger:check): a user's lock_balance equals the sum of the amounts of their
+ * withdrawals under review.
+ */
+import { WITHDRAW_STATUS } from "@contract/enums";
+import { withdrawFee, withdrawNet } from "@contract/formulas";
+import type { DB } from "../../platform/db.js";
+import { CODE, DomainError } from "../../platform/errors.js";
+import { decimalArith, dec, toMicro, MICRO, Dec } from "./decimal.js";
+import { moneyOf, type MoneyService } from "./service.js";
+
+/** Decimal places of a withdrawal's net amount (enough for BTC's satoshi). */
+export const NET_DP = 8;
+
+export interface DrawCurrency {
+  id: number;
+  type: number;
+  code: string;
+  protocol: string;
+  drawRate: string;
+  feeType: number;
+  usdPrice: string;
+  minMicro: number;
+  maxMicro: number;
+}
+
+export interface DrawRecord {
+  id: number;
+  userId: number;
+  type: number;
+  currency: DrawCurrency;
+  methodId: number;
+  amountMicro: number;
+  feeMicro: number;
+  net: string;
+  memo: string | null;
+  status: number;
+  remark: string | null;
+  createdAt: number;
+  decidedAt: number | null;
+  /** Where it goes: the address, or the bank account's payee and number. */
+  address: string | null;
+  payeeAccount: string | null;
+  payeeName: string | null;
+  bankName: string | null;
+}
+
+export interface DrawRequest {
+  drawCurrencyId: number;
+  amountMicro: number;
+  drawMethodId: number;
+  memo?: string | null;
+}
+
+export interface WithdrawalDeps {
+  db: DB;
+  /** The account's free margin (can_use) now, in micro-USD: equity minus the margin in use. */
+  freeMarginMicro(userId: number): number;
+  now?: () => number;
+}
+
+type CurrencyRow = {
+  id: number;
+  type: number;
+  code: string;
+  protocol: string;
+  draw_rate: string;
+  fee_type: number;
+  usd_price: string;
+  min_micro: number;
+  max_micro: number;
+};
+
+const toCurrency = (r: CurrencyRow): DrawCurrency => ({
+  id: r.id,
+  type: r.type,
+  code: r.code,
+  protocol: r.protocol,
+  drawRate: r.draw_rate,
+  feeType: r.fee_type,
+  usdPrice: r.usd_price,
+  minMicro: r.min_micro,
+  maxMicro: r.max_micro,
+});
+
+/** Fee (micro-USD, half-even) and net (currency units, NET_DP places, down) of a withdrawal. */
+export function drawFigures(
+  c: DrawCurrency,
+  amountMicro: number,
+): { feeMicro: number; net: string } {
+  const amount = dec(amountMicro).div(MICRO);
+  const fee = withdrawFee(decimalArith, amount, c.feeType, dec(c.drawRate));
+  const net = withdrawNet(decimalArith, amount, c.feeType, dec(c.drawRate), dec(c.usdPrice));
+  // The user never receives more than the formula gives: the net is cut, not rounded up.
+  return {
+    feeMicro: toMicro(fee),
+    net: net.toDecimalPlaces(NET_DP, Dec.ROUND_DOWN).toFixed(NET_DP),
+  };
+}
+
+export class Withdrawals {
+  private readonly money: MoneyService;
+  private readonly now: () => number;
+
+  constructor(private readonly d: WithdrawalDeps) {
+    this.money = moneyOf(d.db);
+    this.now = d.now ?? Date.now;
+  }
+
+  /** Enabled withdrawal currencies of a type (1 address, 2 bank), in display order. */
+  currencies(type: number): DrawCurrency[] {
+    return (
+      this.d.db
+        .prepare("SELECT * FROM draw_currencies WHERE enabled = 1 AND type = ? ORDER BY sort, id")
+        .all(type) as CurrencyRow[]
+    ).map(toCurrency);
+  }
+
+  currency(id: number): DrawCurrency | null {
+    const r = this.d.db
+      .prepare("SELECT * FROM draw_currencies WHERE id = ? AND enabled = 1")
+      .get(id) as CurrencyRow | undefined;
+    return r ? toCurrency(r) : null;
+  }
+
+  /** Requests a withdrawal: holds the amount (balance -> lock_balance) and records it for review. */
+  request(userId: number, req: DrawRequest): DrawRecord {
+    const db = this.d.db;
+    return this.money.transaction(() => {
+      const user = db.prepare("SELECT is_demo FROM users WHERE id = ?").get(userId) as
+        { is_demo: number } | undefined;
+      if (!user) throw new DomainError("not_found", CODE.NOT_FOUND);
+      if (user.is_demo) throw new DomainError("demo_only_true_account");
+      const currency = this.currency(req.drawCurrencyId);
+      if (!currency) throw new DomainError("withdraw_no_channel");
+      const method = db
+        .prepare(
+          "SELECT id, type, draw_currency_id FROM draw_methods WHERE id = ? AND user_id = ? AND deleted_at IS NULL",
+        )
+        .get(req.drawMethodId, userId) as
+        { id: number; type: number; draw_currency_id: number } | undefined;
+      if (!method) throw new DomainError("withdraw_method_missing");
+      if (method.type !== currency.type || method.draw_currency_id !== currency.id)
+        throw new DomainError("withdraw_method_mismatch");
+      const amount = req.amountMicro;
+      if (!Number.isSafeInteger(amount) || amount <= 0)
+        throw new DomainError("withdraw_amount_positive");
+      if (amount < currency.minMicro)
+        throw new DomainError("withdraw_below_min", CODE.FAIL, { min: usd(currency.minMicro) });
+      if (amount > currency.maxMicro)
+        throw new DomainError("withdraw_above_max", CODE.FAIL, { max: usd(currency.maxMicro) });
+      const free = this.d.freeMarginMicro(userId);
+      if (amount > free)
+        throw new DomainError("withdraw_above_free", CODE.FAIL, { free: usd(Math.max(0, free)) });
+      const { feeMicro, net } = drawFigures(currency, amount);
+      if (feeMicro >= amount) throw new DomainError("withdraw_fee_exceeds");
+      const at = this.now();
+      const id = Number(
+        db
+          .prepare(
+            "INSERT INTO draws (user_id, type, draw_currency_id, draw_method_id, amount_micro, fee_micro, net, memo, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+          )
+          .run(
+            userId,
+            currency.type,
+            currency.id,
+            method.id,
+            amount,
+            feeMicro,
+            net,
+            req.memo ?? null,
+            at,
+          ).lastInsertRowid,
+      );
+      // Refused (and everything above rolled back) when the balance cannot cover it.
+      this.money.hold({ userId, amountMicro: amount, ref: `draw:${id}`, at });
+      return this.get(id)!;
+    });
+  }
+
+  /** The user takes back a withdrawal still under review: the amount returns to the balance. */
+  cancel(userId: number, id: number): DrawRecord {
+    return this.decide(id, WITHDRAW_STATUS.CANCELLED, { userId, remark: null, by: null });
+  }
+
+  /** An operator paid it: the amount leaves lock_balance. */
+  approve(id: number, by: string): DrawRecord {
+    return this.decide(id, WITHDRAW_STATUS.PAID, { remark: null, by });
+  }
+
+  /** An operator refused it (with a remark): the amount returns to the balance. */
+  reject(id: number, by: string, remark: string): DrawRecord {
+    if (!remark.trim()) throw new DomainError("remark_required");
+    return this.decide(id, WITHDRAW_STATUS.REJECTED, { remark: remark.trim(), by });
+  }
+
+  private decide(
+    id: number,
+    to: number,
+    o: { userId?: number; remark: string | null; by: string | null },
+  ): DrawRecord {
+    const db = this.d.db;
+    return this.money.transaction(() => {
+      const draw = this.get(id);
+      if (!draw || (o.userId !== undefined && draw.userId !== o.userId))
+        throw new DomainError("not_found", CODE.NOT_FOUND);
+      if (draw.status !== WITHDRAW_STATUS.REVIEWING)
+        throw new DomainError("withdraw_already_decided");
+      const at = this.now();
+      const changed = db
+        .prepare(
+          "UPDATE draws SET status = ?, remark = ?, decided_by = ?, decided_at = ? WHERE id = ? AND status = ?",
+        )
+        .run(to, o.remark, o.by, at, id, WITHDRAW_STATUS.REVIEWING).changes;
+      if (changed !== 1) throw new Error(`withdrawal ${id} changed under its own transaction`);
+      const hold = { userId: draw.userId, amountMicro: draw.amountMicro, ref: `draw:${id}`, at };
+      if (to === WITHDRAW_STATUS.PAID) this.money.payOut(hold);
+      else this.money.unhold({ ...hold, memo: o.remark });
+      return this.get(id)!;
+    });
+  }
+
+  get(id: number): DrawRecord | null {
+    const r = this.d.db.prepare(`${RECORD_SQL} WHERE d.id = ?`).get(id) as RecordRow | undefined;
+    return r ? toRecord(r) : null;
+  }
+
+  /** A user's withdrawals of a type, newest first, one page. */
+  list(
+    userId: number,
+    type: number,
+    page: number,
+    pageSize: number,
+  ): { items: DrawRecord[]; total: number } {
+    const p = Math.max(1, Math.floor(page));
+    const items = (
+      this.d.db
+        .prepare(
+          `${RECORD_SQL} WHERE d.user_id = ? AND d.type = ? ORDER BY d.id DESC LIMIT ? OFFSET ?`,
+        )
+        .all(userId, type, pageSize, (p - 1) * pageSize) as RecordRow[]
+    ).map(toRecord);
+    const total = (
+      this.d.db
+        .prepare("SELECT COUNT(*) AS n FROM draws WHERE user_id = ? AND type = ?")
+        .get(userId, type) as { n: number }
+    ).n;
+    return { items, total };
+  }
+}
+
+const RECORD_SQL = `SELECT d.*, c.type AS c_type, c.code AS c_code, c.protocol AS c_protocol,
+  c.draw_rate AS c_draw_rate, c.fee_type AS c_fee_type, c.usd_price AS c_usd_price,
+  c.min_micro AS c_min_micro, c.max_micro AS c_max_micro,
+  m.dc_address, m.payee_account, m.payee_name, m.bank_name
+  FROM draws d JOIN draw_currencies c ON c.id = d.draw_currency_id
+  JOIN draw_methods m ON m.id = d.draw_method_id`;
+
+type RecordRow = {
+  id: number;
+  user_id: number;
+  type: number;
+  draw_currency_id: number;
+  draw_method_id: number;
+  amount_micro: number;
+  fee_micro: number;
+  net: string;
+  memo: string | null;
+  status: number;
+  remark: string | null;
+  created_at: number;
+  decided_at: number | null;
+  c_type: number;
+  c_code: string;
+  c_protocol: string;
+  c_draw_rate: string;
+  c_fee_type: number;
+  c_usd_price: string;
+  c_min_micro: number;
+  c_max_micro: number;
+  dc_address: string | null;
+  payee_account: string | null;
+  payee_name: string | null;
+  bank_name: string | null;
+};
+
+function toRecord(r: RecordRow): DrawRecord {
+  return {
+    id: r.id,
+    userId: r.user_id,
+    type: r.type,
+    currency: {
+      id: r.draw_currency_id,
+      type: r.c_type,
+      code: r.c_code,
+      protocol: r.c_protocol,
+      drawRate: r.c_draw_rate,
+      feeType: r.c_fee_type,
+      usdPrice: r.c_usd_price,
+      minMicro: r.c_min_micro,
+      maxMicro: r.c_max_micro,
+    },
+    methodId: r.draw_method_id,
+    amountMicro: r.amount_micro,
+    feeMicro: r.fee_micro,
+    net: r.net,
+    memo: r.memo,
+    status: r.status,
+    remark: r.remark,
+    createdAt: r.created_at,
+    decidedAt: r.decided_at,
+    address: r.dc_address,
+    payeeAccount: r.payee_account,
+    payeeName: r.payee_name,
+    bankName: r.bank_name,
+  };
+}
+
+/** micro-USD as a USD text with 2 decimals, for messages. */
+function usd(micro: number): string {
+  return (micro / MICRO).toFixed(2);
+}
