@@ -1,0 +1,324 @@
+/**
+ * Deposits (charges): coin transfers to a channel's address (type 0) and bank wires to a wire
+ * account (type 1), each with one proof image (trading-rules.md "Deposits, withdrawals,
+ * verification").
+ *
+ * States: 0 unchecked -> 1 finished (operator; credited) | 2 rejected (operator, remark) | 3 invalid
+ * (operator, remark). A deposit changes no balance until it is approved; approval books exactly one
+ * ledger row of kind deposit (ref "charge:ID") for the amount actually received, which the operator
+ * may give when it differs from the declared one.
+ */
+import { CHARGE_STATUS } from "@contract/enums";
+import type { DB } from "../../platform/db.js";
+import { CODE, DomainError } from "../../platform/errors.js";
+import { getSetting } from "../../platform/settings.js";
+import { dec, toMicro, MICRO, Dec } from "./decimal.js";
+import { moneyOf, type MoneyService } from "./service.js";
+
+/** Decimal places of a coin count shown for a deposit. */
+export const COIN_DP = 8;
+
+export interface ChargeChannel {
+  id: number;
+  currencyCode: string;
+  protocolCode: string;
+  address: string;
+  usdPrice: string;
+}
+
+export interface WireAccount {
+  id: number;
+  bankCoin: string;
+  bankName: string;
+  bankAddress: string;
+  bankSwift: string;
+  payeeName: string;
+  payeeAccount: string;
+  bankRemark: string;
+}
+
+export interface ChargeRecord {
+  id: number;
+  userId: number;
+  type: number;
+  currencyCode: string;
+  amountMicro: number;
+  creditedMicro: number | null;
+  address: string | null;
+  proof: string;
+  status: number;
+  remark: string | null;
+  createdAt: number;
+  decidedAt: number | null;
+}
+
+export type ChargeRequest =
+  | { type: 0; channelId: number; amountMicro: number; proof: string; address?: string | null }
+  | { type: 1; wireId: number; amountMicro: number; proof: string };
+
+/** Coins to send for `amountMicro` USD at the channel's price (cut to COIN_DP places). */
+export function coinCount(c: Pick<ChargeChannel, "usdPrice">, amountMicro: number): string {
+  return dec(amountMicro)
+    .div(MICRO)
+    .div(dec(c.usdPrice))
+    .toDecimalPlaces(COIN_DP, Dec.ROUND_DOWN)
+    .toFixed(COIN_DP);
+}
+
+export class Deposits {
+  private readonly money: MoneyService;
+
+  constructor(
+    private readonly db: DB,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.money = moneyOf(db);
+  }
+
+  channels(): ChargeChannel[] {
+    return (
+      this.db
+        .prepare("SELECT * FROM charge_channels WHERE enabled = 1 ORDER BY sort, id")
+        .all() as ChannelRow[]
+    ).map(toChannel);
+  }
+
+  wireAccounts(bankCoin?: string): WireAccount[] {
+    const rows = (
+      bankCoin
+        ? this.db
+            .prepare(
+              "SELECT * FROM wire_accounts WHERE enabled = 1 AND bank_coin = ? ORDER BY sort, id",
+            )
+            .all(bankCoin)
+        : this.db.prepare("SELECT * FROM wire_accounts WHERE enabled = 1 ORDER BY sort, id").all()
+    ) as WireRow[];
+    return rows.map(toWire);
+  }
+
+  /** The smallest and largest deposit accepted (settings deposit.min_usd and deposit.max_usd). */
+  bounds(): { minMicro: number; maxMicro: number } {
+    return {
+      minMicro: toMicro(dec(getSetting(this.db, "deposit.min_usd") ?? "10")),
+      maxMicro: toMicro(dec(getSetting(this.db, "deposit.max_usd") ?? "1000000")),
+    };
+  }
+
+  /** Records a deposit for review; nothing is credited yet. */
+  submit(userId: number, req: ChargeRequest): ChargeRecord {
+    const tx = this.db.transaction(() => {
+      const user = this.db.prepare("SELECT is_demo FROM users WHERE id = ?").get(userId) as
+        { is_demo: number } | undefined;
+      if (!user) throw new DomainError("not_found", CODE.NOT_FOUND);
+      if (user.is_demo) throw new DomainError("demo_only_true_account");
+      const amount = req.amountMicro;
+      if (!Number.isSafeInteger(amount) || amount <= 0)
+        throw new DomainError("deposit_amount_positive");
+      const { minMicro, maxMicro } = this.bounds();
+      if (amount < minMicro)
+        throw new DomainError("deposit_below_min", CODE.FAIL, { min: usd(minMicro) });
+      if (amount > maxMicro)
+        throw new DomainError("deposit_above_max", CODE.FAIL, { max: usd(maxMicro) });
+      this.checkProof(userId, req.proof);
+      let currency: string;
+      let address: string | null = null;
+      if (req.type === 0) {
+        const ch = this.channels().find((c) => c.id === req.channelId);
+        if (!ch) throw new DomainError("withdraw_no_channel");
+        if (req.address && req.address.trim() !== ch.address)
+          throw new DomainError("deposit_address_changed");
+        currency = ch.currencyCode;
+        address = ch.address;
+      } else {
+        const wire = this.wireAccounts().find((w) => w.id === req.wireId);
+        if (!wire) throw new DomainError("deposit_no_wire");
+        currency = wire.bankCoin;
+      }
+      const id = Number(
+        this.db
+          .prepare(
+            "INSERT INTO charges (user_id, type, channel_id, wire_id, currency_code, amount_micro, address, proof, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+          )
+          .run(
+            userId,
+            req.type,
+            req.type === 0 ? req.channelId : null,
+            req.type === 1 ? req.wireId : null,
+            currency,
+            amount,
+            address,
+            req.proof,
+            this.now(),
+          ).lastInsertRowid,
+      );
+      return this.get(id)!;
+    });
+    return tx();
+  }
+
+  /** The proof must be an image this user uploaded, not already the proof of another deposit. */
+  private checkProof(userId: number, proof: string): void {
+    const up = this.db.prepare("SELECT user_id FROM uploads WHERE name = ?").get(proof) as
+      { user_id: number } | undefined;
+    if (!up || up.user_id !== userId) throw new DomainError("deposit_proof_missing");
+    if (this.db.prepare("SELECT 1 FROM charges WHERE proof = ? LIMIT 1").get(proof))
+      throw new DomainError("deposit_proof_used");
+  }
+
+  /** Credits the deposit: `receivedMicro` (default the declared amount), one ledger row. */
+  approve(id: number, by: string, receivedMicro?: number | null): ChargeRecord {
+    return this.money.transaction(() => {
+      const c = this.open(id);
+      const credited = receivedMicro ?? c.amountMicro;
+      if (!Number.isSafeInteger(credited) || credited <= 0)
+        throw new DomainError("deposit_amount_positive");
+      this.close(id, CHARGE_STATUS.FINISHED, by, null, credited);
+      this.money.post({
+        userId: c.userId,
+        amountMicro: credited,
+        kind: "deposit",
+        ref: `charge:${id}`,
+        memo: c.type === 0 ? `${c.currencyCode} deposit` : "bank wire",
+      });
+      return this.get(id)!;
+    });
+  }
+
+  reject(id: number, by: string, remark: string): ChargeRecord {
+    return this.refuse(id, CHARGE_STATUS.REJECTED, by, remark);
+  }
+
+  invalid(id: number, by: string, remark: string): ChargeRecord {
+    return this.refuse(id, CHARGE_STATUS.INVALID, by, remark);
+  }
+
+  private refuse(id: number, to: number, by: string, remark: string): ChargeRecord {
+    if (!remark.trim()) throw new DomainError("remark_required");
+    const tx = this.db.transaction(() => {
+      this.open(id);
+      this.close(id, to, by, remark.trim(), null);
+      return this.get(id)!;
+    });
+    return tx();
+  }
+
+  private open(id: number): ChargeRecord {
+    const c = this.get(id);
+    if (!c) throw new DomainError("not_found", CODE.NOT_FOUND);
+    if (c.status !== CHARGE_STATUS.UNCHECKED) throw new DomainError("deposit_already_decided");
+    return c;
+  }
+
+  private close(
+    id: number,
+    to: number,
+    by: string,
+    remark: string | null,
+    credited: number | null,
+  ): void {
+    const changed = this.db
+      .prepare(
+        "UPDATE charges SET status = ?, remark = ?, decided_by = ?, decided_at = ?, credited_micro = ? WHERE id = ? AND status = 0",
+      )
+      .run(to, remark, by, this.now(), credited, id).changes;
+    if (changed !== 1) throw new Error(`deposit ${id} changed under its own transaction`);
+  }
+
+  get(id: number): ChargeRecord | null {
+    const r = this.db.prepare("SELECT * FROM charges WHERE id = ?").get(id) as
+      ChargeRow | undefined;
+    return r ? toCharge(r) : null;
+  }
+
+  /** A user's deposits of a type, newest first, one page. */
+  list(
+    userId: number,
+    type: number,
+    page: number,
+    pageSize: number,
+  ): { items: ChargeRecord[]; total: number } {
+    const p = Math.max(1, Math.floor(page));
+    const items = (
+      this.db
+        .prepare(
+          "SELECT * FROM charges WHERE user_id = ? AND type = ? ORDER BY id DESC LIMIT ? OFFSET ?",
+        )
+        .all(userId, type, pageSize, (p - 1) * pageSize) as ChargeRow[]
+    ).map(toCharge);
+    const total = (
+      this.db
+        .prepare("SELECT COUNT(*) AS n FROM charges WHERE user_id = ? AND type = ?")
+        .get(userId, type) as { n: number }
+    ).n;
+    return { items, total };
+  }
+}
+
+type ChannelRow = {
+  id: number;
+  currency_code: string;
+  protocol_code: string;
+  address: string;
+  usd_price: string;
+};
+const toChannel = (r: ChannelRow): ChargeChannel => ({
+  id: r.id,
+  currencyCode: r.currency_code,
+  protocolCode: r.protocol_code,
+  address: r.address,
+  usdPrice: r.usd_price,
+});
+
+type WireRow = {
+  id: number;
+  bank_coin: string;
+  bank_name: string;
+  bank_address: string;
+  bank_swift: string;
+  payee_name: string;
+  payee_account: string;
+  bank_remark: string;
+};
+const toWire = (r: WireRow): WireAccount => ({
+  id: r.id,
+  bankCoin: r.bank_coin,
+  bankName: r.bank_name,
+  bankAddress: r.bank_address,
+  bankSwift: r.bank_swift,
+  payeeName: r.payee_name,
+  payeeAccount: r.payee_account,
+  bankRemark: r.bank_remark,
+});
+
+type ChargeRow = {
+  id: number;
+  user_id: number;
+  type: number;
+  currency_code: string;
+  amount_micro: number;
+  credited_micro: number | null;
+  address: string | null;
+  proof: string;
+  status: number;
+  remark: string | null;
+  created_at: number;
+  decided_at: number | null;
+};
+const toCharge = (r: ChargeRow): ChargeRecord => ({
+  id: r.id,
+  userId: r.user_id,
+  type: r.type,
+  currencyCode: r.currency_code,
+  amountMicro: r.amount_micro,
+  creditedMicro: r.credited_micro,
+  address: r.address,
+  proof: r.proof,
+  status: r.status,
+  remark: r.remark,
+  createdAt: r.created_at,
+  decidedAt: r.decided_at,
+});
+
+function usd(micro: number): string {
+  return (micro / MICRO).toFixed(2);
+}
