@@ -145,6 +145,22 @@ describe("deposits", () => {
     expect(refusal(() => deposits.submit(user, { ...ok, proof }))).toBe("deposit_proof_used");
   });
 
+  it("records one deposit of one idempotency key", () => {
+    const { rr, deposits, user, trc } = setup();
+    const req = {
+      type: 0 as const,
+      channelId: trc.id,
+      amountMicro: 100 * M,
+      proof: upload(rr, user),
+    };
+    const a = deposits.submit(user, req, "dep-1");
+    expect(deposits.submit(user, req, "dep-1")).toEqual(a);
+    expect(deposits.list(user, 0, 1, 20).total).toBe(1);
+    expect(() => deposits.submit(user, { ...req, amountMicro: 200 * M }, "dep-1")).toThrow(
+      expect.objectContaining({ key: "idempotency_key_reused", status: 422 }),
+    );
+  });
+
   it("tells how many coins a deposit is at the channel's price", () => {
     expect(coinCount({ usdPrice: "1" }, 250 * M)).toBe("250.00000000");
     expect(coinCount({ usdPrice: "65000" }, 1000 * M)).toBe("0.01538461");

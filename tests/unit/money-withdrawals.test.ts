@@ -129,6 +129,31 @@ describe("withdrawals", () => {
     expect(open.s).toBe(90 * M);
   });
 
+  it("makes one withdrawal of one idempotency key, and refuses the key for another request", () => {
+    const { rr, draws, usdtTrc, user, address } = setup(1000);
+    const req = { drawCurrencyId: usdtTrc.id, amountMicro: 100 * M, drawMethodId: address.id };
+    const a = draws.request(user, req, "key-1");
+    const again = draws.request(user, req, "key-1");
+    expect(again).toEqual(a);
+    expect(moneyOf(rr.db).balances(user)).toEqual({ balanceMicro: 900 * M, lockMicro: 100 * M });
+    expect(() => draws.request(user, { ...req, amountMicro: 200 * M }, "key-1")).toThrow(
+      expect.objectContaining({ key: "idempotency_key_reused", status: 422 }),
+    );
+    // Keys are per user: another user's same key is another request.
+    const other = rr.user(1000);
+    const theirs = new DrawMethods(rr.db).bind(other, {
+      type: DRAW_TYPE.ADDRESS,
+      drawCurrencyId: usdtTrc.id,
+      address: TRON,
+    });
+    expect(draws.request(other, { ...req, drawMethodId: theirs.id }, "key-1").id).not.toBe(a.id);
+    // Cancelling twice with one key answers the same, and returns the money once.
+    const c1 = draws.cancel(user, a.id, "cancel-1");
+    expect(draws.cancel(user, a.id, "cancel-1")).toEqual(c1);
+    expect(moneyOf(rr.db).balances(user)).toEqual({ balanceMicro: 1000 * M, lockMicro: 0 });
+    expect(rr.ledger(user).filter((l) => l.kind === "withdrawal_returned")).toHaveLength(1);
+  });
+
   it("cannot take the margin held by open positions", () => {
     const { rr, draws, usdtTrc, user, address } = setup(1000);
     rr.feed.set("EURUSD", 1.1);

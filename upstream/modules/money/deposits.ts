@@ -14,6 +14,7 @@ import { CODE, DomainError } from "../../platform/errors.js";
 import { getSetting } from "../../platform/settings.js";
 import { dec, toMicro, MICRO, Dec } from "./decimal.js";
 import { moneyOf, type MoneyService } from "./service.js";
+import { Idempotency } from "../../platform/idempotency.js";
 
 /** Decimal places of a coin count shown for a deposit. */
 export const COIN_DP = 8;
@@ -67,12 +68,14 @@ export function coinCount(c: Pick<ChargeChannel, "usdPrice">, amountMicro: numbe
 
 export class Deposits {
   private readonly money: MoneyService;
+  private readonly idem: Idempotency;
 
   constructor(
     private readonly db: DB,
     private readonly now: () => number = Date.now,
   ) {
     this.money = moneyOf(db);
+    this.idem = new Idempotency(db, now);
   }
 
   channels(): ChargeChannel[] {
@@ -104,9 +107,14 @@ export class Deposits {
     };
   }
 
-  /** Records a deposit for review; nothing is credited yet. */
-  submit(userId: number, req: ChargeRequest): ChargeRecord {
+  /**
+   * Records a deposit for review; nothing is credited yet. The same idempotency key again answers
+   * the first deposit and records nothing more.
+   */
+  submit(userId: number, req: ChargeRequest, idemKey: string | null = null): ChargeRecord {
     const tx = this.db.transaction(() => {
+      const seen = this.idem.lookup<{ id: number }>(userId, idemKey, "charge", req);
+      if (seen) return this.get(seen.id)!;
       const user = this.db.prepare("SELECT is_demo FROM users WHERE id = ?").get(userId) as
         { is_demo: number } | undefined;
       if (!user) throw new DomainError("not_found", CODE.NOT_FOUND);
@@ -151,6 +159,7 @@ export class Deposits {
             this.now(),
           ).lastInsertRowid,
       );
+      this.idem.store(userId, idemKey, "charge", req, { id });
       return this.get(id)!;
     });
     return tx();

@@ -20,6 +20,7 @@ import type { DB } from "../../platform/db.js";
 import { CODE, DomainError } from "../../platform/errors.js";
 import { decimalArith, dec, toMicro, MICRO, Dec } from "./decimal.js";
 import { moneyOf, type MoneyService } from "./service.js";
+import { Idempotency } from "../../platform/idempotency.js";
 
 /** Decimal places of a withdrawal's net amount (enough for BTC's satoshi). */
 export const NET_DP = 8;
@@ -113,10 +114,12 @@ export function drawFigures(
 export class Withdrawals {
   private readonly money: MoneyService;
   private readonly now: () => number;
+  private readonly idem: Idempotency;
 
   constructor(private readonly d: WithdrawalDeps) {
     this.money = moneyOf(d.db);
     this.now = d.now ?? Date.now;
+    this.idem = new Idempotency(d.db, this.now);
   }
 
   /** Enabled withdrawal currencies of a type (1 address, 2 bank), in display order. */
@@ -135,10 +138,15 @@ export class Withdrawals {
     return r ? toCurrency(r) : null;
   }
 
-  /** Requests a withdrawal: holds the amount (balance -> lock_balance) and records it for review. */
-  request(userId: number, req: DrawRequest): DrawRecord {
+  /**
+   * Requests a withdrawal: holds the amount (balance -> lock_balance) and records it for review.
+   * The same idempotency key again answers the first withdrawal and holds nothing more.
+   */
+  request(userId: number, req: DrawRequest, idemKey: string | null = null): DrawRecord {
     const db = this.d.db;
     return this.money.transaction(() => {
+      const seen = this.idem.lookup<{ id: number }>(userId, idemKey, "draw", req);
+      if (seen) return this.get(seen.id)!;
       const user = db.prepare("SELECT is_demo FROM users WHERE id = ?").get(userId) as
         { is_demo: number } | undefined;
       if (!user) throw new DomainError("not_found", CODE.NOT_FOUND);
@@ -186,13 +194,23 @@ export class Withdrawals {
       );
       // Refused (and everything above rolled back) when the balance cannot cover it.
       this.money.hold({ userId, amountMicro: amount, ref: `draw:${id}`, at });
+      this.idem.store(userId, idemKey, "draw", req, { id });
       return this.get(id)!;
     });
   }
 
-  /** The user takes back a withdrawal still under review: the amount returns to the balance. */
-  cancel(userId: number, id: number): DrawRecord {
-    return this.decide(id, WITHDRAW_STATUS.CANCELLED, { userId, remark: null, by: null });
+  /**
+   * The user takes back a withdrawal still under review: the amount returns to the balance. The same
+   * idempotency key again answers the cancelled withdrawal instead of "already decided".
+   */
+  cancel(userId: number, id: number, idemKey: string | null = null): DrawRecord {
+    return this.money.transaction(() => {
+      const seen = this.idem.lookup<{ id: number }>(userId, idemKey, "draw_cancel", { id });
+      if (seen) return this.get(seen.id)!;
+      const done = this.decide(id, WITHDRAW_STATUS.CANCELLED, { userId, remark: null, by: null });
+      this.idem.store(userId, idemKey, "draw_cancel", { id }, { id });
+      return done;
+    });
   }
 
   /** An operator paid it: the amount leaves lock_balance. */
