@@ -8,7 +8,7 @@ import pino from "pino";
 import type { UpstreamConfig } from "./platform/config.js";
 import { openDb, type DB } from "./platform/db.js";
 import { CODE_OK, type Envelope } from "./platform/http/envelope.js";
-import { registerErrorHandling } from "./platform/http/errors.js";
+import { clientErrorHandler, registerErrorHandling } from "./platform/http/errors.js";
 import { normaliseLang, translate, type Lang } from "./platform/i18n.js";
 import { createHub, type Hub } from "./platform/ws/hub.js";
 import type { PriceFeed } from "./modules/market/feed.js";
@@ -58,7 +58,12 @@ export async function buildUpstream(
 ): Promise<Upstream> {
   const log = pino({ level: config.logLevel, base: { svc: "upstream" } });
   const db = openDb(config.dbFile);
-  const app = Fastify({ logger: false, bodyLimit: 6 * 1024 * 1024, trustProxy: "loopback" });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 6 * 1024 * 1024,
+    trustProxy: "loopback",
+    clientErrorHandler,
+  });
   await app.register(formbody);
   const hub = createHub(app.server, db);
 
