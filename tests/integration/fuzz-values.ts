@@ -136,9 +136,12 @@ export function assertOptions(numRuns: number): fc.Parameters<unknown> {
     seed: SEED,
     reporter: (details) => {
       if (!details.failed) return;
-      const msg = fc
-        .defaultReportMessage(details)!
-        .replace(/(.)\1{60,}/g, (m, c: string) => `${c.repeat(10)}…(${m.length} x ${c})`);
+      const cause = details.errorInstance;
+      const msg =
+        `${fc.defaultReportMessage(details)}\nCause: ${cause instanceof Error ? cause.message : String(cause)}`.replace(
+          /(.)\1{60,}/g,
+          (m, c: string) => `${c.repeat(10)}…(${m.length} x ${c})`,
+        );
       throw new Error(msg.slice(0, 6000));
     },
   };

@@ -272,6 +272,9 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
   };
   let stopping = false;
 
+  /** Wait before another attempt: 20 ms doubling up to 160 ms, with jitter, while the upstream is down. */
+  const backoff = (attempt: number) =>
+    Math.min(160, 20 * 2 ** attempt) * (0.75 + Math.random() * 0.5);
   /** Sends a command until an answer arrives, with the same key each time (retry after a loss). */
   const command = async (token: string, c: Command): Promise<Env> => {
     for (let attempt = 0; ; attempt++) {
@@ -293,11 +296,11 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
       } finally {
         busy--;
       }
-      await sleep(20 + Math.floor(Math.random() * 40));
+      await sleep(backoff(attempt));
     }
   };
   const query = async (token: string, p: string): Promise<Env> => {
-    for (;;) {
+    for (let attempt = 0; ; attempt++) {
       while (gate) await gate;
       if (Date.now() > deadline) throw new Error("soak deadline passed");
       busy++;
@@ -308,7 +311,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
       } finally {
         busy--;
       }
-      await sleep(20 + Math.floor(Math.random() * 40));
+      await sleep(backoff(attempt));
     }
   };
 
@@ -569,7 +572,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
         await idle();
         await check(ackedAtKill, false);
         log(
-          `kill ${result.kills}/${opts.kills}: ${acked.size} orders acknowledged, ${result.retried} retries, ${result.breaches.length} breaches`,
+          `kill ${result.kills}/${opts.kills}: ${acked.size} orders acknowledged, ${result.retriedCommands} commands resent, ${result.breaches.length} breaches`,
         );
         resume();
       }
