@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cookieHeader, demoSignIn, keepCookies, startWeb, type WebServer } from "./web-harness.js";
 import { SEED, assertOptions, fieldsFor, formText, value } from "./fuzz-values.js";
 
-const RUNS = Number(process.env.FUZZ_WEB_RUNS || 15);
+const RUNS = Number(process.env.FUZZ_WEB_RUNS || 12);
 
 interface Jar {
   cookies: Map<string, string>;
@@ -138,7 +138,42 @@ interface Post {
   raw: string;
 }
 
+/** A form each action's schema refuses (with the route's own intent where it has one). */
+const REFUSED: Record<string, Record<string, string>> = {
+  "/login": { intent: "login", login_type: "email", account: "", password: "" },
+  "/register": { intent: "register", type: "email", account: "not an address" },
+  "/forgot": { intent: "reset", type: "email", account: "" },
+  "/language": { lng: "xx" },
+  "/trade": { intent: "submit", forex_id: "1", type: "1", cont: "abc", multiple: "x" },
+  "/order": { intent: "close", id: "abc" },
+  "/user": { intent: "nope" },
+  "/mine/system": { intent: "nope" },
+  "/logout": { intent: "nope" },
+};
+
 describe("web action fuzz", () => {
+  it.each(ROUTES.map((r) => [r.path, r] as const))(
+    "POST %s: a form the schema refuses answers 400 with the token, 403 without, and changes nothing",
+    async (_p, route) => {
+      const jar = route.signedIn ? signed : anon;
+      for (const csrf of [jar.csrf, undefined]) {
+        const before = snapshot();
+        const res = await fetch(w.base + route.path, {
+          method: "POST",
+          redirect: "manual",
+          headers: {
+            cookie: cookieHeader(jar.cookies),
+            origin: w.base,
+            "content-type": "application/x-www-form-urlencoded",
+          },
+          body: new URLSearchParams({ ...REFUSED[route.path], ...(csrf ? { csrf } : {}) }),
+        });
+        expect(res.status, await res.text()).toBe(csrf ? 400 : 403);
+        expect(snapshot()).toBe(before);
+      }
+    },
+  );
+
   it.each(ROUTES.map((r) => [r.path, r] as const))(
     "POST %s: never a 500; 403 without CSRF; 400, the page or a redirect with it; a 4xx changes nothing",
     async (_p, route) => {
