@@ -17,6 +17,9 @@ function intVar(name: string, dflt: number, min: number, max: number): number {
   return n;
 }
 
+// Ctrl-C: end through process.exit, so that the upstream child is killed with the soak.
+for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => process.exit(130));
+
 const seed = intVar("SOAK_SEED", Math.floor(Math.random() * 2 ** 31), 0, 2 ** 31 - 1);
 const kills = intVar("SOAK_KILLS", 20, 1, 1000);
 const clients = intVar("SOAK_CLIENTS", 4, 1, 32);
