@@ -21,11 +21,12 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
+import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import Database from "better-sqlite3";
 import { checkLedger, CHECK_NAMES } from "../../upstream/modules/money/check.js";
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 export interface SoakOptions {
   /** SIGKILLs of the upstream (SOAK_KILLS, default 20). */
