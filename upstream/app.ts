@@ -8,7 +8,7 @@ import pino from "pino";
 import type { UpstreamConfig } from "./platform/config.js";
 import { openDb, type DB } from "./platform/db.js";
 import { CODE_OK, type Envelope } from "./platform/http/envelope.js";
-import { registerErrorHandling } from "./platform/http/errors.js";
+import { clientErrorHandler, registerErrorHandling } from "./platform/http/errors.js";
 import { normaliseLang, translate, type Lang } from "./platform/i18n.js";
 import { createHub, type Hub } from "./platform/ws/hub.js";
 import type { PriceFeed } from "./modules/market/feed.js";
@@ -67,6 +67,7 @@ export async function buildUpstream(
     bodyLimit: 6 * 1024 * 1024,
     // A number of hops: trust that many proxies nearest to the upstream.
     trustProxy: typeof tp === "number" ? (_addr: string, hop: number) => hop < tp : tp,
+    clientErrorHandler,
   });
   await app.register(formbody);
   const hub = createHub(app.server, db);

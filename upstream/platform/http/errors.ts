@@ -4,6 +4,7 @@
  * the invalid field (the route's `invalidFieldKey`, `invalid_input` by default), never a 500; a
  * refusal by an abuse limit also carries Retry-After; other client errors and unexpected failures with their common messages.
  */
+import type { Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
 import type pino from "pino";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
@@ -42,9 +43,8 @@ export function registerErrorHandling(app: FastifyInstance, log: pino.Logger): v
       return;
     }
     if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
-      reply
-        .status(e.statusCode)
-        .send({ code: CODE.FAIL, msg: translate(lang, "fail"), data: null });
+      const key = e.statusCode === 413 ? "request_too_large" : "fail";
+      reply.status(e.statusCode).send({ code: CODE.FAIL, msg: translate(lang, key), data: null });
       return;
     }
     log.error({ err, url: req.url }, "unhandled error");
@@ -55,4 +55,25 @@ export function registerErrorHandling(app: FastifyInstance, log: pino.Logger): v
       .status(404)
       .send({ code: CODE.NOT_FOUND, msg: translate(req.lang ?? "en", "not_found"), data: null });
   });
+}
+
+/**
+ * Answers a request that Node's HTTP parser refused before it reached a route (headers or URL
+ * beyond the size limit, malformed HTTP) with the API envelope, as every other refusal; in English,
+ * as its headers, and so its language, could not be read.
+ */
+export function clientErrorHandler(err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === "ECONNRESET" || socket.destroyed) return;
+  const [status, text, key] =
+    err.code === "HPE_HEADER_OVERFLOW"
+      ? [431, "Request Header Fields Too Large", "request_too_large"]
+      : err.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, "Request Timeout", "fail"]
+        : [400, "Bad Request", "fail"];
+  const body = JSON.stringify({ code: CODE.FAIL, msg: translate("en", key), data: null });
+  if (socket.writable)
+    socket.write(
+      `HTTP/1.1 ${status} ${text}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
+  socket.destroy(err);
 }

@@ -1,0 +1,180 @@
+/**
+ * Property fuzz of every upstream endpoint of the contract (contract/api/*.ts): random and hostile
+ * values (fuzz-values.ts) in the query, a form or a JSON body, signed in or not, with hostile
+ * Idempotency-Key and lang headers. Never an HTTP 5xx nor an INTERNAL envelope; always a valid
+ * envelope; and a refused call (any code but OK) leaves the users' balances and secrets, the
+ * orders, the ledger, the idempotency keys and the tokens exactly as they were.
+ * PROPERTY_SEED replays a run (the seed is printed).
+ */
+import Database from "better-sqlite3";
+import fc from "fast-check";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as devApi from "@contract/api/dev";
+import * as identityApi from "@contract/api/identity";
+import * as marketApi from "@contract/api/market";
+import * as settingsApi from "@contract/api/settings";
+import * as tradingApi from "@contract/api/trading";
+import type { EndpointDef } from "@contract/api/endpoint";
+import { CODE } from "@contract/envelope";
+import { startUpstream, type Server } from "./upstream-harness.js";
+import { SEED, assertOptions, fieldsFor, formText, scalar } from "./fuzz-values.js";
+
+const ENDPOINTS: EndpointDef[] = [devApi, identityApi, marketApi, settingsApi, tradingApi]
+  .flatMap((m) => Object.values(m) as unknown[])
+  .filter(
+    (v): v is EndpointDef =>
+      !!v && typeof v === "object" && "method" in v && "path" in v && "summary" in v,
+  );
+const CODES = new Set<number>(Object.values(CODE));
+
+/** Runs per endpoint: enough to reach every kind of value, bounded for a shared 2-core machine. */
+const RUNS = Number(process.env.FUZZ_RUNS || 25);
+
+let s: Server;
+let db: Database.Database;
+let token = "";
+let demoId = "";
+
+/** The rows a refused call must leave alone. */
+function snapshot(): string {
+  const q = (sql: string) => JSON.stringify(db.prepare(sql).all());
+  return [
+    q(
+      "SELECT id, email, mobile, area_id, password_hash, is_demo, demo_id, balance_micro, lock_balance_micro FROM users ORDER BY id",
+    ),
+    q("SELECT * FROM orders ORDER BY id"),
+    q("SELECT * FROM ledger ORDER BY id"),
+    q("SELECT user_id, key, route, request_hash, response FROM idempotency ORDER BY user_id, key"),
+    q("SELECT token_hash, user_id, expires_at, revoked_at FROM tokens ORDER BY token_hash"),
+  ].join("\n");
+}
+
+async function signIn(): Promise<void> {
+  const r = await s.post("/api/user/loginForU", { demo_id: demoId });
+  if (r.code !== CODE.OK) throw new Error(`demo sign-in refused: ${JSON.stringify(r)}`);
+  token = r.data.token;
+}
+
+beforeAll(async () => {
+  s = await startUpstream({ manualFeed: true, config: { marketAlwaysOpen: true } });
+  db = new Database(path.join(s.dir, "up.sqlite"), { readonly: true });
+  for (const i of s.feed!.instruments()) s.feed!.set(i.code, i.base_price);
+  demoId = (await s.post("/api/user/createAccountDemoForU")).data.demo_id;
+  await signIn();
+  // Orders to aim at: an open position and a pending order of the signed-in account.
+  const inst = (await s.get("/v1/api/forex/trade_list")).data.find((i: any) => i.Code === "EURUSD");
+  const base = {
+    type: 1,
+    cont: "0.01",
+    forex_id: inst.Id,
+    multiple: inst.HasForexMultiple[0].Value,
+  };
+  expect((await s.post("/v1/api/forex/submit", base, { token })).code).toBe(CODE.OK);
+  const pend = { ...base, status: 0, target_price: (inst.ForexQuotations.Close * 0.9).toFixed(5) };
+  expect((await s.post("/v1/api/forex/submit", pend, { token })).code).toBe(CODE.OK);
+  console.log(
+    `upstream fuzz seed ${SEED}, ${ENDPOINTS.length} endpoints x ${RUNS} runs (replay: PROPERTY_SEED=${SEED} npx vitest run tests/integration/fuzz-upstream.test.ts)`,
+  );
+}, 60_000);
+
+afterAll(async () => {
+  db?.close();
+  await s?.close();
+});
+
+interface Call {
+  auth: "token" | "none" | "garbage";
+  encoding: "json" | "form" | "raw";
+  fields: Record<string, unknown>;
+  raw: string;
+  idemKey: unknown;
+  lang: unknown;
+}
+
+const headerText = (v: unknown) =>
+  String(v)
+    .replace(/[^\x20-\x7e]/g, "?")
+    .slice(0, 4000);
+
+async function send(def: EndpointDef, c: Call): Promise<{ status: number; text: string }> {
+  const headers: Record<string, string> = {};
+  if (c.auth === "token") headers.authorization = token;
+  else if (c.auth === "garbage") headers.authorization = headerText(c.raw) || "x";
+  if (c.idemKey !== undefined) headers["idempotency-key"] = headerText(c.idemKey);
+  if (c.lang !== undefined) headers.lang = headerText(c.lang);
+  let url = s.base + def.path;
+  let body: string | undefined;
+  if (def.method === "GET") {
+    const qs = formText(c.fields);
+    if (qs) url += `?${qs}`;
+  } else if (c.encoding === "json") {
+    headers["content-type"] = "application/json";
+    body = JSON.stringify(c.fields) ?? "null";
+  } else if (c.encoding === "form") {
+    headers["content-type"] = "application/x-www-form-urlencoded";
+    body = formText(c.fields);
+  } else {
+    headers["content-type"] = c.raw.length % 2 ? "application/json" : "text/plain";
+    body = c.raw;
+  }
+  const r = await fetch(url, { method: def.method, headers, body });
+  return { status: r.status, text: await r.text() };
+}
+
+describe("upstream fuzz", () => {
+  it("answers an envelope to a URL or headers beyond the size limit, and to a body beyond it", async () => {
+    const long = await fetch(`${s.base}/api/default/area_list?t=${"x".repeat(70_000)}`);
+    expect(long.status).toBe(431);
+    expect(await long.json()).toEqual({ code: 0, msg: "The request is too large", data: null });
+    const big = await fetch(`${s.base}/v1/api/forex/submit`, {
+      method: "POST",
+      headers: { authorization: token, "content-type": "application/json", lang: "de" },
+      body: JSON.stringify({ cont: "1".repeat(7 * 1024 * 1024) }),
+    });
+    expect(big.status).toBe(413);
+    expect(await big.json()).toEqual({ code: 0, msg: "Die Anfrage ist zu groß", data: null });
+  });
+
+  it.each(ENDPOINTS.map((d) => [`${d.method} ${d.path}`, d] as const))(
+    "%s: never a 500, always an envelope, a refusal changes nothing",
+    async (_name, def) => {
+      const names = Object.keys({
+        ...(def.query?.shape ?? {}),
+        ...(def.body?.shape ?? {}),
+      });
+      const call: fc.Arbitrary<Call> = fc.record({
+        auth: fc.constantFrom("token" as const, "none" as const, "garbage" as const),
+        encoding: fc.constantFrom("json" as const, "form" as const, "raw" as const),
+        fields: fieldsFor(names),
+        raw: fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom('{"a":', "[1,2", "\u0000{}")),
+        idemKey: fc.option(scalar, { nil: undefined }),
+        lang: fc.option(scalar, { nil: undefined }),
+      });
+      await fc.assert(
+        fc.asyncProperty(call, async (c) => {
+          const before = snapshot();
+          const { status, text } = await send(def, c);
+          let env: { code: unknown; msg: unknown; data: unknown };
+          try {
+            env = JSON.parse(text);
+          } catch {
+            throw new Error(`not JSON (HTTP ${status}): ${text.slice(0, 300)}`);
+          }
+          expect(status, text.slice(0, 300)).toBeLessThan(500);
+          expect(typeof env.code).toBe("number");
+          expect(CODES.has(env.code as number), `code ${String(env.code)}`).toBe(true);
+          expect(env.code).not.toBe(CODE.INTERNAL);
+          expect(typeof env.msg).toBe("string");
+          expect(env).toHaveProperty("data");
+          if (env.code !== CODE.OK)
+            expect(snapshot(), `refused with ${JSON.stringify(env)}`).toBe(before);
+          // A successful logout or reset ends or changes the session: start the next run signed in.
+          if (env.code === CODE.OK && c.auth === "token" && def.method === "POST") await signIn();
+        }),
+        assertOptions(RUNS),
+      );
+    },
+    60_000,
+  );
+});
