@@ -30,6 +30,7 @@
  * sql.ts (its statements and my_deal paging), settings.ts, instrument-specs.ts, orders.ts and
  * risk.ts (the rules), and platform/idempotency.ts.
  */
+import assert from "node:assert/strict";
 import { IS_DEMO, ORDER_TAB } from "@contract/enums";
 import type { DB } from "../../platform/db.js";
 import type { PriceFeed, Quote } from "../market/feed.js";
@@ -826,13 +827,19 @@ export class Engine {
           if (book.mayHitStops(p)) book.scanStops(p, this.hits);
         }
       }
-      const pend = book.pending;
-      for (let i = 0; i < pend.length; i++) {
-        const po = pend[i];
-        if (pendingReached(po.pendingKind!, po.originPrice, p)) {
-          this.actPos.push(po);
-          this.actPrice.push(p);
-        }
+      // Only the pending orders this price reaches are visited (book.ts PendingIndex); oldest first.
+      const start = this.actPos.length;
+      const reached = book.collectReached(p, this.actPos);
+      if (reached > 1) sortById(this.actPos, start);
+      for (let i = 0; i < reached; i++) {
+        assert(
+          pendingReached(
+            this.actPos[start + i].pendingKind!,
+            this.actPos[start + i].originPrice,
+            p,
+          ),
+        );
+        this.actPrice.push(p);
       }
     }
     accts.touchedN = tn;
@@ -938,7 +945,7 @@ export class Engine {
     let pending = 0;
     for (const b of this.books.values()) {
       open += b.n;
-      pending += b.pending.length;
+      pending += b.pendingCount;
     }
     return { open, pending, accounts: this.accts.list.length };
   }
@@ -948,6 +955,12 @@ export class Engine {
     const a = this.accts.get(userId);
     return a ? round6(this.accts.float[a.idx]) : 0;
   }
+}
+
+/** Sorts a[from..] by order id in place (the reached pending orders of one book: few). */
+function sortById(a: Pos[], from: number): void {
+  const tail = a.slice(from).sort((x, y) => x.id - y.id);
+  for (let i = 0; i < tail.length; i++) a[from + i] = tail[i];
 }
 
 export function createEngine(opts: EngineOptions): Engine {
