@@ -194,6 +194,35 @@ describe("market hours by the calendar (hours.ts)", () => {
   });
 });
 
+describe("take-profit and stop-loss by the calendar", () => {
+  it("a stop reached while the market is closed closes at the first open tick that reaches it", () => {
+    fakeClock("2026-11-27T20:00:00Z"); // Friday: forex open
+    r = rig({ alwaysOpen: false });
+    const u = r.user(1000);
+    r.feed.set("EURUSD", 1.1);
+    const tp = buy(r, u, { target_profit_price: "1.11" });
+    const sl = buy(r, u, { stop_loss_price: "1.09" });
+    at("2026-11-28T12:00:00Z"); // Saturday: closed
+    r.feed.set("EURUSD", 1.115);
+    r.feed.set("EURUSD", 1.085);
+    expect(r.engine.stats().open).toBe(2);
+    const ledger = r.ledger(u).length;
+    at("2026-11-29T21:00:00Z"); // Sunday 21:00: open
+    r.feed.set("EURUSD", 1.112);
+    expect(r.engine.listOrders(u, 3, 1).data).toMatchObject([
+      { Id: tp.Id, CloseReason: "take_profit", UpdatePrice: 1.112 },
+    ]);
+    r.feed.set("EURUSD", 1.0875);
+    expect(r.engine.listOrders(u, 3, 1).data[0]).toMatchObject({
+      Id: sl.Id,
+      CloseReason: "stop_loss",
+      UpdatePrice: 1.0875,
+    });
+    expect(r.ledger(u).length).toBe(ledger + 2);
+    expect(r.balance(u)).toBe(r.ledgerSum(u));
+  });
+});
+
 describe("settings at non-default values", () => {
   it("trade.max_lots caps the lots of market and pending orders", () => {
     r = rig();

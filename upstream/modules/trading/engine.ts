@@ -973,6 +973,8 @@ export class Engine {
     for (let i = 0; i < hits.pos.length; i++) {
       const pos = hits.pos[i];
       if (pos.status !== ST_OPEN || pos.slot < 0) continue;
+      // Like a pending order, a stop reached while its market is closed waits for an open tick.
+      if (this.pricing.feed && !this.pricing.feed.isOpen(pos.inst.id)) continue;
       book("TP/SL close", { order: pos.id }, () => {
         this.closePosition(pos, hits.price[i], hits.reason[i]);
         accts.markTouched(pos.acc);
