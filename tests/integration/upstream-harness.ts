@@ -8,7 +8,11 @@ import os from "node:os";
 import path from "node:path";
 import { buildUpstream, type Upstream } from "../../upstream/app.js";
 import { loadConfig, type UpstreamConfig } from "../../upstream/platform/config.js";
-import { createManualFeed, type ManualFeed } from "../../upstream/modules/market/manual-feed.js";
+import {
+  createManualFeed,
+  type ManualFeed,
+  type ManualFeedOptions,
+} from "../../upstream/modules/market/manual-feed.js";
 
 export interface Env<T = any> {
   code: number;
@@ -84,6 +88,8 @@ export interface StartOptions {
   config?: Partial<UpstreamConfig>;
   /** Price with the manual feed (createManualFeed) instead of the simulator. */
   manualFeed?: boolean;
+  /** Options of that manual feed (e.g. `alwaysOpen: false` for the market-hours calendar). */
+  manualFeedOptions?: ManualFeedOptions;
   /** Prefix of the temporary folder's name. */
   tmpPrefix?: string;
 }
@@ -99,7 +105,9 @@ export async function startUpstream(opts: StartOptions = {}): Promise<Server> {
   let feed: ManualFeed | null = null;
   const up = await buildUpstream(
     config,
-    opts.manualFeed ? { feed: (db) => (feed = createManualFeed(db)) } : undefined,
+    opts.manualFeed
+      ? { feed: (db) => (feed = createManualFeed(db, opts.manualFeedOptions)) }
+      : undefined,
   );
   const base = await up.listen();
   return {

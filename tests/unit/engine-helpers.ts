@@ -75,11 +75,15 @@ export interface Rig {
 
 let seq = 0;
 
-export function rig(): Rig {
+/**
+ * A fresh store, manual feed and engine. `alwaysOpen: false` puts the markets on the market-hours
+ * calendar (hours.ts) of the current clock instead of keeping them all open.
+ */
+export function rig(opts: { alwaysOpen?: boolean } = {}): Rig {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tp-eng-"));
   const file = path.join(dir, "up.sqlite");
   const db = openDb(file);
-  const feed = createManualFeed(db);
+  const feed = createManualFeed(db, { alwaysOpen: opts.alwaysOpen ?? true });
   const engine = wire(
     new Engine({ db, feed, log: { error: (o) => console.error(o), warn: () => {} } }),
   );

@@ -1,8 +1,9 @@
 /**
  * The in-memory book of one instrument: its open positions in parallel typed arrays (the hot path of
- * a tick reads them with no allocation) and its pending orders in a list; plus Pos, one open position
- * or pending order as the engine holds it.
+ * a tick reads them with no allocation) and its pending orders indexed by trigger price; plus Pos,
+ * one open position or pending order as the engine holds it.
  */
+import assert from "node:assert/strict";
 import type { Dec } from "../money/decimal.js";
 import { BUY, type CloseReason, type InstrumentSpec, type PendingKind } from "./orders.js";
 import type { Account, AccountTable } from "./accounts.js";
@@ -26,7 +27,7 @@ export interface Pos {
   sl: number;
   marginMicro: number;
   feeMicro: number;
-  /** Index in the book's position arrays (open) or pending list (pending). */
+  /** Index in the book's position arrays (open); 0 while indexed as pending; -1 when in neither. */
   slot: number;
 }
 
@@ -37,9 +38,60 @@ export interface StopHits {
   reason: CloseReason[];
 }
 
+/** True for the pending kinds a rising price reaches (price >= target): buy stop, sell limit. */
+export function reachedRising(kind: PendingKind): boolean {
+  return kind === "buy_stop" || kind === "sell_limit";
+}
+
+/**
+ * Pending orders of one trigger direction sorted by (target price, id). Invariant: `items` is
+ * strictly increasing by that key, so the orders a price reaches are one contiguous run at an end
+ * (a prefix when rising, a suffix when falling), found by binary search.
+ */
+export class PendingIndex {
+  readonly items: Pos[] = [];
+
+  /** First index whose key is >= (price, id). */
+  private lowerBound(price: number, id: number): number {
+    const a = this.items;
+    let lo = 0,
+      hi = a.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const m = a[mid];
+      if (m.originPrice < price || (m.originPrice === price && m.id < id)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  add(p: Pos): void {
+    const i = this.lowerBound(p.originPrice, p.id);
+    assert(this.items[i] !== p, `pending order ${p.id} indexed twice`);
+    this.items.splice(i, 0, p);
+  }
+
+  remove(p: Pos): void {
+    const i = this.lowerBound(p.originPrice, p.id);
+    assert(this.items[i] === p, `pending order ${p.id} missing from its index`);
+    this.items.splice(i, 1);
+  }
+
+  /** Number of orders with target <= price (the run a rising price reaches: targets at or below it). */
+  countAtOrBelow(price: number): number {
+    return this.lowerBound(price, Infinity);
+  }
+
+  /** Index of the first order with target >= price (the run a falling price reaches starts there). */
+  firstAtOrAbove(price: number): number {
+    return this.lowerBound(price, -Infinity);
+  }
+}
+
 /**
  * Per-instrument book: open positions in parallel typed arrays (account slot, signed units, open
- * price, TP, SL, last marked profit), pending orders in a list. Removal swaps the last row in.
+ * price, TP, SL, last marked profit), pending orders in two price indexes by trigger direction.
+ * Removal of a position swaps the last row in.
  */
 export class Book {
   n = 0;
@@ -53,7 +105,10 @@ export class Book {
   tp = new Float64Array(64);
   sl = new Float64Array(64);
   profit = new Float64Array(64);
-  pending: Pos[] = [];
+  /** Pending orders reached when the price rises to their target (buy stop, sell limit). */
+  readonly rising = new PendingIndex();
+  /** Pending orders reached when the price falls to their target (buy limit, sell stop). */
+  readonly falling = new PendingIndex();
   constructor(public inst: InstrumentSpec) {}
 
   private grow(): void {
@@ -210,18 +265,34 @@ export class Book {
     }
   }
 
+  get pendingCount(): number {
+    return this.rising.items.length + this.falling.items.length;
+  }
+
   addPending(p: Pos): void {
-    p.slot = this.pending.length;
-    this.pending.push(p);
+    assert(p.pendingKind !== null && p.slot === -1, `order ${p.id} is not a free pending order`);
+    (reachedRising(p.pendingKind) ? this.rising : this.falling).add(p);
+    p.slot = 0;
   }
 
   removePending(p: Pos): void {
-    const i = p.slot;
-    const last = this.pending.pop()!;
-    if (last !== p) {
-      this.pending[i] = last;
-      last.slot = i;
-    }
+    assert(p.pendingKind !== null && p.slot === 0, `order ${p.id} is not an indexed pending order`);
+    (reachedRising(p.pendingKind) ? this.rising : this.falling).remove(p);
     p.slot = -1;
+  }
+
+  /**
+   * Appends to `out` the pending orders `price` reaches (pendingReached of orders.ts), visiting only
+   * those: the rising index's prefix with target <= price, the falling index's suffix with target
+   * >= price. Returns how many were appended.
+   */
+  collectReached(price: number, out: Pos[]): number {
+    const start = out.length;
+    const up = this.rising.items;
+    const nUp = this.rising.countAtOrBelow(price);
+    for (let i = 0; i < nUp; i++) out.push(up[i]);
+    const down = this.falling.items;
+    for (let i = this.falling.firstAtOrAbove(price); i < down.length; i++) out.push(down[i]);
+    return out.length - start;
   }
 }

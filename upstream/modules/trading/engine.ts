@@ -6,11 +6,15 @@
  * SL, last profit, account slot); a tick marks to market only the instruments that ticked, with no
  * allocation per position, accumulating each account's floating profit (float, display/risk only)
  * in a Float64Array. Take-profit / stop-loss hits and reached pending orders are collected in the
- * loop and booked after it; accounts touched by the tick are then checked for stop-out.
+ * loop and booked after it; accounts touched by the tick are then checked for stop-out. Pending
+ * orders are indexed by trigger price (book.ts PendingIndex): a tick visits only those it reaches.
  *
- * Durability. Every change (open, activate, close, cancel, TP/SL edit, protection, demo reset) is
- * one better-sqlite3 transaction with its ledger rows, committed before the change is applied in
- * memory and before the client gets its answer. The database runs in WAL mode with
+ * Durability. Every command (open, close, cancel, TP/SL edit, demo reset) is one better-sqlite3
+ * transaction with its ledger rows, committed before the change is applied in memory and before
+ * the client gets its answer. What a tick books (TP/SL closes, pending fills, stop-outs) is one
+ * transaction for the whole tick (one fsync): inside it each change is applied in memory as it is
+ * booked and its inverse recorded, so a failure rolls back store and memory together (atomically);
+ * events wait for the commit. The database runs in WAL mode with
  * synchronous=FULL: a commit is synced to the WAL file on disk when it returns, so an acknowledged
  * order survives kill -9 of the process and a power cut of the machine. On start the
  * engine loads every pending and open order from the database.
@@ -30,6 +34,7 @@
  * sql.ts (its statements and my_deal paging), settings.ts, instrument-specs.ts, orders.ts and
  * risk.ts (the rules), and platform/idempotency.ts.
  */
+import assert from "node:assert/strict";
 import { IS_DEMO, ORDER_TAB } from "@contract/enums";
 import type { DB } from "../../platform/db.js";
 import type { PriceFeed, Quote } from "../market/feed.js";
@@ -74,7 +79,7 @@ import {
   type OrderRow,
 } from "./sql.js";
 import { stateClosed, stateOfPos, stateOfRow } from "./snapshots.js";
-import { EngineEvents } from "./events.js";
+import { EngineEvents, type EngineEventMap, type EngineEventName } from "./events.js";
 import type {
   AccountFigures,
   AccountSnapshot,
@@ -158,6 +163,51 @@ export class Engine {
   /** Runs fn in one transaction of the money service (a rollback re-announces the balances). */
   private runTx<T>(fn: () => T): T {
     return this.money.transaction(fn);
+  }
+
+  /**
+   * The group of bookings under way (a tick's closes, fills and stop-outs in one transaction): the
+   * steps that undo its in-memory changes, newest last, and its events, held until the commit.
+   * Null outside a group.
+   */
+  private group: { undo: (() => void)[]; events: (() => void)[] } | null = null;
+
+  /**
+   * Runs fn as one transaction whose in-memory changes are undone when it fails: every change of
+   * the book made inside (addOpen, removeOpen, addPending, removePending, an activation's fields)
+   * records its inverse; balances come back through the money service, which re-announces them
+   * from the store after a rollback. Events are emitted only once the commit has returned.
+   */
+  private atomically(fn: () => void): void {
+    assert(this.group === null, "booking groups do not nest");
+    assert(!this.db.inTransaction, "a booking group is its own transaction");
+    const g: { undo: (() => void)[]; events: (() => void)[] } = { undo: [], events: [] };
+    this.group = g;
+    try {
+      this.runTx(fn);
+    } catch (err) {
+      this.group = null;
+      for (let i = g.undo.length - 1; i >= 0; i--) g.undo[i]();
+      throw err;
+    }
+    this.group = null;
+    assert(!this.db.inTransaction, "the group committed");
+    for (const e of g.events) e();
+  }
+
+  /** Records the inverse of an in-memory change while a booking group is under way. */
+  private undoable(step: () => void): void {
+    this.group?.undo.push(step);
+  }
+
+  /** Announces an event: at once outside a group, after the group's commit inside one. */
+  private emit<K extends EngineEventName>(name: K, e: EngineEventMap[K]): void {
+    if (this.group) {
+      this.group.events.push(() => this.events.emit(name, e));
+      return;
+    }
+    assert(!this.db.inTransaction, `event ${name} emitted before the commit`);
+    this.events.emit(name, e);
   }
 
   // ---------------------------------------------------------------- settings, instruments, prices
@@ -349,15 +399,21 @@ export class Engine {
     aggregate(p, 1);
     this.orders.set(p.id, p);
     this.accts.refloat(p.acc);
+    this.undoable(() => this.removeOpen(p));
   }
 
   private removeOpen(p: Pos): void {
+    assert(
+      p.status === ST_OPEN && p.slot >= 0,
+      `order ${p.id} is not an open position in the book`,
+    );
     p.book.remove(p);
     p.acc.positions.delete(p);
     p.acc.usedMarginMicro -= p.marginMicro;
     aggregate(p, -1);
     this.orders.delete(p.id);
     this.accts.refloat(p.acc);
+    this.undoable(() => this.addOpen(p));
   }
 
   private addPending(p: Pos): void {
@@ -365,6 +421,7 @@ export class Engine {
     p.acc.pendings.add(p);
     this.orders.set(p.id, p);
     this.accts.dirty[p.acc.idx] = 1;
+    this.undoable(() => this.removePending(p));
   }
 
   private removePending(p: Pos): void {
@@ -372,6 +429,7 @@ export class Engine {
     p.acc.pendings.delete(p);
     this.orders.delete(p.id);
     this.accts.dirty[p.acc.idx] = 1;
+    this.undoable(() => this.addPending(p));
   }
 
   // ---------------------------------------------------------------- commands
@@ -449,7 +507,7 @@ export class Engine {
         return { v, p };
       });
       this.addPending(view.p);
-      this.events.emit("orderPlaced", { userId, orderId: view.p.id, pending: true });
+      this.emit("orderPlaced", { userId, orderId: view.p.id, pending: true });
       return view.v;
     }
 
@@ -526,7 +584,7 @@ export class Engine {
     });
     a.balanceMicro = res.balAfter;
     this.addOpen(res.p);
-    this.events.emit("orderPlaced", { userId, orderId: res.p.id, pending: false });
+    this.emit("orderPlaced", { userId, orderId: res.p.id, pending: false });
     return res.v;
   }
 
@@ -588,7 +646,7 @@ export class Engine {
     p.sl = sl ?? 0;
     if (p.status === ST_OPEN) p.book.setStops(p, p.tp, p.sl);
     this.accts.dirty[p.acc.idx] = 1;
-    this.events.emit("stopsChanged", { userId, orderId: p.id });
+    this.emit("stopsChanged", { userId, orderId: p.id });
     return view;
   }
 
@@ -636,13 +694,13 @@ export class Engine {
     a.balanceMicro = initial;
     this.accts.dirty[a.idx] = 1;
     if (open.length)
-      this.events.emit("positionsClosed", {
+      this.emit("positionsClosed", {
         userId,
         orderIds: open.map((p) => p.id),
         reason: "demo_reset",
       });
     for (const p of pend)
-      this.events.emit("orderCancelled", { userId, orderId: p.id, reason: "demo_reset" });
+      this.emit("orderCancelled", { userId, orderId: p.id, reason: "demo_reset" });
     return this.accountValues(userId);
   }
 
@@ -709,7 +767,7 @@ export class Engine {
       return v;
     });
     this.removeOpen(p);
-    this.events.emit("positionsClosed", { userId, orderIds: [p.id], reason });
+    this.emit("positionsClosed", { userId, orderIds: [p.id], reason });
     return view;
   }
 
@@ -728,7 +786,7 @@ export class Engine {
       return v;
     });
     this.removePending(p);
-    this.events.emit("orderCancelled", { userId: p.userId, orderId: p.id, reason });
+    this.emit("orderCancelled", { userId: p.userId, orderId: p.id, reason });
     return view;
   }
 
@@ -769,13 +827,25 @@ export class Engine {
     });
     this.removePending(p);
     if (ok) {
+      const was = {
+        status: p.status,
+        openPrice: p.openPrice,
+        margin: p.marginMicro,
+        fee: p.feeMicro,
+      };
+      this.undoable(() => {
+        p.status = was.status;
+        p.openPrice = was.openPrice;
+        p.marginMicro = was.margin;
+        p.feeMicro = was.fee;
+      });
       p.openPrice = price;
       p.marginMicro = marginMicro;
       p.feeMicro = feeMicro;
       this.addOpen(p);
-      this.events.emit("orderActivated", { userId: p.userId, orderId: p.id, price });
+      this.emit("orderActivated", { userId: p.userId, orderId: p.id, price });
     } else {
-      this.events.emit("orderCancelled", {
+      this.emit("orderCancelled", {
         userId: p.userId,
         orderId: p.id,
         reason: "insufficient_margin",
@@ -826,71 +896,103 @@ export class Engine {
           if (book.mayHitStops(p)) book.scanStops(p, this.hits);
         }
       }
-      const pend = book.pending;
-      for (let i = 0; i < pend.length; i++) {
-        const po = pend[i];
-        if (pendingReached(po.pendingKind!, po.originPrice, p)) {
-          this.actPos.push(po);
-          this.actPrice.push(p);
-        }
+      // Only the pending orders this price reaches are visited (book.ts PendingIndex); oldest first.
+      const start = this.actPos.length;
+      const reached = book.collectReached(p, this.actPos);
+      if (reached > 1) sortById(this.actPos, start);
+      for (let i = 0; i < reached; i++) {
+        assert(
+          pendingReached(
+            this.actPos[start + i].pendingKind!,
+            this.actPos[start + i].originPrice,
+            p,
+          ),
+        );
+        this.actPrice.push(p);
       }
     }
     accts.touchedN = tn;
 
-    // Take-profit and stop-loss at the tick's price.
+    // Most ticks book nothing: no transaction then.
+    const stopOut = this.settings().stopOutPct;
+    if (this.hits.pos.length > 0 || this.actPos.length > 0 || this.anyAtStopOut(stopOut)) {
+      try {
+        this.atomically(() => this.settle(stopOut, false));
+      } catch (err) {
+        // The group rolled back as a whole (store and memory); each booking then gets its own
+        // transaction, so one failing order cannot hold back the others.
+        this.log.error({ err }, "tick bookings rolled back as a group; booking them one by one");
+        this.settle(stopOut, true);
+      }
+    }
+
+    const hits = this.hits;
+    hits.pos.length = 0;
+    hits.price.length = 0;
+    hits.reason.length = 0;
+    this.actPos.length = 0;
+    this.actPrice.length = 0;
+    for (let k = 0; k < accts.touchedN; k++) accts.touched[accts.touchedList[k]] = 0;
+    accts.touchedN = 0;
+  }
+
+  /** True when an account the tick touched is at or below the stop-out level (float figures). */
+  private anyAtStopOut(stopOutPct: number): boolean {
+    const accts = this.accts;
+    for (let k = 0; k < accts.touchedN; k++)
+      if (this.atStopOut(accts.list[accts.touchedList[k]], stopOutPct)) return true;
+    return false;
+  }
+
+  /** The float margin level decides whether to look; the exact figures decide what to close. */
+  private atStopOut(a: Account, stopOutPct: number): boolean {
+    const level = marginLevelPct(
+      a.balanceMicro / MICRO + this.accts.float[a.idx],
+      a.usedMarginMicro / MICRO,
+    );
+    return level !== null && level <= stopOutPct + 1e-6;
+  }
+
+  /**
+   * Books what the tick reached, in order: take-profit / stop-loss closes at the tick's price,
+   * pending orders activated at it, then stop-out of every account the tick touched. Grouped
+   * (`isolated` false): inside the caller's one transaction, the first failure aborts the group.
+   * Isolated: each booking in its own transaction, a failure logged and the rest booked.
+   */
+  private settle(stopOutPct: number, isolated: boolean): void {
+    const accts = this.accts;
+    const book = (what: string, ref: object, fn: () => void): void => {
+      if (!isolated) return fn();
+      try {
+        this.atomically(fn);
+      } catch (err) {
+        this.log.error({ err, ...ref }, `${what} failed`);
+      }
+    };
     const hits = this.hits;
     for (let i = 0; i < hits.pos.length; i++) {
       const pos = hits.pos[i];
       if (pos.status !== ST_OPEN || pos.slot < 0) continue;
-      try {
+      // Like a pending order, a stop reached while its market is closed waits for an open tick.
+      if (this.pricing.feed && !this.pricing.feed.isOpen(pos.inst.id)) continue;
+      book("TP/SL close", { order: pos.id }, () => {
         this.closePosition(pos, hits.price[i], hits.reason[i]);
         accts.markTouched(pos.acc);
-      } catch (err) {
-        this.log.error({ err, order: pos.id }, "TP/SL close failed");
-      }
+      });
     }
-    hits.pos.length = 0;
-    hits.price.length = 0;
-    hits.reason.length = 0;
-
-    // Pending orders reached: activated at the tick's price.
     for (let i = 0; i < this.actPos.length; i++) {
       const pos = this.actPos[i];
       if (pos.status !== ST_PENDING || pos.slot < 0) continue;
-      try {
+      book("pending activation", { order: pos.id }, () => {
         this.activate(pos, this.actPrice[i]);
         accts.markTouched(pos.acc);
-      } catch (err) {
-        this.log.error({ err, order: pos.id }, "pending activation failed");
-      }
+      });
     }
-    this.actPos.length = 0;
-    this.actPrice.length = 0;
-
-    // Stop-out check of every account the tick touched.
-    const s = this.settings();
-    const stopOut = s.stopOutPct;
-    const accFloat = accts.float,
-      touched = accts.touched,
-      touchedList = accts.touchedList;
     for (let k = 0; k < accts.touchedN; k++) {
-      const ai = touchedList[k];
-      touched[ai] = 0;
-      const a = accts.list[ai];
-      const level = marginLevelPct(
-        a.balanceMicro / MICRO + accFloat[ai],
-        a.usedMarginMicro / MICRO,
-      );
-      // The float level decides whether to look; the exact figures decide what to close.
-      if (level !== null && level <= stopOut + 1e-6) {
-        try {
-          this.stopOut(a, stopOut);
-        } catch (err) {
-          this.log.error({ err, user: a.userId }, "stop-out failed");
-        }
-      }
+      const a = accts.list[accts.touchedList[k]];
+      if (this.atStopOut(a, stopOutPct))
+        book("stop-out", { user: a.userId }, () => this.stopOut(a, stopOutPct));
     }
-    accts.touchedN = 0;
   }
 
   // ---------------------------------------------------------------- views
@@ -938,7 +1040,7 @@ export class Engine {
     let pending = 0;
     for (const b of this.books.values()) {
       open += b.n;
-      pending += b.pending.length;
+      pending += b.pendingCount;
     }
     return { open, pending, accounts: this.accts.list.length };
   }
@@ -948,6 +1050,12 @@ export class Engine {
     const a = this.accts.get(userId);
     return a ? round6(this.accts.float[a.idx]) : 0;
   }
+}
+
+/** Sorts a[from..] by order id in place (the reached pending orders of one book: few). */
+function sortById(a: Pos[], from: number): void {
+  const tail = a.slice(from).sort((x, y) => x.id - y.id);
+  for (let i = 0; i < tail.length; i++) a[from + i] = tail[i];
 }
 
 export function createEngine(opts: EngineOptions): Engine {
