@@ -18,6 +18,7 @@ import { registerAccountsRoutes } from "./modules/identity/routes.js";
 import { registerSettingsRoutes } from "./modules/settings/routes.js";
 import { registerDevRoutes } from "./modules/dev/routes.js";
 import { registerTradingRoutes } from "./modules/trading/routes.js";
+import { registerMoneyRoutes } from "./modules/money/routes.js";
 import { createEngine, type Engine } from "./modules/trading/engine.js";
 import { TradePusher } from "./modules/trading/pushes.js";
 import { moneyOf, type MoneyService } from "./modules/money/service.js";
@@ -107,6 +108,7 @@ export async function buildUpstream(
   registerSettingsRoutes(app, ctx);
   registerDevRoutes(app, ctx);
   registerTradingRoutes(app, ctx);
+  registerMoneyRoutes(app, ctx);
 
   // The order engine follows ctx.feed's ticks and loads open and pending orders from the store.
   ctx.engine = createEngine({ db, feed: ctx.feed, money: ctx.money, log });

@@ -10,7 +10,9 @@ import Database from "better-sqlite3";
 import fc from "fast-check";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import fs from "node:fs";
 import * as devApi from "@contract/api/dev";
+import * as financeApi from "@contract/api/finance";
 import * as identityApi from "@contract/api/identity";
 import * as marketApi from "@contract/api/market";
 import * as settingsApi from "@contract/api/settings";
@@ -20,7 +22,16 @@ import { CODE } from "@contract/envelope";
 import { startUpstream, type Server } from "./upstream-harness.js";
 import { SEED, assertOptions, fieldsFor, formText, scalar } from "./fuzz-values.js";
 
-const ENDPOINTS: EndpointDef[] = [devApi, identityApi, marketApi, settingsApi, tradingApi]
+/** Every module of contract/api/ (a test below holds this list complete). */
+const MODULES: Record<string, object> = {
+  dev: devApi,
+  finance: financeApi,
+  identity: identityApi,
+  market: marketApi,
+  settings: settingsApi,
+  trading: tradingApi,
+};
+const ENDPOINTS: EndpointDef[] = Object.values(MODULES)
   .flatMap((m) => Object.values(m) as unknown[])
   .filter(
     (v): v is EndpointDef =>
@@ -123,6 +134,16 @@ async function send(def: EndpointDef, c: Call): Promise<{ status: number; text: 
 }
 
 describe("upstream fuzz", () => {
+  it("covers every endpoint module of the contract", () => {
+    const dir = path.resolve(__dirname, "../../contract/api");
+    const files = fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith(".ts") && f !== "endpoint.ts")
+      .map((f) => f.replace(/\.ts$/, ""))
+      .sort();
+    expect(Object.keys(MODULES).sort()).toEqual(files);
+  });
+
   it("answers an envelope to a URL or headers beyond the size limit, and to a body beyond it", async () => {
     const long = await fetch(`${s.base}/api/default/area_list?t=${"x".repeat(70_000)}`);
     expect(long.status).toBe(431);

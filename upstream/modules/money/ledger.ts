@@ -60,3 +60,44 @@ export function ledgerStatements(db: DB): LedgerStatements {
     ),
   };
 }
+
+export interface LedgerEntry {
+  id: number;
+  amountMicro: number;
+  balanceAfterMicro: number;
+  kind: LedgerKind;
+  createdAt: number;
+}
+
+/** One page of a user's ledger, newest first, with the number of rows in all. */
+export function ledgerPage(
+  db: DB,
+  userId: number,
+  page: number,
+  pageSize: number,
+): { items: LedgerEntry[]; total: number } {
+  const rows = db
+    .prepare(
+      "SELECT id, amount_micro, balance_after_micro, kind, created_at FROM ledger WHERE user_id = ? ORDER BY id DESC LIMIT ? OFFSET ?",
+    )
+    .all(userId, pageSize, (Math.max(1, page) - 1) * pageSize) as {
+    id: number;
+    amount_micro: number;
+    balance_after_micro: number;
+    kind: LedgerKind;
+    created_at: number;
+  }[];
+  const total = (
+    db.prepare("SELECT COUNT(*) AS n FROM ledger WHERE user_id = ?").get(userId) as { n: number }
+  ).n;
+  return {
+    items: rows.map((r) => ({
+      id: r.id,
+      amountMicro: r.amount_micro,
+      balanceAfterMicro: r.balance_after_micro,
+      kind: r.kind,
+      createdAt: r.created_at,
+    })),
+    total,
+  };
+}

@@ -5,14 +5,10 @@
 import { ORDER_MODE, ORDER_TAB, ORDER_TABS, ORDER_TYPE, type OrderTab } from "@contract/enums";
 import { DomainError } from "../../platform/errors.js";
 import { parseDecimal } from "../money/decimal.js";
+import { intParam } from "../../platform/params.js";
 import type { OrderRequest } from "./model.js";
 
-/** A non-negative whole number of at most 12 digits, or null. */
-export function intParam(raw: unknown): number | null {
-  const s = typeof raw === "number" ? String(raw) : typeof raw === "string" ? raw.trim() : "";
-  if (!/^\d{1,12}$/.test(s)) return null;
-  return Number(s);
-}
+export { intParam };
 
 /** A positive plain decimal price (no sign, no exponent), or null. */
 export function priceParam(raw: unknown): number | null {

@@ -7,28 +7,20 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import * as api from "@contract/api/trading";
-import { IDEMPOTENCY_FIELD, IDEMPOTENCY_KEY_RE } from "@contract/constants";
 import { ORDER_STATUS } from "@contract/enums";
 import type { AppContext } from "../../app.js";
 import { requireUser } from "../../platform/http/auth.js";
 import { DomainError, CODE_FAIL, CODE_INTERNAL } from "../../platform/errors.js";
 import { translate } from "../../platform/i18n.js";
 import { route } from "../../platform/http/route.js";
+import { idempotencyKeyOf } from "../../platform/http/params.js";
 import type { Engine } from "./engine.js";
 import { intParam, parseDealQuery, parseOrderRequest, parseStop } from "./parse.js";
 import { accountView, dealPageView, orderView } from "./views.js";
 
 /** The client's idempotency key: the `Idempotency-Key` header, or the form field `idempotency_key`. */
-function idemKey(req: FastifyRequest, p: Record<string, unknown>): string | null {
-  const h = req.headers["idempotency-key"];
-  const field = p[IDEMPOTENCY_FIELD];
-  const raw = typeof h === "string" && h.trim() !== "" ? h : typeof field === "string" ? field : "";
-  const k = raw.trim();
-  if (k === "") return null;
-  if (!IDEMPOTENCY_KEY_RE.test(k))
-    throw new DomainError("trade_invalid_field", CODE_FAIL, { field: "Idempotency-Key" });
-  return k;
-}
+const idemKey = (req: FastifyRequest, p: Record<string, unknown>) =>
+  idempotencyKeyOf(req, p, "trade_invalid_field");
 
 /** A malformed field of these routes answers "Invalid value: FIELD". */
 const extras = { invalidFieldKey: "trade_invalid_field" };

@@ -12,6 +12,7 @@ import type {
   OrderPage as DomainOrderPage,
   OrderState,
 } from "./model.js";
+import { wireTime } from "../../platform/wire.js";
 
 /** The wire shapes, as the contract defines them. */
 export type OrderView = Order;
@@ -20,10 +21,7 @@ export type DealPageView = OrderPage;
 export type TradePush = ForexTradePush;
 
 /** "YYYY-MM-DD HH:MM:SS" (UTC) of epoch milliseconds; "" for none. */
-export function fmtTime(ms: number | null): string {
-  if (!ms) return "";
-  return new Date(ms).toISOString().slice(0, 19).replace("T", " ");
-}
+export const fmtTime = wireTime;
 
 export function orderView(o: OrderState): OrderView {
   return {

@@ -1,0 +1,182 @@
+/**
+ * Money of a real account (upstream/API.md "Money"): withdrawal currencies, the wallet's withdrawal
+ * destinations, withdrawals and the ledger. Every call needs the session token; demo accounts are
+ * refused with `user.only_true_account`'s message. Amounts are USD unless named otherwise.
+ */
+import { z } from "zod";
+import { endpoint, cacheBuster, id, numeric, text } from "./endpoint";
+
+/** A currency users withdraw in (draw_symbol_list). */
+export interface DrawCurrency {
+  id: number;
+  /** DRAW_TYPE: 1 to an address, 2 to a bank account. */
+  type: number;
+  code: string;
+  /** Network of a coin ("TRC20"); empty for a bank currency. */
+  protocol: string;
+  /** DRAW_FEE_TYPE 1: the fixed fee in USD; otherwise the fee's share of the amount. */
+  draw_rate: number;
+  fee_type: number;
+  /** Units of the currency paid per USD (net = (amount - fee) x usd_price). */
+  usd_price: number;
+  /** Smallest and largest withdrawal, USD. */
+  min: number;
+  max: number;
+}
+
+/** A withdrawal destination of the wallet (get_draw_method). */
+export interface DrawMethod {
+  id: number;
+  /** DRAW_TYPE. */
+  type: number;
+  dc_address: string | null;
+  bank_name: string | null;
+  bank_address: string | null;
+  bank_swift: string | null;
+  payee_name: string | null;
+  payee_account: string | null;
+  remark: string | null;
+  draw_currency: { id: number; code: string; protocol: string };
+}
+
+/** A withdrawal (draw_list item, and the answer of draw and draw_cancel). */
+export interface DrawRecord {
+  id: number;
+  /** Amount requested, USD. */
+  number: number;
+  /** What arrives, in the currency's units (decimal text, exact). */
+  real_number: string;
+  fee: number;
+  draw_currency: { id: number; code: string; protocol: string };
+  /** WITHDRAW_STATUS: 0 reviewing, 1 paid, 2 rejected, 3 cancelled. */
+  status: number;
+  /** The status in the request's language. */
+  status_name: string;
+  /** The operator's reason of a rejection. */
+  remark: string | null;
+  /** "YYYY-MM-DD HH:mm:ss" UTC. */
+  created_at: string;
+  /** DRAW_TYPE. */
+  type: number;
+  address: string | null;
+  payee_account: string | null;
+  /** The user's memo. */
+  notes: string | null;
+}
+
+export interface DrawPage {
+  data: DrawRecord[];
+  total: number;
+}
+
+/** A ledger row (forexChange item). */
+export interface LedgerItem {
+  id: number;
+  /** Signed amount, USD. */
+  Value: number;
+  /** Balance after this row, USD. */
+  Balance: number;
+  /** What the row is, in the request's language. */
+  MemoTran: string;
+  /** When, in the request's language (UTC). */
+  CreatedAtTran: string;
+  /** The row's kind (deposit, withdrawal_request, fee, ...). */
+  Kind: string;
+}
+
+export interface LedgerPage {
+  data: LedgerItem[];
+  total: number;
+}
+
+export const drawSymbolList = endpoint<DrawCurrency[]>()({
+  method: "GET",
+  path: "/api/account/draw_symbol_list",
+  auth: true,
+  tag: "money",
+  summary: "Currencies a withdrawal can be made in (type 1 address, 2 bank)",
+  query: z.object({ type: id.optional(), ...cacheBuster }),
+});
+
+export const draw = endpoint<DrawRecord>()({
+  method: "POST",
+  path: "/api/account/draw",
+  auth: true,
+  tag: "money",
+  summary: "Request a withdrawal: the amount moves from balance to lock_balance until reviewed",
+  idempotent: true,
+  body: z.object({
+    draw_currency_id: id,
+    /** Amount, USD. */
+    number: numeric,
+    draw_method_id: id,
+    memo: text(200).optional(),
+  }),
+});
+
+export const drawCancel = endpoint<DrawRecord>()({
+  method: "POST",
+  path: "/api/account/draw_cancel",
+  auth: true,
+  tag: "money",
+  summary: "Cancel a withdrawal still under review: the amount returns to the balance",
+  idempotent: true,
+  body: z.object({ id }),
+});
+
+export const drawList = endpoint<DrawPage>()({
+  method: "GET",
+  path: "/api/account/draw_list",
+  auth: true,
+  tag: "money",
+  summary: "Withdrawals of one type, PAGE_SIZE a page, newest first",
+  query: z.object({ type: id.optional(), page: id.optional(), ...cacheBuster }),
+});
+
+export const getDrawMethod = endpoint<DrawMethod[]>()({
+  method: "GET",
+  path: "/api/wallet/get_draw_method",
+  auth: true,
+  tag: "money",
+  summary: "The wallet's destinations of a type (draw_type), optionally of one currency (draw_id)",
+  query: z.object({ draw_type: id.optional(), draw_id: id.optional(), ...cacheBuster }),
+});
+
+export const bindDrawMethod = endpoint<DrawMethod>()({
+  method: "POST",
+  path: "/api/wallet/bind_draw_method",
+  auth: true,
+  tag: "money",
+  summary: "Add a destination: a coin address (type 1) or a bank account (type 2)",
+  body: z.object({
+    /** DRAW_TYPE. */
+    type: id,
+    /** The withdrawal currency it receives. */
+    draw_id: id,
+    dc_address: text(128).optional(),
+    bank_name: text(120).optional(),
+    bank_address: text(200).optional(),
+    bank_swift: text(11).optional(),
+    payee_name: text(120).optional(),
+    payee_account: text(64).optional(),
+    remark: text(200).optional(),
+  }),
+});
+
+export const delDrawMethod = endpoint<null>()({
+  method: "POST",
+  path: "/api/wallet/del_draw_method",
+  auth: true,
+  tag: "money",
+  summary: "Delete a destination no withdrawal under review uses",
+  body: z.object({ id }),
+});
+
+export const forexChange = endpoint<LedgerPage>()({
+  method: "GET",
+  path: "/v1/api/main/accountLog/forexChange",
+  auth: true,
+  tag: "money",
+  summary: "The account's ledger, PAGE_SIZE rows a page, newest first",
+  query: z.object({ page: id.optional(), ...cacheBuster }),
+});
