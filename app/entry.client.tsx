@@ -11,6 +11,16 @@ import Backend from "i18next-http-backend";
 import { getInitialNamespaces } from "remix-i18next/client";
 import { i18nConfig, normaliseLang, DEFAULT_LANG } from "./i18n";
 
+/**
+ * A data request the router itself aborted (a live refresh overtaken by a navigation) can surface as
+ * an unhandled AbortError from inside the framework's single-fetch code. Nothing failed: the newer
+ * request carries on. Such rejections are marked handled; every other error still surfaces.
+ */
+window.addEventListener("unhandledrejection", (ev) => {
+  const r = ev.reason as { name?: unknown } | null;
+  if (r && typeof r === "object" && r.name === "AbortError") ev.preventDefault();
+});
+
 async function hydrate() {
   const lng = normaliseLang(document.documentElement.dataset.lng) ?? DEFAULT_LANG;
   await i18next

@@ -19,6 +19,8 @@ import { registerSettingsRoutes } from "./modules/settings/routes.js";
 import { registerDevRoutes } from "./modules/dev/routes.js";
 import { registerTradingRoutes } from "./modules/trading/routes.js";
 import { registerMoneyRoutes } from "./modules/money/routes.js";
+import { registerUploadRoutes } from "./modules/uploads/routes.js";
+import multipart from "@fastify/multipart";
 import { createEngine, type Engine } from "./modules/trading/engine.js";
 import { TradePusher } from "./modules/trading/pushes.js";
 import { moneyOf, type MoneyService } from "./modules/money/service.js";
@@ -71,6 +73,10 @@ export async function buildUpstream(
     clientErrorHandler,
   });
   await app.register(formbody);
+  // One file per request, at most UPLOAD_MAX_BYTES; no other parts beyond a few small fields.
+  await app.register(multipart, {
+    limits: { fileSize: config.uploadMaxBytes, files: 1, fields: 4, parts: 5, fieldSize: 1024 },
+  });
   const hub = createHub(app.server, db);
 
   const ctx: AppContext = {
@@ -109,6 +115,7 @@ export async function buildUpstream(
   registerDevRoutes(app, ctx);
   registerTradingRoutes(app, ctx);
   registerMoneyRoutes(app, ctx);
+  registerUploadRoutes(app, ctx);
 
   // The order engine follows ctx.feed's ticks and loads open and pending orders from the store.
   ctx.engine = createEngine({ db, feed: ctx.feed, money: ctx.money, log });

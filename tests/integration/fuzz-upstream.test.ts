@@ -11,6 +11,7 @@ import fc from "fast-check";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fs from "node:fs";
+import * as commonApi from "@contract/api/common";
 import * as devApi from "@contract/api/dev";
 import * as financeApi from "@contract/api/finance";
 import * as identityApi from "@contract/api/identity";
@@ -24,6 +25,7 @@ import { SEED, assertOptions, fieldsFor, formText, scalar } from "./fuzz-values.
 
 /** Every module of contract/api/ (a test below holds this list complete). */
 const MODULES: Record<string, object> = {
+  common: commonApi,
   dev: devApi,
   finance: financeApi,
   identity: identityApi,

@@ -99,6 +99,7 @@ export async function startUpstream(opts: StartOptions = {}): Promise<Server> {
   const config = loadConfig({} as NodeJS.ProcessEnv, {
     port: 0,
     dbFile: path.join(dir, "up.sqlite"),
+    dataDir: dir,
     rateLimit: false,
     ...opts.config,
   });

@@ -33,6 +33,8 @@ export interface UpstreamConfig {
   trustProxy: boolean | number | string;
   /** Disable rate limits (tests of the rate limiter turn them on again). */
   rateLimit: boolean;
+  /** Largest accepted upload (an image), bytes. */
+  uploadMaxBytes: number;
   /** When false the simulator does not tick on its own (tests drive prices). */
   simulate: boolean;
   /** pino log level. */
@@ -125,6 +127,7 @@ const EnvSchema = z.object({
   TOKEN_TTL_S: int(30 * 24 * 3600, 60, 10 * 365 * 24 * 3600),
   TOKEN_IDLE_S: int(7 * 24 * 3600, 60, 10 * 365 * 24 * 3600),
   RATE_LIMIT: flag(),
+  UPLOAD_MAX_BYTES: int(5 * 1024 * 1024, 1024, 50 * 1024 * 1024),
   UPSTREAM_TRUST_PROXY: trustProxy(),
   MARKET_SIMULATE: flag(),
   LOG_LEVEL: z.preprocess(
@@ -188,6 +191,7 @@ export function loadConfig(
     // The web embeds the upstream on loopback and forwards the client address (server.ts).
     trustProxy: e.UPSTREAM_TRUST_PROXY ?? "loopback",
     rateLimit: e.RATE_LIMIT ?? true,
+    uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     simulate: e.MARKET_SIMULATE ?? true,
     logLevel: e.LOG_LEVEL ?? "info",
   };

@@ -65,6 +65,8 @@ export const LIMITS = {
   code_check_recipient: { points: 10, durationS: DAY, blockS: 0, store: "db" },
   /** Demo accounts created from one client address. */
   demo_ip: { points: 10, durationS: HOUR, blockS: 0, store: "db" },
+  /** Images uploaded by one account (each is decoded and re-encoded). */
+  upload_account: { points: 30, durationS: HOUR, blockS: 0, store: "db" },
   /** Captcha images requested from one client address. */
   captcha_ip: { points: 60, durationS: 10 * MINUTE, blockS: 0, store: "db" },
   /** Orders submitted by one account within a second (the burst). */

@@ -1,0 +1,27 @@
+/** Uploads (upstream/API.md "Uploads"): images only, private to their owner and operators. */
+import { z } from "zod";
+import { endpoint } from "./endpoint";
+
+/** A stored image: its server-made name (what a deposit's proofImg names) and where its owner reads it. */
+export interface Upload {
+  name: string;
+  /** Path on the upstream: GET it with the owner's token. */
+  url: string;
+  mime: string;
+  width: number;
+  height: number;
+  bytes: number;
+}
+
+/** Where an upload is read: UPLOAD_PATH + name. */
+export const UPLOAD_PATH = "/api/common/uploads/";
+
+export const imageUpload = endpoint<Upload>()({
+  method: "POST",
+  path: "/api/common/image_upload",
+  auth: true,
+  tag: "uploads",
+  summary:
+    "Upload one image (multipart/form-data, field `file`): JPEG, PNG or WebP, recognised by its bytes, re-encoded without metadata",
+  body: z.object({ file: z.unknown().describe("the image file (multipart/form-data)") }),
+});
