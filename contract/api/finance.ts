@@ -180,3 +180,115 @@ export const forexChange = endpoint<LedgerPage>()({
   summary: "The account's ledger, PAGE_SIZE rows a page, newest first",
   query: z.object({ page: id.optional(), ...cacheBuster }),
 });
+
+/** A coin deposit channel (quickCharge info). */
+export interface ChargeChannel {
+  id: number;
+  currency_code: string;
+  protocol_code: string;
+  address: string;
+  /** USD value of one coin: a deposit of N USD is N / usd_price coins. */
+  usd_price: number;
+}
+
+/** A bank account to wire a deposit to (wire_info). */
+export interface WireAccount {
+  id: number;
+  bank_coin: string;
+  bank_name: string;
+  bank_address: string;
+  bank_swift: string;
+  payee_name: string;
+  payee_account: string;
+  bank_remark: string;
+}
+
+/** A deposit (quick_ist item, and the answer of submit and wire_submit). */
+export interface ChargeRecord {
+  id: number;
+  /** Amount declared, USD. */
+  number: number;
+  /** Amount credited (once finished), USD. */
+  credited: number | null;
+  /** DEPOSIT tab: 0 coin, 1 bank. */
+  type: number;
+  currency_code: string;
+  /** CHARGE_STATUS: 0 unchecked, 1 finished, 2 rejected, 3 invalid. */
+  status: number;
+  /** The status in the request's language. */
+  status_name: string;
+  remark: string | null;
+  /** "YYYY-MM-DD HH:mm:ss" UTC. */
+  created_at: string;
+}
+
+export interface ChargePage {
+  data: ChargeRecord[];
+  total: number;
+}
+
+export const quickChargeInfo = endpoint<{ channels: ChargeChannel[]; min: number; max: number }>()({
+  method: "GET",
+  path: "/api/quickCharge/info",
+  auth: true,
+  tag: "money",
+  summary: "Coin deposit channels (currency, network, address) and the deposit bounds",
+  query: z.object({ ...cacheBuster }),
+});
+
+export const quickChargeSymbols = endpoint<string[]>()({
+  method: "GET",
+  path: "/api/quickCharge/symbols",
+  auth: true,
+  tag: "money",
+  summary: "Currencies that can be deposited by coin",
+  query: z.object({ ...cacheBuster }),
+});
+
+export const quickChargeSubmit = endpoint<ChargeRecord>()({
+  method: "POST",
+  path: "/api/quickCharge/submit",
+  auth: true,
+  tag: "money",
+  summary: "Declare a coin deposit with its proof image; credited once an operator approves it",
+  idempotent: true,
+  body: z.object({
+    /** Amount, USD. */
+    number: numeric,
+    /** The uploaded proof's name (image_upload). */
+    proofImg: text(200),
+    /** The channel's address, as shown when the user sent the coins. */
+    address: text(128).optional(),
+    /** The channel. */
+    charge_id: id,
+  }),
+});
+
+export const wireInfo = endpoint<WireAccount[]>()({
+  method: "GET",
+  path: "/api/quickCharge/wire_info",
+  auth: true,
+  tag: "money",
+  summary: "Bank accounts to wire a deposit to, optionally of one currency (bank_coin)",
+  query: z.object({ bank_coin: text(16).optional(), ...cacheBuster }),
+});
+
+export const wireSubmit = endpoint<ChargeRecord>()({
+  method: "POST",
+  path: "/api/quickCharge/wire_submit",
+  auth: true,
+  tag: "money",
+  summary:
+    "Declare a bank wire deposit with its proof image; credited once an operator approves it",
+  idempotent: true,
+  body: z.object({ number: numeric, proofImg: text(200), wire_id: id }),
+});
+
+export const quickList = endpoint<ChargePage>()({
+  method: "GET",
+  path: "/api/quickCharge/quick_ist",
+  auth: true,
+  tag: "money",
+  summary: "Deposits of one type (0 coin, 1 bank), PAGE_SIZE a page, newest first",
+  query: z.object({ type: id.optional(), page: id.optional(), ...cacheBuster }),
+});

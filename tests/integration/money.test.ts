@@ -9,7 +9,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DRAW_TYPE } from "@contract/enums";
+import sharp from "sharp";
 import { checkLedger } from "../../upstream/modules/money/check.js";
+import { Deposits } from "../../upstream/modules/money/deposits.js";
 import { moneyOf } from "../../upstream/modules/money/service.js";
 import { loginEmail, registerEmail, type Server } from "./accounts-helpers.js";
 import { startUpstream } from "./upstream-harness.js";
@@ -61,6 +63,23 @@ async function bindTron(token: string, currencyId: number): Promise<number> {
   );
   expect(b.msg).toBe("Account added");
   return b.data.id;
+}
+
+/** Uploads a small real JPEG as `token`'s proof; the answer's url. */
+async function uploadProof(token: string): Promise<string> {
+  const jpeg = await sharp({ create: { width: 32, height: 32, channels: 3, background: "#fa0" } })
+    .jpeg()
+    .toBuffer();
+  const form = new FormData();
+  form.append("file", new Blob([new Uint8Array(jpeg)], { type: "image/jpeg" }), "receipt.jpg");
+  const res = await fetch(`${s.base}/api/common/image_upload`, {
+    method: "POST",
+    headers: { authorization: token },
+    body: form,
+  });
+  const body = (await res.json()) as { code: number; data: { url: string } };
+  expect(body.code).toBe(1);
+  return body.data.url;
 }
 
 const detail = async (token: string) =>
@@ -279,6 +298,66 @@ describe("money API", () => {
     }
     expect(moneyOf(s.up.ctx.db).balances(id)).toEqual(before);
     expect((await s.get("/api/account/draw_list?type=1", { token })).data.total).toBe(0);
+    expect(checkLedger(s.up.ctx.db).findings).toEqual([]);
+  });
+
+  it("records deposits with their proof for review, once per key, and credits only on approval", async () => {
+    const { token, id } = await realUser(0);
+    const info = await s.get("/api/quickCharge/info", { token });
+    expect(info.data).toMatchObject({ min: 10, max: 1000000 });
+    const trc = info.data.channels.find((c: any) => c.protocol_code === "TRC20");
+    expect(trc).toMatchObject({ currency_code: "USDT", address: TRON, usd_price: 1 });
+    expect((await s.get("/api/quickCharge/symbols", { token })).data).toEqual([
+      "USDT",
+      "BTC",
+      "ETH",
+    ]);
+
+    const proof = await uploadProof(token);
+    const body = { number: "250", proofImg: proof, address: trc.address, charge_id: trc.id };
+    const key = { token, headers: { "idempotency-key": "deposit-1" } };
+    const first = await s.post("/api/quickCharge/submit", body, key);
+    expect(first).toMatchObject({
+      code: 1,
+      msg: "Deposit submitted; it will be credited once reviewed",
+      data: { number: 250, credited: null, status: 0, status_name: "Pending review", type: 0 },
+    });
+    expect((await s.post("/api/quickCharge/submit", body, key)).data).toEqual(first.data);
+    // Nothing is credited before an operator looks at it.
+    expect((await detail(token)).balance).toBe(0);
+    const again = await s.post("/api/quickCharge/submit", body, { token });
+    expect(again.msg).toBe("This proof has already been used for another deposit");
+
+    const wires = await s.get("/api/quickCharge/wire_info?bank_coin=USD", { token });
+    expect(wires.data[0]).toMatchObject({ bank_coin: "USD", bank_swift: "FHBKSGSG" });
+    const wire = await s.post(
+      "/api/quickCharge/wire_submit",
+      { number: "1000.50", proofImg: await uploadProof(token), wire_id: wires.data[0].id },
+      { token },
+    );
+    expect(wire.data).toMatchObject({ type: 1, number: 1000.5, status: 0 });
+
+    const other = await realUser(0);
+    const stolen = await s.post(
+      "/api/quickCharge/submit",
+      { ...body, proofImg: await uploadProof(token) },
+      { token: other.token },
+    );
+    expect(stolen.msg).toBe("Please upload a proof of payment");
+
+    new Deposits(s.up.ctx.db).approve(first.data.id, "op:test", 249_000_000);
+    expect((await detail(token)).balance).toBe(249);
+    const coins = await s.get("/api/quickCharge/quick_ist?type=0", { token, lang: "de" });
+    expect(coins.data.data).toEqual([
+      expect.objectContaining({
+        id: first.data.id,
+        credited: 249,
+        status: 1,
+        status_name: "Gutgeschrieben",
+      }),
+    ]);
+    expect((await s.get("/api/quickCharge/quick_ist?type=1", { token })).data.total).toBe(1);
+    expect(moneyOf(s.up.ctx.db).ledgerSum(id)).toBe(249_000_000);
     expect(checkLedger(s.up.ctx.db).findings).toEqual([]);
   });
 });

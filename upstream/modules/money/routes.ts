@@ -19,6 +19,8 @@ import { MICRO, parseDecimal, toMicro } from "./decimal.js";
 import { ledgerPage } from "./ledger.js";
 import { DrawMethods, type BindRequest, type DrawMethod } from "./draw-methods.js";
 import { Withdrawals, type DrawCurrency, type DrawRecord } from "./withdrawals.js";
+import { Deposits, type ChargeRecord } from "./deposits.js";
+import { UPLOAD_PATH } from "@contract/api/common";
 
 /** A malformed field of these routes answers "Invalid value: FIELD". */
 const INVALID = "money_invalid_field";
@@ -105,6 +107,31 @@ function ledgerTime(lang: Lang, ms: number): string {
   }).format(ms);
 }
 
+const chargeView = (lang: Lang, c: ChargeRecord): api.ChargeRecord => ({
+  id: c.id,
+  number: usd(c.amountMicro),
+  credited: c.creditedMicro === null ? null : usd(c.creditedMicro),
+  type: c.type,
+  currency_code: c.currencyCode,
+  status: c.status,
+  status_name: translate(lang, `charge_status_${c.status}`),
+  remark: c.remark,
+  created_at: wireTime(c.createdAt),
+});
+
+/** A proof names an upload by its name, or by the path image_upload answered. */
+function proofName(raw: unknown): string {
+  const v = typeof raw === "string" ? raw.trim() : "";
+  return v.startsWith(UPLOAD_PATH) ? v.slice(UPLOAD_PATH.length) : v;
+}
+
+/** A deposit's amount: USD with at most 2 decimals. */
+function depositAmount(raw: unknown): number {
+  const amount = parseDecimal(raw, AMOUNT_DP);
+  if (amount === null) throw new DomainError("deposit_amount_positive");
+  return toMicro(amount);
+}
+
 function bindRequest(body: Record<string, unknown>): BindRequest {
   const type = drawType(body.type, "type");
   const drawCurrencyId = int(body.draw_id, "draw_id");
@@ -132,8 +159,117 @@ export function registerMoneyRoutes(app: FastifyInstance, ctx: AppContext): void
       return ctx.engine.accountValues(userId).freeMarginMicro;
     },
   });
+  const deposits = new Deposits(ctx.db);
   const idemKey = (req: FastifyRequest, body: Record<string, unknown>) =>
     idempotencyKeyOf(req, body, INVALID);
+
+  route(
+    app,
+    api.quickChargeInfo,
+    async (req) => {
+      realUser(ctx, req);
+      const { minMicro, maxMicro } = deposits.bounds();
+      return ctx.ok(req, {
+        channels: deposits.channels().map((c) => ({
+          id: c.id,
+          currency_code: c.currencyCode,
+          protocol_code: c.protocolCode,
+          address: c.address,
+          usd_price: Number(c.usdPrice),
+        })),
+        min: usd(minMicro),
+        max: usd(maxMicro),
+      });
+    },
+    extras,
+  );
+
+  route(
+    app,
+    api.quickChargeSymbols,
+    async (req) => {
+      realUser(ctx, req);
+      return ctx.ok(req, [...new Set(deposits.channels().map((c) => c.currencyCode))]);
+    },
+    extras,
+  );
+
+  route(
+    app,
+    api.quickChargeSubmit,
+    async (req) => {
+      const u = realUser(ctx, req);
+      const c = deposits.submit(
+        u.id,
+        {
+          type: 0,
+          channelId: int(req.body.charge_id, "charge_id"),
+          amountMicro: depositAmount(req.body.number),
+          proof: proofName(req.body.proofImg),
+          address: typeof req.body.address === "string" ? req.body.address : null,
+        },
+        idemKey(req, req.body),
+      );
+      return ctx.ok(req, chargeView(req.lang, c), "deposit_submitted");
+    },
+    extras,
+  );
+
+  route(
+    app,
+    api.wireInfo,
+    async (req) => {
+      realUser(ctx, req);
+      const coin = typeof req.query.bank_coin === "string" ? req.query.bank_coin.trim() : "";
+      return ctx.ok(
+        req,
+        deposits.wireAccounts(coin || undefined).map((w) => ({
+          id: w.id,
+          bank_coin: w.bankCoin,
+          bank_name: w.bankName,
+          bank_address: w.bankAddress,
+          bank_swift: w.bankSwift,
+          payee_name: w.payeeName,
+          payee_account: w.payeeAccount,
+          bank_remark: w.bankRemark,
+        })),
+      );
+    },
+    extras,
+  );
+
+  route(
+    app,
+    api.wireSubmit,
+    async (req) => {
+      const u = realUser(ctx, req);
+      const c = deposits.submit(
+        u.id,
+        {
+          type: 1,
+          wireId: int(req.body.wire_id, "wire_id"),
+          amountMicro: depositAmount(req.body.number),
+          proof: proofName(req.body.proofImg),
+        },
+        idemKey(req, req.body),
+      );
+      return ctx.ok(req, chargeView(req.lang, c), "deposit_submitted");
+    },
+    extras,
+  );
+
+  route(
+    app,
+    api.quickList,
+    async (req) => {
+      const u = realUser(ctx, req);
+      const type = int(req.query.type, "type", 0);
+      if (type !== 0 && type !== 1) throw new DomainError(INVALID, CODE_FAIL, { field: "type" });
+      const { items, total } = deposits.list(u.id, type, page(req.query.page), PAGE_SIZE);
+      return ctx.ok(req, { data: items.map((c) => chargeView(req.lang, c)), total });
+    },
+    extras,
+  );
 
   route(
     app,
