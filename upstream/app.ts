@@ -20,6 +20,7 @@ import { registerDevRoutes } from "./modules/dev/routes.js";
 import { registerTradingRoutes } from "./modules/trading/routes.js";
 import { registerMoneyRoutes } from "./modules/money/routes.js";
 import { registerUploadRoutes } from "./modules/uploads/routes.js";
+import { registerOperatorRoutes } from "./modules/operators/routes.js";
 import multipart from "@fastify/multipart";
 import { createEngine, type Engine } from "./modules/trading/engine.js";
 import { TradePusher } from "./modules/trading/pushes.js";
@@ -115,7 +116,8 @@ export async function buildUpstream(
   registerDevRoutes(app, ctx);
   registerTradingRoutes(app, ctx);
   registerMoneyRoutes(app, ctx);
-  registerUploadRoutes(app, ctx);
+  const uploads = registerUploadRoutes(app, ctx);
+  registerOperatorRoutes(app, ctx, uploads);
 
   // The order engine follows ctx.feed's ticks and loads open and pending orders from the store.
   ctx.engine = createEngine({ db, feed: ctx.feed, money: ctx.money, log });

@@ -24,6 +24,8 @@ export interface EndpointDef {
   summary: string;
   query?: z.AnyZodObject;
   body?: z.AnyZodObject;
+  /** Path parameters, written `:name` in `path` (e.g. /admin/api/charges/:id/approve). */
+  params?: z.AnyZodObject;
   /** True when the call honours the `Idempotency-Key` header. */
   idempotent?: boolean;
 }
@@ -50,6 +52,17 @@ export type ParamsOf<E> = E extends { body: infer B extends z.ZodTypeAny }
 
 /** A number, or its decimal text as a form sends it. */
 export const numeric = z.union([z.number(), z.string().trim().max(64)]);
+/** The path with its `:name` parameters filled in (each value URI-encoded). */
+export function pathOf(
+  def: Pick<EndpointDef, "path">,
+  params: Record<string, string | number> = {},
+): string {
+  return def.path.replace(/:(\w+)/g, (_, k: string) => {
+    if (!(k in params)) throw new Error(`path parameter ${k} of ${def.path} is missing`);
+    return encodeURIComponent(String(params[k]));
+  });
+}
+
 /** A whole-number id, or its text. */
 export const id = z.union([z.number().int(), z.string().trim().max(32)]);
 /** Free text of a form field. */

@@ -11,6 +11,7 @@ import fc from "fast-check";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fs from "node:fs";
+import * as adminApi from "@contract/api/admin";
 import * as commonApi from "@contract/api/common";
 import * as devApi from "@contract/api/dev";
 import * as financeApi from "@contract/api/finance";
@@ -25,6 +26,7 @@ import { SEED, assertOptions, fieldsFor, formText, scalar } from "./fuzz-values.
 
 /** Every module of contract/api/ (a test below holds this list complete). */
 const MODULES: Record<string, object> = {
+  admin: adminApi,
   common: commonApi,
   dev: devApi,
   finance: financeApi,

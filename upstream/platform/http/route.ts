@@ -58,7 +58,11 @@ function headersOf(def: EndpointDef) {
 
 /** Fields of a validated body or query. */
 export type Fields = Record<string, unknown>;
-export type RouteRequest = FastifyRequest<{ Body: Fields; Querystring: Fields }>;
+export type RouteRequest = FastifyRequest<{
+  Body: Fields;
+  Querystring: Fields;
+  Params: Record<string, string>;
+}>;
 
 export interface RouteExtras {
   /** Message key of a field that fails validation, with {{field}} (default invalid_input). */
@@ -80,6 +84,7 @@ export function route(
       summary: def.summary,
       ...(def.query ? { querystring: def.query } : {}),
       ...(def.body ? { body: def.body } : {}),
+      ...(def.params ? { params: def.params } : {}),
       ...(headersOf(def) ? { headers: headersOf(def) } : {}),
     },
     config: extras.invalidFieldKey ? { invalidFieldKey: extras.invalidFieldKey } : {},

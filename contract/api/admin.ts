@@ -1,0 +1,185 @@
+/**
+ * The operator API (upstream/API.md "Operators"): under /admin/api/ only, the same envelope, and
+ * never reachable with a user's token. Authorization: `Bearer <token>` where the token is the
+ * upstream's OPERATOR_TOKEN (for scripts). Every action writes an append-only audit row.
+ */
+import { z } from "zod";
+import { endpoint, cacheBuster, id, numeric, text } from "./endpoint";
+
+/** Who a queue item belongs to. */
+export interface AdminUserRef {
+  id: number;
+  uid: string;
+  email: string | null;
+  mobile: string | null;
+}
+
+/** A deposit in the operators' queue. */
+export interface AdminCharge {
+  id: number;
+  user: AdminUserRef;
+  /** 0 coin, 1 bank. */
+  type: number;
+  currency_code: string;
+  address: string | null;
+  /** Declared, USD. */
+  number: number;
+  credited: number | null;
+  status: number;
+  remark: string | null;
+  /** Where an operator reads the proof image (GET with the operator's token). */
+  proof_url: string;
+  created_at: string;
+  decided_at: string | null;
+  decided_by: string | null;
+}
+
+/** A withdrawal in the operators' queue. */
+export interface AdminDraw {
+  id: number;
+  user: AdminUserRef;
+  type: number;
+  currency: { id: number; code: string; protocol: string };
+  number: number;
+  fee: number;
+  real_number: string;
+  address: string | null;
+  bank_name: string | null;
+  payee_name: string | null;
+  payee_account: string | null;
+  notes: string | null;
+  status: number;
+  remark: string | null;
+  created_at: string;
+  decided_at: string | null;
+  decided_by: string | null;
+}
+
+export interface AdminPage<T> {
+  data: T[];
+  total: number;
+}
+
+/** A user found by the operators' search, with the account's money. */
+export interface AdminUser extends AdminUserRef {
+  is_demo: number;
+  created_at: string;
+  balance: number;
+  lock_balance: number;
+  equity: number;
+  used_margin: number;
+}
+
+/** One audit row: who did what to what, the balance before and after, why, when. */
+export interface AuditRow {
+  id: number;
+  actor: string;
+  action: string;
+  target: string;
+  user_id: number | null;
+  amount: number | null;
+  balance_before: number | null;
+  balance_after: number | null;
+  remark: string | null;
+  created_at: string;
+}
+
+const byId = z.object({ id: z.string().max(32) });
+const remark = z.object({ remark: text(500) });
+const queue = z.object({ status: id.optional(), page: id.optional(), ...cacheBuster });
+
+export const charges = endpoint<AdminPage<AdminCharge>>()({
+  method: "GET",
+  path: "/admin/api/charges",
+  auth: true,
+  tag: "operators",
+  summary: "Deposits by status (default 0, unchecked), PAGE_SIZE a page, oldest first",
+  query: queue,
+});
+
+export const approveCharge = endpoint<AdminCharge>()({
+  method: "POST",
+  path: "/admin/api/charges/:id/approve",
+  auth: true,
+  tag: "operators",
+  summary:
+    "Credit a deposit: the amount actually received (default the declared one), one ledger row",
+  params: byId,
+  body: z.object({ amount: numeric.optional() }),
+});
+
+export const rejectCharge = endpoint<AdminCharge>()({
+  method: "POST",
+  path: "/admin/api/charges/:id/reject",
+  auth: true,
+  tag: "operators",
+  summary: "Reject a deposit with a remark the user sees; nothing is credited",
+  params: byId,
+  body: remark,
+});
+
+export const invalidCharge = endpoint<AdminCharge>()({
+  method: "POST",
+  path: "/admin/api/charges/:id/invalid",
+  auth: true,
+  tag: "operators",
+  summary: "Mark a deposit invalid with a remark; nothing is credited",
+  params: byId,
+  body: remark,
+});
+
+export const draws = endpoint<AdminPage<AdminDraw>>()({
+  method: "GET",
+  path: "/admin/api/draws",
+  auth: true,
+  tag: "operators",
+  summary: "Withdrawals by status (default 0, under review), PAGE_SIZE a page, oldest first",
+  query: queue,
+});
+
+export const approveDraw = endpoint<AdminDraw>()({
+  method: "POST",
+  path: "/admin/api/draws/:id/approve",
+  auth: true,
+  tag: "operators",
+  summary: "Mark a withdrawal paid: the amount leaves lock_balance",
+  params: byId,
+  body: z.object({}),
+});
+
+export const rejectDraw = endpoint<AdminDraw>()({
+  method: "POST",
+  path: "/admin/api/draws/:id/reject",
+  auth: true,
+  tag: "operators",
+  summary: "Reject a withdrawal with a remark: the amount returns to the balance",
+  params: byId,
+  body: remark,
+});
+
+export const adjustments = endpoint<AuditRow>()({
+  method: "POST",
+  path: "/admin/api/adjustments",
+  auth: true,
+  tag: "operators",
+  summary: "Book a signed adjustment (ledger kind adjustment) with its reason",
+  body: z.object({ uid: text(64), amount: numeric, remark: text(500) }),
+});
+
+export const users = endpoint<AdminUser[]>()({
+  method: "GET",
+  path: "/admin/api/users",
+  auth: true,
+  tag: "operators",
+  summary: "Find users by uid, e-mail or phone (at most 20), with balance, lock_balance and equity",
+  query: z.object({ q: text(128).optional(), ...cacheBuster }),
+});
+
+export const audit = endpoint<AdminPage<AuditRow>>()({
+  method: "GET",
+  path: "/admin/api/audit",
+  auth: true,
+  tag: "operators",
+  summary: "The audit log, PAGE_SIZE rows a page, newest first",
+  query: z.object({ page: id.optional(), ...cacheBuster }),
+});

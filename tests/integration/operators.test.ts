@@ -1,0 +1,227 @@
+/**
+ * The operator API over real HTTP (upstream/API.md "Operators"): closed without OPERATOR_TOKEN and
+ * to user tokens; the deposit and withdrawal queues with approve, reject and invalid; adjustments;
+ * user lookup; proof images; every action in the audit log with the balance before and after; the
+ * ledger check consistent afterwards.
+ */
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkLedger } from "../../upstream/modules/money/check.js";
+import { loginEmail, registerEmail, type Server } from "./accounts-helpers.js";
+import { startUpstream } from "./upstream-harness.js";
+
+const OPERATOR = "op-test-token-0123456789abcdef";
+const TRON = "TQrZ8tKfjqaPZQq4bKXvQ1YVn7Yw6zk6dE";
+const op = { headers: { authorization: `Bearer ${OPERATOR}` } };
+let s: Server;
+let closed: Server;
+let seq = 0;
+
+beforeAll(async () => {
+  s = await startUpstream({
+    tmpPrefix: "tp-op-",
+    config: { devOutbox: true, smtpUrl: null, simulate: false, operatorToken: OPERATOR },
+  });
+  closed = await startUpstream({ tmpPrefix: "tp-op-off-", config: { simulate: false } });
+}, 60_000);
+
+afterAll(async () => {
+  await s?.close();
+  await closed?.close();
+});
+
+async function realUser(): Promise<{ token: string; id: number; uid: string }> {
+  const email = `op${++seq}-${process.pid}@example.com`;
+  await registerEmail(s, email);
+  const l = await loginEmail(s, email);
+  return { token: l.data.token, id: Number(l.data.user.id), uid: String(l.data.user.uid) };
+}
+
+async function deposit(token: string, usd: string): Promise<number> {
+  const jpeg = await sharp({ create: { width: 16, height: 16, channels: 3, background: "#09c" } })
+    .jpeg()
+    .toBuffer();
+  const form = new FormData();
+  form.append("file", new Blob([new Uint8Array(jpeg)], { type: "image/jpeg" }), "r.jpg");
+  const up = (await (
+    await fetch(`${s.base}/api/common/image_upload`, {
+      method: "POST",
+      headers: { authorization: token },
+      body: form,
+    })
+  ).json()) as { data: { name: string } };
+  const info = await s.get("/api/quickCharge/info", { token });
+  const c = await s.post(
+    "/api/quickCharge/submit",
+    { number: usd, proofImg: up.data.name, charge_id: info.data.channels[0].id },
+    { token },
+  );
+  expect(c.code).toBe(1);
+  return c.data.id;
+}
+
+const balance = async (token: string) =>
+  (await s.get("/v1/api/main/account/forexDetail", { token })).data as {
+    balance: number;
+    lock_balance: number;
+  };
+
+describe("operator API", () => {
+  it("is closed without OPERATOR_TOKEN, to user tokens and to no token", async () => {
+    const off = await closed.get("/admin/api/charges", { headers: { authorization: "Bearer x" } });
+    expect(off).toMatchObject({
+      code: 999,
+      msg: "Operator access is not configured on this server",
+    });
+    const user = await realUser();
+    for (const auth of [user.token, `Bearer ${user.token}`, "Bearer wrong", ""]) {
+      const res = await fetch(`${s.base}/admin/api/users`, {
+        headers: auth ? { authorization: auth } : {},
+      });
+      expect(res.status, auth).toBe(401);
+      expect(await res.json()).toMatchObject({ code: 999, msg: "Operator sign-in required" });
+    }
+    const unknown = await fetch(`${s.base}/admin/api/nothing-here`, op);
+    expect(unknown.status).toBe(404);
+  });
+
+  it("approves, rejects and invalidates deposits, each in the audit log", async () => {
+    const u = await realUser();
+    const a = await deposit(u.token, "100");
+    const b = await deposit(u.token, "50");
+    const c = await deposit(u.token, "20");
+    const queue = await s.get("/admin/api/charges?status=0", op);
+    const mine = queue.data.data.filter((x: any) => x.user.id === u.id);
+    expect(mine.map((x: any) => x.id)).toEqual([a, b, c]);
+    expect(mine[0]).toMatchObject({ number: 100, status: 0, user: { uid: u.uid } });
+
+    const proof = await fetch(s.base + mine[0].proof_url, op);
+    expect(proof.headers.get("content-type")).toBe("image/jpeg");
+    const asUser = await fetch(s.base + mine[0].proof_url, { headers: { authorization: u.token } });
+    expect(asUser.status).toBe(401);
+
+    const approved = await s.post(`/admin/api/charges/${a}/approve`, { amount: "99.5" }, op);
+    expect(approved.data).toMatchObject({ status: 1, credited: 99.5, decided_by: "token" });
+    expect((await balance(u.token)).balance).toBe(99.5);
+    const again = await s.post(`/admin/api/charges/${a}/approve`, {}, op);
+    expect(again.msg).toBe("This deposit has already been processed");
+
+    expect((await s.post(`/admin/api/charges/${b}/reject`, { remark: " " }, op)).msg).toBe(
+      "Please give a reason",
+    );
+    await s.post(
+      `/admin/api/charges/${b}/reject`,
+      { remark: "The name on the transfer differs" },
+      op,
+    );
+    await s.post(`/admin/api/charges/${c}/invalid`, { remark: "Duplicate" }, op);
+    const seen = await s.get("/api/quickCharge/quick_ist?type=0", { token: u.token });
+    expect(seen.data.data.map((x: any) => [x.id, x.status, x.remark])).toEqual([
+      [c, 3, "Duplicate"],
+      [b, 2, "The name on the transfer differs"],
+      [a, 1, null],
+    ]);
+    expect((await balance(u.token)).balance).toBe(99.5);
+
+    const log = await s.get("/admin/api/audit", op);
+    expect(
+      log.data.data
+        .slice(0, 3)
+        .map((r: any) => [r.action, r.target, r.balance_before, r.balance_after]),
+    ).toEqual([
+      ["charge.invalid", `charge:${c}`, 99.5, 99.5],
+      ["charge.reject", `charge:${b}`, 99.5, 99.5],
+      ["charge.approve", `charge:${a}`, 0, 99.5],
+    ]);
+    expect(log.data.data[2]).toMatchObject({
+      amount: 99.5,
+      actor: "token",
+      remark: "received 99.50 of 100.00",
+    });
+  });
+
+  it("pays or rejects withdrawals, books adjustments, finds users; the ledger stays consistent", async () => {
+    const u = await realUser();
+    const dep = await deposit(u.token, "500");
+    await s.post(`/admin/api/charges/${dep}/approve`, {}, op);
+    const cur = (await s.get("/api/account/draw_symbol_list?type=1", { token: u.token })).data[0];
+    const m = await s.post(
+      "/api/wallet/bind_draw_method",
+      { type: 1, draw_id: cur.id, dc_address: TRON },
+      { token: u.token },
+    );
+    const draw = (n: string) =>
+      s.post(
+        "/api/account/draw",
+        { draw_currency_id: cur.id, number: n, draw_method_id: m.data.id },
+        { token: u.token },
+      );
+    const d1 = (await draw("100")).data.id;
+    const d2 = (await draw("200")).data.id;
+    expect(await balance(u.token)).toMatchObject({ balance: 200, lock_balance: 300 });
+    const queue = await s.get("/admin/api/draws", op);
+    expect(queue.data.data.filter((x: any) => x.user.id === u.id).map((x: any) => x.id)).toEqual([
+      d1,
+      d2,
+    ]);
+
+    expect((await s.post(`/admin/api/draws/${d1}/approve`, {}, op)).data).toMatchObject({
+      status: 1,
+    });
+    expect(await balance(u.token)).toMatchObject({ balance: 200, lock_balance: 200 });
+    const rejected = await s.post(
+      `/admin/api/draws/${d2}/reject`,
+      { remark: "Address flagged" },
+      op,
+    );
+    expect(rejected.data).toMatchObject({ status: 2, remark: "Address flagged" });
+    expect(await balance(u.token)).toMatchObject({ balance: 400, lock_balance: 0 });
+    const userSees = await s.get("/api/account/draw_list?type=1", { token: u.token });
+    expect(userSees.data.data[0]).toMatchObject({ id: d2, remark: "Address flagged" });
+
+    const plus = await s.post(
+      "/admin/api/adjustments",
+      { uid: u.uid, amount: "12.34", remark: "Goodwill" },
+      op,
+    );
+    expect(plus.data).toMatchObject({
+      action: "adjustment",
+      amount: 12.34,
+      balance_before: 400,
+      balance_after: 412.34,
+    });
+    const tooMuch = await s.post(
+      "/admin/api/adjustments",
+      { uid: u.uid, amount: "-1000", remark: "x" },
+      op,
+    );
+    expect(tooMuch.msg).toBe("Insufficient balance");
+    const minus = await s.post(
+      "/admin/api/adjustments",
+      { uid: u.uid, amount: "-2.34", remark: "Fee correction" },
+      op,
+    );
+    expect(minus.data.balance_after).toBe(410);
+    expect(
+      (await s.post("/admin/api/adjustments", { uid: "nobody", amount: "1", remark: "x" }, op))
+        .code,
+    ).toBe(404);
+
+    const found = await s.get(`/admin/api/users?q=${encodeURIComponent(u.uid)}`, op);
+    expect(found.data).toEqual([
+      expect.objectContaining({
+        id: u.id,
+        balance: 410,
+        lock_balance: 0,
+        equity: 410,
+        used_margin: 0,
+      }),
+    ]);
+    const ledger = await s.get("/v1/api/main/accountLog/forexChange", { token: u.token });
+    expect(ledger.data.data.slice(0, 2).map((r: any) => [r.MemoTran, r.Value])).toEqual([
+      ["Adjustment", -2.34],
+      ["Adjustment", 12.34],
+    ]);
+    expect(checkLedger(s.up.ctx.db).findings).toEqual([]);
+  });
+});

@@ -1,0 +1,81 @@
+/** The operators' audit log (append-only): written in the same transaction as the action it records. */
+import type { DB } from "../../platform/db.js";
+
+export interface AuditEntry {
+  actor: string;
+  action: string;
+  /** What was acted on: "charge:7", "draw:3", "user:12". */
+  target: string;
+  userId?: number | null;
+  amountMicro?: number | null;
+  balanceBeforeMicro?: number | null;
+  balanceAfterMicro?: number | null;
+  remark?: string | null;
+  at?: number;
+}
+
+export interface AuditRecord {
+  id: number;
+  actor: string;
+  action: string;
+  target: string;
+  userId: number | null;
+  amountMicro: number | null;
+  balanceBeforeMicro: number | null;
+  balanceAfterMicro: number | null;
+  remark: string | null;
+  createdAt: number;
+}
+
+export function writeAudit(db: DB, e: AuditEntry): void {
+  db.prepare(
+    "INSERT INTO audit (actor, action, target, user_id, amount_micro, balance_before_micro, balance_after_micro, remark, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  ).run(
+    e.actor,
+    e.action,
+    e.target,
+    e.userId ?? null,
+    e.amountMicro ?? null,
+    e.balanceBeforeMicro ?? null,
+    e.balanceAfterMicro ?? null,
+    e.remark ?? null,
+    e.at ?? Date.now(),
+  );
+}
+
+export function auditPage(
+  db: DB,
+  page: number,
+  pageSize: number,
+): { items: AuditRecord[]; total: number } {
+  const rows = db
+    .prepare("SELECT * FROM audit ORDER BY id DESC LIMIT ? OFFSET ?")
+    .all(pageSize, (Math.max(1, page) - 1) * pageSize) as {
+    id: number;
+    actor: string;
+    action: string;
+    target: string;
+    user_id: number | null;
+    amount_micro: number | null;
+    balance_before_micro: number | null;
+    balance_after_micro: number | null;
+    remark: string | null;
+    created_at: number;
+  }[];
+  const total = (db.prepare("SELECT COUNT(*) AS n FROM audit").get() as { n: number }).n;
+  return {
+    items: rows.map((r) => ({
+      id: r.id,
+      actor: r.actor,
+      action: r.action,
+      target: r.target,
+      userId: r.user_id,
+      amountMicro: r.amount_micro,
+      balanceBeforeMicro: r.balance_before_micro,
+      balanceAfterMicro: r.balance_after_micro,
+      remark: r.remark,
+      createdAt: r.created_at,
+    })),
+    total,
+  };
+}

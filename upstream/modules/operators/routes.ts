@@ -1,0 +1,447 @@
+/**
+ * The operator API (upstream/API.md "Operators"): the deposit and withdrawal queues, adjustments,
+ * user lookup, the audit log and proof images, under /admin/api/ only. A user's token never opens
+ * it: only `Authorization: Bearer <OPERATOR_TOKEN>` does (operator accounts come later). Every
+ * action and its audit row commit in one transaction.
+ */
+import crypto from "node:crypto";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { z } from "zod";
+import * as api from "@contract/api/admin";
+import { PAGE_SIZE } from "@contract/constants";
+import { CHARGE_STATUS } from "@contract/enums";
+import type { AppContext } from "../../app.js";
+import { CODE, CODE_FAIL, DomainError } from "../../platform/errors.js";
+import { intParam } from "../../platform/params.js";
+import { route } from "../../platform/http/route.js";
+import { translate } from "../../platform/i18n.js";
+import { wireTime } from "../../platform/wire.js";
+import { MICRO, parseDecimal, toMicro, dec } from "../money/decimal.js";
+import { Deposits } from "../money/deposits.js";
+import { moneyOf } from "../money/service.js";
+import { Withdrawals } from "../money/withdrawals.js";
+import type { Uploads } from "../uploads/service.js";
+import { auditPage, writeAudit } from "./audit.js";
+
+const INVALID = "money_invalid_field";
+const extras = { invalidFieldKey: INVALID };
+const usd = (micro: number | null) => (micro === null ? null : micro / MICRO);
+const sha = (s: string) => crypto.createHash("sha256").update(s).digest();
+
+/** The operator behind a request, or a refusal (HTTP 401, code 999) that says why. */
+function requireOperator(ctx: AppContext, req: FastifyRequest): { actor: string } {
+  const expected = ctx.config.operatorToken;
+  if (!expected) throw new DomainError("operator_not_configured", CODE.SESSION_INVALID, {}, 401);
+  const m = /^Bearer\s+(\S+)$/i.exec(String(req.headers.authorization ?? ""));
+  // Compared by their hashes in constant time: the length of the secret does not leak either.
+  if (!m || !crypto.timingSafeEqual(sha(m[1]), sha(expected)))
+    throw new DomainError("operator_unauthorized", CODE.SESSION_INVALID, {}, 401);
+  return { actor: "token" };
+}
+
+function int(raw: unknown, field: string, dflt?: number): number {
+  if ((raw === undefined || raw === "") && dflt !== undefined) return dflt;
+  const n = intParam(raw);
+  if (n === null) throw new DomainError(INVALID, CODE_FAIL, { field });
+  return n;
+}
+
+function remarkOf(raw: unknown): string {
+  const r = typeof raw === "string" ? raw.trim() : "";
+  if (!r) throw new DomainError("remark_required");
+  return r.slice(0, 500);
+}
+
+type UserRefRow = { user_id: number; uid: string; email: string | null; mobile: string | null };
+const userRef = (r: UserRefRow): api.AdminUserRef => ({
+  id: r.user_id,
+  uid: r.uid,
+  email: r.email,
+  mobile: r.mobile,
+});
+
+export function registerOperatorRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  uploads: Uploads,
+): void {
+  const db = ctx.db;
+  const money = moneyOf(db);
+  const deposits = new Deposits(db);
+  const withdrawals = new Withdrawals({
+    db,
+    freeMarginMicro: (userId) => ctx.engine!.accountValues(userId).freeMarginMicro,
+  });
+
+  const chargeView = (id: number): api.AdminCharge => {
+    const r = db
+      .prepare(
+        "SELECT c.*, u.id AS user_id, u.uid, u.email, u.mobile FROM charges c JOIN users u ON u.id = c.user_id WHERE c.id = ?",
+      )
+      .get(id) as Record<string, unknown> & UserRefRow;
+    return {
+      id: r.id as number,
+      user: userRef(r),
+      type: r.type as number,
+      currency_code: r.currency_code as string,
+      address: r.address as string | null,
+      number: usd(r.amount_micro as number)!,
+      credited: usd(r.credited_micro as number | null),
+      status: r.status as number,
+      remark: r.remark as string | null,
+      proof_url: `/admin/api/uploads/${r.proof as string}`,
+      created_at: wireTime(r.created_at as number),
+      decided_at: r.decided_at ? wireTime(r.decided_at as number) : null,
+      decided_by: r.decided_by as string | null,
+    };
+  };
+
+  const drawView = (id: number): api.AdminDraw => {
+    const d = withdrawals.get(id)!;
+    const r = db
+      .prepare(
+        "SELECT u.id AS user_id, u.uid, u.email, u.mobile, d.decided_by FROM draws d JOIN users u ON u.id = d.user_id WHERE d.id = ?",
+      )
+      .get(id) as UserRefRow & { decided_by: string | null };
+    return {
+      id: d.id,
+      user: userRef(r),
+      type: d.type,
+      currency: { id: d.currency.id, code: d.currency.code, protocol: d.currency.protocol },
+      number: usd(d.amountMicro)!,
+      fee: usd(d.feeMicro)!,
+      real_number: d.net,
+      address: d.address,
+      bank_name: d.bankName,
+      payee_name: d.payeeName,
+      payee_account: d.payeeAccount,
+      notes: d.memo,
+      status: d.status,
+      remark: d.remark,
+      created_at: wireTime(d.createdAt),
+      decided_at: d.decidedAt ? wireTime(d.decidedAt) : null,
+      decided_by: r.decided_by,
+    };
+  };
+
+  /** Runs an action on a user's money with its audit row, in one transaction. */
+  const audited = <T>(
+    op: { actor: string },
+    action: string,
+    target: string,
+    userId: number,
+    fn: () => T,
+    amountMicro: (result: T) => number | null,
+    remark: string | null,
+  ): T =>
+    money.transaction(() => {
+      const before = money.balances(userId)!;
+      const result = fn();
+      const after = money.balances(userId)!;
+      writeAudit(db, {
+        actor: op.actor,
+        action,
+        target,
+        userId,
+        amountMicro: amountMicro(result),
+        balanceBeforeMicro: before.balanceMicro,
+        balanceAfterMicro: after.balanceMicro,
+        remark,
+      });
+      return result;
+    });
+
+  const queuePage = (table: "charges" | "draws", statusRaw: unknown, pageRaw: unknown) => {
+    const status = int(statusRaw, "status", 0);
+    if (status > 3) throw new DomainError(INVALID, CODE_FAIL, { field: "status" });
+    const page = int(pageRaw, "page", 1);
+    if (page < 1) throw new DomainError(INVALID, CODE_FAIL, { field: "page" });
+    const ids = db
+      .prepare(`SELECT id FROM ${table} WHERE status = ? ORDER BY id LIMIT ? OFFSET ?`)
+      .all(status, PAGE_SIZE, (page - 1) * PAGE_SIZE) as { id: number }[];
+    const total = (
+      db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE status = ?`).get(status) as { n: number }
+    ).n;
+    return { ids: ids.map((r) => r.id), total };
+  };
+
+  route(
+    app,
+    api.charges,
+    async (req) => {
+      requireOperator(ctx, req);
+      const { ids, total } = queuePage("charges", req.query.status, req.query.page);
+      return ctx.ok(req, { data: ids.map(chargeView), total });
+    },
+    extras,
+  );
+
+  const chargeOwner = (id: number) => {
+    const c = deposits.get(id);
+    if (!c) throw new DomainError("not_found", CODE.NOT_FOUND, {}, 404);
+    return c;
+  };
+
+  route(
+    app,
+    api.approveCharge,
+    async (req) => {
+      const op = requireOperator(ctx, req);
+      const id = int(req.params.id, "id");
+      const c = chargeOwner(id);
+      let received: number | null = null;
+      if (req.body.amount !== undefined && req.body.amount !== "") {
+        const d = parseDecimal(req.body.amount, 6);
+        if (d === null || d.lte(0)) throw new DomainError("deposit_amount_positive");
+        received = toMicro(d);
+      }
+      const done = audited(
+        op,
+        "charge.approve",
+        `charge:${id}`,
+        c.userId,
+        () => deposits.approve(id, op.actor, received),
+        (r) => r.creditedMicro,
+        received !== null && received !== c.amountMicro
+          ? `received ${dec(received).div(MICRO).toFixed(2)} of ${dec(c.amountMicro).div(MICRO).toFixed(2)}`
+          : null,
+      );
+      return ctx.ok(req, chargeView(done.id));
+    },
+    extras,
+  );
+
+  for (const [def, action, to] of [
+    [api.rejectCharge, "charge.reject", CHARGE_STATUS.REJECTED],
+    [api.invalidCharge, "charge.invalid", CHARGE_STATUS.INVALID],
+  ] as const) {
+    route(
+      app,
+      def,
+      async (req) => {
+        const op = requireOperator(ctx, req);
+        const id = int(req.params.id, "id");
+        const c = chargeOwner(id);
+        const remark = remarkOf(req.body.remark);
+        audited(
+          op,
+          action,
+          `charge:${id}`,
+          c.userId,
+          () =>
+            to === CHARGE_STATUS.REJECTED
+              ? deposits.reject(id, op.actor, remark)
+              : deposits.invalid(id, op.actor, remark),
+          () => null,
+          remark,
+        );
+        return ctx.ok(req, chargeView(id));
+      },
+      extras,
+    );
+  }
+
+  route(
+    app,
+    api.draws,
+    async (req) => {
+      requireOperator(ctx, req);
+      const { ids, total } = queuePage("draws", req.query.status, req.query.page);
+      return ctx.ok(req, { data: ids.map(drawView), total });
+    },
+    extras,
+  );
+
+  const drawOwner = (id: number) => {
+    const d = withdrawals.get(id);
+    if (!d) throw new DomainError("not_found", CODE.NOT_FOUND, {}, 404);
+    return d;
+  };
+
+  route(
+    app,
+    api.approveDraw,
+    async (req) => {
+      const op = requireOperator(ctx, req);
+      const id = int(req.params.id, "id");
+      const d = drawOwner(id);
+      audited(
+        op,
+        "draw.approve",
+        `draw:${id}`,
+        d.userId,
+        () => withdrawals.approve(id, op.actor),
+        (r) => r.amountMicro,
+        null,
+      );
+      return ctx.ok(req, drawView(id));
+    },
+    extras,
+  );
+
+  route(
+    app,
+    api.rejectDraw,
+    async (req) => {
+      const op = requireOperator(ctx, req);
+      const id = int(req.params.id, "id");
+      const d = drawOwner(id);
+      const remark = remarkOf(req.body.remark);
+      audited(
+        op,
+        "draw.reject",
+        `draw:${id}`,
+        d.userId,
+        () => withdrawals.reject(id, op.actor, remark),
+        (r) => r.amountMicro,
+        remark,
+      );
+      return ctx.ok(req, drawView(id));
+    },
+    extras,
+  );
+
+  route(
+    app,
+    api.adjustments,
+    async (req) => {
+      const op = requireOperator(ctx, req);
+      const uid = typeof req.body.uid === "string" ? req.body.uid.trim() : "";
+      const user = db.prepare("SELECT id FROM users WHERE uid = ?").get(uid) as
+        { id: number } | undefined;
+      if (!user) throw new DomainError("not_found", CODE.NOT_FOUND, {}, 404);
+      const raw =
+        typeof req.body.amount === "string"
+          ? req.body.amount.trim()
+          : String(req.body.amount ?? "");
+      const negative = raw.startsWith("-");
+      const d = parseDecimal(negative ? raw.slice(1) : raw, 6);
+      if (d === null || d.isZero()) throw new DomainError(INVALID, CODE_FAIL, { field: "amount" });
+      const amountMicro = (negative ? -1 : 1) * toMicro(d);
+      const remark = remarkOf(req.body.remark);
+      audited(
+        op,
+        "adjustment",
+        `user:${user.id}`,
+        user.id,
+        () =>
+          money.post({
+            userId: user.id,
+            amountMicro,
+            kind: "adjustment",
+            memo: remark,
+            ref: "adjustment",
+            // An adjustment never takes a balance below zero.
+            floorMicro: 0,
+          }),
+        () => amountMicro,
+        remark,
+      );
+      const row = auditPage(db, 1, 1).items[0];
+      return ctx.ok(req, auditView(row));
+    },
+    extras,
+  );
+
+  route(
+    app,
+    api.users,
+    async (req) => {
+      requireOperator(ctx, req);
+      const q = typeof req.query.q === "string" ? req.query.q.trim() : "";
+      const rows = (
+        q
+          ? db
+              .prepare(
+                "SELECT id, uid, email, mobile, is_demo, created_at FROM users WHERE uid = ? OR email = lower(?) OR mobile = ? ORDER BY id LIMIT 20",
+              )
+              .all(q, q, q.replace(/\D/g, ""))
+          : db
+              .prepare(
+                "SELECT id, uid, email, mobile, is_demo, created_at FROM users ORDER BY id DESC LIMIT 20",
+              )
+              .all()
+      ) as {
+        id: number;
+        uid: string;
+        email: string | null;
+        mobile: string | null;
+        is_demo: number;
+        created_at: number;
+      }[];
+      return ctx.ok(
+        req,
+        rows.map((u) => {
+          const f = ctx.engine!.accountValues(u.id);
+          return {
+            id: u.id,
+            uid: u.uid,
+            email: u.email,
+            mobile: u.mobile,
+            is_demo: u.is_demo,
+            created_at: wireTime(u.created_at),
+            balance: f.balanceMicro / MICRO,
+            lock_balance: f.lockMicro / MICRO,
+            equity: f.equityMicro / MICRO,
+            used_margin: f.usedMarginMicro / MICRO,
+          } satisfies api.AdminUser;
+        }),
+      );
+    },
+    extras,
+  );
+
+  const auditView = (r: ReturnType<typeof auditPage>["items"][number]): api.AuditRow => ({
+    id: r.id,
+    actor: r.actor,
+    action: r.action,
+    target: r.target,
+    user_id: r.userId,
+    amount: usd(r.amountMicro),
+    balance_before: usd(r.balanceBeforeMicro),
+    balance_after: usd(r.balanceAfterMicro),
+    remark: r.remark,
+    created_at: wireTime(r.createdAt),
+  });
+
+  route(
+    app,
+    api.audit,
+    async (req) => {
+      requireOperator(ctx, req);
+      const page = int(req.query.page, "page", 1);
+      const { items, total } = auditPage(db, page, PAGE_SIZE);
+      return ctx.ok(req, { data: items.map(auditView), total });
+    },
+    extras,
+  );
+
+  app.get(
+    "/admin/api/uploads/:name",
+    {
+      schema: {
+        tags: ["operators"],
+        summary: "A user's uploaded image (a deposit proof), for operators",
+        params: z.object({ name: z.string() }),
+      },
+    },
+    async (req, reply) => {
+      requireOperator(ctx, req);
+      const { upload, data } = uploads.read((req.params as { name: string }).name, null);
+      return reply
+        .header("Content-Type", upload.mime)
+        .header("Cache-Control", "private, no-store")
+        .header("X-Content-Type-Options", "nosniff")
+        .header("Content-Security-Policy", "default-src 'none'; sandbox")
+        .send(data);
+    },
+  );
+
+  // Anything else under /admin/ is not found, in the envelope (never a user route).
+  app.all("/admin/*", async (req, reply) => {
+    requireOperator(ctx, req);
+    return reply
+      .status(404)
+      .send({ code: CODE.NOT_FOUND, msg: translate(req.lang, "not_found"), data: null });
+  });
+}
