@@ -326,9 +326,17 @@ describe("orders over HTTP", () => {
       { type: 1, cont: "0.01", forex_id: EUR(), status: 1, multiple: 100 },
       token,
     );
-    await new Promise((r) => setTimeout(r, 300));
+    // Counting starts once the push that shows the new position has come (not after a guess).
+    await until(() =>
+      msgs.some(
+        (m) =>
+          m.topic === "FOREX_TRADE" &&
+          m.data.TransOrder.some((t: { Id: number }) => t.Id === o.data.Id),
+      ),
+    );
     const before = msgs.filter((m) => m.topic === "FOREX_TRADE").length;
     const t0 = Date.now();
+    // 40 ticks paced 5 ms apart, then the rest of one second: the window the rate is measured over.
     for (let i = 0; i < 40; i++) {
       feed.set("EURUSD", 1.09 + i * 0.00001);
       await new Promise((r) => setTimeout(r, 5));
