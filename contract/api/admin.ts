@@ -183,3 +183,29 @@ export const audit = endpoint<AdminPage<AuditRow>>()({
   summary: "The audit log, PAGE_SIZE rows a page, newest first",
   query: z.object({ page: id.optional(), ...cacheBuster }),
 });
+
+export interface OperatorSession {
+  /** Send as `Authorization: Bearer <token>`. */
+  token: string;
+  name: string;
+  /** "YYYY-MM-DD HH:mm:ss" UTC. */
+  expires_at: string;
+}
+
+export const login = endpoint<OperatorSession>()({
+  method: "POST",
+  path: "/admin/api/login",
+  auth: false,
+  tag: "operators",
+  summary: "Operator sign-in: name, password and the authenticator's current code",
+  body: z.object({ name: text(40), password: text(128), code: text(6) }),
+});
+
+export const logout = endpoint<null>()({
+  method: "POST",
+  path: "/admin/api/logout",
+  auth: true,
+  tag: "operators",
+  summary: "End the operator's sign-in (its token stops working)",
+  body: z.object({}),
+});

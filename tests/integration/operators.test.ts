@@ -4,7 +4,10 @@
  * user lookup; proof images; every action in the audit log with the balance before and after; the
  * ledger check consistent afterwards.
  */
+import { spawnSync } from "node:child_process";
+import path from "node:path";
 import sharp from "sharp";
+import { currentCode } from "../../upstream/modules/operators/accounts.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkLedger } from "../../upstream/modules/money/check.js";
 import { loginEmail, registerEmail, type Server } from "./accounts-helpers.js";
@@ -20,7 +23,13 @@ let seq = 0;
 beforeAll(async () => {
   s = await startUpstream({
     tmpPrefix: "tp-op-",
-    config: { devOutbox: true, smtpUrl: null, simulate: false, operatorToken: OPERATOR },
+    config: {
+      devOutbox: true,
+      smtpUrl: null,
+      simulate: false,
+      operatorToken: OPERATOR,
+      rateLimit: true,
+    },
   });
   closed = await startUpstream({ tmpPrefix: "tp-op-off-", config: { simulate: false } });
 }, 60_000);
@@ -223,5 +232,62 @@ describe("operator API", () => {
       ["Adjustment", 12.34],
     ]);
     expect(checkLedger(s.up.ctx.db).findings).toEqual([]);
+  });
+
+  it("signs an operator in with password and a one-time code; locks after repeated failures", async () => {
+    const cli = (...args: string[]) =>
+      spawnSync(process.execPath, ["--import", "tsx", "upstream/operator.ts", ...args], {
+        cwd: path.resolve(__dirname, "../.."),
+        env: { ...process.env, UPSTREAM_DB: path.join(s.dir, "up.sqlite") },
+        encoding: "utf8",
+        timeout: 60_000,
+      });
+    const added = cli("add", "alice");
+    expect(added.status).toBe(0);
+    const password = /Password \(shown once\): (\S+)/.exec(added.stdout)?.[1] ?? "";
+    const secret =
+      /otpauth:\/\/totp\/Tradepost:alice\?secret=([A-Z2-7]+)/.exec(added.stdout)?.[1] ?? "";
+    expect(password.length).toBeGreaterThanOrEqual(20);
+    expect(secret).not.toBe("");
+    expect(cli("add", "alice").status).toBe(1);
+
+    const login = (body: Record<string, string>) => s.post("/admin/api/login", body);
+    const wrong = await login({ name: "alice", password, code: "000000" });
+    expect(wrong).toMatchObject({ code: 0, msg: "Wrong name, password or code", data: null });
+    const code = await currentCode(secret);
+    const ok = await login({ name: "alice", password, code });
+    expect(ok.data).toMatchObject({ name: "alice" });
+    const bearer = { headers: { authorization: `Bearer ${ok.data.token}` } };
+    expect((await s.get("/admin/api/users", bearer)).code).toBe(1);
+    // The same code is accepted once.
+    expect((await login({ name: "alice", password, code })).msg).toBe(
+      "Wrong name, password or code",
+    );
+
+    const u = await realUser();
+    const adj = await s.post(
+      "/admin/api/adjustments",
+      { uid: u.uid, amount: "5", remark: "Welcome" },
+      bearer,
+    );
+    expect(adj.data).toMatchObject({ actor: "alice", action: "adjustment" });
+    expect((await s.post("/admin/api/logout", {}, bearer)).code).toBe(1);
+    expect((await s.get("/admin/api/users", bearer)).code).toBe(999);
+
+    // Five wrong tries lock the name, even for the right password and code.
+    const added2 = cli("add", "bob");
+    const pw2 = /Password \(shown once\): (\S+)/.exec(added2.stdout)![1];
+    const secret2 = /secret=([A-Z2-7]+)/.exec(added2.stdout)![1];
+    for (let i = 0; i < 5; i++) await login({ name: "bob", password: "nope", code: "123456" });
+    const locked = await fetch(`${s.base}/admin/api/login`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ name: "bob", password: pw2, code: await currentCode(secret2) }),
+    });
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(0);
+
+    expect(cli("disable", "alice").status).toBe(0);
+    expect(cli("list").stdout).toMatch(/alice\t.*\tdisabled/);
   });
 });

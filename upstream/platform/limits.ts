@@ -65,6 +65,10 @@ export const LIMITS = {
   code_check_recipient: { points: 10, durationS: DAY, blockS: 0, store: "db" },
   /** Demo accounts created from one client address. */
   demo_ip: { points: 10, durationS: HOUR, blockS: 0, store: "db" },
+  /** Operator sign-in tries of one operator name; a success clears them. */
+  operator_login: { points: 5, durationS: 15 * MINUTE, blockS: 15 * MINUTE, store: "db" },
+  /** Operator sign-in tries from one client address; a success gives its try back. */
+  operator_login_ip: { points: 20, durationS: HOUR, blockS: HOUR, store: "db" },
   /** Images uploaded by one account (each is decoded and re-encoded). */
   upload_account: { points: 30, durationS: HOUR, blockS: 0, store: "db" },
   /** Captcha images requested from one client address. */

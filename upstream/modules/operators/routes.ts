@@ -22,21 +22,36 @@ import { moneyOf } from "../money/service.js";
 import { Withdrawals } from "../money/withdrawals.js";
 import type { Uploads } from "../uploads/service.js";
 import { auditPage, writeAudit } from "./audit.js";
+import { hasOperators, operatorOfToken, revokeOperatorToken, signInOperator } from "./accounts.js";
+import { addressSubject } from "../../platform/limits.js";
 
 const INVALID = "money_invalid_field";
 const extras = { invalidFieldKey: INVALID };
 const usd = (micro: number | null) => (micro === null ? null : micro / MICRO);
 const sha = (s: string) => crypto.createHash("sha256").update(s).digest();
 
-/** The operator behind a request, or a refusal (HTTP 401, code 999) that says why. */
+/** The bearer token of a request, or null. */
+function bearerOf(req: FastifyRequest): string | null {
+  const m = /^Bearer\s+(\S+)$/i.exec(String(req.headers.authorization ?? ""));
+  return m ? m[1] : null;
+}
+
+/**
+ * The operator behind a request: OPERATOR_TOKEN (actor "token") or a signed-in operator's token
+ * (actor: the operator's name). Anything else, a user's token included, is refused with HTTP 401
+ * and code 999.
+ */
 function requireOperator(ctx: AppContext, req: FastifyRequest): { actor: string } {
   const expected = ctx.config.operatorToken;
-  if (!expected) throw new DomainError("operator_not_configured", CODE.SESSION_INVALID, {}, 401);
-  const m = /^Bearer\s+(\S+)$/i.exec(String(req.headers.authorization ?? ""));
+  if (!expected && !hasOperators(ctx.db))
+    throw new DomainError("operator_not_configured", CODE.SESSION_INVALID, {}, 401);
+  const token = bearerOf(req);
   // Compared by their hashes in constant time: the length of the secret does not leak either.
-  if (!m || !crypto.timingSafeEqual(sha(m[1]), sha(expected)))
-    throw new DomainError("operator_unauthorized", CODE.SESSION_INVALID, {}, 401);
-  return { actor: "token" };
+  if (token && expected && crypto.timingSafeEqual(sha(token), sha(expected)))
+    return { actor: "token" };
+  const name = token ? operatorOfToken(ctx.db, token) : null;
+  if (!name) throw new DomainError("operator_unauthorized", CODE.SESSION_INVALID, {}, 401);
+  return { actor: name };
 }
 
 function int(raw: unknown, field: string, dflt?: number): number {
@@ -164,6 +179,35 @@ export function registerOperatorRoutes(
     ).n;
     return { ids: ids.map((r) => r.id), total };
   };
+
+  route(
+    app,
+    api.login,
+    async (req) => {
+      const str = (v: unknown) => (typeof v === "string" ? v.trim() : "");
+      const s = await signInOperator(ctx.db, ctx.limits, {
+        name: str(req.body.name),
+        password: typeof req.body.password === "string" ? req.body.password : "",
+        code: str(req.body.code),
+        ip: addressSubject(req.ip),
+      });
+      writeAudit(db, { actor: s.name, action: "operator.login", target: `operator:${s.name}` });
+      return ctx.ok(req, { token: s.token, name: s.name, expires_at: wireTime(s.expiresAt) });
+    },
+    extras,
+  );
+
+  route(
+    app,
+    api.logout,
+    async (req) => {
+      const op = requireOperator(ctx, req);
+      const token = bearerOf(req);
+      if (token && op.actor !== "token") revokeOperatorToken(ctx.db, token);
+      return ctx.ok(req, null);
+    },
+    extras,
+  );
 
   route(
     app,

@@ -1,0 +1,143 @@
+/**
+ * Operator accounts: created from the command line (npm run operator -- add NAME), each with a
+ * password (argon2id) and a TOTP secret for an authenticator app. Signing in needs the name, the
+ * password and a current code; tries are counted before anything is checked (platform/limits.ts:
+ * 5 per operator in 15 minutes, then a 15-minute lock), a code is accepted once, and the token
+ * issued is kept only as its SHA-256 and ends after OPERATOR_SESSION_MS.
+ */
+import crypto from "node:crypto";
+import { generate, generateSecret, generateURI, verify } from "otplib";
+import type { DB } from "../../platform/db.js";
+import { CODE, DomainError } from "../../platform/errors.js";
+import type { LimitCheck, Limits } from "../../platform/limits.js";
+import { hashPassword, verifyPassword } from "../identity/passwords.js";
+
+/** How long an operator's sign-in lasts. */
+export const OPERATOR_SESSION_MS = 12 * 3600_000;
+/** Seconds a TOTP code is accepted around its step (one step either side). */
+const CODE_TOLERANCE_S = 30;
+const NAME_RE = /^[A-Za-z0-9._-]{2,40}$/;
+
+const sha256 = (s: string) => crypto.createHash("sha256").update(s).digest("hex");
+
+export interface NewOperator {
+  name: string;
+  /** Shown once: the operator's first password. */
+  password: string;
+  /** For the authenticator app: the otpauth URI (and the secret inside it). */
+  secret: string;
+  uri: string;
+}
+
+export async function createOperator(db: DB, name: string, now = Date.now()): Promise<NewOperator> {
+  if (!NAME_RE.test(name))
+    throw new Error("an operator name is 2-40 letters, digits, dots, dashes or underscores");
+  if (db.prepare("SELECT 1 FROM operators WHERE name = ?").get(name))
+    throw new Error(`an operator named ${name} exists already`);
+  const password = crypto.randomBytes(18).toString("base64url");
+  const secret = generateSecret();
+  db.prepare(
+    "INSERT INTO operators (name, password_hash, totp_secret, created_at) VALUES (?, ?, ?, ?)",
+  ).run(name, await hashPassword(password), secret, now);
+  return { name, password, secret, uri: generateURI({ issuer: "Tradepost", label: name, secret }) };
+}
+
+export function disableOperator(db: DB, name: string, now = Date.now()): boolean {
+  const r = db
+    .prepare("UPDATE operators SET disabled_at = ? WHERE name = ? AND disabled_at IS NULL")
+    .run(now, name);
+  if (r.changes === 1)
+    db.prepare(
+      "UPDATE operator_tokens SET revoked_at = ? WHERE revoked_at IS NULL AND operator_id = (SELECT id FROM operators WHERE name = ?)",
+    ).run(now, name);
+  return r.changes === 1;
+}
+
+export function listOperators(db: DB): { name: string; createdAt: number; disabled: boolean }[] {
+  return (
+    db.prepare("SELECT name, created_at, disabled_at FROM operators ORDER BY id").all() as {
+      name: string;
+      created_at: number;
+      disabled_at: number | null;
+    }[]
+  ).map((r) => ({ name: r.name, createdAt: r.created_at, disabled: r.disabled_at !== null }));
+}
+
+export function hasOperators(db: DB): boolean {
+  return !!db.prepare("SELECT 1 FROM operators WHERE disabled_at IS NULL LIMIT 1").get();
+}
+
+/** The current code of a secret (tests and the CLI's check). */
+export function currentCode(secret: string): Promise<string> {
+  return generate({ secret });
+}
+
+/** Signs an operator in with password and code; the token, or a refusal that says nothing more. */
+export async function signInOperator(
+  db: DB,
+  limits: Limits,
+  p: { name: string; password: string; code: string; ip: string },
+  now = Date.now(),
+): Promise<{ token: string; name: string; expiresAt: number }> {
+  const checks: LimitCheck[] = [
+    ["operator_login", p.name.toLowerCase()],
+    ["operator_login_ip", p.ip],
+  ];
+  await limits.consume(...checks);
+  const op = db
+    .prepare(
+      "SELECT id, name, password_hash, totp_secret, last_code, last_code_at FROM operators WHERE name = ? AND disabled_at IS NULL",
+    )
+    .get(p.name) as
+    | {
+        id: number;
+        name: string;
+        password_hash: string;
+        totp_secret: string;
+        last_code: string | null;
+        last_code_at: number | null;
+      }
+    | undefined;
+  const refused = new DomainError("operator_login_failed", CODE.FAIL, {}, 401);
+  // verifyPassword checks a dummy hash for an unknown name, so the answer's time tells nothing.
+  const passwordOk = await verifyPassword(op?.password_hash, p.password);
+  if (!op || !passwordOk || !/^\d{6}$/.test(p.code)) throw refused;
+  const { valid } = await verify({
+    secret: op.totp_secret,
+    token: p.code,
+    epochTolerance: CODE_TOLERANCE_S,
+  });
+  const replayed =
+    op.last_code === p.code && op.last_code_at !== null && now - op.last_code_at < 3 * 30_000;
+  if (!valid || replayed) throw refused;
+  await limits.refund(...checks);
+  const token = crypto.randomBytes(32).toString("hex");
+  const expiresAt = now + OPERATOR_SESSION_MS;
+  db.transaction(() => {
+    db.prepare("UPDATE operators SET last_code = ?, last_code_at = ? WHERE id = ?").run(
+      p.code,
+      now,
+      op.id,
+    );
+    db.prepare(
+      "INSERT INTO operator_tokens (token_hash, operator_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
+    ).run(sha256(token), op.id, now, expiresAt);
+  })();
+  return { token, name: op.name, expiresAt };
+}
+
+/** The operator a token belongs to, or null (unknown, expired, revoked, or the operator disabled). */
+export function operatorOfToken(db: DB, token: string, now = Date.now()): string | null {
+  const r = db
+    .prepare(
+      "SELECT o.name FROM operator_tokens t JOIN operators o ON o.id = t.operator_id WHERE t.token_hash = ? AND t.revoked_at IS NULL AND t.expires_at > ? AND o.disabled_at IS NULL",
+    )
+    .get(sha256(token), now) as { name: string } | undefined;
+  return r?.name ?? null;
+}
+
+export function revokeOperatorToken(db: DB, token: string, now = Date.now()): void {
+  db.prepare(
+    "UPDATE operator_tokens SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL",
+  ).run(now, sha256(token));
+}
