@@ -209,3 +209,29 @@ export const logout = endpoint<null>()({
   summary: "End the operator's sign-in (its token stops working)",
   body: z.object({}),
 });
+
+/** A setting operators may change, with its current value. */
+export interface AdminSetting {
+  key: string;
+  value: string | null;
+  /** What it governs (for the console). */
+  describe: string;
+}
+
+export const settings = endpoint<AdminSetting[]>()({
+  method: "GET",
+  path: "/admin/api/settings",
+  auth: true,
+  tag: "operators",
+  summary: "Every setting operators may change, with its value",
+  query: z.object({ ...cacheBuster }),
+});
+
+export const setSetting = endpoint<AdminSetting>()({
+  method: "POST",
+  path: "/admin/api/settings",
+  auth: true,
+  tag: "operators",
+  summary: "Change one setting: the value is checked for its key; audited with old and new value",
+  body: z.object({ key: text(64), value: text(500) }),
+});

@@ -290,4 +290,42 @@ describe("operator API", () => {
     expect(cli("disable", "alice").status).toBe(0);
     expect(cli("list").stdout).toMatch(/alice\t.*\tdisabled/);
   });
+
+  it("changes settings only to values their key accepts, each change audited", async () => {
+    const list = await s.get("/admin/api/settings", op);
+    const byKey = new Map(list.data.map((x: any) => [x.key, x.value]));
+    expect(byKey.get("deposit.min_usd")).toBe("10");
+    expect(byKey.get("risk.stop_out_pct")).toBe("50");
+    expect(byKey.has("limit.login_account_ip")).toBe(true);
+
+    const set = (key: string, value: string, lang = "en") =>
+      s.post("/admin/api/settings", { key, value }, { ...op, lang });
+    expect((await set("no.such", "1")).msg).toBe("There is no setting named no.such");
+    expect((await set("trade.max_orders", "0", "de")).msg).toBe(
+      "trade.max_orders muss eine ganze Zahl von 1 bis 10000 sein",
+    );
+    expect((await set("risk.stop_out_pct", "120")).msg).toBe(
+      "The margin call level must stay above the stop-out level",
+    );
+    expect((await set("deposit.min_usd", "-5")).msg).toBe(
+      "deposit.min_usd must be a number greater than 0",
+    );
+    expect((await set("limit.demo_ip", "lots")).code).toBe(0);
+    expect((await s.get("/admin/api/settings", op)).data).toEqual(list.data);
+
+    expect((await set("deposit.min_usd", "25")).data).toMatchObject({
+      key: "deposit.min_usd",
+      value: "25",
+    });
+    const u = await realUser();
+    expect((await s.get("/api/quickCharge/info", { token: u.token })).data.min).toBe(25);
+    const log = await s.get("/admin/api/audit", op);
+    expect(log.data.data[0]).toMatchObject({
+      action: "setting",
+      target: "setting:deposit.min_usd",
+      remark: "10 -> 25",
+      actor: "token",
+    });
+    await set("deposit.min_usd", "10");
+  });
 });

@@ -22,6 +22,8 @@ import { moneyOf } from "../money/service.js";
 import { Withdrawals } from "../money/withdrawals.js";
 import type { Uploads } from "../uploads/service.js";
 import { auditPage, writeAudit } from "./audit.js";
+import { SETTINGS } from "./settings-registry.js";
+import { getSetting, setSetting as setStoredSetting } from "../../platform/settings.js";
 import { hasOperators, operatorOfToken, revokeOperatorToken, signInOperator } from "./accounts.js";
 import { addressSubject } from "../../platform/limits.js";
 
@@ -447,6 +449,50 @@ export function registerOperatorRoutes(
     remark: r.remark,
     created_at: wireTime(r.createdAt),
   });
+
+  route(
+    app,
+    api.settings,
+    async (req) => {
+      requireOperator(ctx, req);
+      return ctx.ok(
+        req,
+        Object.entries(SETTINGS).map(([key, s]) => ({
+          key,
+          value: getSetting(db, key) ?? null,
+          describe: s.describe,
+        })),
+      );
+    },
+    extras,
+  );
+
+  route(
+    app,
+    api.setSetting,
+    async (req) => {
+      const op = requireOperator(ctx, req);
+      const key = typeof req.body.key === "string" ? req.body.key.trim() : "";
+      const value = typeof req.body.value === "string" ? req.body.value.trim() : "";
+      const entry = SETTINGS[key];
+      if (!entry) throw new DomainError("setting_unknown", CODE_FAIL, { key });
+      const refused = entry.check(value, db);
+      if (refused) throw new DomainError(refused.key, CODE_FAIL, { key, ...refused.params });
+      const before = getSetting(db, key) ?? null;
+      db.transaction(() => {
+        setStoredSetting(db, key, value);
+        writeAudit(db, {
+          actor: op.actor,
+          action: "setting",
+          target: `setting:${key}`,
+          remark: `${before ?? "(unset)"} -> ${value}`,
+        });
+      })();
+      ctx.engine?.reloadSettings();
+      return ctx.ok(req, { key, value, describe: entry.describe });
+    },
+    extras,
+  );
 
   route(
     app,
