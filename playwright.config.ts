@@ -12,6 +12,7 @@ import { defineConfig } from "@playwright/test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { E2E_OPERATOR_TOKEN } from "./tests/e2e/operator";
 
 const WEB_PORT = Number(process.env.E2E_PORT || 3310);
 const UPSTREAM_PORT = Number(process.env.E2E_UPSTREAM_PORT || 3410);
@@ -51,6 +52,8 @@ const serverEnv: Record<string, string> = {
   // client address, since every test comes from 127.0.0.1.
   RATE_LIMIT: "1",
   SESSION_SECRET: "e2e-session-secret-0123456789abcdef",
+  // Settings the tests change go through the operator API, as an operator's would.
+  OPERATOR_TOKEN: E2E_OPERATOR_TOKEN,
   LOG_LEVEL: "warn",
 };
 

@@ -1,25 +1,16 @@
 /**
  * The sign-up captcha (setting register.captcha, default off). Switching it on changes sign-up for
  * every visitor, so this file runs in its own projects after all the others (playwright.config.ts).
- * It turns the setting on in the upstream's store, as an operator would, and off again afterwards.
+ * It turns the setting on through the operator API, as an operator would, and off again afterwards.
  */
-import Database from "better-sqlite3";
-import path from "node:path";
+import { operatorSetting } from "./operator";
 import { test, expect, field, button, uniqueEmail, UPSTREAM_URL } from "./fixtures";
 import { web } from "./texts";
 
 const EN = (key: string) => web("en", key);
 
-function setCaptcha(on: boolean): void {
-  const dataDir = process.env.E2E_DATA_DIR;
-  if (!dataDir) throw new Error("E2E_DATA_DIR is not set (playwright.config.ts sets it)");
-  const db = new Database(path.join(dataDir, "upstream.sqlite"));
-  try {
-    db.pragma("busy_timeout = 5000");
-    db.prepare("UPDATE settings SET value = ? WHERE key = 'register.captcha'").run(on ? "1" : "0");
-  } finally {
-    db.close();
-  }
+function setCaptcha(on: boolean): Promise<void> {
+  return operatorSetting("register.captcha", on ? "1" : "0");
 }
 
 async function outboxHas(to: string): Promise<boolean> {

@@ -5,30 +5,18 @@
  * raises the upstream's per-address limits.
  */
 import fs from "node:fs";
-import path from "node:path";
-import Database from "better-sqlite3";
+import { operatorSetting } from "./operator";
 
 /**
  * Every test's browser comes from 127.0.0.1, so the upstream's limits per client address
- * (upstream/platform/limits.ts) would count the whole suite as one visitor: they are raised in the
- * upstream's store, as an operator would. The limits per account and per recipient keep their
+ * (upstream/platform/limits.ts) would count the whole suite as one visitor: they are raised through
+ * the operator API, as an operator would. The limits per account and per recipient keep their
  * defaults, which no real user's flow reaches.
  */
 const PER_ADDRESS_LIMITS = ["login_ip", "register_ip", "code_send_ip", "demo_ip", "captcha_ip"];
 
-function raisePerAddressLimits(): void {
-  const dataDir = process.env.E2E_DATA_DIR;
-  if (!dataDir) throw new Error("E2E_DATA_DIR is not set (playwright.config.ts sets it)");
-  const db = new Database(path.join(dataDir, "upstream.sqlite"));
-  try {
-    db.pragma("busy_timeout = 5000");
-    const put = db.prepare(
-      "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-    );
-    for (const name of PER_ADDRESS_LIMITS) put.run(`limit.${name}`, "1000000/3600");
-  } finally {
-    db.close();
-  }
+async function raisePerAddressLimits(): Promise<void> {
+  for (const name of PER_ADDRESS_LIMITS) await operatorSetting(`limit.${name}`, "1000000/3600");
 }
 
 export default async function globalSetup(): Promise<void> {
@@ -49,7 +37,7 @@ export default async function globalSetup(): Promise<void> {
       );
       const body = (await res.json()) as { code?: unknown };
       if (typeof body.code === "number") {
-        raisePerAddressLimits();
+        await raisePerAddressLimits();
         return;
       }
       lastError = `unexpected body ${JSON.stringify(body).slice(0, 200)}`;

@@ -436,17 +436,13 @@ describe("demo accounts", () => {
   });
 
   it("uses the demo.initial_balance setting", async () => {
-    s.up.ctx.db
-      .prepare("UPDATE settings SET value = '2500.5' WHERE key = 'demo.initial_balance'")
-      .run();
+    await s.setting("demo.initial_balance", "2500.5");
     try {
       const { demo_id } = (await s.post("/api/user/createAccountDemoForU")).data;
       const { token } = (await s.post("/api/user/loginForU", { demo_id })).data;
       expect((await s.get("/v1/api/main/wallet/getBalance", { token })).data.balance).toBe(2500.5);
     } finally {
-      s.up.ctx.db
-        .prepare("UPDATE settings SET value = '10000' WHERE key = 'demo.initial_balance'")
-        .run();
+      await s.setting("demo.initial_balance", "10000");
     }
   });
 });
@@ -542,7 +538,7 @@ describe("captcha", () => {
       (await s.post("/api/notify/send_email", { to: "cap-off@example.com", type: 1 })).code,
     ).toBe(1);
 
-    s.up.ctx.db.prepare("UPDATE settings SET value = '1' WHERE key = 'register.captcha'").run();
+    await s.setting("register.captcha", "1");
     try {
       const to = "cap-on@example.com";
       expect((await s.post("/api/notify/send_email", { to, type: 1 })).msg).toBe(
@@ -596,7 +592,7 @@ describe("captcha", () => {
       const sms = await s.post("/api/notify/send_sms", { to: "5551234567", area_id: 1, type: 1 });
       expect(sms.msg).toBe("Please enter the captcha");
     } finally {
-      s.up.ctx.db.prepare("UPDATE settings SET value = '0' WHERE key = 'register.captcha'").run();
+      await s.setting("register.captcha", "0");
     }
   });
 });

@@ -15,14 +15,14 @@ import { startUpstream, type Server } from "./upstream-harness.js";
 
 let server: Server;
 
-function setSetting(key: string, value: string): void {
-  server.up.ctx.db.prepare("UPDATE settings SET value = ? WHERE key = ?").run(value, key);
-  server.up.ctx.engine!.reloadSettings();
+/** Changes a setting as an operator does (the operator API checks the value). */
+async function setSetting(key: string, value: string): Promise<void> {
+  await server.setting(key, value);
 }
 
 /** A demo account holding plenty of money, signed in. */
 async function richDemo(): Promise<string> {
-  setSetting("demo.initial_balance", "1000000000");
+  await setSetting("demo.initial_balance", "1000000000");
   const c = await server.post("/api/user/createAccountDemoForU");
   const l = await server.post("/api/user/loginForU", { demo_id: c.data.demo_id });
   expect(l.code).toBe(1);
@@ -46,7 +46,7 @@ afterAll(async () => {
 
 describe.each([FEE_TYPE.MARGIN_RATE, FEE_TYPE.PER_LOT])("fee type %i", (feeType) => {
   it("every instrument books the margin and fee the order form estimates", async () => {
-    setSetting("trade_fee_type", String(feeType));
+    await setSetting("trade_fee_type", String(feeType));
     const token = await richDemo();
     const list = (await server.get<Instrument[]>("/v1/api/forex/trade_list")).data;
     const closes = Object.fromEntries(

@@ -7,7 +7,6 @@
 import fs from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import * as passwords from "../../upstream/modules/identity/passwords.js";
-import { setSetting } from "../../upstream/platform/settings.js";
 import type { UpstreamConfig } from "../../upstream/platform/config.js";
 import {
   ageCodes,
@@ -114,7 +113,7 @@ describe("sign-in", () => {
   });
 
   it("counts failures per client address across accounts; a success gives its try back", async () => {
-    setSetting(s.up.ctx.db, "limit.login_ip", "3/3600");
+    await s.setting("limit.login_ip", "3/3600");
     const xff = { "x-forwarded-for": "198.51.100.7" };
     const as = (account: string, password: string) =>
       post(s, "/api/user/loginForU", { account, password, login_type: "email" }, xff);
@@ -150,7 +149,7 @@ describe("registration, codes, demo accounts and captcha", () => {
   });
 
   it("limits sign-up requests per client address", async () => {
-    setSetting(s.up.ctx.db, "limit.register_ip", "2/3600");
+    await s.setting("limit.register_ip", "2/3600");
     const xff = { "x-forwarded-for": "198.51.100.20" };
     const body = {
       type: "email",
@@ -167,7 +166,7 @@ describe("registration, codes, demo accounts and captcha", () => {
   });
 
   it("limits codes per recipient per day besides the 60 s wait, and per client address", async () => {
-    setSetting(s.up.ctx.db, "limit.code_send_recipient", "2/86400");
+    await s.setting("limit.code_send_recipient", "2/86400");
     const to = "daily@example.com";
     expect((await post(s, "/api/notify/send_email", { to, type: 1 })).code).toBe(1);
     // Within 60 s the wait answers (code 0) and does not count towards the daily cap.
@@ -182,7 +181,7 @@ describe("registration, codes, demo accounts and captcha", () => {
       s.up.ctx.db.prepare("SELECT COUNT(*) AS n FROM verify_codes WHERE recipient = ?").get(to),
     ).toEqual({ n: 2 });
 
-    setSetting(s.up.ctx.db, "limit.code_send_ip", "3/3600");
+    await s.setting("limit.code_send_ip", "3/3600");
     const xff = { "x-forwarded-for": "198.51.100.30" };
     for (let i = 0; i < 3; i++)
       expect(
@@ -200,7 +199,7 @@ describe("registration, codes, demo accounts and captcha", () => {
   });
 
   it("caps wrong codes per recipient per day; a new code does not reset the count", async () => {
-    setSetting(s.up.ctx.db, "limit.code_check_recipient", "7/86400");
+    await s.setting("limit.code_check_recipient", "7/86400");
     const email = "guess@example.com";
     const body = {
       type: "email",
@@ -230,7 +229,7 @@ describe("registration, codes, demo accounts and captcha", () => {
   });
 
   it("a right code gives its try back", async () => {
-    setSetting(s.up.ctx.db, "limit.code_check_recipient", "1/86400");
+    await s.setting("limit.code_check_recipient", "1/86400");
     await registerEmail(s, "right@example.com");
     expect(
       s.up.ctx.db
@@ -242,8 +241,8 @@ describe("registration, codes, demo accounts and captcha", () => {
   });
 
   it("limits demo accounts and captcha images per client address", async () => {
-    setSetting(s.up.ctx.db, "limit.demo_ip", "2/3600");
-    setSetting(s.up.ctx.db, "limit.captcha_ip", "3/600");
+    await s.setting("limit.demo_ip", "2/3600");
+    await s.setting("limit.captcha_ip", "3/600");
     const xff = { "x-forwarded-for": "198.51.100.40" };
     const users = () =>
       (s.up.ctx.db.prepare("SELECT COUNT(*) AS n FROM users").get() as { n: number }).n;
@@ -274,7 +273,7 @@ describe("order submission", () => {
 
   it("accepts a burst of orders per account and refuses the rest with the wait", async () => {
     // 10 a window as by default, in a window long enough for a loaded machine to send them all.
-    setSetting(s.up.ctx.db, "limit.order_second", "10/30");
+    await s.setting("limit.order_second", "10/30");
     const forexId = (
       s.up.ctx.db.prepare("SELECT id FROM instruments WHERE code = 'EURUSD'").get() as {
         id: number;
@@ -303,7 +302,7 @@ describe("restart", () => {
   it("keeps the counts of the limits kept in the store", async () => {
     const first = await start();
     const dbFile = first.up.ctx.config.dbFile;
-    setSetting(first.up.ctx.db, "limit.captcha_ip", "1/600");
+    await first.setting("limit.captcha_ip", "1/600");
     expect((await get(first, "/api/captcha")).code).toBe(1);
     await first.up.close();
     const again = await start({ dbFile });
@@ -324,7 +323,7 @@ describe("client address", () => {
     ] as const) {
       const s = await start({ trustProxy });
       try {
-        setSetting(s.up.ctx.db, "limit.captcha_ip", "1/600");
+        await s.setting("limit.captcha_ip", "1/600");
         expect((await get(s, "/api/captcha", { "x-forwarded-for": "203.0.113.1" })).code).toBe(1);
         const second = await get(s, "/api/captcha", { "x-forwarded-for": "203.0.113.2" });
         expect(second.status).toBe(limitedOnSecond ? 429 : 200);

@@ -31,7 +31,10 @@ beforeAll(async () => {
       rateLimit: true,
     },
   });
-  closed = await startUpstream({ tmpPrefix: "tp-op-off-", config: { simulate: false } });
+  closed = await startUpstream({
+    tmpPrefix: "tp-op-off-",
+    config: { simulate: false, operatorToken: null },
+  });
 }, 60_000);
 
 afterAll(async () => {

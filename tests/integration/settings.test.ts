@@ -29,7 +29,7 @@ describe("settings", () => {
 
   it("setting?key=is_show_mobile answers the value, and follows the settings table", async () => {
     expect((await s.get("/api/default/setting?key=is_show_mobile&t=5")).data).toBe("1");
-    s.up.ctx.db.prepare("UPDATE settings SET value = '0' WHERE key = 'is_show_mobile'").run();
+    await s.setting("is_show_mobile", "0");
     expect((await s.get("/api/default/setting?key=is_show_mobile")).data).toBe("0");
     expect((await s.get("/api/default/setting?key=register.captcha")).data).toBe("0");
   });
@@ -53,12 +53,8 @@ describe("settings", () => {
       verify_reg_type: 1,
       trade_fee_type: 2,
     });
-    s.up.ctx.db
-      .prepare(
-        "UPDATE settings SET value = 'https://chat.example.com/room' WHERE key = 'service_link'",
-      )
-      .run();
-    s.up.ctx.db.prepare("UPDATE settings SET value = '1' WHERE key = 'trade_fee_type'").run();
+    await s.setting("service_link", "https://chat.example.com/room");
+    await s.setting("trade_fee_type", "1");
     const r2 = await s.get("/api/basicSet/getBasicInfo");
     expect(r2.data).toMatchObject({
       service_link: "https://chat.example.com/room",

@@ -17,9 +17,9 @@ let up: Upstream;
 let base: string;
 let feed: ManualFeed;
 
-function setSetting(key: string, value: string): void {
-  up.ctx.db.prepare("UPDATE settings SET value = ? WHERE key = ?").run(value, key);
-  up.ctx.engine!.reloadSettings();
+/** Changes a setting as an operator does (the operator API checks the value). */
+function setSetting(key: string, value: string): Promise<void> {
+  return server.setting(key, value);
 }
 
 function get<T = any>(p: string, token?: string): Promise<Env<T>> {
@@ -48,7 +48,7 @@ async function post(
 
 /** A demo account through the real endpoints, starting with `initial` USD. */
 async function demo(initial = 10000): Promise<{ token: string; id: number }> {
-  setSetting("demo.initial_balance", String(initial));
+  await setSetting("demo.initial_balance", String(initial));
   const c = await post("/api/user/createAccountDemoForU", {});
   expect(c.env.code).toBe(1);
   const l = await post("/api/user/loginForU", { demo_id: c.env.data.demo_id });
@@ -85,7 +85,7 @@ beforeAll(async () => {
   });
   ({ up, base } = server);
   feed = server.feed!;
-  setSetting("market.always_open", "1");
+  await setSetting("market.always_open", "1");
   feed.set("EURUSD", 1.1);
 });
 
@@ -109,12 +109,12 @@ describe("closing needs a fresh quote and an open market", () => {
     expect(ledgerRows(id)).toBe(n);
     expect((await deals(token, 1)).map((x) => x.Id)).toEqual([o.env.data.Id]);
     // market.stale_after_s = 60 accepts the same 40-second-old quote.
-    setSetting("market.stale_after_s", "60");
+    await setSetting("market.stale_after_s", "60");
     try {
       const c2 = await post("/v1/api/forex/close", { id: o.env.data.Id }, token);
       expect(c2.env).toMatchObject({ code: 1, data: { Id: o.env.data.Id, Status: 3 } });
     } finally {
-      setSetting("market.stale_after_s", "30");
+      await setSetting("market.stale_after_s", "30");
     }
   });
 
@@ -127,16 +127,16 @@ describe("closing needs a fresh quote and an open market", () => {
         d.setUTCDate(d.getUTCDate() + 1);
       return d.getTime();
     }
-    afterEach(() => {
+    afterEach(async () => {
       vi.useRealTimers();
-      setSetting("market.always_open", "1");
+      await setSetting("market.always_open", "1");
     });
 
     it("closes are refused from Friday 21:00 UTC; a pending order reached then fills on Sunday's open", async () => {
       const friday = next(5, 20, 59);
       vi.useFakeTimers({ toFake: ["Date"] });
       vi.setSystemTime(friday);
-      setSetting("market.always_open", "0");
+      await setSetting("market.always_open", "0");
       const { token, id } = await demo();
       feed.set("EURUSD", 1.1);
       const o = await post("/v1/api/forex/submit", market(), token);
@@ -176,7 +176,7 @@ describe("settings at non-default values", () => {
     const { token, id } = await demo(1_000_000);
     feed.set("EURUSD", 1.1);
     expect((await post("/v1/api/forex/submit", market({ cont: "3" }), token)).env.code).toBe(1);
-    setSetting("trade.max_lots", "2");
+    await setSetting("trade.max_lots", "2");
     try {
       const n = ledgerRows(id);
       const r = await post("/v1/api/forex/submit", market({ cont: "3" }), token);
@@ -184,7 +184,7 @@ describe("settings at non-default values", () => {
       expect(ledgerRows(id)).toBe(n);
       expect((await deals(token, 1)).length).toBe(1);
     } finally {
-      setSetting("trade.max_lots", "100");
+      await setSetting("trade.max_lots", "100");
     }
   });
 
@@ -195,8 +195,8 @@ describe("settings at non-default values", () => {
     expect(o.env.code).toBe(1);
     feed.set("EURUSD", 1.08); // level 181.6 %
     expect(up.ctx.engine!.accountValues(id).marginCall).toBe(false);
-    setSetting("risk.margin_call_pct", "200");
-    setSetting("risk.stop_out_pct", "190");
+    await setSetting("risk.margin_call_pct", "200");
+    await setSetting("risk.stop_out_pct", "190");
     try {
       expect(up.ctx.engine!.accountValues(id).marginCall).toBe(true);
       expect((await deals(token, 1)).length).toBe(1);
@@ -205,8 +205,9 @@ describe("settings at non-default values", () => {
       expect(h.find((x) => x.Id === o.env.data.Id)).toMatchObject({ CloseReason: "stop_out" });
       expect(await deals(token, 1)).toEqual([]);
     } finally {
-      setSetting("risk.margin_call_pct", "100");
-      setSetting("risk.stop_out_pct", "50");
+      // Stop-out first: the margin call level must stay above it at every step.
+      await setSetting("risk.stop_out_pct", "50");
+      await setSetting("risk.margin_call_pct", "100");
     }
   });
 });

@@ -34,14 +34,14 @@ function post<T = any>(
   return postEnv<T>(base, p, body, { token, headers });
 }
 
-function setSetting(key: string, value: string): void {
-  up.ctx.db.prepare("UPDATE settings SET value = ? WHERE key = ?").run(value, key);
-  up.ctx.engine!.reloadSettings();
+/** Changes a setting as an operator does (the operator API checks the value). */
+function setSetting(key: string, value: string): Promise<void> {
+  return server.setting(key, value);
 }
 
 /** A demo account through the real endpoints, starting with `initial` USD. */
 async function demo(initial = 10000): Promise<{ token: string; id: number }> {
-  setSetting("demo.initial_balance", String(initial));
+  await setSetting("demo.initial_balance", String(initial));
   const c = await post("/api/user/createAccountDemoForU");
   expect(c.code).toBe(1);
   const l = await post("/api/user/loginForU", { demo_id: c.data.demo_id });
@@ -466,7 +466,7 @@ describe("order cap (trade.max_orders)", () => {
     ).toEqual({ value: "200" });
     const { token, id } = await demo();
     feed.set("EURUSD", 1.1);
-    setSetting("trade.max_orders", "3");
+    await setSetting("trade.max_orders", "3");
     try {
       const market = { type: 1, cont: "0.1", forex_id: EUR(), status: 1, multiple: 100 };
       const pending = { ...market, status: 0, target_price: "1.05" };
@@ -493,7 +493,7 @@ describe("order cap (trade.max_orders)", () => {
       expect((await post("/v1/api/forex/cancel_trade", { id: p1.data.Id }, token)).code).toBe(1);
       expect((await post("/v1/api/forex/submit", market, token)).code).toBe(1);
     } finally {
-      setSetting("trade.max_orders", "200");
+      await setSetting("trade.max_orders", "200");
     }
   });
 });

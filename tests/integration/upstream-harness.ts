@@ -80,8 +80,13 @@ export interface Server {
     body?: Record<string, string | number>,
     opts?: RequestOptions & { json?: boolean },
   ): Promise<Env<T>>;
+  /** Changes a setting through the operator API (the checked path an operator takes). */
+  setting(key: string, value: string): Promise<void>;
   close(): Promise<void>;
 }
+
+/** The operator token every harness upstream has unless a test sets its own (or none). */
+export const HARNESS_OPERATOR_TOKEN = "harness-operator-token-0123456789";
 
 export interface StartOptions {
   /** Config over the test defaults (port 0, a temp dbFile, no rate limit). */
@@ -101,6 +106,7 @@ export async function startUpstream(opts: StartOptions = {}): Promise<Server> {
     dbFile: path.join(dir, "up.sqlite"),
     dataDir: dir,
     rateLimit: false,
+    operatorToken: HARNESS_OPERATOR_TOKEN,
     ...opts.config,
   });
   let feed: ManualFeed | null = null;
@@ -118,6 +124,15 @@ export async function startUpstream(opts: StartOptions = {}): Promise<Server> {
     feed,
     get: (p, o) => getEnv(base, p, o),
     post: (p, body, o) => postEnv(base, p, body, o),
+    async setting(key, value) {
+      const r = await postEnv(
+        base,
+        "/admin/api/settings",
+        { key, value },
+        { headers: { authorization: `Bearer ${config.operatorToken}` } },
+      );
+      if (r.code !== 1) throw new Error(`setting ${key}=${value} refused: ${r.msg}`);
+    },
     async close() {
       await up.close();
       fs.rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,20 @@
+/**
+ * Settings changed as an operator changes them: through the upstream's operator API with the
+ * OPERATOR_TOKEN playwright.config.ts gives the server (the value is checked like any operator's).
+ */
+export const E2E_OPERATOR_TOKEN = "e2e-operator-token-0123456789abcdef";
+
+export async function operatorSetting(key: string, value: string): Promise<void> {
+  const upstream = process.env.E2E_UPSTREAM_URL;
+  if (!upstream) throw new Error("E2E_UPSTREAM_URL is not set (playwright.config.ts sets it)");
+  const res = await fetch(`${upstream}/admin/api/settings`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${E2E_OPERATOR_TOKEN}`,
+      "content-type": "application/x-www-form-urlencoded",
+    },
+    body: new URLSearchParams({ key, value }).toString(),
+  });
+  const body = (await res.json()) as { code: number; msg: string };
+  if (body.code !== 1) throw new Error(`setting ${key}=${value} refused: ${body.msg}`);
+}
