@@ -4,17 +4,16 @@
  * accounts refused; bad input refused with a translated message and nothing changed; the store's
  * money invariants hold afterwards (the ledger check).
  *
- * A real account's money comes in through a deposit an operator approves; until the operator API
- * exists, the test credits it through the money service, the one path every credit takes.
+ * A real account's money comes in as it does for anyone: a deposit with its proof image, approved
+ * through the operator API.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DRAW_TYPE } from "@contract/enums";
 import sharp from "sharp";
 import { checkLedger } from "../../upstream/modules/money/check.js";
-import { Deposits } from "../../upstream/modules/money/deposits.js";
 import { moneyOf } from "../../upstream/modules/money/service.js";
 import { loginEmail, registerEmail, type Server } from "./accounts-helpers.js";
-import { startUpstream } from "./upstream-harness.js";
+import { HARNESS_OPERATOR_TOKEN, startUpstream } from "./upstream-harness.js";
 
 const TRON = "TQrZ8tKfjqaPZQq4bKXvQ1YVn7Yw6zk6dE";
 let s: Server;
@@ -39,13 +38,22 @@ async function realUser(usd: number): Promise<{ token: string; id: number }> {
   const l = await loginEmail(s, email);
   expect(l.code).toBe(1);
   const id = Number(l.data.user.id);
-  if (usd > 0)
-    moneyOf(s.up.ctx.db).post({
-      userId: id,
-      amountMicro: usd * 1_000_000,
-      kind: "deposit",
-      ref: `test:${id}`,
-    });
+  if (usd > 0) {
+    // Money comes in as it does for anyone: a deposit with its proof, approved by an operator.
+    const token = l.data.token as string;
+    const channel = (await s.get("/api/quickCharge/info", { token })).data.channels[0];
+    const c = await s.post(
+      "/api/quickCharge/submit",
+      { number: String(usd), proofImg: await uploadProof(token), charge_id: channel.id },
+      { token },
+    );
+    const ok = await s.post(
+      `/admin/api/charges/${c.data.id}/approve`,
+      {},
+      { headers: { authorization: `Bearer ${HARNESS_OPERATOR_TOKEN}` } },
+    );
+    expect(ok.code).toBe(1);
+  }
   return { token: l.data.token, id };
 }
 
@@ -345,7 +353,12 @@ describe("money API", () => {
     );
     expect(stolen.msg).toBe("Please upload a proof of payment");
 
-    new Deposits(s.up.ctx.db).approve(first.data.id, "op:test", 249_000_000);
+    const approved = await s.post(
+      `/admin/api/charges/${first.data.id}/approve`,
+      { amount: "249" },
+      { headers: { authorization: `Bearer ${HARNESS_OPERATOR_TOKEN}` } },
+    );
+    expect(approved.code).toBe(1);
     expect((await detail(token)).balance).toBe(249);
     const coins = await s.get("/api/quickCharge/quick_ist?type=0", { token, lang: "de" });
     expect(coins.data.data).toEqual([
