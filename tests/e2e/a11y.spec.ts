@@ -87,7 +87,7 @@ const PUBLIC = [
   "/language",
   "/?lng=ar",
 ];
-const SIGNED_IN = ["/order", "/user", "/mine/system", "/trade?code=EURUSD"];
+const SIGNED_IN = ["/order", "/user", "/mine/system", "/mine/history", "/trade?code=EURUSD"];
 
 test.describe("accessibility (axe, WCAG 2.2 AA)", () => {
   for (const url of PUBLIC) {
