@@ -12,7 +12,8 @@ import type { AppContext } from "../../app.js";
 import { requireUser, type UserRow } from "../../platform/http/auth.js";
 import { CODE_FAIL, CODE_INTERNAL, DomainError } from "../../platform/errors.js";
 import { translate, type Lang } from "../../platform/i18n.js";
-import { idempotencyKeyOf, intParam } from "../../platform/http/params.js";
+import { idempotencyKeyOf } from "../../platform/http/params.js";
+import { intField, pageField } from "../../platform/params.js";
 import { route } from "../../platform/http/route.js";
 import { wireTime } from "../../platform/wire.js";
 import { MICRO, parseDecimal, toMicro } from "./decimal.js";
@@ -37,12 +38,7 @@ function realUser(ctx: AppContext, req: FastifyRequest): UserRow {
   return u;
 }
 
-function int(raw: unknown, field: string, dflt?: number): number {
-  if ((raw === undefined || raw === "") && dflt !== undefined) return dflt;
-  const n = intParam(raw);
-  if (n === null) throw new DomainError(INVALID, CODE_FAIL, { field });
-  return n;
-}
+const int = (raw: unknown, field: string, dflt?: number) => intField(raw, field, INVALID, dflt);
 
 function drawType(raw: unknown, field: string): number {
   const t = int(raw, field, DRAW_TYPE.ADDRESS);
@@ -51,11 +47,7 @@ function drawType(raw: unknown, field: string): number {
   return t;
 }
 
-function page(raw: unknown): number {
-  const p = int(raw, "page", 1);
-  if (p < 1 || p > 1_000_000) throw new DomainError(INVALID, CODE_FAIL, { field: "page" });
-  return p;
-}
+const page = (raw: unknown) => pageField(raw, INVALID);
 
 const currencyView = (c: DrawCurrency): api.DrawCurrency => ({
   id: c.id,

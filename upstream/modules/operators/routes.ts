@@ -12,7 +12,7 @@ import { PAGE_SIZE } from "@contract/constants";
 import { CHARGE_STATUS } from "@contract/enums";
 import type { AppContext } from "../../app.js";
 import { CODE, CODE_FAIL, DomainError } from "../../platform/errors.js";
-import { intParam } from "../../platform/params.js";
+import { intField, pageField } from "../../platform/params.js";
 import { route } from "../../platform/http/route.js";
 import { translate } from "../../platform/i18n.js";
 import { wireTime } from "../../platform/wire.js";
@@ -56,12 +56,7 @@ function requireOperator(ctx: AppContext, req: FastifyRequest): { actor: string 
   return { actor: name };
 }
 
-function int(raw: unknown, field: string, dflt?: number): number {
-  if ((raw === undefined || raw === "") && dflt !== undefined) return dflt;
-  const n = intParam(raw);
-  if (n === null) throw new DomainError(INVALID, CODE_FAIL, { field });
-  return n;
-}
+const int = (raw: unknown, field: string, dflt?: number) => intField(raw, field, INVALID, dflt);
 
 function remarkOf(raw: unknown): string {
   const r = typeof raw === "string" ? raw.trim() : "";
@@ -171,8 +166,7 @@ export function registerOperatorRoutes(
   const queuePage = (table: "charges" | "draws", statusRaw: unknown, pageRaw: unknown) => {
     const status = int(statusRaw, "status", 0);
     if (status > 3) throw new DomainError(INVALID, CODE_FAIL, { field: "status" });
-    const page = int(pageRaw, "page", 1);
-    if (page < 1) throw new DomainError(INVALID, CODE_FAIL, { field: "page" });
+    const page = pageField(pageRaw, INVALID);
     const ids = db
       .prepare(`SELECT id FROM ${table} WHERE status = ? ORDER BY id LIMIT ? OFFSET ?`)
       .all(status, PAGE_SIZE, (page - 1) * PAGE_SIZE) as { id: number }[];
@@ -499,7 +493,7 @@ export function registerOperatorRoutes(
     api.audit,
     async (req) => {
       requireOperator(ctx, req);
-      const page = int(req.query.page, "page", 1);
+      const page = pageField(req.query.page, INVALID);
       const { items, total } = auditPage(db, page, PAGE_SIZE);
       return ctx.ok(req, { data: items.map(auditView), total });
     },
