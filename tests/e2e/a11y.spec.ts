@@ -9,7 +9,7 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page, TestInfo } from "@playwright/test";
-import { test, expect, jsOn, signInDemo } from "./fixtures";
+import { test, expect, jsOn, newSignedInUser, signInDemo } from "./fixtures";
 import { web } from "./texts";
 
 const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
@@ -87,7 +87,14 @@ const PUBLIC = [
   "/language",
   "/?lng=ar",
 ];
-const SIGNED_IN = ["/order", "/user", "/mine/system", "/mine/history", "/trade?code=EURUSD"];
+const SIGNED_IN = [
+  "/order",
+  "/user",
+  "/mine/system",
+  "/mine/history",
+  "/mine/wallet",
+  "/trade?code=EURUSD",
+];
 
 test.describe("accessibility (axe, WCAG 2.2 AA)", () => {
   for (const url of PUBLIC) {
@@ -105,6 +112,18 @@ test.describe("accessibility (axe, WCAG 2.2 AA)", () => {
     for (const url of SIGNED_IN) {
       await page.goto(url);
       await expect(page).toHaveURL(new RegExp(`${url.replace("?", "\\?")}$`));
+      await expectNoViolations(page, browser, info, url);
+    }
+  });
+
+  test("a real account's wallet and history have no violations", async ({
+    page,
+    browser,
+  }, info) => {
+    await newSignedInUser(page, info);
+    for (const url of ["/mine/wallet", "/mine/history"]) {
+      await page.goto(url);
+      await expect(page).toHaveURL(new RegExp(`${url}$`));
       await expectNoViolations(page, browser, info, url);
     }
   });

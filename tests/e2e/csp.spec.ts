@@ -8,7 +8,14 @@ import { test, expect, signInDemo } from "./fixtures";
 import { web } from "./texts";
 
 const PUBLIC = ["/", "/product?searchCurrency=EUR", "/login", "/register", "/forgot", "/language"];
-const SIGNED_IN = ["/order", "/user", "/mine/system", "/mine/history", "/trade?code=EURUSD"];
+const SIGNED_IN = [
+  "/order",
+  "/user",
+  "/mine/system",
+  "/mine/history",
+  "/mine/wallet",
+  "/trade?code=EURUSD",
+];
 
 /** Collects the browser's reports of CSP violations on `page`. */
 function watchViolations(page: Page): string[] {

@@ -1,0 +1,30 @@
+/** The wallet's forms (POST /mine/wallet): add a coin address, add a bank account, delete one. */
+import { z } from "zod";
+import { MSG, text } from "./fields";
+
+const currency = z
+  .number({ invalid_type_error: MSG.complete, required_error: MSG.complete })
+  .int()
+  .positive();
+
+export const bindAddressSchema = z.object({
+  intent: z.literal("bind_address"),
+  draw_id: currency,
+  dc_address: text().pipe(z.string().max(128)),
+});
+
+export const bindBankSchema = z.object({
+  intent: z.literal("bind_bank"),
+  draw_id: currency,
+  bank_name: text().pipe(z.string().max(120)),
+  bank_address: text().pipe(z.string().max(200)),
+  bank_swift: text().pipe(z.string().max(11)),
+  payee_name: text().pipe(z.string().max(120)),
+  payee_account: text().pipe(z.string().max(64)),
+  remark: z.string().trim().max(200).optional(),
+});
+
+export const deleteMethodSchema = z.object({
+  intent: z.literal("delete"),
+  id: z.number().int().positive(),
+});
