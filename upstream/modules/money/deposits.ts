@@ -8,7 +8,7 @@
  * ledger row of kind deposit (ref "charge:ID") for the amount actually received, which the operator
  * may give when it differs from the declared one.
  */
-import { CHARGE_STATUS } from "@contract/enums";
+import { CHANNEL_TYPE, CHARGE_STATUS } from "@contract/enums";
 import type { DB } from "../../platform/db.js";
 import { CODE, DomainError } from "../../platform/errors.js";
 import { getSetting } from "../../platform/settings.js";
@@ -54,8 +54,14 @@ export interface ChargeRecord {
 }
 
 export type ChargeRequest =
-  | { type: 0; channelId: number; amountMicro: number; proof: string; address?: string | null }
-  | { type: 1; wireId: number; amountMicro: number; proof: string };
+  | {
+      type: typeof CHANNEL_TYPE.COIN;
+      channelId: number;
+      amountMicro: number;
+      proof: string;
+      address?: string | null;
+    }
+  | { type: typeof CHANNEL_TYPE.BANK; wireId: number; amountMicro: number; proof: string };
 
 /** Coins to send for `amountMicro` USD at the channel's price (cut to COIN_DP places). */
 export function coinCount(c: Pick<ChargeChannel, "usdPrice">, amountMicro: number): string {
@@ -130,7 +136,7 @@ export class Deposits {
       this.checkProof(userId, req.proof);
       let currency: string;
       let address: string | null = null;
-      if (req.type === 0) {
+      if (req.type === CHANNEL_TYPE.COIN) {
         const ch = this.channels().find((c) => c.id === req.channelId);
         if (!ch) throw new DomainError("withdraw_no_channel");
         if (req.address && req.address.trim() !== ch.address)
@@ -150,8 +156,8 @@ export class Deposits {
           .run(
             userId,
             req.type,
-            req.type === 0 ? req.channelId : null,
-            req.type === 1 ? req.wireId : null,
+            req.type === CHANNEL_TYPE.COIN ? req.channelId : null,
+            req.type === CHANNEL_TYPE.BANK ? req.wireId : null,
             currency,
             amount,
             address,
@@ -187,7 +193,7 @@ export class Deposits {
         amountMicro: credited,
         kind: "deposit",
         ref: `charge:${id}`,
-        memo: c.type === 0 ? `${c.currencyCode} deposit` : "bank wire",
+        memo: c.type === CHANNEL_TYPE.COIN ? `${c.currencyCode} deposit` : "bank wire",
       });
       return this.get(id)!;
     });

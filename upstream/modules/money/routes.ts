@@ -6,8 +6,8 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import * as api from "@contract/api/finance";
-import { LANG_TAG, PAGE_SIZE } from "@contract/constants";
-import { DRAW_TYPE } from "@contract/enums";
+import { LANG_TAG, PAGE_SIZE, PRECISION } from "@contract/constants";
+import { CHANNEL_TYPE, DRAW_TYPE } from "@contract/enums";
 import type { AppContext } from "../../app.js";
 import { requireUser, type UserRow } from "../../platform/http/auth.js";
 import { CODE_FAIL, CODE_INTERNAL, DomainError } from "../../platform/errors.js";
@@ -27,8 +27,8 @@ import { UPLOAD_PATH } from "@contract/api/common";
 const INVALID = "money_invalid_field";
 const extras = { invalidFieldKey: INVALID };
 
-/** Decimal places a USD amount may have when a user enters it. */
-const AMOUNT_DP = 2;
+/** Decimal places a USD amount may have when a user enters it (the balance's precision). */
+const AMOUNT_DP = PRECISION.balance;
 
 const usd = (micro: number) => micro / MICRO;
 
@@ -194,7 +194,7 @@ export function registerMoneyRoutes(app: FastifyInstance, ctx: AppContext): void
       const c = deposits.submit(
         u.id,
         {
-          type: 0,
+          type: CHANNEL_TYPE.COIN,
           channelId: int(req.body.charge_id, "charge_id"),
           amountMicro: depositAmount(req.body.number),
           proof: proofName(req.body.proofImg),
@@ -238,7 +238,7 @@ export function registerMoneyRoutes(app: FastifyInstance, ctx: AppContext): void
       const c = deposits.submit(
         u.id,
         {
-          type: 1,
+          type: CHANNEL_TYPE.BANK,
           wireId: int(req.body.wire_id, "wire_id"),
           amountMicro: depositAmount(req.body.number),
           proof: proofName(req.body.proofImg),
@@ -255,8 +255,9 @@ export function registerMoneyRoutes(app: FastifyInstance, ctx: AppContext): void
     api.quickList,
     async (req) => {
       const u = realUser(ctx, req);
-      const type = int(req.query.type, "type", 0);
-      if (type !== 0 && type !== 1) throw new DomainError(INVALID, CODE_FAIL, { field: "type" });
+      const type = int(req.query.type, "type", CHANNEL_TYPE.COIN);
+      if (type !== CHANNEL_TYPE.COIN && type !== CHANNEL_TYPE.BANK)
+        throw new DomainError(INVALID, CODE_FAIL, { field: "type" });
       const { items, total } = deposits.list(u.id, type, page(req.query.page), PAGE_SIZE);
       return ctx.ok(req, { data: items.map((c) => chargeView(req.lang, c)), total });
     },
