@@ -235,3 +235,190 @@ export const setSetting = endpoint<AdminSetting>()({
   summary: "Change one setting: the value is checked for its key; audited with old and new value",
   body: z.object({ key: text(64), value: text(500) }),
 });
+
+/*
+ * The money catalogue operators keep: coin deposit channels, bank accounts for wire deposits and
+ * withdrawal currencies. Entries are never deleted (deposits and withdrawals name them); `enabled`
+ * 0 hides one from users. Creating takes every required field; updating takes any of them and
+ * checks the whole entry again. Each change is audited with the fields before and after.
+ */
+
+/** 1 shown to users, 0 hidden. */
+const enabled = z.union([z.literal("0"), z.literal("1"), z.literal(0), z.literal(1)]);
+const sort = z.union([z.number().int(), z.string().trim().max(6)]);
+
+/** A coin deposit channel as operators see it. */
+export interface AdminChargeChannel {
+  id: number;
+  currency_code: string;
+  protocol_code: string;
+  address: string;
+  /** USD value of one coin (decimal text, exact). */
+  usd_price: string;
+  enabled: number;
+  sort: number;
+}
+
+/** A bank account for wire deposits as operators see it. */
+export interface AdminWireAccount {
+  id: number;
+  bank_coin: string;
+  bank_name: string;
+  bank_address: string;
+  bank_swift: string;
+  payee_name: string;
+  payee_account: string;
+  bank_remark: string;
+  enabled: number;
+  sort: number;
+}
+
+/** A withdrawal currency as operators see it. */
+export interface AdminDrawCurrency {
+  id: number;
+  /** DRAW_TYPE. */
+  type: number;
+  code: string;
+  protocol: string;
+  /** DRAW_FEE_TYPE 1: fixed fee in USD; otherwise the fee's share of the amount (decimal text). */
+  draw_rate: string;
+  fee_type: number;
+  /** Units of the currency paid per USD (decimal text). */
+  usd_price: string;
+  /** Smallest and largest withdrawal, USD. */
+  min: number;
+  max: number;
+  enabled: number;
+  sort: number;
+}
+
+const channelFields = {
+  currency_code: text(10),
+  protocol_code: text(16),
+  address: text(128),
+  usd_price: numeric,
+  enabled,
+  sort,
+};
+const wireFields = {
+  bank_coin: text(10),
+  bank_name: text(120),
+  bank_address: text(200),
+  bank_swift: text(11),
+  payee_name: text(120),
+  payee_account: text(64),
+  bank_remark: text(200),
+  enabled,
+  sort,
+};
+const drawCurrencyFields = {
+  type: id,
+  code: text(10),
+  protocol: text(16),
+  draw_rate: numeric,
+  fee_type: id,
+  usd_price: numeric,
+  min: numeric,
+  max: numeric,
+  enabled,
+  sort,
+};
+const optional = <S extends z.ZodRawShape>(shape: S) => z.object(shape).partial();
+
+export const chargeChannels = endpoint<AdminChargeChannel[]>()({
+  method: "GET",
+  path: "/admin/api/charge_channels",
+  auth: true,
+  tag: "operators",
+  summary: "Every coin deposit channel, hidden ones included",
+  query: z.object({ ...cacheBuster }),
+});
+
+export const addChargeChannel = endpoint<AdminChargeChannel>()({
+  method: "POST",
+  path: "/admin/api/charge_channels",
+  auth: true,
+  tag: "operators",
+  summary: "Add a coin deposit channel (the address is checked for its network)",
+  body: z.object({
+    ...channelFields,
+    enabled: enabled.optional(),
+    sort: sort.optional(),
+  }),
+});
+
+export const updateChargeChannel = endpoint<AdminChargeChannel>()({
+  method: "POST",
+  path: "/admin/api/charge_channels/:id",
+  auth: true,
+  tag: "operators",
+  summary: "Change a coin deposit channel: any of its fields; the whole entry is checked again",
+  params: byId,
+  body: optional(channelFields),
+});
+
+export const wireAccounts = endpoint<AdminWireAccount[]>()({
+  method: "GET",
+  path: "/admin/api/wire_accounts",
+  auth: true,
+  tag: "operators",
+  summary: "Every bank account for wire deposits, hidden ones included",
+  query: z.object({ ...cacheBuster }),
+});
+
+export const addWireAccount = endpoint<AdminWireAccount>()({
+  method: "POST",
+  path: "/admin/api/wire_accounts",
+  auth: true,
+  tag: "operators",
+  summary: "Add a bank account for wire deposits",
+  body: z.object({
+    ...wireFields,
+    bank_remark: wireFields.bank_remark.optional(),
+    enabled: enabled.optional(),
+    sort: sort.optional(),
+  }),
+});
+
+export const updateWireAccount = endpoint<AdminWireAccount>()({
+  method: "POST",
+  path: "/admin/api/wire_accounts/:id",
+  auth: true,
+  tag: "operators",
+  summary: "Change a bank account for wire deposits: any of its fields",
+  params: byId,
+  body: optional(wireFields),
+});
+
+export const drawCurrencies = endpoint<AdminDrawCurrency[]>()({
+  method: "GET",
+  path: "/admin/api/draw_currencies",
+  auth: true,
+  tag: "operators",
+  summary: "Every withdrawal currency, hidden ones included",
+  query: z.object({ ...cacheBuster }),
+});
+
+export const addDrawCurrency = endpoint<AdminDrawCurrency>()({
+  method: "POST",
+  path: "/admin/api/draw_currencies",
+  auth: true,
+  tag: "operators",
+  summary: "Add a withdrawal currency: type, code, network, fee, price and bounds",
+  body: z.object({
+    ...drawCurrencyFields,
+    protocol: drawCurrencyFields.protocol.optional(),
+    enabled: enabled.optional(),
+    sort: sort.optional(),
+  }),
+});
+
+export const updateDrawCurrency = endpoint<AdminDrawCurrency>()({
+  method: "POST",
+  path: "/admin/api/draw_currencies/:id",
+  auth: true,
+  tag: "operators",
+  summary: "Change a withdrawal currency: any of its fields except type; checked again as a whole",
+  params: byId,
+  body: optional((({ type: _type, ...rest }) => rest)(drawCurrencyFields)),
+});

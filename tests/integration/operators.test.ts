@@ -331,4 +331,148 @@ describe("operator API", () => {
     });
     await set("deposit.min_usd", "10");
   });
+  it("keeps the money catalogue: channels, wire accounts and withdrawal currencies, checked and audited", async () => {
+    const u = await realUser();
+    const user = { token: u.token };
+    const post = (path: string, body: Record<string, string>, lang = "en") =>
+      s.post(path, body, { ...op, lang });
+
+    // A coin channel: its address must fit its network; users see it at once.
+    expect(
+      (
+        await post("/admin/api/charge_channels", {
+          currency_code: "usdt",
+          protocol_code: "bep20",
+          address: TRON,
+          usd_price: "1",
+        })
+      ).msg,
+    ).toBe("This is not a valid BEP20 address");
+    const added = await post("/admin/api/charge_channels", {
+      currency_code: "usdt",
+      protocol_code: "bep20",
+      address: "0x52908400098527886E0F7030069857D2E4169EE7",
+      usd_price: "1.0005",
+      sort: "9",
+    });
+    expect(added.data).toMatchObject({
+      currency_code: "USDT",
+      protocol_code: "BEP20",
+      usd_price: "1.0005",
+      enabled: 1,
+    });
+    const info = async () =>
+      (await s.get("/api/quickCharge/info", user)).data.channels as { id: number }[];
+    expect((await info()).map((c) => c.id)).toContain(added.data.id);
+    const again = await post("/admin/api/charge_channels", {
+      currency_code: "USDT",
+      protocol_code: "BEP20",
+      address: "0x52908400098527886E0F7030069857D2E4169EE7",
+      usd_price: "1",
+    });
+    expect(again.msg).toBe("An entry with this currency and network already exists");
+
+    // Changing one field checks the whole entry again; hiding takes it off the users' list.
+    const path = `/admin/api/charge_channels/${added.data.id}`;
+    expect((await post(path, { protocol_code: "TRC20" }, "de")).msg).toBe(
+      "Dies ist keine gültige TRC20-Adresse",
+    );
+    expect((await post(path, { enabled: "0" })).data.enabled).toBe(0);
+    expect((await info()).map((c) => c.id)).not.toContain(added.data.id);
+    expect((await post("/admin/api/charge_channels/999999", { enabled: "1" })).code).not.toBe(1);
+
+    // A wire account: SWIFT checked, remark optional.
+    expect(
+      (
+        await post("/admin/api/wire_accounts", {
+          bank_coin: "EUR",
+          bank_name: "Example Bank",
+          bank_address: "1 Main St",
+          bank_swift: "bad",
+          payee_name: "Tradepost Ltd",
+          payee_account: "DE89370400440532013000",
+        })
+      ).msg,
+    ).toBe("Please enter a valid SWIFT/BIC code (8 or 11 characters)");
+    const wire = await post("/admin/api/wire_accounts", {
+      bank_coin: "EUR",
+      bank_name: "Example Bank",
+      bank_address: "1 Main St",
+      bank_swift: "deutdeff",
+      payee_name: "Tradepost Ltd",
+      payee_account: "DE89370400440532013000",
+    });
+    expect(wire.data).toMatchObject({ bank_swift: "DEUTDEFF", bank_remark: "", enabled: 1 });
+    const wires = (await s.get("/api/quickCharge/wire_info?bank_coin=EUR", user)).data as {
+      id: number;
+    }[];
+    expect(wires.map((w) => w.id)).toEqual([wire.data.id]);
+
+    // A withdrawal currency: a rate below 1, min not above max, a network for coins only.
+    const coin = {
+      type: "1",
+      code: "USDC",
+      protocol: "ERC20",
+      draw_rate: "0.01",
+      fee_type: "2",
+      usd_price: "1",
+      min: "20",
+      max: "5000",
+    };
+    expect((await post("/admin/api/draw_currencies", { ...coin, draw_rate: "1.5" })).msg).toBe(
+      "A fee rate is a share of the amount and must be below 1 (0.01 is 1%)",
+    );
+    expect((await post("/admin/api/draw_currencies", { ...coin, min: "9000" })).msg).toBe(
+      "The minimum must not be above the maximum",
+    );
+    expect((await post("/admin/api/draw_currencies", { ...coin, protocol: "" })).msg).toBe(
+      "Invalid value: protocol",
+    );
+    expect((await post("/admin/api/draw_currencies", { ...coin, fee_type: "7" })).msg).toBe(
+      "Invalid value: fee_type",
+    );
+    const cur = await post("/admin/api/draw_currencies", coin);
+    expect(cur.data).toMatchObject({
+      type: 1,
+      code: "USDC",
+      min: 20,
+      max: 5000,
+      draw_rate: "0.01",
+    });
+    const symbols = async () =>
+      (await s.get("/api/account/draw_symbol_list?type=1", user)).data as {
+        id: number;
+        min: number;
+      }[];
+    expect((await symbols()).find((c) => c.id === cur.data.id)?.min).toBe(20);
+    const curPath = `/admin/api/draw_currencies/${cur.data.id}`;
+    expect((await post(curPath, { type: "2" })).msg).toBe("Invalid value: type");
+    expect((await post(curPath, { min: "50" })).data.min).toBe(50);
+    expect((await symbols()).find((c) => c.id === cur.data.id)?.min).toBe(50);
+
+    // Lists carry hidden entries too; every change is in the audit log with what changed.
+    const channels = (await s.get("/admin/api/charge_channels", op)).data as { id: number }[];
+    expect(channels.map((c) => c.id)).toContain(added.data.id);
+    const log = (await s.get("/admin/api/audit", op)).data.data as {
+      action: string;
+      remark: string;
+    }[];
+    expect(log[0]).toMatchObject({
+      action: "draw_currency.update",
+      remark: "min_micro: 20000000 -> 50000000",
+    });
+    expect(log.map((r) => r.action)).toEqual(
+      expect.arrayContaining([
+        "charge_channel.add",
+        "charge_channel.update",
+        "wire_account.add",
+        "draw_currency.add",
+      ]),
+    );
+
+    // Closed to users.
+    expect((await s.post("/admin/api/charge_channels", { currency_code: "X" }, user)).code).toBe(
+      999,
+    );
+  });
 });

@@ -55,7 +55,7 @@ export function validAddress(network: string, address: string): boolean {
 }
 
 /** SWIFT/BIC: 4 bank letters, 2 country letters, 2 location characters, optional 3 branch ones. */
-const SWIFT = /^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?$/;
+export const SWIFT = /^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?$/;
 
 function text(v: string | null | undefined, max: number, key: string): string {
   const t = (v ?? "").trim();

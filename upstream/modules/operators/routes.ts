@@ -24,6 +24,14 @@ import type { Uploads } from "../uploads/service.js";
 import { auditPage, writeAudit } from "./audit.js";
 import { SETTINGS } from "./settings-registry.js";
 import { getSetting, setSetting as setStoredSetting } from "../../platform/settings.js";
+import {
+  addToCatalog,
+  CHARGE_CHANNELS,
+  DRAW_CURRENCIES,
+  listCatalog,
+  updateCatalog,
+  WIRE_ACCOUNTS,
+} from "./catalog.js";
 import { hasOperators, operatorOfToken, revokeOperatorToken, signInOperator } from "./accounts.js";
 import { addressSubject } from "../../platform/limits.js";
 
@@ -499,6 +507,42 @@ export function registerOperatorRoutes(
     },
     extras,
   );
+
+  // The money catalogue: list, add and change, the same for each of its three parts.
+  for (const [cat, list, add, update] of [
+    [CHARGE_CHANNELS, api.chargeChannels, api.addChargeChannel, api.updateChargeChannel],
+    [WIRE_ACCOUNTS, api.wireAccounts, api.addWireAccount, api.updateWireAccount],
+    [DRAW_CURRENCIES, api.drawCurrencies, api.addDrawCurrency, api.updateDrawCurrency],
+  ] as const) {
+    route(
+      app,
+      list,
+      async (req) => {
+        requireOperator(ctx, req);
+        return ctx.ok(req, listCatalog(db, cat));
+      },
+      extras,
+    );
+    route(
+      app,
+      add,
+      async (req) => {
+        const op = requireOperator(ctx, req);
+        return ctx.ok(req, addToCatalog(db, cat, req.body, op.actor));
+      },
+      extras,
+    );
+    route(
+      app,
+      update,
+      async (req) => {
+        const op = requireOperator(ctx, req);
+        const id = int((req.params as { id: string }).id, "id");
+        return ctx.ok(req, updateCatalog(db, cat, id, req.body, op.actor));
+      },
+      extras,
+    );
+  }
 
   app.get(
     "/admin/api/uploads/:name",

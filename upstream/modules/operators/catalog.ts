@@ -1,0 +1,340 @@
+/**
+ * The money catalogue operators keep (upstream/API.md "Operators"): coin deposit channels, bank
+ * accounts for wire deposits and withdrawal currencies. Each catalogue is described once (its table,
+ * its fields with their readers, the checks of a whole entry); listing, adding and changing are the
+ * same code for all three.
+ *
+ * Invariants:
+ * - entries are never deleted, since deposits and withdrawals point at them; `enabled` 0 hides one;
+ * - an entry is checked as a whole after every change (an update of one field cannot leave a
+ *   channel whose address no longer fits its network);
+ * - every change writes its audit row (fields before and after) in the same transaction.
+ */
+import { DRAW_FEE_TYPE, DRAW_TYPE } from "@contract/enums";
+import type * as api from "@contract/api/admin";
+import type { DB } from "../../platform/db.js";
+import { CODE, CODE_FAIL, DomainError } from "../../platform/errors.js";
+import { intParam } from "../../platform/params.js";
+import { MICRO, parseDecimal, toMicro } from "../money/decimal.js";
+import { SWIFT, validAddress } from "../money/draw-methods.js";
+import { writeAudit } from "./audit.js";
+
+const INVALID = "money_invalid_field";
+type Value = string | number;
+type Row = Record<string, Value>;
+
+const invalid = (field: string) => new DomainError(INVALID, CODE_FAIL, { field });
+
+interface Field {
+  /** Name on the wire (the form field and the view's key) and column in the table. */
+  name: string;
+  /** Reads a posted value; throws the field's refusal. */
+  read: (raw: unknown) => Value;
+  /** Taken when adding without the field; a field without one is required. */
+  dflt?: Value;
+  /** Set when the entry is added and never changed. */
+  fixed?: boolean;
+  /** The column when it differs from the name (amounts in micro-USD). */
+  column?: string;
+}
+
+const str = (raw: unknown) =>
+  typeof raw === "string" ? raw.trim() : typeof raw === "number" ? String(raw) : "";
+
+/** A currency code: 2 to 10 capital letters or digits ("USDT"). */
+const code = (name: string): Field => ({
+  name,
+  read: (raw) => {
+    const s = str(raw).toUpperCase();
+    if (!/^[A-Z0-9]{2,10}$/.test(s)) throw invalid(name);
+    return s;
+  },
+});
+
+/** A network name ("TRC20"): capital letters and digits, at most 16; empty where allowed. */
+const network = (name: string, dflt?: string): Field => ({
+  name,
+  dflt,
+  read: (raw) => {
+    const s = str(raw).toUpperCase();
+    if (!/^[A-Z0-9]{0,16}$/.test(s) || (dflt === undefined && !s)) throw invalid(name);
+    return s;
+  },
+});
+
+const textField = (name: string, max: number, dflt?: string): Field => ({
+  name,
+  dflt,
+  read: (raw) => {
+    const s = str(raw);
+    if (s.length > max || (dflt === undefined && !s)) throw invalid(name);
+    return s;
+  },
+});
+
+/** An exact decimal kept as text: greater than 0, or at least 0 with `zero`. */
+const decimalText = (name: string, maxDp: number, zero = false): Field => ({
+  name,
+  read: (raw) => {
+    const d = parseDecimal(raw, maxDp);
+    if (d === null || (zero ? d.isNeg() : d.lte(0))) throw invalid(name);
+    return d.toFixed();
+  },
+});
+
+/** A USD amount above 0, kept in `column` as integer micro-USD. */
+const usdMicro = (name: string, column: string): Field => ({
+  name,
+  column,
+  read: (raw) => {
+    const d = parseDecimal(raw, 6);
+    if (d === null || d.lte(0)) throw invalid(name);
+    return toMicro(d);
+  },
+});
+
+const oneOf = (name: string, values: readonly number[], extra: Partial<Field> = {}): Field => ({
+  name,
+  ...extra,
+  read: (raw) => {
+    const n = intParam(raw);
+    if (n === null || !values.includes(n)) throw invalid(name);
+    return n;
+  },
+});
+
+const enabled = oneOf("enabled", [0, 1], { dflt: 1 });
+const sort: Field = {
+  name: "sort",
+  dflt: 0,
+  read: (raw) => {
+    const n = intParam(raw);
+    if (n === null || n > 99_999) throw invalid("sort");
+    return n;
+  },
+};
+
+interface Catalog<V> {
+  table: string;
+  /** Names the entry in audit rows ("charge_channel:3"). */
+  noun: string;
+  fields: Field[];
+  /** Checks a whole entry (after defaults and the change); throws the refusal. */
+  check: (row: Row) => void;
+  view: (row: Row) => V;
+}
+
+const n = (v: Value) => Number(v);
+const s = (v: Value) => String(v);
+
+export const CHARGE_CHANNELS: Catalog<api.AdminChargeChannel> = {
+  table: "charge_channels",
+  noun: "charge_channel",
+  fields: [
+    code("currency_code"),
+    network("protocol_code"),
+    textField("address", 128),
+    decimalText("usd_price", 12),
+    enabled,
+    sort,
+  ],
+  check: (r) => {
+    if (!validAddress(s(r.protocol_code), s(r.address)))
+      throw new DomainError("wallet_address_invalid", CODE_FAIL, { network: s(r.protocol_code) });
+  },
+  view: (r) => ({
+    id: n(r.id),
+    currency_code: s(r.currency_code),
+    protocol_code: s(r.protocol_code),
+    address: s(r.address),
+    usd_price: s(r.usd_price),
+    enabled: n(r.enabled),
+    sort: n(r.sort),
+  }),
+};
+
+export const WIRE_ACCOUNTS: Catalog<api.AdminWireAccount> = {
+  table: "wire_accounts",
+  noun: "wire_account",
+  fields: [
+    code("bank_coin"),
+    textField("bank_name", 120),
+    textField("bank_address", 200),
+    {
+      name: "bank_swift",
+      read: (raw) => {
+        const v = str(raw).toUpperCase();
+        if (!SWIFT.test(v)) throw new DomainError("wallet_swift_invalid");
+        return v;
+      },
+    },
+    textField("payee_name", 120),
+    textField("payee_account", 64),
+    textField("bank_remark", 200, ""),
+    enabled,
+    sort,
+  ],
+  check: () => undefined,
+  view: (r) => ({
+    id: n(r.id),
+    bank_coin: s(r.bank_coin),
+    bank_name: s(r.bank_name),
+    bank_address: s(r.bank_address),
+    bank_swift: s(r.bank_swift),
+    payee_name: s(r.payee_name),
+    payee_account: s(r.payee_account),
+    bank_remark: s(r.bank_remark),
+    enabled: n(r.enabled),
+    sort: n(r.sort),
+  }),
+};
+
+export const DRAW_CURRENCIES: Catalog<api.AdminDrawCurrency> = {
+  table: "draw_currencies",
+  noun: "draw_currency",
+  fields: [
+    oneOf("type", Object.values(DRAW_TYPE), { fixed: true }),
+    code("code"),
+    network("protocol", ""),
+    decimalText("draw_rate", 8, true),
+    oneOf("fee_type", Object.values(DRAW_FEE_TYPE)),
+    decimalText("usd_price", 12),
+    usdMicro("min", "min_micro"),
+    usdMicro("max", "max_micro"),
+    enabled,
+    sort,
+  ],
+  check: (r) => {
+    // A coin needs its network (addresses are checked against it); a bank currency has none.
+    if ((n(r.type) === DRAW_TYPE.ADDRESS) !== (s(r.protocol) !== "")) throw invalid("protocol");
+    // A rate is the fee's share of the amount: below 1, or the fee would take everything.
+    if (n(r.fee_type) !== DRAW_FEE_TYPE.FIXED && !(Number(r.draw_rate) < 1))
+      throw new DomainError("catalog_rate_share");
+    if (n(r.min_micro) > n(r.max_micro)) throw new DomainError("catalog_min_above_max");
+  },
+  view: (r) => ({
+    id: n(r.id),
+    type: n(r.type),
+    code: s(r.code),
+    protocol: s(r.protocol),
+    draw_rate: s(r.draw_rate),
+    fee_type: n(r.fee_type),
+    usd_price: s(r.usd_price),
+    min: n(r.min_micro) / MICRO,
+    max: n(r.max_micro) / MICRO,
+    enabled: n(r.enabled),
+    sort: n(r.sort),
+  }),
+};
+
+const columnOf = (f: Field) => f.column ?? f.name;
+
+function getRow(db: DB, cat: AnyCatalog, id: number): Row | undefined {
+  return db.prepare(`SELECT * FROM ${cat.table} WHERE id = ?`).get(id) as Row | undefined;
+}
+
+/** Any of the three catalogues (each view is an object of its own shape). */
+export type AnyCatalog = Catalog<object>;
+
+export function listCatalog(db: DB, cat: AnyCatalog): object[] {
+  return (db.prepare(`SELECT * FROM ${cat.table} ORDER BY sort, id`).all() as Row[]).map(cat.view);
+}
+
+/** The fields as changed by `body` (absent fields keep `base`'s value); refusals name the field. */
+function merged(cat: AnyCatalog, body: Record<string, unknown>, base: Row | null): Row {
+  const row: Row = base ? { ...base } : {};
+  for (const f of cat.fields) {
+    const raw = body[f.name];
+    const given = raw !== undefined && !(raw === "" && f.dflt !== undefined && !base);
+    if (base && f.fixed) {
+      if (given && String(raw).trim() !== String(base[columnOf(f)])) throw invalid(f.name);
+      continue;
+    }
+    if (given) row[columnOf(f)] = f.read(raw);
+    else if (!base) {
+      if (f.dflt === undefined) throw invalid(f.name);
+      row[columnOf(f)] = f.dflt;
+    }
+  }
+  return row;
+}
+
+/** "field: before -> after" for each changed column, for the audit row. */
+function changes(cat: AnyCatalog, before: Row | null, after: Row): string {
+  return cat.fields
+    .map(columnOf)
+    .filter((c) => !before || String(before[c]) !== String(after[c]))
+    .map((c) => `${c}: ${before ? `${before[c]} -> ` : ""}${after[c]}`)
+    .join("; ");
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  return (err as { code?: string })?.code === "SQLITE_CONSTRAINT_UNIQUE";
+}
+
+/** Adds an entry (every required field given) with its audit row. */
+export function addToCatalog(
+  db: DB,
+  cat: AnyCatalog,
+  body: Record<string, unknown>,
+  actor: string,
+): object {
+  const row = merged(cat, body, null);
+  cat.check(row);
+  const cols = Object.keys(row);
+  try {
+    return db.transaction(() => {
+      const { lastInsertRowid } = db
+        .prepare(
+          `INSERT INTO ${cat.table} (${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`,
+        )
+        .run(...cols.map((c) => row[c]));
+      const id = Number(lastInsertRowid);
+      writeAudit(db, {
+        actor,
+        action: `${cat.noun}.add`,
+        target: `${cat.noun}:${id}`,
+        remark: changes(cat, null, row),
+      });
+      return cat.view(getRow(db, cat, id)!);
+    })();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new DomainError("catalog_duplicate");
+    throw err;
+  }
+}
+
+/** Changes the given fields of entry `id`, checks the whole entry again, audits the difference. */
+export function updateCatalog(
+  db: DB,
+  cat: AnyCatalog,
+  id: number,
+  body: Record<string, unknown>,
+  actor: string,
+): object {
+  try {
+    return db.transaction(() => {
+      const before = getRow(db, cat, id);
+      if (!before) throw new DomainError("not_found", CODE.NOT_FOUND, {}, 404);
+      const after = merged(cat, body, before);
+      cat.check(after);
+      const diff = changes(cat, before, after);
+      if (diff) {
+        const cols = cat.fields.filter((f) => !f.fixed).map(columnOf);
+        db.prepare(
+          `UPDATE ${cat.table} SET ${cols.map((c) => `${c} = ?`).join(", ")} WHERE id = ?`,
+        ).run(...cols.map((c) => after[c]), id);
+        writeAudit(db, {
+          actor,
+          action: `${cat.noun}.update`,
+          target: `${cat.noun}:${id}`,
+          remark: diff,
+        });
+      }
+      return cat.view(getRow(db, cat, id)!);
+    })();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new DomainError("catalog_duplicate");
+    throw err;
+  }
+}
