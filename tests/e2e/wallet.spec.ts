@@ -5,7 +5,7 @@
  */
 import { test, expect, newSignedInUser, signInDemo } from "./fixtures";
 
-const TRON = "TQrZ8tKfjqaPZQq4bKXvQ1YVn7Yw6zk6dE";
+const TRON = "TJ8GzYaHquqyWfQH8bCeRBwz6Zmv3BboKk";
 
 test.describe("wallet", () => {
   test("adds a checked coin address and a bank account, and deletes one", async ({

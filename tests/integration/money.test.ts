@@ -15,7 +15,9 @@ import { moneyOf } from "../../upstream/modules/money/service.js";
 import { loginEmail, registerEmail, type Server } from "./accounts-helpers.js";
 import { HARNESS_OPERATOR_TOKEN, startUpstream } from "./upstream-harness.js";
 
-const TRON = "TQrZ8tKfjqaPZQq4bKXvQ1YVn7Yw6zk6dE";
+const TRON = "TJ8GzYaHquqyWfQH8bCeRBwz6Zmv3BboKk";
+/** The seeded USDT/TRC20 deposit address (migration 014). */
+const SEEDED_TRON = "TYEdLavhN1T2vudp9z5dVpbb6MEJ7bMNd3";
 let s: Server;
 let seq = 0;
 
@@ -314,7 +316,7 @@ describe("money API", () => {
     const info = await s.get("/api/quickCharge/info", { token });
     expect(info.data).toMatchObject({ min: 10, max: 1000000 });
     const trc = info.data.channels.find((c: any) => c.protocol_code === "TRC20");
-    expect(trc).toMatchObject({ currency_code: "USDT", address: TRON, usd_price: 1 });
+    expect(trc).toMatchObject({ currency_code: "USDT", address: SEEDED_TRON, usd_price: 1 });
     expect((await s.get("/api/quickCharge/symbols", { token })).data).toEqual([
       "USDT",
       "BTC",

@@ -14,7 +14,7 @@ import { loginEmail, registerEmail, type Server } from "./accounts-helpers.js";
 import { startUpstream } from "./upstream-harness.js";
 
 const OPERATOR = "op-test-token-0123456789abcdef";
-const TRON = "TQrZ8tKfjqaPZQq4bKXvQ1YVn7Yw6zk6dE";
+const TRON = "TJ8GzYaHquqyWfQH8bCeRBwz6Zmv3BboKk";
 const op = { headers: { authorization: `Bearer ${OPERATOR}` } };
 let s: Server;
 let closed: Server;

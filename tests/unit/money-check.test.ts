@@ -48,7 +48,7 @@ function withdrawal(rr: Rig, userId: number, usd: number) {
   const method = new DrawMethods(rr.db).bind(userId, {
     type: DRAW_TYPE.ADDRESS,
     drawCurrencyId: currency.id,
-    address: "TQrZ8tKfjqaPZQq4bKXvQ1YVn7Yw6zk6dE",
+    address: "TJ8GzYaHquqyWfQH8bCeRBwz6Zmv3BboKk",
   });
   const id = draws.request(userId, {
     drawCurrencyId: currency.id,

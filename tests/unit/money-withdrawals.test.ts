@@ -8,14 +8,15 @@ import { afterEach, describe, expect, it } from "vitest";
 import { DRAW_TYPE, WITHDRAW_STATUS } from "@contract/enums";
 import { DomainError } from "../../upstream/platform/errors.js";
 import { moneyOf } from "../../upstream/modules/money/service.js";
-import { DrawMethods, validAddress } from "../../upstream/modules/money/draw-methods.js";
+import { DrawMethods } from "../../upstream/modules/money/draw-methods.js";
+import { validAddress } from "../../upstream/modules/money/addresses.js";
 import { Withdrawals, drawFigures } from "../../upstream/modules/money/withdrawals.js";
 import { rig, type Rig } from "./engine-helpers.js";
 
 let r: Rig | null = null;
 afterEach(() => r?.close());
 
-const TRON = "TQrZ8tKfjqaPZQq4bKXvQ1YVn7Yw6zk6dE";
+const TRON = "TJ8GzYaHquqyWfQH8bCeRBwz6Zmv3BboKk";
 const M = 1_000_000;
 
 function setup(usd = 1000) {

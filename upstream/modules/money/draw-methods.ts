@@ -6,6 +6,7 @@
 import { DRAW_TYPE, WITHDRAW_STATUS } from "@contract/enums";
 import type { DB } from "../../platform/db.js";
 import { CODE, DomainError } from "../../platform/errors.js";
+import { validAddress } from "./addresses.js";
 
 export interface DrawMethod {
   id: number;
@@ -38,21 +39,6 @@ export type BindRequest =
 
 /** Most destinations one user may keep of each type. */
 export const MAX_METHODS_PER_TYPE = 20;
-
-const BASE58 = "[1-9A-HJ-NP-Za-km-z]";
-/** Address formats by network (protocol, or the coin's code when it has no protocol). */
-const ADDRESS_FORMATS: Record<string, RegExp> = {
-  TRC20: new RegExp(`^T${BASE58}{33}$`),
-  ERC20: /^0x[0-9a-fA-F]{40}$/,
-  BEP20: /^0x[0-9a-fA-F]{40}$/,
-  BTC: new RegExp(`^(?:[13]${BASE58}{25,34}|bc1[02-9ac-hj-np-z]{11,71})$`),
-};
-
-/** Whether `address` has the format of `network` (unknown networks: any 8-128 plain characters). */
-export function validAddress(network: string, address: string): boolean {
-  const re = ADDRESS_FORMATS[network.toUpperCase()];
-  return re ? re.test(address) : /^[A-Za-z0-9:_-]{8,128}$/.test(address);
-}
 
 /** SWIFT/BIC: 4 bank letters, 2 country letters, 2 location characters, optional 3 branch ones. */
 export const SWIFT = /^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?$/;

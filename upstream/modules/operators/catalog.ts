@@ -16,7 +16,8 @@ import type { DB } from "../../platform/db.js";
 import { CODE, CODE_FAIL, DomainError } from "../../platform/errors.js";
 import { intParam } from "../../platform/params.js";
 import { MICRO, parseDecimal, toMicro } from "../money/decimal.js";
-import { SWIFT, validAddress } from "../money/draw-methods.js";
+import { validAddress } from "../money/addresses.js";
+import { SWIFT } from "../money/draw-methods.js";
 import { writeAudit } from "./audit.js";
 
 const INVALID = "money_invalid_field";

@@ -1,0 +1,79 @@
+/**
+ * Coin addresses are checked with their network's checksum, so one mistyped character is refused
+ * when the address is saved rather than losing a withdrawal.
+ */
+import { describe, expect, it } from "vitest";
+import { validAddress } from "../../upstream/modules/money/addresses.js";
+import { migrate, openDb } from "../../upstream/platform/db.js";
+
+/** Changes the character at `i` to another of the same alphabet. */
+const typo = (s: string, i: number, alphabet: string) => {
+  const c = s[i];
+  const other = alphabet[(alphabet.indexOf(c) + 1) % alphabet.length];
+  return s.slice(0, i) + other + s.slice(i + 1);
+};
+const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+
+describe("coin addresses", () => {
+  it("TRC20: base58check with the TRON prefix", () => {
+    const good = "TJ8GzYaHquqyWfQH8bCeRBwz6Zmv3BboKk";
+    expect(validAddress("TRC20", good)).toBe(true);
+    expect(validAddress("trc20", good)).toBe(true);
+    for (const i of [1, 10, 20, 33])
+      expect(validAddress("TRC20", typo(good, i, BASE58))).toBe(false);
+    // A valid bitcoin address is base58check too, but not with TRON's prefix.
+    expect(validAddress("TRC20", "1BoatSLRHtKNngkdXEeobR76b53LETtpyT")).toBe(false);
+    expect(validAddress("TRC20", "")).toBe(false);
+  });
+
+  it("ERC20 and BEP20: 40 hex digits; mixed case must carry the EIP-55 checksum", () => {
+    const good = "0x52908400098527886E0F7030069857D2E4169EE7";
+    for (const net of ["ERC20", "BEP20"]) {
+      expect(validAddress(net, good)).toBe(true);
+      expect(validAddress(net, good.toLowerCase())).toBe(true);
+      expect(validAddress(net, "0x" + good.slice(2).toUpperCase())).toBe(true);
+      // One letter's case flipped breaks the checksum.
+      expect(validAddress(net, good.replace("E0F", "e0F"))).toBe(false);
+      expect(validAddress(net, good.slice(0, 41))).toBe(false);
+      expect(validAddress(net, good.replace("0x", "0X"))).toBe(false);
+    }
+  });
+
+  it("BTC: legacy and script base58check, segwit bech32 (v0) and bech32m (v1)", () => {
+    expect(validAddress("BTC", "1BoatSLRHtKNngkdXEeobR76b53LETtpyT")).toBe(true);
+    expect(validAddress("BTC", "3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy")).toBe(true);
+    expect(validAddress("BTC", "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq")).toBe(true);
+    expect(validAddress("BTC", "BC1QAR0SRRR7XFKVY5L643LYDNW9RE59GTZZWF5MDQ")).toBe(true);
+    expect(
+      validAddress("BTC", "bc1p5d7rjq7g6rdk2yhzks9smlaqtedr4dekq08ge8ztwac72sfr9rusxg3297"),
+    ).toBe(true);
+
+    expect(validAddress("BTC", typo("1BoatSLRHtKNngkdXEeobR76b53LETtpyT", 8, BASE58))).toBe(false);
+    expect(validAddress("BTC", "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdr")).toBe(false);
+    // Mixed case, another network's prefix (testnet), and a TRON address.
+    expect(validAddress("BTC", "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdQ")).toBe(false);
+    expect(validAddress("BTC", "tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx")).toBe(false);
+    expect(validAddress("BTC", "TJ8GzYaHquqyWfQH8bCeRBwz6Zmv3BboKk")).toBe(false);
+  });
+
+  it("other networks: plain characters of a sensible length", () => {
+    expect(validAddress("SOL", "7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV")).toBe(true);
+    expect(validAddress("SOL", "short")).toBe(false);
+    expect(validAddress("SOL", "has space inside it")).toBe(false);
+  });
+
+  it("every seeded deposit channel carries a valid address of its network", () => {
+    const db = openDb(":memory:");
+    migrate(db);
+    const rows = db.prepare("SELECT protocol_code, address FROM charge_channels").all() as {
+      protocol_code: string;
+      address: string;
+    }[];
+    expect(rows.length).toBeGreaterThanOrEqual(4);
+    for (const r of rows)
+      expect([r.protocol_code, validAddress(r.protocol_code, r.address)]).toEqual([
+        r.protocol_code,
+        true,
+      ]);
+  });
+});
