@@ -1,9 +1,11 @@
 /**
  * Property fuzz of every upstream endpoint of the contract (contract/api/*.ts): random and hostile
- * values (fuzz-values.ts) in the query, a form or a JSON body, signed in or not, with hostile
+ * values (fuzz-values.ts) in the query, a form or a JSON body, signed in as a funded real account,
+ * as a demo account (operator paths: with the operator token) or not at all, with hostile
  * Idempotency-Key and lang headers. Never an HTTP 5xx nor an INTERNAL envelope; always a valid
  * envelope; and a refused call (any code but OK) leaves the users' balances and secrets, the
- * orders, the ledger, the idempotency keys and the tokens exactly as they were.
+ * orders, the ledger, the money tables (deposits, withdrawals, destinations, the catalogue,
+ * uploads), the audit log, the settings, the idempotency keys and the tokens exactly as they were.
  * PROPERTY_SEED replays a run (the seed is printed).
  */
 import Database from "better-sqlite3";
@@ -21,7 +23,8 @@ import * as settingsApi from "@contract/api/settings";
 import * as tradingApi from "@contract/api/trading";
 import type { EndpointDef } from "@contract/api/endpoint";
 import { CODE } from "@contract/envelope";
-import { startUpstream, type Server } from "./upstream-harness.js";
+import { HARNESS_OPERATOR_TOKEN, startUpstream, type Server } from "./upstream-harness.js";
+import { loginEmail, registerEmail } from "./accounts-helpers.js";
 import { SEED, assertOptions, fieldsFor, formText, scalar } from "./fuzz-values.js";
 
 /** Every module of contract/api/ (a test below holds this list complete). */
@@ -48,8 +51,11 @@ const RUNS = Number(process.env.FUZZ_RUNS || 25);
 
 let s: Server;
 let db: Database.Database;
+/** The funded real account's token, and the demo account's. */
 let token = "";
+let demoToken = "";
 let demoId = "";
+const EMAIL = `fuzz-${process.pid}@example.com`;
 
 /** The rows a refused call must leave alone. */
 function snapshot(): string {
@@ -62,21 +68,49 @@ function snapshot(): string {
     q("SELECT * FROM ledger ORDER BY id"),
     q("SELECT user_id, key, route, request_hash, response FROM idempotency ORDER BY user_id, key"),
     q("SELECT token_hash, user_id, expires_at, revoked_at FROM tokens ORDER BY token_hash"),
+    ...[
+      "charges",
+      "draws",
+      "draw_methods",
+      "charge_channels",
+      "wire_accounts",
+      "draw_currencies",
+      "uploads",
+      "audit",
+      "settings",
+      "operators",
+    ].map((t) => q(`SELECT * FROM ${t} ORDER BY rowid`)),
   ].join("\n");
 }
 
+/** Signs both accounts in again (a run may have signed one out or reset it). */
 async function signIn(): Promise<void> {
-  const r = await s.post("/api/user/loginForU", { demo_id: demoId });
-  if (r.code !== CODE.OK) throw new Error(`demo sign-in refused: ${JSON.stringify(r)}`);
-  token = r.data.token;
+  const demo = await s.post("/api/user/loginForU", { demo_id: demoId });
+  if (demo.code !== CODE.OK) throw new Error(`demo sign-in refused: ${JSON.stringify(demo)}`);
+  demoToken = demo.data.token;
+  const real = await loginEmail(s, EMAIL);
+  if (real.code !== CODE.OK) throw new Error(`sign-in refused: ${JSON.stringify(real)}`);
+  token = real.data.token;
 }
 
 beforeAll(async () => {
-  s = await startUpstream({ manualFeed: true, config: { marketAlwaysOpen: true } });
+  s = await startUpstream({
+    manualFeed: true,
+    config: { marketAlwaysOpen: true, devOutbox: true, smtpUrl: null },
+  });
   db = new Database(path.join(s.dir, "up.sqlite"), { readonly: true });
   for (const i of s.feed!.instruments()) s.feed!.set(i.code, i.base_price);
   demoId = (await s.post("/api/user/createAccountDemoForU")).data.demo_id;
+  await registerEmail(s, EMAIL);
   await signIn();
+  // The real account gets money the way an operator books it, so money calls reach their rules.
+  const uid = (await s.get("/api/user/info", { token })).data.uid;
+  const funded = await s.post(
+    "/admin/api/adjustments",
+    { uid, amount: "10000", remark: "fuzz funding" },
+    { headers: { authorization: `Bearer ${HARNESS_OPERATOR_TOKEN}` } },
+  );
+  expect(funded.code).toBe(CODE.OK);
   // Orders to aim at: an open position and a pending order of the signed-in account.
   const inst = (await s.get("/v1/api/forex/trade_list")).data.find((i: any) => i.Code === "EURUSD");
   const base = {
@@ -99,7 +133,7 @@ afterAll(async () => {
 });
 
 interface Call {
-  auth: "token" | "none" | "garbage";
+  auth: "token" | "demo" | "none" | "garbage";
   encoding: "json" | "form" | "raw";
   fields: Record<string, unknown>;
   raw: string;
@@ -114,7 +148,11 @@ const headerText = (v: unknown) =>
 
 async function send(def: EndpointDef, c: Call): Promise<{ status: number; text: string }> {
   const headers: Record<string, string> = {};
-  if (c.auth === "token") headers.authorization = token;
+  if (c.auth === "token")
+    headers.authorization = def.path.startsWith("/admin/")
+      ? `Bearer ${HARNESS_OPERATOR_TOKEN}`
+      : token;
+  else if (c.auth === "demo") headers.authorization = demoToken;
   else if (c.auth === "garbage") headers.authorization = headerText(c.raw) || "x";
   if (c.idemKey !== undefined) headers["idempotency-key"] = headerText(c.idemKey);
   if (c.lang !== undefined) headers.lang = headerText(c.lang);
@@ -169,7 +207,12 @@ describe("upstream fuzz", () => {
         ...(def.body?.shape ?? {}),
       });
       const call: fc.Arbitrary<Call> = fc.record({
-        auth: fc.constantFrom("token" as const, "none" as const, "garbage" as const),
+        auth: fc.constantFrom(
+          "token" as const,
+          "demo" as const,
+          "none" as const,
+          "garbage" as const,
+        ),
         encoding: fc.constantFrom("json" as const, "form" as const, "raw" as const),
         fields: fieldsFor(names),
         raw: fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom('{"a":', "[1,2", "\u0000{}")),
@@ -195,7 +238,7 @@ describe("upstream fuzz", () => {
           if (env.code !== CODE.OK)
             expect(snapshot(), `refused with ${JSON.stringify(env)}`).toBe(before);
           // A successful logout or reset ends or changes the session: start the next run signed in.
-          if (env.code === CODE.OK && c.auth === "token" && def.method === "POST") await signIn();
+          if (env.code === CODE.OK && c.auth !== "none" && def.method === "POST") await signIn();
         }),
         assertOptions(RUNS),
       );
