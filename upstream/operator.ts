@@ -6,7 +6,8 @@
  * TOTP secret as an otpauth:// URI for an authenticator app; signing in at the operator console
  * needs both. `disable` ends the operator's sign-ins at once.
  */
-import { ConfigError, loadConfig } from "./platform/config.js";
+import { ConfigError, loadConfig, secretKeyDir, type UpstreamConfig } from "./platform/config.js";
+import { loadSecretKey } from "./platform/secret-box.js";
 import { openDb } from "./platform/db.js";
 import { createOperator, disableOperator, listOperators } from "./modules/operators/accounts.js";
 
@@ -14,9 +15,9 @@ const USAGE = "usage: npm run operator -- add NAME | list | disable NAME";
 
 async function main(argv: string[]): Promise<number> {
   const [cmd, name] = argv;
-  let dbFile: string;
+  let config: UpstreamConfig;
   try {
-    dbFile = loadConfig().dbFile;
+    config = loadConfig();
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);
@@ -24,10 +25,12 @@ async function main(argv: string[]): Promise<number> {
     }
     throw err;
   }
+  const dbFile = config.dbFile;
   const db = openDb(dbFile);
   try {
     if (cmd === "add" && name) {
-      const op = await createOperator(db, name);
+      const key = loadSecretKey(config.operatorSecretKey, secretKeyDir(config));
+      const op = await createOperator(db, key, name);
       console.log(`Operator ${op.name} created in ${dbFile}.`);
       console.log(`Password (shown once): ${op.password}`);
       console.log(`TOTP: add this to an authenticator app (or scan it as a QR code):`);

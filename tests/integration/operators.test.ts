@@ -5,7 +5,9 @@
  * ledger check consistent afterwards.
  */
 import { spawnSync } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
+import { SECRET_KEY_FILE } from "../../upstream/platform/secret-box.js";
 import sharp from "sharp";
 import { currentCode } from "../../upstream/modules/operators/accounts.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -253,6 +255,13 @@ describe("operator API", () => {
     expect(password.length).toBeGreaterThanOrEqual(20);
     expect(secret).not.toBe("");
     expect(cli("add", "alice").status).toBe(1);
+    // The secret is stored sealed, with a key kept beside the database (mode 600).
+    const stored = s.up.ctx.db
+      .prepare("SELECT totp_secret FROM operators WHERE name = 'alice'")
+      .get() as { totp_secret: string };
+    expect(stored.totp_secret).toMatch(/^v1\./);
+    expect(stored.totp_secret).not.toContain(secret);
+    expect(fs.statSync(path.join(s.dir, SECRET_KEY_FILE)).mode & 0o777).toBe(0o600);
 
     const login = (body: Record<string, string>) => s.post("/admin/api/login", body);
     const wrong = await login({ name: "alice", password, code: "000000" });

@@ -22,6 +22,8 @@ export interface UpstreamConfig {
   /** Seed of the market simulator (same seed, same history). */
   seed: number;
   operatorToken: string | null;
+  /** Key sealing operators' TOTP secrets (platform/secret-box.ts); null: a key file beside the db. */
+  operatorSecretKey: string | null;
   tokenTtlSeconds: number;
   /** A token unused for this long ends, whatever its lifetime. */
   tokenIdleSeconds: number;
@@ -124,6 +126,16 @@ const EnvSchema = z.object({
   MARKET_TICK_MS: int(500, 10, 3_600_000),
   MARKET_SEED: int(20261122, 0, Number.MAX_SAFE_INTEGER),
   OPERATOR_TOKEN: text(),
+  OPERATOR_SECRET_KEY: z.preprocess(
+    unset,
+    z
+      .string()
+      .regex(
+        /^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/,
+        "must be 32 bytes: 64 hex digits or base64",
+      )
+      .optional(),
+  ),
   TOKEN_TTL_S: int(30 * 24 * 3600, 60, 10 * 365 * 24 * 3600),
   TOKEN_IDLE_S: int(7 * 24 * 3600, 60, 10 * 365 * 24 * 3600),
   RATE_LIMIT: flag(),
@@ -186,6 +198,7 @@ export function loadConfig(
     tickMs: e.MARKET_TICK_MS,
     seed: e.MARKET_SEED,
     operatorToken: e.OPERATOR_TOKEN ?? null,
+    operatorSecretKey: e.OPERATOR_SECRET_KEY ?? null,
     tokenTtlSeconds: e.TOKEN_TTL_S,
     tokenIdleSeconds: e.TOKEN_IDLE_S,
     // The web embeds the upstream on loopback and forwards the client address (server.ts).
@@ -196,4 +209,9 @@ export function loadConfig(
     logLevel: e.LOG_LEVEL ?? "info",
   };
   return { ...cfg, ...overrides };
+}
+
+/** Where the generated key of platform/secret-box.ts lives: beside the database file. */
+export function secretKeyDir(c: Pick<UpstreamConfig, "dbFile" | "dataDir">): string {
+  return c.dbFile === ":memory:" ? c.dataDir : path.dirname(path.resolve(c.dbFile));
 }

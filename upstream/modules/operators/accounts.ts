@@ -3,13 +3,15 @@
  * password (argon2id) and a TOTP secret for an authenticator app. Signing in needs the name, the
  * password and a current code; tries are counted before anything is checked (platform/limits.ts:
  * 5 per operator in 15 minutes, then a 15-minute lock), a code is accepted once, and the token
- * issued is kept only as its SHA-256 and ends after OPERATOR_SESSION_MS.
+ * issued is kept only as its SHA-256 and ends after OPERATOR_SESSION_MS. TOTP secrets are stored
+ * sealed (platform/secret-box.ts); one stored before sealing is sealed at its next sign-in.
  */
 import crypto from "node:crypto";
 import { generate, generateSecret, generateURI, verify } from "otplib";
 import type { DB } from "../../platform/db.js";
 import { CODE, DomainError } from "../../platform/errors.js";
 import type { LimitCheck, Limits } from "../../platform/limits.js";
+import { isSealed, seal, unseal } from "../../platform/secret-box.js";
 import { hashPassword, verifyPassword } from "../identity/passwords.js";
 
 /** How long an operator's sign-in lasts. */
@@ -29,7 +31,12 @@ export interface NewOperator {
   uri: string;
 }
 
-export async function createOperator(db: DB, name: string, now = Date.now()): Promise<NewOperator> {
+export async function createOperator(
+  db: DB,
+  key: Buffer,
+  name: string,
+  now = Date.now(),
+): Promise<NewOperator> {
   if (!NAME_RE.test(name))
     throw new Error("an operator name is 2-40 letters, digits, dots, dashes or underscores");
   if (db.prepare("SELECT 1 FROM operators WHERE name = ?").get(name))
@@ -38,7 +45,7 @@ export async function createOperator(db: DB, name: string, now = Date.now()): Pr
   const secret = generateSecret();
   db.prepare(
     "INSERT INTO operators (name, password_hash, totp_secret, created_at) VALUES (?, ?, ?, ?)",
-  ).run(name, await hashPassword(password), secret, now);
+  ).run(name, await hashPassword(password), seal(key, secret), now);
   return { name, password, secret, uri: generateURI({ issuer: "Tradepost", label: name, secret }) };
 }
 
@@ -72,10 +79,20 @@ export function currentCode(secret: string): Promise<string> {
   return generate({ secret });
 }
 
+/** The plain TOTP secret, or null when it was sealed with another key (a refused sign-in). */
+function secretOf(key: Buffer, stored: string): string | null {
+  try {
+    return unseal(key, stored);
+  } catch {
+    return null;
+  }
+}
+
 /** Signs an operator in with password and code; the token, or a refusal that says nothing more. */
 export async function signInOperator(
   db: DB,
   limits: Limits,
+  key: Buffer,
   p: { name: string; password: string; code: string; ip: string },
   now = Date.now(),
 ): Promise<{ token: string; name: string; expiresAt: number }> {
@@ -102,8 +119,10 @@ export async function signInOperator(
   // verifyPassword checks a dummy hash for an unknown name, so the answer's time tells nothing.
   const passwordOk = await verifyPassword(op?.password_hash, p.password);
   if (!op || !passwordOk || !/^\d{6}$/.test(p.code)) throw refused;
+  const secret = secretOf(key, op.totp_secret);
+  if (secret === null) throw refused;
   const { valid } = await verify({
-    secret: op.totp_secret,
+    secret,
     token: p.code,
     epochTolerance: CODE_TOLERANCE_S,
   });
@@ -119,6 +138,8 @@ export async function signInOperator(
       now,
       op.id,
     );
+    if (!isSealed(op.totp_secret))
+      db.prepare("UPDATE operators SET totp_secret = ? WHERE id = ?").run(seal(key, secret), op.id);
     db.prepare(
       "INSERT INTO operator_tokens (token_hash, operator_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
     ).run(sha256(token), op.id, now, expiresAt);

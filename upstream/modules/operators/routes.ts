@@ -34,6 +34,8 @@ import {
 } from "./catalog.js";
 import { hasOperators, operatorOfToken, revokeOperatorToken, signInOperator } from "./accounts.js";
 import { addressSubject } from "../../platform/limits.js";
+import { secretKeyDir } from "../../platform/config.js";
+import { loadSecretKey } from "../../platform/secret-box.js";
 
 const INVALID = "money_invalid_field";
 const extras = { invalidFieldKey: INVALID };
@@ -87,6 +89,10 @@ export function registerOperatorRoutes(
 ): void {
   const db = ctx.db;
   const money = moneyOf(db);
+  let key: Buffer | null = null;
+  /** The key of the operators' sealed TOTP secrets, read (or made) at the first sign-in. */
+  const secretKey = () =>
+    (key ??= loadSecretKey(ctx.config.operatorSecretKey, secretKeyDir(ctx.config)));
   const deposits = new Deposits(db);
   const withdrawals = new Withdrawals({
     db,
@@ -189,7 +195,7 @@ export function registerOperatorRoutes(
     api.login,
     async (req) => {
       const str = (v: unknown) => (typeof v === "string" ? v.trim() : "");
-      const s = await signInOperator(ctx.db, ctx.limits, {
+      const s = await signInOperator(ctx.db, ctx.limits, secretKey(), {
         name: str(req.body.name),
         password: typeof req.body.password === "string" ? req.body.password : "",
         code: str(req.body.code),
