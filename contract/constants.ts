@@ -64,6 +64,11 @@ export const PASSWORD_MAX = 128;
 
 /** Decimals shown (and rounded to in JSON) for each kind of amount (product-spec.md section 9). */
 export const PRECISION = { balance: 2, profit: 6, margin: 6, fee: 6 } as const;
+/**
+ * Decimal places of a withdrawal's net amount in the currency's units (enough for BTC's satoshi); the
+ * net is cut down to them, never rounded up (the user never receives more than the formula gives).
+ */
+export const WITHDRAW_NET_DP = 8;
 /** Money on the wire is rounded to at most this many decimals (the ledger keeps integer micro-USD). */
 export const WIRE_MONEY_DECIMALS = 6;
 

@@ -1,4 +1,8 @@
-/** The wallet's forms (POST /mine/wallet): add a coin address, add a bank account, delete one. */
+/**
+ * The wallet's forms (POST /mine/wallet, /mine/withdraw-way, /mine/coin-address-list,
+ * /mine/bank-card-list): add a coin address, add a bank account, delete one. `back` names the screen
+ * to return to after adding (the withdrawal screen that asked for a destination).
+ */
 import { z } from "zod";
 import { MSG, text } from "./fields";
 
@@ -7,14 +11,19 @@ const currency = z
   .int()
   .positive();
 
+/** Where to go after adding a destination: the withdrawal screen, else the list of its kind. */
+const back = z.enum(["withdraw"]).optional();
+
 export const bindAddressSchema = z.object({
   intent: z.literal("bind_address"),
+  back,
   draw_id: currency,
   dc_address: text().pipe(z.string().max(128)),
 });
 
 export const bindBankSchema = z.object({
   intent: z.literal("bind_bank"),
+  back,
   draw_id: currency,
   bank_name: text().pipe(z.string().max(120)),
   bank_address: text().pipe(z.string().max(200)),

@@ -1,6 +1,7 @@
 /** Money calls of the upstream (upstream/API.md "Money"): one typed function per call. */
 import * as financeApi from "@contract/api/finance";
 import type { LedgerPage } from "@contract/api/finance";
+import { DRAW_TYPE } from "@contract/enums";
 import { type Caller, type UpstreamResult, send } from "./client.server";
 
 export type { LedgerItem, LedgerPage } from "@contract/api/finance";
@@ -10,23 +11,30 @@ export function forexChange(c: Caller, page: number): Promise<UpstreamResult<Led
   return send<LedgerPage>(c, financeApi.forexChange, { page });
 }
 
-export type { DrawCurrency, DrawMethod } from "@contract/api/finance";
-import type { DrawCurrency, DrawMethod } from "@contract/api/finance";
+export type { DrawCurrency, DrawMethod, DrawPage, DrawRecord } from "@contract/api/finance";
+import type { DrawCurrency, DrawMethod, DrawPage, DrawRecord } from "@contract/api/finance";
 
-/** Withdrawal currencies of a type (1 address, 2 bank). */
-export function drawSymbolList(c: Caller, type: 1 | 2): Promise<UpstreamResult<DrawCurrency[]>> {
+/** A withdrawal's kind: DRAW_TYPE.ADDRESS (a coin address) or DRAW_TYPE.BANK (a bank account). */
+export type DrawType = (typeof DRAW_TYPE)[keyof typeof DRAW_TYPE];
+
+/** Withdrawal currencies of a type. */
+export function drawSymbolList(c: Caller, type: DrawType): Promise<UpstreamResult<DrawCurrency[]>> {
   return send<DrawCurrency[]>(c, financeApi.drawSymbolList, { type });
 }
 
-/** The wallet's destinations of a type. */
-export function getDrawMethod(c: Caller, type: 1 | 2): Promise<UpstreamResult<DrawMethod[]>> {
-  return send<DrawMethod[]>(c, financeApi.getDrawMethod, { draw_type: type });
+/** The wallet's destinations of a type, optionally only those of one withdrawal currency. */
+export function getDrawMethod(
+  c: Caller,
+  type: DrawType,
+  drawId?: number,
+): Promise<UpstreamResult<DrawMethod[]>> {
+  return send<DrawMethod[]>(c, financeApi.getDrawMethod, { draw_type: type, draw_id: drawId });
 }
 
 export type BindParams =
-  | { type: 1; draw_id: number; dc_address: string }
+  | { type: typeof DRAW_TYPE.ADDRESS; draw_id: number; dc_address: string }
   | {
-      type: 2;
+      type: typeof DRAW_TYPE.BANK;
       draw_id: number;
       bank_name: string;
       bank_address: string;
@@ -44,4 +52,53 @@ export function bindDrawMethod(c: Caller, p: BindParams): Promise<UpstreamResult
 /** Deletes a destination no withdrawal under review uses. */
 export function delDrawMethod(c: Caller, id: number): Promise<UpstreamResult<null>> {
   return send<null>(c, financeApi.delDrawMethod, { id });
+}
+
+export interface DrawParams {
+  draw_currency_id: number;
+  /** Amount, USD (decimal text as entered). */
+  number: string;
+  draw_method_id: number;
+  memo?: string;
+}
+
+/** Requests a withdrawal (the form's idempotency key makes a repeated submit one withdrawal). */
+export function draw(
+  c: Caller,
+  p: DrawParams,
+  idempotencyKey: string | null,
+): Promise<UpstreamResult<DrawRecord>> {
+  return send<DrawRecord>(
+    c,
+    financeApi.draw,
+    { ...p },
+    {
+      idempotencyKey: idempotencyKey ?? undefined,
+    },
+  );
+}
+
+/** Cancels a withdrawal still under review: the amount returns to the balance. */
+export function drawCancel(
+  c: Caller,
+  id: number,
+  idempotencyKey: string | null,
+): Promise<UpstreamResult<DrawRecord>> {
+  return send<DrawRecord>(
+    c,
+    financeApi.drawCancel,
+    { id },
+    {
+      idempotencyKey: idempotencyKey ?? undefined,
+    },
+  );
+}
+
+/** One page of the account's withdrawals of a type, newest first. */
+export function drawList(
+  c: Caller,
+  type: DrawType,
+  page: number,
+): Promise<UpstreamResult<DrawPage>> {
+  return send<DrawPage>(c, financeApi.drawList, { type, page });
 }

@@ -87,6 +87,15 @@ const PUBLIC = [
   "/language",
   "/?lng=ar",
 ];
+/** A real account's wallet screens. */
+const REAL_WALLET = [
+  "/mine/wallet",
+  "/mine/coin-address-list",
+  "/mine/bank-card-list",
+  "/mine/withdraw-way?type=1",
+  "/mine/withdraw-way?type=2",
+];
+const TRON = "TQrZ8tKfjqaPZQq4bKXvQ1YVn7Yw6zk6dE";
 const SIGNED_IN = [
   "/order",
   "/user",
@@ -94,6 +103,13 @@ const SIGNED_IN = [
   "/mine/history",
   "/mine/wallet",
   "/trade?code=EURUSD",
+];
+/** The money screens a demo account sees only the real-account message on. */
+const DEMO_MONEY = [
+  "/mine/withdraw",
+  "/mine/coin-address-list",
+  "/mine/bank-card-list",
+  "/mine/withdraw-way?type=1",
 ];
 
 test.describe("accessibility (axe, WCAG 2.2 AA)", () => {
@@ -116,16 +132,49 @@ test.describe("accessibility (axe, WCAG 2.2 AA)", () => {
     }
   });
 
-  test("a real account's wallet and history have no violations", async ({
+  test(`a demo account's ${DEMO_MONEY.join(", ")} have no violations`, async ({
+    page,
+    browser,
+  }, info) => {
+    await signInDemo(page);
+    for (const url of DEMO_MONEY) {
+      await page.goto(url);
+      await expect(page).toHaveURL(new RegExp(`${url.replace("?", "\\?")}$`));
+      await expectNoViolations(page, browser, info, url);
+    }
+  });
+
+  test(`a real account's ${REAL_WALLET.join(", ")} have no violations`, async ({
     page,
     browser,
   }, info) => {
     await newSignedInUser(page, info);
-    for (const url of ["/mine/wallet", "/mine/history"]) {
+    for (const url of REAL_WALLET) {
+      await page.goto(url);
+      await expect(page).toHaveURL(new RegExp(`${url.replace("?", "\\?")}$`));
+      await expectNoViolations(page, browser, info, url);
+    }
+  });
+
+  test("a real account's history and withdrawal screens (prompt, then form) have no violations", async ({
+    page,
+    browser,
+  }, info) => {
+    await newSignedInUser(page, info);
+    for (const url of ["/mine/history", "/mine/withdraw"]) {
       await page.goto(url);
       await expect(page).toHaveURL(new RegExp(`${url}$`));
       await expectNoViolations(page, browser, info, url);
     }
+    // The withdrawal screen with a destination: the form and the records.
+    await page.goto("/mine/withdraw-way?type=1&back=withdraw");
+    await page.getByTestId("bind-address").getByLabel(web("en", "wallet:address")).fill(TRON);
+    await page
+      .getByTestId("bind-address")
+      .getByRole("button", { name: web("en", "wallet:add_address") })
+      .click();
+    await expect(page.getByTestId("withdraw-destination")).toHaveCount(1);
+    await expectNoViolations(page, browser, info, "/mine/withdraw with a destination");
   });
 
   test("a person with an open position: the trade screen, its success pop-up, Holding and the order detail have no violations", async ({

@@ -4,7 +4,7 @@
  * JavaScript on (hydration, the live chart, the order form) and off.
  */
 import type { Page } from "@playwright/test";
-import { test, expect, signInDemo } from "./fixtures";
+import { test, expect, newSignedInUser, signInDemo } from "./fixtures";
 import { web } from "./texts";
 
 const PUBLIC = ["/", "/product?searchCurrency=EUR", "/login", "/register", "/forgot", "/language"];
@@ -14,7 +14,21 @@ const SIGNED_IN = [
   "/mine/system",
   "/mine/history",
   "/mine/wallet",
+  "/mine/withdraw",
+  "/mine/coin-address-list",
+  "/mine/bank-card-list",
+  "/mine/withdraw-way?type=1",
   "/trade?code=EURUSD",
+];
+/** A real account's money screens (the demo account sees only their real-account message). */
+const REAL_MONEY = [
+  "/mine/wallet",
+  "/mine/withdraw",
+  "/mine/coin-address-list",
+  "/mine/bank-card-list",
+  "/mine/withdraw-way?type=1",
+  "/mine/withdraw-way?type=2",
+  "/mine/history",
 ];
 
 /** Collects the browser's reports of CSP violations on `page`. */
@@ -60,6 +74,19 @@ test.describe("content security policy", () => {
     await expect(page.getByTestId("order-row")).toHaveCount(1);
     await page.goto("/?lng=ar");
     await page.waitForLoadState("load");
+    expect(violations).toEqual([]);
+  });
+
+  test("a real account's money screens do not break it", async ({ page }, info) => {
+    const violations = watchViolations(page);
+    await newSignedInUser(page, info);
+    for (const url of REAL_MONEY) {
+      await page.goto(url);
+      await page.waitForLoadState("load");
+    }
+    // The withdrawal screen's prompt, shown as a dialog.
+    await page.goto("/mine/withdraw");
+    await expect(page.getByTestId("not-bind")).toBeVisible();
     expect(violations).toEqual([]);
   });
 });

@@ -1,24 +1,13 @@
 /**
  * Account history (/mine/history), both JavaScript modes: the user card leads to it; each ledger
- * row shows what it was, its signed amount and the balance after it, newest first; a demo account
- * gets the upstream's "real account" message instead.
+ * row shows what it was, its signed amount and the balance after it, newest first; more than a page
+ * scrolls on with JavaScript (the next page appended when the end comes into view) and is paged by
+ * links without; a demo account gets the upstream's "real account" message instead.
  */
-import { test, expect, newSignedInUser, signInDemo, UPSTREAM_URL } from "./fixtures";
-import { E2E_OPERATOR_TOKEN } from "./operator";
-
-/** Books a signed adjustment on a user, as an operator does (the operator API). */
-async function adjust(uid: string, amount: string, remark: string): Promise<void> {
-  const res = await fetch(`${UPSTREAM_URL}/admin/api/adjustments`, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${E2E_OPERATOR_TOKEN}`,
-      "content-type": "application/x-www-form-urlencoded",
-    },
-    body: new URLSearchParams({ uid, amount, remark }).toString(),
-  });
-  const body = (await res.json()) as { code: number; msg: string };
-  expect(body.msg).toBe("Success");
-}
+import { PAGE_SIZE } from "../../contract/constants";
+import { test, expect, jsOn, newSignedInUser, signInDemo } from "./fixtures";
+import { operatorAdjust as adjust } from "./operator";
+import { web } from "./texts";
 
 test.describe("account history", () => {
   test("the user card leads to the ledger: newest first, signed amounts, balance after each", async ({
@@ -41,6 +30,39 @@ test.describe("account history", () => {
     await expect(rows.nth(0)).toContainText("Balance 749.50");
     await expect(rows.nth(1)).toContainText("+1,000.00");
     await expect(rows.nth(1)).toContainText("Balance 1,000.00");
+  });
+
+  test("more than a page: infinite scroll with JavaScript, links without", async ({
+    page,
+  }, info) => {
+    await newSignedInUser(page, info);
+    await page.goto("/user");
+    const uid = (await page.getByTestId("user-uid").textContent())!.trim();
+    const total = PAGE_SIZE + 5;
+    for (let i = 1; i <= total; i += 1) await adjust(uid, String(i), `Credit ${i}`);
+
+    await page.goto("/mine/history");
+    const rows = page.getByTestId("history-row");
+    if (jsOn(info)) {
+      // The first page, then the rest appended once the end of the list is in view.
+      await expect(rows.first()).toContainText(`+${total}.00`);
+      await page.getByTestId("history-sentinel").scrollIntoViewIfNeeded();
+      await expect(rows).toHaveCount(total);
+      await expect(rows.last()).toContainText("+1.00");
+      await expect(page).toHaveURL(/\/mine\/history$/);
+      await expect(page.getByTestId("history-page")).toHaveText(
+        web("en", "history:pages_of", { from: 1, to: 2, pages: 2 }),
+      );
+    } else {
+      await expect(rows).toHaveCount(PAGE_SIZE);
+      await expect(page.getByTestId("history-page")).toHaveText(
+        web("en", "history:page_of", { page: 1, pages: 2 }),
+      );
+      await page.getByRole("link", { name: web("en", "history:older") }).click();
+      await expect(page).toHaveURL(/\/mine\/history\?page=2$/);
+      await expect(rows).toHaveCount(total - PAGE_SIZE);
+      await expect(rows.last()).toContainText("+1.00");
+    }
   });
 
   test("a demo account is told to use a real account", async ({ page }) => {

@@ -18,3 +18,19 @@ export async function operatorSetting(key: string, value: string): Promise<void>
   const body = (await res.json()) as { code: number; msg: string };
   if (body.code !== 1) throw new Error(`setting ${key}=${value} refused: ${body.msg}`);
 }
+
+/** Books a signed adjustment on a user (by uid), as an operator does through the operator API. */
+export async function operatorAdjust(uid: string, amount: string, remark: string): Promise<void> {
+  const upstream = process.env.E2E_UPSTREAM_URL;
+  if (!upstream) throw new Error("E2E_UPSTREAM_URL is not set (playwright.config.ts sets it)");
+  const res = await fetch(`${upstream}/admin/api/adjustments`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${E2E_OPERATOR_TOKEN}`,
+      "content-type": "application/x-www-form-urlencoded",
+    },
+    body: new URLSearchParams({ uid, amount, remark }).toString(),
+  });
+  const body = (await res.json()) as { code: number; msg: string };
+  if (body.code !== 1) throw new Error(`adjustment of ${amount} for ${uid} refused: ${body.msg}`);
+}

@@ -74,6 +74,30 @@ const ROUTES: { path: string; signedIn: boolean; intents: string[]; fields: stri
     fields: ["hide", "idempotency_key"],
   },
   { path: "/mine/system", signedIn: true, intents: ["logout"], fields: [] },
+  {
+    path: "/mine/withdraw",
+    signedIn: true,
+    intents: ["calculate", "draw", "cancel"],
+    fields: ["draw_currency_id", "draw_method_id", "number", "memo", "id", "idempotency_key"],
+  },
+  {
+    path: "/mine/withdraw-way",
+    signedIn: true,
+    intents: ["bind_address", "bind_bank"],
+    fields: [
+      "draw_id",
+      "dc_address",
+      "bank_name",
+      "bank_address",
+      "bank_swift",
+      "payee_name",
+      "payee_account",
+      "remark",
+      "back",
+    ],
+  },
+  { path: "/mine/coin-address-list", signedIn: true, intents: ["delete"], fields: ["id"] },
+  { path: "/mine/bank-card-list", signedIn: true, intents: ["delete"], fields: ["id"] },
   { path: "/logout", signedIn: true, intents: ["logout"], fields: [] },
 ];
 
@@ -149,6 +173,10 @@ const REFUSED: Record<string, Record<string, string>> = {
   "/order": { intent: "close", id: "abc" },
   "/user": { intent: "nope" },
   "/mine/system": { intent: "nope" },
+  "/mine/withdraw": { intent: "draw", draw_currency_id: "1", number: "abc" },
+  "/mine/withdraw-way": { intent: "bind_address", draw_id: "x" },
+  "/mine/coin-address-list": { intent: "delete", id: "abc" },
+  "/mine/bank-card-list": { intent: "delete", id: "abc" },
   "/logout": { intent: "nope" },
 };
 

@@ -132,11 +132,12 @@ describe("boundaries", () => {
       ),
     ].map((m) => m[1] ?? m[2]);
   }
-  it("the contract depends on nothing but zod and itself", () => {
+  it("the contract depends on nothing but zod, decimal.js (exact money) and itself", () => {
     for (const f of sources("contract")) {
       for (const spec of imports(f)) {
         const ok =
           spec === "zod" ||
+          spec === "decimal.js" ||
           (spec.startsWith(".") &&
             path.resolve(root, path.dirname(f), spec).startsWith(path.join(root, "contract")));
         expect(ok, `${f} imports ${spec}`).toBe(true);

@@ -15,15 +15,13 @@
  * withdrawals under review.
  */
 import { WITHDRAW_STATUS } from "@contract/enums";
-import { withdrawFee, withdrawNet } from "@contract/formulas";
+import { withdrawFee } from "@contract/formulas";
+import { withdrawNetText } from "@contract/withdraw-net";
 import type { DB } from "../../platform/db.js";
 import { CODE, DomainError } from "../../platform/errors.js";
-import { decimalArith, dec, toMicro, MICRO, Dec } from "./decimal.js";
+import { decimalArith, dec, toMicro, MICRO } from "./decimal.js";
 import { moneyOf, type MoneyService } from "./service.js";
 import { Idempotency } from "../../platform/idempotency.js";
-
-/** Decimal places of a withdrawal's net amount (enough for BTC's satoshi). */
-export const NET_DP = 8;
 
 export interface DrawCurrency {
   id: number;
@@ -96,19 +94,17 @@ const toCurrency = (r: CurrencyRow): DrawCurrency => ({
   maxMicro: r.max_micro,
 });
 
-/** Fee (micro-USD, half-even) and net (currency units, NET_DP places, down) of a withdrawal. */
+/** Fee (micro-USD, half-even) and net (currency units, WITHDRAW_NET_DP places, down) of a withdrawal. */
 export function drawFigures(
   c: DrawCurrency,
   amountMicro: number,
 ): { feeMicro: number; net: string } {
   const amount = dec(amountMicro).div(MICRO);
   const fee = withdrawFee(decimalArith, amount, c.feeType, dec(c.drawRate));
-  const net = withdrawNet(decimalArith, amount, c.feeType, dec(c.drawRate), dec(c.usdPrice));
-  // The user never receives more than the formula gives: the net is cut, not rounded up.
-  return {
-    feeMicro: toMicro(fee),
-    net: net.toDecimalPlaces(NET_DP, Dec.ROUND_DOWN).toFixed(NET_DP),
-  };
+  // The same function the web shows the expected arrival with (cut down, never rounded up).
+  const net = withdrawNetText(amount.toFixed(), c.feeType, c.drawRate, c.usdPrice);
+  if (net === null) throw new Error(`withdrawal currency ${c.id} has a malformed rate or price`);
+  return { feeMicro: toMicro(fee), net };
 }
 
 export class Withdrawals {

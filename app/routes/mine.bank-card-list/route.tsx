@@ -1,0 +1,46 @@
+/**
+ * Bank accounts (login required; product-spec.md section 2, bankCardList): the account's withdrawal
+ * bank accounts with a delete form each, and the way to add one (/mine/withdraw-way?type=2).
+ * Demo accounts see the real-account message.
+ */
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { useTranslation } from "react-i18next";
+import { DRAW_TYPE } from "@contract/enums";
+import { PageHeader } from "~/components/PageHeader";
+import { FormErrors } from "~/components/Form";
+import { BankList, WalletNotice, useRefusal } from "~/components/Wallet";
+import { loadWallet, walletAction } from "~/utils/wallet.server";
+import { LIST_OF, bindPath } from "~/utils/wallet-paths";
+
+export const handle = { i18n: ["common", "auth", "wallet"] };
+
+export function loader({ request }: LoaderFunctionArgs) {
+  return loadWallet(request, [DRAW_TYPE.BANK]);
+}
+
+export function action({ request }: ActionFunctionArgs) {
+  return walletAction(request, LIST_OF[DRAW_TYPE.BANK], ["delete"]);
+}
+
+export default function BankCardList() {
+  const d = useLoaderData<typeof loader>();
+  const errorsFor = useRefusal(useActionData<typeof action>());
+  const { t } = useTranslation("wallet");
+  return (
+    <div className="wallet">
+      <PageHeader title={t("banks")} back="/mine/wallet" />
+      {d.notice ? (
+        <WalletNotice text={d.notice} />
+      ) : (
+        <section className="card">
+          <FormErrors errors={errorsFor("delete")} />
+          <BankList banks={d.banks} />
+          <Link to={bindPath(DRAW_TYPE.BANK)} className="btn btn-primary btn-block">
+            {t("add_bank")}
+          </Link>
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+/**
+ * The withdrawal form's schema (app/schemas/withdraw.ts): the amount is a plain positive decimal of
+ * at most 6 places (a decimal comma read as a point), refused with "the amount must be greater than
+ * 0"; a missing destination is left to the action (select one, or set one up first).
+ */
+import { describe, expect, it } from "vitest";
+import { amountField, drawSchema, plainAmount, WMSG } from "~/schemas/withdraw";
+
+const KEY = "0f8e7c1a-3b2d-4e5f-9a8b-7c6d5e4f3a2b";
+
+describe("withdrawal form schema", () => {
+  it("reads a decimal comma as a point, and nothing else", () => {
+    expect(plainAmount(" 12,5 ")).toBe("12.5");
+    expect(plainAmount("1,234.5")).toBe("1,234.5");
+    expect(amountField.parse("12,5")).toBe("12.5");
+  });
+
+  it("accepts plain positive decimals of at most 6 places", () => {
+    for (const ok of ["1", "0.01", "250.5", ".5", "100.123456"])
+      expect(amountField.safeParse(ok).success, ok).toBe(true);
+  });
+
+  it("refuses an amount that is not positive or not a plain decimal", () => {
+    for (const bad of ["", "0", "0.000", "-1", "abc", "1e5", "1.1234567", "Infinity", "1,234.5"]) {
+      const r = amountField.safeParse(bad);
+      expect(r.success, bad).toBe(false);
+      if (!r.success) expect(r.error.issues[0].message, bad).toBe(WMSG.amountPositive);
+    }
+  });
+
+  it("leaves a missing destination to the action, refuses a malformed one", () => {
+    const base = { intent: "draw", draw_currency_id: 1, number: "10", idempotency_key: KEY };
+    expect(drawSchema.safeParse(base).success).toBe(true);
+    const r = drawSchema.safeParse({ ...base, draw_method_id: 0 });
+    expect(r.success).toBe(false);
+    if (!r.success) expect(r.error.issues[0].message).toBe(WMSG.selectAddress);
+  });
+});
