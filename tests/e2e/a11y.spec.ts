@@ -95,7 +95,7 @@ const REAL_WALLET = [
   "/mine/withdraw-way?type=1",
   "/mine/withdraw-way?type=2",
 ];
-const TRON = "TQrZ8tKfjqaPZQq4bKXvQ1YVn7Yw6zk6dE";
+const TRON = "TJ8GzYaHquqyWfQH8bCeRBwz6Zmv3BboKk";
 const SIGNED_IN = [
   "/order",
   "/user",

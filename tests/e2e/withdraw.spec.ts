@@ -17,7 +17,7 @@ import { test, expect, jsOn, newSignedInUser, signInDemo } from "./fixtures";
 import { operatorAdjust } from "./operator";
 import { upstream, web } from "./texts";
 
-const TRON = "TQrZ8tKfjqaPZQq4bKXvQ1YVn7Yw6zk6dE";
+const TRON = "TJ8GzYaHquqyWfQH8bCeRBwz6Zmv3BboKk";
 const W = (key: string, params?: Record<string, string | number>) =>
   web("en", `withdraw:${key}`, params);
 const WALLET = (key: string) => web("en", `wallet:${key}`);

@@ -11,6 +11,9 @@ import {
   unseal,
 } from "../../upstream/platform/secret-box.js";
 
+/** An environment with only the key set. */
+const envOf = (key: string) => ({ OPERATOR_SECRET_KEY: key }) as unknown as NodeJS.ProcessEnv;
+
 describe("secret box", () => {
   it("seals with a fresh nonce, opens with the same key only, and reads unsealed legacy text", () => {
     const key = Buffer.alloc(32, 7);
@@ -45,10 +48,8 @@ describe("secret box", () => {
   });
 
   it("refuses an OPERATOR_SECRET_KEY that is not 32 bytes at start-up, naming it", () => {
-    expect(() => loadConfig({ OPERATOR_SECRET_KEY: "abc" })).toThrow(ConfigError);
-    expect(() => loadConfig({ OPERATOR_SECRET_KEY: "abc" })).toThrow(/OPERATOR_SECRET_KEY/);
-    expect(loadConfig({ OPERATOR_SECRET_KEY: "0f".repeat(32) }).operatorSecretKey).toBe(
-      "0f".repeat(32),
-    );
+    expect(() => loadConfig(envOf("abc"))).toThrow(ConfigError);
+    expect(() => loadConfig(envOf("abc"))).toThrow(/OPERATOR_SECRET_KEY/);
+    expect(loadConfig(envOf("0f".repeat(32))).operatorSecretKey).toBe("0f".repeat(32));
   });
 });
