@@ -18,3 +18,23 @@ export async function operatorSetting(key: string, value: string): Promise<void>
   const body = (await res.json()) as { code: number; msg: string };
   if (body.code !== 1) throw new Error(`setting ${key}=${value} refused: ${body.msg}`);
 }
+
+/** An operator's POST to the upstream's operator API (/admin/api/...); fails unless accepted. */
+export async function operatorPost(
+  path: string,
+  body: Record<string, string> = {},
+): Promise<unknown> {
+  const upstream = process.env.E2E_UPSTREAM_URL;
+  if (!upstream) throw new Error("E2E_UPSTREAM_URL is not set (playwright.config.ts sets it)");
+  const res = await fetch(`${upstream}/admin/api${path}`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${E2E_OPERATOR_TOKEN}`,
+      "content-type": "application/x-www-form-urlencoded",
+    },
+    body: new URLSearchParams(body).toString(),
+  });
+  const answer = (await res.json()) as { code: number; msg: string; data: unknown };
+  if (answer.code !== 1) throw new Error(`${path} refused: ${answer.msg}`);
+  return answer.data;
+}

@@ -9,6 +9,7 @@
  * may give when it differs from the declared one.
  */
 import { CHANNEL_TYPE, CHARGE_STATUS } from "@contract/enums";
+import { COIN_DP } from "@contract/constants";
 import type { DB } from "../../platform/db.js";
 import { CODE, DomainError } from "../../platform/errors.js";
 import { getSetting } from "../../platform/settings.js";
@@ -16,8 +17,7 @@ import { dec, toMicro, MICRO, Dec } from "./decimal.js";
 import { moneyOf, type MoneyService } from "./service.js";
 import { Idempotency } from "../../platform/idempotency.js";
 
-/** Decimal places of a coin count shown for a deposit. */
-export const COIN_DP = 8;
+export { COIN_DP };
 
 export interface ChargeChannel {
   id: number;
