@@ -116,14 +116,19 @@ test.describe("accessibility (axe, WCAG 2.2 AA)", () => {
     }
   });
 
-  test("a real account's wallet and history have no violations", async ({
+  test("a real account's wallet, history and deposit screens have no violations", async ({
     page,
     browser,
   }, info) => {
     await newSignedInUser(page, info);
-    for (const url of ["/mine/wallet", "/mine/history"]) {
+    for (const url of [
+      "/mine/wallet",
+      "/mine/history",
+      "/mine/charge?type=0",
+      "/mine/charge?type=1",
+    ]) {
       await page.goto(url);
-      await expect(page).toHaveURL(new RegExp(`${url}$`));
+      await expect(page).toHaveURL(new RegExp(`${url.replace("?", "\\?")}$`));
       await expectNoViolations(page, browser, info, url);
     }
   });

@@ -4,7 +4,8 @@
  * JavaScript on (hydration, the live chart, the order form) and off.
  */
 import type { Page } from "@playwright/test";
-import { test, expect, signInDemo } from "./fixtures";
+import sharp from "sharp";
+import { test, expect, jsOn, newSignedInUser, signInDemo } from "./fixtures";
 import { web } from "./texts";
 
 const PUBLIC = ["/", "/product?searchCurrency=EUR", "/login", "/register", "/forgot", "/language"];
@@ -14,6 +15,7 @@ const SIGNED_IN = [
   "/mine/system",
   "/mine/history",
   "/mine/wallet",
+  "/mine/charge",
   "/trade?code=EURUSD",
 ];
 
@@ -59,6 +61,29 @@ test.describe("content security policy", () => {
     await page.goto("/order");
     await expect(page.getByTestId("order-row")).toHaveCount(1);
     await page.goto("/?lng=ar");
+    await page.waitForLoadState("load");
+    expect(violations).toEqual([]);
+  });
+
+  test("a real account's deposit screens break it neither (QR code SVG, proof preview)", async ({
+    page,
+  }, info) => {
+    const violations = watchViolations(page);
+    await newSignedInUser(page, info);
+    await page.goto("/mine/charge?type=0");
+    await expect(page.getByTestId("charge-qr").locator("svg")).toBeVisible();
+    const proof = await sharp({
+      create: { width: 8, height: 8, channels: 3, background: { r: 20, g: 120, b: 200 } },
+    })
+      .png()
+      .toBuffer();
+    await page
+      .getByTestId("charge-form-coin")
+      .getByLabel(web("en", "charge:proof"))
+      .setInputFiles({ name: "proof.png", mimeType: "image/png", buffer: proof });
+    if (jsOn(info)) await expect(page.getByTestId("charge-preview")).toBeVisible();
+    await page.goto("/mine/charge?type=1");
+    await expect(page.getByTestId("charge-wire-details")).toBeVisible();
     await page.waitForLoadState("load");
     expect(violations).toEqual([]);
   });
