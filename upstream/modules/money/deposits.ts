@@ -119,7 +119,10 @@ export class Deposits {
    */
   submit(userId: number, req: ChargeRequest, idemKey: string | null = null): ChargeRecord {
     const tx = this.db.transaction(() => {
-      const seen = this.idem.lookup<{ id: number }>(userId, idemKey, "charge", req);
+      // The proof is left out of the key's request: a form posted again (a retry, a double
+      // submit) uploads its image again under a new name, and is still the same deposit.
+      const { proof: _proof, ...keyed } = req;
+      const seen = this.idem.lookup<{ id: number }>(userId, idemKey, "charge", keyed);
       if (seen) return this.get(seen.id)!;
       const user = this.db.prepare("SELECT is_demo FROM users WHERE id = ?").get(userId) as
         { is_demo: number } | undefined;
@@ -165,7 +168,7 @@ export class Deposits {
             this.now(),
           ).lastInsertRowid,
       );
-      this.idem.store(userId, idemKey, "charge", req, { id });
+      this.idem.store(userId, idemKey, "charge", keyed, { id });
       return this.get(id)!;
     });
     return tx();
