@@ -2,9 +2,9 @@
  * Deposit (/mine/charge), both JavaScript modes: a new real account deposits by coin with a real
  * PNG proof (multipart, with the preview and the live coin count when JavaScript is on) and sees it
  * under review in the history; an operator approves it through the operator API and the balance
- * shows it. A bank wire deposit shows the wire account's details. A renamed non-image is refused
- * with the upstream's message, 400, and no deposit is recorded. A demo account gets the
- * real-account message instead of the forms.
+ * shows it. A bank wire deposit shows the wire account's details, and once rejected its status
+ * word and the operator's reason. A renamed non-image is refused with the upstream's message, 400,
+ * and no deposit is recorded. A demo account gets the real-account message instead of the forms.
  */
 import sharp from "sharp";
 import type { Page } from "@playwright/test";
@@ -115,6 +115,16 @@ test.describe("deposit", () => {
     await expect(row).toHaveCount(1);
     await expect(row).toContainText(`${formatBalance(250.5, "en")} USD · USD`);
     await expect(row.getByTestId("charge-status")).toHaveText("Pending review");
+    await expect(row.getByTestId("charge-remark")).toHaveCount(0);
+    // An operator rejects it: the status word and the operator's reason.
+    await operatorPost(`/charges/${await row.getAttribute("data-charge-id")}/reject`, {
+      remark: "No transfer received",
+    });
+    await page.goto("/mine/charge?type=1");
+    await expect(row.getByTestId("charge-status")).toHaveText("Rejected");
+    await expect(row.getByTestId("charge-remark")).toHaveText(
+      EN("charge:remark", { remark: "No transfer received" }),
+    );
     // The coin tab's history does not list it.
     await page.getByTestId("charge-tab-0").click();
     await expect(page.getByTestId("charge-empty")).toBeVisible();
