@@ -5,6 +5,7 @@
  * Refusals answer 400 or 413 with the translated message and store nothing.
  */
 import Database from "better-sqlite3";
+import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,6 +15,11 @@ import { cookieHeader, keepCookies, startWeb, type WebServer } from "./web-harne
 
 let web: WebServer;
 const PASSWORD = "Secret-1234";
+const FORM_TOO_LARGE = (
+  JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../locales/en/common.json"), "utf8")) as {
+    form_too_large: string;
+  }
+).form_too_large;
 
 beforeAll(async () => {
   web = await startWeb();
@@ -216,6 +222,7 @@ describe("deposit form (POST /mine/charge)", () => {
       { bytes: new Uint8Array(UPLOAD_MAX_BYTES + 512 * 1024), name: "huge.png", type: "image/png" },
     );
     expect(huge.status).toBe(413);
+    expect(huge.text).toContain(FORM_TOO_LARGE);
     expect(count("uploads")).toBe(uploads);
     expect(count("charges")).toBe(charges);
   }, 60_000);

@@ -224,7 +224,9 @@ function ChargeForm({
   const actionData = useActionData<typeof action>() as Refusal | undefined;
   const [xhrData, setXhrData] = useState<Refusal | undefined>(undefined);
   const refusal = xhrData ?? actionData;
-  const mine = refusal?.refusedIntent === intent ? refusal : undefined;
+  // A refusal before the form's intent was read (a body too large) belongs to the one form shown.
+  const mine =
+    refusal && (refusal.refusedIntent === intent || !refusal.refusedIntent) ? refusal : undefined;
   const [amount, setAmount] = useState(() => postedAmount(mine));
   const [preview, setPreview] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
