@@ -110,7 +110,24 @@ test.describe("deposit", () => {
     await form
       .getByLabel(EN("charge:proof"))
       .setInputFiles({ name: "wire.png", mimeType: "image/png", buffer: await png(2) });
-    expect(await submit(page, form, jsOn(info))).toBeLessThan(400);
+    if (jsOn(info)) {
+      // The upload is held until its progress bar has shown (and the button is disabled meanwhile).
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((r) => (release = r));
+      await page.route("**/mine/charge/upload", async (route) => {
+        await held;
+        await route.continue();
+      });
+      const posted = page.waitForResponse((r) => r.url().endsWith("/mine/charge/upload"));
+      await form.getByRole("button", { name: EN("charge:submit") }).click();
+      await expect(page.getByTestId("charge-progress")).toBeVisible();
+      await expect(form.getByRole("button", { name: EN("charge:submit") })).toBeDisabled();
+      release();
+      expect((await posted).status()).toBe(200);
+      await page.unroute("**/mine/charge/upload");
+    } else {
+      expect(await submit(page, form, false)).toBeLessThan(400);
+    }
     const row = page.getByTestId("charge-row");
     await expect(row).toHaveCount(1);
     await expect(row).toContainText(`${formatBalance(250.5, "en")} USD · USD`);
