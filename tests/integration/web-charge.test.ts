@@ -164,6 +164,17 @@ describe("deposit form (POST /mine/charge)", () => {
     const bad = await post(jar, { ...fields, number: "0" }, null, "/mine/charge/upload");
     expect(bad.status).toBe(400);
     expect(JSON.parse(bad.text)).toMatchObject({ refusedIntent: "bank" });
+    // A wire below the deposit minimum is refused before its image is stored.
+    const uploads = count("uploads");
+    const low = await post(
+      jar,
+      { ...fields, number: "5" },
+      { bytes: await png(4), name: "w.png", type: "image/png" },
+      "/mine/charge/upload",
+    );
+    expect(low.status).toBe(400);
+    expect(low.text).toContain("The minimum deposit is 10.00 USD");
+    expect(count("uploads")).toBe(uploads);
     const ok = await post(
       jar,
       { ...fields, number: "300" },

@@ -76,8 +76,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     max: 0,
     idempotencyKey: "",
   };
+  // The coin channels carry the deposit bounds, which the bank tab shows too.
   const [info, wires, list] = await Promise.all([
-    type === CHANNEL_TYPE.COIN ? quickChargeInfo(caller) : Promise.resolve(null),
+    quickChargeInfo(caller),
     type === CHANNEL_TYPE.BANK ? wireInfo(caller) : Promise.resolve(null),
     quickList(caller, type, page),
   ]);
@@ -89,7 +90,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const pages = list.ok ? Math.max(1, Math.ceil(list.data.total / PAGE_SIZE)) : 1;
   const base = { ...empty, notice: null as string | null, records, pages };
   base.idempotencyKey = newIdempotencyKey();
-  if (info?.ok) {
+  const bounds = info.ok ? { min: info.data.min, max: info.data.max } : {};
+  if (type === CHANNEL_TYPE.COIN && info.ok) {
     const chosen = positiveInt(url.searchParams.get("charge_id"));
     const channel =
       info.data.channels.find((c) => c.id === chosen) ?? info.data.channels[0] ?? null;
@@ -98,14 +100,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
       channels: info.data.channels,
       channel,
       qr: channel ? await qrSvg(channel.address) : null,
-      min: info.data.min,
-      max: info.data.max,
+      ...bounds,
     };
   }
   if (wires?.ok) {
     const chosen = positiveInt(url.searchParams.get("wire_id"));
     const wire = wires.data.find((w) => w.id === chosen) ?? wires.data[0] ?? null;
-    return { ...base, wires: wires.data, wire };
+    return { ...base, wires: wires.data, wire, ...bounds };
   }
   return base;
 }
@@ -177,22 +178,13 @@ export async function submitCharge(request: Request): Promise<ChargeOutcome> {
   });
 
   // The destination and the bounds, checked before the image is stored.
+  const info = await quickChargeInfo(caller);
+  if (!info.ok) return refuse(info.msg, refusalStatus(info));
   let location: string;
   if (v.intent === "coin") {
-    const info = await quickChargeInfo(caller);
-    if (!info.ok) return refuse(info.msg, refusalStatus(info));
     const channel = info.data.channels.find((c) => c.id === v.charge_id);
     if (!channel) return refuse(t("charge:errors.no_channel"));
     coins = coinCount(v.number, channel.usd_price);
-    const amount = Number(v.number);
-    if (amount < info.data.min)
-      return refuse(
-        t("charge:errors.below_min", { min: formatBalance(info.data.min, caller.lang) }),
-      );
-    if (amount > info.data.max)
-      return refuse(
-        t("charge:errors.above_max", { max: formatBalance(info.data.max, caller.lang) }),
-      );
     location = `/mine/charge?type=${CHANNEL_TYPE.COIN}&charge_id=${channel.id}`;
   } else {
     const wires = await wireInfo(caller);
@@ -200,6 +192,11 @@ export async function submitCharge(request: Request): Promise<ChargeOutcome> {
     if (!wires.data.some((w) => w.id === v.wire_id)) return refuse(t("charge:no_pay_way"));
     location = `/mine/charge?type=${CHANNEL_TYPE.BANK}&wire_id=${v.wire_id}`;
   }
+  const amount = Number(v.number);
+  if (amount < info.data.min)
+    return refuse(t("charge:errors.below_min", { min: formatBalance(info.data.min, caller.lang) }));
+  if (amount > info.data.max)
+    return refuse(t("charge:errors.above_max", { max: formatBalance(info.data.max, caller.lang) }));
 
   const file = form.formData.get("proof");
   if (!(file instanceof File) || file.size === 0) return refuse(t("charge:errors.proof"));

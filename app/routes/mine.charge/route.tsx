@@ -160,7 +160,7 @@ function BankTab({ d }: { d: Data }) {
           </li>
         ))}
       </ul>
-      <dl className="detail-grid charge-details" data-testid="charge-wire-details">
+      <dl className="charge-details" data-testid="charge-wire-details">
         {details
           .filter(([, v]) => v)
           .map(([k, v]) => (
