@@ -75,6 +75,18 @@ const ROUTES: { path: string; signedIn: boolean; intents: string[]; fields: stri
   },
   { path: "/mine/system", signedIn: true, intents: ["logout"], fields: [] },
   { path: "/logout", signedIn: true, intents: ["logout"], fields: [] },
+  {
+    path: "/mine/charge",
+    signedIn: true,
+    intents: ["coin", "bank"],
+    fields: ["idempotency_key", "charge_id", "address", "number", "wire_id", "proof"],
+  },
+  {
+    path: "/mine/charge/upload",
+    signedIn: true,
+    intents: ["coin", "bank"],
+    fields: ["idempotency_key", "charge_id", "address", "number", "wire_id", "proof"],
+  },
 ];
 
 let w: WebServer;
@@ -150,6 +162,8 @@ const REFUSED: Record<string, Record<string, string>> = {
   "/user": { intent: "nope" },
   "/mine/system": { intent: "nope" },
   "/logout": { intent: "nope" },
+  "/mine/charge": { intent: "coin", charge_id: "1", number: "abc" },
+  "/mine/charge/upload": { intent: "bank", wire_id: "x", number: "-1" },
 };
 
 describe("web action fuzz", () => {
