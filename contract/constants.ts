@@ -116,3 +116,12 @@ export const LANG_TAG: Readonly<Record<Lang, string>> = {
   tr: "tr",
   id: "id",
 };
+
+/**
+ * Largest proof image the upstream accepts by default (its UPLOAD_MAX_BYTES); the web reads upload
+ * forms up to a little more than this, so that the upstream's own translated refusal is the one shown.
+ */
+export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
+
+/** Decimal places of a deposit's coin count (the amount in USD over the channel's usd_price, cut). */
+export const COIN_DP = 8;

@@ -102,3 +102,58 @@ export function drawList(
 ): Promise<UpstreamResult<DrawPage>> {
   return send<DrawPage>(c, financeApi.drawList, { type, page });
 }
+
+export type { ChargeChannel, ChargePage, ChargeRecord, WireAccount } from "@contract/api/finance";
+import type { ChargeChannel, ChargePage, ChargeRecord, WireAccount } from "@contract/api/finance";
+import * as commonApi from "@contract/api/common";
+import type { Upload } from "@contract/api/common";
+
+/** Coin deposit channels and the deposit bounds (USD). */
+export function quickChargeInfo(
+  c: Caller,
+): Promise<UpstreamResult<{ channels: ChargeChannel[]; min: number; max: number }>> {
+  return send(c, financeApi.quickChargeInfo, {});
+}
+
+/** Bank accounts to wire a deposit to. */
+export function wireInfo(c: Caller): Promise<UpstreamResult<WireAccount[]>> {
+  return send<WireAccount[]>(c, financeApi.wireInfo, {});
+}
+
+/** One page of the account's deposits of a type (CHANNEL_TYPE), newest first. */
+export function quickList(
+  c: Caller,
+  type: number,
+  page: number,
+): Promise<UpstreamResult<ChargePage>> {
+  return send<ChargePage>(c, financeApi.quickList, { type, page });
+}
+
+/** Uploads one image (multipart, field `file`); the answer names it for a deposit's proofImg. */
+export function imageUpload(c: Caller, file: File): Promise<UpstreamResult<Upload>> {
+  const body = new FormData();
+  body.append("file", file, file.name || "proof");
+  return send<Upload>(c, commonApi.imageUpload, {}, { body });
+}
+
+/** Declares a coin deposit with its uploaded proof. */
+export function quickChargeSubmit(
+  c: Caller,
+  p: { number: string; proofImg: string; address?: string; charge_id: number },
+  idempotencyKey: string | null,
+): Promise<UpstreamResult<ChargeRecord>> {
+  return send<ChargeRecord>(c, financeApi.quickChargeSubmit, p, {
+    idempotencyKey: idempotencyKey ?? undefined,
+  });
+}
+
+/** Declares a bank wire deposit with its uploaded proof. */
+export function wireSubmit(
+  c: Caller,
+  p: { number: string; proofImg: string; wire_id: number },
+  idempotencyKey: string | null,
+): Promise<UpstreamResult<ChargeRecord>> {
+  return send<ChargeRecord>(c, financeApi.wireSubmit, p, {
+    idempotencyKey: idempotencyKey ?? undefined,
+  });
+}

@@ -156,14 +156,19 @@ test.describe("accessibility (axe, WCAG 2.2 AA)", () => {
     }
   });
 
-  test("a real account's history and withdrawal screens (prompt, then form) have no violations", async ({
+  test("a real account's history, deposit and withdrawal screens (prompt, then form) have no violations", async ({
     page,
     browser,
   }, info) => {
     await newSignedInUser(page, info);
-    for (const url of ["/mine/history", "/mine/withdraw"]) {
+    for (const url of [
+      "/mine/history",
+      "/mine/withdraw",
+      "/mine/charge?type=0",
+      "/mine/charge?type=1",
+    ]) {
       await page.goto(url);
-      await expect(page).toHaveURL(new RegExp(`${url}$`));
+      await expect(page).toHaveURL(new RegExp(`${url.replace("?", "\\?")}$`));
       await expectNoViolations(page, browser, info, url);
     }
     // The withdrawal screen with a destination: the form and the records.

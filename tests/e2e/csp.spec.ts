@@ -4,7 +4,8 @@
  * JavaScript on (hydration, the live chart, the order form) and off.
  */
 import type { Page } from "@playwright/test";
-import { test, expect, newSignedInUser, signInDemo } from "./fixtures";
+import sharp from "sharp";
+import { test, expect, jsOn, newSignedInUser, signInDemo } from "./fixtures";
 import { web } from "./texts";
 
 const PUBLIC = ["/", "/product?searchCurrency=EUR", "/login", "/register", "/forgot", "/language"];
@@ -18,6 +19,7 @@ const SIGNED_IN = [
   "/mine/coin-address-list",
   "/mine/bank-card-list",
   "/mine/withdraw-way?type=1",
+  "/mine/charge",
   "/trade?code=EURUSD",
 ];
 /** A real account's money screens (the demo account sees only their real-account message). */
@@ -87,6 +89,29 @@ test.describe("content security policy", () => {
     // The withdrawal screen's prompt, shown as a dialog.
     await page.goto("/mine/withdraw");
     await expect(page.getByTestId("not-bind")).toBeVisible();
+    expect(violations).toEqual([]);
+  });
+
+  test("a real account's deposit screens break it neither (QR code SVG, proof preview)", async ({
+    page,
+  }, info) => {
+    const violations = watchViolations(page);
+    await newSignedInUser(page, info);
+    await page.goto("/mine/charge?type=0");
+    await expect(page.getByTestId("charge-qr").locator("svg")).toBeVisible();
+    const proof = await sharp({
+      create: { width: 8, height: 8, channels: 3, background: { r: 20, g: 120, b: 200 } },
+    })
+      .png()
+      .toBuffer();
+    await page
+      .getByTestId("charge-form-coin")
+      .getByLabel(web("en", "charge:proof"))
+      .setInputFiles({ name: "proof.png", mimeType: "image/png", buffer: proof });
+    if (jsOn(info)) await expect(page.getByTestId("charge-preview")).toBeVisible();
+    await page.goto("/mine/charge?type=1");
+    await expect(page.getByTestId("charge-wire-details")).toBeVisible();
+    await page.waitForLoadState("load");
     expect(violations).toEqual([]);
   });
 });

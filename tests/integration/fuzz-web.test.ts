@@ -99,6 +99,18 @@ const ROUTES: { path: string; signedIn: boolean; intents: string[]; fields: stri
   { path: "/mine/coin-address-list", signedIn: true, intents: ["delete"], fields: ["id"] },
   { path: "/mine/bank-card-list", signedIn: true, intents: ["delete"], fields: ["id"] },
   { path: "/logout", signedIn: true, intents: ["logout"], fields: [] },
+  {
+    path: "/mine/charge",
+    signedIn: true,
+    intents: ["coin", "bank"],
+    fields: ["idempotency_key", "charge_id", "address", "number", "wire_id", "proof"],
+  },
+  {
+    path: "/mine/charge/upload",
+    signedIn: true,
+    intents: ["coin", "bank"],
+    fields: ["idempotency_key", "charge_id", "address", "number", "wire_id", "proof"],
+  },
 ];
 
 let w: WebServer;
@@ -178,6 +190,8 @@ const REFUSED: Record<string, Record<string, string>> = {
   "/mine/coin-address-list": { intent: "delete", id: "abc" },
   "/mine/bank-card-list": { intent: "delete", id: "abc" },
   "/logout": { intent: "nope" },
+  "/mine/charge": { intent: "coin", charge_id: "1", number: "abc" },
+  "/mine/charge/upload": { intent: "bank", wire_id: "x", number: "-1" },
 };
 
 describe("web action fuzz", () => {

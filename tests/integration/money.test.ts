@@ -333,6 +333,17 @@ describe("money API", () => {
       data: { number: 250, credited: null, status: 0, status_name: "Pending review", type: 0 },
     });
     expect((await s.post("/api/quickCharge/submit", body, key)).data).toEqual(first.data);
+    // The form posted again uploads its image again: the same key is still the same deposit.
+    const replay = await s.post(
+      "/api/quickCharge/submit",
+      { ...body, proofImg: await uploadProof(token) },
+      key,
+    );
+    expect(replay.data).toEqual(first.data);
+    const changed = await s.post("/api/quickCharge/submit", { ...body, number: "251" }, key);
+    expect(changed.msg).toBe(
+      "This request key was already used for a different request; please use a new key",
+    );
     // Nothing is credited before an operator looks at it.
     expect((await detail(token)).balance).toBe(0);
     const again = await s.post("/api/quickCharge/submit", body, { token });

@@ -5,6 +5,7 @@
 import net from "node:net";
 import path from "node:path";
 import { z } from "zod";
+import { UPLOAD_MAX_BYTES as DEFAULT_UPLOAD_MAX_BYTES } from "@contract/constants";
 
 export interface UpstreamConfig {
   host: string;
@@ -139,7 +140,7 @@ const EnvSchema = z.object({
   TOKEN_TTL_S: int(30 * 24 * 3600, 60, 10 * 365 * 24 * 3600),
   TOKEN_IDLE_S: int(7 * 24 * 3600, 60, 10 * 365 * 24 * 3600),
   RATE_LIMIT: flag(),
-  UPLOAD_MAX_BYTES: int(5 * 1024 * 1024, 1024, 50 * 1024 * 1024),
+  UPLOAD_MAX_BYTES: int(DEFAULT_UPLOAD_MAX_BYTES, 1024, 50 * 1024 * 1024),
   UPSTREAM_TRUST_PROXY: trustProxy(),
   MARKET_SIMULATE: flag(),
   LOG_LEVEL: z.preprocess(

@@ -9,6 +9,7 @@
  * may give when it differs from the declared one.
  */
 import { CHANNEL_TYPE, CHARGE_STATUS } from "@contract/enums";
+import { COIN_DP } from "@contract/constants";
 import type { DB } from "../../platform/db.js";
 import { CODE, DomainError } from "../../platform/errors.js";
 import { getSetting } from "../../platform/settings.js";
@@ -16,8 +17,7 @@ import { dec, toMicro, MICRO, Dec } from "./decimal.js";
 import { moneyOf, type MoneyService } from "./service.js";
 import { Idempotency } from "../../platform/idempotency.js";
 
-/** Decimal places of a coin count shown for a deposit. */
-export const COIN_DP = 8;
+export { COIN_DP };
 
 export interface ChargeChannel {
   id: number;
@@ -119,7 +119,10 @@ export class Deposits {
    */
   submit(userId: number, req: ChargeRequest, idemKey: string | null = null): ChargeRecord {
     const tx = this.db.transaction(() => {
-      const seen = this.idem.lookup<{ id: number }>(userId, idemKey, "charge", req);
+      // The proof is left out of the key's request: a form posted again (a retry, a double
+      // submit) uploads its image again under a new name, and is still the same deposit.
+      const { proof: _proof, ...keyed } = req;
+      const seen = this.idem.lookup<{ id: number }>(userId, idemKey, "charge", keyed);
       if (seen) return this.get(seen.id)!;
       const user = this.db.prepare("SELECT is_demo FROM users WHERE id = ?").get(userId) as
         { is_demo: number } | undefined;
@@ -165,7 +168,7 @@ export class Deposits {
             this.now(),
           ).lastInsertRowid,
       );
-      this.idem.store(userId, idemKey, "charge", req, { id });
+      this.idem.store(userId, idemKey, "charge", keyed, { id });
       return this.get(id)!;
     });
     return tx();

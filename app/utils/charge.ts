@@ -1,0 +1,28 @@
+/**
+ * Deposit figures shared by the server and the browser: the entered amount (USD, at most
+ * PRECISION.balance decimals, a decimal comma accepted) and the coin count it makes at a channel's
+ * usd_price, cut to COIN_DP places as the upstream counts it.
+ */
+import Decimal from "decimal.js";
+import { COIN_DP, PRECISION } from "@contract/constants";
+
+const D = Decimal.clone({ precision: 40 });
+
+const AMOUNT_RE = new RegExp(`^\\d{1,12}(?:[.,]\\d{1,${PRECISION.balance}})?$`);
+
+/** The amount as a plain decimal text ("12.5"), or null when it is not one. */
+export function parseAmount(raw: unknown): string | null {
+  if (typeof raw !== "string") return null;
+  const v = raw.trim();
+  if (!AMOUNT_RE.test(v)) return null;
+  return v.replace(",", ".");
+}
+
+/** Coins to send for `amount` USD at `usdPrice` USD per coin; null without a positive amount. */
+export function coinCount(amount: unknown, usdPrice: number): string | null {
+  const a = parseAmount(amount);
+  if (a === null || !(usdPrice > 0)) return null;
+  const n = new D(a);
+  if (n.lte(0)) return null;
+  return n.div(new D(usdPrice)).toDecimalPlaces(COIN_DP, D.ROUND_DOWN).toFixed(COIN_DP);
+}
