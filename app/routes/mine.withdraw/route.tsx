@@ -277,6 +277,7 @@ function Records(p: { records: DrawRecord[]; lang: string; idemKey: string; acti
               key={r.id}
               className="ledger-row"
               data-testid="withdraw-record"
+              data-draw-id={r.id}
               data-status={r.status}
             >
               <div className="ledger-main">
