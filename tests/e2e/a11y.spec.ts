@@ -10,6 +10,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page, TestInfo } from "@playwright/test";
 import { test, expect, jsOn, newSignedInUser, signInDemo } from "./fixtures";
+import { signInOperator } from "./console";
 import { web } from "./texts";
 
 const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
@@ -87,6 +88,16 @@ const PUBLIC = [
   "/language",
   "/?lng=ar",
 ];
+/** The operator console's pages (signed in as an operator). */
+const CONSOLE = [
+  "/operator/login",
+  "/operator",
+  "/operator?status=1",
+  "/operator/draws",
+  "/operator/users",
+  "/operator/settings",
+  "/operator/audit",
+];
 const SIGNED_IN = [
   "/order",
   "/user",
@@ -126,6 +137,25 @@ test.describe("accessibility (axe, WCAG 2.2 AA)", () => {
       await expect(page).toHaveURL(new RegExp(`${url}$`));
       await expectNoViolations(page, browser, info, url);
     }
+  });
+
+  test("the operator console's pages have no violations", async ({ page, browser }, info) => {
+    test.setTimeout(150_000);
+    await page.goto("/operator/login");
+    await expectNoViolations(page, browser, info, "/operator/login");
+    const email = await newSignedInUser(page, info);
+    await signInOperator(page, info);
+    for (const url of CONSOLE.slice(1)) {
+      await page.goto(url);
+      await expect(page).toHaveURL(new RegExp(`${url.replace("?", "\\?")}$`));
+      await expectNoViolations(page, browser, info, url);
+    }
+    // A user found, with the ledger and the adjustment form.
+    const q = `/operator/users?q=${encodeURIComponent(email)}`;
+    await page.goto(q);
+    await page.getByTestId("user").first().getByRole("link").click();
+    await expect(page.getByTestId("user-ledger")).toBeVisible();
+    await expectNoViolations(page, browser, info, "/operator/users with a ledger");
   });
 
   test("a person with an open position: the trade screen, its success pop-up, Holding and the order detail have no violations", async ({

@@ -4,7 +4,8 @@
  * JavaScript on (hydration, the live chart, the order form) and off.
  */
 import type { Page } from "@playwright/test";
-import { test, expect, signInDemo } from "./fixtures";
+import { test, expect, newSignedInUser, signInDemo } from "./fixtures";
+import { depositAs, signInOperator, userSession } from "./console";
 import { web } from "./texts";
 
 const PUBLIC = ["/", "/product?searchCurrency=EUR", "/login", "/register", "/forgot", "/language"];
@@ -60,6 +61,26 @@ test.describe("content security policy", () => {
     await expect(page.getByTestId("order-row")).toHaveCount(1);
     await page.goto("/?lng=ar");
     await page.waitForLoadState("load");
+    expect(violations).toEqual([]);
+  });
+
+  test("the operator console breaks it nowhere, proof images included", async ({ page }, info) => {
+    const violations = watchViolations(page);
+    const email = await newSignedInUser(page, info);
+    await depositAs((await userSession(email)).token, "50");
+    await page.goto("/operator/login");
+    await page.waitForLoadState("load");
+    await signInOperator(page, info);
+    for (const url of [
+      "/operator",
+      "/operator/draws",
+      `/operator/users?q=${encodeURIComponent(email)}`,
+      "/operator/settings",
+      "/operator/audit",
+    ]) {
+      await page.goto(url);
+      await page.waitForLoadState("load");
+    }
     expect(violations).toEqual([]);
   });
 });

@@ -15,12 +15,13 @@ import {
   fillOperatorLogin,
   newOperator,
   openQueueItem,
+  signInOperator,
   totp,
   userApi,
   userSession,
   withdrawAs,
 } from "./console";
-import { operatorSetting } from "./operator";
+import { disableOperatorAccount, operatorSetting } from "./operator";
 
 /** The response to the next POST to a path (document or data request). */
 function nextPost(page: Page, pathname: string): Promise<PwResponse> {
@@ -44,6 +45,17 @@ test.describe("operator console", () => {
     }
     const img = await page.request.get("/operator/uploads/anything.jpg");
     expect(img.status()).toBe(401);
+  });
+
+  test("a revoked operator token ends the console session: back to its sign-in", async ({
+    page,
+  }, info) => {
+    const op = await signInOperator(page, info);
+    disableOperatorAccount(op.name);
+    await page.goto("/operator/audit");
+    await expect(page).toHaveURL(/\/operator\/login$/);
+    await page.goto("/operator");
+    await expect(page).toHaveURL(/\/operator\/login$/);
   });
 
   test("an operator signs in, decides deposits and withdrawals, looks users up, adjusts, changes settings, reads the audit log, signs out", async ({

@@ -35,18 +35,28 @@ export interface OperatorAccount {
  * reads the one-time password and the otpauth URI's secret from what it prints.
  */
 export function createOperatorAccount(name: string): OperatorAccount {
+  const out = operatorCommand("add", name);
+  const password = /Password \(shown once\): (\S+)/.exec(out)?.[1];
+  const uri = /(otpauth:\/\/\S+)/.exec(out)?.[1];
+  const secret = uri ? new URL(uri).searchParams.get("secret") : null;
+  if (!password || !secret) throw new Error(`unexpected output of the operator command: ${out}`);
+  return { name, password, secret };
+}
+
+/** `npm run operator -- disable NAME`: the operator's sign-ins end at once. */
+export function disableOperatorAccount(name: string): void {
+  operatorCommand("disable", name);
+}
+
+function operatorCommand(cmd: "add" | "disable", name: string): string {
   const dataDir = process.env.E2E_DATA_DIR;
   if (!dataDir) throw new Error("E2E_DATA_DIR is not set (playwright.config.ts sets it)");
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
   delete env.UPSTREAM_DB;
   const out = execFileSync(
     path.resolve("node_modules/.bin/tsx"),
-    ["upstream/operator.ts", "add", name],
+    ["upstream/operator.ts", cmd, name],
     { env, encoding: "utf8", timeout: 30_000 },
   );
-  const password = /Password \(shown once\): (\S+)/.exec(out)?.[1];
-  const uri = /(otpauth:\/\/\S+)/.exec(out)?.[1];
-  const secret = uri ? new URL(uri).searchParams.get("secret") : null;
-  if (!password || !secret) throw new Error(`unexpected output of the operator command: ${out}`);
-  return { name, password, secret };
+  return out;
 }

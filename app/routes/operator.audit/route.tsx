@@ -47,7 +47,12 @@ export default function Audit() {
       {d.rows.length === 0 ? (
         <p className="card empty">{t("audit_empty")}</p>
       ) : (
-        <div className="card console-table-wrap">
+        <div
+          className="card console-table-wrap"
+          tabIndex={0}
+          role="region"
+          aria-label={t("audit_title")}
+        >
           <table className="console-table" data-testid="audit">
             <thead>
               <tr>

@@ -43,7 +43,12 @@ export default function Users() {
           {t("no_users")}
         </p>
       ) : (
-        <div className="card console-table-wrap">
+        <div
+          className="card console-table-wrap"
+          tabIndex={0}
+          role="region"
+          aria-label={t("users_title")}
+        >
           <table className="console-table" data-testid="users">
             <thead>
               <tr>
