@@ -47,6 +47,30 @@ test.describe("operator console", () => {
     expect(img.status()).toBe(401);
   });
 
+  test("repeated wrong codes: the upstream's limit refuses the sign-in with 429", async ({
+    page,
+  }, info) => {
+    const op = newOperator(info, "lim");
+    const code = await totp(op);
+    const wrong = String((Number(code) + 500_000) % 1_000_000).padStart(6, "0");
+    await page.goto("/operator/login");
+    const statuses: number[] = [];
+    // The limit is 5 tries of one operator name in 15 minutes (limit.operator_login).
+    for (let i = 0; i < 6; i++) {
+      const res = nextPost(page, "/operator/login");
+      await fillOperatorLogin(page, op, wrong);
+      statuses.push((await res).status());
+      await expect(page.locator("[data-form-error]")).toBeVisible();
+    }
+    expect(statuses).toEqual([400, 400, 400, 400, 400, 429]);
+    // Locked: even the right code is refused now, and the console stays closed.
+    const res = nextPost(page, "/operator/login");
+    await fillOperatorLogin(page, op, code);
+    expect((await res).status()).toBe(429);
+    await page.goto("/operator");
+    await expect(page).toHaveURL(/\/operator\/login$/);
+  });
+
   test("a revoked operator token ends the console session: back to its sign-in", async ({
     page,
   }, info) => {
