@@ -92,7 +92,6 @@ const PUBLIC = [
 const CONSOLE = [
   "/operator/login",
   "/operator",
-  "/operator?status=1",
   "/operator/draws",
   "/operator/users",
   "/operator/settings",
@@ -140,7 +139,7 @@ test.describe("accessibility (axe, WCAG 2.2 AA)", () => {
   });
 
   test("the operator console's pages have no violations", async ({ page, browser }, info) => {
-    test.setTimeout(150_000);
+    test.setTimeout(240_000);
     await page.goto("/operator/login");
     await expectNoViolations(page, browser, info, "/operator/login");
     const email = await newSignedInUser(page, info);

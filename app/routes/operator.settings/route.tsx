@@ -26,7 +26,7 @@ export default function Settings() {
           {d.notice}
         </p>
       ) : null}
-      <ul className="console-list" role="list" data-testid="settings">
+      <ul className="console-list console-grid" role="list" data-testid="settings">
         {d.settings.map((s) => {
           const id = `setting-${s.key.replace(/[^A-Za-z0-9_-]/g, "-")}`;
           return (
