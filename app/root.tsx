@@ -137,9 +137,12 @@ export default function App() {
     if (m.id !== "root" && d && typeof d === "object" && d.toast) toasts.push(d.toast);
   }
   const footer = FOOTER_PATHS.includes(location.pathname);
+  // The operator console has its own navigation and a wider page on large screens.
+  const consolePage =
+    location.pathname === "/operator" || location.pathname.startsWith("/operator/");
   return (
     <AuthenticityTokenProvider token={csrf}>
-      <div className={footer ? "app with-footer" : "app"}>
+      <div className={footer ? "app with-footer" : consolePage ? "app app-console" : "app"}>
         <Toasts items={toasts} />
         <main className="screen">
           <Outlet />

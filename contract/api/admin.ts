@@ -175,6 +175,29 @@ export const users = endpoint<AdminUser[]>()({
   query: z.object({ q: text(128).optional(), ...cacheBuster }),
 });
 
+/** One row of a user's ledger, for operators. */
+export interface AdminLedgerRow {
+  id: number;
+  /** Signed, USD. */
+  amount: number;
+  balance_after: number;
+  /** The ledger kind (deposit, fee, adjustment ...). */
+  kind: string;
+  /** The kind in the request's language. */
+  kind_name: string;
+  created_at: string;
+}
+
+export const userLedger = endpoint<AdminPage<AdminLedgerRow>>()({
+  method: "GET",
+  path: "/admin/api/users/:uid/ledger",
+  auth: true,
+  tag: "operators",
+  summary: "A user's ledger by uid, PAGE_SIZE rows a page, newest first",
+  params: z.object({ uid: text(64) }),
+  query: z.object({ page: id.optional(), ...cacheBuster }),
+});
+
 export const audit = endpoint<AdminPage<AuditRow>>()({
   method: "GET",
   path: "/admin/api/audit",

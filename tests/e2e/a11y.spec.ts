@@ -9,7 +9,8 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page, TestInfo } from "@playwright/test";
-import { test, expect, jsOn, newSignedInUser, signInDemo } from "./fixtures";
+import { test, expect, jsOn, newSignedInUser, signInDemo, TRON } from "./fixtures";
+import { signInOperator } from "./console";
 import { web } from "./texts";
 
 const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
@@ -95,7 +96,15 @@ const REAL_WALLET = [
   "/mine/withdraw-way?type=1",
   "/mine/withdraw-way?type=2",
 ];
-const TRON = "TJ8GzYaHquqyWfQH8bCeRBwz6Zmv3BboKk";
+/** The operator console's pages (signed in as an operator). */
+const CONSOLE = [
+  "/operator/login",
+  "/operator",
+  "/operator/draws",
+  "/operator/users",
+  "/operator/settings",
+  "/operator/audit",
+];
 const SIGNED_IN = [
   "/order",
   "/user",
@@ -180,6 +189,25 @@ test.describe("accessibility (axe, WCAG 2.2 AA)", () => {
       .click();
     await expect(page.getByTestId("withdraw-destination")).toHaveCount(1);
     await expectNoViolations(page, browser, info, "/mine/withdraw with a destination");
+  });
+
+  test("the operator console's pages have no violations", async ({ page, browser }, info) => {
+    test.setTimeout(240_000);
+    await page.goto("/operator/login");
+    await expectNoViolations(page, browser, info, "/operator/login");
+    const email = await newSignedInUser(page, info);
+    await signInOperator(page, info);
+    for (const url of CONSOLE.slice(1)) {
+      await page.goto(url);
+      await expect(page).toHaveURL(new RegExp(`${url.replace("?", "\\?")}$`));
+      await expectNoViolations(page, browser, info, url);
+    }
+    // A user found, with the ledger and the adjustment form.
+    const q = `/operator/users?q=${encodeURIComponent(email)}`;
+    await page.goto(q);
+    await page.getByTestId("user").first().getByRole("link").click();
+    await expect(page.getByTestId("user-ledger")).toBeVisible();
+    await expectNoViolations(page, browser, info, "/operator/users with a ledger");
   });
 
   test("a person with an open position: the trade screen, its success pop-up, Holding and the order detail have no violations", async ({

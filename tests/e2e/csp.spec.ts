@@ -6,6 +6,7 @@
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
 import { test, expect, jsOn, newSignedInUser, signInDemo } from "./fixtures";
+import { depositAs, signInOperator, userSession } from "./console";
 import { web } from "./texts";
 
 const PUBLIC = ["/", "/product?searchCurrency=EUR", "/login", "/register", "/forgot", "/language"];
@@ -112,6 +113,26 @@ test.describe("content security policy", () => {
     await page.goto("/mine/charge?type=1");
     await expect(page.getByTestId("charge-wire-details")).toBeVisible();
     await page.waitForLoadState("load");
+    expect(violations).toEqual([]);
+  });
+
+  test("the operator console breaks it nowhere, proof images included", async ({ page }, info) => {
+    const violations = watchViolations(page);
+    const email = await newSignedInUser(page, info);
+    await depositAs((await userSession(email)).token, "50");
+    await page.goto("/operator/login");
+    await page.waitForLoadState("load");
+    await signInOperator(page, info);
+    for (const url of [
+      "/operator",
+      "/operator/draws",
+      `/operator/users?q=${encodeURIComponent(email)}`,
+      "/operator/settings",
+      "/operator/audit",
+    ]) {
+      await page.goto(url);
+      await page.waitForLoadState("load");
+    }
     expect(violations).toEqual([]);
   });
 });

@@ -32,6 +32,9 @@ export function uniqueEmail(info: TestInfo, tag = "u"): string {
 
 export const PASSWORD = "Tr4de-post!e2e";
 
+/** A valid TRC20 address (base58check with the TRON prefix) to withdraw to. */
+export const TRON = "TJ8GzYaHquqyWfQH8bCeRBwz6Zmv3BboKk";
+
 interface Envelope {
   code: number;
   msg: string;

@@ -2,6 +2,9 @@
  * Settings changed as an operator changes them: through the upstream's operator API with the
  * OPERATOR_TOKEN playwright.config.ts gives the server (the value is checked like any operator's).
  */
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+
 export const E2E_OPERATOR_TOKEN = "e2e-operator-token-0123456789abcdef";
 
 export async function operatorSetting(key: string, value: string): Promise<void> {
@@ -31,4 +34,43 @@ export async function operatorPost(
   const answer = (await res.json()) as { code: number; msg: string; data: unknown };
   if (answer.code !== 1) throw new Error(`${path} refused: ${answer.msg}`);
   return answer.data;
+}
+
+/** An operator account made as an operator makes one: `npm run operator -- add NAME`. */
+export interface OperatorAccount {
+  name: string;
+  password: string;
+  /** The TOTP secret of the otpauth:// URI the command prints. */
+  secret: string;
+}
+
+/**
+ * Runs the operator command against the e2e server's store (DATA_DIR of playwright.config.ts) and
+ * reads the one-time password and the otpauth URI's secret from what it prints.
+ */
+export function createOperatorAccount(name: string): OperatorAccount {
+  const out = operatorCommand("add", name);
+  const password = /Password \(shown once\): (\S+)/.exec(out)?.[1];
+  const uri = /(otpauth:\/\/\S+)/.exec(out)?.[1];
+  const secret = uri ? new URL(uri).searchParams.get("secret") : null;
+  if (!password || !secret) throw new Error(`unexpected output of the operator command: ${out}`);
+  return { name, password, secret };
+}
+
+/** `npm run operator -- disable NAME`: the operator's sign-ins end at once. */
+export function disableOperatorAccount(name: string): void {
+  operatorCommand("disable", name);
+}
+
+function operatorCommand(cmd: "add" | "disable", name: string): string {
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (!dataDir) throw new Error("E2E_DATA_DIR is not set (playwright.config.ts sets it)");
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
+  delete env.UPSTREAM_DB;
+  const out = execFileSync(
+    path.resolve("node_modules/.bin/tsx"),
+    ["upstream/operator.ts", cmd, name],
+    { env, encoding: "utf8", timeout: 30_000 },
+  );
+  return out;
 }

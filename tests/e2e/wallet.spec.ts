@@ -3,9 +3,7 @@
  * wrong format for its network is refused with the upstream's message, 400) and a bank account,
  * sees them listed and deletes one; a demo account gets the real-account message.
  */
-import { test, expect, newSignedInUser, signInDemo } from "./fixtures";
-
-const TRON = "TJ8GzYaHquqyWfQH8bCeRBwz6Zmv3BboKk";
+import { test, expect, newSignedInUser, signInDemo, TRON } from "./fixtures";
 
 test.describe("wallet", () => {
   test("adds a checked coin address and a bank account, and deletes one", async ({

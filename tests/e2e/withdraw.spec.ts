@@ -13,11 +13,10 @@
 import type { Locator, Page } from "@playwright/test";
 import { withdrawNetText } from "../../contract/withdraw-net";
 import { DRAW_FEE_TYPE } from "../../contract/enums";
-import { test, expect, jsOn, newSignedInUser, signInDemo } from "./fixtures";
+import { test, expect, jsOn, newSignedInUser, signInDemo, TRON } from "./fixtures";
 import { operatorAdjust } from "./operator";
 import { upstream, web } from "./texts";
 
-const TRON = "TJ8GzYaHquqyWfQH8bCeRBwz6Zmv3BboKk";
 const W = (key: string, params?: Record<string, string | number>) =>
   web("en", `withdraw:${key}`, params);
 const WALLET = (key: string) => web("en", `wallet:${key}`);

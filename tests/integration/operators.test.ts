@@ -236,6 +236,27 @@ describe("operator API", () => {
       ["Adjustment", -2.34],
       ["Adjustment", 12.34],
     ]);
+    const opLedger = await s.get(`/admin/api/users/${u.uid}/ledger?page=1`, op);
+    expect(opLedger.data.total).toBe(ledger.data.total);
+    expect(
+      opLedger.data.data
+        .slice(0, 3)
+        .map((r: any) => [r.kind, r.kind_name, r.amount, r.balance_after]),
+    ).toEqual([
+      ["adjustment", "Adjustment", -2.34, 410],
+      ["adjustment", "Adjustment", 12.34, 412.34],
+      ["withdrawal_returned", ledger.data.data[2].MemoTran, 200, 400],
+    ]);
+    const page2 = await s.get(`/admin/api/users/${u.uid}/ledger?page=2`, op);
+    expect(page2.data).toEqual({ data: [], total: opLedger.data.total });
+    const missing = await fetch(`${s.base}/admin/api/users/nobody/ledger`, op);
+    expect(missing.status).toBe(404);
+    const badPage = await s.get(`/admin/api/users/${u.uid}/ledger?page=x`, op);
+    expect(badPage.code).not.toBe(1);
+    const asUser = await fetch(`${s.base}/admin/api/users/${u.uid}/ledger`, {
+      headers: { authorization: u.token },
+    });
+    expect(asUser.status).toBe(401);
     expect(checkLedger(s.up.ctx.db).findings).toEqual([]);
   });
 

@@ -19,6 +19,7 @@ import { wireTime } from "../../platform/wire.js";
 import { MICRO, parseDecimal, toMicro, dec } from "../money/decimal.js";
 import { Deposits } from "../money/deposits.js";
 import { moneyOf } from "../money/service.js";
+import { ledgerPage } from "../money/ledger.js";
 import { Withdrawals } from "../money/withdrawals.js";
 import type { Uploads } from "../uploads/service.js";
 import { auditPage, writeAudit } from "./audit.js";
@@ -441,6 +442,32 @@ export function registerOperatorRoutes(
           } satisfies api.AdminUser;
         }),
       );
+    },
+    extras,
+  );
+
+  route(
+    app,
+    api.userLedger,
+    async (req) => {
+      requireOperator(ctx, req);
+      const uid = typeof req.params.uid === "string" ? req.params.uid.trim() : "";
+      const user = db.prepare("SELECT id FROM users WHERE uid = ?").get(uid) as
+        { id: number } | undefined;
+      if (!user) throw new DomainError("not_found", CODE.NOT_FOUND, {}, 404);
+      const page = pageField(req.query.page, INVALID);
+      const { items, total } = ledgerPage(db, user.id, page, PAGE_SIZE);
+      return ctx.ok(req, {
+        data: items.map((r) => ({
+          id: r.id,
+          amount: r.amountMicro / MICRO,
+          balance_after: r.balanceAfterMicro / MICRO,
+          kind: r.kind,
+          kind_name: translate(req.lang, `ledger_kind_${r.kind}`),
+          created_at: wireTime(r.createdAt),
+        })),
+        total,
+      });
     },
     extras,
   );

@@ -1,0 +1,91 @@
+/** Pieces of the operator console's pages: status tabs, pager, a remark form. */
+import { Form, Link } from "@remix-run/react";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { useTranslation } from "react-i18next";
+import { FormErrors, Hidden } from "./Form";
+
+/** Links to a queue's status tabs (plain links: they work without JavaScript). */
+export function StatusTabs({
+  tabs,
+  current,
+  label,
+}: {
+  tabs: readonly (readonly [number, string])[];
+  current: number;
+  label: string;
+}) {
+  const { t } = useTranslation("operator");
+  return (
+    <nav className="segmented console-tabs" aria-label={label}>
+      {tabs.map(([status, key]) => (
+        <Link
+          key={status}
+          to={`?status=${status}`}
+          className={status === current ? "seg active" : "seg"}
+          aria-current={status === current ? "page" : undefined}
+        >
+          {t(key)}
+        </Link>
+      ))}
+    </nav>
+  );
+}
+
+/** Previous / next page links keeping the other query parameters. */
+export function Pager({ page, pages, query }: { page: number; pages: number; query: string }) {
+  const { t } = useTranslation("operator");
+  if (pages <= 1) return null;
+  const to = (p: number) => `?${query ? `${query}&` : ""}page=${p}`;
+  return (
+    <nav className="pager" aria-label={t("pages")}>
+      {page > 1 ? (
+        <Link to={to(page - 1)} rel="prev" className="btn">
+          {t("previous")}
+        </Link>
+      ) : (
+        <span />
+      )}
+      <span className="muted">{t("page_of", { page, pages })}</span>
+      {page < pages ? (
+        <Link to={to(page + 1)} rel="next" className="btn">
+          {t("next")}
+        </Link>
+      ) : (
+        <span />
+      )}
+    </nav>
+  );
+}
+
+/** A decision with a required remark (reject, invalid). */
+export function RemarkForm({
+  intent,
+  id,
+  button,
+  errors,
+  danger,
+}: {
+  intent: string;
+  id: number;
+  button: string;
+  errors?: string[];
+  danger?: boolean;
+}) {
+  const { t } = useTranslation("operator");
+  const inputId = `${intent}-${id}-remark`;
+  return (
+    <Form method="post" className="form console-action" data-testid={`${intent}-form`}>
+      <AuthenticityTokenInput />
+      <Hidden name="intent" value={intent} />
+      <Hidden name="id" value={id} />
+      <FormErrors errors={errors} />
+      <div className="field">
+        <label htmlFor={inputId}>{t("remark")}</label>
+        <input id={inputId} name="remark" required maxLength={500} autoComplete="off" />
+      </div>
+      <button type="submit" className={danger ? "btn btn-danger" : "btn btn-outline"}>
+        {button}
+      </button>
+    </Form>
+  );
+}

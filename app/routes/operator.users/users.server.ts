@@ -1,0 +1,56 @@
+/**
+ * User lookup's server side: users by uid, e-mail or phone (`?q=`) with their money; the chosen
+ * user's ledger (`?uid=`, paged); an adjustment (signed amount and remark) booked by the upstream.
+ */
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { PAGE_SIZE } from "@contract/constants";
+import { adjust, findUsers, userLedger } from "~/upstream/operator.server";
+import { requireOperator, operatorRedirect } from "~/utils/operator-session.server";
+import { readForm, refused, refusalStatus } from "~/utils/forms.server";
+import { backTo, pageParam } from "~/utils/console";
+import { adjustSchema } from "~/schemas/operator";
+import { detectLang, getT } from "~/i18n.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const op = await requireOperator(request);
+  const url = new URL(request.url);
+  const q = (url.searchParams.get("q") ?? "").trim().slice(0, 128);
+  const uid = (url.searchParams.get("uid") ?? "").trim().slice(0, 64);
+  const page = pageParam(url);
+  const [found, ledger] = await Promise.all([
+    findUsers({ request, op }, q),
+    uid ? userLedger({ request, op }, uid, page) : Promise.resolve(null),
+  ]);
+  return data(
+    {
+      lang: await detectLang(request),
+      q,
+      uid,
+      page,
+      users: found.ok ? found.data : [],
+      ledger: ledger?.ok
+        ? { rows: ledger.data.data, pages: Math.max(1, Math.ceil(ledger.data.total / PAGE_SIZE)) }
+        : null,
+      notice: !found.ok ? found.msg : ledger && !ledger.ok ? ledger.msg : null,
+    },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const op = await requireOperator(request);
+  const form = await readForm(request, { adjust: adjustSchema });
+  if (!form.ok) return refused(form);
+  const v = form.value;
+  const r = await adjust({ request, op }, { uid: v.uid, amount: v.amount, remark: v.remark });
+  if (!r.ok)
+    return data(
+      { refusedIntent: form.intent, result: form.reply({ formErrors: [r.msg] }) },
+      { status: refusalStatus(r) },
+    );
+  const t = await getT(request, ["operator"]);
+  return operatorRedirect(op, backTo(request), {
+    type: "success",
+    text: t("operator:adjusted", { uid: v.uid, amount: v.amount }),
+  });
+}

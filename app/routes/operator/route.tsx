@@ -1,0 +1,69 @@
+/**
+ * The operator console's layout (/operator/*): only for a signed-in operator (console session;
+ * a user's session never opens it), with its own navigation instead of the users' tab bar, the
+ * operator's name and the sign-out form. Toasts of console actions come from the console session.
+ */
+import { data, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, NavLink, Outlet, useLoaderData } from "@remix-run/react";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { useTranslation } from "react-i18next";
+import { commitOperatorSession, requireOperator } from "~/utils/operator-session.server";
+
+export const handle = { i18n: ["common", "auth", "operator"] };
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const op = await requireOperator(request);
+  const toast = op.session.get("toast") ?? null;
+  const headers = new Headers({ "Cache-Control": "private, no-store" });
+  if (toast) headers.append("Set-Cookie", await commitOperatorSession(op.session));
+  return data({ name: op.name, toast }, { headers });
+}
+
+const LINKS = [
+  ["/operator", "nav_charges"],
+  ["/operator/draws", "nav_draws"],
+  ["/operator/users", "nav_users"],
+  ["/operator/settings", "nav_settings"],
+  ["/operator/audit", "nav_audit"],
+] as const;
+
+export default function OperatorLayout() {
+  const { name } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("operator");
+  return (
+    <div className="console">
+      <header className="console-head">
+        <strong className="console-brand">{t("console")}</strong>
+        <span className="muted" data-testid="operator-name">
+          {name}
+        </span>
+        <Form method="post" action="/operator/logout" className="console-signout">
+          <AuthenticityTokenInput />
+          <button type="submit" className="btn btn-small btn-outline">
+            {t("sign_out")}
+          </button>
+        </Form>
+      </header>
+      <nav className="console-nav" aria-label={t("console")}>
+        <ul role="list">
+          {LINKS.map(([to, key]) => (
+            <li key={to}>
+              <NavLink to={to} end>
+                {t(key)}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+        {/* Deposit channels, wire accounts and withdrawal currencies are edited here once the
+            upstream's operator API has them. */}
+        <div className="console-nav-group" data-testid="console-nav-money">
+          <span className="console-nav-title">{t("nav_money_setup")}</span>
+          <span className="muted">{t("nav_money_setup_soon")}</span>
+        </div>
+      </nav>
+      <div className="console-body">
+        <Outlet />
+      </div>
+    </div>
+  );
+}

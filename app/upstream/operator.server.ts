@@ -1,0 +1,141 @@
+/**
+ * The operator API (contract/api/admin.ts), one typed function per call, for the console. Calls carry
+ * the console session's token as `Authorization: Bearer`; a 999 (expired or revoked token) ends the
+ * console session and leads to /operator/login, never to the user's sign-in.
+ */
+import * as admin from "@contract/api/admin";
+import { CODE } from "@contract/envelope";
+import { callerFor, send, type Params, type UpstreamResult } from "./client.server";
+import { upstreamTimeoutMs, upstreamUrl } from "~/utils/env.server";
+import { operatorSignedOut, type SignedInOperator } from "~/utils/operator-session.server";
+
+type Def = Pick<(typeof admin)[keyof typeof admin] & object, "method" | "path">;
+
+async function opCall<T>(
+  request: Request,
+  op: SignedInOperator,
+  def: Def,
+  path: string,
+  params?: Params,
+): Promise<UpstreamResult<T>> {
+  const caller = await callerFor(request);
+  const r = await send<T>(caller, { method: def.method, path }, params, {
+    token: `Bearer ${op.token}`,
+    init: true,
+  });
+  if (!r.ok && r.code === CODE.SESSION_INVALID)
+    throw await operatorSignedOut(request, { type: "error", text: r.msg });
+  return r;
+}
+
+const withId = (path: string, key: string, value: string | number) =>
+  path.replace(`:${key}`, encodeURIComponent(String(value)));
+
+export interface Ctx {
+  request: Request;
+  op: SignedInOperator;
+}
+
+export async function operatorLogin(
+  request: Request,
+  body: { name: string; password: string; code: string },
+) {
+  const caller = await callerFor(request);
+  return send<admin.OperatorSession>(caller, admin.login, body, { token: null, init: true });
+}
+
+export async function operatorLogout(request: Request, token: string) {
+  const caller = await callerFor(request);
+  return send<null>(caller, admin.logout, {}, { token: `Bearer ${token}`, init: true, soft: true });
+}
+
+export const charges = ({ request, op }: Ctx, status: number, page: number) =>
+  opCall<admin.AdminPage<admin.AdminCharge>>(request, op, admin.charges, admin.charges.path, {
+    status,
+    page,
+  });
+
+export const approveCharge = ({ request, op }: Ctx, id: number, amount?: string) =>
+  opCall<admin.AdminCharge>(
+    request,
+    op,
+    admin.approveCharge,
+    withId(admin.approveCharge.path, "id", id),
+    { amount: amount || undefined },
+  );
+
+export const decideCharge = (
+  { request, op }: Ctx,
+  how: "reject" | "invalid",
+  id: number,
+  remark: string,
+) => {
+  const def = how === "reject" ? admin.rejectCharge : admin.invalidCharge;
+  return opCall<admin.AdminCharge>(request, op, def, withId(def.path, "id", id), { remark });
+};
+
+export const draws = ({ request, op }: Ctx, status: number, page: number) =>
+  opCall<admin.AdminPage<admin.AdminDraw>>(request, op, admin.draws, admin.draws.path, {
+    status,
+    page,
+  });
+
+export const approveDraw = ({ request, op }: Ctx, id: number) =>
+  opCall<admin.AdminDraw>(request, op, admin.approveDraw, withId(admin.approveDraw.path, "id", id));
+
+export const rejectDraw = ({ request, op }: Ctx, id: number, remark: string) =>
+  opCall<admin.AdminDraw>(request, op, admin.rejectDraw, withId(admin.rejectDraw.path, "id", id), {
+    remark,
+  });
+
+export const findUsers = ({ request, op }: Ctx, q: string) =>
+  opCall<admin.AdminUser[]>(request, op, admin.users, admin.users.path, { q: q || undefined });
+
+export const userLedger = ({ request, op }: Ctx, uid: string, page: number) =>
+  opCall<admin.AdminPage<admin.AdminLedgerRow>>(
+    request,
+    op,
+    admin.userLedger,
+    withId(admin.userLedger.path, "uid", uid),
+    { page },
+  );
+
+export const adjust = (
+  { request, op }: Ctx,
+  body: { uid: string; amount: string; remark: string },
+) => opCall<admin.AuditRow>(request, op, admin.adjustments, admin.adjustments.path, body);
+
+export const settings = ({ request, op }: Ctx) =>
+  opCall<admin.AdminSetting[]>(request, op, admin.settings, admin.settings.path);
+
+export const setSetting = ({ request, op }: Ctx, key: string, value: string) =>
+  opCall<admin.AdminSetting>(request, op, admin.setSetting, admin.setSetting.path, { key, value });
+
+export const auditLog = ({ request, op }: Ctx, page: number) =>
+  opCall<admin.AdminPage<admin.AuditRow>>(request, op, admin.audit, admin.audit.path, { page });
+
+/**
+ * A proof image, fetched with the operator's token: the upstream's answer (status, image type and
+ * bytes), or null when the upstream cannot be reached or answers 401 (the console session ends).
+ */
+export async function uploadImage(
+  op: SignedInOperator,
+  name: string,
+): Promise<{ status: number; type: string | null; body: ArrayBuffer | null }> {
+  const url = `${upstreamUrl()}/admin/api/uploads/${encodeURIComponent(name)}`;
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      headers: { authorization: `Bearer ${op.token}` },
+      signal: AbortSignal.timeout(upstreamTimeoutMs()),
+    });
+  } catch {
+    return { status: 503, type: null, body: null };
+  }
+  const type = res.headers.get("content-type");
+  if (!res.ok || !type?.startsWith("image/")) {
+    await res.body?.cancel().catch(() => undefined);
+    return { status: res.status === 200 ? 404 : res.status, type: null, body: null };
+  }
+  return { status: 200, type, body: await res.arrayBuffer() };
+}

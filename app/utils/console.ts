@@ -1,0 +1,48 @@
+/** Small pieces the operator console's server and pages share. */
+import { CHARGE_STATUS, WITHDRAW_STATUS } from "@contract/enums";
+
+/** A wire time ("YYYY-MM-DD HH:mm:ss", UTC) in ms, or null. */
+export function wireTimeMs(s: string): number | null {
+  const ms = Date.parse(`${s.replace(" ", "T")}Z`);
+  return Number.isFinite(ms) ? ms : null;
+}
+
+/** The page asked for by `?page=`: a whole number from 1 (anything else is page 1). */
+export function pageParam(url: URL): number {
+  const raw = url.searchParams.get("page") ?? "1";
+  return /^\d{1,6}$/.test(raw) ? Math.max(1, Number(raw)) : 1;
+}
+
+/** The queue tab asked for by `?status=`: one of `statuses`, else the first. */
+export function statusParam(url: URL, statuses: readonly number[]): number {
+  const raw = Number(url.searchParams.get("status") ?? statuses[0]);
+  return statuses.includes(raw) ? raw : statuses[0];
+}
+
+/** The deposit queue's tabs, in the contract's order, with their message keys. */
+export const CHARGE_TABS = [
+  [CHARGE_STATUS.UNCHECKED, "charge_status_0"],
+  [CHARGE_STATUS.FINISHED, "charge_status_1"],
+  [CHARGE_STATUS.REJECTED, "charge_status_2"],
+  [CHARGE_STATUS.INVALID, "charge_status_3"],
+] as const;
+
+export const DRAW_TABS = [
+  [WITHDRAW_STATUS.REVIEWING, "draw_status_0"],
+  [WITHDRAW_STATUS.PAID, "draw_status_1"],
+  [WITHDRAW_STATUS.REJECTED, "draw_status_2"],
+  [WITHDRAW_STATUS.CANCELLED, "draw_status_3"],
+] as const;
+
+/** The name of an upload from its operator URL (…/admin/api/uploads/NAME). */
+export function uploadName(proofUrl: string): string {
+  return proofUrl.slice(proofUrl.lastIndexOf("/") + 1);
+}
+
+/** The page a console form was posted from (path and query, without Remix's `index`). */
+export function backTo(request: Request): string {
+  const url = new URL(request.url);
+  url.searchParams.delete("index");
+  const q = url.searchParams.toString();
+  return url.pathname + (q ? `?${q}` : "");
+}

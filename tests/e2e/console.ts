@@ -1,0 +1,146 @@
+/**
+ * The operator console in the end-to-end specs: a real operator account (made by the operator
+ * command, tests/e2e/operator.ts) signed in through /operator/login with its password and a TOTP code
+ * computed like an authenticator app does; and a real user's money made through the user API.
+ */
+import type { Page, TestInfo } from "@playwright/test";
+import sharp from "sharp";
+import { generate } from "otplib";
+import { expect, PASSWORD, UPSTREAM_URL, TRON } from "./fixtures";
+import { createOperatorAccount, type OperatorAccount } from "./operator";
+import { web } from "./texts";
+
+export const EN = (key: string, params?: Record<string, string | number>) => web("en", key, params);
+
+/** A fresh operator account for one test (its codes are never replayed by another test). */
+export function newOperator(info: TestInfo, tag = "op"): OperatorAccount {
+  const name = `e2e-${tag}-${info.project.name}-${info.workerIndex}-${Date.now().toString(36)}`;
+  return createOperatorAccount(name.slice(0, 40));
+}
+
+/** The authenticator's current code. */
+export const totp = (op: OperatorAccount) => generate({ secret: op.secret });
+
+/** Fills and posts the console's sign-in form (on /operator/login). */
+export async function fillOperatorLogin(page: Page, op: OperatorAccount, code: string) {
+  await page.getByLabel(EN("operator:name"), { exact: true }).fill(op.name);
+  await page.getByLabel(EN("operator:password"), { exact: true }).fill(op.password);
+  await page.getByLabel(EN("operator:code"), { exact: true }).fill(code);
+  await page.getByRole("button", { name: EN("operator:sign_in"), exact: true }).click();
+}
+
+/** A new operator signed in to the console; ends on /operator. */
+export async function signInOperator(page: Page, info: TestInfo): Promise<OperatorAccount> {
+  const op = newOperator(info);
+  await page.goto("/operator/login");
+  await fillOperatorLogin(page, op, await totp(op));
+  await expect(page).toHaveURL(/\/operator$/);
+  await expect(page.getByTestId("operator-name")).toHaveText(op.name);
+  return op;
+}
+
+interface Envelope<T = any> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+/** A call of the user API with a user's token. */
+export async function userApi<T = any>(
+  token: string,
+  method: "GET" | "POST",
+  path: string,
+  params: Record<string, string | number> = {},
+): Promise<Envelope<T>> {
+  const url = new URL(UPSTREAM_URL + path);
+  const body = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
+  if (method === "GET") for (const [k, v] of body) url.searchParams.set(k, v);
+  const res = await fetch(url, {
+    method,
+    headers: {
+      authorization: token,
+      lang: "en",
+      ...(method === "POST" ? { "content-type": "application/x-www-form-urlencoded" } : {}),
+    },
+    body: method === "POST" ? body.toString() : undefined,
+  });
+  return (await res.json()) as Envelope<T>;
+}
+
+/** The upstream token and uid of a registered account (signed in once more through the API). */
+export async function userSession(email: string): Promise<{ token: string; uid: string }> {
+  const r = await userApi("", "POST", "/api/user/loginForU", {
+    account: email,
+    password: PASSWORD,
+    login_type: "email",
+  });
+  expect(r.code, r.msg).toBe(1);
+  return { token: r.data.token, uid: String(r.data.user.uid) };
+}
+
+/** A coin deposit of `usd` with a real JPEG proof, made through the user API; its id. */
+export async function depositAs(token: string, usd: string): Promise<number> {
+  const jpeg = await sharp({ create: { width: 24, height: 24, channels: 3, background: "#09c" } })
+    .jpeg()
+    .toBuffer();
+  const form = new FormData();
+  form.append("file", new Blob([new Uint8Array(jpeg)], { type: "image/jpeg" }), "proof.jpg");
+  const up = (await (
+    await fetch(`${UPSTREAM_URL}/api/common/image_upload`, {
+      method: "POST",
+      headers: { authorization: token },
+      body: form,
+    })
+  ).json()) as Envelope<{ name: string }>;
+  expect(up.code, up.msg).toBe(1);
+  const info = await userApi(token, "GET", "/api/quickCharge/info");
+  const c = await userApi(token, "POST", "/api/quickCharge/submit", {
+    number: usd,
+    proofImg: up.data.name,
+    charge_id: info.data.channels[0].id,
+  });
+  expect(c.code, c.msg).toBe(1);
+  return c.data.id;
+}
+
+/** A withdrawal of `usd` to a bound TRC20 address, through the user API; its id. */
+export async function withdrawAs(token: string, usd: string): Promise<number> {
+  const cur = (await userApi(token, "GET", "/api/account/draw_symbol_list", { type: 1 })).data[0];
+  const m = await userApi(token, "POST", "/api/wallet/bind_draw_method", {
+    type: 1,
+    draw_id: cur.id,
+    dc_address: TRON,
+  });
+  expect(m.code, m.msg).toBe(1);
+  const d = await userApi(token, "POST", "/api/account/draw", {
+    draw_currency_id: cur.id,
+    number: usd,
+    draw_method_id: m.data.id,
+  });
+  expect(d.code, d.msg).toBe(1);
+  return d.data.id;
+}
+
+export async function balanceOf(token: string): Promise<{ balance: number; lock_balance: number }> {
+  return (await userApi(token, "GET", "/v1/api/main/account/forexDetail")).data;
+}
+
+/**
+ * Opens the queue pages from the first until the item is shown (other specs' items may come first:
+ * the queue is oldest first); fails after `maxPages`.
+ */
+export async function openQueueItem(
+  page: Page,
+  base: string,
+  testId: string,
+  id: number,
+  maxPages = 20,
+) {
+  const item = page.locator(`[data-testid="${testId}"][data-id="${id}"]`);
+  for (let n = 1; n <= maxPages; n++) {
+    await page.goto(`${base}&page=${n}`);
+    if ((await item.count()) > 0) return item;
+    if ((await page.locator('a[rel="next"]').count()) === 0) break;
+  }
+  throw new Error(`${testId} ${id} is not in ${base}`);
+}
