@@ -2,7 +2,7 @@
 import { Form, Link } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
-import { FormErrors, Hidden } from "./Form";
+import { FormErrors, Hidden, refusalMessages } from "./Form";
 
 /** Links to a queue's status tabs (plain links: they work without JavaScript). */
 export function StatusTabs({
@@ -88,4 +88,25 @@ export function RemarkForm({
       </button>
     </Form>
   );
+}
+
+/**
+ * Where a queue's refused decision shows: at the form of that item and intent, or above the list
+ * when the item is no longer on the page (decided meanwhile by another operator).
+ */
+export function useQueueRefusals(actionData: unknown, items: readonly { id: number }[]) {
+  const a = actionData as { refusedIntent?: string; refusedId?: number } | undefined;
+  const refusedAt =
+    a && typeof a === "object" && "refusedIntent" in a
+      ? { intent: a.refusedIntent, id: a.refusedId ?? 0 }
+      : null;
+  const errorsFor = (intent: string, id: number) =>
+    refusedAt && refusedAt.intent === intent && refusedAt.id === id
+      ? refusalMessages(actionData)
+      : undefined;
+  const orphan =
+    refusedAt && !items.some((c) => c.id === refusedAt.id)
+      ? refusalMessages(actionData)
+      : undefined;
+  return { errorsFor, orphan };
 }

@@ -1,38 +1,18 @@
 /** The deposit queue's server side: one status tab, paged; approve, reject or invalid. */
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { PAGE_SIZE } from "@contract/constants";
 import { approveCharge, charges, decideCharge } from "~/upstream/operator.server";
 import { requireOperator, operatorRedirect } from "~/utils/operator-session.server";
 import { readForm, refused, refusalStatus } from "~/utils/forms.server";
-import { backTo, CHARGE_TABS, pageParam, statusParam, uploadName } from "~/utils/console";
+import { backTo, CHARGE_TABS, uploadName } from "~/utils/console";
+import { loadQueue } from "~/utils/console-queue.server";
 import { approveChargeSchema, invalidChargeSchema, rejectChargeSchema } from "~/schemas/operator";
-import { detectLang, getT } from "~/i18n.server";
+import { getT } from "~/i18n.server";
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const op = await requireOperator(request);
-  const url = new URL(request.url);
-  const status = statusParam(
-    url,
-    CHARGE_TABS.map(([s]) => s),
-  );
-  const page = pageParam(url);
-  const r = await charges({ request, op }, status, page);
-  const list = r.ok ? r.data : { data: [], total: 0 };
-  return data(
-    {
-      lang: await detectLang(request),
-      status,
-      page,
-      pages: Math.max(1, Math.ceil(list.total / PAGE_SIZE)),
-      total: list.total,
-      items: list.data.map((c) => ({
-        ...c,
-        proof: `/operator/uploads/${uploadName(c.proof_url)}`,
-      })),
-      notice: r.ok ? null : r.msg,
-    },
-    { headers: { "Cache-Control": "private, no-store" } },
-  );
+export function loader({ request }: LoaderFunctionArgs) {
+  return loadQueue(request, CHARGE_TABS, charges, (c) => ({
+    ...c,
+    proof: `/operator/uploads/${uploadName(c.proof_url)}`,
+  }));
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -8,8 +8,8 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
 import { CHARGE_STATUS } from "@contract/enums";
-import { FormErrors, Hidden, refusalMessages } from "~/components/Form";
-import { Pager, RemarkForm, StatusTabs } from "~/components/Console";
+import { FormErrors, Hidden } from "~/components/Form";
+import { Pager, RemarkForm, StatusTabs, useQueueRefusals } from "~/components/Console";
 import { CHARGE_TABS } from "~/utils/console";
 import { formatMoney } from "~/utils/format";
 import type { action, loader } from "./charges.server";
@@ -22,21 +22,7 @@ export default function Charges() {
   const d = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("operator");
-  const refusedAt =
-    actionData && "refusedIntent" in actionData
-      ? {
-          intent: actionData.refusedIntent,
-          id: "refusedId" in actionData ? actionData.refusedId : 0,
-        }
-      : null;
-  const errorsFor = (intent: string, id: number) =>
-    refusedAt && refusedAt.intent === intent && refusedAt.id === id
-      ? refusalMessages(actionData)
-      : undefined;
-  const orphan =
-    refusedAt && !d.items.some((c) => c.id === refusedAt.id)
-      ? refusalMessages(actionData)
-      : undefined;
+  const { errorsFor, orphan } = useQueueRefusals(actionData, d.items);
   return (
     <section aria-labelledby="charges-title">
       <h1 id="charges-title">{t("charges_title")}</h1>

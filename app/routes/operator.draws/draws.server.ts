@@ -1,34 +1,15 @@
 /** The withdrawal queue's server side: one status tab, paged; approve or reject with a remark. */
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { PAGE_SIZE } from "@contract/constants";
 import { approveDraw, draws, rejectDraw } from "~/upstream/operator.server";
 import { requireOperator, operatorRedirect } from "~/utils/operator-session.server";
 import { readForm, refused, refusalStatus } from "~/utils/forms.server";
-import { backTo, DRAW_TABS, pageParam, statusParam } from "~/utils/console";
+import { backTo, DRAW_TABS } from "~/utils/console";
+import { loadQueue } from "~/utils/console-queue.server";
 import { approveDrawSchema, rejectDrawSchema } from "~/schemas/operator";
-import { detectLang, getT } from "~/i18n.server";
+import { getT } from "~/i18n.server";
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const op = await requireOperator(request);
-  const url = new URL(request.url);
-  const status = statusParam(
-    url,
-    DRAW_TABS.map(([s]) => s),
-  );
-  const page = pageParam(url);
-  const r = await draws({ request, op }, status, page);
-  const list = r.ok ? r.data : { data: [], total: 0 };
-  return data(
-    {
-      lang: await detectLang(request),
-      status,
-      page,
-      pages: Math.max(1, Math.ceil(list.total / PAGE_SIZE)),
-      items: list.data,
-      notice: r.ok ? null : r.msg,
-    },
-    { headers: { "Cache-Control": "private, no-store" } },
-  );
+export function loader({ request }: LoaderFunctionArgs) {
+  return loadQueue(request, DRAW_TABS, draws, (w) => w);
 }
 
 export async function action({ request }: ActionFunctionArgs) {
