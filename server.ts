@@ -274,9 +274,16 @@ async function main() {
   app.disable("x-powered-by");
   if (ENV.trustProxy) app.set("trust proxy", ENV.trustProxy);
 
-  app.use((_req, res, next) => {
+  app.use((req, res, next) => {
     res.locals.nonce = crypto.randomBytes(16).toString("base64");
     res.setHeader("Permissions-Policy", PERMISSIONS_POLICY);
+    // A body refused as too large (413) is answered before it is read to its end: the connection
+    // closes after the answer, so its unread rest is never taken for the next request.
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: Response, ...args: Parameters<typeof writeHead>) {
+      if (args[0] === 413 && !req.complete) this.setHeader("Connection", "close");
+      return writeHead.apply(this, args);
+    } as typeof writeHead;
     next();
   });
 

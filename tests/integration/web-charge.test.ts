@@ -226,7 +226,8 @@ describe("deposit form (POST /mine/charge)", () => {
     const forged = await post(jar, { ...fields, csrf: "x", number: "50" }, image);
     expect(forged.status).toBe(403);
 
-    // Beyond what the web reads at all (last: the refused body is left unread on its connection).
+    // Beyond what the web reads at all: refused without reading the rest, and the connection is
+    // closed so that the next request does not meet the unread bytes.
     const huge = await post(
       jar,
       { ...fields, number: "50" },
@@ -234,6 +235,8 @@ describe("deposit form (POST /mine/charge)", () => {
     );
     expect(huge.status).toBe(413);
     expect(huge.text).toContain(FORM_TOO_LARGE);
+    const after = await post(jar, { ...fields, csrf: "x", number: "50" }, image);
+    expect(after.status).toBe(403);
     expect(count("uploads")).toBe(uploads);
     expect(count("charges")).toBe(charges);
   }, 60_000);
