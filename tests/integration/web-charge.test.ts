@@ -10,10 +10,12 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UPLOAD_MAX_BYTES } from "../../contract/constants";
+import { DRAW_TYPE } from "../../contract/enums";
 import { getEnv, postEnv } from "./upstream-harness";
 import { cookieHeader, keepCookies, startWeb, type WebServer } from "./web-harness";
 
 let web: WebServer;
+const OPERATOR = "web-charge-operator-token-0123456789";
 const PASSWORD = "Secret-1234";
 const FORM_TOO_LARGE = (
   JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../locales/en/common.json"), "utf8")) as {
@@ -22,7 +24,7 @@ const FORM_TOO_LARGE = (
 ).form_too_large;
 
 beforeAll(async () => {
-  web = await startWeb();
+  web = await startWeb({ env: { OPERATOR_TOKEN: OPERATOR } });
 }, 180_000);
 
 afterAll(async () => {
@@ -239,5 +241,48 @@ describe("deposit form (POST /mine/charge)", () => {
     expect(after.status).toBe(403);
     expect(count("uploads")).toBe(uploads);
     expect(count("charges")).toBe(charges);
+  }, 60_000);
+
+  it("with nothing to pay through, deposit and withdrawal screens say so (the spec's no-channel messages)", async () => {
+    const jar = await signedIn("nochannel");
+    const op = { authorization: `Bearer ${OPERATOR}` };
+    const hideAll = async (list: string, update: (id: number) => string) => {
+      const entries = await getEnv<{ id: number; type?: number }[]>(web.upstreamBase, list, {
+        headers: op,
+      });
+      for (const e of entries.data)
+        if (list !== "/admin/api/draw_currencies" || e.type === DRAW_TYPE.BANK)
+          expect(
+            (await postEnv(web.upstreamBase, update(e.id), { enabled: "0" }, { headers: op })).code,
+          ).toBe(1);
+    };
+    const page = async (url: string) => {
+      const res = await fetch(web.base + url, { headers: { cookie: cookieHeader(jar) } });
+      expect(res.status).toBe(200);
+      return res.text();
+    };
+    const en = (ns: string, key: string) =>
+      (
+        JSON.parse(
+          fs.readFileSync(path.resolve(__dirname, `../../locales/en/${ns}.json`), "utf8"),
+        ) as Record<string, string>
+      )[key];
+
+    expect(await page("/mine/charge?type=1")).not.toContain('data-testid="charge-no-wire"');
+    await hideAll("/admin/api/wire_accounts", (id) => `/admin/api/wire_accounts/${id}`);
+    const wire = await page("/mine/charge?type=1");
+    expect(wire).toContain('data-testid="charge-no-wire"');
+    expect(wire).toContain(en("charge", "no_pay_way"));
+
+    await hideAll("/admin/api/charge_channels", (id) => `/admin/api/charge_channels/${id}`);
+    expect(await page("/mine/charge?type=0")).toContain('data-testid="charge-no-channel"');
+
+    expect(await page("/mine/withdraw?type=2")).not.toContain('data-testid="withdraw-no-channel"');
+    await hideAll("/admin/api/draw_currencies", (id) => `/admin/api/draw_currencies/${id}`);
+    const bank = await page("/mine/withdraw?type=2");
+    expect(bank).toContain('data-testid="withdraw-no-channel"');
+    expect(bank).toContain(en("withdraw", "no_channel"));
+    // Coins are still offered.
+    expect(await page("/mine/withdraw?type=1")).not.toContain('data-testid="withdraw-no-channel"');
   }, 60_000);
 });
