@@ -45,3 +45,17 @@ export const settingSchema = z.object({
   key: text().pipe(z.string().max(64)),
   value: z.string().trim().max(500).default(""),
 });
+
+/**
+ * The money catalogue's forms (deposit channels, wire accounts, withdrawal currencies): "add" makes
+ * a new entry, "save" changes entry `id`. Each field is bounded text here; the upstream checks the
+ * whole entry (an address for its network, a SWIFT code, min not above max ...).
+ */
+const catalogText = z.string().trim().max(200).optional();
+export function catalogSchemas(names: readonly string[]) {
+  const fields = Object.fromEntries(names.map((n) => [n, catalogText]));
+  return {
+    add: z.object({ intent: z.literal("add") }).extend(fields),
+    save: z.object({ intent: z.literal("save"), id }).extend(fields),
+  };
+}

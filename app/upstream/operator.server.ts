@@ -4,6 +4,7 @@
  * console session and leads to /operator/login, never to the user's sign-in.
  */
 import * as admin from "@contract/api/admin";
+import { pathOf } from "@contract/api/endpoint";
 import { CODE } from "@contract/envelope";
 import { callerFor, send, type Params, type UpstreamResult } from "./client.server";
 import { upstreamTimeoutMs, upstreamUrl } from "~/utils/env.server";
@@ -27,9 +28,6 @@ async function opCall<T>(
     throw await operatorSignedOut(request, { type: "error", text: r.msg });
   return r;
 }
-
-const withId = (path: string, key: string, value: string | number) =>
-  path.replace(`:${key}`, encodeURIComponent(String(value)));
 
 export interface Ctx {
   request: Request;
@@ -56,13 +54,9 @@ export const charges = ({ request, op }: Ctx, status: number, page: number) =>
   });
 
 export const approveCharge = ({ request, op }: Ctx, id: number, amount?: string) =>
-  opCall<admin.AdminCharge>(
-    request,
-    op,
-    admin.approveCharge,
-    withId(admin.approveCharge.path, "id", id),
-    { amount: amount || undefined },
-  );
+  opCall<admin.AdminCharge>(request, op, admin.approveCharge, pathOf(admin.approveCharge, { id }), {
+    amount: amount || undefined,
+  });
 
 export const decideCharge = (
   { request, op }: Ctx,
@@ -71,7 +65,7 @@ export const decideCharge = (
   remark: string,
 ) => {
   const def = how === "reject" ? admin.rejectCharge : admin.invalidCharge;
-  return opCall<admin.AdminCharge>(request, op, def, withId(def.path, "id", id), { remark });
+  return opCall<admin.AdminCharge>(request, op, def, pathOf(def, { id }), { remark });
 };
 
 export const draws = ({ request, op }: Ctx, status: number, page: number) =>
@@ -81,10 +75,10 @@ export const draws = ({ request, op }: Ctx, status: number, page: number) =>
   });
 
 export const approveDraw = ({ request, op }: Ctx, id: number) =>
-  opCall<admin.AdminDraw>(request, op, admin.approveDraw, withId(admin.approveDraw.path, "id", id));
+  opCall<admin.AdminDraw>(request, op, admin.approveDraw, pathOf(admin.approveDraw, { id }));
 
 export const rejectDraw = ({ request, op }: Ctx, id: number, remark: string) =>
-  opCall<admin.AdminDraw>(request, op, admin.rejectDraw, withId(admin.rejectDraw.path, "id", id), {
+  opCall<admin.AdminDraw>(request, op, admin.rejectDraw, pathOf(admin.rejectDraw, { id }), {
     remark,
   });
 
@@ -96,7 +90,7 @@ export const userLedger = ({ request, op }: Ctx, uid: string, page: number) =>
     request,
     op,
     admin.userLedger,
-    withId(admin.userLedger.path, "uid", uid),
+    pathOf(admin.userLedger, { uid }),
     { page },
   );
 
@@ -113,6 +107,72 @@ export const setSetting = ({ request, op }: Ctx, key: string, value: string) =>
 
 export const auditLog = ({ request, op }: Ctx, page: number) =>
   opCall<admin.AdminPage<admin.AuditRow>>(request, op, admin.audit, admin.audit.path, { page });
+
+/** The money catalogue's fields as the console posts them (text; the upstream checks them). */
+export type CatalogFields = Record<string, string>;
+
+export const chargeChannels = ({ request, op }: Ctx) =>
+  opCall<admin.AdminChargeChannel[]>(request, op, admin.chargeChannels, admin.chargeChannels.path);
+
+export const addChargeChannel = ({ request, op }: Ctx, body: CatalogFields) =>
+  opCall<admin.AdminChargeChannel>(
+    request,
+    op,
+    admin.addChargeChannel,
+    admin.addChargeChannel.path,
+    body,
+  );
+
+export const updateChargeChannel = ({ request, op }: Ctx, id: number, body: CatalogFields) =>
+  opCall<admin.AdminChargeChannel>(
+    request,
+    op,
+    admin.updateChargeChannel,
+    pathOf(admin.updateChargeChannel, { id }),
+    body,
+  );
+
+export const wireAccounts = ({ request, op }: Ctx) =>
+  opCall<admin.AdminWireAccount[]>(request, op, admin.wireAccounts, admin.wireAccounts.path);
+
+export const addWireAccount = ({ request, op }: Ctx, body: CatalogFields) =>
+  opCall<admin.AdminWireAccount>(
+    request,
+    op,
+    admin.addWireAccount,
+    admin.addWireAccount.path,
+    body,
+  );
+
+export const updateWireAccount = ({ request, op }: Ctx, id: number, body: CatalogFields) =>
+  opCall<admin.AdminWireAccount>(
+    request,
+    op,
+    admin.updateWireAccount,
+    pathOf(admin.updateWireAccount, { id }),
+    body,
+  );
+
+export const drawCurrencies = ({ request, op }: Ctx) =>
+  opCall<admin.AdminDrawCurrency[]>(request, op, admin.drawCurrencies, admin.drawCurrencies.path);
+
+export const addDrawCurrency = ({ request, op }: Ctx, body: CatalogFields) =>
+  opCall<admin.AdminDrawCurrency>(
+    request,
+    op,
+    admin.addDrawCurrency,
+    admin.addDrawCurrency.path,
+    body,
+  );
+
+export const updateDrawCurrency = ({ request, op }: Ctx, id: number, body: CatalogFields) =>
+  opCall<admin.AdminDrawCurrency>(
+    request,
+    op,
+    admin.updateDrawCurrency,
+    pathOf(admin.updateDrawCurrency, { id }),
+    body,
+  );
 
 /**
  * A proof image, fetched with the operator's token: the upstream's answer (status, image type and

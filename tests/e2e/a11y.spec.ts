@@ -104,6 +104,9 @@ const CONSOLE = [
   "/operator/users",
   "/operator/settings",
   "/operator/audit",
+  "/operator/channels",
+  "/operator/wire-accounts",
+  "/operator/draw-currencies",
 ];
 const SIGNED_IN = [
   "/order",

@@ -129,6 +129,9 @@ test.describe("content security policy", () => {
       `/operator/users?q=${encodeURIComponent(email)}`,
       "/operator/settings",
       "/operator/audit",
+      "/operator/channels",
+      "/operator/wire-accounts",
+      "/operator/draw-currencies",
     ]) {
       await page.goto(url);
       await page.waitForLoadState("load");

@@ -27,6 +27,13 @@ const LINKS = [
   ["/operator/audit", "nav_audit"],
 ] as const;
 
+/** The money catalogue: what users deposit to and withdraw in. */
+const MONEY_LINKS = [
+  ["/operator/channels", "nav_channels"],
+  ["/operator/wire-accounts", "nav_wire_accounts"],
+  ["/operator/draw-currencies", "nav_draw_currencies"],
+] as const;
+
 export default function OperatorLayout() {
   const { name } = useLoaderData<typeof loader>();
   const { t } = useTranslation("operator");
@@ -54,11 +61,17 @@ export default function OperatorLayout() {
             </li>
           ))}
         </ul>
-        {/* Deposit channels, wire accounts and withdrawal currencies are edited here once the
-            upstream's operator API has them. */}
         <div className="console-nav-group" data-testid="console-nav-money">
-          <span className="console-nav-title">{t("nav_money_setup")}</span>
-          <span className="muted">{t("nav_money_setup_soon")}</span>
+          <span className="console-nav-title" id="console-nav-money">
+            {t("nav_money_setup")}
+          </span>
+          <ul role="list" aria-labelledby="console-nav-money">
+            {MONEY_LINKS.map(([to, key]) => (
+              <li key={to}>
+                <NavLink to={to}>{t(key)}</NavLink>
+              </li>
+            ))}
+          </ul>
         </div>
       </nav>
       <div className="console-body">
