@@ -108,7 +108,9 @@ test("register, bind, deposit, approval, trade, withdraw, rejection, withdraw, p
     await form.getByLabel(TRON).check();
     await form.getByLabel(EN("withdraw:amount")).fill(usd);
     await press(form, EN("withdraw:submit"));
-    await expect(page.locator('[data-toast="success"]')).toContainText(M("withdraw_requested"));
+    await expect(
+      page.locator('[data-toast="success"]').filter({ hasText: M("withdraw_requested") }),
+    ).toBeVisible();
     const record = page.getByTestId("withdraw-record").first();
     await expect(record).toContainText(M("withdraw_status_0"));
     return (await record.getAttribute("data-draw-id")) ?? "";
