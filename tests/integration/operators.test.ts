@@ -334,6 +334,9 @@ describe("operator API", () => {
     const set = (key: string, value: string, lang = "en") =>
       s.post("/admin/api/settings", { key, value }, { ...op, lang });
     expect((await set("no.such", "1")).msg).toBe("There is no setting named no.such");
+    // Names of the registry object's prototype are no settings either (never a 500).
+    for (const name of ["constructor", "__proto__", "toString"])
+      expect((await set(name, "1")).msg).toBe(`There is no setting named ${name}`);
     expect((await set("trade.max_orders", "0", "de")).msg).toBe(
       "trade.max_orders muss eine ganze Zahl von 1 bis 10000 sein",
     );

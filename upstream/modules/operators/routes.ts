@@ -509,7 +509,8 @@ export function registerOperatorRoutes(
       const op = requireOperator(ctx, req);
       const key = typeof req.body.key === "string" ? req.body.key.trim() : "";
       const value = typeof req.body.value === "string" ? req.body.value.trim() : "";
-      const entry = SETTINGS[key];
+      // Own keys only: "constructor" or "__proto__" must not reach the prototype.
+      const entry = Object.hasOwn(SETTINGS, key) ? SETTINGS[key] : undefined;
       if (!entry) throw new DomainError("setting_unknown", CODE_FAIL, { key });
       const refused = entry.check(value, db);
       if (refused) throw new DomainError(refused.key, CODE_FAIL, { key, ...refused.params });
