@@ -182,8 +182,9 @@ export async function readForm(
       ? options.intentOf(formData)
       : formData.get("intent");
   const names = Object.keys(map);
+  // Own names only: an intent such as "__proto__" is unknown, never the map's prototype.
   const intent =
-    typeof posted === "string" && posted in map
+    typeof posted === "string" && Object.hasOwn(map, posted)
       ? posted
       : posted === null
         ? (options.defaultIntent ?? names[0])

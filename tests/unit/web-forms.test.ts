@@ -143,6 +143,11 @@ describe("form pipeline", () => {
     );
     expect(unknown.ok ? 200 : unknown.status).toBe(400);
     if (!unknown.ok) expect(unknown.result.error?.[""]).toEqual(["Unknown action"]);
+    // Names of the schema map's prototype are unknown intents too, never a crash.
+    for (const name of ["__proto__", "constructor", "toString"]) {
+      const proto = await readForm(post({ csrf: token, intent: name }, { cookie }), schemas);
+      expect(proto.ok ? 200 : proto.status).toBe(400);
+    }
     const none = await readForm(
       post({ csrf: token, account: "a", password: "p" }, { cookie }),
       schemas,
