@@ -22,6 +22,7 @@ import helmet from "helmet";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import { EnvError, loadEnv, loadOrCreateSessionSecret, type Env } from "./app/utils/env.server";
+import { desktopRedirect } from "./app/utils/desktop.server";
 
 function readEnv(): Env {
   try {
@@ -340,6 +341,9 @@ async function main() {
   app.get("/healthz", (_req, res) => {
     res.json({ ok: true });
   });
+
+  // Desktop browsers go to the desktop site unless the visitor chose to stay (desktop.server.ts).
+  app.use(desktopRedirect({ desktopUrl: ENV.desktopUrl, secure: ENV.secureCookies }));
 
   // The client's address for the upstream's per-client limits (X-Forwarded-For on upstream calls).
   // Always overwritten here, so a browser cannot choose it; TRUST_PROXY decides what req.ip means.

@@ -9,7 +9,9 @@
  * at least 32 bytes; unset: a random secret generated once and kept in DATA_DIR/session-secret),
  * DATA_DIR (./data, the same folder the embedded upstream keeps its store in),
  * COOKIE_SECURE (1/true/0/false; default: on in production), TRUST_PROXY, CSP_FRAME_SRC,
- * SHUTDOWN_GRACE_MS (5000), LOCALES_DIR (locales), LIVE_FLUSH_MS, FORM_MAX_BYTES (65536).
+ * SHUTDOWN_GRACE_MS (5000), LOCALES_DIR (locales), LIVE_FLUSH_MS, FORM_MAX_BYTES (65536),
+ * DESKTOP_URL (the desktop site for desktop visitors; unset: the host with its first subdomain
+ * replaced by pc, when it has one).
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -116,6 +118,7 @@ export const envSchema = z
     LIVE_MAX_BUFFER_BYTES: optional(positiveInt),
     LIVE_REVALIDATE_MS: optional(positiveInt),
     FORM_MAX_BYTES: optional(positiveInt),
+    DESKTOP_URL: optional(httpUrl),
   })
   .transform((e) => {
     const isProduction = e.NODE_ENV === "production";
@@ -151,6 +154,8 @@ export const envSchema = z
       liveRevalidateMs: e.LIVE_REVALIDATE_MS ?? 60_000,
       /** Largest accepted form body (the form pipeline answers 413 above it). */
       formMaxBytes: e.FORM_MAX_BYTES ?? 64 * 1024,
+      /** Where desktop visitors are sent; null: derived from the host (app/utils/desktop.server.ts). */
+      desktopUrl: e.DESKTOP_URL ?? null,
     };
   });
 

@@ -1,8 +1,9 @@
 /**
  * The real server.ts over HTTP: where sign-in redirects to, the session secret it keeps, /healthz
- * and the headers of every response.
+ * the headers of every response, and where desktop visitors are sent.
  */
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cookieHeader, demoSignIn, startWeb, type WebServer } from "./web-harness";
@@ -62,5 +63,62 @@ describe("health and headers", () => {
       for (const feature of ["camera", "microphone", "geolocation", "payment"])
         expect(policy, `${p} ${feature}`).toContain(`${feature}=()`);
     }
+  });
+});
+
+describe("desktop visitors", () => {
+  const WINDOWS =
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36";
+  const IPHONE =
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1";
+
+  /** A GET sent with its own Host header (fetch may not set one). */
+  const get = (p: string, headers: Record<string, string>) =>
+    new Promise<{ status: number; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
+      const u = new URL(web.base);
+      const req = http.get(
+        { host: u.hostname, port: u.port, path: p, headers: { accept: "text/html", ...headers } },
+        (res) => {
+          res.resume();
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+        },
+      );
+      req.on("error", reject);
+    });
+
+  it("sends a desktop browser on m.host to pc.host, keeping the path", async () => {
+    const r = await get("/trade?code=EURUSD", { host: "m.tradepost.test", "user-agent": WINDOWS });
+    expect(r.status).toBe(302);
+    expect(r.headers.location).toBe("http://pc.tradepost.test/trade?code=EURUSD");
+    expect(String(r.headers.vary)).toMatch(/User-Agent/i);
+  });
+
+  it("leaves phones, the console and a host without subdomain on the mobile site", async () => {
+    expect((await get("/", { host: "m.tradepost.test", "user-agent": IPHONE })).status).toBe(200);
+    const console = await get("/operator/login", {
+      host: "m.tradepost.test",
+      "user-agent": WINDOWS,
+    });
+    expect(console.status).toBe(200);
+    const bare = await get("/", { host: new URL(web.base).host, "user-agent": WINDOWS });
+    expect(bare.status).toBe(200);
+  });
+
+  it("keeps a visitor who chose the mobile site there", async () => {
+    const choose = await get("/trade?view=mobile", {
+      host: "m.tradepost.test",
+      "user-agent": WINDOWS,
+    });
+    expect(choose.status).toBe(302);
+    expect(choose.headers.location).toBe("/trade");
+    const cookie = String(choose.headers["set-cookie"]?.[0] ?? "");
+    expect(cookie).toMatch(/^tp_view=mobile;/);
+    expect(cookie).toMatch(/Max-Age=31536000/);
+    const after = await get("/trade", {
+      host: "m.tradepost.test",
+      "user-agent": WINDOWS,
+      cookie: cookie.split(";")[0],
+    });
+    expect(after.status).toBe(200);
   });
 });
