@@ -64,6 +64,10 @@ describe("web environment", () => {
     expect(problems({ PORT: "70000" })).toEqual(["PORT"]);
     expect(problems({ UPSTREAM_URL: "not-a-url" })).toEqual(["UPSTREAM_URL"]);
     expect(problems({ UPSTREAM_URL: "ftp://host" })).toEqual(["UPSTREAM_URL"]);
+    expect(problems({ DESKTOP_URL: "pc.example.com" })).toEqual(["DESKTOP_URL"]);
+    expect(parseEnv({ DESKTOP_URL: "https://pc.example.com/" }).desktopUrl).toBe(
+      "https://pc.example.com",
+    );
     expect(problems({ UPSTREAM_TIMEOUT_MS: "-1" })).toEqual(["UPSTREAM_TIMEOUT_MS"]);
     expect(problems({ COOKIE_SECURE: "maybe" })).toEqual(["COOKIE_SECURE"]);
     expect(problems({ NODE_ENV: "staging" })).toEqual(["NODE_ENV"]);
