@@ -5,23 +5,48 @@
  * their bytes.
  */
 import { z } from "zod";
-import { CARD_ID_MAX, CARD_ID_MIN, REAL_NAME_MAX, REVIEW_REMARK_MAX } from "@contract/api/verify";
+import {
+  CARD_ID_MAX,
+  CARD_ID_MIN,
+  CARD_ID_RE,
+  REAL_NAME_MAX,
+  REAL_NAME_RE,
+  REVIEW_REMARK_MAX,
+} from "@contract/api/verify";
 import { MSG, text } from "./fields";
 
 export const VERIFY_MSG = {
   name: "verify:errors.name",
   nameLong: "verify:errors.name_long",
+  nameChars: "verify:errors.name_chars",
   cardId: "verify:errors.card_id",
   cardIdLength: "verify:errors.card_id_length",
+  cardIdChars: "verify:errors.card_id_chars",
   front: "verify:errors.front",
   back: "verify:errors.back",
   state: "verify:errors.state",
+  frontNotImage: "verify:errors.front_not_image",
+  backNotImage: "verify:errors.back_not_image",
 } as const;
 
 export const realNameSchema = z.object({
-  name: text(VERIFY_MSG.name).pipe(z.string().max(REAL_NAME_MAX, VERIFY_MSG.nameLong)),
+  name: text(VERIFY_MSG.name).pipe(
+    z
+      .string()
+      .transform((v) => v.replace(/\s+/g, " "))
+      .pipe(
+        z
+          .string()
+          .max(REAL_NAME_MAX, VERIFY_MSG.nameLong)
+          .regex(REAL_NAME_RE, VERIFY_MSG.nameChars),
+      ),
+  ),
   card_id: text(VERIFY_MSG.cardId).pipe(
-    z.string().min(CARD_ID_MIN, VERIFY_MSG.cardIdLength).max(CARD_ID_MAX, VERIFY_MSG.cardIdLength),
+    z
+      .string()
+      .min(CARD_ID_MIN, VERIFY_MSG.cardIdLength)
+      .max(CARD_ID_MAX, VERIFY_MSG.cardIdLength)
+      .regex(CARD_ID_RE, VERIFY_MSG.cardIdChars),
   ),
 });
 

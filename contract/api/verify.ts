@@ -14,6 +14,10 @@ export const REAL_NAME_MAX = 64;
 /** Shortest and longest id number accepted, in characters (after trimming). */
 export const CARD_ID_MIN = 4;
 export const CARD_ID_MAX = 32;
+/** A name: letters and marks, spaces and the punctuation names use (. ' ’ · -), starting with a letter. */
+export const REAL_NAME_RE = /^[\p{L}\p{M}][\p{L}\p{M} .'’·-]*$/u;
+/** An id number: letters, digits and the separators ids are written with ("A123456(7)", "12-3456"). */
+export const CARD_ID_RE = /^[A-Za-z0-9][A-Za-z0-9()\-/ ]*$/;
 /** Longest operator remark kept. */
 export const REVIEW_REMARK_MAX = 500;
 

@@ -1,7 +1,7 @@
 /**
  * Real-name verification, with JavaScript on and off: a new real account submits its name, id
  * number and two PNG images (previews with JavaScript) and sees it waiting; a non-image is refused
- * with 400 and the upstream's message. An operator, in another browser, sees the request with both
+ * with 400 and its translated reason. An operator, in another browser, sees the request with both
  * images and rejects it with a remark; the user sees the remark and submits again; the operator
  * approves; the user sees the account certified. A demo account gets the real-account message.
  */
@@ -73,7 +73,7 @@ test.describe("real-name verification", () => {
     ).toBeVisible();
     await expect(page.getByTestId("verify-status")).toHaveText(EN("verify:status_none"));
 
-    // A renamed non-image: 400 with the upstream's reason, nothing submitted.
+    // A renamed non-image: 400 with its reason, nothing submitted.
     const card = `E2E${info.workerIndex}${Date.now().toString(36).toUpperCase()}`;
     const status = await submitVerification(page, info, {
       name: "Mei Ling Chan",
@@ -81,9 +81,7 @@ test.describe("real-name verification", () => {
       back: Buffer.from("not an image at all"),
     });
     expect(status).toBe(400);
-    await expect(page.getByRole("alert")).toContainText(
-      upstream("en", "uploads", "upload_not_image"),
-    );
+    await expect(page.getByRole("alert")).toContainText(EN("verify:errors.back_not_image"));
     await expect(page.getByTestId("verify-status")).toHaveText(EN("verify:status_none"));
 
     expect(await submitVerification(page, info, { name: "Mei Ling Chan", card })).toBeLessThan(400);

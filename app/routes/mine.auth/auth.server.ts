@@ -3,7 +3,8 @@
  * the submission: the multipart form's two images are each sent to the upstream's image_upload
  * with the user's token, then user_real/real_name is called with the stored names. Every refusal
  * (CSRF, schema, a missing or too large image, the upstream's) is answered on the form with 400 or
- * 413 before anything is stored where it can be: the state and both images are checked first.
+ * 413 before anything is stored where it can be: the state, both sizes and both files' first bytes
+ * are checked before the first image is sent.
  */
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { REVIEW_STATUS } from "@contract/enums";
@@ -32,6 +33,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const maySubmit = (c: RealNameCenter | null) =>
   c !== null && c.review_status === REVIEW_STATUS.NOT_SUBMITTED;
 
+/** The first bytes of a JPEG, PNG or WebP file (the formats image_upload accepts). */
+export function looksLikeImage(head: Uint8Array): boolean {
+  const at = (i: number, bytes: number[]) => bytes.every((b, k) => head[i + k] === b);
+  const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0));
+  return (
+    at(0, [0xff, 0xd8, 0xff]) ||
+    at(0, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) ||
+    (at(0, ascii("RIFF")) && at(8, ascii("WEBP")))
+  );
+}
+
 export async function action({ request }: ActionFunctionArgs) {
   await requireSignedIn(request);
   const form = await readForm(request, realNameSchema, { maxBytes: VERIFY_FORM_MAX_BYTES });
@@ -54,6 +66,14 @@ export async function action({ request }: ActionFunctionArgs) {
       const up = await imageUpload(caller, f);
       return refuse(up.ok ? VERIFY_MSG.front : up.msg, 413);
     }
+  }
+  // Both recognised as images before either is sent: a non-image refuses the form storing neither
+  // (the upstream still decodes each one and has the last word).
+  for (const [f, msg] of [
+    [front, VERIFY_MSG.frontNotImage],
+    [back, VERIFY_MSG.backNotImage],
+  ] as const) {
+    if (!looksLikeImage(new Uint8Array(await f.slice(0, 16).arrayBuffer()))) return refuse(msg);
   }
   const names: string[] = [];
   for (const f of [front, back]) {

@@ -28,6 +28,7 @@ type Center = NonNullable<Data["center"]>;
 
 export default function RealNameAuth() {
   const d = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
   const { t } = useTranslation("verify");
   return (
     <div className="verify">
@@ -39,7 +40,12 @@ export default function RealNameAuth() {
       ) : (
         <>
           <State c={d.center} />
-          {d.center.review_status === REVIEW_STATUS.NOT_SUBMITTED ? <VerifyForm /> : null}
+          {d.center.review_status === REVIEW_STATUS.NOT_SUBMITTED ? (
+            <VerifyForm />
+          ) : (
+            // A form posted from a page older than this state (another tab): its refusal.
+            <FormErrors errors={refusalMessages(actionData)} />
+          )}
         </>
       )}
     </div>

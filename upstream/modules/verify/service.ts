@@ -10,7 +10,9 @@ import { REVIEW_STATUS } from "@contract/enums";
 import {
   CARD_ID_MAX,
   CARD_ID_MIN,
+  CARD_ID_RE as CARD_RE,
   REAL_NAME_MAX,
+  REAL_NAME_RE as NAME_RE,
   REAL_NAME_REQUEST,
   REVIEW_REMARK_MAX,
 } from "@contract/api/verify";
@@ -43,11 +45,6 @@ export interface Center {
   reviewStatus: number;
   latest: RealNameRequest | null;
 }
-
-/** Letters, marks, spaces and the punctuation names use (a dot, an apostrophe, a hyphen, a middle dot). */
-const NAME_RE = /^[\p{L}\p{M}][\p{L}\p{M} .'’·-]*$/u;
-/** Letters, digits and the separators id numbers are written with ("A123456(7)", "12-3456"). */
-const CARD_RE = /^[A-Za-z0-9][A-Za-z0-9()\-/ ]*$/;
 
 const text = (v: unknown) => (typeof v === "string" ? v.trim().replace(/\s+/g, " ") : "");
 
