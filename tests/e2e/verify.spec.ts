@@ -3,7 +3,8 @@
  * number and two PNG images (previews with JavaScript) and sees it waiting; a non-image is refused
  * with 400 and its translated reason. An operator, in another browser, sees the request with both
  * images and rejects it with a remark; the user sees the remark and submits again; the operator
- * approves; the user sees the account certified. A demo account gets the real-account message.
+ * approves (a late decision from another console page is refused with 400 and its reason); the
+ * user sees the account certified. A demo account gets the real-account message.
  */
 import sharp from "sharp";
 import type { Locator, Page } from "@playwright/test";
@@ -119,9 +120,24 @@ test.describe("real-name verification", () => {
     expect(await submitVerification(page, info, { name: "Mei Ling Chan", card })).toBeLessThan(400);
     await expect(page.getByTestId("verify-status")).toHaveText(EN("verify:status_waiting"));
 
-    item = await queueItem(op.page, 1, card);
+    // Two console pages show the request; one approves it, the other's late rejection is refused
+    // with 400 and the reason, above the list (the request has left the waiting tab).
+    const stale = await queueItem(op.page, 1, card);
+    const other = await op.context.newPage();
+    item = await queueItem(other, 1, card);
     await item.getByRole("button", { name: EN("verify:approve") }).click();
-    await expect(op.page.getByText(/Verification #\d+ approved/)).toBeVisible();
+    await expect(other.getByText(/Verification #\d+ approved/)).toBeVisible();
+    await other.close();
+    const late = stale.getByTestId("reject-form");
+    await late.getByLabel(EN("operator:remark")).fill("Too late");
+    const refused = op.page.waitForResponse(
+      (r) => r.request().method() === "POST" && r.url().includes("/operator/verifications"),
+    );
+    await late.getByRole("button", { name: EN("verify:reject") }).click();
+    expect((await refused).status()).toBe(400);
+    await expect(op.page.getByRole("alert")).toContainText(
+      upstream("en", "verify", "verify.already_decided"),
+    );
     // The decided request shows in its tab with who decided; no forms any more.
     item = await queueItem(op.page, 2, card);
     await expect(item.getByTestId("approve-form")).toHaveCount(0);
