@@ -101,6 +101,7 @@ const CONSOLE = [
   "/operator/login",
   "/operator",
   "/operator/draws",
+  "/operator/verifications",
   "/operator/users",
   "/operator/settings",
   "/operator/audit",
@@ -178,6 +179,7 @@ test.describe("accessibility (axe, WCAG 2.2 AA)", () => {
       "/mine/withdraw",
       "/mine/charge?type=0",
       "/mine/charge?type=1",
+      "/mine/auth",
     ]) {
       await page.goto(url);
       await expect(page).toHaveURL(new RegExp(`${url.replace("?", "\\?")}$`));

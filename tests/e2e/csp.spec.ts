@@ -21,6 +21,7 @@ const SIGNED_IN = [
   "/mine/bank-card-list",
   "/mine/withdraw-way?type=1",
   "/mine/charge",
+  "/mine/auth",
   "/trade?code=EURUSD",
 ];
 /** A real account's money screens (the demo account sees only their real-account message). */
@@ -32,6 +33,7 @@ const REAL_MONEY = [
   "/mine/withdraw-way?type=1",
   "/mine/withdraw-way?type=2",
   "/mine/history",
+  "/mine/auth",
 ];
 
 /** Collects the browser's reports of CSP violations on `page`. */
@@ -126,6 +128,7 @@ test.describe("content security policy", () => {
     for (const url of [
       "/operator",
       "/operator/draws",
+      "/operator/verifications",
       `/operator/users?q=${encodeURIComponent(email)}`,
       "/operator/settings",
       "/operator/audit",

@@ -21,6 +21,7 @@ import * as identityApi from "@contract/api/identity";
 import * as marketApi from "@contract/api/market";
 import * as settingsApi from "@contract/api/settings";
 import * as tradingApi from "@contract/api/trading";
+import * as verifyApi from "@contract/api/verify";
 import type { EndpointDef } from "@contract/api/endpoint";
 import { CODE } from "@contract/envelope";
 import { HARNESS_OPERATOR_TOKEN, startUpstream, type Server } from "./upstream-harness.js";
@@ -37,6 +38,7 @@ const MODULES: Record<string, object> = {
   market: marketApi,
   settings: settingsApi,
   trading: tradingApi,
+  verify: verifyApi,
 };
 const ENDPOINTS: EndpointDef[] = Object.values(MODULES)
   .flatMap((m) => Object.values(m) as unknown[])
@@ -79,6 +81,7 @@ function snapshot(): string {
       "audit",
       "settings",
       "operators",
+      "real_name_requests",
     ].map((t) => q(`SELECT * FROM ${t} ORDER BY rowid`)),
   ].join("\n");
 }

@@ -111,6 +111,7 @@ const ROUTES: { path: string; signedIn: boolean; intents: string[]; fields: stri
     intents: ["coin", "bank"],
     fields: ["idempotency_key", "charge_id", "address", "number", "wire_id", "proof"],
   },
+  { path: "/mine/auth", signedIn: true, intents: [], fields: ["name", "card_id", "front", "back"] },
 ];
 
 let w: WebServer;
@@ -192,6 +193,7 @@ const REFUSED: Record<string, Record<string, string>> = {
   "/logout": { intent: "nope" },
   "/mine/charge": { intent: "coin", charge_id: "1", number: "abc" },
   "/mine/charge/upload": { intent: "bank", wire_id: "x", number: "-1" },
+  "/mine/auth": { name: " ", card_id: "" },
 };
 
 describe("web action fuzz", () => {

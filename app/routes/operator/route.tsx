@@ -9,7 +9,7 @@ import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
 import { commitOperatorSession, requireOperator } from "~/utils/operator-session.server";
 
-export const handle = { i18n: ["common", "auth", "operator"] };
+export const handle = { i18n: ["common", "auth", "operator", "verify"] };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const op = await requireOperator(request);
@@ -22,6 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 const LINKS = [
   ["/operator", "nav_charges"],
   ["/operator/draws", "nav_draws"],
+  ["/operator/verifications", "verify:nav_verifications"],
   ["/operator/users", "nav_users"],
   ["/operator/settings", "nav_settings"],
   ["/operator/audit", "nav_audit"],

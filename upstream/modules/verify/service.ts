@@ -1,0 +1,209 @@
+/**
+ * Real-name verification (trading-rules.md "Deposits, withdrawals, verification"; product-spec.md
+ * "/mine/auth"). Every submission is a row of real_name_requests, never overwritten: waiting (1) ->
+ * approved (2) | rejected (3, with the operator's remark). An account's review_status follows its
+ * latest request: waiting -> REVIEW_STATUS.WAITING, approved -> CERTIFIED, rejected or none ->
+ * NOT_SUBMITTED (with the remark, so the user sees why and submits again). While a request is
+ * waiting or approved no other can be made (a partial unique index holds this in the store too).
+ */
+import { REVIEW_STATUS } from "@contract/enums";
+import {
+  CARD_ID_MAX,
+  CARD_ID_MIN,
+  CARD_ID_RE as CARD_RE,
+  REAL_NAME_MAX,
+  REAL_NAME_RE as NAME_RE,
+  REAL_NAME_REQUEST,
+  REVIEW_REMARK_MAX,
+} from "@contract/api/verify";
+import type { DB } from "../../platform/db.js";
+import { CODE, DomainError } from "../../platform/errors.js";
+
+export interface RealNameRequest {
+  id: number;
+  userId: number;
+  name: string;
+  cardId: string;
+  frontPic: string;
+  reversePic: string;
+  status: number;
+  remark: string | null;
+  createdAt: number;
+  decidedAt: number | null;
+  decidedBy: string | null;
+}
+
+export interface Submission {
+  name: unknown;
+  cardId: unknown;
+  frontPic: unknown;
+  reversePic: unknown;
+}
+
+/** The account's state as user_real/center tells it. */
+export interface Center {
+  reviewStatus: number;
+  latest: RealNameRequest | null;
+}
+
+const text = (v: unknown) => (typeof v === "string" ? v.trim().replace(/\s+/g, " ") : "");
+
+/** An id number for display: its first 2 and last 2 characters, the rest as asterisks. */
+export function maskCardId(card: string): string {
+  if (card.length <= 4) return "*".repeat(card.length);
+  return card.slice(0, 2) + "*".repeat(card.length - 4) + card.slice(-2);
+}
+
+export class RealNames {
+  constructor(
+    private readonly db: DB,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  latest(userId: number): RealNameRequest | null {
+    const r = this.db
+      .prepare("SELECT * FROM real_name_requests WHERE user_id = ? ORDER BY id DESC LIMIT 1")
+      .get(userId) as Row | undefined;
+    return r ? toRequest(r) : null;
+  }
+
+  center(userId: number): Center {
+    const latest = this.latest(userId);
+    const reviewStatus =
+      latest?.status === REAL_NAME_REQUEST.WAITING
+        ? REVIEW_STATUS.WAITING
+        : latest?.status === REAL_NAME_REQUEST.APPROVED
+          ? REVIEW_STATUS.CERTIFIED
+          : REVIEW_STATUS.NOT_SUBMITTED;
+    return { reviewStatus, latest };
+  }
+
+  /** Records a submission for review; refused with a translated reason, storing nothing. */
+  submit(userId: number, s: Submission): RealNameRequest {
+    const name = text(s.name);
+    if (!name) throw new DomainError("verify.name_required");
+    if ([...name].length > REAL_NAME_MAX)
+      throw new DomainError("verify.name_too_long", CODE.FAIL, { max: REAL_NAME_MAX });
+    if (!NAME_RE.test(name)) throw new DomainError("verify.name_invalid");
+    const cardId = text(s.cardId).toUpperCase();
+    if (!cardId) throw new DomainError("verify.card_id_required");
+    if (cardId.length < CARD_ID_MIN || cardId.length > CARD_ID_MAX || !CARD_RE.test(cardId))
+      throw new DomainError("verify.card_id_invalid", CODE.FAIL, {
+        min: CARD_ID_MIN,
+        max: CARD_ID_MAX,
+      });
+    const front = text(s.frontPic);
+    const reverse = text(s.reversePic);
+    if (!front) throw new DomainError("verify.front_missing");
+    if (!reverse) throw new DomainError("verify.reverse_missing");
+    if (front === reverse) throw new DomainError("verify.pics_same");
+    const tx = this.db.transaction(() => {
+      const user = this.db.prepare("SELECT is_demo FROM users WHERE id = ?").get(userId) as
+        { is_demo: number } | undefined;
+      if (!user) throw new DomainError("not_found", CODE.NOT_FOUND);
+      if (user.is_demo) throw new DomainError("demo_only_true_account");
+      const state = this.center(userId).reviewStatus;
+      if (state === REVIEW_STATUS.WAITING) throw new DomainError("verify.already_waiting");
+      if (state === REVIEW_STATUS.CERTIFIED) throw new DomainError("verify.already_certified");
+      for (const pic of [front, reverse]) {
+        const up = this.db.prepare("SELECT user_id FROM uploads WHERE name = ?").get(pic) as
+          { user_id: number } | undefined;
+        if (!up || up.user_id !== userId) throw new DomainError("verify.pic_not_found");
+      }
+      const id = Number(
+        this.db
+          .prepare(
+            "INSERT INTO real_name_requests (user_id, name, card_id, front_pic, reverse_pic, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+          )
+          .run(userId, name, cardId, front, reverse, REAL_NAME_REQUEST.WAITING, this.now())
+          .lastInsertRowid,
+      );
+      return this.get(id)!;
+    });
+    return tx();
+  }
+
+  get(id: number): RealNameRequest | null {
+    const r = this.db.prepare("SELECT * FROM real_name_requests WHERE id = ?").get(id) as
+      Row | undefined;
+    return r ? toRequest(r) : null;
+  }
+
+  /** Certifies a waiting request (call inside the transaction that writes its audit row). */
+  approve(id: number, by: string): RealNameRequest {
+    return this.decide(id, REAL_NAME_REQUEST.APPROVED, by, null);
+  }
+
+  /** Rejects a waiting request with the remark its user sees. */
+  reject(id: number, by: string, remark: unknown): RealNameRequest {
+    const r = text(remark);
+    if (!r) throw new DomainError("remark_required");
+    return this.decide(id, REAL_NAME_REQUEST.REJECTED, by, r.slice(0, REVIEW_REMARK_MAX));
+  }
+
+  private decide(id: number, to: number, by: string, remark: string | null): RealNameRequest {
+    const tx = this.db.transaction(() => {
+      const cur = this.get(id);
+      if (!cur) throw new DomainError("not_found", CODE.NOT_FOUND, {}, 404);
+      if (cur.status !== REAL_NAME_REQUEST.WAITING) throw new DomainError("verify.already_decided");
+      const changed = this.db
+        .prepare(
+          "UPDATE real_name_requests SET status = ?, remark = ?, decided_at = ?, decided_by = ? WHERE id = ? AND status = ?",
+        )
+        .run(to, remark, this.now(), by, id, REAL_NAME_REQUEST.WAITING).changes;
+      if (changed !== 1)
+        throw new Error(`real-name request ${id} changed under its own transaction`);
+      return this.get(id)!;
+    });
+    return tx();
+  }
+
+  /** Requests of a status, oldest first, one page. */
+  page(
+    status: number,
+    page: number,
+    pageSize: number,
+  ): { items: RealNameRequest[]; total: number } {
+    const items = (
+      this.db
+        .prepare("SELECT * FROM real_name_requests WHERE status = ? ORDER BY id LIMIT ? OFFSET ?")
+        .all(status, pageSize, (page - 1) * pageSize) as Row[]
+    ).map(toRequest);
+    const total = (
+      this.db
+        .prepare("SELECT COUNT(*) AS n FROM real_name_requests WHERE status = ?")
+        .get(status) as {
+        n: number;
+      }
+    ).n;
+    return { items, total };
+  }
+}
+
+interface Row {
+  id: number;
+  user_id: number;
+  name: string;
+  card_id: string;
+  front_pic: string;
+  reverse_pic: string;
+  status: number;
+  remark: string | null;
+  created_at: number;
+  decided_at: number | null;
+  decided_by: string | null;
+}
+
+const toRequest = (r: Row): RealNameRequest => ({
+  id: r.id,
+  userId: r.user_id,
+  name: r.name,
+  cardId: r.card_id,
+  frontPic: r.front_pic,
+  reversePic: r.reverse_pic,
+  status: r.status,
+  remark: r.remark,
+  createdAt: r.created_at,
+  decidedAt: r.decided_at,
+  decidedBy: r.decided_by,
+});
