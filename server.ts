@@ -22,6 +22,7 @@ import helmet from "helmet";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import { EnvError, loadEnv, loadOrCreateSessionSecret, type Env } from "./app/utils/env.server";
+import { chatFrameSource } from "./app/utils/chat-frame.server";
 
 function readEnv(): Env {
   try {
@@ -287,7 +288,23 @@ async function main() {
     next();
   });
 
-  const frameSrc = ENV.cspFrameSrc;
+  // frame-src: CSP_FRAME_SRC plus the support chat's origin while basicSet opens it in a frame.
+  const chatFrame = chatFrameSource(() => process.env.UPSTREAM_URL);
+  app.use((_req, res, next) => {
+    chatFrame.get().then(
+      (origin) => {
+        res.locals.chatFrame = origin;
+        next();
+      },
+      () => next(),
+    );
+  });
+  const frameSrc = (res: Response): string => {
+    const list = [...ENV.cspFrameSrc];
+    const chat = res.locals.chatFrame as string | null | undefined;
+    if (chat && !list.includes(chat)) list.push(chat);
+    return list.length ? list.join(" ") : "'none'";
+  };
   app.use(
     helmet({
       contentSecurityPolicy: {
@@ -301,7 +318,7 @@ async function main() {
           imgSrc: ["'self'", "data:", "blob:"],
           fontSrc: ["'self'", "data:"],
           connectSrc: ["'self'"],
-          frameSrc: frameSrc.length ? frameSrc : ["'none'"],
+          frameSrc: [(_req, res) => frameSrc(res as Response)],
           frameAncestors: ["'none'"],
           formAction: ["'self'"],
           objectSrc: ["'none'"],

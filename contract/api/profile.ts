@@ -53,3 +53,6 @@ export const inviteInfo = endpoint<InviteInfo>()({
   summary: "The account's invite code and how many accounts registered with it",
   query: z.object({ ...cacheBuster }),
 });
+
+/** basicSet `service_link_type`: 1 the support chat opens in a frame, 2 as a link. */
+export const SERVICE_LINK_TYPE = { FRAME: 1, LINK: 2 } as const;
