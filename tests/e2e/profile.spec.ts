@@ -14,6 +14,7 @@ import {
   signIn,
   signInDemo,
   readOutboxCode,
+  secondDevice,
   uniqueEmail,
   HOME,
   PASSWORD,
@@ -32,11 +33,16 @@ function nextPost(page: Page, pathname: string) {
 }
 
 test.describe("password", () => {
-  test("changes the password with a code sent to the account's own e-mail; the new one signs in", async ({
+  test("changes the password with a code sent to the account's own e-mail; the new one signs in, the other device is signed out", async ({
     page,
-  }) => {
+    browser,
+  }, info) => {
     test.setTimeout(150_000);
-    const email = await newSignedInUser(page, test.info());
+    const email = await newSignedInUser(page, info);
+    // The same person signed in on another device.
+    const other = await secondDevice(browser, info);
+    await signIn(other.page, email);
+    await expect(other.page).toHaveURL(HOME);
     await page.goto("/mine/password");
     await expect(page.getByRole("heading", { name: EN("account:password.title") })).toBeVisible();
     await expect(page.getByTestId("own-address")).toHaveText(email);
@@ -50,7 +56,7 @@ test.describe("password", () => {
     await field(page, "auth:code").fill(code);
     await field(page, "auth:new_password").fill(NEW_PASSWORD);
     await field(page, "auth:secondary_password").fill(`${NEW_PASSWORD}x`);
-    if (!test.info().project.name.startsWith("no-js")) {
+    if (!info.project.name.startsWith("no-js")) {
       // With JavaScript the form checks before posting.
       await page.getByRole("button", { name: EN("account:password.submit") }).click();
       await expect(page.getByText(EN("auth:password_inconsistency"))).toBeVisible();
@@ -66,8 +72,11 @@ test.describe("password", () => {
     await page.getByRole("button", { name: EN("account:password.submit") }).click();
     await expect(page).toHaveURL(/\/mine$/);
     await expect(page.getByText("Password changed")).toBeVisible();
-    // This session stays signed in.
+    // This session stays signed in; the other device's session was ended.
     await expect(page.getByTestId("user-name")).toHaveText(email);
+    await other.page.goto("/mine");
+    await expect(other.page).toHaveURL(/\/login\?from=(%2F|\/)mine$/);
+    await other.done();
 
     await page.goto("/mine/system");
     await page.getByRole("button", { name: EN("common:system.logout") }).click();
