@@ -23,6 +23,7 @@ import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import { EnvError, loadEnv, loadOrCreateSessionSecret, type Env } from "./app/utils/env.server";
 import { desktopRedirect } from "./app/utils/desktop.server";
+import { chatFrameSource } from "./app/utils/chat-frame.server";
 
 function readEnv(): Env {
   try {
@@ -288,7 +289,23 @@ async function main() {
     next();
   });
 
-  const frameSrc = ENV.cspFrameSrc;
+  // frame-src: CSP_FRAME_SRC plus the support chat's origin while basicSet opens it in a frame.
+  const chatFrame = chatFrameSource(() => process.env.UPSTREAM_URL);
+  app.use((_req, res, next) => {
+    chatFrame.get().then(
+      (origin) => {
+        res.locals.chatFrame = origin;
+        next();
+      },
+      () => next(),
+    );
+  });
+  const frameSrc = (res: Response): string => {
+    const list = [...ENV.cspFrameSrc];
+    const chat = res.locals.chatFrame as string | null | undefined;
+    if (chat && !list.includes(chat)) list.push(chat);
+    return list.length ? list.join(" ") : "'none'";
+  };
   app.use(
     helmet({
       contentSecurityPolicy: {
@@ -302,7 +319,7 @@ async function main() {
           imgSrc: ["'self'", "data:", "blob:"],
           fontSrc: ["'self'", "data:"],
           connectSrc: ["'self'"],
-          frameSrc: frameSrc.length ? frameSrc : ["'none'"],
+          frameSrc: [(_req, res) => frameSrc(res as Response)],
           frameAncestors: ["'none'"],
           formAction: ["'self'"],
           objectSrc: ["'none'"],

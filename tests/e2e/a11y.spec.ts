@@ -95,6 +95,9 @@ const REAL_WALLET = [
   "/mine/bank-card-list",
   "/mine/withdraw-way?type=1",
   "/mine/withdraw-way?type=2",
+  "/mine/password",
+  "/mine/email",
+  "/mine/invite",
 ];
 /** The operator console's pages (signed in as an operator). */
 const CONSOLE = [
@@ -112,6 +115,8 @@ const CONSOLE = [
 const SIGNED_IN = [
   "/order",
   "/user",
+  "/mine",
+  "/mine/chat",
   "/mine/system",
   "/mine/history",
   "/mine/wallet",

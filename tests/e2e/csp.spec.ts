@@ -13,6 +13,8 @@ const PUBLIC = ["/", "/product?searchCurrency=EUR", "/login", "/register", "/for
 const SIGNED_IN = [
   "/order",
   "/user",
+  "/mine",
+  "/mine/chat",
   "/mine/system",
   "/mine/history",
   "/mine/wallet",
@@ -34,6 +36,9 @@ const REAL_MONEY = [
   "/mine/withdraw-way?type=2",
   "/mine/history",
   "/mine/auth",
+  "/mine/password",
+  "/mine/email",
+  "/mine/invite",
 ];
 
 /** Collects the browser's reports of CSP violations on `page`. */

@@ -19,6 +19,7 @@ import * as devApi from "@contract/api/dev";
 import * as financeApi from "@contract/api/finance";
 import * as identityApi from "@contract/api/identity";
 import * as marketApi from "@contract/api/market";
+import * as profileApi from "@contract/api/profile";
 import * as settingsApi from "@contract/api/settings";
 import * as tradingApi from "@contract/api/trading";
 import * as verifyApi from "@contract/api/verify";
@@ -36,6 +37,7 @@ const MODULES: Record<string, object> = {
   finance: financeApi,
   identity: identityApi,
   market: marketApi,
+  profile: profileApi,
   settings: settingsApi,
   trading: tradingApi,
   verify: verifyApi,

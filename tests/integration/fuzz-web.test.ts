@@ -75,6 +75,18 @@ const ROUTES: { path: string; signedIn: boolean; intents: string[]; fields: stri
   },
   { path: "/mine/system", signedIn: true, intents: ["logout"], fields: [] },
   {
+    path: "/mine/password",
+    signedIn: true,
+    intents: ["change", "send_code"],
+    fields: ["auth_code", "new_password", "re_password"],
+  },
+  {
+    path: "/mine/email",
+    signedIn: true,
+    intents: ["bind", "send_code"],
+    fields: ["email", "auth_code"],
+  },
+  {
     path: "/mine/withdraw",
     signedIn: true,
     intents: ["calculate", "draw", "cancel"],
@@ -186,6 +198,8 @@ const REFUSED: Record<string, Record<string, string>> = {
   "/order": { intent: "close", id: "abc" },
   "/user": { intent: "nope" },
   "/mine/system": { intent: "nope" },
+  "/mine/password": { intent: "change", auth_code: "", new_password: "a", re_password: "b" },
+  "/mine/email": { intent: "bind", email: "not an address" },
   "/mine/withdraw": { intent: "draw", draw_currency_id: "1", number: "abc" },
   "/mine/withdraw-way": { intent: "bind_address", draw_id: "x" },
   "/mine/coin-address-list": { intent: "delete", id: "abc" },

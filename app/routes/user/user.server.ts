@@ -71,6 +71,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireSignedIn(request);
+  // The same screen answers at /user and /mine: come back to the one that posted.
+  const back = new URL(request.url).pathname === "/mine" ? "/mine" : "/user";
   const form = await readForm(request, {
     toggle_balance: balanceVisibilitySchema,
     reset_demo: demoResetSchema,
@@ -78,9 +80,9 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!form.ok) return refused(form);
   if (form.intent === "reset_demo") {
     const r = await resetForexDemoAccount(await callerFor(request), form.value.idempotency_key);
-    return redirectWithToast(request, "/user", { type: r.ok ? "success" : "error", text: r.msg });
+    return redirectWithToast(request, back, { type: r.ok ? "success" : "error", text: r.msg });
   }
-  return redirect("/user", {
+  return redirect(back, {
     headers: { "Set-Cookie": await hideBalanceCookie().serialize(form.value.hide) },
   });
 }

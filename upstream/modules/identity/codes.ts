@@ -11,8 +11,10 @@ export const RESEND_MS = CODE_RESEND_S * 1000;
 export const MAX_WRONG_TRIES = 5;
 
 export type Channel = "email" | "sms";
-/** 1 register, 2 reset password. */
-export type Purpose = 1 | 2;
+/** 1 register, 2 reset or change password, 3 bind an e-mail to a signed-in account. */
+export type Purpose = 1 | 2 | 3;
+/** The purpose of a code that binds a new e-mail address to a signed-in account (never sent by send_email). */
+export const BIND_EMAIL_PURPOSE = 3 satisfies Purpose;
 export type CheckResult = "ok" | "missing" | "wrong" | "locked" | "expired";
 
 /** The normalised recipient: a lower-cased e-mail, or "AREA_ID:DIGITS" for a mobile number. */

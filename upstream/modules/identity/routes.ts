@@ -30,6 +30,7 @@ import type { Purpose } from "./codes.js";
 import { createCaptcha } from "./captcha.js";
 import { microToNumber } from "./sql.js";
 import { IdentityService, identityType } from "./service.js";
+import { registerProfileRoutes } from "./profile-routes.js";
 
 const purposeField = () =>
   required()
@@ -54,6 +55,7 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
   });
 
   const { limits } = ctx;
+  registerProfileRoutes(app, ctx, identity);
 
   route(app, api.captcha, async (req) => {
     await limits.consume(["captcha_ip", addressSubject(req.ip)]);

@@ -19,6 +19,7 @@ import { isEmail, normaliseEmail, normaliseMobile } from "../../platform/http/fi
 import { MICRO } from "../money/ledger.js";
 import type { MoneyService } from "../money/service.js";
 import {
+  BIND_EMAIL_PURPOSE,
   checkFailureKey,
   consumeCode,
   createCode,
@@ -35,6 +36,9 @@ import { checkCaptcha } from "./captcha.js";
 import { hashPassword, verifyPassword } from "./passwords.js";
 import {
   areaById,
+  areaOf,
+  invitedCount,
+  setEmailIfNone,
   insertDemoUser,
   insertUser,
   loginView,
@@ -85,7 +89,7 @@ export class IdentityService {
    * recipient: the try is counted before the check, so parallel guesses cannot pass the cap, and
    * given back unless the code was wrong. New codes do not reset this count.
    */
-  private async underCodeCap<R extends CheckResult | "exists">(
+  private async underCodeCap<R extends CheckResult | "exists" | "bound">(
     rkey: string,
     guarded: () => Promise<R>,
   ): Promise<R> {
@@ -116,13 +120,21 @@ export class IdentityService {
     captcha: { id?: string; code?: string },
   ): Promise<{ resend_in: number; expires_in: number }> {
     const rkey = recipientKey(channel, address, area?.id ?? null);
-    // Counted first (the captcha and the account checks answer guesses too); the recipient's count
-    // is given back unless a code goes out.
+    return this.underSendLimits(ip, rkey, () =>
+      this.issueCode(lang, channel, address, area, purpose, rkey, captcha),
+    );
+  }
+
+  /**
+   * Runs a send under the per-address and per-recipient limits. Counted first (the captcha and the
+   * account checks answer guesses too); the recipient's count is given back unless a code goes out.
+   */
+  private async underSendLimits<R>(ip: string, rkey: string, send: () => Promise<R>): Promise<R> {
     const perRecipient: LimitCheck = ["code_send_recipient", rkey];
     await this.deps.limits.consume(["code_send_ip", ip], perRecipient);
     let sent = false;
     try {
-      const r = await this.issueCode(lang, channel, address, area, purpose, rkey, captcha);
+      const r = await send();
       sent = true;
       return r;
     } finally {
@@ -153,6 +165,19 @@ export class IdentityService {
     if (purpose === 2 && !existing) throw new DomainError("accounts.account_not_found");
     if (purpose === 2 && existing?.is_demo) throw new DomainError("demo_only_true_account");
 
+    return this.deliverCode(lang, channel, address, area, purpose, rkey);
+  }
+
+  /** Creates a code for the recipient (unless its resend wait runs) and delivers it. */
+  private async deliverCode(
+    lang: Lang,
+    channel: Channel,
+    address: string,
+    area: Area | null,
+    purpose: Purpose,
+    rkey: string,
+  ): Promise<{ resend_in: number; expires_in: number }> {
+    const db = this.db;
     const issued = db.transaction(() => {
       const wait = resendWaitSeconds(db, rkey);
       if (wait > 0) return { wait };
@@ -178,7 +203,11 @@ export class IdentityService {
           channel === "email"
             ? translate(
                 lang,
-                purpose === 1 ? "accounts.mail_subject_register" : "accounts.mail_subject_reset",
+                purpose === 1
+                  ? "accounts.mail_subject_register"
+                  : purpose === BIND_EMAIL_PURPOSE
+                    ? "account.mail_subject_bind"
+                    : "accounts.mail_subject_reset",
               )
             : null,
         body,
@@ -414,5 +443,82 @@ export class IdentityService {
   logout(token: string): void {
     revokeToken(this.db, token);
     this.deps.endSessions([tokenHash(token)]);
+  }
+
+  /**
+   * Sends a password-change code (purpose 2, the code amend_password checks) to the signed-in real
+   * account's own e-mail or mobile: the recipient comes from the account, never from the request.
+   */
+  async sendOwnCode(
+    lang: Lang,
+    me: Pick<UserRecord, "email" | "mobile" | "area_id">,
+    type: "email" | "mobile" | undefined,
+    ip: string,
+  ): Promise<{ resend_in: number; expires_in: number }> {
+    const useMobile = type === "mobile" || (type === undefined && !me.email && !!me.mobile);
+    if (useMobile) {
+      const area = me.area_id === null ? undefined : areaOf(this.db, me.area_id);
+      if (!me.mobile || !area) throw new DomainError("account.no_such_address");
+      const rkey = recipientKey("sms", me.mobile, area.id);
+      return this.underSendLimits(ip, rkey, () =>
+        this.deliverCode(lang, "sms", me.mobile!, area, 2, rkey),
+      );
+    }
+    if (!me.email) throw new DomainError("account.no_such_address");
+    const rkey = recipientKey("email", me.email, null);
+    return this.underSendLimits(ip, rkey, () =>
+      this.deliverCode(lang, "email", me.email!, null, 2, rkey),
+    );
+  }
+
+  /** The e-mail a bind request names, checked: valid, the account has none, no other account has it. */
+  private bindableEmail(me: Pick<UserRecord, "id" | "email">, raw: string): string {
+    if (me.email) throw new DomainError("account.email_already_bound");
+    const email = normaliseEmail(raw);
+    if (!isEmail(email)) throw new DomainError("accounts.invalid_email");
+    const owner = userByEmail(this.db, email);
+    if (owner && owner.id !== me.id) throw new DomainError("account.email_taken");
+    return email;
+  }
+
+  /** Sends a code (purpose 3) to an e-mail address a signed-in account without one wants to bind. */
+  async sendBindEmailCode(
+    lang: Lang,
+    me: Pick<UserRecord, "id" | "email">,
+    raw: string,
+    ip: string,
+  ): Promise<{ resend_in: number; expires_in: number }> {
+    const email = this.bindableEmail(me, raw);
+    const rkey = recipientKey("email", email, null);
+    return this.underSendLimits(ip, rkey, () =>
+      this.deliverCode(lang, "email", email, null, BIND_EMAIL_PURPOSE, rkey),
+    );
+  }
+
+  /** Binds an e-mail address to a signed-in account without one, with the code sent to that address. */
+  async bindEmail(me: Pick<UserRecord, "id" | "email">, raw: string, code: string): Promise<void> {
+    const db = this.db;
+    const email = this.bindableEmail(me, raw);
+    const rkey = recipientKey("email", email, null);
+    const result = await this.underCodeCap(rkey, async () =>
+      db.transaction(() => {
+        const owner = userByEmail(db, email);
+        if (owner && owner.id !== me.id) return "exists" as const;
+        const check = consumeCode(db, rkey, BIND_EMAIL_PURPOSE, code);
+        if (check !== "ok") return check;
+        return setEmailIfNone(db, me.id, email) ? ("ok" as const) : ("bound" as const);
+      })(),
+    );
+    if (result === "exists") throw new DomainError("account.email_taken");
+    if (result === "bound") throw new DomainError("account.email_already_bound");
+    if (result !== "ok") throw new DomainError(checkFailureKey(result));
+  }
+
+  /** The account's invite code and the number of real accounts registered with it. */
+  inviteInfo(me: Pick<UserRecord, "id" | "invite_code">): {
+    invite_code: string;
+    invited_count: number;
+  } {
+    return { invite_code: me.invite_code, invited_count: invitedCount(this.db, me.id) };
   }
 }

@@ -166,3 +166,25 @@ export function revokeTokensExcept(db: DB, userId: number, keep: string | null):
   for (const r of rows) upd.run(now, r.token_hash);
   return rows.map((r) => r.token_hash);
 }
+
+/** A dialling area by id, enabled or not (an account keeps the area it registered with). */
+export function areaOf(db: DB, id: number): { id: number; global_code: string } | undefined {
+  return db.prepare("SELECT id, global_code FROM areas WHERE id = ?").get(id) as
+    { id: number; global_code: string } | undefined;
+}
+
+/** Sets the user's e-mail when it has none; false when it already had one. */
+export function setEmailIfNone(db: DB, userId: number, email: string): boolean {
+  return (
+    db.prepare("UPDATE users SET email = ? WHERE id = ? AND email IS NULL").run(email, userId)
+      .changes === 1
+  );
+}
+
+/** Real accounts registered with the user's invite code. */
+export function invitedCount(db: DB, userId: number): number {
+  const row = db
+    .prepare("SELECT COUNT(*) AS n FROM users WHERE invited_by = ? AND is_demo = 0")
+    .get(userId) as { n: number };
+  return row.n;
+}

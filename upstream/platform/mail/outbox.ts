@@ -99,7 +99,8 @@ export interface CodeMessage {
   areaId: number | null;
   /** Delivery address (e-mail, or "+CC" + digits). */
   to: string;
-  purpose: CodePurpose;
+  /** A CodePurpose, or 3 (binding an e-mail to a signed-in account). */
+  purpose: CodePurpose | 3;
   code: string;
   subject: string | null;
   body: string;
