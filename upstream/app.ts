@@ -21,6 +21,7 @@ import { registerTradingRoutes } from "./modules/trading/routes.js";
 import { registerMoneyRoutes } from "./modules/money/routes.js";
 import { registerUploadRoutes } from "./modules/uploads/routes.js";
 import { registerOperatorRoutes } from "./modules/operators/routes.js";
+import { registerCompanyRoutes } from "./modules/company/routes.js";
 import multipart from "@fastify/multipart";
 import { createEngine, type Engine } from "./modules/trading/engine.js";
 import { TradePusher } from "./modules/trading/pushes.js";
@@ -118,6 +119,7 @@ export async function buildUpstream(
   registerMoneyRoutes(app, ctx);
   const uploads = registerUploadRoutes(app, ctx);
   registerOperatorRoutes(app, ctx, uploads);
+  registerCompanyRoutes(app, ctx);
 
   // The order engine follows ctx.feed's ticks and loads open and pending orders from the store.
   ctx.engine = createEngine({ db, feed: ctx.feed, money: ctx.money, log });

@@ -54,7 +54,7 @@ function bearerOf(req: FastifyRequest): string | null {
  * (actor: the operator's name). Anything else, a user's token included, is refused with HTTP 401
  * and code 999.
  */
-function requireOperator(ctx: AppContext, req: FastifyRequest): { actor: string } {
+export function requireOperator(ctx: AppContext, req: FastifyRequest): { actor: string } {
   const expected = ctx.config.operatorToken;
   if (!expected && !hasOperators(ctx.db))
     throw new DomainError("operator_not_configured", CODE.SESSION_INVALID, {}, 401);

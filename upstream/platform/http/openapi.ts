@@ -26,6 +26,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: "settings", description: "Public settings and the area list" },
         { name: "market", description: "Instruments, quotes, candles, logos" },
         { name: "trading", description: "Orders, positions and account figures" },
+        { name: "company", description: "Companies (company mode) and feedback" },
         { name: "dev", description: "Development helpers (only while DEV_OUTBOX is on)" },
       ],
     },
