@@ -4,15 +4,15 @@
  * console session and leads to /operator/login, never to the user's sign-in.
  */
 import * as admin from "@contract/api/admin";
-import { pathOf } from "@contract/api/endpoint";
+import { pathOf, type EndpointDef } from "@contract/api/endpoint";
 import { CODE } from "@contract/envelope";
 import { callerFor, send, type Params, type UpstreamResult } from "./client.server";
 import { upstreamTimeoutMs, upstreamUrl } from "~/utils/env.server";
 import { operatorSignedOut, type SignedInOperator } from "~/utils/operator-session.server";
 
-type Def = Pick<(typeof admin)[keyof typeof admin] & object, "method" | "path">;
+type Def = Pick<EndpointDef, "method" | "path">;
 
-async function opCall<T>(
+export async function opCall<T>(
   request: Request,
   op: SignedInOperator,
   def: Def,
