@@ -22,6 +22,7 @@ import { registerMoneyRoutes } from "./modules/money/routes.js";
 import { registerUploadRoutes } from "./modules/uploads/routes.js";
 import { registerOperatorRoutes } from "./modules/operators/routes.js";
 import { registerVerifyRoutes } from "./modules/verify/routes.js";
+import { registerCompanyRoutes } from "./modules/company/routes.js";
 import multipart from "@fastify/multipart";
 import { createEngine, type Engine } from "./modules/trading/engine.js";
 import { TradePusher } from "./modules/trading/pushes.js";
@@ -120,6 +121,7 @@ export async function buildUpstream(
   const uploads = registerUploadRoutes(app, ctx);
   registerOperatorRoutes(app, ctx, uploads);
   registerVerifyRoutes(app, ctx);
+  registerCompanyRoutes(app, ctx);
 
   // The order engine follows ctx.feed's ticks and loads open and pending orders from the store.
   ctx.engine = createEngine({ db, feed: ctx.feed, money: ctx.money, log });

@@ -27,6 +27,10 @@ export const PUBLIC_SETTING_KEYS = [
   "verify_reg_type",
   "trade_fee_type",
   "demo.initial_balance",
+  /** 1: /product searches companies (contract/api/company.ts) instead of instruments. */
+  "is_main",
+  /** Where complaints about a company are sent; shown on the company search. */
+  "complaint_email",
 ] as const;
 export type PublicSettingKey = (typeof PUBLIC_SETTING_KEYS)[number];
 

@@ -13,7 +13,14 @@ import { operatorSetting } from "./operator";
  * the operator API, as an operator would. The limits per account and per recipient keep their
  * defaults, which no real user's flow reaches.
  */
-const PER_ADDRESS_LIMITS = ["login_ip", "register_ip", "code_send_ip", "demo_ip", "captcha_ip"];
+const PER_ADDRESS_LIMITS = [
+  "login_ip",
+  "register_ip",
+  "code_send_ip",
+  "demo_ip",
+  "captcha_ip",
+  "feedback_ip",
+];
 
 async function raisePerAddressLimits(): Promise<void> {
   for (const name of PER_ADDRESS_LIMITS) await operatorSetting(`limit.${name}`, "1000000/3600");

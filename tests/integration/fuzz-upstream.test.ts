@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fs from "node:fs";
 import * as adminApi from "@contract/api/admin";
 import * as commonApi from "@contract/api/common";
+import * as companyApi from "@contract/api/company";
 import * as devApi from "@contract/api/dev";
 import * as financeApi from "@contract/api/finance";
 import * as identityApi from "@contract/api/identity";
@@ -33,6 +34,7 @@ import { SEED, assertOptions, fieldsFor, formText, scalar } from "./fuzz-values.
 const MODULES: Record<string, object> = {
   admin: adminApi,
   common: commonApi,
+  company: companyApi,
   dev: devApi,
   finance: financeApi,
   identity: identityApi,
@@ -84,6 +86,8 @@ function snapshot(): string {
       "settings",
       "operators",
       "real_name_requests",
+      "companies",
+      "feedback",
     ].map((t) => q(`SELECT * FROM ${t} ORDER BY rowid`)),
   ].join("\n");
 }

@@ -8,9 +8,12 @@ import {
   tradeList,
 } from "~/upstream/market.server";
 import { categoryView } from "~/upstream/views";
+import { companyGate } from "~/utils/company.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const caller = await callerFor(request);
+  // A remembered company that is not open sends its visitors to its loss_url.
+  await companyGate(request, caller);
   const url = new URL(request.url);
   const categoryParam = url.searchParams.get("category");
   const category = categoryParam && /^\d{1,9}$/.test(categoryParam) ? Number(categoryParam) : null;

@@ -9,7 +9,7 @@ import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
 import { commitOperatorSession, requireOperator } from "~/utils/operator-session.server";
 
-export const handle = { i18n: ["common", "auth", "operator", "verify"] };
+export const handle = { i18n: ["common", "auth", "operator", "verify", "company"] };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const op = await requireOperator(request);
@@ -26,6 +26,8 @@ const LINKS = [
   ["/operator/users", "nav_users"],
   ["/operator/settings", "nav_settings"],
   ["/operator/audit", "nav_audit"],
+  ["/operator/feedback", "company:nav_feedback"],
+  ["/operator/companies", "company:nav_companies"],
 ] as const;
 
 /** The money catalogue: what users deposit to and withdraw in. */

@@ -24,9 +24,9 @@ const INVALID = "money_invalid_field";
 type Value = string | number;
 type Row = Record<string, Value>;
 
-const invalid = (field: string) => new DomainError(INVALID, CODE_FAIL, { field });
+export const invalid = (field: string) => new DomainError(INVALID, CODE_FAIL, { field });
 
-interface Field {
+export interface Field {
   /** Name on the wire (the form field and the view's key) and column in the table. */
   name: string;
   /** Reads a posted value; throws the field's refusal. */
@@ -39,7 +39,7 @@ interface Field {
   column?: string;
 }
 
-const str = (raw: unknown) =>
+export const str = (raw: unknown) =>
   typeof raw === "string" ? raw.trim() : typeof raw === "number" ? String(raw) : "";
 
 /** A currency code: 2 to 10 capital letters or digits ("USDT"). */
@@ -63,7 +63,7 @@ const network = (name: string, dflt?: string): Field => ({
   },
 });
 
-const textField = (name: string, max: number, dflt?: string): Field => ({
+export const textField = (name: string, max: number, dflt?: string): Field => ({
   name,
   dflt,
   read: (raw) => {
@@ -94,7 +94,11 @@ const usdMicro = (name: string, column: string): Field => ({
   },
 });
 
-const oneOf = (name: string, values: readonly number[], extra: Partial<Field> = {}): Field => ({
+export const oneOf = (
+  name: string,
+  values: readonly number[],
+  extra: Partial<Field> = {},
+): Field => ({
   name,
   ...extra,
   read: (raw) => {
@@ -104,8 +108,8 @@ const oneOf = (name: string, values: readonly number[], extra: Partial<Field> = 
   },
 });
 
-const enabled = oneOf("enabled", [0, 1], { dflt: 1 });
-const sort: Field = {
+export const enabled = oneOf("enabled", [0, 1], { dflt: 1 });
+export const sort: Field = {
   name: "sort",
   dflt: 0,
   read: (raw) => {
@@ -115,7 +119,7 @@ const sort: Field = {
   },
 };
 
-interface Catalog<V> {
+export interface Catalog<V> {
   table: string;
   /** Names the entry in audit rows ("charge_channel:3"). */
   noun: string;

@@ -7,6 +7,7 @@ import { LIMIT_NAMES, limitSettingKey, parseLimitSpec } from "../../platform/lim
 import { getSetting } from "../../platform/settings.js";
 import type { DB } from "../../platform/db.js";
 import { parseDecimal } from "../money/decimal.js";
+import { isEmail } from "../company/checks.js";
 
 /** A refusal: the message key and its parameters, or null when the value is accepted. */
 type Check = (v: string, db: DB) => { key: string; params?: Record<string, string> } | null;
@@ -85,6 +86,11 @@ export const SETTINGS: Record<string, { check: Check; describe: string }> = {
   },
   service_link: { check: url, describe: "the support chat's address" },
   service_link_type: { check: oneOf("1", "2"), describe: "1 open in a frame, 2 open as a link" },
+  is_main: { check: flag, describe: "1: /product searches companies (company mode)" },
+  complaint_email: {
+    check: (v) => (isEmail(v) ? null : { key: "setting_email" }),
+    describe: "the complaint e-mail shown with the company search",
+  },
   ...Object.fromEntries(
     LIMIT_NAMES.map((n) => [
       limitSettingKey(n),

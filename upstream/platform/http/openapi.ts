@@ -27,6 +27,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: "market", description: "Instruments, quotes, candles, logos" },
         { name: "trading", description: "Orders, positions and account figures" },
         { name: "verification", description: "Real-name verification" },
+        { name: "company", description: "Companies (company mode) and feedback" },
         { name: "dev", description: "Development helpers (only while DEV_OUTBOX is on)" },
       ],
     },
