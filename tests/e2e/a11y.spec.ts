@@ -86,6 +86,7 @@ const PUBLIC = [
   "/register",
   "/forgot",
   "/language",
+  "/feedback",
   "/?lng=ar",
 ];
 /** A real account's wallet screens. */
@@ -111,6 +112,8 @@ const CONSOLE = [
   "/operator/channels",
   "/operator/wire-accounts",
   "/operator/draw-currencies",
+  "/operator/feedback",
+  "/operator/companies",
 ];
 const SIGNED_IN = [
   "/order",

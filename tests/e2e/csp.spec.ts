@@ -9,7 +9,15 @@ import { test, expect, jsOn, newSignedInUser, signInDemo } from "./fixtures";
 import { depositAs, signInOperator, userSession } from "./console";
 import { web } from "./texts";
 
-const PUBLIC = ["/", "/product?searchCurrency=EUR", "/login", "/register", "/forgot", "/language"];
+const PUBLIC = [
+  "/",
+  "/product?searchCurrency=EUR",
+  "/login",
+  "/register",
+  "/forgot",
+  "/language",
+  "/feedback",
+];
 const SIGNED_IN = [
   "/order",
   "/user",
@@ -140,6 +148,8 @@ test.describe("content security policy", () => {
       "/operator/channels",
       "/operator/wire-accounts",
       "/operator/draw-currencies",
+      "/operator/feedback",
+      "/operator/companies",
     ]) {
       await page.goto(url);
       await page.waitForLoadState("load");

@@ -4,7 +4,7 @@
  * POST form: the same with and without JavaScript.
  */
 import type { LinksFunction } from "@remix-run/node";
-import { Form, useActionData } from "@remix-run/react";
+import { Form, useActionData, useLocation } from "@remix-run/react";
 import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
@@ -26,6 +26,8 @@ export default function Feedback() {
   const { t } = useTranslation("company");
   const msg = useMessage();
   const { busy } = usePostIntent();
+  // A sent message redirects back here: the new location's key gives an empty form.
+  const location = useLocation();
   const [form, fields] = useForm({
     id: "feedback",
     lastResult: actionData?.result,
@@ -38,8 +40,14 @@ export default function Feedback() {
   const messageError = message.errors?.[0];
   return (
     <div className="feedback">
-      <PageHeader title={t("feedback_title")} back="/user" />
-      <Form method="post" {...getFormProps(form)} noValidate className="card form feedback-form">
+      <PageHeader title={t("feedback_title")} back="/" />
+      <Form
+        key={location.key}
+        method="post"
+        {...getFormProps(form)}
+        noValidate
+        className="card form feedback-form"
+      >
         <AuthenticityTokenInput />
         <p className="hint">{t("feedback_intro")}</p>
         <FormErrors errors={form.errors} id={form.errorId} />

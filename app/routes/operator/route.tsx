@@ -39,7 +39,7 @@ const MONEY_LINKS = [
 
 export default function OperatorLayout() {
   const { name } = useLoaderData<typeof loader>();
-  const { t } = useTranslation("operator");
+  const { t } = useTranslation(["operator", "verify", "company"]);
   return (
     <div className="console">
       <header className="console-head">
