@@ -182,3 +182,27 @@ export function formatDateTime(v: unknown, lang: string, opts: { timeZone?: stri
   }
   return f.format(d);
 }
+
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * A chart's time label in the user's locale, the same on the server-drawn chart and in chart.js:
+ * hours and minutes for intraday periods, day and month for daily candles, and for tooltips
+ * (`full`) both. Candle times are UTC (the market's clock), so the labels are too.
+ */
+export function formatChartTime(ms: number, period: string, lang: string, full = false): string {
+  const locale = localeOf(lang);
+  const kind = full ? "full" : period === "1day" ? "day" : "time";
+  const key = `${locale}|${kind}`;
+  let f = timeFormats.get(key);
+  if (!f) {
+    const day = { month: "short", day: "numeric" } as const;
+    const time = { hour: "numeric", minute: "2-digit" } as const;
+    f = new Intl.DateTimeFormat(locale, {
+      timeZone: "UTC",
+      ...(kind === "day" ? day : kind === "time" ? time : { ...day, ...time }),
+    });
+    timeFormats.set(key, f);
+  }
+  return f.format(ms);
+}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   formatBalance,
+  formatChartTime,
   formatProfit,
   formatMargin,
   formatFee,
@@ -56,5 +57,38 @@ describe("dates and lot hints", () => {
     expect(formatLotHint(0.01, "en")).toBe("0.01");
     expect(formatLotHint(0.01, "fr")).toBe("0,01");
     expect(formatLotHint(1, "en")).toBe("1");
+  });
+});
+
+describe("chart time labels (formatChartTime)", () => {
+  // 2026-03-09 13:05 UTC, a Monday.
+  const t = Date.UTC(2026, 2, 9, 13, 5);
+  // ICU puts a narrow no-break space before AM/PM; compared here as a plain space.
+  const label = (...args: Parameters<typeof formatChartTime>) =>
+    formatChartTime(...args).replace(/[\u202f\u00a0]/g, " ");
+
+  it("writes intraday times in the locale's own way, in UTC, the same for every intraday period", () => {
+    expect(label(t, "1min", "en")).toBe("1:05 PM");
+    expect(label(t, "60min", "en")).toBe("1:05 PM");
+    expect(label(t, "5min", "de")).toBe("13:05");
+    expect(label(t, "5min", "ru")).toBe("13:05");
+    expect(label(t, "15min", "hk")).toMatch(/^下午1:05$/);
+    expect(label(t, "1min", "ar")).toMatch(/^1:05 م$/);
+  });
+
+  it("writes daily candles as day and month, and tooltips with both", () => {
+    expect(label(t, "1day", "en")).toBe("Mar 9");
+    expect(label(t, "1day", "fr")).toBe("9 mars");
+    expect(label(t, "1day", "jp")).toBe("3月9日");
+    expect(label(t, "1min", "en", true)).toBe("Mar 9, 1:05 PM");
+  });
+
+  it("never mixes forms on one axis: every label of a period has the same shape", () => {
+    const shapes = new Set(
+      [0, 11, 12, 13, 23].map((h) =>
+        label(Date.UTC(2026, 2, 9, h, 3), "1min", "en").replace(/\d/g, "9"),
+      ),
+    );
+    expect([...shapes].every((s) => /^9{1,2}:99 (AM|PM)$/.test(s))).toBe(true);
   });
 });

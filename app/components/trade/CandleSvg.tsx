@@ -2,14 +2,8 @@
  * The candlestick chart as server-rendered SVG: the form every visitor gets (also without
  * JavaScript); after hydration LiveCandleChart draws chart.js on top and hides it.
  */
-import {
-  candleGeometry,
-  timeLabel,
-  DEFAULT_BOX,
-  type Candle,
-  type ChartBox,
-} from "./candle-geometry";
-import { formatPrice } from "~/utils/format";
+import { candleGeometry, DEFAULT_BOX, type Candle, type ChartBox } from "./candle-geometry";
+import { formatChartTime, formatPrice } from "~/utils/format";
 
 export interface CandleSvgProps {
   candles: Candle[];
@@ -76,7 +70,7 @@ export function CandleSvg({
             fill="currentColor"
             fillOpacity={0.7}
           >
-            {timeLabel(l.value, period)}
+            {formatChartTime(l.value, period, lang)}
           </text>
         ))}
       </g>

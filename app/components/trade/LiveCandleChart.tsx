@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { Chart as ChartType } from "chart.js";
 import { useLive } from "~/live/useLive";
-import { formatPrice } from "~/utils/format";
+import { formatChartTime, formatPrice } from "~/utils/format";
 import { CandleSvg } from "./CandleSvg";
 import type { Candle } from "./candle-geometry";
 import { klineTopic } from "@contract/constants";
@@ -108,12 +108,27 @@ export function LiveCandleChart({
             responsive: true,
             maintainAspectRatio: false,
             locale: lang,
-            plugins: { legend: { display: false } },
+            plugins: {
+              legend: { display: false },
+              tooltip: {
+                callbacks: {
+                  title: (items) =>
+                    items.length
+                      ? formatChartTime((items[0].raw as FinPoint).x, period, lang, true)
+                      : "",
+                },
+              },
+            },
             scales: {
               x: {
                 type: "timeseries",
                 time: { unit: period === "1day" ? "day" : period === "60min" ? "hour" : "minute" },
-                ticks: { maxTicksLimit: 5, maxRotation: 0, source: "auto" },
+                ticks: {
+                  maxTicksLimit: 5,
+                  maxRotation: 0,
+                  source: "auto",
+                  callback: (v) => formatChartTime(Number(v), period, lang),
+                },
                 grid: { display: false },
               },
               y: {

@@ -170,11 +170,3 @@ export function candleGeometry(
 function round(v: number): number {
   return Math.round(v * 100) / 100;
 }
-
-/** Label of a candle start time for a period: HH:mm for intraday, MM-dd for days (UTC). */
-export function timeLabel(ms: number, period: string): string {
-  const d = new Date(ms);
-  const p2 = (n: number) => String(n).padStart(2, "0");
-  if (period === "1day") return `${p2(d.getUTCMonth() + 1)}-${p2(d.getUTCDate())}`;
-  return `${p2(d.getUTCHours())}:${p2(d.getUTCMinutes())}`;
-}
