@@ -51,6 +51,20 @@ describe("getCategories", () => {
 });
 
 describe("trade_list", () => {
+  it("names metals and energies in the request's language; pairs keep their code", async () => {
+    const show = async (lang: string) => {
+      const r = await get("/v1/api/forex/trade_list?" + t(), lang);
+      return new Map<string, string>(r.data.map((i: any) => [i.Code, i.ShowCode]));
+    };
+    const en = await show("en");
+    expect(en.get("XAUUSD")).toBe("Gold");
+    expect((await show("de")).get("XAGUSD")).toBe("Silber");
+    expect((await show("ru")).get("XAUUSD")).toBe("Золото");
+    expect((await show("ar")).get("UKOIL")).toBe("خام برنت");
+    expect((await show("hk")).get("NGAS")).toBe("天然氣");
+    expect((await show("jp")).get("EURUSD")).toBe("EUR/USD");
+  });
+
   it("lists every instrument with the contract's fields", async () => {
     const r = await get("/v1/api/forex/trade_list?" + t());
     expect(r.code).toBe(1);
@@ -171,7 +185,7 @@ describe("kline", () => {
     expect(p.code).toBe(0);
     expect(p.msg).toContain("「2min」");
     expect((await get("/v1/api/forex/kline?period=1min", "spa")).msg).toBe(
-      "Elija un instrumento válido",
+      "Elige un instrumento válido",
     );
     expect((await get("/v1/api/forex/kline?forex_id=%3Cscript%3E")).code).toBe(0);
   });

@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { LANGS, normaliseLang, translate } from "../../upstream/platform/i18n";
+import { LANGS, instrumentName, normaliseLang, translate } from "../../upstream/platform/i18n";
+import { INSTRUMENT_SEED } from "../../upstream/modules/market/instruments";
 
 const DIR = path.resolve(__dirname, "../../upstream/locales");
 
@@ -82,5 +83,31 @@ describe("upstream messages", () => {
     expect(normaliseLang("xx")).toBe("en");
     expect(translate("en", "invalid_input", { field: "account" })).toBe("Please complete: account");
     expect(translate("ar", "not_found")).not.toBe(translate("en", "not_found"));
+  });
+});
+
+describe("instrument names", () => {
+  const named = ["XAUUSD", "XAGUSD", "XPTUSD", "USOIL", "UKOIL", "NGAS"];
+
+  it("every metal and energy has its own name in every language", () => {
+    for (const code of named) {
+      expect(
+        INSTRUMENT_SEED.some((s) => s.code === code),
+        code,
+      ).toBe(true);
+      for (const lang of LANGS) {
+        const name = instrumentName(lang, code, "?");
+        expect(name, `${lang} ${code}`).not.toBe("?");
+        expect(name.trim().length, `${lang} ${code}`).toBeGreaterThan(0);
+      }
+      // Translated, not the English name copied.
+      const en = instrumentName("en", code, "?");
+      expect(LANGS.filter((l) => instrumentName(l, code, "?") !== en).length).toBeGreaterThan(10);
+    }
+  });
+
+  it("keeps the stored show code for pairs, indices and companies", () => {
+    expect(instrumentName("ru", "EURUSD", "EUR/USD")).toBe("EUR/USD");
+    expect(instrumentName("hk", "AAPL", "Apple")).toBe("Apple");
   });
 });

@@ -34,7 +34,12 @@ describe("server-rendered candle chart", () => {
     expect(html).toContain('aria-label="EUR/USD"');
     // price axis labels in the instrument's precision and time labels
     expect(html).toMatch(/1\.\d{5}/);
-    expect(html).toContain("22:13");
+    // Times in the locale's own form (en: 12-hour), UTC.
+    expect(html).toMatch(/>10:13\s?PM</);
+    const de = renderToStaticMarkup(
+      createElement(CandleSvg, { candles, period: "1min", precision: 5, lang: "de", title: "x" }),
+    );
+    expect(de).toContain(">22:13<");
   });
 
   it("scales high and low: the highest high is at the top of the plot and the lowest low at the bottom", () => {

@@ -60,6 +60,15 @@ export function formatDuration(lang: Lang, d: { unit: string; value: number }): 
   }).format(d.value);
 }
 
+/**
+ * An instrument's display name in a language: `instrument.<CODE>` of upstream/locales/<lang>/
+ * instruments.json (metals and energies: Gold, Silver, Crude Oil...), else the stored show code
+ * (currency pairs, indices and company names read the same in every language).
+ */
+export function instrumentName(lang: Lang, code: string, showCode: string): string {
+  return loadMessages().get(lang)?.[`instrument.${code}`] ?? showCode;
+}
+
 export function translate(lang: Lang, key: string, params: Record<string, Param> = {}): string {
   const msgs = loadMessages();
   const text = msgs.get(lang)?.[key] ?? msgs.get(DEFAULT_LANG)?.[key] ?? key;

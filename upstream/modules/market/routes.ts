@@ -14,7 +14,7 @@ import { route } from "../../platform/http/route.js";
 import type { AppContext } from "../../app.js";
 import type { Quote } from "./feed.js";
 import { DomainError, CODE_FAIL, CODE_NOT_FOUND } from "../../platform/errors.js";
-import { translate } from "../../platform/i18n.js";
+import { instrumentName, translate, type Lang } from "../../platform/i18n.js";
 import {
   DEFAULT_PERIOD,
   DEFAULT_SPARKLINE_PERIOD,
@@ -114,7 +114,7 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
 
   const isOpen = (id: number) => (feed ? feed.isOpen(id) : false);
 
-  function tradeItem(inst: InstrumentRow) {
+  function tradeItem(inst: InstrumentRow, lang: Lang) {
     const q = quoteOf(inst);
     let multiples: number[] = [];
     try {
@@ -127,7 +127,7 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
     return {
       Id: inst.id,
       Code: inst.code,
-      ShowCode: inst.show_code,
+      ShowCode: instrumentName(lang, inst.code, inst.show_code),
       Logo: inst.logo,
       CategoryId: inst.category_id,
       MarketStatus: isOpen(inst.id) ? 1 : 0,
@@ -188,7 +188,7 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
           i.code.toLowerCase().includes(needle) ||
           i.show_code.toLowerCase().includes(needle),
       )
-      .map(tradeItem);
+      .map((inst) => tradeItem(inst, req.lang));
     return ctx.ok(req, data);
   });
 

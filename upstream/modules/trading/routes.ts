@@ -42,7 +42,7 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): vo
       const order = engine().submit(u.id, parseOrderRequest(req.body), idemKey(req, req.body));
       return ctx.ok(
         req,
-        orderView(order),
+        orderView(order, req.lang),
         order.status === ORDER_STATUS.PENDING ? "pending_placed" : "order_placed",
       );
     },
@@ -55,7 +55,7 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): vo
     async (req) => {
       const u = requireUser(ctx.db, req);
       const q = parseDealQuery(req.query.status, req.query.page);
-      return ctx.ok(req, dealPageView(engine().listOrders(u.id, q.status, q.page)));
+      return ctx.ok(req, dealPageView(engine().listOrders(u.id, q.status, q.page), req.lang));
     },
     extras,
   );
@@ -67,7 +67,7 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): vo
       const u = requireUser(ctx.db, req);
       return ctx.ok(
         req,
-        orderView(engine().close(u.id, intParam(req.body.id), idemKey(req, req.body))),
+        orderView(engine().close(u.id, intParam(req.body.id), idemKey(req, req.body)), req.lang),
         "order_closed",
       );
     },
@@ -81,7 +81,7 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): vo
       const u = requireUser(ctx.db, req);
       return ctx.ok(
         req,
-        orderView(engine().cancel(u.id, intParam(req.body.id), idemKey(req, req.body))),
+        orderView(engine().cancel(u.id, intParam(req.body.id), idemKey(req, req.body)), req.lang),
         "order_cancelled",
       );
     },
@@ -99,7 +99,7 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): vo
       const sl = parseStop(b.stop_loss_price, "stop_loss_price");
       return ctx.ok(
         req,
-        orderView(engine().setStops(u.id, id, tp, sl, idemKey(req, b))),
+        orderView(engine().setStops(u.id, id, tp, sl, idemKey(req, b)), req.lang),
         "stops_updated",
       );
     },

@@ -4,6 +4,7 @@
  * engine's domain values (model.ts). Amounts are shown in USD (micro-USD / 1e6).
  */
 import { microToNumber, round2 } from "../money/decimal.js";
+import { instrumentName, type Lang } from "../../platform/i18n.js";
 import type { ForexDetail, Order, OrderPage } from "@contract/api/trading";
 import type { ForexTradePush } from "@contract/ws";
 import type {
@@ -23,11 +24,14 @@ export type TradePush = ForexTradePush;
 /** "YYYY-MM-DD HH:MM:SS" (UTC) of epoch milliseconds; "" for none. */
 export const fmtTime = wireTime;
 
-export function orderView(o: OrderState): OrderView {
+/** An order as the API sends it; with `lang`, its instrument named in that language. */
+export function orderView(o: OrderState, lang?: Lang): OrderView {
   return {
     Id: o.id,
     ForexTradeLists: {
-      ShowCode: o.instrument.showCode,
+      ShowCode: lang
+        ? instrumentName(lang, o.instrument.code, o.instrument.showCode)
+        : o.instrument.showCode,
       Code: o.instrument.code,
       Id: o.instrument.id,
     },
@@ -61,9 +65,9 @@ export function accountView(f: AccountFigures): AccountValues {
   };
 }
 
-export function dealPageView(p: DomainOrderPage): DealPageView {
+export function dealPageView(p: DomainOrderPage, lang?: Lang): DealPageView {
   return {
-    data: p.orders.map(orderView),
+    data: p.orders.map((o) => orderView(o, lang)),
     total: p.total,
     all_fact_profits: microToNumber(p.profitMicro),
     balance: microToNumber(p.balanceMicro),
