@@ -50,7 +50,7 @@ test.describe("password reset", () => {
     const sendCode = p2.locator('button[value="send_code"]');
     // Counting down (not merely busy): the code went out.
     const countingDown = p2.locator('button[value="send_code"]:disabled:not([data-countdown="0"])');
-    const waitText = upstream("en", "accounts", "accounts.code_wait", { seconds: "SECONDS" });
+    const waitText = upstream("en", "accounts", "accounts.code_wait_other", { count: "SECONDS" });
     const waitRe = new RegExp(literal(waitText).source.replace("SECONDS", "(\\d+)"));
     const waitAlert = p2.getByRole("alert").filter({ hasText: waitRe });
     let waited = false;

@@ -69,7 +69,7 @@ export async function newMobileUser(page: Page): Promise<string> {
  */
 export async function sendCodeWhenAllowed(page: Page): Promise<void> {
   const countingDown = page.locator('button[value="send_code"]:disabled:not([data-countdown="0"])');
-  const waitText = upstream("en", "accounts", "accounts.code_wait", { seconds: "SECONDS" });
+  const waitText = upstream("en", "accounts", "accounts.code_wait_other", { count: "SECONDS" });
   const waitRe = new RegExp(literal(waitText).source.replace("SECONDS", "(\\d+)"));
   const waitAlert = page.getByRole("alert").filter({ hasText: waitRe });
   for (let attempt = 0; attempt < 3 && !(await countingDown.count()); attempt++) {

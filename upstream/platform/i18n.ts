@@ -69,9 +69,28 @@ export function instrumentName(lang: Lang, code: string, showCode: string): stri
   return loadMessages().get(lang)?.[`instrument.${code}`] ?? showCode;
 }
 
+const pluralRules = new Map<Lang, Intl.PluralRules>();
+
+/**
+ * The text of `key` in one language's messages. With a numeric `count`, a plural message is
+ * `key_<category>` for the category Intl.PluralRules gives the count in that language (zero, one,
+ * two, few, many, other; each language has exactly its own categories), else `key_other`.
+ */
+function messageOf(lang: Lang, key: string, params: Record<string, Param>): string | undefined {
+  const msgs = loadMessages().get(lang);
+  if (!msgs) return undefined;
+  const count = Number(params.count);
+  if ("count" in params && Number.isFinite(count)) {
+    let rules = pluralRules.get(lang);
+    if (!rules) pluralRules.set(lang, (rules = new Intl.PluralRules(LANG_TAG[lang])));
+    const text = msgs[`${key}_${rules.select(count)}`] ?? msgs[`${key}_other`];
+    if (text !== undefined) return text;
+  }
+  return msgs[key];
+}
+
 export function translate(lang: Lang, key: string, params: Record<string, Param> = {}): string {
-  const msgs = loadMessages();
-  const text = msgs.get(lang)?.[key] ?? msgs.get(DEFAULT_LANG)?.[key] ?? key;
+  const text = messageOf(lang, key, params) ?? messageOf(DEFAULT_LANG, key, params) ?? key;
   return text.replace(/\{\{(\w+)\}\}/g, (_, p: string) => {
     if (!(p in params)) return `{{${p}}}`;
     const v = params[p];

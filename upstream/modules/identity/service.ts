@@ -184,13 +184,13 @@ export class IdentityService {
       return { wait: 0, ...createCode(db, channel, rkey, purpose) };
     })();
     if (issued.wait > 0 || !("code" in issued))
-      throw new DomainError("accounts.code_wait", CODE_FAIL, { seconds: issued.wait });
+      throw new DomainError("accounts.code_wait", CODE_FAIL, { count: issued.wait });
 
     const minutes = CODE_TTL_MS / 60_000;
     const body =
       channel === "email"
-        ? translate(lang, "accounts.mail_body", { code: issued.code, minutes })
-        : translate(lang, "accounts.sms_body", { code: issued.code, minutes });
+        ? translate(lang, "accounts.mail_body", { code: issued.code, count: minutes })
+        : translate(lang, "accounts.sms_body", { code: issued.code, count: minutes });
     const delivered = await this.deps
       .deliver({
         channel,

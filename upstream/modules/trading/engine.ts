@@ -709,7 +709,7 @@ export class Engine {
   /** Refuses a new order while the account holds trade.max_orders pending and open orders (in the order's transaction). */
   private checkOrderCap(userId: number, max: number): void {
     const { n } = this.st.liveOrderCount.get(userId) as { n: number };
-    if (n >= max) throw new DomainError("too_many_orders", CODE_FAIL, { max });
+    if (n >= max) throw new DomainError("too_many_orders", CODE_FAIL, { count: max });
   }
 
   private ownOrder(userId: number, id: number | null): Pos {

@@ -55,9 +55,9 @@ export function validateLots(
   if (pip.gt(0) && !lots.mod(pip).isZero())
     throw new DomainError("lots_step", 0, { pip: pip.toString() });
   if (lots.lt(decConst(inst.minLots)))
-    throw new DomainError("lots_min", 0, { min: decConst(inst.minLots).toString() });
+    throw new DomainError("lots_min", 0, { count: decConst(inst.minLots).toString() });
   if (lots.gt(decConst(maxLots)))
-    throw new DomainError("lots_max", 0, { max: decConst(maxLots).toString() });
+    throw new DomainError("lots_max", 0, { count: decConst(maxLots).toString() });
   return lots;
 }
 
