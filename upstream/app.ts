@@ -23,6 +23,7 @@ import { registerUploadRoutes } from "./modules/uploads/routes.js";
 import { registerOperatorRoutes } from "./modules/operators/routes.js";
 import { registerVerifyRoutes } from "./modules/verify/routes.js";
 import { registerCompanyRoutes } from "./modules/company/routes.js";
+import { registerContentRoutes } from "./modules/content/routes.js";
 import multipart from "@fastify/multipart";
 import { createEngine, type Engine } from "./modules/trading/engine.js";
 import { TradePusher } from "./modules/trading/pushes.js";
@@ -118,6 +119,7 @@ export async function buildUpstream(
   registerDevRoutes(app, ctx);
   registerTradingRoutes(app, ctx);
   registerMoneyRoutes(app, ctx);
+  registerContentRoutes(app, ctx);
   const uploads = registerUploadRoutes(app, ctx);
   registerOperatorRoutes(app, ctx, uploads);
   registerVerifyRoutes(app, ctx);

@@ -28,6 +28,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: "trading", description: "Orders, positions and account figures" },
         { name: "verification", description: "Real-name verification" },
         { name: "company", description: "Companies (company mode) and feedback" },
+        { name: "content", description: "News and announcements, and their editors" },
         { name: "dev", description: "Development helpers (only while DEV_OUTBOX is on)" },
       ],
     },

@@ -1,0 +1,299 @@
+/**
+ * News and announcements (upstream/API.md "Content"): the public news list and articles, the
+ * announcements (among them the policy notice) and their editors under /admin/api/. Articles are
+ * HTML: the upstream sanitises it when it is stored and the web again before it renders it, both
+ * with the allow-list below (CONTENT_HTML), so the two programs agree on what may survive.
+ */
+import { z } from "zod";
+import { endpoint, cacheBuster, id, text } from "./endpoint";
+import type { AdminPage } from "./admin";
+
+/** An item's `lang` for every language; otherwise one of the 15 language codes (LANGS). */
+export const LANG_ALL = "";
+
+/** Longest stored HTML of an article or announcement, in characters. */
+export const CONTENT_MAX_CHARS = 60_000;
+
+/** Where the upstream serves the pictures of news items: NEWS_IMAGE_PATH + file name. */
+export const NEWS_IMAGE_PATH = "/static/news/";
+
+/**
+ * The HTML allow-list of articles and announcements. Everything else is removed: scripts, styles,
+ * frames, forms, event-handler and style attributes. Links keep only the schemes listed (and
+ * same-origin paths) and always get rel="noopener noreferrer"; images only http(s) or same-origin.
+ */
+export const CONTENT_HTML = {
+  tags: [
+    "p",
+    "br",
+    "hr",
+    "h2",
+    "h3",
+    "h4",
+    "strong",
+    "b",
+    "em",
+    "i",
+    "u",
+    "s",
+    "small",
+    "sub",
+    "sup",
+    "blockquote",
+    "code",
+    "pre",
+    "ul",
+    "ol",
+    "li",
+    "a",
+    "img",
+    "figure",
+    "figcaption",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
+  ],
+  attributes: {
+    a: ["href", "title", "rel"],
+    img: ["src", "alt", "width", "height"],
+    th: ["colspan", "rowspan", "scope"],
+    td: ["colspan", "rowspan"],
+  },
+  linkSchemes: ["http", "https", "mailto"],
+  imageSchemes: ["http", "https"],
+  linkRel: "noopener noreferrer",
+} as const;
+
+/** A news category with its name in the request's language. */
+export interface NewsCategory {
+  id: number;
+  name: string;
+}
+
+/** A news item of a list. */
+export interface NewsItem {
+  id: number;
+  category_id: number;
+  category_name: string;
+  title: string;
+  /** The summary. */
+  desc: string;
+  /** Path of its picture on the upstream (NEWS_IMAGE_PATH + file), or "" without one. */
+  logo: string;
+  /** "YYYY-MM-DD HH:mm:ss" UTC. */
+  created_at: string;
+}
+
+/** A news item with its article (sanitised HTML). */
+export interface NewsDetail extends NewsItem {
+  content: string;
+}
+
+export interface NewsPage {
+  list: NewsItem[];
+  total: number;
+  /** Every published category, for the category links. */
+  categories: NewsCategory[];
+}
+
+/** An announcement of a list. */
+export interface Notice {
+  id: number;
+  title: string;
+  /** 1 for the notice that services are not offered in some countries (policy reasons). */
+  is_policy: number;
+  created_at: string;
+}
+
+export interface NoticeDetail extends Notice {
+  content: string;
+}
+
+export interface NoticePage {
+  list: Notice[];
+  total: number;
+}
+
+const page = id.optional();
+
+export const newsList = endpoint<NewsPage>()({
+  method: "GET",
+  path: "/api/news/list",
+  auth: false,
+  tag: "content",
+  summary:
+    "Published news in the request's language and for every language, newest first, PAGE_SIZE a page; optionally of one category; with the categories",
+  query: z.object({ category_id: id.optional(), page, ...cacheBuster }),
+});
+
+export const newsInfo = endpoint<NewsDetail>()({
+  method: "GET",
+  path: "/api/news/info",
+  auth: false,
+  tag: "content",
+  summary: "One published news item with its article (an unknown or unpublished id: 404)",
+  query: z.object({ id, ...cacheBuster }),
+});
+
+export const noticeList = endpoint<NoticePage>()({
+  method: "GET",
+  path: "/api/notice/list",
+  auth: false,
+  tag: "content",
+  summary:
+    "Published announcements in the request's language and for every language, newest first, PAGE_SIZE a page",
+  query: z.object({ page, ...cacheBuster }),
+});
+
+export const noticeInfo = endpoint<NoticeDetail>()({
+  method: "GET",
+  path: "/api/notice/info",
+  auth: false,
+  tag: "content",
+  summary: "One published announcement with its text (an unknown or unpublished id: 404)",
+  query: z.object({ id, ...cacheBuster }),
+});
+
+/* ---- the editors (operators only) ---------------------------------------------------------- */
+
+/** 1 published, 0 not. */
+const flag = z.union([z.literal("0"), z.literal("1"), z.literal(0), z.literal(1)]);
+const byId = z.object({ id: z.string().max(32) });
+
+export interface AdminNewsCategory {
+  id: number;
+  name: string;
+  sort: number;
+  published: number;
+}
+
+export interface AdminNews {
+  id: number;
+  category_id: number;
+  title: string;
+  desc: string;
+  /** The picture's file name in NEWS_IMAGE_PATH, or "". */
+  logo: string;
+  content: string;
+  /** LANG_ALL or a language code. */
+  lang: string;
+  published: number;
+  created_at: string;
+}
+
+export interface AdminNotice {
+  id: number;
+  title: string;
+  content: string;
+  lang: string;
+  is_policy: number;
+  published: number;
+  created_at: string;
+}
+
+const categoryFields = { name: text(60), sort: id, published: flag };
+const newsFields = {
+  category_id: id,
+  title: text(200),
+  desc: text(500),
+  logo: text(80),
+  content: text(CONTENT_MAX_CHARS),
+  lang: text(8),
+  published: flag,
+};
+const noticeFields = {
+  title: text(200),
+  content: text(CONTENT_MAX_CHARS),
+  lang: text(8),
+  is_policy: flag,
+  published: flag,
+};
+
+export const adminNewsCategories = endpoint<AdminNewsCategory[]>()({
+  method: "GET",
+  path: "/admin/api/news_categories",
+  auth: true,
+  tag: "content",
+  summary: "Every news category, unpublished ones included",
+  query: z.object({ ...cacheBuster }),
+});
+
+export const addNewsCategory = endpoint<AdminNewsCategory>()({
+  method: "POST",
+  path: "/admin/api/news_categories",
+  auth: true,
+  tag: "content",
+  summary: "Add a news category (name required); audited",
+  body: z.object(categoryFields).partial({ sort: true, published: true }),
+});
+
+export const updateNewsCategory = endpoint<AdminNewsCategory>()({
+  method: "POST",
+  path: "/admin/api/news_categories/:id",
+  auth: true,
+  tag: "content",
+  summary: "Change a news category (any of its fields; published 0 hides it); audited",
+  params: byId,
+  body: z.object(categoryFields).partial(),
+});
+
+export const adminNews = endpoint<AdminPage<AdminNews>>()({
+  method: "GET",
+  path: "/admin/api/news",
+  auth: true,
+  tag: "content",
+  summary: "Every news item, unpublished ones and every language included, newest first",
+  query: z.object({ page, ...cacheBuster }),
+});
+
+export const addNews = endpoint<AdminNews>()({
+  method: "POST",
+  path: "/admin/api/news",
+  auth: true,
+  tag: "content",
+  summary: "Add a news item; its HTML is sanitised (CONTENT_HTML) before it is stored; audited",
+  body: z.object(newsFields).partial({ desc: true, logo: true, lang: true, published: true }),
+});
+
+export const updateNews = endpoint<AdminNews>()({
+  method: "POST",
+  path: "/admin/api/news/:id",
+  auth: true,
+  tag: "content",
+  summary:
+    "Change a news item (any of its fields; published 0 unpublishes it); HTML sanitised; audited",
+  params: byId,
+  body: z.object(newsFields).partial(),
+});
+
+export const adminNotices = endpoint<AdminPage<AdminNotice>>()({
+  method: "GET",
+  path: "/admin/api/notices",
+  auth: true,
+  tag: "content",
+  summary: "Every announcement, unpublished ones and every language included, newest first",
+  query: z.object({ page, ...cacheBuster }),
+});
+
+export const addNotice = endpoint<AdminNotice>()({
+  method: "POST",
+  path: "/admin/api/notices",
+  auth: true,
+  tag: "content",
+  summary: "Add an announcement; its HTML is sanitised (CONTENT_HTML) before it is stored; audited",
+  body: z.object(noticeFields).partial({ lang: true, is_policy: true, published: true }),
+});
+
+export const updateNotice = endpoint<AdminNotice>()({
+  method: "POST",
+  path: "/admin/api/notices/:id",
+  auth: true,
+  tag: "content",
+  summary:
+    "Change an announcement (any of its fields; published 0 unpublishes it); HTML sanitised; audited",
+  params: byId,
+  body: z.object(noticeFields).partial(),
+});

@@ -1,0 +1,206 @@
+/**
+ * Content API (upstream/API.md "Content"): news and announcements for readers, their editors for
+ * operators (under /admin/api/, the operators' authorization). See service.ts.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import * as api from "@contract/api/content";
+import { PAGE_SIZE } from "@contract/constants";
+import type { AppContext } from "../../app.js";
+import { CODE_NOT_FOUND } from "../../platform/errors.js";
+import { intField, pageField } from "../../platform/params.js";
+import { route } from "../../platform/http/route.js";
+import { translate } from "../../platform/i18n.js";
+import { requireOperator } from "../operators/routes.js";
+import {
+  CATEGORIES,
+  INVALID,
+  NEWS,
+  NEWS_IMAGE_DIR,
+  NEWS_IMAGE_RE,
+  NOTICES,
+  addEntry,
+  adminCategories,
+  adminCategory,
+  adminNewsItem,
+  adminNewsPage,
+  adminNotice,
+  adminNoticePage,
+  newsDetail,
+  newsPage,
+  noticeDetail,
+  noticePage,
+  updateEntry,
+} from "./service.js";
+
+const extras = { invalidFieldKey: INVALID };
+const int = (raw: unknown, field: string, dflt?: number) => intField(raw, field, INVALID, dflt);
+const page = (raw: unknown) => pageField(raw, INVALID);
+const IMAGE_TYPES: Record<string, string> = { svg: "image/svg+xml", png: "image/png" };
+
+export function registerContentRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const db = ctx.db;
+
+  route(
+    app,
+    api.newsList,
+    async (req) => {
+      const raw = req.query.category_id;
+      const categoryId = raw === undefined || raw === "" ? null : int(raw, "category_id");
+      return ctx.ok(req, newsPage(db, req.lang, categoryId, page(req.query.page), PAGE_SIZE));
+    },
+    extras,
+  );
+
+  route(
+    app,
+    api.newsInfo,
+    async (req) => ctx.ok(req, newsDetail(db, req.lang, int(req.query.id, "id"))),
+    extras,
+  );
+
+  route(
+    app,
+    api.noticeList,
+    async (req) => ctx.ok(req, noticePage(db, req.lang, page(req.query.page), PAGE_SIZE)),
+    extras,
+  );
+
+  route(
+    app,
+    api.noticeInfo,
+    async (req) => ctx.ok(req, noticeDetail(db, req.lang, int(req.query.id, "id"))),
+    extras,
+  );
+
+  // ---- editors ----------------------------------------------------------------------------------
+  route(
+    app,
+    api.adminNewsCategories,
+    async (req) => {
+      requireOperator(ctx, req);
+      return ctx.ok(req, adminCategories(db));
+    },
+    extras,
+  );
+
+  route(
+    app,
+    api.addNewsCategory,
+    async (req) => {
+      const op = requireOperator(ctx, req);
+      return ctx.ok(req, adminCategory(db, addEntry(db, CATEGORIES, req.body, op.actor)));
+    },
+    extras,
+  );
+
+  route(
+    app,
+    api.updateNewsCategory,
+    async (req) => {
+      const op = requireOperator(ctx, req);
+      const id = int(req.params.id, "id");
+      updateEntry(db, CATEGORIES, id, req.body, op.actor);
+      return ctx.ok(req, adminCategory(db, id));
+    },
+    extras,
+  );
+
+  route(
+    app,
+    api.adminNews,
+    async (req) => {
+      requireOperator(ctx, req);
+      return ctx.ok(req, adminNewsPage(db, page(req.query.page), PAGE_SIZE));
+    },
+    extras,
+  );
+
+  route(
+    app,
+    api.addNews,
+    async (req) => {
+      const op = requireOperator(ctx, req);
+      return ctx.ok(req, adminNewsItem(db, addEntry(db, NEWS, req.body, op.actor)));
+    },
+    extras,
+  );
+
+  route(
+    app,
+    api.updateNews,
+    async (req) => {
+      const op = requireOperator(ctx, req);
+      const id = int(req.params.id, "id");
+      updateEntry(db, NEWS, id, req.body, op.actor);
+      return ctx.ok(req, adminNewsItem(db, id));
+    },
+    extras,
+  );
+
+  route(
+    app,
+    api.adminNotices,
+    async (req) => {
+      requireOperator(ctx, req);
+      return ctx.ok(req, adminNoticePage(db, page(req.query.page), PAGE_SIZE));
+    },
+    extras,
+  );
+
+  route(
+    app,
+    api.addNotice,
+    async (req) => {
+      const op = requireOperator(ctx, req);
+      return ctx.ok(req, adminNotice(db, addEntry(db, NOTICES, req.body, op.actor)));
+    },
+    extras,
+  );
+
+  route(
+    app,
+    api.updateNotice,
+    async (req) => {
+      const op = requireOperator(ctx, req);
+      const id = int(req.params.id, "id");
+      updateEntry(db, NOTICES, id, req.body, op.actor);
+      return ctx.ok(req, adminNotice(db, id));
+    },
+    extras,
+  );
+
+  // ---- pictures of news items -----------------------------------------------------------------
+  const images = new Map<string, Buffer>();
+  if (fs.existsSync(NEWS_IMAGE_DIR))
+    for (const f of fs.readdirSync(NEWS_IMAGE_DIR))
+      if (NEWS_IMAGE_RE.test(f)) images.set(f, fs.readFileSync(path.join(NEWS_IMAGE_DIR, f)));
+  app.get<{ Params: { file: string } }>(
+    `${api.NEWS_IMAGE_PATH}:file`,
+    {
+      schema: {
+        tags: ["content"],
+        summary: "A news item's picture (the `logo` path of news/list), SVG or PNG",
+        params: z.object({ file: z.string() }),
+      },
+    },
+    async (req, reply) => {
+      const body = images.get(req.params.file);
+      if (!body)
+        return reply.status(404).send({
+          code: CODE_NOT_FOUND,
+          msg: translate(req.lang, "content.image_not_found"),
+          data: null,
+        });
+      const ext = req.params.file.split(".").pop()!;
+      return reply
+        .header("Content-Type", IMAGE_TYPES[ext])
+        .header("Cache-Control", "public, max-age=86400")
+        .header("X-Content-Type-Options", "nosniff")
+        .header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
+        .send(body);
+    },
+  );
+}

@@ -1,0 +1,445 @@
+/**
+ * News categories, news items and announcements (upstream/API.md "Content"). Readers see what is
+ * published in their language and for every language (LANG_ALL); operators see and change
+ * everything. Every stored HTML passes the sanitiser (html.ts) first; every change writes its audit
+ * row in the same transaction.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { LANGS } from "@contract/constants";
+import { CONTENT_MAX_CHARS, LANG_ALL, NEWS_IMAGE_PATH } from "@contract/api/content";
+import type * as api from "@contract/api/content";
+import type { DB } from "../../platform/db.js";
+import { CODE, CODE_FAIL, DomainError } from "../../platform/errors.js";
+import { intParam } from "../../platform/params.js";
+import { translate, type Lang } from "../../platform/i18n.js";
+import { wireTime } from "../../platform/wire.js";
+import { writeAudit } from "../operators/audit.js";
+import { sanitizeContent } from "./html.js";
+
+export const INVALID = "content.invalid_field";
+const invalid = (field: string) => new DomainError(INVALID, CODE_FAIL, { field });
+const notFound = (key: string) => new DomainError(key, CODE.NOT_FOUND, {}, 404);
+
+/** The pictures news items may name: the files shipped in upstream/static/news/. */
+export const NEWS_IMAGE_DIR = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "..",
+  "static",
+  "news",
+);
+export const NEWS_IMAGE_RE = /^[a-z0-9-]{1,60}\.(svg|png)$/;
+const newsImages = (): Set<string> =>
+  new Set(
+    fs.existsSync(NEWS_IMAGE_DIR)
+      ? fs.readdirSync(NEWS_IMAGE_DIR).filter((f) => NEWS_IMAGE_RE.test(f))
+      : [],
+  );
+
+type Value = string | number;
+type Row = Record<string, Value>;
+
+interface Field {
+  name: string;
+  column?: string;
+  read: (raw: unknown, db: DB) => Value;
+  dflt?: Value;
+}
+
+const str = (raw: unknown) =>
+  typeof raw === "string" ? raw.trim() : typeof raw === "number" ? String(raw) : "";
+
+const required = (name: string, max: number, key: string): Field => ({
+  name,
+  read: (raw) => {
+    const s = str(raw);
+    if (!s) throw new DomainError(key, CODE_FAIL, { field: name });
+    if (s.length > max) throw new DomainError("content.too_long", CODE_FAIL, { field: name, max });
+    return s;
+  },
+});
+
+const optionalText = (name: string, max: number, column?: string): Field => ({
+  name,
+  column,
+  dflt: "",
+  read: (raw) => {
+    const s = str(raw);
+    if (s.length > max) throw new DomainError("content.too_long", CODE_FAIL, { field: name, max });
+    return s;
+  },
+});
+
+const html: Field = {
+  name: "content",
+  read: (raw) => {
+    const s = typeof raw === "string" ? raw : "";
+    if (s.length > CONTENT_MAX_CHARS)
+      throw new DomainError("content.too_long", CODE_FAIL, {
+        field: "content",
+        max: CONTENT_MAX_CHARS,
+      });
+    const clean = sanitizeContent(s);
+    if (!clean) throw new DomainError("content.content_required", CODE_FAIL);
+    return clean;
+  },
+};
+
+const flag = (name: string, dflt: number): Field => ({
+  name,
+  dflt,
+  read: (raw) => {
+    const n = intParam(raw);
+    if (n !== 0 && n !== 1) throw invalid(name);
+    return n;
+  },
+});
+
+const lang: Field = {
+  name: "lang",
+  dflt: LANG_ALL,
+  read: (raw) => {
+    const s = str(raw).toLowerCase();
+    if (s !== LANG_ALL && !(LANGS as readonly string[]).includes(s))
+      throw new DomainError("content.lang_unknown", CODE_FAIL, { lang: s.slice(0, 8) });
+    return s;
+  },
+};
+
+const logo: Field = {
+  name: "logo",
+  dflt: "",
+  read: (raw) => {
+    const s = str(raw);
+    if (s && !(NEWS_IMAGE_RE.test(s) && newsImages().has(s)))
+      throw new DomainError("content.logo_unknown", CODE_FAIL, { logo: s.slice(0, 80) });
+    return s;
+  },
+};
+
+const categoryId: Field = {
+  name: "category_id",
+  read: (raw, db) => {
+    const n = intParam(raw);
+    if (n === null) throw invalid("category_id");
+    if (!db.prepare("SELECT 1 FROM news_categories WHERE id = ?").get(n))
+      throw new DomainError("content.category_unknown", CODE_FAIL);
+    return n;
+  },
+};
+
+const sort: Field = {
+  name: "sort",
+  dflt: 0,
+  read: (raw) => {
+    const n = intParam(raw);
+    if (n === null || n > 99_999) throw invalid("sort");
+    return n;
+  },
+};
+
+interface Kind {
+  table: string;
+  /** Names the entry in audit rows ("news:3"). */
+  noun: string;
+  fields: Field[];
+}
+
+export const CATEGORIES: Kind = {
+  table: "news_categories",
+  noun: "news_category",
+  fields: [required("name", 60, "content.name_required"), sort, flag("published", 1)],
+};
+
+export const NEWS: Kind = {
+  table: "news",
+  noun: "news",
+  fields: [
+    categoryId,
+    required("title", 200, "content.title_required"),
+    optionalText("desc", 500, "summary"),
+    logo,
+    html,
+    lang,
+    flag("published", 1),
+  ],
+};
+
+export const NOTICES: Kind = {
+  table: "notices",
+  noun: "notice",
+  fields: [
+    required("title", 200, "content.title_required"),
+    html,
+    lang,
+    flag("is_policy", 0),
+    flag("published", 1),
+  ],
+};
+
+const col = (f: Field) => f.column ?? f.name;
+
+/** What changed, for the audit row: "title, published 0 -> 1" (long texts by name only). */
+function changes(kind: Kind, before: Row | null, after: Row): string {
+  const parts: string[] = [];
+  for (const f of kind.fields) {
+    const a = after[col(f)];
+    const b = before ? before[col(f)] : undefined;
+    if (before && a === b) continue;
+    const short = typeof a === "number" || (f.name !== "content" && String(a).length <= 40);
+    parts.push(
+      short
+        ? before
+          ? `${f.name} ${String(b)} -> ${String(a)}`
+          : `${f.name} ${String(a)}`
+        : f.name,
+    );
+  }
+  return parts.join(", ").slice(0, 500) || "(no change)";
+}
+
+/** Adds an entry: every field without a default is required. */
+export function addEntry(db: DB, kind: Kind, body: Record<string, unknown>, actor: string): number {
+  const row: Row = {};
+  for (const f of kind.fields) {
+    const raw = body[f.name];
+    row[col(f)] =
+      (raw === undefined || raw === "") && f.dflt !== undefined ? f.dflt : f.read(raw, db);
+  }
+  const now = Date.now();
+  const cols = Object.keys(row);
+  return db.transaction(() => {
+    const r = db
+      .prepare(
+        `INSERT INTO ${kind.table} (${cols.join(", ")}, created_at, updated_at) VALUES (${cols
+          .map(() => "?")
+          .join(", ")}, ?, ?)`,
+      )
+      .run(...cols.map((c) => row[c]), now, now);
+    const id = Number(r.lastInsertRowid);
+    writeAudit(db, {
+      actor,
+      action: `${kind.noun}.add`,
+      target: `${kind.noun}:${id}`,
+      remark: changes(kind, null, row),
+    });
+    return id;
+  })();
+}
+
+/** Changes any of an entry's fields (each checked as when adding). */
+export function updateEntry(
+  db: DB,
+  kind: Kind,
+  id: number,
+  body: Record<string, unknown>,
+  actor: string,
+): void {
+  const before = db.prepare(`SELECT * FROM ${kind.table} WHERE id = ?`).get(id) as Row | undefined;
+  if (!before) throw notFound("content.entry_not_found");
+  const set: Row = {};
+  for (const f of kind.fields) {
+    const raw = body[f.name];
+    if (raw === undefined) continue;
+    set[col(f)] = raw === "" && f.dflt !== undefined ? f.dflt : f.read(raw, db);
+  }
+  const after = { ...before, ...set };
+  const cols = Object.keys(set);
+  db.transaction(() => {
+    if (cols.length)
+      db.prepare(
+        `UPDATE ${kind.table} SET ${cols.map((c) => `${c} = ?`).join(", ")}, updated_at = ? WHERE id = ?`,
+      ).run(...cols.map((c) => set[c]), Date.now(), id);
+    // A renamed seeded category shows the operator's name instead of its translations.
+    if (kind === CATEGORIES && "name" in set && set.name !== before.name)
+      db.prepare("UPDATE news_categories SET slug = NULL WHERE id = ?").run(id);
+    writeAudit(db, {
+      actor,
+      action: `${kind.noun}.update`,
+      target: `${kind.noun}:${id}`,
+      remark: changes(kind, before, after),
+    });
+  })();
+}
+
+/* ---- views ---------------------------------------------------------------------------------- */
+
+/** A category's name: the translation of a seeded one (by its slug), else the stored name. */
+function categoryName(lang: Lang, slug: string | null, name: string): string {
+  if (!slug) return name;
+  const key = `content.category_${slug}`;
+  const t = translate(lang, key);
+  return t === key ? name : t;
+}
+
+const logoPath = (file: string) => (file ? NEWS_IMAGE_PATH + file : "");
+
+type NewsRow = {
+  id: number;
+  category_id: number;
+  title: string;
+  summary: string;
+  logo: string;
+  content: string;
+  lang: string;
+  published: number;
+  created_at: number;
+  slug: string | null;
+  cname: string;
+};
+
+const newsItem = (lang: Lang, r: NewsRow): api.NewsItem => ({
+  id: r.id,
+  category_id: r.category_id,
+  category_name: categoryName(lang, r.slug, r.cname),
+  title: r.title,
+  desc: r.summary,
+  logo: logoPath(r.logo),
+  created_at: wireTime(r.created_at),
+});
+
+export function publishedCategories(db: DB, lang: Lang): api.NewsCategory[] {
+  const rows = db
+    .prepare(
+      "SELECT id, slug, name FROM news_categories WHERE published = 1 ORDER BY sort, id",
+    )
+    .all() as { id: number; slug: string | null; name: string }[];
+  return rows.map((r) => ({ id: r.id, name: categoryName(lang, r.slug, r.name) }));
+}
+
+const NEWS_FROM =
+  "FROM news n JOIN news_categories c ON c.id = n.category_id WHERE n.published = 1 AND c.published = 1 AND n.lang IN (?, ?)";
+
+export function newsPage(
+  db: DB,
+  lang: Lang,
+  categoryId: number | null,
+  page: number,
+  pageSize: number,
+): api.NewsPage {
+  const categories = publishedCategories(db, lang);
+  if (categoryId !== null && !categories.some((c) => c.id === categoryId))
+    throw notFound("content.category_not_found");
+  const where = categoryId === null ? "" : " AND n.category_id = ?";
+  const args: Value[] = [LANG_ALL, lang, ...(categoryId === null ? [] : [categoryId])];
+  const rows = db
+    .prepare(
+      `SELECT n.*, c.slug, c.name AS cname ${NEWS_FROM}${where} ORDER BY n.created_at DESC, n.id DESC LIMIT ? OFFSET ?`,
+    )
+    .all(...args, pageSize, (page - 1) * pageSize) as NewsRow[];
+  const total = (db.prepare(`SELECT COUNT(*) AS n ${NEWS_FROM}${where}`).get(...args) as {
+    n: number;
+  }).n;
+  return { list: rows.map((r) => newsItem(lang, r)), total, categories };
+}
+
+export function newsDetail(db: DB, lang: Lang, id: number): api.NewsDetail {
+  const r = db.prepare(`SELECT n.*, c.slug, c.name AS cname ${NEWS_FROM} AND n.id = ?`).get(
+    LANG_ALL,
+    lang,
+    id,
+  ) as NewsRow | undefined;
+  if (!r) throw notFound("content.news_not_found");
+  return { ...newsItem(lang, r), content: r.content };
+}
+
+type NoticeRow = {
+  id: number;
+  title: string;
+  content: string;
+  lang: string;
+  is_policy: number;
+  published: number;
+  created_at: number;
+};
+
+const notice = (r: NoticeRow): api.Notice => ({
+  id: r.id,
+  title: r.title,
+  is_policy: r.is_policy,
+  created_at: wireTime(r.created_at),
+});
+
+const NOTICES_FROM = "FROM notices WHERE published = 1 AND lang IN (?, ?)";
+
+export function noticePage(db: DB, lang: Lang, page: number, pageSize: number): api.NoticePage {
+  const rows = db
+    .prepare(
+      `SELECT * ${NOTICES_FROM} ORDER BY is_policy DESC, created_at DESC, id DESC LIMIT ? OFFSET ?`,
+    )
+    .all(LANG_ALL, lang, pageSize, (page - 1) * pageSize) as NoticeRow[];
+  const total = (db.prepare(`SELECT COUNT(*) AS n ${NOTICES_FROM}`).get(LANG_ALL, lang) as {
+    n: number;
+  }).n;
+  return { list: rows.map(notice), total };
+}
+
+export function noticeDetail(db: DB, lang: Lang, id: number): api.NoticeDetail {
+  const r = db.prepare(`SELECT * ${NOTICES_FROM} AND id = ?`).get(LANG_ALL, lang, id) as
+    | NoticeRow
+    | undefined;
+  if (!r) throw notFound("content.notice_not_found");
+  return { ...notice(r), content: r.content };
+}
+
+/* ---- operators' views ----------------------------------------------------------------------- */
+
+export function adminCategories(db: DB): api.AdminNewsCategory[] {
+  return db
+    .prepare("SELECT id, name, sort, published FROM news_categories ORDER BY sort, id")
+    .all() as api.AdminNewsCategory[];
+}
+
+export function adminCategory(db: DB, id: number): api.AdminNewsCategory {
+  return db
+    .prepare("SELECT id, name, sort, published FROM news_categories WHERE id = ?")
+    .get(id) as api.AdminNewsCategory;
+}
+
+const adminNewsView = (r: NewsRow): api.AdminNews => ({
+  id: r.id,
+  category_id: r.category_id,
+  title: r.title,
+  desc: r.summary,
+  logo: r.logo,
+  content: r.content,
+  lang: r.lang,
+  published: r.published,
+  created_at: wireTime(r.created_at),
+});
+
+export function adminNewsPage(db: DB, page: number, pageSize: number) {
+  const rows = db
+    .prepare("SELECT * FROM news ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?")
+    .all(pageSize, (page - 1) * pageSize) as NewsRow[];
+  const total = (db.prepare("SELECT COUNT(*) AS n FROM news").get() as { n: number }).n;
+  return { data: rows.map(adminNewsView), total };
+}
+
+export function adminNewsItem(db: DB, id: number): api.AdminNews {
+  return adminNewsView(db.prepare("SELECT * FROM news WHERE id = ?").get(id) as NewsRow);
+}
+
+const adminNoticeView = (r: NoticeRow): api.AdminNotice => ({
+  id: r.id,
+  title: r.title,
+  content: r.content,
+  lang: r.lang,
+  is_policy: r.is_policy,
+  published: r.published,
+  created_at: wireTime(r.created_at),
+});
+
+export function adminNoticePage(db: DB, page: number, pageSize: number) {
+  const rows = db
+    .prepare("SELECT * FROM notices ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?")
+    .all(pageSize, (page - 1) * pageSize) as NoticeRow[];
+  const total = (db.prepare("SELECT COUNT(*) AS n FROM notices").get() as { n: number }).n;
+  return { data: rows.map(adminNoticeView), total };
+}
+
+export function adminNotice(db: DB, id: number): api.AdminNotice {
+  return adminNoticeView(db.prepare("SELECT * FROM notices WHERE id = ?").get(id) as NoticeRow);
+}
