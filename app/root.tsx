@@ -30,6 +30,9 @@ import { commitSession, getSession } from "~/utils/session.server";
 import { useNonce } from "./components/nonce";
 import { TabBar, FOOTER_PATHS } from "./components/TabBar";
 import { Toasts, type ToastItem } from "./components/Toasts";
+import { PolicyNotice } from "./components/PolicyNotice";
+import { policyNoticeFor } from "./utils/content.server";
+import { callerFor } from "./upstream/client.server";
 import stylesHref from "./styles/app.css";
 import { UNAVAILABLE_RETRY_S } from "~/upstream/retry";
 
@@ -89,6 +92,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
   const t = await getT(lang, "common");
   const user = session.get("user");
+  // The policy notice, once, for visitors of the product's screens (not of the operator console).
+  const policyNotice =
+    url.pathname === "/operator" || url.pathname.startsWith("/operator/")
+      ? null
+      : await policyNoticeFor(request, await callerFor(request));
+  // Its button's label comes translated with it: no namespace is loaded for one word.
+  const policy = policyNotice
+    ? { ...policyNotice, dismiss: (await getT(lang, "content"))("policy_dismiss") }
+    : null;
   return data(
     {
       lang,
@@ -96,6 +108,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       toast,
       signedIn: Boolean(session.get("token") && user),
       routePaths: context?.routePaths ?? [],
+      policy,
       title: t("app_name"),
       description: t("app_description"),
     },
@@ -126,7 +139,7 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  const { lang, csrf, toast, routePaths } = useLoaderData<typeof loader>();
+  const { lang, csrf, toast, routePaths, policy } = useLoaderData<typeof loader>();
   useChangeLanguage(lang);
   const location = useLocation();
   const matches = useMatches();
@@ -144,6 +157,7 @@ export default function App() {
     <AuthenticityTokenProvider token={csrf}>
       <div className={footer ? "app with-footer" : consolePage ? "app app-console" : "app"}>
         <Toasts items={toasts} />
+        {policy ? <PolicyNotice notice={policy} /> : null}
         <main className="screen">
           <Outlet />
         </main>

@@ -2,6 +2,7 @@
 import { Form, Link } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
+import { Pager as PagerLinks } from "./Pager";
 import { FormErrors, Hidden, refusalMessages } from "./Form";
 
 /** Links to a queue's status tabs (plain links: they work without JavaScript). */
@@ -34,26 +35,18 @@ export function StatusTabs({
 /** Previous / next page links keeping the other query parameters. */
 export function Pager({ page, pages, query }: { page: number; pages: number; query: string }) {
   const { t } = useTranslation("operator");
-  if (pages <= 1) return null;
-  const to = (p: number) => `?${query ? `${query}&` : ""}page=${p}`;
   return (
-    <nav className="pager" aria-label={t("pages")}>
-      {page > 1 ? (
-        <Link to={to(page - 1)} rel="prev" className="btn">
-          {t("previous")}
-        </Link>
-      ) : (
-        <span />
-      )}
-      <span className="muted">{t("page_of", { page, pages })}</span>
-      {page < pages ? (
-        <Link to={to(page + 1)} rel="next" className="btn">
-          {t("next")}
-        </Link>
-      ) : (
-        <span />
-      )}
-    </nav>
+    <PagerLinks
+      page={page}
+      pages={pages}
+      href={(p) => `?${query ? `${query}&` : ""}page=${p}`}
+      labels={{
+        nav: t("pages"),
+        prev: t("previous"),
+        next: t("next"),
+        pageOf: t("page_of", { page, pages }),
+      }}
+    />
   );
 }
 

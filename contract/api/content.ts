@@ -297,3 +297,12 @@ export const updateNotice = endpoint<AdminNotice>()({
   params: byId,
   body: z.object(noticeFields).partial(),
 });
+
+export const adminNewsImages = endpoint<string[]>()({
+  method: "GET",
+  path: "/admin/api/news_images",
+  auth: true,
+  tag: "content",
+  summary: "The picture files a news item may name as its logo (NEWS_IMAGE_PATH + file)",
+  query: z.object({ ...cacheBuster }),
+});

@@ -88,6 +88,8 @@ const PUBLIC = [
   "/language",
   "/feedback",
   "/?lng=ar",
+  "/news",
+  "/news/detail?id=1",
 ];
 /** A real account's wallet screens. */
 const REAL_WALLET = [
@@ -114,8 +116,13 @@ const CONSOLE = [
   "/operator/draw-currencies",
   "/operator/feedback",
   "/operator/companies",
+  "/operator/news?edit=new",
+  "/operator/notices?edit=2",
+  "/operator/news-categories",
 ];
 const SIGNED_IN = [
+  "/mine/announcement",
+  "/mine/announcement?id=2",
   "/order",
   "/user",
   "/mine",

@@ -17,8 +17,12 @@ const PUBLIC = [
   "/forgot",
   "/language",
   "/feedback",
+  "/news",
+  "/news/detail?id=1",
 ];
 const SIGNED_IN = [
+  "/mine/announcement",
+  "/mine/announcement?id=2",
   "/order",
   "/user",
   "/mine",
@@ -150,6 +154,9 @@ test.describe("content security policy", () => {
       "/operator/draw-currencies",
       "/operator/feedback",
       "/operator/companies",
+      "/operator/news?edit=new",
+      "/operator/notices?edit=2",
+      "/operator/news-categories",
     ]) {
       await page.goto(url);
       await page.waitForLoadState("load");

@@ -9,7 +9,7 @@ import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
 import { commitOperatorSession, requireOperator } from "~/utils/operator-session.server";
 
-export const handle = { i18n: ["common", "auth", "operator", "verify", "company"] };
+export const handle = { i18n: ["common", "auth", "operator", "verify", "company", "content"] };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const op = await requireOperator(request);
@@ -28,6 +28,9 @@ const LINKS = [
   ["/operator/audit", "nav_audit"],
   ["/operator/feedback", "company:nav_feedback"],
   ["/operator/companies", "company:nav_companies"],
+  ["/operator/news", "content:nav_news"],
+  ["/operator/news-categories", "content:nav_news_categories"],
+  ["/operator/notices", "content:nav_notices"],
 ] as const;
 
 /** The money catalogue: what users deposit to and withdraw in. */
@@ -39,7 +42,7 @@ const MONEY_LINKS = [
 
 export default function OperatorLayout() {
   const { name } = useLoaderData<typeof loader>();
-  const { t } = useTranslation(["operator", "verify", "company"]);
+  const { t } = useTranslation(["operator", "verify", "company", "content"]);
   return (
     <div className="console">
       <header className="console-head">

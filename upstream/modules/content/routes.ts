@@ -29,6 +29,7 @@ import {
   adminNotice,
   adminNoticePage,
   newsDetail,
+  newsImages,
   newsPage,
   noticeDetail,
   noticePage,
@@ -168,6 +169,16 @@ export function registerContentRoutes(app: FastifyInstance, ctx: AppContext): vo
       const id = int(req.params.id, "id");
       updateEntry(db, NOTICES, id, req.body, op.actor);
       return ctx.ok(req, adminNotice(db, id));
+    },
+    extras,
+  );
+
+  route(
+    app,
+    api.adminNewsImages,
+    async (req) => {
+      requireOperator(ctx, req);
+      return ctx.ok(req, [...newsImages()].sort());
     },
     extras,
   );

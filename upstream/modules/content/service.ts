@@ -16,7 +16,7 @@ import { intParam } from "../../platform/params.js";
 import { translate, type Lang } from "../../platform/i18n.js";
 import { wireTime } from "../../platform/wire.js";
 import { writeAudit } from "../operators/audit.js";
-import { sanitizeContent } from "./html.js";
+import { sanitizeContent } from "@contract/content-html";
 
 export const INVALID = "content.invalid_field";
 const invalid = (field: string) => new DomainError(INVALID, CODE_FAIL, { field });
@@ -31,7 +31,7 @@ export const NEWS_IMAGE_DIR = path.join(
   "news",
 );
 export const NEWS_IMAGE_RE = /^[a-z0-9-]{1,60}\.(svg|png)$/;
-const newsImages = (): Set<string> =>
+export const newsImages = (): Set<string> =>
   new Set(
     fs.existsSync(NEWS_IMAGE_DIR)
       ? fs.readdirSync(NEWS_IMAGE_DIR).filter((f) => NEWS_IMAGE_RE.test(f))
@@ -302,9 +302,7 @@ const newsItem = (lang: Lang, r: NewsRow): api.NewsItem => ({
 
 export function publishedCategories(db: DB, lang: Lang): api.NewsCategory[] {
   const rows = db
-    .prepare(
-      "SELECT id, slug, name FROM news_categories WHERE published = 1 ORDER BY sort, id",
-    )
+    .prepare("SELECT id, slug, name FROM news_categories WHERE published = 1 ORDER BY sort, id")
     .all() as { id: number; slug: string | null; name: string }[];
   return rows.map((r) => ({ id: r.id, name: categoryName(lang, r.slug, r.name) }));
 }
@@ -329,18 +327,18 @@ export function newsPage(
       `SELECT n.*, c.slug, c.name AS cname ${NEWS_FROM}${where} ORDER BY n.created_at DESC, n.id DESC LIMIT ? OFFSET ?`,
     )
     .all(...args, pageSize, (page - 1) * pageSize) as NewsRow[];
-  const total = (db.prepare(`SELECT COUNT(*) AS n ${NEWS_FROM}${where}`).get(...args) as {
-    n: number;
-  }).n;
+  const total = (
+    db.prepare(`SELECT COUNT(*) AS n ${NEWS_FROM}${where}`).get(...args) as {
+      n: number;
+    }
+  ).n;
   return { list: rows.map((r) => newsItem(lang, r)), total, categories };
 }
 
 export function newsDetail(db: DB, lang: Lang, id: number): api.NewsDetail {
-  const r = db.prepare(`SELECT n.*, c.slug, c.name AS cname ${NEWS_FROM} AND n.id = ?`).get(
-    LANG_ALL,
-    lang,
-    id,
-  ) as NewsRow | undefined;
+  const r = db
+    .prepare(`SELECT n.*, c.slug, c.name AS cname ${NEWS_FROM} AND n.id = ?`)
+    .get(LANG_ALL, lang, id) as NewsRow | undefined;
   if (!r) throw notFound("content.news_not_found");
   return { ...newsItem(lang, r), content: r.content };
 }
@@ -370,16 +368,17 @@ export function noticePage(db: DB, lang: Lang, page: number, pageSize: number): 
       `SELECT * ${NOTICES_FROM} ORDER BY is_policy DESC, created_at DESC, id DESC LIMIT ? OFFSET ?`,
     )
     .all(LANG_ALL, lang, pageSize, (page - 1) * pageSize) as NoticeRow[];
-  const total = (db.prepare(`SELECT COUNT(*) AS n ${NOTICES_FROM}`).get(LANG_ALL, lang) as {
-    n: number;
-  }).n;
+  const total = (
+    db.prepare(`SELECT COUNT(*) AS n ${NOTICES_FROM}`).get(LANG_ALL, lang) as {
+      n: number;
+    }
+  ).n;
   return { list: rows.map(notice), total };
 }
 
 export function noticeDetail(db: DB, lang: Lang, id: number): api.NoticeDetail {
   const r = db.prepare(`SELECT * ${NOTICES_FROM} AND id = ?`).get(LANG_ALL, lang, id) as
-    | NoticeRow
-    | undefined;
+    NoticeRow | undefined;
   if (!r) throw notFound("content.notice_not_found");
   return { ...notice(r), content: r.content };
 }

@@ -1,9 +1,11 @@
 /**
- * The upstream's HTML sanitiser of articles and announcements: the contract's allow-list
- * (CONTENT_HTML) turned into sanitize-html options, applied to every HTML an operator stores.
+ * The HTML sanitiser of articles and announcements: the allow-list CONTENT_HTML turned into
+ * sanitize-html options. Both programs run it: the upstream on every HTML an operator stores, the
+ * web on every HTML it renders (and on the console's preview), so neither trusts the other.
+ * Server-side only (never imported by browser code).
  */
 import sanitizeHtml from "sanitize-html";
-import { CONTENT_HTML } from "@contract/api/content";
+import { CONTENT_HTML } from "./api/content";
 
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [...CONTENT_HTML.tags],
