@@ -23,7 +23,7 @@ import { ledgerPage } from "../money/ledger.js";
 import { Withdrawals } from "../money/withdrawals.js";
 import type { Uploads } from "../uploads/service.js";
 import { auditPage, writeAudit } from "./audit.js";
-import { SETTINGS } from "./settings-registry.js";
+import { SETTINGS, describeSetting } from "./settings-registry.js";
 import { getSetting, setSetting as setStoredSetting } from "../../platform/settings.js";
 import {
   addToCatalog,
@@ -492,10 +492,10 @@ export function registerOperatorRoutes(
       requireOperator(ctx, req);
       return ctx.ok(
         req,
-        Object.entries(SETTINGS).map(([key, s]) => ({
+        Object.keys(SETTINGS).map((key) => ({
           key,
           value: getSetting(db, key) ?? null,
-          describe: s.describe,
+          describe: describeSetting(req.lang, key),
         })),
       );
     },
@@ -525,7 +525,7 @@ export function registerOperatorRoutes(
         });
       })();
       ctx.engine?.reloadSettings();
-      return ctx.ok(req, { key, value, describe: entry.describe });
+      return ctx.ok(req, { key, value, describe: describeSetting(req.lang, key) });
     },
     extras,
   );

@@ -8,6 +8,7 @@ import { getSetting } from "../../platform/settings.js";
 import type { DB } from "../../platform/db.js";
 import { parseDecimal } from "../money/decimal.js";
 import { isEmail } from "../company/checks.js";
+import { translate, type Lang } from "../../platform/i18n.js";
 
 /** A refusal: the message key and its parameters, or null when the value is accepted. */
 type Check = (v: string, db: DB) => { key: string; params?: Record<string, string> } | null;
@@ -34,28 +35,24 @@ const url: Check = (v) =>
 
 const num = (db: DB, key: string) => Number(getSetting(db, key));
 
-export const SETTINGS: Record<string, { check: Check; describe: string }> = {
+export const SETTINGS: Record<string, { check: Check; limit?: string }> = {
   trade_fee_type: {
     check: oneOf("1", "2"),
-    describe: "1: fee = lots x fee rate; 2: margin x fee rate",
   },
-  "trade.max_lots": { check: positiveDecimal(2), describe: "most lots in one order" },
+  "trade.max_lots": { check: positiveDecimal(2) },
   "trade.max_orders": {
     check: intIn(1, 10_000),
-    describe: "most pending and open orders per account",
   },
   "market.stale_after_s": {
     check: intIn(1, 3600),
-    describe: "seconds after which a quote is stale",
   },
-  "market.always_open": { check: flag, describe: "1 keeps every market open (demos)" },
+  "market.always_open": { check: flag },
   "risk.margin_call_pct": {
     check: (v, db) =>
       intIn(1, 10_000)(v, db) ??
       (Number(v) > num(db, "risk.stop_out_pct")
         ? null
         : { key: "setting_margin_call_above_stop_out" }),
-    describe: "margin level (%) that flags a margin call",
   },
   "risk.stop_out_pct": {
     check: (v, db) =>
@@ -63,41 +60,47 @@ export const SETTINGS: Record<string, { check: Check; describe: string }> = {
       (Number(v) < num(db, "risk.margin_call_pct")
         ? null
         : { key: "setting_margin_call_above_stop_out" }),
-    describe: "margin level (%) at which positions are closed",
   },
-  "demo.initial_balance": { check: positiveDecimal(2), describe: "a demo account's starting USD" },
+  "demo.initial_balance": { check: positiveDecimal(2) },
   "deposit.min_usd": {
     check: (v, db) =>
       positiveDecimal(2)(v, db) ??
       (Number(v) < num(db, "deposit.max_usd") ? null : { key: "setting_min_below_max" }),
-    describe: "smallest deposit, USD",
   },
   "deposit.max_usd": {
     check: (v, db) =>
       positiveDecimal(2)(v, db) ??
       (Number(v) > num(db, "deposit.min_usd") ? null : { key: "setting_min_below_max" }),
-    describe: "largest deposit, USD",
   },
-  "register.captcha": { check: flag, describe: "1 asks a captcha before sending a sign-up code" },
-  is_show_mobile: { check: flag, describe: "1 offers sign-up by phone" },
+  "register.captcha": { check: flag },
+  is_show_mobile: { check: flag },
   verify_reg_type: {
     check: intIn(0, 9),
-    describe: "sign-up verification type, as clients read it",
   },
-  service_link: { check: url, describe: "the support chat's address" },
-  service_link_type: { check: oneOf("1", "2"), describe: "1 open in a frame, 2 open as a link" },
-  is_main: { check: flag, describe: "1: /product searches companies (company mode)" },
+  service_link: { check: url },
+  service_link_type: { check: oneOf("1", "2") },
+  is_main: { check: flag },
   complaint_email: {
     check: (v) => (isEmail(v) ? null : { key: "setting_email" }),
-    describe: "the complaint e-mail shown with the company search",
   },
   ...Object.fromEntries(
     LIMIT_NAMES.map((n) => [
       limitSettingKey(n),
       {
         check: ((v: string) => (parseLimitSpec(v) ? null : { key: "setting_limit" })) as Check,
-        describe: `abuse limit ${n}: POINTS/SECONDS[/BLOCK_SECONDS]`,
+        limit: n,
       },
     ]),
   ),
 };
+
+/**
+ * What a setting governs, in the operator's language (upstream/locales/<lang>/settings-help.json):
+ * `setting_help.<key>`, and one text for every abuse limit with its name.
+ */
+export function describeSetting(lang: Lang, key: string): string {
+  const limit = SETTINGS[key]?.limit;
+  return limit
+    ? translate(lang, "setting_help.limit", { name: limit })
+    : translate(lang, `setting_help.${key}`);
+}
