@@ -16,6 +16,7 @@ import fs from "node:fs";
 import * as adminApi from "@contract/api/admin";
 import * as commonApi from "@contract/api/common";
 import * as companyApi from "@contract/api/company";
+import * as contentApi from "@contract/api/content";
 import * as devApi from "@contract/api/dev";
 import * as financeApi from "@contract/api/finance";
 import * as identityApi from "@contract/api/identity";
@@ -35,6 +36,7 @@ const MODULES: Record<string, object> = {
   admin: adminApi,
   common: commonApi,
   company: companyApi,
+  content: contentApi,
   dev: devApi,
   finance: financeApi,
   identity: identityApi,
@@ -88,6 +90,9 @@ function snapshot(): string {
       "real_name_requests",
       "companies",
       "feedback",
+      "news_categories",
+      "news",
+      "notices",
     ].map((t) => q(`SELECT * FROM ${t} ORDER BY rowid`)),
   ].join("\n");
 }
