@@ -24,6 +24,8 @@ import { registerOperatorRoutes } from "./modules/operators/routes.js";
 import { registerVerifyRoutes } from "./modules/verify/routes.js";
 import { registerCompanyRoutes } from "./modules/company/routes.js";
 import { registerContentRoutes } from "./modules/content/routes.js";
+import { registerFollowRoutes } from "./modules/follow/routes.js";
+import { StrategyRunner } from "./modules/follow/strategies.js";
 import multipart from "@fastify/multipart";
 import { createEngine, type Engine } from "./modules/trading/engine.js";
 import { TradePusher } from "./modules/trading/pushes.js";
@@ -60,6 +62,8 @@ export interface Upstream {
   /** Listens on config.host:config.port (port 0 picks a free one); resolves to the base URL. */
   listen(): Promise<string>;
   close(): Promise<void>;
+  /** The ranking's strategy traders' runner, when they trade (see config.strategies). */
+  strategies: StrategyRunner | null;
 }
 
 export async function buildUpstream(
@@ -120,6 +124,7 @@ export async function buildUpstream(
   registerTradingRoutes(app, ctx);
   registerMoneyRoutes(app, ctx);
   registerContentRoutes(app, ctx);
+  registerFollowRoutes(app, ctx);
   const uploads = registerUploadRoutes(app, ctx);
   registerOperatorRoutes(app, ctx, uploads);
   registerVerifyRoutes(app, ctx);
@@ -129,16 +134,34 @@ export async function buildUpstream(
   ctx.engine = createEngine({ db, feed: ctx.feed, money: ctx.money, log });
   // The engine's events and figures reach the websocket as FOREX_CLOSED and FOREX_TRADE pushes.
   const pusher = new TradePusher(hub, ctx.engine, log);
+  // The ranking's strategy traders trade on the simulated market (or any feed when forced on).
+  const strategies =
+    ctx.feed &&
+    (config.strategies === "on" ||
+      (config.strategies === "auto" && config.simulate && opts.feed === undefined))
+      ? new StrategyRunner({
+          db,
+          money: ctx.money,
+          engine: ctx.engine,
+          feed: ctx.feed,
+          intervalMs: config.strategyIntervalMs,
+          seed: config.seed,
+          log,
+        })
+      : null;
 
   return {
     app,
     ctx,
+    strategies,
     async listen() {
       const address = await app.listen({ host: config.host, port: config.port });
       ctx.feed?.start();
+      strategies?.start();
       return address.replace("0.0.0.0", "127.0.0.1").replace("[::]", "127.0.0.1");
     },
     async close() {
+      strategies?.stop();
       pusher.stop();
       ctx.engine?.stop();
       ctx.feed?.stop();

@@ -18,6 +18,7 @@ import * as commonApi from "@contract/api/common";
 import * as companyApi from "@contract/api/company";
 import * as contentApi from "@contract/api/content";
 import * as devApi from "@contract/api/dev";
+import * as followApi from "@contract/api/follow";
 import * as financeApi from "@contract/api/finance";
 import * as identityApi from "@contract/api/identity";
 import * as marketApi from "@contract/api/market";
@@ -38,6 +39,7 @@ const MODULES: Record<string, object> = {
   company: companyApi,
   content: contentApi,
   dev: devApi,
+  follow: followApi,
   finance: financeApi,
   identity: identityApi,
   market: marketApi,

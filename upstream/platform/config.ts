@@ -40,6 +40,13 @@ export interface UpstreamConfig {
   uploadMaxBytes: number;
   /** When false the simulator does not tick on its own (tests drive prices). */
   simulate: boolean;
+  /**
+   * The strategy traders of the ranking (modules/follow): "auto" trades them while the simulator
+   * ticks, "on" with any feed (tests), "off" never.
+   */
+  strategies: "auto" | "on" | "off";
+  /** How often the strategy traders act, ms. */
+  strategyIntervalMs: number;
   /** pino log level. */
   logLevel: string;
 }
@@ -143,6 +150,8 @@ const EnvSchema = z.object({
   UPLOAD_MAX_BYTES: int(DEFAULT_UPLOAD_MAX_BYTES, 1024, 50 * 1024 * 1024),
   UPSTREAM_TRUST_PROXY: trustProxy(),
   MARKET_SIMULATE: flag(),
+  STRATEGIES: z.preprocess(unset, z.enum(["auto", "on", "off"]).optional()),
+  STRATEGY_INTERVAL_MS: int(15_000, 100, 3_600_000),
   LOG_LEVEL: z.preprocess(
     unset,
     z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
@@ -207,6 +216,8 @@ export function loadConfig(
     rateLimit: e.RATE_LIMIT ?? true,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     simulate: e.MARKET_SIMULATE ?? true,
+    strategies: e.STRATEGIES ?? "auto",
+    strategyIntervalMs: e.STRATEGY_INTERVAL_MS,
     logLevel: e.LOG_LEVEL ?? "info",
   };
   return { ...cfg, ...overrides };

@@ -29,6 +29,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: "verification", description: "Real-name verification" },
         { name: "company", description: "Companies (company mode) and feedback" },
         { name: "content", description: "News and announcements, and their editors" },
+        {
+          name: "ranking",
+          description: "The trader ranking (strategy traders of the simulated market)",
+        },
         { name: "dev", description: "Development helpers (only while DEV_OUTBOX is on)" },
       ],
     },
