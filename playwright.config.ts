@@ -67,6 +67,8 @@ const serverEnv: Record<string, string> = {
   // Settings the tests change go through the operator API, as an operator's would.
   OPERATOR_TOKEN: E2E_OPERATOR_TOKEN,
   LOG_LEVEL: "warn",
+  // The ranking's strategy traders open and close positions within seconds, so /rank has figures.
+  STRATEGY_INTERVAL_MS: "1500",
 };
 
 export default defineConfig({

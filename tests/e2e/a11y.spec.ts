@@ -90,6 +90,8 @@ const PUBLIC = [
   "/?lng=ar",
   "/news",
   "/news/detail?id=1",
+  "/rank",
+  "/rank?view=copy",
 ];
 /** A real account's wallet screens. */
 const REAL_WALLET = [

@@ -19,6 +19,8 @@ const PUBLIC = [
   "/feedback",
   "/news",
   "/news/detail?id=1",
+  "/rank",
+  "/rank?view=copy",
 ];
 const SIGNED_IN = [
   "/mine/announcement",

@@ -4,7 +4,7 @@ import { loginUrl, pathOf, safeRedirectPath } from "../../app/utils/session.serv
 import { cooldownLeft } from "../../app/utils/forms.server";
 import { sparklinePath } from "../../app/components/Sparkline";
 import { formatChange, formatPrice } from "../../app/utils/format";
-import { TABS } from "../../app/components/TabBar";
+import { TABS, isActiveTab } from "../../app/components/TabBar";
 
 describe("redirects", () => {
   it("follows only same-site paths after login", () => {
@@ -88,5 +88,15 @@ describe("display", () => {
   });
   it("keeps the spec's tab order", () => {
     expect(TABS.map((t) => t.key)).toEqual(["quotes", "trade", "order", "documentary", "ranking"]);
+  });
+  it("marks exactly one tab active: copy trading and the ranking share /rank by its view", () => {
+    const active = (path: string, search = "") =>
+      TABS.filter((tab) => isActiveTab(tab, path, search)).map((t) => t.key);
+    expect(active("/")).toEqual(["quotes"]);
+    expect(active("/trade", "?code=EURUSD")).toEqual(["trade"]);
+    expect(active("/order", "?status=3")).toEqual(["order"]);
+    expect(active("/rank")).toEqual(["ranking"]);
+    expect(active("/rank", "?view=copy")).toEqual(["documentary"]);
+    expect(active("/user")).toEqual([]);
   });
 });

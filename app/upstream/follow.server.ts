@@ -1,0 +1,10 @@
+/** The trader ranking (contract/api/follow.ts). */
+import * as followApi from "@contract/api/follow";
+import { send, type Caller, type UpstreamResult } from "./client.server";
+
+export type { FollowItem } from "@contract/api/follow";
+import type { FollowItem } from "@contract/api/follow";
+
+export function followList(c: Caller): Promise<UpstreamResult<FollowItem[]>> {
+  return send<FollowItem[]>(c, followApi.followList, {});
+}

@@ -1,0 +1,76 @@
+/**
+ * The ranking and the tab bar with JavaScript on and off: the strategy traders' figures (from their
+ * closed positions on the simulated market), the coming-soon message when a trader is tapped (a
+ * <details> without JavaScript, a modal <dialog> with it), and each of the five tabs leading to its
+ * working screen with exactly that tab marked.
+ */
+import type { Page } from "@playwright/test";
+import { test, expect, jsOn, signInDemo } from "./fixtures";
+import { EN } from "./console";
+import { STRATEGIES } from "../../upstream/modules/follow/strategies";
+
+/** Opens /rank until some trader has closed a position (the traders act every 1.5 s in e2e). */
+async function rankWithFigures(page: Page, path = "/rank"): Promise<void> {
+  await expect(async () => {
+    await page.goto(path);
+    await expect(page.getByTestId("rank-list")).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 45_000, intervals: [1_000, 2_000] });
+}
+
+test("the ranking shows every strategy trader with real figures; tapping one says copying is coming", async ({
+  page,
+}, info) => {
+  test.setTimeout(90_000);
+  await rankWithFigures(page);
+  await expect(page.getByRole("heading", { level: 1, name: EN("rank:title") })).toBeVisible();
+  const traders = page.getByTestId("trader");
+  await expect(traders).toHaveCount(STRATEGIES.length);
+  const names = await traders.evaluateAll((els) => els.map((e) => e.getAttribute("data-name")));
+  expect(names.sort()).toEqual(STRATEGIES.map((s) => s.name).sort());
+  // Rates in the user's locale, highest first.
+  const rates = await page.getByTestId("rate").allTextContents();
+  for (const r of rates) expect(r).toMatch(/^[+-]?\d+\.\d{2}%$/);
+  const values = rates.map((r) => Number(r.replace("%", "")));
+  expect([...values].sort((a, b) => b - a)).toEqual(values);
+  const trades = (await page.getByTestId("trades").allTextContents()).map(Number);
+  expect(trades.some((n) => n > 0)).toBe(true);
+
+  const first = traders.first();
+  const name = (await first.getAttribute("data-name"))!;
+  await first.locator("summary").click();
+  if (jsOn(info)) {
+    const dialog = page.getByTestId("rank-dialog");
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByRole("heading")).toHaveText(name);
+    await expect(dialog).toContainText(EN("rank:coming_soon"));
+    await dialog.getByRole("button", { name: EN("rank:ok") }).click();
+    await expect(dialog).toBeHidden();
+  } else {
+    await expect(first.getByTestId("coming-soon")).toBeVisible();
+    await expect(first.getByTestId("coming-soon")).toHaveText(EN("rank:coming_soon"));
+  }
+});
+
+test("each of the five tabs opens its working screen, and only that tab is marked", async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  await signInDemo(page);
+  const tabs: [string, RegExp, string][] = [
+    ["common:tabs.trade", /\/trade(\?|$)/, "trade"],
+    ["common:tabs.order", /\/order(\?|$)/, "order"],
+    ["common:tabs.documentary", /\/rank\?view=copy$/, "rank:copy_title"],
+    ["common:tabs.ranking", /\/rank$/, "rank:title"],
+    ["common:tabs.quotes", /\/(\?.*)?$/, "common:home.title"],
+  ];
+  const bar = page.getByRole("navigation", { name: EN("common:tabs.label") });
+  for (const [label, url, heading] of tabs) {
+    await bar.getByRole("link", { name: EN(label) }).click();
+    await expect(page).toHaveURL(url);
+    await expect(bar.locator('[aria-current="page"]')).toHaveCount(1);
+    await expect(bar.locator('[aria-current="page"]')).toHaveText(EN(label));
+    if (heading.includes(":"))
+      await expect(page.getByRole("heading", { level: 1, name: EN(heading) })).toBeVisible();
+    else await expect(page.locator("main")).toBeVisible();
+  }
+});
