@@ -53,11 +53,7 @@ export default function Rank() {
           {d.traders.map((x, i) => (
             <li key={x.user} className="card rank-item" data-testid="trader" data-name={x.user}>
               <details className="rank-details">
-                <summary
-                  className="rank-summary"
-                  onClick={(e) => openDialog(e, x.user)}
-                  aria-label={t(copy ? "copy_trader" : "open_trader", { name: x.user })}
-                >
+                <summary className="rank-summary" onClick={(e) => openDialog(e, x.user)}>
                   <span className="rank-pos" aria-hidden="true">
                     {i + 1}
                   </span>
