@@ -9,7 +9,7 @@ import i18next from "i18next";
 import { I18nextProvider, initReactI18next } from "react-i18next";
 import Backend from "i18next-http-backend";
 import { getInitialNamespaces } from "remix-i18next/client";
-import { i18nConfig, normaliseLang, DEFAULT_LANG } from "./i18n";
+import { i18nConfig, normaliseLang, pluralsByTag, DEFAULT_LANG } from "./i18n";
 
 /**
  * A data request the router itself aborted (a live refresh overtaken by a navigation) can surface as
@@ -25,6 +25,7 @@ async function hydrate() {
   const lng = normaliseLang(document.documentElement.dataset.lng) ?? DEFAULT_LANG;
   await i18next
     .use(initReactI18next)
+    .use(pluralsByTag)
     .use(Backend)
     .init({
       ...i18nConfig,

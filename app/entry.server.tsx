@@ -10,7 +10,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { createInstance } from "i18next";
 import { I18nextProvider, initReactI18next } from "react-i18next";
-import { i18nConfig } from "./i18n";
+import { i18nConfig, pluralsByTag } from "./i18n";
 import { loadResources, remixI18n } from "./i18n.server";
 import { NonceContext } from "./components/nonce";
 import { resumePendingRevocations } from "./utils/revocations.server";
@@ -30,7 +30,10 @@ export default async function handleRequest(
   const instance = createInstance();
   const lng = await remixI18n.getLocale(request);
   const ns = Array.from(new Set(["common", ...remixI18n.getRouteNamespaces(remixContext)]));
-  await instance.use(initReactI18next).init({ ...i18nConfig, lng, ns, resources: loadResources() });
+  await instance
+    .use(initReactI18next)
+    .use(pluralsByTag)
+    .init({ ...i18nConfig, lng, ns, resources: loadResources() });
   const nonce = loadContext?.nonce ?? "";
   const callback = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
 

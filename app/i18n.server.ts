@@ -12,6 +12,7 @@ import {
   LANGUAGES,
   i18nConfig,
   langFromAcceptLanguage,
+  pluralsByTag,
   normaliseLang,
   type Lang,
 } from "./i18n";
@@ -75,6 +76,7 @@ export const remixI18n = new RemixI18Next({
     order: ["custom"],
     findLocale: async (request) => detectLang(request),
   },
+  plugins: [pluralsByTag],
   i18next: {
     ...i18nConfig,
     get resources() {

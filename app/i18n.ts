@@ -2,6 +2,7 @@
  * Language configuration shared by the server and the browser: the 15 interface languages of
  * product-spec.md section 1, their BCP 47 tags for <html lang>, and text direction.
  */
+import type { ThirdPartyModule, i18n } from "i18next";
 import { DEFAULT_LANG, LANGS, LANG_TAG, type Lang } from "@contract/constants";
 export const LANGUAGES = LANGS;
 export { DEFAULT_LANG, type Lang };
@@ -97,4 +98,20 @@ export const i18nConfig = {
   defaultNS: DEFAULT_NS,
   react: { useSuspense: false },
   interpolation: { escapeValue: false },
+};
+
+/**
+ * An i18next plugin: plural forms chosen by the language's BCP 47 tag (LANG_TAG). Our codes hk, jp,
+ * kr and vn are not tags of those languages, and Intl.PluralRules would give them English rules
+ * (one/other) instead of their single form. Used by every i18next instance, server and browser.
+ */
+export const pluralsByTag: ThirdPartyModule = {
+  type: "3rdParty",
+  init(instance: i18n) {
+    const resolver = instance.services.pluralResolver as {
+      getRule(code: string, options?: object): unknown;
+    };
+    const getRule = resolver.getRule.bind(resolver);
+    resolver.getRule = (code, options) => getRule(isLang(code) ? LANG_TAG[code] : code, options);
+  },
 };

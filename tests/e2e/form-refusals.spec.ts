@@ -141,7 +141,7 @@ test.describe("refused forms", () => {
     await form.getByRole("button", { name: EN("trade:form.buy"), exact: true }).click();
     expect((await res).status()).toBe(400);
     await expect(form.locator('[data-error-for="cont"]')).toHaveText(
-      EN("trade:errors.cont_min", { min: "0.01" }),
+      EN("trade:errors.cont_min_other", { min: "0.01" }),
     );
     await expect(page.getByTestId("order-success")).toHaveCount(0);
     await page.unrouteAll();

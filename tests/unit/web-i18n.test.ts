@@ -5,8 +5,17 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { LANGUAGES, HTML_LANG, dirOf, langFromAcceptLanguage, normaliseLang } from "../../app/i18n";
-import { detectLang } from "../../app/i18n.server";
+import {
+  LANGUAGES,
+  HTML_LANG,
+  dirOf,
+  langFromAcceptLanguage,
+  normaliseLang,
+  pluralsByTag,
+  type Lang,
+} from "../../app/i18n";
+import i18next from "i18next";
+import { detectLang, getT } from "../../app/i18n.server";
 
 const DIR = path.resolve("locales");
 
@@ -22,6 +31,27 @@ function flatten(
 }
 
 const placeholders = (s: string) => [...s.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
+
+const PLURAL_RE = /^(.*)_(zero|one|two|few|many|other)$/;
+const categoriesOf = (l: Lang) =>
+  [...new Intl.PluralRules(HTML_LANG[l]).resolvedOptions().pluralCategories].sort();
+
+/**
+ * Keys grouped by base: a plain key is { "": text }; a plural message (`k_one`, `k_other`...,
+ * recognised by its `_other` form) is its forms by category.
+ */
+function byBase(flat: Record<string, unknown>): Map<string, Record<string, unknown>> {
+  const out = new Map<string, Record<string, unknown>>();
+  for (const [k, v] of Object.entries(flat)) {
+    const m = PLURAL_RE.exec(k);
+    const plural = m && `${m[1]}_other` in flat;
+    const base = plural ? m[1] : k;
+    const forms = out.get(base) ?? {};
+    forms[plural ? m[2] : ""] = v;
+    out.set(base, forms);
+  }
+  return out;
+}
 
 describe("locale files", () => {
   const folders = fs
@@ -53,20 +83,26 @@ describe("locale files", () => {
 
   const namespaces = fs.readdirSync(path.join(DIR, "en")).filter((f) => f.endsWith(".json"));
   for (const ns of namespaces) {
-    it(`${ns}: same keys, non-empty strings and the same placeholders in every language`, () => {
-      const en = flatten(JSON.parse(fs.readFileSync(path.join(DIR, "en", ns), "utf8")));
-      const keys = Object.keys(en).sort();
+    it(`${ns}: same keys (each plural with its language's forms), non-empty strings and the same placeholders`, () => {
+      const en = byBase(flatten(JSON.parse(fs.readFileSync(path.join(DIR, "en", ns), "utf8"))));
       for (const l of LANGUAGES) {
         const file = path.join(DIR, l, ns);
-        const data = flatten(JSON.parse(fs.readFileSync(file, "utf8")));
-        expect(Object.keys(data).sort(), `${l}/${ns}`).toEqual(keys);
-        for (const k of keys) {
-          const v = data[k];
-          expect(typeof v, `${l}/${ns} ${k}`).toBe("string");
-          expect((v as string).trim().length, `${l}/${ns} ${k}`).toBeGreaterThan(0);
-          expect(placeholders(v as string), `${l}/${ns} ${k}`).toEqual(
-            placeholders(en[k] as string),
-          );
+        const data = byBase(flatten(JSON.parse(fs.readFileSync(file, "utf8"))));
+        expect([...data.keys()].sort(), `${l}/${ns}`).toEqual([...en.keys()].sort());
+        for (const [base, forms] of data) {
+          const ref = en.get(base)!;
+          const refOther = ref.other ?? ref[""];
+          if (!("" in ref))
+            expect(Object.keys(forms).sort(), `${l}/${ns} ${base} plural forms`).toEqual(
+              categoriesOf(l),
+            );
+          for (const [form, v] of Object.entries(forms)) {
+            expect(typeof v, `${l}/${ns} ${base}_${form}`).toBe("string");
+            expect((v as string).trim().length, `${l}/${ns} ${base}_${form}`).toBeGreaterThan(0);
+            expect(placeholders(v as string), `${l}/${ns} ${base}_${form}`).toEqual(
+              placeholders(refOther as string),
+            );
+          }
         }
       }
     });
@@ -118,5 +154,44 @@ describe("language rules", () => {
     ).toBe("de");
     expect(await detectLang(r("http://x/", { "Accept-Language": "fr-CA,fr;q=0.9" }))).toBe("fr");
     expect(await detectLang(r("http://x/"))).toBe("en");
+  });
+});
+
+describe("plurals", () => {
+  const cases: [Lang, number, string][] = [
+    ["en", 1, "At least 1 lot"],
+    ["en", 2, "At least 2 lots"],
+    ["ru", 1, "Не менее 1 лота"],
+    ["ru", 3, "Не менее 3 лотов"],
+    ["ru", 0.5, "Не менее 0.5 лота"],
+    ["ar", 3, "3 لوتات على الأقل"],
+    ["ar", 11, "11 لوتًا على الأقل"],
+    ["jp", 1, "1 ロット以上にしてください"],
+    ["hk", 1, "最少 1 手"],
+    ["fr", 1, "Au moins 1 lot"],
+  ];
+
+  it("picks each language's form on the server, by the language's BCP 47 tag", async () => {
+    for (const [lng, n, text] of cases) {
+      const t = await getT(lng, ["trade"]);
+      expect(t("trade:errors.cont_min", { min: n, count: n }), `${lng} ${n}`).toBe(text);
+    }
+  });
+
+  it("picks the same forms in an instance set up as the browser's", async () => {
+    const resources = Object.fromEntries(
+      LANGUAGES.map((l) => [
+        l,
+        { trade: JSON.parse(fs.readFileSync(path.join(DIR, l, "trade.json"), "utf8")) },
+      ]),
+    );
+    const instance = i18next.createInstance();
+    await instance
+      .use(pluralsByTag)
+      .init({ lng: "en", resources, interpolation: { escapeValue: false } });
+    for (const [lng, n, text] of cases)
+      expect(instance.getFixedT(lng, "trade")("errors.cont_min", { min: n, count: n })).toBe(text);
+    // Without the plugin Japanese would take the English "one" form, which it does not have.
+    expect(new Intl.PluralRules("jp").resolvedOptions().pluralCategories).toContain("one");
   });
 });

@@ -138,7 +138,13 @@ export function OrderForm({
   const msg = (e: string | undefined) =>
     e
       ? TRADE_KEY_RE.test(e)
-        ? t(e, { min: minLots, max: DEFAULT_MAX_LOTS, step: inst.lotStep })
+        ? t(e, {
+            min: minLots,
+            max: DEFAULT_MAX_LOTS,
+            step: inst.lotStep,
+            // The lot bound the message names picks its plural form.
+            count: e.endsWith("cont_max") ? DEFAULT_MAX_LOTS : minLots,
+          })
         : e
       : "";
   const values = {

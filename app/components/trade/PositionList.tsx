@@ -42,7 +42,10 @@ export function PositionList({
                     {o.side === "buy" ? t("buy") : t("sell")}
                   </span>
                   <span className="order-lots">
-                    {t("lots_value", { lots: formatLots(o.lots, pip, lang) })}
+                    {t("lots_value", {
+                      lots: formatLots(o.lots, pip, lang),
+                      count: Number(o.lots),
+                    })}
                   </span>
                   <span className="order-prices">
                     {formatPrice(o.openPrice || o.originPrice, precision, lang)}{" "}

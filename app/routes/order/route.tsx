@@ -203,7 +203,10 @@ export default function OrderScreen() {
                         {buy ? t("trade:buy") : t("trade:sell")}
                       </span>
                       <span className="order-lots">
-                        {t("trade:lots_value", { lots: formatLots(o.lots, pipOf(o), lang) })}
+                        {t("trade:lots_value", {
+                          lots: formatLots(o.lots, pipOf(o), lang),
+                          count: Number(o.lots),
+                        })}
                       </span>
                       {cancelled ? <span className="badge">{t("order:cancelled")}</span> : null}
                     </div>
