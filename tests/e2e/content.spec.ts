@@ -71,8 +71,10 @@ test.describe("a new visitor", () => {
   });
 });
 
-test("news: categories, an article, and back", async ({ page }) => {
-  await page.goto("/news");
+test("news: from the home page, categories, an article, and back", async ({ page }) => {
+  await page.goto("/");
+  await page.getByRole("link", { name: EN("common:home.news"), exact: true }).click();
+  await expect(page).toHaveURL(/\/news$/);
   await expect(
     page.getByRole("heading", { level: 1, name: EN("content:news_title") }),
   ).toBeVisible();

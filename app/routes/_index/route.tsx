@@ -49,6 +49,9 @@ export default function Home() {
             <Link to="/product" className="iconbtn" aria-label={t("home.search")}>
               <Icon name="search" />
             </Link>
+            <Link to="/news" className="iconbtn" aria-label={t("home.news")}>
+              <Icon name="news" />
+            </Link>
             <Link to="/user" className="iconbtn" aria-label={t("home.account")}>
               <Icon name="user" />
             </Link>
