@@ -17,7 +17,6 @@ function flat(o: Record<string, unknown>, p = ""): Record<string, string> {
 const read = (lang: string, ns: string) =>
   flat(JSON.parse(fs.readFileSync(path.join(dir, lang, `${ns}.json`), "utf8")));
 
-
 describe.each(["trade", "order"])("locales/*/%s.json", (ns) => {
   const en = read("en", ns);
 
