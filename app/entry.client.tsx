@@ -5,9 +5,8 @@
 import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
-import i18next from "i18next";
+import i18next, { type BackendModule } from "i18next";
 import { I18nextProvider, initReactI18next } from "react-i18next";
-import Backend from "i18next-http-backend";
 import { getInitialNamespaces } from "remix-i18next/client";
 import { i18nConfig, normaliseLang, pluralsByTag, DEFAULT_LANG } from "./i18n";
 
@@ -21,18 +20,40 @@ window.addEventListener("unhandledrejection", (ev) => {
   if (r && typeof r === "object" && r.name === "AbortError") ev.preventDefault();
 });
 
+/**
+ * Reads /locales/{lng}/{ns}.json (the resource route). A few lines of fetch instead of
+ * i18next-http-backend and its fetch polyfill: every browser the product serves has fetch, and
+ * the page's JavaScript budget counts every kilobyte (decision 0011). A failed request that may
+ * succeed later (network, 5xx) is retried by i18next; a missing file is not.
+ */
+const localesBackend: BackendModule = {
+  type: "backend",
+  init() {},
+  read(lng, ns, done) {
+    fetch(`/locales/${encodeURIComponent(lng)}/${encodeURIComponent(ns)}.json`).then(
+      (res) =>
+        res.ok
+          ? res.json().then(
+              (data) => done(null, data),
+              (err: Error) => done(err, false),
+            )
+          : done(new Error(`${res.status} for /locales/${lng}/${ns}.json`), res.status >= 500),
+      (err: Error) => done(err, true),
+    );
+  },
+};
+
 async function hydrate() {
   const lng = normaliseLang(document.documentElement.dataset.lng) ?? DEFAULT_LANG;
   await i18next
     .use(initReactI18next)
     .use(pluralsByTag)
-    .use(Backend)
+    .use(localesBackend)
     .init({
       ...i18nConfig,
       lng,
       // "auth" is small and used by several screens: loading it up front avoids a flash of keys.
       ns: Array.from(new Set(["common", "auth", ...getInitialNamespaces()])),
-      backend: { loadPath: "/locales/{{lng}}/{{ns}}.json" },
     });
 
   startTransition(() => {

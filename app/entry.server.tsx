@@ -1,5 +1,5 @@
 /**
- * Server rendering: one i18next instance per request (language detected by app/i18n.server.ts), the
+ * Server rendering: the language's shared i18next instance (language detected by app/i18n.server.ts), the
  * CSP nonce from server.ts on every script, full HTML for bots and streamed HTML for browsers.
  */
 import { PassThrough } from "node:stream";
@@ -8,10 +8,9 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer, isRouteErrorResponse } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { createInstance } from "i18next";
-import { I18nextProvider, initReactI18next } from "react-i18next";
-import { i18nConfig, pluralsByTag } from "./i18n";
-import { loadResources, remixI18n } from "./i18n.server";
+import { I18nextProvider } from "react-i18next";
+import type { Lang } from "./i18n";
+import { instanceFor, remixI18n } from "./i18n.server";
 import { NonceContext } from "./components/nonce";
 import { resumePendingRevocations } from "./utils/revocations.server";
 
@@ -27,13 +26,8 @@ export default async function handleRequest(
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
-  const instance = createInstance();
-  const lng = await remixI18n.getLocale(request);
-  const ns = Array.from(new Set(["common", ...remixI18n.getRouteNamespaces(remixContext)]));
-  await instance
-    .use(initReactI18next)
-    .use(pluralsByTag)
-    .init({ ...i18nConfig, lng, ns, resources: loadResources() });
+  const lng = (await remixI18n.getLocale(request)) as Lang;
+  const instance = await instanceFor(lng);
   const nonce = loadContext?.nonce ?? "";
   const callback = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
 

@@ -6,7 +6,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { createCookie } from "@remix-run/node";
 import { RemixI18Next } from "remix-i18next/server";
-import type { Resource } from "i18next";
+import { createInstance, type i18n, type Resource } from "i18next";
+import { initReactI18next } from "react-i18next";
 import {
   DEFAULT_LANG,
   LANGUAGES,
@@ -85,6 +86,35 @@ export const remixI18n = new RemixI18Next({
   },
 });
 
+const instances = new Map<Lang, Promise<i18n>>();
+
+/**
+ * The i18next instance of a language with every namespace loaded. In production the resources never
+ * change, so one instance per language serves every request (creating and initialising one per
+ * request was a large part of a page's cost); elsewhere a new one picks up edited locale files.
+ * Nothing changes an instance's language after init, so sharing it between requests is safe.
+ */
+export function instanceFor(lng: Lang): Promise<i18n> {
+  const reuse = env().isProduction;
+  const known = reuse ? instances.get(lng) : undefined;
+  if (known) return known;
+  const resources = loadResources();
+  const instance = createInstance();
+  const ready = instance
+    .use(initReactI18next)
+    .use(pluralsByTag)
+    .init({
+      ...i18nConfig,
+      lng,
+      ns: Object.keys(resources[lng] ?? resources[DEFAULT_LANG] ?? {}),
+      resources,
+      initImmediate: false,
+    })
+    .then(() => instance);
+  if (reuse) instances.set(lng, ready);
+  return ready;
+}
+
 /** A translation function for a request (or a language) and namespaces. */
 export async function getT(
   requestOrLang: Request | string,
@@ -94,5 +124,5 @@ export async function getT(
     typeof requestOrLang === "string"
       ? (normaliseLang(requestOrLang) ?? DEFAULT_LANG)
       : await detectLang(requestOrLang);
-  return remixI18n.getFixedT(lng, ns as "common");
+  return (await instanceFor(lng)).getFixedT(lng, ns as "common");
 }

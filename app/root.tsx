@@ -28,7 +28,7 @@ import { cookieLang, detectLang, getT, localeCookie } from "./i18n.server";
 import { HTML_LANG, dirOf, type Lang } from "./i18n";
 import { commitSession, getSession } from "~/utils/session.server";
 import { useNonce } from "./components/nonce";
-import { TabBar, FOOTER_PATHS } from "./components/TabBar";
+import { TabBar, FOOTER_PATHS, isTabPath } from "./components/TabBar";
 import { Toasts, type ToastItem } from "./components/Toasts";
 import { PolicyNotice } from "./components/PolicyNotice";
 import { policyNoticeFor } from "./utils/content.server";
@@ -107,7 +107,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       csrf,
       toast,
       signedIn: Boolean(session.get("token") && user),
-      routePaths: context?.routePaths ?? [],
+      // Only the tab bar's paths that this build has (not every route path on every page).
+      routePaths: (context?.routePaths ?? []).filter(isTabPath),
       policy,
       title: t("app_name"),
       description: t("app_description"),

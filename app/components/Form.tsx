@@ -96,10 +96,7 @@ export function FormErrors({ errors, id }: { errors?: string[]; id?: string }) {
   );
 }
 
-/** A hidden field posted as is (intent, login_type ...). */
-export function Hidden({ name, value }: { name: string; value: string | number }) {
-  return <input type="hidden" name={name} value={value} />;
-}
+export { Hidden } from "./Hidden";
 
 /** Whether this page's own POST form is being submitted, and the `intent` it carries (else null). */
 export function usePostIntent(): { busy: boolean; busyIntent: FormDataEntryValue | null } {

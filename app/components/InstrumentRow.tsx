@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { Sparkline } from "./Sparkline";
 import { formatChange, formatPrice, signOf } from "~/utils/format";
@@ -15,25 +15,56 @@ export interface RowQuote {
   change: number;
 }
 
+/** The words every row of a list shows, translated once per list instead of once per row. */
+export interface RowLabels {
+  closed: string;
+  chart: (showCode: string) => string;
+}
+
+const SLOT = "\u0000";
+
+export function useRowLabels(): RowLabels {
+  const { t } = useTranslation("common");
+  return useMemo(() => {
+    // The chart label's template with a slot for the name, filled per row without i18next.
+    const chart = t("market.chart_label", { code: SLOT });
+    return {
+      closed: t("market.closed"),
+      chart: (showCode: string) => chart.split(SLOT).join(showCode),
+    };
+  }, [t]);
+}
+
 /**
  * One instrument of a quote list: logo, code, price, change %, sparkline and the closed label. The
- * price, change and sparkline carry data-live-* attributes named by the instrument code.
+ * price and change carry data-live-* attributes named by the instrument code; the sparkline is the
+ * day's shape from the shared sprite and moves when the page's data is read again.
  */
 export function InstrumentRow({
   q,
-  points,
+  up,
+  sparkHref,
   lang,
+  labels,
 }: {
   q: RowQuote;
-  points: number[];
+  /** The sparkline's direction; null: no sparkline points. */
+  up: boolean | null;
+  /** The sparkline sprite's URL (null when the sparklines could not be read). */
+  sparkHref: string | null;
   lang: string;
+  labels: RowLabels;
 }) {
-  const { t } = useTranslation("common");
   const cls = signOf(q.change);
   const closed = !q.marketOpen;
   return (
     <li className="qrow" data-code={q.code}>
-      <Link to={`/trade?code=${encodeURIComponent(q.code)}`} className="qrow-link" prefetch="none">
+      {/* A plain link: the list's useListLinks navigates on the client. */}
+      <a
+        href={`/trade?code=${encodeURIComponent(q.code)}`}
+        className="qrow-link"
+        data-discover="true"
+      >
         <span className="qrow-logo">
           {q.logo ? (
             <img src={q.logo} alt="" width={32} height={32} loading="lazy" decoding="async" />
@@ -45,7 +76,7 @@ export function InstrumentRow({
           <strong>{q.showCode}</strong>
           {closed ? (
             <span className="badge closed" data-closed={q.code}>
-              {t("market.closed")}
+              {labels.closed}
             </span>
           ) : (
             <span className="qrow-code">{q.code}</span>
@@ -53,9 +84,9 @@ export function InstrumentRow({
         </span>
         <span className="qrow-spark">
           <Sparkline
-            points={points}
-            code={q.code}
-            label={t("market.chart_label", { code: q.showCode })}
+            href={sparkHref && up !== null ? `${sparkHref}#s${q.id}` : null}
+            up={up ?? true}
+            label={labels.chart(q.showCode)}
           />
         </span>
         <span className="qrow-quote">
@@ -66,7 +97,7 @@ export function InstrumentRow({
             {formatChange(q.change, lang)}
           </span>
         </span>
-      </Link>
+      </a>
     </li>
   );
 }

@@ -1,6 +1,6 @@
 import { useFetcher, useLocation } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { Hidden } from "~/components/Form";
+import { Hidden } from "~/components/Hidden";
 
 export interface PolicyNoticeView {
   id: number;

@@ -1,14 +1,9 @@
 /**
- * Small area chart of the last closes, rendered as SVG on the server (no JavaScript needed).
- * Colour follows the direction from the first point to the last.
+ * Small area chart of the last closes, drawn as SVG on the server (no JavaScript needed). Colour
+ * follows the direction from the first point to the last.
  */
-export interface SparklineProps {
-  points: number[];
-  width?: number;
-  height?: number;
-  code?: string;
-  label?: string;
-}
+export const SPARK_WIDTH_PX = 84;
+export const SPARK_HEIGHT_PX = 32;
 
 export function sparklinePath(
   points: number[],
@@ -32,25 +27,29 @@ export function sparklinePath(
   return { line, area };
 }
 
-export function Sparkline({ points, width = 84, height = 32, code, label }: SparklineProps) {
-  const { line, area } = sparklinePath(points, width, height);
-  const up = points.length < 2 || points[points.length - 1] >= points[0];
+/**
+ * A quote row's sparkline: the instrument's symbol of the shared sprite (app/utils/sparklines.server.ts),
+ * coloured by the row (currentColor). `href` null: no points yet, an empty frame of the same size.
+ */
+export function Sparkline({
+  href,
+  up,
+  label,
+}: {
+  href: string | null;
+  up: boolean;
+  label?: string;
+}) {
   return (
     <svg
       className={`spark ${up ? "up" : "down"}`}
-      width={width}
-      height={height}
-      viewBox={`0 0 ${width} ${height}`}
+      width={SPARK_WIDTH_PX}
+      height={SPARK_HEIGHT_PX}
+      viewBox={`0 0 ${SPARK_WIDTH_PX} ${SPARK_HEIGHT_PX}`}
       role="img"
       aria-label={label}
-      data-live-spark={code}
     >
-      {line ? (
-        <>
-          <path d={area} className="spark-area" />
-          <path d={line} className="spark-line" fill="none" />
-        </>
-      ) : null}
+      {href ? <use href={href} /> : null}
     </svg>
   );
 }

@@ -23,6 +23,11 @@ export const FOOTER_PATHS = ["/", "/trade", "/order", "/user", "/news", "/rank"]
 
 const pathOf = (to: string) => to.split("?")[0];
 
+/** Whether a route path is one a tab opens. */
+export function isTabPath(path: string): boolean {
+  return TABS.some((tab) => pathOf(tab.to) === path);
+}
+
 /** Whether `tab` is the screen shown: its path, and for /rank the view its query names. */
 export function isActiveTab(tab: Tab, pathname: string, search: string): boolean {
   const [path, query = ""] = tab.to.split("?");

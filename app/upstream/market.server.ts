@@ -5,6 +5,18 @@ import type { Candle, Category, Instrument, Sparkline } from "@contract/api/mark
 import type { Period } from "@contract/constants";
 import type { RowQuote } from "~/components/InstrumentRow";
 import { instrumentView } from "./views";
+import { shared } from "./shared-cache.server";
+import { spriteOf, spriteUrl } from "~/utils/sparklines.server";
+import { env } from "~/utils/env.server";
+
+/**
+ * Every market call is public and the same for every visitor of a language: the answers are shared
+ * for MARKET_CACHE_MS (default 1 s), so a busy home page asks the upstream once a second, not once
+ * per visitor. Live prices reach pages with JavaScript through the live bridge meanwhile.
+ */
+function cached<T>(c: Caller, key: string, load: () => Promise<UpstreamResult<T>>) {
+  return shared(`${c.lang}|${key}`, env().marketCacheMs, load);
+}
 
 export type { Candle, Category, Instrument, Quotation, Sparkline } from "@contract/api/market";
 export { PERIODS, DEFAULT_PERIOD, isPeriod, type Period } from "@contract/constants";
@@ -12,18 +24,18 @@ export { PERIODS, DEFAULT_PERIOD, isPeriod, type Period } from "@contract/consta
 export { logoPath } from "./views";
 
 export function getCategories(c: Caller): Promise<UpstreamResult<Category[]>> {
-  return send<Category[]>(c, marketApi.getCategories, {}, { init: true });
+  return cached(c, "categories", () =>
+    send<Category[]>(c, marketApi.getCategories, {}, { init: true }),
+  );
 }
 
 export function tradeList(
   c: Caller,
   p: { searchCurrency?: string } = {},
 ): Promise<UpstreamResult<Instrument[]>> {
-  return send<Instrument[]>(
-    c,
-    marketApi.tradeList,
-    { searchCurrency: p.searchCurrency || undefined },
-    { init: true },
+  const search = p.searchCurrency || undefined;
+  return cached(c, `trade_list|${search ?? ""}`, () =>
+    send<Instrument[]>(c, marketApi.tradeList, { searchCurrency: search }, { init: true }),
   );
 }
 
@@ -31,7 +43,9 @@ export function kline(
   c: Caller,
   p: { forex_id: number; period: Period },
 ): Promise<UpstreamResult<Candle[]>> {
-  return send<Candle[]>(c, marketApi.kline, p, { init: true });
+  return cached(c, `kline|${p.forex_id}|${p.period}`, () =>
+    send<Candle[]>(c, marketApi.kline, p, { init: true }),
+  );
 }
 
 export function abbreviatedCacheKline(
@@ -39,19 +53,23 @@ export function abbreviatedCacheKline(
   p: { forex_id?: number[] | string; period?: Period } = {},
 ): Promise<UpstreamResult<Sparkline[]>> {
   const ids = Array.isArray(p.forex_id) ? p.forex_id.join(",") : p.forex_id;
-  return send<Sparkline[]>(
-    c,
-    marketApi.abbreviatedCacheKline,
-    { forex_id: ids || undefined, period: p.period },
-    { init: true },
+  return cached(c, `sparklines|${ids ?? ""}|${p.period ?? ""}`, () =>
+    send<Sparkline[]>(
+      c,
+      marketApi.abbreviatedCacheKline,
+      { forex_id: ids || undefined, period: p.period },
+      { init: true },
+    ),
   );
 }
 
-/** Rows of the home and search lists: each instrument's quote fields plus its sparkline closes. */
+/**
+ * Rows of the home and search lists: each instrument's quote fields and the direction of its
+ * sparkline (null without points), and the sprite's URL the rows' sparklines come from.
+ */
 export function instrumentRows(instruments: Instrument[], sparks: UpstreamResult<Sparkline[]>) {
-  const pointsById = new Map<number, number[]>();
-  if (sparks.ok) for (const s of sparks.data) pointsById.set(s.forex_id, s.points);
-  return instruments.map((i) => {
+  const sprite = sparks.ok ? spriteOf(sparks.data) : null;
+  const rows = instruments.map((i) => {
     const v = instrumentView(i);
     const quote: RowQuote = {
       id: v.id,
@@ -63,6 +81,7 @@ export function instrumentRows(instruments: Instrument[], sparks: UpstreamResult
       close: v.quote.close,
       change: v.quote.change,
     };
-    return { quote, points: pointsById.get(i.Id) ?? [] };
+    return { quote, up: sprite?.upById.get(i.Id) ?? null };
   });
+  return { rows, sparkHref: sprite ? spriteUrl(sprite.version) : null };
 }

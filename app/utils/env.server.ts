@@ -119,6 +119,7 @@ export const envSchema = z
     LIVE_REVALIDATE_MS: optional(positiveInt),
     FORM_MAX_BYTES: optional(positiveInt),
     DESKTOP_URL: optional(httpUrl),
+    MARKET_CACHE_MS: optional(nonNegativeInt),
   })
   .transform((e) => {
     const isProduction = e.NODE_ENV === "production";
@@ -156,6 +157,11 @@ export const envSchema = z
       formMaxBytes: e.FORM_MAX_BYTES ?? 64 * 1024,
       /** Where desktop visitors are sent; null: derived from the host (app/utils/desktop.server.ts). */
       desktopUrl: e.DESKTOP_URL ?? null,
+      /**
+       * How long the upstream's public market answers (categories, instrument list, candles,
+       * sparklines) are shared by every visitor's page; 0: each page asks the upstream.
+       */
+      marketCacheMs: e.MARKET_CACHE_MS ?? 1000,
     };
   });
 

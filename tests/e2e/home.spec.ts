@@ -40,8 +40,12 @@ test.describe("home quotes", () => {
       await expect(row.locator(`[data-live-change="${inst.Code}"]`)).toHaveText(
         /^[+\-−]?\d+(\.\d+)?\s?%$/,
       );
-      // the sparkline is an SVG drawn by the server
+      // the sparkline: the instrument's symbol of the server-drawn sprite, which holds its drawing
       await expect(row.locator("svg")).toHaveCount(1);
+      const href = await row.locator("svg use").getAttribute("href");
+      expect(href).toMatch(new RegExp(`^/media/sparklines\\.svg\\?v=[\\w-]+#s${inst.Id}$`));
+      const sprite = await (await page.request.get(href!.split("#")[0])).text();
+      expect(sprite).toMatch(new RegExp(`<symbol id="s${inst.Id}"[^>]*><path d="M`));
     }
   });
 

@@ -67,7 +67,7 @@ test.describe("navigation", () => {
 
   test("home: the search icon, a quote row to /trade?code=, and the back arrows of sub-pages", async ({
     page,
-  }) => {
+  }, info) => {
     const list = await instruments();
     const target = list.find((i) => i.Code === "GBPUSD") ?? list[1];
 
@@ -79,10 +79,14 @@ test.describe("navigation", () => {
     await backArrow(page).click();
     await expect(page).toHaveURL(HOME);
 
-    // A quote row opens that instrument on the trade screen.
+    // A quote row opens that instrument on the trade screen; with JavaScript without reloading
+    // the document (a mark set on the window survives).
+    await page.evaluate(() => ((window as unknown as { tpMark: number }).tpMark = 1));
     await page.locator(`a[href="/trade?code=${encodeURIComponent(target.Code)}"]`).click();
     await expect(page).toHaveURL(new RegExp(`/trade\\?code=${target.Code}$`));
     await expect(page.getByTestId("instrument-code")).toHaveText(target.ShowCode);
+    if (jsOn(info))
+      expect(await page.evaluate(() => (window as unknown as { tpMark?: number }).tpMark)).toBe(1);
 
     // Sign-in pages: register and reset go back to login, login goes back home.
     await page.goto("/register");

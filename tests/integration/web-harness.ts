@@ -9,8 +9,10 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
+import { fileURLToPath } from "node:url";
 
-const ROOT = path.resolve(__dirname, "../..");
+// import.meta.url rather than __dirname: the benchmarks (tsx, ES modules) start the web through this too.
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 function newestMtime(dir: string): number {
   let newest = 0;
@@ -85,7 +87,13 @@ export interface WebServer {
 }
 
 export async function startWeb(
-  opts: { env?: Record<string, string>; dataDir?: string; keepDataDir?: boolean } = {},
+  opts: {
+    env?: Record<string, string>;
+    dataDir?: string;
+    keepDataDir?: boolean;
+    /** Node options of the web process only (a benchmark's --cpu-prof), not of its upstream. */
+    nodeArgs?: string[];
+  } = {},
 ): Promise<WebServer> {
   ensureBuild();
   const port = await freePort();
@@ -108,7 +116,7 @@ export async function startWeb(
     SESSION_SECRET: "",
     ...opts.env,
   };
-  const proc = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+  const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), "--import", "tsx", "server.ts"], {
     cwd: ROOT,
     env,
     stdio: ["ignore", "pipe", "pipe"],

@@ -65,6 +65,9 @@ describe("web environment", () => {
     expect(problems({ UPSTREAM_URL: "not-a-url" })).toEqual(["UPSTREAM_URL"]);
     expect(problems({ UPSTREAM_URL: "ftp://host" })).toEqual(["UPSTREAM_URL"]);
     expect(problems({ DESKTOP_URL: "pc.example.com" })).toEqual(["DESKTOP_URL"]);
+    expect(problems({ MARKET_CACHE_MS: "-1" })).toEqual(["MARKET_CACHE_MS"]);
+    expect(parseEnv({}).marketCacheMs).toBe(1000);
+    expect(parseEnv({ MARKET_CACHE_MS: "0" }).marketCacheMs).toBe(0);
     expect(parseEnv({ DESKTOP_URL: "https://pc.example.com/" }).desktopUrl).toBe(
       "https://pc.example.com",
     );

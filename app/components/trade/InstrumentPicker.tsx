@@ -2,7 +2,8 @@
  * The instrument header of /trade with its picker drawer: a <details> listing every instrument as a
  * link (works without JavaScript); the drawer closes itself on navigation with JavaScript.
  */
-import { Link, useLocation } from "@remix-run/react";
+import { useLocation } from "@remix-run/react";
+import { useListLinks } from "~/components/useListLinks";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import type { InstrumentView } from "~/upstream/views";
@@ -35,6 +36,7 @@ export function InstrumentPicker({
   const lang = useLang();
   const ref = useRef<HTMLDetailsElement>(null);
   const location = useLocation();
+  const onListClick = useListLinks();
   useEffect(() => {
     if (ref.current) ref.current.open = false;
   }, [location.key]);
@@ -50,16 +52,16 @@ export function InstrumentPicker({
       </summary>
       <div className="picker-drawer" role="region" aria-label={t("picker.title")}>
         <p className="picker-title">{t("picker.title")}</p>
-        <ul className="picker-list">
+        <ul className="picker-list" onClick={onListClick}>
           {instruments.map((i) => {
             const q = quotes?.[i.id] ?? i.quote;
             return (
               <li key={i.id}>
-                <Link
-                  to={`/trade?code=${encodeURIComponent(i.code)}&period=${encodeURIComponent(period)}`}
+                <a
+                  href={`/trade?code=${encodeURIComponent(i.code)}&period=${encodeURIComponent(period)}`}
                   className={i.id === current.id ? "picker-item active" : "picker-item"}
                   aria-current={i.id === current.id ? "true" : undefined}
-                  prefetch="none"
+                  data-discover="true"
                 >
                   <span className="picker-item-code">{i.showCode}</span>
                   {!i.marketOpen ? <span className="badge badge-closed">{t("closed")}</span> : null}
@@ -69,7 +71,7 @@ export function InstrumentPicker({
                   <span className={`picker-item-change ${signOf(q?.change)}`}>
                     {formatChange(q?.change, lang)}
                   </span>
-                </Link>
+                </a>
               </li>
             );
           })}

@@ -9,12 +9,11 @@ import type { Chart as ChartType } from "chart.js";
 import { useLive } from "~/live/useLive";
 import { formatChartTime, formatPrice } from "~/utils/format";
 import { CandleSvg } from "./CandleSvg";
-import type { Candle } from "./candle-geometry";
+import { CANDLES_SHOWN as SHOWN, type Candle } from "./candle-geometry";
 import { klineTopic } from "@contract/constants";
 import { liveCandle } from "~/upstream/views";
 
 const MAX_CANDLES = 300;
-const SHOWN = 80;
 
 /** Merges a forming candle into a series (same time replaces, a later one appends). Pure. */
 export function mergeCandle(series: Candle[], c: Candle): Candle[] {

@@ -20,6 +20,9 @@ export interface ChartBox {
   padTop: number;
 }
 
+/** Candles the chart shows (the server's SVG and chart.js): a page sends no more than these. */
+export const CANDLES_SHOWN = 80;
+
 export const DEFAULT_BOX: ChartBox = {
   width: 360,
   height: 220,

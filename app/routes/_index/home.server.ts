@@ -23,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     abbreviatedCacheKline(caller),
   ]);
   const instruments = list.ok ? list.data : [];
-  const rows = instrumentRows(
+  const { rows, sparkHref } = instrumentRows(
     instruments.filter((i) => category === null || i.CategoryId === category),
     sparks,
   );
@@ -32,6 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     category,
     categories: cats.ok ? cats.data.map(categoryView) : [],
     rows,
+    sparkHref,
     toast: failureToast(cats, list, sparks),
   };
 }

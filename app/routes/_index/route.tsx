@@ -1,12 +1,13 @@
 /**
  * Home: category chips (links; the active chip links back to all), the instrument list with logo,
- * code, price, change %, a server-rendered SVG sparkline and the closed label. Prices, changes and
- * sparklines move live (DAY_MARKET) when JavaScript runs.
+ * code, price, change %, the day's sparkline (one shared SVG sprite) and the closed label. Prices and
+ * changes move live (DAY_MARKET) when JavaScript runs.
  */
 import { Link, useLoaderData } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { InstrumentRow } from "~/components/InstrumentRow";
+import { InstrumentRow, useRowLabels } from "~/components/InstrumentRow";
+import { useListLinks } from "~/components/useListLinks";
 import { PageHeader } from "~/components/PageHeader";
 import { Icon } from "~/components/Icon";
 import { useLive } from "~/live/useLive";
@@ -22,8 +23,10 @@ const DAY_MARKET = [TOPIC.DAY_MARKET];
 export const handle = { i18n: ["common"] };
 
 export default function Home() {
-  const { categories, category, rows, lang } = useLoaderData<typeof loader>();
+  const { categories, category, rows, sparkHref, lang } = useLoaderData<typeof loader>();
   const { t } = useTranslation("common");
+  const onListClick = useListLinks();
+  const rowLabels = useRowLabels();
   const [live, setLive] = useState<Record<string, LiveQuote>>({});
 
   // A new list from the server (category change, revalidation) replaces live overrides.
@@ -87,14 +90,22 @@ export default function Home() {
       {rows.length === 0 ? (
         <p className="empty">{t("home.empty")}</p>
       ) : (
-        <ul className="qlist">
-          {rows.map(({ quote, points }) => {
+        <ul className="qlist" onClick={onListClick}>
+          {rows.map(({ quote, up }) => {
             const l = live[quote.code];
             const q = l
               ? { ...quote, close: l.quote.close, change: l.quote.change, marketOpen: l.marketOpen }
               : quote;
-            const pts = l && points.length > 0 ? [...points.slice(0, -1), l.quote.close] : points;
-            return <InstrumentRow key={quote.id} q={q} points={pts} lang={lang} />;
+            return (
+              <InstrumentRow
+                key={quote.id}
+                q={q}
+                up={up}
+                sparkHref={sparkHref}
+                lang={lang}
+                labels={rowLabels}
+              />
+            );
           })}
         </ul>
       )}

@@ -32,6 +32,7 @@ async function companyPage(request: Request, url: URL) {
       companies: list?.ok ? list.data : [],
       complaintEmail: email,
       rows: [],
+      sparkHref: null,
       error,
       toast: list ? failureToast(list) : null,
     },
@@ -60,6 +61,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       q: url.searchParams.get("searchCurrency") ?? "",
       searched: false,
       rows: [],
+      sparkHref: null,
       error,
       toast: null,
     });
@@ -67,8 +69,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     tradeList(caller, { searchCurrency: q }),
     abbreviatedCacheKline(caller),
   ]);
-  const rows = instrumentRows(list.ok ? list.data : [], sparks);
-  return data({ ...base, q, searched: true, rows, error, toast: failureToast(list) });
+  const { rows, sparkHref } = instrumentRows(list.ok ? list.data : [], sparks);
+  return data({ ...base, q, searched: true, rows, sparkHref, error, toast: failureToast(list) });
 }
 
 /** Choosing a company: remembered for three years, then its status decides where the visitor goes. */

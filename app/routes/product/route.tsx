@@ -8,7 +8,8 @@ import type { LinksFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
-import { InstrumentRow } from "~/components/InstrumentRow";
+import { InstrumentRow, useRowLabels } from "~/components/InstrumentRow";
+import { useListLinks } from "~/components/useListLinks";
 import { PageHeader } from "~/components/PageHeader";
 import { Icon } from "~/components/Icon";
 import { FormErrors, Hidden, refusalMessages, useMessage } from "~/components/Form";
@@ -135,8 +136,10 @@ function CompanySearch() {
 
 export default function Product() {
   const d = useLoaderData<typeof loader>();
-  const { q, rows, searched, lang, error } = d;
+  const { q, rows, sparkHref, searched, lang, error } = d;
   const { t } = useTranslation("common");
+  const onListClick = useListLinks();
+  const rowLabels = useRowLabels();
   const msg = useMessage();
   const navigation = useNavigation();
   const busy = navigation.state === "loading" && navigation.location?.pathname === "/product";
@@ -171,9 +174,16 @@ export default function Product() {
       {searched && rows.length === 0 ? <p className="empty">{t("product.none", { q })}</p> : null}
       {!searched ? <p className="hint">{t("product.hint")}</p> : null}
       {rows.length > 0 ? (
-        <ul className="qlist">
-          {rows.map(({ quote, points }) => (
-            <InstrumentRow key={quote.id} q={quote} points={points} lang={lang} />
+        <ul className="qlist" onClick={onListClick}>
+          {rows.map(({ quote, up }) => (
+            <InstrumentRow
+              key={quote.id}
+              q={quote}
+              up={up}
+              sparkHref={sparkHref}
+              lang={lang}
+              labels={rowLabels}
+            />
           ))}
         </ul>
       ) : null}

@@ -28,6 +28,7 @@ import {
   type OrderType,
 } from "@contract/enums";
 import type { PickerInstrument } from "~/components/trade/InstrumentPicker";
+import { CANDLES_SHOWN } from "~/components/trade/candle-geometry";
 import { getSignedIn, loginUrl } from "~/utils/session.server";
 import { getT } from "~/i18n.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -142,7 +143,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       instruments: views.map(pickerItem),
       closes: closesOf(views),
       period,
-      candles: dataOr(candles, []).map(candleView),
+      // Only the candles the chart shows: the older ones would be sent and never drawn.
+      candles: dataOr(candles, []).slice(-CANDLES_SHOWN).map(candleView),
       // The upstream's fee type; the contract's default when the setting cannot be read.
       feeType:
         basic.ok && Number.isFinite(Number(basic.data.trade_fee_type))

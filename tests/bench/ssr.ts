@@ -1,0 +1,122 @@
+/**
+ * npm run bench:ssr — server rendering throughput of the product's pages, side by side in one run.
+ *
+ * Starts the built product (server.ts with its embedded upstream and simulated market, a fresh
+ * DATA_DIR, the upstream's abuse limits off because every request comes from 127.0.0.1), signs in
+ * one demo account for /order, then drives each page with autocannon (BENCH_CONNECTIONS, default
+ * 10, for BENCH_SECONDS, default 10, after a 2 s warm-up) and prints requests/s, p50/p99 latency
+ * and the page's HTML size, each against the light Remix page (/language) and /healthz.
+ *
+ * Goal (issue 10): /, /trade and /login each at least 0.7 x the light page's requests/s.
+ * BENCH_STRICT=1 makes an unmet goal exit 1.
+ */
+import zlib from "node:zlib";
+import autocannon from "autocannon";
+import { cookieHeader, demoSignIn, startWeb } from "../integration/web-harness.js";
+
+const SECONDS = Number(process.env.BENCH_SECONDS || 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 10);
+const WARMUP_S = 2;
+/** Pages that must reach this share of the light page's requests/s. */
+const GOAL_RATIO = 0.7;
+
+interface Page {
+  name: string;
+  path: string;
+  signedIn?: boolean;
+  goal?: boolean;
+}
+
+const PAGES: Page[] = [
+  { name: "/healthz (Express only)", path: "/healthz" },
+  { name: "/language (light page)", path: "/language" },
+  { name: "/ (home)", path: "/", goal: true },
+  { name: "/trade?code=EURUSD", path: "/trade?code=EURUSD", goal: true },
+  { name: "/login", path: "/login", goal: true },
+  { name: "/order (signed in)", path: "/order", signedIn: true },
+];
+
+interface Figure {
+  page: Page;
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  htmlBytes: number;
+  htmlGzip: number;
+}
+
+function run(url: string, seconds: number, headers: Record<string, string>) {
+  return autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers,
+  });
+}
+
+async function measure(base: string, page: Page, cookie: string): Promise<Figure> {
+  const headers: Record<string, string> = page.signedIn ? { cookie } : {};
+  const url = base + page.path;
+  const sample = await fetch(url, { headers, redirect: "manual" });
+  const html = Buffer.from(await sample.arrayBuffer());
+  if (sample.status !== 200) throw new Error(`${page.path} answered ${sample.status}`);
+  await run(url, WARMUP_S, headers);
+  const r = await run(url, SECONDS, headers);
+  return {
+    page,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    htmlBytes: html.length,
+    htmlGzip: zlib.gzipSync(html).length,
+  };
+}
+
+const pad = (s: string | number, n: number) => String(s).padStart(n);
+
+async function main() {
+  const web = await startWeb({ env: { LOG_LEVEL: "error" } });
+  try {
+    const { jar } = await demoSignIn(web.base, "%2Forder");
+    const cookie = cookieHeader(jar);
+    const figures: Figure[] = [];
+    for (const page of PAGES) {
+      const f = await measure(web.base, page, cookie);
+      figures.push(f);
+      console.log(`[bench:ssr] ${page.name}: ${f.rps.toFixed(0)} requests/s`);
+    }
+    const light = figures.find((f) => f.page.path === "/language")!.rps;
+    const health = figures.find((f) => f.page.path === "/healthz")!.rps;
+    console.log("");
+    console.log(
+      `ssr bench results (${CONNECTIONS} connections, ${SECONDS} s each, one run; x light = requests/s over /language's)`,
+    );
+    console.log(
+      `  ${"page".padEnd(26)}${pad("req/s", 8)}${pad("p50", 8)}${pad("p99", 8)}${pad("x light", 9)}${pad("x healthz", 11)}${pad("HTML", 9)}${pad("gzip", 8)}  goal`,
+    );
+    let met = true;
+    for (const f of figures) {
+      const ratio = f.rps / light;
+      const ok = !f.page.goal || ratio >= GOAL_RATIO;
+      if (!ok || f.non2xx || f.errors) met = false;
+      const goal = f.page.goal ? `>= ${GOAL_RATIO} x light: ${ok ? "MET" : "NOT MET"}` : "";
+      const bad = f.non2xx || f.errors ? ` (${f.non2xx} non-2xx, ${f.errors} errors)` : "";
+      console.log(
+        `  ${f.page.name.padEnd(26)}${pad(f.rps.toFixed(0), 8)}${pad(f.p50 + " ms", 8)}${pad(f.p99 + " ms", 8)}${pad(ratio.toFixed(2), 9)}${pad((f.rps / health).toFixed(3), 11)}${pad((f.htmlBytes / 1024).toFixed(1) + "K", 9)}${pad((f.htmlGzip / 1024).toFixed(1) + "K", 8)}  ${goal}${bad}`,
+      );
+    }
+    console.log(`  goal: ${met ? "MET" : "NOT MET"}`);
+    if (!met && process.env.BENCH_STRICT) process.exitCode = 1;
+  } finally {
+    await web.close();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
