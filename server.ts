@@ -70,6 +70,8 @@ const RESTART_FIRST_MS = 500;
 const RESTART_MAX_MS = 15_000;
 /** An upstream that ran this long before dying restarts after the first delay again. */
 const RESTART_RESET_AFTER_MS = 60_000;
+/** Connections the kernel may queue for accept (Node's default is 511). */
+const LISTEN_BACKLOG = 4096;
 /** A shutdown ends within SHUTDOWN_GRACE_MS plus this, whatever hangs. */
 const SHUTDOWN_BOUND_MS = 5_000;
 
@@ -231,6 +233,12 @@ function routePaths(build: ServerBuild): string[] {
 
 let server: Server | null = null;
 
+type LiveHandler = (
+  req: import("node:http").IncomingMessage,
+  res: import("node:http").ServerResponse,
+  clientIp: string,
+) => Promise<void>;
+
 async function shutdown(reason: string, exitCode = 0) {
   if (shuttingDown) return;
   shuttingDown = true;
@@ -369,6 +377,14 @@ async function main() {
     next();
   });
 
+  // The browser's event stream, written straight to the connection by the app's own handler (the
+  // built entry module's serveLive shares the app's one live bridge); Remix's route is the fallback.
+  const serveLive = (build.entry.module as { serveLive?: LiveHandler }).serveLive;
+  if (serveLive)
+    app.get("/live", (req, res, next) => {
+      serveLive(req, res, req.ip ?? req.socket.remoteAddress ?? "").catch(next);
+    });
+
   app.all(
     "*",
     createRequestHandler({
@@ -386,7 +402,9 @@ async function main() {
     }),
   );
 
-  server = app.listen(PORT, HOST, () => {
+  // A deep accept queue: thousands of event streams reconnecting at once (a restart, a network
+  // change on a mobile carrier) must wait for accept, not be reset (the kernel caps it at somaxconn).
+  server = app.listen(PORT, HOST, LISTEN_BACKLOG, () => {
     log("web listening", {
       url: `http://${HOST === "0.0.0.0" ? "localhost" : HOST}:${PORT}`,
       upstream: process.env.UPSTREAM_URL,

@@ -16,6 +16,9 @@ import { resumePendingRevocations } from "./utils/revocations.server";
 
 export const streamTimeout = 5000;
 
+/** GET /live for server.ts, outside the request handler (app/live/node.server.ts). */
+export { serveLive } from "./live/node.server";
+
 // Sign-outs an earlier run could not confirm with the upstream are retried from the start.
 resumePendingRevocations();
 

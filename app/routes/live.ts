@@ -7,11 +7,14 @@
  * Bounds: at most LIVE_MAX_PER_SESSION streams per session and LIVE_MAX_PER_IP per client address
  * (429 beyond, translated); a stream whose browser leaves more than LIVE_MAX_BUFFER_BYTES unread
  * is dropped (the browser reconnects and starts again from a snapshot).
+ *
+ * The production server (server.ts) answers /live with the plain Node handler of
+ * app/live/node.server.ts instead, which writes the same bytes straight to the connection; this route
+ * serves every other host of the app (the development server, the route's own tests).
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getBridge } from "~/live/bridge.server";
-import { getStreamLimits } from "~/live/limits.server";
-import { liveRefusal, readLiveRequest } from "~/live/request.server";
+import { admitLive, LIVE_HEADERS } from "~/live/admit.server";
 import { env } from "~/utils/env.server";
 
 declare module "@remix-run/node" {
@@ -23,23 +26,12 @@ declare module "@remix-run/node" {
 
 /** Chunks the ReadableStream itself may hold before the stream counts as unread. */
 const MAX_QUEUED_CHUNKS = 256;
-/** Seconds a refused browser is asked to wait before opening another stream. */
-const LIMITED_RETRY_S = 30;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const bridge = getBridge();
-  const req = await readLiveRequest(request, bridge);
-  if (!req.ok) return req.response;
   const ip = request.headers.get("x-tradepost-client-ip") || "unknown";
-  const slot = getStreamLimits().admit(ip, req.sessionKey);
-  if (!slot.ok)
-    return liveRefusal(
-      request,
-      429,
-      slot.reason === "session" ? "too_many_streams_session" : "too_many_streams_ip",
-      { max: slot.limit },
-      { "Retry-After": String(LIMITED_RETRY_S) },
-    );
+  const admitted = await admitLive(request, ip, bridge);
+  if (!admitted.ok) return admitted.response;
   const maxBufferedBytes = env().liveMaxBufferBytes;
   const buffered = context?.liveBufferedBytes ?? (() => 0);
   // Either signal ends the stream: the connection's (server.ts) is reliable, the request's may not be.
@@ -51,14 +43,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       const end = () => {
         if (ended) return;
         ended = true;
-        slot.release();
+        admitted.release();
         try {
           controller.close();
         } catch {
           /* already closed */
         }
       };
-      const handle = bridge.openStream(req.topics, req.user, {
+      const handle = bridge.openStream(admitted.topics, admitted.user, {
         write(chunk) {
           if (ended) return false;
           // The adapter copies chunks to the connection without waiting for it to drain, so the
@@ -82,13 +74,5 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       close();
     },
   });
-  return new Response(body, {
-    status: 200,
-    headers: {
-      "Content-Type": "text/event-stream; charset=utf-8",
-      "Cache-Control": "no-cache, no-transform",
-      "X-Accel-Buffering": "no",
-      Connection: "keep-alive",
-    },
-  });
+  return new Response(body, { status: 200, headers: LIVE_HEADERS });
 }

@@ -21,6 +21,8 @@ let samples = 0;
 let events = 0;
 let ready = 0;
 let errors = 0;
+/** Errors by kind (an HTTP status, or the connection's failure message). */
+const errorKinds = new Map<string, number>();
 let snapshots = 0;
 const clients: EventSource[] = [];
 let cpuAtMeasure = process.cpuUsage();
@@ -91,7 +93,12 @@ function open(): void {
   const es = new EventSource(url, fetchImpl ? { fetch: fetchImpl } : undefined);
   let first = true;
   es.addEventListener("ready", () => ready++);
-  es.addEventListener("error", () => errors++);
+  es.addEventListener("error", (e) => {
+    errors++;
+    const ev = e as { code?: number; message?: string };
+    const kind = ev.code ? `HTTP ${ev.code}` : (ev.message || "connection lost").slice(0, 60);
+    errorKinds.set(kind, (errorKinds.get(kind) ?? 0) + 1);
+  });
   es.addEventListener("DAY_MARKET", (ev) => {
     const now = Date.now();
     events++;
@@ -155,6 +162,7 @@ process.on("message", (m: { type: string }) => {
         events,
         ready,
         errors,
+        errorKinds: Object.fromEntries(errorKinds),
         open,
         snapshots,
         cpuPct,
