@@ -13,6 +13,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { E2E_OPERATOR_TOKEN } from "./tests/e2e/operator";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./tests/chromium";
 
 const WEB_PORT = Number(process.env.E2E_PORT || 3310);
 const UPSTREAM_PORT = Number(process.env.E2E_UPSTREAM_PORT || 3410);
@@ -99,18 +100,7 @@ export default defineConfig({
     navigationTimeout: 20_000,
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
-    launchOptions: {
-      executablePath: "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--disable-quic",
-      ],
-    },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
   projects: [
     { name: "js", use: { javaScriptEnabled: true }, testIgnore: /\.after-all\.ts$/ },

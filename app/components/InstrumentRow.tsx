@@ -1,4 +1,6 @@
 import { useMemo } from "react";
+import { useListLinks } from "./useListLinks";
+import type { LiveQuote } from "~/upstream/views";
 import { useTranslation } from "react-i18next";
 import { Sparkline } from "./Sparkline";
 import { formatChange, formatPrice, signOf } from "~/utils/format";
@@ -99,5 +101,44 @@ export function InstrumentRow({
         </span>
       </a>
     </li>
+  );
+}
+
+/**
+ * A quote list (home, search results): one row per instrument, live quotes merged in by code when
+ * given, and one client-side click handler for all its links.
+ */
+export function InstrumentList({
+  rows,
+  sparkHref,
+  lang,
+  live,
+}: {
+  rows: { quote: RowQuote; up: boolean | null }[];
+  sparkHref: string | null;
+  lang: string;
+  live?: Record<string, LiveQuote>;
+}) {
+  const onListClick = useListLinks();
+  const labels = useRowLabels();
+  return (
+    <ul className="qlist" onClick={onListClick}>
+      {rows.map(({ quote, up }) => {
+        const l = live?.[quote.code];
+        const q = l
+          ? { ...quote, close: l.quote.close, change: l.quote.change, marketOpen: l.marketOpen }
+          : quote;
+        return (
+          <InstrumentRow
+            key={quote.id}
+            q={q}
+            up={up}
+            sparkHref={sparkHref}
+            lang={lang}
+            labels={labels}
+          />
+        );
+      })}
+    </ul>
   );
 }

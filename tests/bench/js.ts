@@ -16,6 +16,7 @@
 import zlib from "node:zlib";
 import { chromium, type Browser } from "@playwright/test";
 import { demoSignIn, startWeb } from "../integration/web-harness.js";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../chromium.js";
 
 const KB = 1024;
 
@@ -123,17 +124,7 @@ const kb = (n: number) => `${(n / KB).toFixed(1)} KB`;
 
 async function main() {
   const web = await startWeb({ env: { LOG_LEVEL: "error" } });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     const { jar } = await demoSignIn(web.base, "%2Forder");
     const cookies = [...jar].map(([name, value]) => ({ name, value }));

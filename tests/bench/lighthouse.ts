@@ -15,6 +15,7 @@
 import lighthouse from "lighthouse";
 import * as chromeLauncher from "chrome-launcher";
 import { cookieHeader, demoSignIn, startWeb } from "../integration/web-harness.js";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../chromium.js";
 
 const PERFORMANCE = ["/", "/trade?code=EURUSD", "/login"];
 const RUNS = Math.max(1, Number(process.env.BENCH_LH_RUNS || 3));
@@ -89,16 +90,8 @@ const score = (lhr: Lhr, c: string) => Math.round((lhr.categories[c]?.score ?? 0
 async function main() {
   const web = await startWeb({ env: { LOG_LEVEL: "error" } });
   const chrome = await chromeLauncher.launch({
-    chromePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
-    chromeFlags: [
-      "--headless=new",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
+    chromePath: CHROMIUM_PATH,
+    chromeFlags: ["--headless=new", ...CHROMIUM_ARGS],
   });
   let met = true;
   try {

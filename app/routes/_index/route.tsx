@@ -6,8 +6,7 @@
 import { Link, useLoaderData } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { InstrumentRow, useRowLabels } from "~/components/InstrumentRow";
-import { useListLinks } from "~/components/useListLinks";
+import { InstrumentList } from "~/components/InstrumentRow";
 import { PageHeader } from "~/components/PageHeader";
 import { Icon } from "~/components/Icon";
 import { useLive } from "~/live/useLive";
@@ -25,8 +24,6 @@ export const handle = { i18n: ["common"] };
 export default function Home() {
   const { categories, category, rows, sparkHref, lang } = useLoaderData<typeof loader>();
   const { t } = useTranslation("common");
-  const onListClick = useListLinks();
-  const rowLabels = useRowLabels();
   const [live, setLive] = useState<Record<string, LiveQuote>>({});
 
   // A new list from the server (category change, revalidation) replaces live overrides.
@@ -90,24 +87,7 @@ export default function Home() {
       {rows.length === 0 ? (
         <p className="empty">{t("home.empty")}</p>
       ) : (
-        <ul className="qlist" onClick={onListClick}>
-          {rows.map(({ quote, up }) => {
-            const l = live[quote.code];
-            const q = l
-              ? { ...quote, close: l.quote.close, change: l.quote.change, marketOpen: l.marketOpen }
-              : quote;
-            return (
-              <InstrumentRow
-                key={quote.id}
-                q={q}
-                up={up}
-                sparkHref={sparkHref}
-                lang={lang}
-                labels={rowLabels}
-              />
-            );
-          })}
-        </ul>
+        <InstrumentList rows={rows} sparkHref={sparkHref} lang={lang} live={live} />
       )}
     </div>
   );

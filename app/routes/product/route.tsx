@@ -8,8 +8,7 @@ import type { LinksFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
-import { InstrumentRow, useRowLabels } from "~/components/InstrumentRow";
-import { useListLinks } from "~/components/useListLinks";
+import { InstrumentList } from "~/components/InstrumentRow";
 import { PageHeader } from "~/components/PageHeader";
 import { Icon } from "~/components/Icon";
 import { FormErrors, Hidden, refusalMessages, useMessage } from "~/components/Form";
@@ -138,8 +137,6 @@ export default function Product() {
   const d = useLoaderData<typeof loader>();
   const { q, rows, sparkHref, searched, lang, error } = d;
   const { t } = useTranslation("common");
-  const onListClick = useListLinks();
-  const rowLabels = useRowLabels();
   const msg = useMessage();
   const navigation = useNavigation();
   const busy = navigation.state === "loading" && navigation.location?.pathname === "/product";
@@ -173,20 +170,7 @@ export default function Product() {
       {error ? <p className="field-error">{msg(error)}</p> : null}
       {searched && rows.length === 0 ? <p className="empty">{t("product.none", { q })}</p> : null}
       {!searched ? <p className="hint">{t("product.hint")}</p> : null}
-      {rows.length > 0 ? (
-        <ul className="qlist" onClick={onListClick}>
-          {rows.map(({ quote, up }) => (
-            <InstrumentRow
-              key={quote.id}
-              q={quote}
-              up={up}
-              sparkHref={sparkHref}
-              lang={lang}
-              labels={rowLabels}
-            />
-          ))}
-        </ul>
-      ) : null}
+      {rows.length > 0 ? <InstrumentList rows={rows} sparkHref={sparkHref} lang={lang} /> : null}
     </div>
   );
 }
