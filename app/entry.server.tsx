@@ -9,8 +9,7 @@ import { RemixServer, isRouteErrorResponse } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
-import type { Lang } from "./i18n";
-import { instanceFor, remixI18n } from "./i18n.server";
+import { detectLang, instanceFor } from "./i18n.server";
 import { NonceContext } from "./components/nonce";
 import { resumePendingRevocations } from "./utils/revocations.server";
 
@@ -29,7 +28,7 @@ export default async function handleRequest(
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
-  const lng = (await remixI18n.getLocale(request)) as Lang;
+  const lng = await detectLang(request);
   const instance = await instanceFor(lng);
   const nonce = loadContext?.nonce ?? "";
   const callback = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";

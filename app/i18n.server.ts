@@ -1,11 +1,11 @@
 /**
  * Server-side i18n: language detection (?lng, then the lng cookie, then Accept-Language, then en)
- * and translation with remix-i18next. Translations are read from locales/{lang}/{ns}.json at start.
+ * and translation with one i18next instance per language. Translations are read from
+ * locales/{lang}/{ns}.json at start.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { createCookie } from "@remix-run/node";
-import { RemixI18Next } from "remix-i18next/server";
 import { createInstance, type i18n, type Resource } from "i18next";
 import { initReactI18next } from "react-i18next";
 import {
@@ -69,22 +69,6 @@ export async function detectLang(request: Request): Promise<Lang> {
 export async function cookieLang(request: Request): Promise<Lang | null> {
   return normaliseLang(await localeCookie.parse(request.headers.get("Cookie")));
 }
-
-export const remixI18n = new RemixI18Next({
-  detection: {
-    supportedLanguages: [...LANGUAGES],
-    fallbackLanguage: DEFAULT_LANG,
-    order: ["custom"],
-    findLocale: async (request) => detectLang(request),
-  },
-  plugins: [pluralsByTag],
-  i18next: {
-    ...i18nConfig,
-    get resources() {
-      return loadResources();
-    },
-  },
-});
 
 const instances = new Map<Lang, Promise<i18n>>();
 

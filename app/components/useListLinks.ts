@@ -3,9 +3,9 @@ import { useCallback, type MouseEvent } from "react";
 
 /**
  * Client-side navigation for a long list of plain links (quote rows, the instrument picker): one
- * click handler on the list instead of a router <Link> per row. Each <Link> resolves its path
- * against the route tree while the page renders, which made a 29-row list cost more on the server
- * than the rest of the page. The rows stay ordinary <a href> links (with data-discover, so the router
+ * click handler on the list instead of a router <Link> per row (each <Link> resolves its path
+ * against the route tree and sets up its own handlers while the page renders, once per row). The
+ * rows stay ordinary <a href> links (with data-discover, so the router
  * still learns their routes ahead of a click): without JavaScript, or with a modifier key, a middle
  * click or another origin, the browser follows them itself.
  */
