@@ -284,6 +284,17 @@ async function main() {
   app.disable("x-powered-by");
   if (ENV.trustProxy) app.set("trust proxy", ENV.trustProxy);
 
+  // The browser's event stream, written straight to the connection by the app's own handler (the
+  // built entry module's serveLive shares the app's one live bridge); Remix's route is the fallback.
+  // It comes before the document middlewares: an event stream is no page (no CSP nonce, frame or
+  // desktop redirect applies to it, and it is never compressed), and a reconnect storm of
+  // thousands of streams should cost each only its admission.
+  const serveLive = (build.entry.module as { serveLive?: LiveHandler }).serveLive;
+  if (serveLive)
+    app.get("/live", (req, res, next) => {
+      serveLive(req, res, req.ip ?? req.socket.remoteAddress ?? "").catch(next);
+    });
+
   app.use((req, res, next) => {
     res.locals.nonce = crypto.randomBytes(16).toString("base64");
     res.setHeader("Permissions-Policy", PERMISSIONS_POLICY);
@@ -376,14 +387,6 @@ async function main() {
     req.headers["x-tradepost-client-ip"] = req.ip ?? req.socket.remoteAddress ?? "";
     next();
   });
-
-  // The browser's event stream, written straight to the connection by the app's own handler (the
-  // built entry module's serveLive shares the app's one live bridge); Remix's route is the fallback.
-  const serveLive = (build.entry.module as { serveLive?: LiveHandler }).serveLive;
-  if (serveLive)
-    app.get("/live", (req, res, next) => {
-      serveLive(req, res, req.ip ?? req.socket.remoteAddress ?? "").catch(next);
-    });
 
   app.all(
     "*",

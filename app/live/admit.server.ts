@@ -15,6 +15,7 @@ export const LIVE_HEADERS: Record<string, string> = {
   "Content-Type": "text/event-stream; charset=utf-8",
   "Cache-Control": "no-cache, no-transform",
   "X-Accel-Buffering": "no",
+  "X-Content-Type-Options": "nosniff",
   Connection: "keep-alive",
 };
 

@@ -10,6 +10,9 @@
  *   a new stream starts with a snapshot and /live.json can answer at once.
  * - Changes are conflated and flushed by ONE process-wide timer at most every `flushMs`: each topic's
  *   change is serialised and encoded once per flush and the same bytes go to every stream of it.
+ *   DAY_MARKET and KLINE changes carry only the fields that differ from the previous flush; a new
+ *   stream's snapshot is the state as of the previous flush, so the next change applies to it
+ *   exactly (one flush old at most, the change following within `flushMs`).
  * - A comment heartbeat goes to every stream every `heartbeatMs`.
  * - A private channel is keyed by the user the upstream confirms for the token (never by what a
  *   cookie says), and every token behind a private stream is confirmed again every `revalidateMs`:
@@ -99,8 +102,15 @@ const FLUSH_BURST = 2;
 const CLOSED_RECENT_MS = 60_000;
 
 class Entry {
+  /** The latest value (for /live.json and the instrument codes). */
   readonly state: TopicState;
+  /** What arrived since the last flush. */
   readonly pending: TopicState;
+  /**
+   * Itemised topics: the value as of the last flush, which every stream has (snapshots are made from
+   * it) and which each flush's field changes are computed against.
+   */
+  readonly sent: TopicState | null;
   readonly streams = new Set<LiveStream>();
   /** Streams that joined before any data and still need the full snapshot. */
   readonly awaiting = new Set<LiveStream>();
@@ -118,6 +128,7 @@ class Entry {
   ) {
     this.state = new TopicState(topic);
     this.pending = new TopicState(topic);
+    this.sent = this.state.itemised ? new TopicState(topic) : null;
   }
 
   get isClosedKind(): boolean {
@@ -125,8 +136,9 @@ class Entry {
   }
 
   snapshotBytes(): Uint8Array | null {
-    if (this.isClosedKind || !this.state.hasData) return null;
-    if (!this.snapshotCache) this.snapshotCache = sseBytes(this.topic, this.state.get());
+    const from = this.sent ?? this.state;
+    if (this.isClosedKind || !from.hasData) return null;
+    if (!this.snapshotCache) this.snapshotCache = sseBytes(this.topic, from.get());
     return this.snapshotCache;
   }
 
@@ -528,7 +540,7 @@ export class LiveBridge {
         for (const q of data as { Code?: unknown }[])
           if (q && typeof q.Code === "string") this.codes.add(q.Code);
       }
-      e.snapshotCache = null;
+      if (!e.sent) e.snapshotCache = null;
       if (e.waiters.length) {
         const w = e.waiters;
         e.waiters = [];
@@ -602,7 +614,13 @@ export class LiveBridge {
     for (const e of dirty) {
       let delta: Uint8Array | null = null;
       if (e.pending.hasData) {
-        delta = sseBytes(e.topic, e.pending.get());
+        const pending = e.pending.get();
+        if (e.sent) {
+          const changes = e.sent.changes(pending as unknown[]);
+          e.sent.apply(pending);
+          e.snapshotCache = null;
+          if (changes.length) delta = sseBytes(e.topic, changes);
+        } else delta = sseBytes(e.topic, pending);
         e.pending.clear();
       }
       const snap = e.awaiting.size ? e.snapshotBytes() : null;

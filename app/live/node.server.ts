@@ -46,7 +46,19 @@ export async function serveLive(
     return;
   }
   const maxBufferedBytes = env().liveMaxBufferBytes;
-  res.writeHead(200, LIVE_HEADERS);
+  // The body is the connection's bytes until it closes (no chunked framing): the bridge's chunks go
+  // to the socket as they are, one write each, without the response object's per-write work. An
+  // event stream has no natural end, so nothing is lost by not reusing the connection.
+  res.useChunkedEncodingByDefault = false;
+  res.shouldKeepAlive = false;
+  const { Connection: _keepAlive, ...headers } = LIVE_HEADERS;
+  res.writeHead(200, headers);
+  res.flushHeaders();
+  const socket = res.socket;
+  if (!socket) {
+    admitted.release();
+    return;
+  }
   let ended = false;
   const end = () => {
     if (ended) return;
@@ -56,9 +68,9 @@ export async function serveLive(
   };
   const handle = bridge.openStream(admitted.topics, admitted.user, {
     write(chunk) {
-      if (ended || res.destroyed) return false;
-      if (res.writableLength > maxBufferedBytes) return false;
-      res.write(chunk);
+      if (ended || socket.destroyed) return false;
+      if (socket.writableLength > maxBufferedBytes) return false;
+      socket.write(chunk);
       return true;
     },
     end,

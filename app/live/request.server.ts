@@ -51,6 +51,7 @@ export async function liveRefusal(
     headers: {
       "Content-Type": "application/json; charset=utf-8",
       "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
       ...headers,
     },
   });

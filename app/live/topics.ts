@@ -6,6 +6,9 @@
  * Topics (upstream websocket pushes; payload types in @contract/ws):
  *   DAY_MARKET     [{Id, Code, Close, Open, High, Low, Volume, Change, Time, MarketStatus}]  merged by Id
  *   KLINE.{code}   [{period, Time, Open, High, Low, Close, Volume}]                           merged by period
+ * Items of the two merged-array topics are merged field by field: a browser stream's changes carry
+ * an item's key and only the fields that differ from the previous flush (`TopicState.changes`), so
+ * a tick that moves a price and a volume sends those two fields, not the whole quote.
  *   FOREX_TRADE    {ProfitsTotal, HazardRate, ...}   (private) the latest replaces
  *   FOREX_CLOSED   {ids: [...]}                      (private) events; ids accumulate until flushed
  * The topic names are the contract's (@contract/constants).
@@ -54,13 +57,19 @@ export function parseTopics(raw: string | null | undefined): ParsedTopics {
   return { ok: true, topics: [...seen] };
 }
 
-/** The key an item of a merged-array topic is merged by (Id for quotes, period for candles). */
+/** The field an item of a merged-array topic is keyed by (Id for quotes, period for candles). */
+function keyField(kind: TopicKind): "Id" | "period" | null {
+  return kind === "market" ? "Id" : kind === "kline" ? "period" : null;
+}
+
 function itemKey(kind: TopicKind, item: unknown): string | number | undefined {
-  if (!item || typeof item !== "object") return undefined;
-  const o = item as Record<string, unknown>;
-  const k = kind === "market" ? o.Id : kind === "kline" ? o.period : undefined;
+  const field = keyField(kind);
+  if (!field || !item || typeof item !== "object") return undefined;
+  const k = (item as Record<string, unknown>)[field];
   return typeof k === "string" || typeof k === "number" ? k : undefined;
 }
+
+type Item = Record<string, unknown>;
 
 /**
  * The state of one topic as the latest full value, with merge rules per kind. Used by the bridge
@@ -69,7 +78,7 @@ function itemKey(kind: TopicKind, item: unknown): string | number | undefined {
 export class TopicState {
   readonly kind: TopicKind;
   /** market/kline: key -> item (insertion order kept) */
-  private items = new Map<string | number, unknown>();
+  private items = new Map<string | number, Item>();
   /** trade: the latest object; closed: accumulated ids */
   private value: unknown = undefined;
   private closedIds: unknown[] = [];
@@ -79,6 +88,11 @@ export class TopicState {
     const k = topicKind(topic);
     if (!k) throw new Error(`unknown topic ${topic}`);
     this.kind = k;
+  }
+
+  /** True for the topics whose items merge by key (DAY_MARKET, KLINE.{code}). */
+  get itemised(): boolean {
+    return keyField(this.kind) !== null;
   }
 
   /** True once some data arrived (FOREX_CLOSED never has a snapshot). */
@@ -95,7 +109,8 @@ export class TopicState {
         for (const item of data) {
           const key = itemKey(this.kind, item);
           if (key === undefined) continue;
-          this.items.set(key, item);
+          const prev = this.items.get(key);
+          this.items.set(key, prev ? { ...prev, ...(item as Item) } : (item as Item));
         }
         this.has = true;
         return true;
@@ -127,6 +142,46 @@ export class TopicState {
       case "closed":
         return { ids: [...this.closedIds] };
     }
+  }
+
+  /**
+   * market/kline: what `items` change against this state, item by item: the key and each field whose
+   * value differs (compared with ===, the values being JSON numbers and strings). Items that change
+   * nothing are left out, so the answer may be empty. Applying the answer to a copy of this state
+   * gives the same items as applying `items`.
+   */
+  changes(items: unknown[]): Item[] {
+    const field = keyField(this.kind);
+    if (!field) throw new Error(`${this.topic} has no items to compare`);
+    const out: Item[] = [];
+    for (const item of items) {
+      const key = itemKey(this.kind, item);
+      if (key === undefined) continue;
+      const prev = this.items.get(key);
+      if (!prev) {
+        out.push(item as Item);
+        continue;
+      }
+      let diff: Item | null = null;
+      for (const [k, v] of Object.entries(item as Item)) {
+        if (k === field || prev[k] === v) continue;
+        diff ??= { [field]: key };
+        diff[k] = v;
+      }
+      if (diff) out.push(diff);
+    }
+    return out;
+  }
+
+  /** market/kline: the merged items of the keys `data` names, in its order (unknown keys left out). */
+  itemsOf(data: unknown[]): Item[] {
+    const out: Item[] = [];
+    for (const item of data) {
+      const key = itemKey(this.kind, item);
+      const merged = key === undefined ? undefined : this.items.get(key);
+      if (merged) out.push(merged);
+    }
+    return out;
   }
 
   /** Empties the state (used for pending changes after each flush). */

@@ -5,7 +5,8 @@
  *   components; it is reopened when the union changes.
  * - onMessage(topic, data, state) is called for each event of a topic the hook asked for: `data` is
  *   what arrived (the snapshot first, then changes: for DAY_MARKET an array of the instruments that
- *   changed, for KLINE.{code} the candles that changed, one per period; FOREX_TRADE the whole object;
+ *   changed, whole (the stream sends only their changed fields, merged here into the state), for
+ *   KLINE.{code} the candles that changed, one per period, whole too; FOREX_TRADE the whole object;
  *   FOREX_CLOSED {ids}); `state` is the merged latest value of the topic (DAY_MARKET: every
  *   instrument; KLINE: one forming candle per period; FOREX_CLOSED: just these ids). A hook mounted
  *   later gets the current state at once.
@@ -253,6 +254,8 @@ export class LiveManager {
     } else {
       if (!st.apply(data)) return;
       state = st.get();
+      // A stream's change carries only the fields that moved; listeners get whole items.
+      if (st.itemised) data = st.itemsOf(data as unknown[]);
     }
     for (const s of this.subs) {
       if (!s.topics.has(topic)) continue;

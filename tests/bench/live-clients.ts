@@ -1,13 +1,12 @@
 /**
- * Benchmark client worker (forked by tests/bench/live.ts): opens COUNT EventSource clients (the
- * eventsource package) on URL, and for every DAY_MARKET change event records the latency from the
- * newest quote's tick time (its `Time`) to the moment the event is parsed here.
+ * Benchmark client worker (forked by tests/bench/live.ts): opens COUNT event-stream clients on URL,
+ * and for every DAY_MARKET change event records the latency from the newest quote's tick time (its
+ * `Time`) to the moment the event is read here, and counts the bytes received.
  *
  * Parent -> worker: {type:"measure"} (start recording), {type:"stop"} (report and exit).
  * Worker -> parent: {type:"progress", open, ready, errors}, {type:"report", hist, samples, ...}.
  */
-import http from "node:http";
-import { EventSource, type FetchLike } from "eventsource";
+import net from "node:net";
 
 const url = process.env.BENCH_URL!;
 const count = Number(process.env.BENCH_COUNT || 1000);
@@ -24,108 +23,110 @@ let errors = 0;
 /** Errors by kind (an HTTP status, or the connection's failure message). */
 const errorKinds = new Map<string, number>();
 let snapshots = 0;
-const clients: EventSource[] = [];
 let cpuAtMeasure = process.cpuUsage();
 let tAtMeasure = Date.now();
 
 /**
- * A lean fetch for EventSource over node:http (the package takes any fetch): a thousand undici
- * fetches with WHATWG streams cost the client process more CPU than the server spends on them,
- * which would measure the clients rather than the server. BENCH_FETCH=undici uses global fetch.
+ * A bench client is one TCP connection that sends the GET itself and reads the raw response: the
+ * status line, then the event stream, split on the blank line that ends each event (the chunked
+ * framing lines sit between events, as the server writes whole events per chunk, and are skipped by
+ * looking for the event name). A browser's EventSource does this on its own device; here ten
+ * thousand of them share the server's two cores, and every microsecond a client spends on an event
+ * delays the next copy of the same tick, which the latency would then count. So the client does
+ * what measuring needs and no more (the `eventsource` package, then node:http, cost these processes
+ * several times what the server spends on the same streams).
+ * A refused or dropped stream is counted as an error by kind and not reopened.
  */
-const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
-const leanFetch: FetchLike = (input, init) =>
-  new Promise((resolve, reject) => {
-    const req = http.get(
-      String(input),
-      { agent, headers: init?.headers as Record<string, string> },
-      (res) => {
-        const queue: Uint8Array[] = [];
-        let waiting: ((r: { done: boolean; value?: Uint8Array }) => void) | null = null;
-        let ended = false;
-        const finish = () => {
-          ended = true;
-          if (waiting) {
-            const w = waiting;
-            waiting = null;
-            w({ done: true });
-          }
-        };
-        res.on("data", (chunk: Buffer) => {
-          if (waiting) {
-            const w = waiting;
-            waiting = null;
-            w({ done: false, value: chunk });
-          } else queue.push(chunk);
-        });
-        res.on("end", finish);
-        res.on("close", finish);
-        res.on("error", finish);
-        const reader = {
-          read: () =>
-            queue.length
-              ? Promise.resolve({ done: false, value: queue.shift() })
-              : ended
-                ? Promise.resolve({ done: true })
-                : new Promise<{ done: boolean; value?: Uint8Array }>((r) => (waiting = r)),
-          cancel: async () => {
-            req.destroy();
-          },
-          releaseLock: () => {},
-        };
-        resolve({
-          status: res.statusCode ?? 0,
-          url: String(input),
-          redirected: false,
-          headers: {
-            get: (name: string) => (res.headers[name.toLowerCase()] as string | undefined) ?? null,
-          },
-          body: { getReader: () => reader },
-        } as never);
-      },
-    );
-    req.on("error", reject);
-    init?.signal?.addEventListener("abort", () => req.destroy(), { once: true });
-  });
-const fetchImpl = process.env.BENCH_FETCH === "undici" ? undefined : leanFetch;
+const target = new URL(url);
+const requestBytes = Buffer.from(
+  `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\n` +
+    `Accept: text/event-stream\r\nCache-Control: no-cache\r\n\r\n`,
+  "latin1",
+);
+let stopping = false;
+let bytes = 0;
+let bytesAtMeasure = 0;
+let openCount = 0;
+const sockets: net.Socket[] = [];
+
+function fail(kind: string): void {
+  if (stopping) return;
+  errors++;
+  errorKinds.set(kind, (errorKinds.get(kind) ?? 0) + 1);
+}
 
 function open(): void {
-  const es = new EventSource(url, fetchImpl ? { fetch: fetchImpl } : undefined);
   let first = true;
-  es.addEventListener("ready", () => ready++);
-  es.addEventListener("error", (e) => {
-    errors++;
-    const ev = e as { code?: number; message?: string };
-    const kind = ev.code ? `HTTP ${ev.code}` : (ev.message || "connection lost").slice(0, 60);
-    errorKinds.set(kind, (errorKinds.get(kind) ?? 0) + 1);
+  let state: "connecting" | "head" | "open" | "closed" = "connecting";
+  let buf = "";
+  const sock = net.connect({ host: target.hostname, port: Number(target.port) });
+  sock.setNoDelay(true);
+  sock.on("connect", () => {
+    state = "head";
+    sock.write(requestBytes);
   });
-  es.addEventListener("DAY_MARKET", (ev) => {
-    const now = Date.now();
-    events++;
-    if (first) {
-      first = false;
-      snapshots++;
-      return;
+  sock.on("data", (chunk: Buffer) => {
+    bytes += chunk.length;
+    buf += chunk.toString("latin1");
+    if (state === "head") {
+      const headEnd = buf.indexOf("\r\n\r\n");
+      if (headEnd === -1) return;
+      const status = Number(buf.slice(9, 12));
+      if (status !== 200) {
+        fail(`HTTP ${status}`);
+        state = "closed";
+        sock.destroy();
+        return;
+      }
+      state = "open";
+      openCount++;
+      buf = buf.slice(headEnd + 4);
     }
-    if (!measuring) return;
-    // The newest tick time in the event (a scan, not a full parse: the clients' CPU is not the server's).
-    let t = 0;
-    const data = ev.data;
-    for (let i = data.indexOf('"Time":'); i !== -1; i = data.indexOf('"Time":', i + 7)) {
-      const v = Number(data.slice(i + 7, i + 20));
-      if (v > t) t = v;
+    for (let end = buf.indexOf("\n\n"); end !== -1; end = buf.indexOf("\n\n")) {
+      const block = buf.slice(0, end);
+      buf = buf.slice(end + 2);
+      if (block.includes("event: ready")) ready++;
+      else if (block.includes("event: DAY_MARKET")) {
+        if (first) {
+          first = false;
+          snapshots++;
+        } else onChange(block);
+      }
     }
-    const lat = Math.max(0, Math.min(HIST_MAX, now - t));
-    // How long after this process saw the first copy of this tick it sees this one (its own lag).
-    const firstAt = firstSeen.get(t);
-    if (firstAt === undefined) {
-      firstSeen.set(t, now);
-      if (firstSeen.size > 64) firstSeen.delete(firstSeen.keys().next().value as number);
-    } else spread[Math.min(HIST_MAX, now - firstAt)]++;
-    hist[lat]++;
-    samples++;
   });
-  clients.push(es);
+  sock.on("error", (e) => {
+    if (state === "open") openCount--;
+    if (state !== "closed") fail(e.message.slice(0, 60));
+    state = "closed";
+  });
+  sock.on("close", () => {
+    if (state === "closed") return;
+    if (state === "open") openCount--;
+    state = "closed";
+    fail("connection lost");
+  });
+  sockets.push(sock);
+}
+
+/** A DAY_MARKET change: the latency from its newest tick time (a scan, not a parse) to now. */
+function onChange(data: string): void {
+  const now = Date.now();
+  events++;
+  if (!measuring) return;
+  let t = 0;
+  for (let i = data.indexOf('"Time":'); i !== -1; i = data.indexOf('"Time":', i + 7)) {
+    const v = Number(data.slice(i + 7, i + 20));
+    if (v > t) t = v;
+  }
+  const lat = Math.max(0, Math.min(HIST_MAX, now - t));
+  // How long after this process saw the first copy of this tick it sees this one (its own lag).
+  const firstAt = firstSeen.get(t);
+  if (firstAt === undefined) {
+    firstSeen.set(t, now);
+    if (firstSeen.size > 64) firstSeen.delete(firstSeen.keys().next().value as number);
+  } else spread[Math.min(HIST_MAX, now - firstAt)]++;
+  hist[lat]++;
+  samples++;
 }
 
 let opened = 0;
@@ -142,17 +143,21 @@ const progress = setInterval(() => {
 process.on("message", (m: { type: string }) => {
   if (m.type === "measure") {
     measuring = true;
+    bytesAtMeasure = bytes;
     cpuAtMeasure = process.cpuUsage();
     tAtMeasure = Date.now();
   }
   if (m.type === "stop") {
     measuring = false;
+    stopping = true;
+    const received = bytes - bytesAtMeasure;
+    const seconds = Math.max(1, Date.now() - tAtMeasure) / 1000;
     clearInterval(progress);
     clearInterval(ramp);
     const cpu = process.cpuUsage(cpuAtMeasure);
     const cpuPct = ((cpu.user + cpu.system) / 1000 / Math.max(1, Date.now() - tAtMeasure)) * 100;
-    const open = clients.filter((c) => c.readyState === EventSource.OPEN).length;
-    for (const c of clients) c.close();
+    const open = openCount;
+    for (const sock of sockets) sock.destroy();
     process.send?.(
       {
         type: "report",
@@ -166,6 +171,7 @@ process.on("message", (m: { type: string }) => {
         open,
         snapshots,
         cpuPct,
+        bytesPerSec: received / seconds,
       },
       () => process.exit(0),
     );

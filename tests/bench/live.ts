@@ -4,8 +4,8 @@
  * Starts an in-process reference upstream (simulated market, tick every BENCH_TICK_MS, default 250),
  * a web process serving /live (BENCH_WEB=full: the built product, `server.ts`, needs `npm run build`;
  * BENCH_WEB=harness: the live routes alone through the same Remix handler, tests/bench/live-web.ts;
- * default: full when a build exists, else harness), then BENCH_CLIENTS (default 2000) EventSource
- * clients on loopback spread over child processes (so the clients' CPU is not the server's), and
+ * default: full when a build exists, else harness), then BENCH_CLIENTS event-stream clients
+ * (tests/bench/live-clients.ts) on loopback spread over child processes (so the clients' CPU is not the server's), and
  * measures for BENCH_SECONDS (default 20):
  *   connected clients and client errors (by kind), p50/p99 tick-to-client latency (receive time -
  *   the quote's Time), memory per client (web RSS delta / N), the web's CPU (also per 1,000
@@ -185,6 +185,7 @@ async function main() {
     open: number;
     snapshots: number;
     cpuPct: number;
+    bytesPerSec?: number;
   }[] = [];
   const streamUrl = `${web.url}/live?topics=DAY_MARKET`;
   for (let w = 0; w < workers; w++) {
@@ -216,12 +217,20 @@ async function main() {
   let probing = false;
   const pws = new WebSocket(upstreamUrl.replace("http", "ws") + "/v1/ws");
   pws.on("open", () => pws.send(JSON.stringify({ op: "subscribe", topics: ["DAY_MARKET"] })));
+  // The upstream closes a socket that sends nothing for a while; the connect phase can be long.
+  const probePing = setInterval(() => {
+    if (pws.readyState === WebSocket.OPEN) pws.send(JSON.stringify({ op: "ping" }));
+  }, 5_000);
   pws.on("message", (raw) => {
     if (!probing) return;
     const m = JSON.parse(raw.toString()) as { op: string; data?: { Time: number }[] };
     if (m.op !== "push" || !m.data) return;
     probe.push(Date.now() - Math.max(...m.data.map((q) => q.Time)));
   });
+
+  /** The upstream's websocket connections other than the probe's: the web's. */
+  const webSockets = () =>
+    up.ctx.hub.connectionCount() - (pws.readyState === WebSocket.OPEN ? 1 : 0);
 
   const tConnect = Date.now();
   let ready = 0;
@@ -248,12 +257,13 @@ async function main() {
   let maxRss = rssConnected;
   while (Date.now() - t0 < SECONDS * 1000) {
     await sleep(1000);
-    maxUpstreamWs = Math.max(maxUpstreamWs, up.ctx.hub.connectionCount() - 1);
+    maxUpstreamWs = Math.max(maxUpstreamWs, webSockets());
     maxRss = Math.max(maxRss, rssOf(web.pid));
   }
   const cpuPct = ((cpuTicksOf(web.pid) - cpu0) / 100 / ((Date.now() - t0) / 1000)) * 100;
   probing = false;
-  const upstreamWs = up.ctx.hub.connectionCount() - 1; // minus the probe
+  const upstreamWs = webSockets();
+  clearInterval(probePing);
   pws.close();
   probe.sort((a, b) => a - b);
   const pp = (p: number) => probe[Math.min(probe.length - 1, Math.floor(probe.length * p))] ?? NaN;
@@ -320,6 +330,10 @@ async function main() {
     `  tick interval           ${TICK_MS} ms, measured ${SECONDS} s, ${samples} change events`,
   );
   console.log(`  latency tick->client    p50 ${p50} ms   p99 ${p99} ms   max ${max} ms`);
+  const received = reports.reduce((a, r) => a + (r.bytesPerSec ?? 0), 0);
+  console.log(
+    `  received per client     ${(received / Math.max(1, open) / 1024).toFixed(2)} KiB/s (all clients ${(received / 1048576).toFixed(1)} MiB/s)`,
+  );
   console.log(
     `  web RSS                 before ${(rssBefore / 1048576).toFixed(1)} MiB, with clients ${(rssConnected / 1048576).toFixed(1)} MiB (max ${(maxRss / 1048576).toFixed(1)} MiB)`,
   );
@@ -360,7 +374,10 @@ async function main() {
     `  goal (N=${N} connected, 0 errors, p99<=${GOAL_P99_MS} ms, <=${GOAL_KIB_PER_CLIENT} KiB per client, 1 upstream connection): ${pass ? "MET" : "NOT MET"}`,
   );
 
+  const webExited = new Promise((r) => web.child.once("exit", r));
   cleanup();
+  // The web writes its CPU profile as it exits: wait for it (it closes its streams first).
+  if (process.env.BENCH_PROFILE_DIR) await Promise.race([webExited, sleep(20_000)]);
   await up.close();
   fs.rmSync(tmp, { recursive: true, force: true });
   process.exit(pass || !process.env.BENCH_STRICT ? 0 : 1);

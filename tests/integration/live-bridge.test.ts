@@ -16,6 +16,7 @@ import { sessionStorage } from "../../app/utils/session.server";
 import { confirmToken } from "../../app/upstream/account.server";
 import { startLiveWeb, type LiveWeb } from "../bench/live-web";
 import { LiveManager } from "../../app/live/useLive";
+import { TopicState, topicKind } from "../../app/live/topics";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -69,11 +70,15 @@ afterAll(async () => {
 
 interface Ev {
   type: string;
+  /** What a page's listener gets (useLive): itemised topics' changes merged into whole items. */
   data: unknown;
+  /** What the stream sent. */
+  raw: unknown;
 }
 
 class Client {
   events: Ev[] = [];
+  states = new Map<string, TopicState>();
   status = 0;
   es: EventSource;
   constructor(topics: string, cookie?: string) {
@@ -97,12 +102,26 @@ class Client {
       "FOREX_CLOSED",
       ...topics.split(","),
     ])) {
-      this.es.addEventListener(t, (e) => this.events.push({ type: t, data: JSON.parse(e.data) }));
+      this.es.addEventListener(t, (e) => {
+        const raw = JSON.parse(e.data) as unknown;
+        const kind = topicKind(t);
+        let data = raw;
+        if (kind === "market" || kind === "kline") {
+          const st = this.states.get(t) ?? new TopicState(t);
+          this.states.set(t, st);
+          st.apply(raw);
+          data = st.itemsOf(raw as unknown[]);
+        }
+        this.events.push({ type: t, data, raw });
+      });
     }
     open.push(this.es);
   }
   of(type: string): unknown[] {
     return this.events.filter((e) => e.type === type).map((e) => e.data);
+  }
+  rawOf(type: string): unknown[] {
+    return this.events.filter((e) => e.type === type).map((e) => e.raw);
   }
   async waitFor(pred: (c: Client) => boolean, ms = 5000): Promise<void> {
     const end = Date.now() + ms;
@@ -208,7 +227,7 @@ describe("live bridge", () => {
 
     const c = new Client("DAY_MARKET,KLINE.EURUSD");
     await c.waitFor((x) => x.of("DAY_MARKET").length >= 1 && x.of("KLINE.EURUSD").length >= 1);
-    expect(c.events[0]).toEqual({
+    expect(c.events[0]).toMatchObject({
       type: "ready",
       data: { topics: ["DAY_MARKET", "KLINE.EURUSD"] },
     });
@@ -228,8 +247,14 @@ describe("live bridge", () => {
         ),
     );
     const change = c.of("DAY_MARKET").at(-1) as Quote[];
-    // A change carries only what changed, not the whole market.
+    // A change carries only what changed, not the whole market ...
     expect(change.map((q) => q.Code)).toEqual(["EURUSD"]);
+    // ... and of that quote only the fields that moved, with its key.
+    const sent = c.rawOf("DAY_MARKET").at(-1) as Partial<Quote>[];
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ Id: eur.Id, Close: price });
+    expect(sent[0]).not.toHaveProperty("Code");
+    expect(sent[0]).not.toHaveProperty("MarketStatus");
     await c.waitFor((x) =>
       x
         .of("KLINE.EURUSD")

@@ -75,6 +75,46 @@ describe("conflation of a topic's changes", () => {
     expect(c.get()).toEqual({ ids: [5, 7] });
   });
 
+  it("merges an item's fields into the one it had, so a change may carry only what moved", () => {
+    const s = new TopicState("DAY_MARKET");
+    s.apply([{ Id: 1, Code: "EURUSD", Close: 1.1, Volume: 10, Time: 1 }]);
+    s.apply([{ Id: 1, Close: 1.2, Time: 2 }]);
+    expect(s.get()).toEqual([{ Id: 1, Code: "EURUSD", Close: 1.2, Volume: 10, Time: 2 }]);
+    expect(s.itemsOf([{ Id: 1, Time: 2 }, { Id: 9 }])).toEqual([
+      { Id: 1, Code: "EURUSD", Close: 1.2, Volume: 10, Time: 2 },
+    ]);
+  });
+
+  it("changes(): each item's key and the fields that differ, unchanged items left out", () => {
+    const sent = new TopicState("DAY_MARKET");
+    sent.apply([
+      { Id: 1, Code: "EURUSD", Close: 1.1, Volume: 10, Time: 1 },
+      { Id: 2, Code: "GBPUSD", Close: 1.3, Volume: 5, Time: 1 },
+    ]);
+    const now = [
+      { Id: 1, Code: "EURUSD", Close: 1.1, Volume: 11, Time: 2 },
+      { Id: 2, Code: "GBPUSD", Close: 1.3, Volume: 5, Time: 1 },
+      { Id: 3, Code: "USDJPY", Close: 150, Volume: 1, Time: 2 },
+    ];
+    const changes = sent.changes(now);
+    expect(changes).toEqual([{ Id: 1, Volume: 11, Time: 2 }, now[2]]);
+    // A browser holding the sent state and applying the changes holds the current items.
+    const browser = new TopicState("DAY_MARKET");
+    browser.apply(sent.get());
+    browser.apply(changes);
+    const current = new TopicState("DAY_MARKET");
+    current.apply(sent.get());
+    current.apply(now);
+    expect(browser.get()).toEqual(current.get());
+
+    const candles = new TopicState("KLINE.EURUSD");
+    candles.apply([{ period: "1min", Time: 60_000, Open: 1, Close: 1 }]);
+    expect(candles.changes([{ period: "1min", Time: 120_000, Open: 1, Close: 2 }])).toEqual([
+      { period: "1min", Time: 120_000, Close: 2 },
+    ]);
+    expect(() => new TopicState("FOREX_TRADE").changes([])).toThrow();
+  });
+
   it("ignores payloads of the wrong shape", () => {
     const s = new TopicState("DAY_MARKET");
     expect(s.apply({ not: "an array" })).toBe(false);
