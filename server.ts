@@ -11,6 +11,7 @@
  * shares DATA_DIR). Without SESSION_SECRET the session secret is generated once in DATA_DIR.
  */
 import crypto from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import { spawn, type ChildProcess } from "node:child_process";
@@ -370,8 +371,15 @@ async function main() {
     "/build",
     express.static("public/build", { immutable: true, maxAge: "1y", index: false }),
   );
-  // Other public files (icons, manifest, logos): short cache.
-  app.use(express.static("public", { maxAge: "1h", index: false }));
+  // Other public files (icons, manifest): short cache. Only paths under one of public/'s own entries
+  // reach the file server, so a page request costs no file-system lookup.
+  const publicFiles = express.static("public", { maxAge: "1h", index: false });
+  const publicNames = new Set(fs.readdirSync("public").filter((name) => name !== "build"));
+  app.use((req, res, next) => {
+    const first = req.path.split("/", 2)[1] ?? "";
+    if (publicNames.has(first)) publicFiles(req, res, next);
+    else next();
+  });
 
   // Liveness only: tells nothing about the configuration (no upstream address, no versions).
   app.get("/healthz", (_req, res) => {
