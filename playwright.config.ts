@@ -127,8 +127,9 @@ export default defineConfig({
     env: serverEnv,
     timeout: 180_000,
     reuseExistingServer: process.env.E2E_REUSE === "1",
-    // E2E_SERVER_LOG=1 shows the server's (web and upstream) log lines among the test output.
-    stdout: process.env.E2E_SERVER_LOG === "1" ? "pipe" : "ignore",
+    // E2E_SERVER_LOG=1, and CI, show the server's (web and upstream) log lines among the test
+    // output: at LOG_LEVEL warn a few lines a run, and the stack of any failure the upstream logs.
+    stdout: process.env.E2E_SERVER_LOG === "1" || process.env.CI ? "pipe" : "ignore",
     stderr: "pipe",
     gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
   },
