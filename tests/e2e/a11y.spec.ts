@@ -78,6 +78,20 @@ async function expectNoViolations(
   }
 }
 
+/** Opens each screen in turn (it must not redirect) and checks it has no violations. */
+async function expectScreensClean(
+  page: Page,
+  browser: Browser,
+  info: TestInfo,
+  urls: readonly string[],
+): Promise<void> {
+  for (const url of urls) {
+    await page.goto(url);
+    await expect(page).toHaveURL(new RegExp(`${url.replace("?", "\\?")}$`));
+    await expectNoViolations(page, browser, info, url);
+  }
+}
+
 const PUBLIC = [
   "/",
   "/product",
@@ -158,11 +172,7 @@ test.describe("accessibility (axe, WCAG 2.2 AA)", () => {
       browser,
     }, info) => {
       await signInDemo(page);
-      for (const url of group) {
-        await page.goto(url);
-        await expect(page).toHaveURL(new RegExp(`${url.replace("?", "\\?")}$`));
-        await expectNoViolations(page, browser, info, url);
-      }
+      await expectScreensClean(page, browser, info, group);
     });
   }
 
@@ -171,11 +181,7 @@ test.describe("accessibility (axe, WCAG 2.2 AA)", () => {
     browser,
   }, info) => {
     await signInDemo(page);
-    for (const url of DEMO_MONEY) {
-      await page.goto(url);
-      await expect(page).toHaveURL(new RegExp(`${url.replace("?", "\\?")}$`));
-      await expectNoViolations(page, browser, info, url);
-    }
+    await expectScreensClean(page, browser, info, DEMO_MONEY);
   });
 
   for (const group of [REAL_WALLET.slice(0, 4), REAL_WALLET.slice(4)]) {
@@ -184,11 +190,7 @@ test.describe("accessibility (axe, WCAG 2.2 AA)", () => {
       browser,
     }, info) => {
       await newSignedInUser(page, info);
-      for (const url of group) {
-        await page.goto(url);
-        await expect(page).toHaveURL(new RegExp(`${url.replace("?", "\\?")}$`));
-        await expectNoViolations(page, browser, info, url);
-      }
+      await expectScreensClean(page, browser, info, group);
     });
   }
 
@@ -230,11 +232,7 @@ test.describe("accessibility (axe, WCAG 2.2 AA)", () => {
     }, info) => {
       test.setTimeout(150_000);
       await signInOperator(page, info);
-      for (const url of group) {
-        await page.goto(url);
-        await expect(page).toHaveURL(new RegExp(`${url.replace("?", "\\?")}$`));
-        await expectNoViolations(page, browser, info, url);
-      }
+      await expectScreensClean(page, browser, info, group);
     });
   }
 
