@@ -68,8 +68,17 @@ const serverEnv: Record<string, string> = {
   // Settings the tests change go through the operator API, as an operator's would.
   OPERATOR_TOKEN: E2E_OPERATOR_TOKEN,
   LOG_LEVEL: "warn",
-  // The ranking's strategy traders open and close positions within seconds, so /rank has figures.
+  // The market moves only when a test ticks it (POST /dev/market/price, setPrice in operator.ts):
+  // no test waits for, or depends on, a random price.
+  MARKET_FEED: "manual",
+  // The ranking's strategy traders trade on it too (STRATEGIES=on, as "auto" trades them only on
+  // the simulator), opening and closing positions within seconds, so /rank has figures.
+  STRATEGIES: "on",
   STRATEGY_INTERVAL_MS: "1500",
+  // Two codes to one address may be sent 5 s apart instead of a minute: a person who asks again
+  // too early still sees the wait, and no test waits a minute. The minute itself is tested with
+  // explicit times (tests/unit/upstream-codes.test.ts) and over HTTP (web-form-edges.test.ts).
+  CODE_RESEND_S: "5",
 };
 
 export default defineConfig({

@@ -25,6 +25,7 @@ import type { ServerBuild } from "@remix-run/node";
 import { EnvError, loadEnv, loadOrCreateSessionSecret, type Env } from "./app/utils/env.server";
 import { desktopRedirect } from "./app/utils/desktop.server";
 import { chatFrameSource } from "./app/utils/chat-frame.server";
+import { lingerAfterAnswer } from "./app/utils/lingering-close.server";
 
 function readEnv(): Env {
   try {
@@ -300,10 +301,14 @@ async function main() {
     res.locals.nonce = crypto.randomBytes(16).toString("base64");
     res.setHeader("Permissions-Policy", PERMISSIONS_POLICY);
     // A body refused as too large (413) is answered before it is read to its end: the connection
-    // closes after the answer, so its unread rest is never taken for the next request.
+    // closes after the answer, so its unread rest is never taken for the next request, and it
+    // closes lingering (app/utils/lingering-close.server.ts), so the client reads that answer.
     const writeHead = res.writeHead;
     res.writeHead = function (this: Response, ...args: Parameters<typeof writeHead>) {
-      if (args[0] === 413 && !req.complete) this.setHeader("Connection", "close");
+      if (args[0] === 413 && !req.complete) {
+        this.setHeader("Connection", "close");
+        lingerAfterAnswer(req);
+      }
       return writeHead.apply(this, args);
     } as typeof writeHead;
     next();

@@ -13,6 +13,7 @@ import { normaliseLang, translate, type Lang } from "./platform/i18n.js";
 import { createHub, type Hub } from "./platform/ws/hub.js";
 import type { PriceFeed } from "./modules/market/feed.js";
 import { createSimulator } from "./modules/market/simulator.js";
+import { createManualFeed } from "./modules/market/manual-feed.js";
 import { registerMarketRoutes } from "./modules/market/routes.js";
 import { registerAccountsRoutes } from "./modules/identity/routes.js";
 import { registerSettingsRoutes } from "./modules/settings/routes.js";
@@ -96,7 +97,16 @@ export async function buildUpstream(
     limits: new Limits(db, config.rateLimit, log),
     // The market simulator unless the caller brings a feed (or a factory given the store, e.g. createManualFeed).
     feed:
-      typeof opts.feed === "function" ? opts.feed(db) : (opts.feed ?? createSimulator(db, config)),
+      typeof opts.feed === "function"
+        ? opts.feed(db)
+        : (opts.feed ??
+          (config.marketFeed === "manual"
+            ? createManualFeed(db, {
+                history: true,
+                seed: config.seed,
+                alwaysOpen: config.marketAlwaysOpen,
+              })
+            : createSimulator(db, config))),
     engine: null,
     ok: (req, data, msgKey = "ok") => ({ code: CODE_OK, msg: translate(req.lang, msgKey), data }),
   };
@@ -138,7 +148,10 @@ export async function buildUpstream(
   const strategies =
     ctx.feed &&
     (config.strategies === "on" ||
-      (config.strategies === "auto" && config.simulate && opts.feed === undefined))
+      (config.strategies === "auto" &&
+        config.simulate &&
+        config.marketFeed === "simulator" &&
+        opts.feed === undefined))
       ? new StrategyRunner({
           db,
           money: ctx.money,

@@ -104,7 +104,9 @@ async function readLimited(request: Request, max: number): Promise<Uint8Array> {
     if (done) break;
     size += value.byteLength;
     if (size > max) {
-      await reader.cancel().catch(() => undefined);
+      // Not cancelled: cancelling destroys the connection before the 413 is written. The server
+      // discards the rest after the answer (app/utils/lingering-close.server.ts).
+      reader.releaseLock();
       throw new BodyTooLarge();
     }
     chunks.push(value);

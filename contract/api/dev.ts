@@ -1,6 +1,10 @@
-/** Development helpers, served only while DEV_OUTBOX is on (upstream/API.md "Delivery and the outbox"). */
+/**
+ * Development helpers: the outbox and captcha answers, served only while DEV_OUTBOX is on
+ * (upstream/API.md "Delivery and the outbox"), and the price setter of a hand-driven market, served
+ * only with MARKET_FEED=manual (upstream/API.md "Market").
+ */
 import { z } from "zod";
-import { endpoint, text } from "./endpoint";
+import { endpoint, numeric, text } from "./endpoint";
 
 export interface OutboxCode {
   to: string;
@@ -26,4 +30,21 @@ export const captchaAnswer = endpoint<{ id: string; text: string }>()({
   tag: "dev",
   summary: "The answer of an unused captcha (DEV_OUTBOX only)",
   query: z.object({ id: text(64) }),
+});
+
+export interface SetPrice {
+  code: string;
+  price: number;
+  /** Time of the tick, ms. */
+  time: number;
+}
+
+export const marketPrice = endpoint<SetPrice>()({
+  method: "POST",
+  path: "/dev/market/price",
+  auth: false,
+  tag: "dev",
+  summary:
+    "Ticks an instrument at a price, as the market would (MARKET_FEED=manual only; operator token)",
+  body: z.object({ code: text(32), price: numeric }),
 });

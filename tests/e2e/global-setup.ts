@@ -26,6 +26,16 @@ async function raisePerAddressLimits(): Promise<void> {
   for (const name of PER_ADDRESS_LIMITS) await operatorSetting(`limit.${name}`, "1000000/3600");
 }
 
+/**
+ * The e2e market moves only when a test ticks it (MARKET_FEED=manual), so its quotes are as old as
+ * the last tick: a quote counts as current for the longest time the setting allows (an hour, far
+ * longer than a run). The refusal of a stale quote is tested with explicit times in
+ * tests/integration/trading-rules.test.ts.
+ */
+async function keepQuotesCurrent(): Promise<void> {
+  await operatorSetting("market.stale_after_s", "3600");
+}
+
 export default async function globalSetup(): Promise<void> {
   if (!fs.existsSync("/usr/bin/chromium")) {
     throw new Error(
@@ -45,6 +55,7 @@ export default async function globalSetup(): Promise<void> {
       const body = (await res.json()) as { code?: unknown };
       if (typeof body.code === "number") {
         await raisePerAddressLimits();
+        await keepQuotesCurrent();
         return;
       }
       lastError = `unexpected body ${JSON.stringify(body).slice(0, 200)}`;

@@ -26,9 +26,14 @@ async function balanceShown(page: Page): Promise<string> {
   return ((await page.getByTestId("user-balance").textContent()) ?? "").trim();
 }
 
-/** Posts a form by its button and waits for the next page (document or data request). */
+/**
+ * Posts a form by its button and waits until the server has answered the post (the document's
+ * POST without JavaScript, the action's data request with it), so that the next step never races it.
+ */
 async function press(form: Locator, name: string): Promise<void> {
+  const answered = form.page().waitForResponse((r) => r.request().method() === "POST");
   await form.getByRole("button", { name, exact: true }).click();
+  await answered;
 }
 
 test("register, bind, deposit, approval, trade, withdraw, rejection, withdraw, payment, history", async ({

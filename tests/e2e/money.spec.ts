@@ -5,16 +5,18 @@
  * order form's balance) and on /user (the card's balance) equals contract/formulas.ts over exact
  * decimals, fed with the orders' own fill prices and the instrument's contract (money.ts).
  *
- * The market is the upstream's simulator, so no price is assumed. To cover a profit and a loss for
- * sure, both positions get the same bracket [L, H] of take-profit and stop-loss around their open
- * prices: the first tick outside it closes both at that one price, which is beyond both open prices,
- * so the buy and the sell end on opposite sides of zero. EURUSD is quoted in USD; USDJPY in JPY, whose
+ * The market is the e2e server's hand-driven one (MARKET_FEED=manual), and no price is assumed: the
+ * figures come from the prices the screens show. To cover a profit and a loss, both positions get
+ * the same bracket [L, H] of take-profit and stop-loss around their open prices, and the test ticks
+ * the market one step above H: that tick closes both at one price beyond both open prices, so the
+ * buy and the sell end on opposite sides of zero. EURUSD is quoted in USD; USDJPY in JPY, whose
  * USD rate is 1 / the USDJPY price at that moment.
  */
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { test, expect, jsOn, signInDemo, UPSTREAM_URL } from "./fixtures";
 import { web } from "./texts";
+import { setPrice } from "./operator";
 import { formatBalance, formatProfit } from "../../app/utils/format";
 import {
   D,
@@ -105,12 +107,11 @@ async function expectOpenSummary(
 
 /**
  * Gives both positions the take-profit / stop-loss bracket [L, H] (L below and H above both open
- * prices and the last price, by `steps` price steps). The two stop forms are posted together, as two
- * taps would, so that no tick can fall between them and close one position alone. A tick between
- * reading the price and posting can still put it beyond the bracket: the upstream then refuses the
- * stop, and the bracket is posted again, wider, around the new price (at most 4 times).
+ * prices and the last price, by `steps` price steps); answers H. The two stop forms are posted
+ * together, as two taps would. The market is driven by the tests (MARKET_FEED=manual), so the
+ * price read is the price the upstream checks the stops against.
  */
-async function bracket(page: Page, c: Contract, orders: Shown[], steps: number): Promise<void> {
+async function bracket(page: Page, c: Contract, orders: Shown[], steps: number): Promise<D> {
   const fields: Record<number, Record<string, string>> = {};
   for (const o of orders) {
     await page.goto(`/order?status=1&detail=${o.id}`);
@@ -124,41 +125,41 @@ async function bracket(page: Page, c: Contract, orders: Shown[], steps: number):
         ),
     );
   }
-  const step = new D(1).div(new D(10).pow(c.precision));
-  let refused: string[] = [];
-  for (let attempt = 0; attempt < 4; attempt++) {
-    const now = await lastPrice(c);
-    const all = [now, ...orders.map((o) => o.open)];
-    const low = D.min(...all).minus(step.mul(steps + attempt));
-    const high = D.max(...all).plus(step.mul(steps + attempt));
-    const answers = await Promise.all(
-      orders.map((o) =>
-        page.request.post(`/order?status=1&detail=${o.id}`, {
-          form: {
-            ...fields[o.id],
-            // a new request each time (the same key would replay the first answer)
-            idempotency_key: randomUUID(),
-            target_profit_price: (o.side === "buy" ? high : low).toFixed(c.precision),
-            stop_loss_price: (o.side === "buy" ? low : high).toFixed(c.precision),
-          },
-          maxRedirects: 0,
-        }),
-      ),
-    );
-    // A saved stop answers with a redirect back to the list; a refusal re-renders the form (200).
-    refused = [];
-    for (const a of answers) if (a.status() < 300) refused.push(await a.text());
-    if (refused.length === 0) return;
-  }
-  throw new Error(`the bracket was refused: ${refused.join("\n")}`);
+  const step = priceStep(c);
+  const now = await lastPrice(c);
+  const all = [now, ...orders.map((o) => o.open)];
+  const low = D.min(...all).minus(step.mul(steps));
+  const high = D.max(...all).plus(step.mul(steps));
+  const answers = await Promise.all(
+    orders.map((o) =>
+      page.request.post(`/order?status=1&detail=${o.id}`, {
+        form: {
+          ...fields[o.id],
+          idempotency_key: randomUUID(),
+          target_profit_price: (o.side === "buy" ? high : low).toFixed(c.precision),
+          stop_loss_price: (o.side === "buy" ? low : high).toFixed(c.precision),
+        },
+        maxRedirects: 0,
+      }),
+    ),
+  );
+  // A saved stop answers with a redirect back to the list; a refusal re-renders the form (200).
+  for (const a of answers)
+    if (a.status() < 300) throw new Error(`the bracket was refused: ${await a.text()}`);
+  return high;
+}
+
+/** One price step of the instrument (its last decimal place). */
+function priceStep(c: Contract): D {
+  return new D(1).div(new D(10).pow(c.precision));
 }
 
 for (const code of ["EURUSD", "USDJPY"]) {
   test(`${code}: a buy and a sell, opened and closed, every money figure as the formulas say`, async ({
     page,
   }, info) => {
-    // Opening, reading every screen twice and waiting for the market to leave the bracket.
-    test.setTimeout(150_000);
+    // Opening, closing and reading every screen twice.
+    test.setTimeout(120_000);
     const js = jsOn(info);
     const c = await contractOf(code);
     await signInDemo(page);
@@ -193,18 +194,12 @@ for (const code of ["EURUSD", "USDJPY"]) {
     await expectOpenSummary(page, c, opened, open, js);
     await expectBalanceEverywhere(page, code, opened);
 
-    // The bracket, two price steps beyond the extremes, closes both at the first tick outside it
-    // (the simulator moves EURUSD and USDJPY by one or two steps a tick).
-    await bracket(page, c, open, 2);
-    await expect
-      .poll(
-        async () => {
-          await page.goto("/order?status=1");
-          return page.getByTestId("order-row").count();
-        },
-        { timeout: 90_000, intervals: [1000] },
-      )
-      .toBe(0);
+    // The bracket, two price steps beyond the extremes; then the market ticks one step above it:
+    // that one tick closes both, the buy at its take-profit and the sell at its stop-loss.
+    const high = await bracket(page, c, open, 2);
+    await setPrice(code, high.plus(priceStep(c)).toFixed(c.precision));
+    await page.goto("/order?status=1");
+    await expect(page.getByTestId("order-row")).toHaveCount(0);
 
     // History: each realised profit from the order's own open and close prices.
     const closed: Shown[] = [];

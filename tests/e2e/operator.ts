@@ -36,6 +36,26 @@ export async function operatorPost(
   return answer.data;
 }
 
+/**
+ * Ticks an instrument at a price on the e2e server's hand-driven market (MARKET_FEED=manual in
+ * playwright.config.ts: prices move only when a test sets them). Answers the tick's rounded price.
+ */
+export async function setPrice(code: string, price: string): Promise<number> {
+  const upstream = process.env.E2E_UPSTREAM_URL;
+  if (!upstream) throw new Error("E2E_UPSTREAM_URL is not set (playwright.config.ts sets it)");
+  const res = await fetch(`${upstream}/dev/market/price`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${E2E_OPERATOR_TOKEN}`,
+      "content-type": "application/x-www-form-urlencoded",
+    },
+    body: new URLSearchParams({ code, price }).toString(),
+  });
+  const answer = (await res.json()) as { code: number; msg: string; data: { price: number } };
+  if (answer.code !== 1) throw new Error(`price ${code} ${price} refused: ${answer.msg}`);
+  return answer.data.price;
+}
+
 /** An operator account made as an operator makes one: `npm run operator -- add NAME`. */
 export interface OperatorAccount {
   name: string;

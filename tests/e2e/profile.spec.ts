@@ -37,7 +37,6 @@ test.describe("password", () => {
     page,
     browser,
   }, info) => {
-    test.setTimeout(150_000);
     const email = await newSignedInUser(page, info);
     // The same person signed in on another device.
     const other = await secondDevice(browser, info);

@@ -6,6 +6,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { Readable } from "node:stream";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loginEmail, registerEmail, type Server } from "./accounts-helpers.js";
@@ -142,6 +143,34 @@ describe("image uploads", () => {
     const tooBig = await upload(token, big, "big.png", "image/png");
     expect(tooBig.status).toBe(413);
     expect(tooBig.body).toMatchObject({
+      code: 0,
+      msg: "The image is too large; the limit is 0.1 MB",
+    });
+
+    // A file whose bytes past the limit arrive as a chunk of their own, right at the cut: the
+    // multipart reader returns the first MAX bytes without an error and only marks the file
+    // truncated. Still the size refusal, never "not an image" of the cut bytes.
+    const boundary = "----tp-cut-at-limit";
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut.png"\r\n` +
+        "Content-Type: image/png\r\n\r\n",
+    );
+    const cut = await s.up.app.inject({
+      method: "POST",
+      url: "/api/common/image_upload",
+      headers: {
+        authorization: token,
+        lang: "en",
+        "content-type": `multipart/form-data; boundary=${boundary}`,
+      },
+      payload: Readable.from([
+        Buffer.concat([head, Buffer.alloc(MAX, 7)]),
+        Buffer.from("x"),
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]),
+    });
+    expect(cut.statusCode).toBe(413);
+    expect(cut.json()).toMatchObject({
       code: 0,
       msg: "The image is too large; the limit is 0.1 MB",
     });

@@ -25,6 +25,8 @@ describe("upstream config", () => {
       seed: 20261122,
       rateLimit: true,
       simulate: true,
+      marketFeed: "simulator",
+      codeResendSeconds: 60,
       marketAlwaysOpen: false,
       devOutbox: true,
       smtpUrl: null,
@@ -77,6 +79,15 @@ describe("upstream config", () => {
       expect(problemOf({ UPSTREAM_TRUST_PROXY: bad })).toMatch(
         /UPSTREAM_TRUST_PROXY must be false, true, a number of hops/,
       );
+  });
+
+  it("reads the hand-driven market and a shorter code resend time (what the tests run with)", () => {
+    expect(loadConfig(env({ MARKET_FEED: "manual", CODE_RESEND_S: "3" }))).toMatchObject({
+      marketFeed: "manual",
+      codeResendSeconds: 3,
+    });
+    expect(problemOf({ MARKET_FEED: "random" })).toMatch(/MARKET_FEED/);
+    expect(problemOf({ CODE_RESEND_S: "0" })).toMatch(/CODE_RESEND_S/);
   });
 
   it("refuses an invalid value, naming the variable", () => {

@@ -5,7 +5,7 @@
 import net from "node:net";
 import path from "node:path";
 import { z } from "zod";
-import { UPLOAD_MAX_BYTES as DEFAULT_UPLOAD_MAX_BYTES } from "@contract/constants";
+import { CODE_RESEND_S, UPLOAD_MAX_BYTES as DEFAULT_UPLOAD_MAX_BYTES } from "@contract/constants";
 
 export interface UpstreamConfig {
   host: string;
@@ -28,6 +28,8 @@ export interface UpstreamConfig {
   tokenTtlSeconds: number;
   /** A token unused for this long ends, whatever its lifetime. */
   tokenIdleSeconds: number;
+  /** Seconds between two verification codes to one recipient (the contract's minute by default). */
+  codeResendSeconds: number;
   /**
    * Which proxies may name the client address in X-Forwarded-For (Fastify's trustProxy): false, true,
    * a hop count, or addresses, CIDR ranges and the names loopback, linklocal, uniquelocal. The
@@ -40,6 +42,12 @@ export interface UpstreamConfig {
   uploadMaxBytes: number;
   /** When false the simulator does not tick on its own (tests drive prices). */
   simulate: boolean;
+  /**
+   * Where prices come from: "simulator" (the seeded random walk, ticking every tickMs) or "manual"
+   * (the same seeded history, then prices move only when POST /dev/market/price sets them, with the
+   * operator token: a market tests drive, never one that moves on its own).
+   */
+  marketFeed: "simulator" | "manual";
   /**
    * The strategy traders of the ranking (modules/follow): "auto" trades them while the simulator
    * ticks, "on" with any feed (tests), "off" never.
@@ -144,12 +152,14 @@ const EnvSchema = z.object({
       )
       .optional(),
   ),
+  CODE_RESEND_S: int(CODE_RESEND_S, 1, CODE_RESEND_S),
   TOKEN_TTL_S: int(30 * 24 * 3600, 60, 10 * 365 * 24 * 3600),
   TOKEN_IDLE_S: int(7 * 24 * 3600, 60, 10 * 365 * 24 * 3600),
   RATE_LIMIT: flag(),
   UPLOAD_MAX_BYTES: int(DEFAULT_UPLOAD_MAX_BYTES, 1024, 50 * 1024 * 1024),
   UPSTREAM_TRUST_PROXY: trustProxy(),
   MARKET_SIMULATE: flag(),
+  MARKET_FEED: z.preprocess(unset, z.enum(["simulator", "manual"]).optional()),
   STRATEGIES: z.preprocess(unset, z.enum(["auto", "on", "off"]).optional()),
   STRATEGY_INTERVAL_MS: int(15_000, 100, 3_600_000),
   LOG_LEVEL: z.preprocess(
@@ -209,6 +219,7 @@ export function loadConfig(
     seed: e.MARKET_SEED,
     operatorToken: e.OPERATOR_TOKEN ?? null,
     operatorSecretKey: e.OPERATOR_SECRET_KEY ?? null,
+    codeResendSeconds: e.CODE_RESEND_S,
     tokenTtlSeconds: e.TOKEN_TTL_S,
     tokenIdleSeconds: e.TOKEN_IDLE_S,
     // The web embeds the upstream on loopback and forwards the client address (server.ts).
@@ -216,6 +227,7 @@ export function loadConfig(
     rateLimit: e.RATE_LIMIT ?? true,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     simulate: e.MARKET_SIMULATE ?? true,
+    marketFeed: e.MARKET_FEED ?? "simulator",
     strategies: e.STRATEGIES ?? "auto",
     strategyIntervalMs: e.STRATEGY_INTERVAL_MS,
     logLevel: e.LOG_LEVEL ?? "info",

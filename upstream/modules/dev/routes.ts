@@ -2,18 +2,25 @@
  * Development helpers, registered only while DEV_OUTBOX is on (the default exactly while no SMTP_URL
  * is set): the latest verification code sent to an address, and the answer of a captcha, so that a
  * person or a test can finish sign-up with no mail server. Absent (404) otherwise.
+ *
+ * With MARKET_FEED=manual, also the price setter of that hand-driven market (operator token only):
+ * a tick at the given price, through the same path as the simulator's ticks (quotes, candles, the
+ * order engine, the websocket). Absent (404) with the simulator.
  */
 import type { FastifyInstance } from "fastify";
 import * as api from "@contract/api/dev";
 import { route } from "../../platform/http/route.js";
 import { z } from "zod";
 import type { AppContext } from "../../app.js";
-import { DomainError, CODE_NOT_FOUND } from "../../platform/errors.js";
+import { DomainError, CODE_FAIL, CODE_NOT_FOUND } from "../../platform/errors.js";
 import { fieldsOf, parseFields, required } from "../../platform/http/fields.js";
 import { latestOutboxCode } from "../../platform/mail/outbox.js";
 import { captchaAnswer } from "../identity/captcha.js";
+import type { ManualFeed } from "../market/manual-feed.js";
+import { requireOperator } from "../operators/routes.js";
 
 export function registerDevRoutes(app: FastifyInstance, ctx: AppContext): void {
+  if (ctx.config.marketFeed === "manual") registerPriceSetter(app, ctx);
   if (!ctx.config.devOutbox) return;
   const { db } = ctx;
 
@@ -29,5 +36,20 @@ export function registerDevRoutes(app: FastifyInstance, ctx: AppContext): void {
     const text = captchaAnswer(db, f.id);
     if (!text) throw new DomainError("accounts.captcha_invalid", CODE_NOT_FOUND);
     return ctx.ok(req, { id: f.id, text });
+  });
+}
+
+function registerPriceSetter(app: FastifyInstance, ctx: AppContext): void {
+  const feed = ctx.feed as Partial<ManualFeed> | null;
+  route(app, api.marketPrice, async (req) => {
+    requireOperator(ctx, req);
+    const f = parseFields(z.object({ code: required(), price: required() }), fieldsOf(req));
+    if (!feed?.set || !feed.instrument?.(f.code))
+      throw new DomainError("market.invalid_forex_id", CODE_FAIL);
+    const price = Number(f.price);
+    if (!/^\d+(\.\d+)?$/.test(f.price) || !(price > 0))
+      throw new DomainError("money_invalid_field", CODE_FAIL, { field: "price" });
+    const q = feed.set(f.code, price);
+    return ctx.ok(req, { code: q.code, price: q.price, time: q.time });
   });
 }

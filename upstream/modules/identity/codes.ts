@@ -26,13 +26,21 @@ function digest(salt: string, code: string): string {
   return crypto.createHmac("sha256", salt).update(code).digest("hex");
 }
 
-/** Seconds the recipient must still wait before another code may be sent (0 = may send now). */
-export function resendWaitSeconds(db: DB, recipient: string, now = Date.now()): number {
+/**
+ * Seconds the recipient must still wait before another code may be sent (0 = may send now), with
+ * `resendMs` between two codes (CODE_RESEND_S, a minute unless the configuration lowers it).
+ */
+export function resendWaitSeconds(
+  db: DB,
+  recipient: string,
+  now = Date.now(),
+  resendMs = RESEND_MS,
+): number {
   const row = db
     .prepare("SELECT MAX(created_at) AS t FROM verify_codes WHERE recipient = ?")
     .get(recipient) as { t: number | null };
   if (row.t === null) return 0;
-  const left = row.t + RESEND_MS - now;
+  const left = row.t + resendMs - now;
   return left > 0 ? Math.ceil(left / 1000) : 0;
 }
 

@@ -47,6 +47,7 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
     money: ctx.money,
     tokenTtlSeconds: ctx.config.tokenTtlSeconds,
     tokenIdleSeconds: ctx.config.tokenIdleSeconds,
+    resendMs: ctx.config.codeResendSeconds * 1000,
     limits: ctx.limits,
     deliver: (m) => deliver(ctx, m),
     endSessions: (hashes) => {

@@ -26,7 +26,6 @@ import {
   discardCode,
   recipientKey,
   resendWaitSeconds,
-  RESEND_MS,
   CODE_TTL_MS,
   type Channel,
   type CheckResult,
@@ -58,6 +57,8 @@ export interface IdentityDeps {
   money: MoneyService;
   tokenTtlSeconds: number;
   tokenIdleSeconds: number;
+  /** Milliseconds between two codes to one recipient (config CODE_RESEND_S). */
+  resendMs: number;
   limits: Limits;
   /** Delivers a code message (mail, SMS, outbox); false when it could not be sent. */
   deliver(m: CodeMessage): Promise<boolean>;
@@ -179,7 +180,7 @@ export class IdentityService {
   ): Promise<{ resend_in: number; expires_in: number }> {
     const db = this.db;
     const issued = db.transaction(() => {
-      const wait = resendWaitSeconds(db, rkey);
+      const wait = resendWaitSeconds(db, rkey, Date.now(), this.deps.resendMs);
       if (wait > 0) return { wait };
       return { wait: 0, ...createCode(db, channel, rkey, purpose) };
     })();
@@ -220,7 +221,7 @@ export class IdentityService {
       discardCode(db, issued.id);
       throw new DomainError("accounts.send_failed");
     }
-    return { resend_in: RESEND_MS / 1000, expires_in: CODE_TTL_MS / 1000 };
+    return { resend_in: this.deps.resendMs / 1000, expires_in: CODE_TTL_MS / 1000 };
   }
 
   /** Sign-up with a code sent for purpose 1; does not sign in. */

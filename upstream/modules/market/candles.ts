@@ -42,6 +42,11 @@ export interface FormingCandle extends Candle {
 export class CandleBook {
   /** instrument id -> candles in PERIODS order (undefined until the first candle exists). */
   private readonly forming = new Map<number, (Candle | undefined)[]>();
+  /**
+   * instrument id -> the candle each period closed last, in PERIODS order: its final close is held
+   * here until its stored copy is certain to have it (it is written at the next flush).
+   */
+  private readonly closed = new Map<number, (Candle | undefined)[]>();
   private readonly lastTick = new Map<number, number>();
   private readonly dirty = new Map<string, { id: number; period: Period; c: Candle }>();
   private readonly upsert;
@@ -83,6 +88,11 @@ export class CandleBook {
       let c = row[i];
       if (c && start < c.time) continue; // older than the stored candle (clock moved back): ignored
       if (!c || start > c.time) {
+        if (c) {
+          let closedRow = this.closed.get(id);
+          if (!closedRow) this.closed.set(id, (closedRow = PERIODS.map(() => undefined)));
+          closedRow[i] = c;
+        }
         c = { time: start, open: price, high: price, low: price, close: price, volume: 0 };
         row[i] = c;
       }
@@ -109,6 +119,17 @@ export class CandleBook {
   /** The latest candle of one period. */
   last(id: number, period: Period): Candle | undefined {
     return this.forming.get(id)?.[PERIODS.indexOf(period)];
+  }
+
+  /** The candles of one period the book holds in memory (the one closed last, the latest), by time. */
+  held(id: number, period: Period): Candle[] {
+    const i = PERIODS.indexOf(period);
+    const out: Candle[] = [];
+    const before = this.closed.get(id)?.[i];
+    const latest = this.forming.get(id)?.[i];
+    if (before) out.push(before);
+    if (latest && latest !== before) out.push(latest);
+    return out;
   }
 
   /** Writes every candle changed since the last flush, in one transaction. */
@@ -153,4 +174,33 @@ export function pruneCandles(db: DB, keep = 2_000): number {
       for (const p of PERIODS) if (p !== "1day") n += del.run(id, p, id, p, keep - 1).changes;
   })();
   return n;
+}
+
+/**
+ * A sparkline's points at time `nowMs`: the closes of the `count - 1` latest candles that ended
+ * before the period of `nowMs` began, oldest first, then the current price (the close of the candle
+ * forming now, or the last close when none forms yet, as on a closed market).
+ *
+ * Holds: everything but the last point changes only when a candle ends (when `nowMs` enters another
+ * period), never with a tick, a flush or a market's first tick of a period. `stored` are candles as
+ * read from the table (any order); `held` the book's in-memory copies, which win over them.
+ */
+export function sparklinePoints(
+  stored: readonly { time: number; close: number }[],
+  held: readonly { time: number; close: number }[],
+  period: Period,
+  nowMs: number,
+  count: number,
+): number[] {
+  const current = bucketStart(period, nowMs);
+  const closeAt = new Map<number, number>();
+  for (const c of stored) closeAt.set(c.time, c.close);
+  for (const c of held) closeAt.set(c.time, c.close);
+  const times = [...closeAt.keys()].sort((a, b) => a - b);
+  const ended = times.filter((t) => t < current).slice(-(count - 1));
+  const points = ended.map((t) => closeAt.get(t)!);
+  const formingTime = times.find((t) => t >= current);
+  const live = formingTime !== undefined ? closeAt.get(formingTime)! : points[points.length - 1];
+  if (live !== undefined) points.push(live);
+  return points;
 }

@@ -28,6 +28,7 @@ import {
   isPeriod,
   readCandles,
   round2,
+  sparklinePoints,
   type FormingCandle,
   type Period,
 } from "./candles.js";
@@ -228,21 +229,16 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
       .filter(Boolean);
     if (parts.length > 200) throw new DomainError("market.invalid_forex_id", CODE_FAIL);
     const insts = parts.length === 0 ? loadInstruments(db) : parts.map((p) => instrumentOf(p));
+    const now = Date.now();
     const data = insts.map((inst) => {
-      const rows = (
-        closesStmt.all(inst.id, period, SPARKLINE_POINTS) as { time: number; close: number }[]
-      ).reverse();
-      // The in-memory forming candle replaces its stored copy, or is appended when not stored yet.
-      const live = book.last(inst.id, period);
-      if (live) {
-        const last = rows[rows.length - 1];
-        if (last && last.time === live.time) last.close = live.close;
-        else if (!last || live.time > last.time) {
-          rows.push({ time: live.time, close: live.close });
-          if (rows.length > SPARKLINE_POINTS) rows.shift();
-        }
-      }
-      return { forex_id: inst.id, period, points: rows.map((r) => r.close) };
+      // One stored candle more than the points: the forming one may be among the stored rows.
+      const rows = closesStmt.all(inst.id, period, SPARKLINE_POINTS + 1) as {
+        time: number;
+        close: number;
+      }[];
+      const held = book.held(inst.id, period);
+      const points = sparklinePoints(rows, held, period, now, SPARKLINE_POINTS);
+      return { forex_id: inst.id, period, points };
     });
     return ctx.ok(req, data);
   });

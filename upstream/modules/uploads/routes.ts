@@ -23,14 +23,18 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: AppContext): Upl
     await ctx.limits.consume(["upload_account", String(u.id)]);
     const part = await req.file();
     if (!part || part.fieldname !== "file") throw new DomainError("upload_missing");
+    const tooLarge = () => new DomainError("upload_too_large", CODE_FAIL, { max: maxMb }, 413);
     let data: Buffer;
     try {
       data = await part.toBuffer();
     } catch (err) {
-      if ((err as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE")
-        throw new DomainError("upload_too_large", CODE_FAIL, { max: maxMb }, 413);
+      if ((err as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE") throw tooLarge();
       throw err;
     }
+    // The multipart reader cuts a file at the limit and marks it truncated; toBuffer throws only
+    // when a chunk arrives after the cut, so a file whose bytes past the limit came as one last
+    // chunk of nothing is returned cut short without an error. The mark is what holds.
+    if (part.file.truncated) throw tooLarge();
     const s = await uploads.store(u.id, data);
     return ctx.ok(
       req,
