@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test of the product, in the order CI needs (npm test runs this; .ci/run runs npm test):
-#   chromium present -> format -> typecheck -> lint -> vitest (unit + integration) -> remix build -> playwright.
+#   chromium present -> format -> typecheck -> lint -> remix build -> vitest (unit + integration) -> playwright.
 # Stops at the first failing step and prints a summary of what ran, what passed and how long it took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,7 +49,9 @@ step "chromium"                 bash scripts/ensure-chromium.sh
 step "format"                   npm run format:check
 step "typecheck"                npm run typecheck
 step "lint"                     npm run lint
+# One production build, before vitest: its web integration tests serve it (they would build it
+# themselves when it is missing or older than app/).
+step "remix build"              env NODE_ENV=production npx remix build
 step "vitest (unit+integration)" npx vitest run
-step "remix build"              npx remix build
 step "playwright (js + no-js)"  npx playwright test
 summary 0

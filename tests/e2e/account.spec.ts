@@ -88,6 +88,7 @@ test.describe("sign-out", () => {
     page,
   }, info) => {
     const email = await newSignedInUser(page, info);
+    await page.goto("/");
     // Home -> account icon -> Settings, and the settings page's back arrow returns to the account.
     await page.getByRole("link", { name: EN("common:home.account") }).click();
     await expect(page).toHaveURL(/\/user$/);

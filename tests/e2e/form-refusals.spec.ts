@@ -11,7 +11,7 @@ import {
   expect,
   field,
   button,
-  registerByEmail,
+  registerEmailByApi,
   signIn,
   signInDemo,
   uniqueEmail,
@@ -83,7 +83,8 @@ test.describe("refused forms", () => {
     page,
   }, info) => {
     const email = uniqueEmail(info, "csrf");
-    await registerByEmail(page, email);
+    await registerEmailByApi(email);
+    await page.goto("/login");
     await field(page, "auth:email").fill(email);
     await field(page, "auth:password").fill("Tr4de-post!e2e");
     await spoilTokens(page, "/login");

@@ -2,7 +2,7 @@
  * Runs once after Playwright has started the web server (webServer in playwright.config.ts): checks
  * that Chromium is where the config points and that the embedded upstream answers on its fixed port,
  * so that a broken environment fails with one clear message instead of every test timing out; then
- * raises the upstream's per-address limits.
+ * raises the upstream's per-address limits and keeps the hand-driven market's quotes current.
  */
 import fs from "node:fs";
 import { operatorSetting } from "./operator";

@@ -11,7 +11,17 @@ import path from "node:path";
 import sharp from "sharp";
 import type { Locator, Page } from "@playwright/test";
 import { formatBalance } from "../../app/utils/format";
-import { test, expect, jsOn, newSignedInUser, secondDevice, TRON } from "./fixtures";
+import {
+  test,
+  expect,
+  jsOn,
+  registerByEmail,
+  secondDevice,
+  signIn,
+  uniqueEmail,
+  HOME,
+  TRON,
+} from "./fixtures";
 import { openQueueItem, signInOperator, EN } from "./console";
 
 import { upstream } from "./texts";
@@ -44,7 +54,11 @@ test("register, bind, deposit, approval, trade, withdraw, rejection, withdraw, p
   const js = jsOn(info);
 
   await test.step("a new real user registers and binds a USDT (TRC20) address", async () => {
-    await newSignedInUser(page, info);
+    // Sign-up through the screens: the journey is a new person's.
+    const email = uniqueEmail(info);
+    await registerByEmail(page, email);
+    await signIn(page, email);
+    await expect(page).toHaveURL(HOME);
     await page.goto("/mine/withdraw-way?type=1");
     const bind = page.getByTestId("bind-address");
     await bind.getByLabel(EN("wallet:network")).selectOption({ label: "USDT (TRC20)" });

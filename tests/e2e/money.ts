@@ -3,8 +3,9 @@
  * decimals (decimal.js, 40 significant digits, half-even, as the upstream books them), each booked
  * amount rounded once to micro-USD, then formatted by the app's own display module. The inputs are
  * an order's own figures as the screen shows them (lots, leverage, open and close prices) and the
- * instrument's contract and fee setting as the upstream publishes them; the simulator moves the
- * market, so the tests never assume a price, they read the fill prices of each order.
+ * instrument's contract and fee setting as the upstream publishes them. The tests never assume a
+ * price (the market moves when a spec ticks it, and specs run side by side): they read the fill
+ * prices of each order.
  */
 import DecimalJs from "decimal.js";
 import type { Locator, Page } from "@playwright/test";

@@ -9,7 +9,7 @@ import {
   field,
   jsOn,
   num,
-  registerByEmail,
+  registerEmailByApi,
   signIn,
   signInDemo,
   uniqueEmail,
@@ -88,7 +88,7 @@ test.describe("order form", () => {
     page,
   }, info) => {
     const email = uniqueEmail(info, "buyer");
-    await registerByEmail(page, email); // registered, not signed in
+    await registerEmailByApi(email); // registered, not signed in
     await page.goto("/trade?code=GBPUSD");
     await expect(page.getByTestId("order-balance")).toHaveText("--");
     await page

@@ -1,6 +1,16 @@
 /** Account helpers of the profile specs: a mobile account made over the upstream API, signed in through the UI. */
 import type { Page } from "@playwright/test";
-import { expect, field, button, HOME, PASSWORD, UPSTREAM_URL, readOutboxCode } from "./fixtures";
+import {
+  expect,
+  field,
+  button,
+  HOME,
+  PASSWORD,
+  UPSTREAM_URL,
+  readOutboxCode,
+  upstreamPost,
+} from "./fixtures";
+export { registerEmailByApi } from "./fixtures";
 import { literal, upstream } from "./texts";
 
 interface Envelope<T = unknown> {
@@ -9,32 +19,7 @@ interface Envelope<T = unknown> {
   data: T;
 }
 
-async function post<T>(path: string, body: Record<string, string | number>): Promise<Envelope<T>> {
-  const res = await fetch(`${UPSTREAM_URL}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", lang: "en" },
-    body: new URLSearchParams(
-      Object.fromEntries(Object.entries(body).map(([k, v]) => [k, String(v)])),
-    ).toString(),
-  });
-  return (await res.json()) as Envelope<T>;
-}
-
-/** Registers an account by e-mail over the upstream API (optionally with an invite code). */
-export async function registerEmailByApi(email: string, inviteCode?: string): Promise<void> {
-  const sent = await post("/api/notify/send_email", { to: email, type: 1 });
-  expect(sent.code, sent.msg).toBe(1);
-  const code = await readOutboxCode(email, 10_000, 1);
-  const reg = await post("/api/user/register", {
-    type: "email",
-    account: email,
-    password: PASSWORD,
-    re_password: PASSWORD,
-    sms_code: code,
-    ...(inviteCode ? { invite_code: inviteCode } : {}),
-  });
-  expect(reg.code, reg.msg).toBe(1);
-}
+const post = upstreamPost;
 
 /** A new mobile account (HK area, a random number) registered over the API and signed in through the phone tab. */
 export async function newMobileUser(page: Page): Promise<string> {

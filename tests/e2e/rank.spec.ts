@@ -1,6 +1,6 @@
 /**
  * The ranking and the tab bar with JavaScript on and off: the strategy traders' figures (from their
- * closed positions on the simulated market), the coming-soon message when a trader is tapped (a
+ * closed positions; they trade on the e2e server's market too, STRATEGIES=on), the coming-soon message when a trader is tapped (a
  * <details> without JavaScript, a modal <dialog> with it), and each of the five tabs leading to its
  * working screen with exactly that tab marked.
  */

@@ -8,6 +8,7 @@ import { test, expect, jsOn, num, signInDemo, UPSTREAM_URL } from "./fixtures";
 import { web } from "./texts";
 import { contractOf, expectOrderFigures, readOrder } from "./money";
 import { formatPrice } from "../../app/utils/format";
+import { setPrice } from "./operator";
 
 const EN = (key: string, params?: Record<string, string | number>) => web("en", key, params);
 const CODE = "EURUSD";
@@ -167,12 +168,16 @@ test.describe("trading with a demo account", () => {
       (window as unknown as { __e2eMark: number }).__e2eMark = 7;
     });
     const before = await profit.innerText();
-    await expect
-      .poll(async () => (await profit.innerText()) !== before, {
-        timeout: 15_000,
-        intervals: [250],
-      })
-      .toBe(true);
+    // The market ticks 40 price steps up: the buy's open profit moves with it, in this document.
+    const c = await contractOf(CODE);
+    const last = (await (
+      await fetch(`${UPSTREAM_URL}/v1/api/forex/kline?forex_id=${c.id}&period=1min`)
+    ).json()) as {
+      data: { Close: number }[];
+    };
+    const step = 1 / 10 ** c.precision;
+    await setPrice(CODE, (last.data.at(-1)!.Close + 40 * step).toFixed(c.precision));
+    await expect(profit).not.toHaveText(before);
     expect(await page.evaluate(() => (window as unknown as { __e2eMark?: number }).__e2eMark)).toBe(
       7,
     );

@@ -1,5 +1,5 @@
 /** Bad input shows the spec's messages (product-spec.md sections 5 and 8) and changes nothing. */
-import { test, expect, field, button, registerByEmail, signIn, uniqueEmail } from "./fixtures";
+import { test, expect, field, button, registerEmailByApi, signIn, uniqueEmail } from "./fixtures";
 import { upstream, web } from "./texts";
 
 test.describe("bad input", () => {
@@ -26,7 +26,7 @@ test.describe("bad input", () => {
     page,
   }, info) => {
     const email = uniqueEmail(info, "wrongpw");
-    await registerByEmail(page, email);
+    await registerEmailByApi(email);
     await signIn(page, email, "not-the-password");
     await expect(page.getByRole("alert")).toContainText(
       upstream("en", "accounts", "accounts.login_failed"),
@@ -41,7 +41,7 @@ test.describe("bad input", () => {
     page,
   }, info) => {
     const email = uniqueEmail(info, "locked");
-    await registerByEmail(page, email);
+    await registerEmailByApi(email);
     const failed = upstream("en", "accounts", "accounts.login_failed");
     const locked = upstream("en", "common", "limits.retry", { wait: "15 minutes" });
     /** Signs in and waits for the answer to the form's POST; its HTTP status. */

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The suite as a new developer or CI meets it: clones the current commit (HEAD, committed work only)
+# into a temporary folder, with ../shared beside it when this checkout has one (as CI lays it), and
+# runs the README's test set-up there: `npm install && npm test`. Prints how long each step took.
+# Run it with nothing else running on the machine: its times are what the suite costs.
+#
+#   npm run test:clean-clone            # keeps nothing: the folder is removed at the end
+#   KEEP_CLONE=1 npm run test:clean-clone   # leaves the folder for a look after a failure
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+COMMIT=$(git rev-parse HEAD)
+if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
+  echo "test:clean-clone: note: uncommitted changes are not part of the run (it clones $COMMIT)"
+fi
+
+PARENT=$(mktemp -d "${TMPDIR:-/tmp}/tradepost-clean-XXXXXX")
+cleanup() {
+  if [ "${KEEP_CLONE:-0}" = "1" ]; then
+    echo "test:clean-clone: kept $PARENT"
+  else
+    rm -rf "$PARENT"
+  fi
+}
+trap cleanup EXIT
+
+git clone --quiet --no-hardlinks "$ROOT" "$PARENT/main"
+git -C "$PARENT/main" checkout --quiet "$COMMIT"
+if [ -d "$ROOT/../shared" ]; then ln -s "$(cd "$ROOT/../shared" && pwd)" "$PARENT/shared"; fi
+
+cd "$PARENT/main"
+echo "test:clean-clone: $COMMIT in $PARENT/main"
+T0=$(date +%s)
+npm install --no-audit --no-fund
+T1=$(date +%s)
+rc=0
+npm test || rc=$?
+T2=$(date +%s)
+echo
+echo "test:clean-clone: commit $COMMIT"
+printf 'test:clean-clone: npm install %dm%02ds, npm test %dm%02ds, total %dm%02ds: %s\n' \
+  $(((T1 - T0) / 60)) $(((T1 - T0) % 60)) $(((T2 - T1) / 60)) $(((T2 - T1) % 60)) \
+  $(((T2 - T0) / 60)) $(((T2 - T0) % 60)) "$([ "$rc" -eq 0 ] && echo PASSED || echo "FAILED (exit $rc)")"
+exit "$rc"
