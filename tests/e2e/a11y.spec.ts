@@ -14,7 +14,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page, TestInfo } from "@playwright/test";
 import { test, expect, jsOn, newSignedInUser, signInDemo, TRON } from "./fixtures";
-import { signInOperator } from "./console";
+import { openConsole } from "./console";
 import { web } from "./texts";
 
 const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
@@ -267,7 +267,7 @@ test.describe("accessibility (axe, WCAG 2.2 AA)", () => {
       browser,
     }, info) => {
       skipUnlessChecked(info, group);
-      await signInOperator(page, info);
+      await openConsole(page);
       await expectScreensClean(page, browser, info, group);
     });
   }
@@ -280,7 +280,7 @@ test.describe("accessibility (axe, WCAG 2.2 AA)", () => {
     await page.goto("/operator/login");
     await expectNoViolations(page, browser, info, "/operator/login");
     const email = await newSignedInUser(page, info);
-    await signInOperator(page, info);
+    await openConsole(page);
     const q = `/operator/users?q=${encodeURIComponent(email)}`;
     await page.goto(q);
     await page.getByTestId("user").first().getByRole("link").click();

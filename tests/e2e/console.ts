@@ -3,6 +3,8 @@
  * command, tests/e2e/operator.ts) signed in through /operator/login with its password and a TOTP code
  * computed like an authenticator app does; and a real user's money made through the user API.
  */
+import fs from "node:fs";
+import path from "node:path";
 import type { Page, TestInfo } from "@playwright/test";
 import sharp from "sharp";
 import { generate } from "otplib";
@@ -29,7 +31,7 @@ export async function fillOperatorLogin(page: Page, op: OperatorAccount, code: s
   await page.getByRole("button", { name: EN("operator:sign_in"), exact: true }).click();
 }
 
-/** A new operator signed in to the console; ends on /operator. */
+/** A new operator signed in to the console through its sign-in screen; ends on /operator. */
 export async function signInOperator(page: Page, info: TestInfo): Promise<OperatorAccount> {
   const op = newOperator(info);
   await page.goto("/operator/login");
@@ -37,6 +39,34 @@ export async function signInOperator(page: Page, info: TestInfo): Promise<Operat
   await expect(page).toHaveURL(/\/operator$/);
   await expect(page.getByTestId("operator-name")).toHaveText(op.name);
   return op;
+}
+
+/** The shared console session global-setup.ts signed in (its cookies, and the operator's name). */
+interface ConsoleSession {
+  name: string;
+  cookies: Parameters<import("@playwright/test").BrowserContext["addCookies"]>[0];
+}
+
+/** Where global-setup.ts keeps the shared console session (in the e2e server's DATA_DIR). */
+export function consoleSessionFile(): string {
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (!dataDir) throw new Error("E2E_DATA_DIR is not set (playwright.config.ts sets it)");
+  return path.join(dataDir, "e2e-console-session.json");
+}
+
+/**
+ * Signs the page's browser in to the console as the shared operator of the run: the session
+ * global-setup.ts opened through the sign-in form (password and TOTP code), its cookie given to
+ * this context. For a test whose subject is the console's screens, not signing in (sign-in and
+ * its refusals are operator-console.spec's and journey.spec's, with their own operators). Ends on
+ * /operator; answers the operator's name.
+ */
+export async function openConsole(page: Page): Promise<string> {
+  const session = JSON.parse(fs.readFileSync(consoleSessionFile(), "utf8")) as ConsoleSession;
+  await page.context().addCookies(session.cookies);
+  await page.goto("/operator");
+  await expect(page.getByTestId("operator-name")).toHaveText(session.name);
+  return session.name;
 }
 
 interface Envelope<T = any> {

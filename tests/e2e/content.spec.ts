@@ -7,7 +7,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { test, expect, jsOn, newSignedInUser, UPSTREAM_URL } from "./fixtures";
-import { EN, signInOperator } from "./console";
+import { EN, openConsole } from "./console";
 import { E2E_OPERATOR_TOKEN } from "./operator";
 import { upstream, web } from "./texts";
 
@@ -60,7 +60,10 @@ test.describe("a new visitor", () => {
     await page.goto("/news?lng=ar");
     await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
     await expect(notice.getByRole("heading")).toHaveText("إشعار بشأن الدول المقيّدة");
+    // The dismissal is a form post; the next page waits for its answer (which sets the cookie).
+    const dismissed = page.waitForResponse((r) => r.request().method() === "POST");
     await notice.getByRole("button", { name: web("ar", "content:policy_dismiss") }).click();
+    await dismissed;
     await expect(notice).toHaveCount(0);
     await expect(page).toHaveURL(/\/news/);
     for (const path of ["/", "/news?lng=en", "/language"]) {
@@ -136,7 +139,7 @@ test("the console's news editor previews and saves sanitised HTML; unpublishing 
 }, info) => {
   test.setTimeout(60_000);
   const title = `Editor test ${info.project.name} ${Date.now().toString(36)}`;
-  await signInOperator(page, info);
+  await openConsole(page);
   await page.getByRole("link", { name: EN("content:nav_news"), exact: true }).click();
   await expect(page).toHaveURL(/\/operator\/news$/);
   await page.getByRole("link", { name: EN("content:editor_new") }).click();

@@ -6,7 +6,7 @@
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
 import { test, expect, jsOn, newSignedInUser, signInDemo } from "./fixtures";
-import { depositAs, signInOperator, userSession } from "./console";
+import { depositAs, openConsole, userSession } from "./console";
 import { web } from "./texts";
 
 const PUBLIC = [
@@ -143,7 +143,7 @@ test.describe("content security policy", () => {
     await depositAs((await userSession(email)).token, "50");
     await page.goto("/operator/login");
     await page.waitForLoadState("load");
-    await signInOperator(page, info);
+    await openConsole(page);
     for (const url of [
       "/operator",
       "/operator/draws",

@@ -5,7 +5,7 @@
  */
 import type { Page, Response as PwResponse } from "@playwright/test";
 import { test, expect, field, button, jsOn } from "./fixtures";
-import { EN, signInOperator } from "./console";
+import { EN, openConsole } from "./console";
 import { feedbackInbox } from "./company-helpers";
 import { upstream } from "./texts";
 
@@ -53,7 +53,7 @@ test("feedback is sent without signing in, then read and marked handled in the c
   });
 
   await test.step("the console's inbox shows it and marks it handled", async () => {
-    await signInOperator(page, info);
+    await openConsole(page);
     await page.getByRole("link", { name: EN("company:nav_feedback"), exact: true }).click();
     await expect(page).toHaveURL(/\/operator\/feedback$/);
     const item = page.getByTestId("feedback").filter({ hasText: text });

@@ -223,11 +223,41 @@ function watch(page: Page, problems: string[]): void {
   });
 }
 
-/** In the JavaScript project, every `goto` waits until Remix has booted in the browser. */
+/** Remix's router in the page is idle: no navigation, revalidation or fetcher (a form post) running. */
+function remixIdle(): boolean {
+  const router = (
+    window as unknown as {
+      __remixRouter?: {
+        state: {
+          navigation: { state: string };
+          revalidation: string;
+          fetchers: Map<string, { state: string }>;
+        };
+      };
+    }
+  ).__remixRouter;
+  if (!router) return true;
+  const s = router.state;
+  return (
+    s.navigation.state === "idle" &&
+    s.revalidation === "idle" &&
+    [...s.fetchers.values()].every((f) => f.state === "idle")
+  );
+}
+
+/**
+ * In the JavaScript project, every `goto` first lets a form the previous step posted be answered
+ * (with JavaScript a post is a fetch, not a navigation, so leaving the page would cancel it), and
+ * afterwards waits until Remix has booted in the browser.
+ */
 function waitForRemixOnGoto(page: Page, info: TestInfo): void {
   if (!jsOn(info)) return;
   const goto = page.goto.bind(page);
   page.goto = async (url, options) => {
+    await page.waitForFunction(remixIdle, undefined, { timeout: 15_000 }).catch((err: Error) => {
+      // A page already leaving (its document replaced) has nothing left to wait for.
+      if (!/context was destroyed|navigation|Target .*closed/i.test(err.message)) throw err;
+    });
     const res = await goto(url, options);
     await page.waitForFunction(
       () =>

@@ -5,7 +5,9 @@
  * raises the upstream's per-address limits and keeps the hand-driven market's quotes current.
  */
 import fs from "node:fs";
-import { operatorSetting } from "./operator";
+import { generate } from "otplib";
+import { createOperatorAccount, operatorSetting } from "./operator";
+import { consoleSessionFile } from "./console";
 
 /**
  * Every test's browser comes from 127.0.0.1, so the upstream's limits per client address
@@ -36,6 +38,62 @@ async function keepQuotesCurrent(): Promise<void> {
   await operatorSetting("market.stale_after_s", "3600");
 }
 
+/** The name=value pairs of a response's Set-Cookie headers, merged into `jar`. */
+function keepCookies(res: Response, jar: Map<string, string>): void {
+  for (const c of res.headers.getSetCookie()) {
+    const [pair] = c.split(";");
+    const i = pair.indexOf("=");
+    jar.set(pair.slice(0, i), pair.slice(i + 1));
+  }
+}
+
+/**
+ * One operator of the run, made by the operator command and signed in once through the console's
+ * sign-in form (name, password, TOTP code) over HTTP; its session cookies are kept for the specs
+ * whose subject is a console screen (openConsole in console.ts), so that each of them does not
+ * make an operator and sign in through the screen again.
+ */
+async function openSharedConsoleSession(): Promise<void> {
+  const base = process.env.E2E_BASE_URL;
+  if (!base) throw new Error("E2E_BASE_URL is not set (playwright.config.ts sets it).");
+  const op = createOperatorAccount(`e2e-console-${Date.now().toString(36)}`);
+  const jar = new Map<string, string>();
+  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
+  const page = await fetch(`${base}/operator/login`);
+  keepCookies(page, jar);
+  const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1];
+  if (!csrf) throw new Error("no CSRF token on /operator/login");
+  const res = await fetch(`${base}/operator/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      cookie: cookie(),
+      origin: base,
+    },
+    body: new URLSearchParams({
+      csrf,
+      name: op.name,
+      password: op.password,
+      code: await generate({ secret: op.secret }),
+    }).toString(),
+  });
+  if (res.status !== 302) throw new Error(`the console sign-in answered ${res.status}`);
+  keepCookies(res, jar);
+  const cookies = [...jar].map(([name, value]) => ({
+    name,
+    value,
+    domain: new URL(base).hostname,
+    path: "/",
+    httpOnly: true,
+    secure: name.startsWith("__Host-") || name.startsWith("__Secure-"),
+    sameSite: "Lax" as const,
+  }));
+  fs.writeFileSync(consoleSessionFile(), JSON.stringify({ name: op.name, cookies }), {
+    mode: 0o600,
+  });
+}
+
 export default async function globalSetup(): Promise<void> {
   if (!fs.existsSync("/usr/bin/chromium")) {
     throw new Error(
@@ -56,6 +114,7 @@ export default async function globalSetup(): Promise<void> {
       if (typeof body.code === "number") {
         await raisePerAddressLimits();
         await keepQuotesCurrent();
+        await openSharedConsoleSession();
         return;
       }
       lastError = `unexpected body ${JSON.stringify(body).slice(0, 200)}`;

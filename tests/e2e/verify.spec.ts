@@ -9,7 +9,7 @@
 import sharp from "sharp";
 import type { Locator, Page } from "@playwright/test";
 import { test, expect, jsOn, newSignedInUser, secondDevice, signInDemo } from "./fixtures";
-import { signInOperator } from "./console";
+import { openConsole } from "./console";
 import { upstream, web } from "./texts";
 
 const EN = (key: string, params?: Record<string, string | number>) => web("en", key, params);
@@ -96,7 +96,7 @@ test.describe("real-name verification", () => {
     await expect(page.getByTestId("verify-form")).toHaveCount(0);
 
     const op = await secondDevice(browser, info);
-    await signInOperator(op.page, info);
+    await openConsole(op.page);
     let item = await queueItem(op.page, 1, card);
     await expect(item.getByTestId("verification-name")).toHaveText("Mei Ling Chan");
     await expect(item.getByTestId("verification-card")).toHaveText(card);
