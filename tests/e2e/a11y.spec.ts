@@ -8,13 +8,14 @@
  * the same size that loads the same style sheets and images, and axe runs there.
  *
  * A screen is checked in the no-js project only when its page without JavaScript differs from the
- * hydrated one (NO_JS_DIFFERS): every other screen's page is the server's HTML, which hydration
+ * hydrated one (NO_JS_DIFFERS in no-js-screens.ts): every other screen's page is the server's HTML, which hydration
  * keeps as it is, so the js project's check covers both.
  */
 import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page, TestInfo } from "@playwright/test";
 import { test, expect, jsOn, newSignedInUser, signInDemo, TRON } from "./fixtures";
 import { openConsole } from "./console";
+import { screensFor } from "./no-js-screens";
 import { web } from "./texts";
 
 const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
@@ -94,29 +95,6 @@ async function expectScreensClean(
     await expect(page).toHaveURL(new RegExp(`${url.replace("?", "\\?")}$`));
     await expectNoViolations(page, browser, info, url);
   }
-}
-
-/**
- * Screens whose page without JavaScript is not the hydrated page: a <noscript> or <details>
- * fallback, a server-drawn chart, a plain form where a script would open a dialog or pick a file
- * (the routes and components that use noscript, <details>, <dialog> or a hydration switch:
- * trade/*, order, user, mine.charge, mine.invite, mine.withdraw, rank).
- */
-const NO_JS_DIFFERS = new Set([
-  "/trade?code=EURUSD",
-  "/order",
-  "/user",
-  "/mine/charge?type=0",
-  "/mine/charge?type=1",
-  "/mine/invite",
-  "/mine/withdraw",
-  "/rank",
-  "/rank?view=copy",
-]);
-
-/** The screens of `urls` this project checks: all with JavaScript, those that differ without. */
-function screensFor(info: TestInfo, urls: readonly string[]): string[] {
-  return jsOn(info) ? [...urls] : urls.filter((u) => NO_JS_DIFFERS.has(u));
 }
 
 /** Skips a test whose screens are all checked by the js project alone. */
