@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of the product, in the order CI needs (npm test runs this; .ci/run runs npm test):
-#   chromium present -> format -> typecheck -> lint -> remix build -> vitest (unit + integration) -> playwright.
+#   chromium present -> format, typecheck and lint (side by side) -> remix build -> vitest (unit + integration)
+#   -> playwright.
 # Stops at the first failing step and prints a summary of what ran, what passed and how long it took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,10 +46,30 @@ step() {
   fi
 }
 
+# The three static checks side by side (each mostly waits on one core), each with its own output,
+# printed in order once all three are done; the run stops when any failed.
+static_checks() {
+  local dir names=(format typecheck lint) cmds=("npm run format:check" "npm run typecheck" "npm run lint")
+  dir=$(mktemp -d)
+  local i pids=() rcs=() t0=$(date +%s)
+  for i in 0 1 2; do
+    ( ${cmds[$i]} >"$dir/$i.out" 2>&1; echo $? >"$dir/$i.rc" ) &
+    pids+=($!)
+  done
+  wait "${pids[@]}"
+  local failed=0
+  for i in 0 1 2; do
+    echo "--- ${names[$i]}: ${cmds[$i]}"
+    cat "$dir/$i.out"
+    rcs[$i]=$(cat "$dir/$i.rc")
+    if [ "${rcs[$i]}" -ne 0 ]; then failed=${rcs[$i]}; fi
+  done
+  rm -rf "$dir"
+  return "$failed"
+}
+
 step "chromium"                 bash scripts/ensure-chromium.sh
-step "format"                   npm run format:check
-step "typecheck"                npm run typecheck
-step "lint"                     npm run lint
+step "format, typecheck, lint"  static_checks
 # One production build, before vitest: its web integration tests serve it (they would build it
 # themselves when it is missing or older than app/).
 step "remix build"              env NODE_ENV=production npx remix build

@@ -15,7 +15,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page, TestInfo } from "@playwright/test";
 import { test, expect, jsOn, newSignedInUser, signInDemo, TRON } from "./fixtures";
 import { openConsole } from "./console";
-import { screensFor } from "./no-js-screens";
+import { NO_JS_DIFFERS, screensFor } from "./no-js-screens";
 import { web } from "./texts";
 
 const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
@@ -97,9 +97,18 @@ async function expectScreensClean(
   }
 }
 
-/** Skips a test whose screens are all checked by the js project alone. */
-function skipUnlessChecked(info: TestInfo, urls: readonly string[]): void {
-  test.skip(screensFor(info, urls).length === 0, "the page without JavaScript is the same");
+/**
+ * Declares the tests of `body` in a group that the no-js project skips, before any page is made,
+ * when none of `urls` differs without JavaScript (their check in the js project covers both).
+ */
+function forScreens(urls: readonly string[], body: () => void): void {
+  test.describe(() => {
+    test.skip(
+      ({ javaScriptEnabled }) => !javaScriptEnabled && !urls.some((u) => NO_JS_DIFFERS.has(u)),
+      "the page without JavaScript is the same",
+    );
+    body();
+  });
 }
 
 const PUBLIC = [
@@ -168,43 +177,47 @@ const DEMO_MONEY = [
 
 test.describe("accessibility (axe, WCAG 2.2 AA)", () => {
   for (const url of PUBLIC) {
-    test(`a visitor's ${url} has no violations`, async ({ page, browser }, info) => {
-      skipUnlessChecked(info, [url]);
-      await page.goto(url);
-      await expectNoViolations(page, browser, info, url);
+    forScreens([url], () => {
+      test(`a visitor's ${url} has no violations`, async ({ page, browser }, info) => {
+        await page.goto(url);
+        await expectNoViolations(page, browser, info, url);
+      });
     });
   }
 
   // At most five screens per test: each page load plus an axe run takes seconds on a shared 2-core
   // machine, and a test's whole run must stay well inside the 60 s test timeout.
   for (const group of [SIGNED_IN.slice(0, 5), SIGNED_IN.slice(5)]) {
-    test(`a signed-in person's ${group.join(", ")} have no violations`, async ({
-      page,
-      browser,
-    }, info) => {
-      skipUnlessChecked(info, group);
-      await signInDemo(page);
-      await expectScreensClean(page, browser, info, screensFor(info, group));
+    forScreens(group, () => {
+      test(`a signed-in person's ${group.join(", ")} have no violations`, async ({
+        page,
+        browser,
+      }, info) => {
+        await signInDemo(page);
+        await expectScreensClean(page, browser, info, screensFor(info, group));
+      });
     });
   }
 
-  test(`a demo account's ${DEMO_MONEY.join(", ")} have no violations`, async ({
-    page,
-    browser,
-  }, info) => {
-    skipUnlessChecked(info, DEMO_MONEY);
-    await signInDemo(page);
-    await expectScreensClean(page, browser, info, screensFor(info, DEMO_MONEY));
-  });
-
-  for (const group of [REAL_WALLET.slice(0, 4), REAL_WALLET.slice(4)]) {
-    test(`a real account's ${group.join(", ")} have no violations`, async ({
+  forScreens(DEMO_MONEY, () => {
+    test(`a demo account's ${DEMO_MONEY.join(", ")} have no violations`, async ({
       page,
       browser,
     }, info) => {
-      skipUnlessChecked(info, group);
-      await newSignedInUser(page, info);
-      await expectScreensClean(page, browser, info, screensFor(info, group));
+      await signInDemo(page);
+      await expectScreensClean(page, browser, info, screensFor(info, DEMO_MONEY));
+    });
+  });
+
+  for (const group of [REAL_WALLET.slice(0, 4), REAL_WALLET.slice(4)]) {
+    forScreens(group, () => {
+      test(`a real account's ${group.join(", ")} have no violations`, async ({
+        page,
+        browser,
+      }, info) => {
+        await newSignedInUser(page, info);
+        await expectScreensClean(page, browser, info, screensFor(info, group));
+      });
     });
   }
 
@@ -240,30 +253,32 @@ test.describe("accessibility (axe, WCAG 2.2 AA)", () => {
   const consolePages = CONSOLE.slice(1);
   for (let i = 0; i < consolePages.length; i += 4) {
     const group = consolePages.slice(i, i + 4);
-    test(`the operator console's ${group.join(", ")} have no violations`, async ({
-      page,
-      browser,
-    }, info) => {
-      skipUnlessChecked(info, group);
-      await openConsole(page);
-      await expectScreensClean(page, browser, info, group);
+    forScreens(group, () => {
+      test(`the operator console's ${group.join(", ")} have no violations`, async ({
+        page,
+        browser,
+      }, info) => {
+        await openConsole(page);
+        await expectScreensClean(page, browser, info, group);
+      });
     });
   }
 
-  test("the operator console's sign-in and a user's ledger have no violations", async ({
-    page,
-    browser,
-  }, info) => {
-    skipUnlessChecked(info, ["/operator/login", "/operator/users"]);
-    await page.goto("/operator/login");
-    await expectNoViolations(page, browser, info, "/operator/login");
-    const email = await newSignedInUser(page, info);
-    await openConsole(page);
-    const q = `/operator/users?q=${encodeURIComponent(email)}`;
-    await page.goto(q);
-    await page.getByTestId("user").first().getByRole("link").click();
-    await expect(page.getByTestId("user-ledger")).toBeVisible();
-    await expectNoViolations(page, browser, info, "/operator/users with a ledger");
+  forScreens(["/operator/login", "/operator/users"], () => {
+    test("the operator console's sign-in and a user's ledger have no violations", async ({
+      page,
+      browser,
+    }, info) => {
+      await page.goto("/operator/login");
+      await expectNoViolations(page, browser, info, "/operator/login");
+      const email = await newSignedInUser(page, info);
+      await openConsole(page);
+      const q = `/operator/users?q=${encodeURIComponent(email)}`;
+      await page.goto(q);
+      await page.getByTestId("user").first().getByRole("link").click();
+      await expect(page.getByTestId("user-ledger")).toBeVisible();
+      await expectNoViolations(page, browser, info, "/operator/users with a ledger");
+    });
   });
 
   test("a person with an open position: the trade screen, its success pop-up, Holding and the order detail have no violations", async ({
