@@ -8,7 +8,7 @@
  */
 import sharp from "sharp";
 import type { Page } from "@playwright/test";
-import { COIN_DP } from "../../contract/constants";
+import { COIN_DP, UPLOAD_MAX_BYTES } from "../../contract/constants";
 import { formatBalance } from "../../app/utils/format";
 import { test, expect, jsOn, newSignedInUser, signInDemo } from "./fixtures";
 import { operatorPost } from "./operator";
@@ -166,6 +166,27 @@ test.describe("deposit", () => {
     // The amount is kept; nothing was recorded.
     await expect(page.getByTestId("charge-form-coin").getByLabel(EN("charge:amount"))).toHaveValue(
       "50",
+    );
+    await page.goto("/mine/charge?type=0");
+    await expect(page.getByTestId("charge-empty")).toBeVisible();
+  });
+
+  test("a proof beyond what the form takes is refused as too large, with the message, and records nothing", async ({
+    page,
+  }, info) => {
+    await newSignedInUser(page, info);
+    await page.goto("/mine/charge?type=0");
+    const form = page.getByTestId("charge-form-coin");
+    await form.getByLabel(EN("charge:amount")).fill("50");
+    // Twice the upload limit: the web answers 413 from the body's declared length, before reading it.
+    await form.getByLabel(EN("charge:proof")).setInputFiles({
+      name: "proof.png",
+      mimeType: "image/png",
+      buffer: Buffer.concat([await png(7), Buffer.alloc(2 * UPLOAD_MAX_BYTES)]),
+    });
+    expect(await submit(page, form, jsOn(info))).toBe(413);
+    await expect(page.getByTestId("charge-form-coin").getByRole("alert")).toHaveText(
+      EN("common:form_too_large"),
     );
     await page.goto("/mine/charge?type=0");
     await expect(page.getByTestId("charge-empty")).toBeVisible();
