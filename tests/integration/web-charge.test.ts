@@ -12,7 +12,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UPLOAD_MAX_BYTES } from "../../contract/constants";
 import { DRAW_TYPE } from "../../contract/enums";
 import { getEnv, postEnv } from "./upstream-harness";
-import { cookieHeader, keepCookies, startWeb, type WebServer } from "./web-harness";
+import {
+  cookieHeader,
+  keepCookies,
+  postPageForm,
+  registerEmailOverApi,
+  startWeb,
+  type WebServer,
+} from "./web-harness";
 
 let web: WebServer;
 const OPERATOR = "web-charge-operator-token-0123456789";
@@ -34,39 +41,14 @@ afterAll(async () => {
 /** A new real account, registered at the embedded upstream and signed in on the web: its cookies. */
 async function signedIn(tag: string): Promise<Map<string, string>> {
   const email = `charge-${tag}-${process.pid}-${Date.now()}@example.com`;
-  const up = web.upstreamBase;
-  expect((await postEnv(up, "/api/notify/send_email", { to: email, type: 1 })).code).toBe(1);
-  const box = await getEnv<{ code: string }>(up, `/dev/outbox?to=${encodeURIComponent(email)}`);
-  const reg = await postEnv(up, "/api/user/register", {
-    type: "email",
+  await registerEmailOverApi(web.upstreamBase, email, PASSWORD);
+  const { res, jar } = await postPageForm(web.base, "/login", {
+    intent: "login",
+    login_type: "email",
     account: email,
     password: PASSWORD,
-    re_password: PASSWORD,
-    sms_code: box.data.code,
-  });
-  expect(reg.code).toBe(1);
-  const jar = new Map<string, string>();
-  const page = await fetch(`${web.base}/login`, { redirect: "manual" });
-  keepCookies(page, jar);
-  const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())![1];
-  const res = await fetch(`${web.base}/login`, {
-    method: "POST",
-    redirect: "manual",
-    headers: {
-      "content-type": "application/x-www-form-urlencoded",
-      cookie: cookieHeader(jar),
-      origin: web.base,
-    },
-    body: new URLSearchParams({
-      csrf,
-      intent: "login",
-      login_type: "email",
-      account: email,
-      password: PASSWORD,
-    }).toString(),
   });
   expect(res.status).toBe(302);
-  keepCookies(res, jar);
   return jar;
 }
 

@@ -15,8 +15,7 @@ import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LINGER_MAX_BYTES } from "../../app/utils/lingering-close.server";
-import { getEnv, postEnv } from "./upstream-harness";
-import { cookieHeader, keepCookies, startWeb, type WebServer } from "./web-harness";
+import { postPageForm, registerEmailOverApi, startWeb, type WebServer } from "./web-harness";
 
 const FORM_MAX_BYTES = 64 * 1024;
 const message = (lang: string) =>
@@ -159,39 +158,11 @@ describe("a form body beyond FORM_MAX_BYTES", () => {
 describe("a code asked for again within the minute", () => {
   it("shows the wait the upstream gives and a counting-down send button", async () => {
     const email = `wait-${process.pid}-${Date.now()}@example.com`;
-    const up = web.upstreamBase;
-    expect((await postEnv(up, "/api/notify/send_email", { to: email, type: 1 })).code).toBe(1);
-    const { data } = await getEnv<{ code: string }>(
-      up,
-      `/dev/outbox?to=${encodeURIComponent(email)}`,
-    );
-    const reg = await postEnv(up, "/api/user/register", {
+    await registerEmailOverApi(web.upstreamBase, email, "Secret-1234");
+    const { res } = await postPageForm(web.base, "/forgot", {
+      intent: "send_code",
       type: "email",
       account: email,
-      password: "Secret-1234",
-      re_password: "Secret-1234",
-      sms_code: data.code,
-    });
-    expect(reg.code).toBe(1);
-
-    const jar = new Map<string, string>();
-    const page = await fetch(`${web.base}/forgot`);
-    keepCookies(page, jar);
-    const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())![1];
-    const res = await fetch(`${web.base}/forgot`, {
-      method: "POST",
-      redirect: "manual",
-      headers: {
-        "content-type": "application/x-www-form-urlencoded",
-        cookie: cookieHeader(jar),
-        origin: web.base,
-      },
-      body: new URLSearchParams({
-        csrf,
-        intent: "send_code",
-        type: "email",
-        account: email,
-      }).toString(),
     });
     const html = await res.text();
     const wait = /Please wait (\d+) seconds before requesting another code/.exec(html);

@@ -225,13 +225,58 @@ export async function demoSignIn(
   base: string,
   from: string,
 ): Promise<{ res: Response; jar: Map<string, string> }> {
-  const jar = new Map<string, string>();
-  const page = await fetch(`${base}/login`, { redirect: "manual" });
+  return postPageForm(base, "/login", { intent: "demo" }, { action: `/login?from=${from}` });
+}
+
+/** Registers an e-mail account at the upstream over its API (the code read from the dev outbox). */
+export async function registerEmailOverApi(
+  upstreamBase: string,
+  email: string,
+  password: string,
+): Promise<void> {
+  const post = async (p: string, body: Record<string, string | number>) =>
+    (await (
+      await fetch(upstreamBase + p, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(Object.entries(body).map(([k, v]) => [k, String(v)])).toString(),
+      })
+    ).json()) as { code: number; msg: string };
+  const sent = await post("/api/notify/send_email", { to: email, type: 1 });
+  if (sent.code !== 1) throw new Error(`send_email refused: ${sent.msg}`);
+  const box = (await (
+    await fetch(`${upstreamBase}/dev/outbox?to=${encodeURIComponent(email)}`)
+  ).json()) as { data: { code: string } };
+  const reg = await post("/api/user/register", {
+    type: "email",
+    account: email,
+    password,
+    re_password: password,
+    sms_code: box.data.code,
+  });
+  if (reg.code !== 1) throw new Error(`register refused: ${reg.msg}`);
+}
+
+/**
+ * Posts a page's form as a browser without JavaScript does: GET `path` for its CSRF token and
+ * cookies, then POST `fields` with them (same origin) to `action` (default `path`); the POST's
+ * response (not followed) and the cookie jar.
+ */
+export async function postPageForm(
+  base: string,
+  path: string,
+  fields: Record<string, string>,
+  opts: { jar?: Map<string, string>; action?: string } = {},
+): Promise<{ res: Response; jar: Map<string, string> }> {
+  const jar = opts.jar ?? new Map<string, string>();
+  const page = await fetch(base + path, {
+    redirect: "manual",
+    headers: { cookie: cookieHeader(jar) },
+  });
   keepCookies(page, jar);
-  const html = await page.text();
-  const token = /name="csrf" value="([^"]+)"/.exec(html)?.[1];
-  if (!token) throw new Error(`no csrf token on /login (${page.status}): ${html.slice(0, 2000)}`);
-  const res = await fetch(`${base}/login?from=${from}`, {
+  const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1];
+  if (!csrf) throw new Error(`no csrf token on ${path} (${page.status})`);
+  const res = await fetch(base + (opts.action ?? path), {
     method: "POST",
     redirect: "manual",
     headers: {
@@ -239,7 +284,7 @@ export async function demoSignIn(
       cookie: cookieHeader(jar),
       origin: base,
     },
-    body: new URLSearchParams({ csrf: token, intent: "demo" }).toString(),
+    body: new URLSearchParams({ csrf, ...fields }).toString(),
   });
   keepCookies(res, jar);
   return { res, jar };
