@@ -3,6 +3,8 @@
  * when the address is saved rather than losing a withdrawal.
  */
 import { describe, expect, it } from "vitest";
+import bs58check from "bs58check";
+import { bech32, bech32m } from "bech32";
 import { validAddress } from "../../upstream/modules/money/addresses.js";
 import { migrate, openDb } from "../../upstream/platform/db.js";
 
@@ -75,5 +77,82 @@ describe("coin addresses", () => {
         r.protocol_code,
         true,
       ]);
+  });
+});
+
+describe("coin addresses: the checks' edges", () => {
+  /** A base58check text of a version byte and `n` - 1 payload bytes. */
+  const b58 = (version: number, n = 21) => {
+    const bytes = new Uint8Array(n).fill(7);
+    bytes[0] = version;
+    return bs58check.encode(bytes);
+  };
+  /** A segwit address of `version` with a program of `n` bytes, in bech32 or bech32m. */
+  const segwit = (version: number, n: number, codec = version === 0 ? bech32 : bech32m) =>
+    codec.encode("bc", [version, ...codec.toWords(new Uint8Array(n).fill(9))]);
+
+  it("TRC20 and legacy BTC: exactly 21 bytes with their version byte", () => {
+    expect(validAddress("TRC20", b58(0x41))).toBe(true);
+    expect(validAddress("TRC20", b58(0x41, 22))).toBe(false);
+    expect(validAddress("TRC20", b58(0x41, 20))).toBe(false);
+    expect(validAddress("BTC", b58(0x00))).toBe(true);
+    expect(validAddress("BTC", b58(0x05))).toBe(true);
+    expect(validAddress("BTC", b58(0x05, 22))).toBe(false);
+    expect(validAddress("BTC", b58(0x06))).toBe(false);
+    expect(validAddress("BTC", b58(0x41))).toBe(false);
+    // A legacy address that happens to contain "bc1" is not a segwit one.
+    expect(validAddress("BTC", "1Ebc1PVZn8oAqLRcKNoSbFRrXnydY4SC4u")).toBe(true);
+  });
+
+  it("BTC segwit: v0 with bech32 and a 20 or 32 byte program, v1 to v16 with bech32m and 2 to 40 bytes", () => {
+    expect(validAddress("BTC", segwit(0, 20))).toBe(true);
+    expect(validAddress("BTC", segwit(0, 32))).toBe(true);
+    expect(validAddress("BTC", segwit(0, 21))).toBe(false);
+    expect(validAddress("BTC", segwit(0, 20, bech32m))).toBe(false);
+    expect(validAddress("BTC", segwit(1, 32))).toBe(true);
+    expect(validAddress("BTC", segwit(1, 32, bech32))).toBe(false);
+    expect(validAddress("BTC", segwit(16, 2))).toBe(true);
+    expect(validAddress("BTC", segwit(16, 40))).toBe(true);
+    expect(validAddress("BTC", segwit(17, 32))).toBe(false);
+    expect(validAddress("BTC", segwit(1, 1))).toBe(false);
+    expect(validAddress("BTC", segwit(1, 41))).toBe(false);
+    // Upper case is bech32 too; another human-readable part is another network.
+    expect(validAddress("BTC", segwit(1, 32).toUpperCase())).toBe(true);
+    // "bc11...": bech32 of the human-readable part "bc1", not "bc".
+    expect(
+      validAddress("BTC", bech32.encode("bc1", [0, ...bech32.toWords(new Uint8Array(20))])),
+    ).toBe(false);
+    expect(
+      validAddress("BTC", bech32m.encode("bt", [1, ...bech32m.toWords(new Uint8Array(32))])),
+    ).toBe(false);
+  });
+
+  it("ERC20: an all upper-case hex address carries no checksum; one wrong case among many fails", () => {
+    const good = "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063";
+    // Every letter of a checksummed address flipped alone breaks it.
+    for (let i = 2; i < good.length; i++) {
+      const c = good[i];
+      if (!/[a-f]/i.test(c)) continue;
+      const flipped = c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase();
+      expect(validAddress("ERC20", good.slice(0, i) + flipped + good.slice(i + 1)), `${i}`).toBe(
+        false,
+      );
+    }
+    expect(validAddress("ERC20", "0x" + good.slice(2).toUpperCase())).toBe(true);
+    expect(validAddress("ERC20", good.toLowerCase())).toBe(true);
+    expect(validAddress("ERC20", "0x" + "G".repeat(40))).toBe(false);
+    expect(validAddress("ERC20", good + "0")).toBe(false);
+    expect(validAddress("ERC20", good.toLowerCase() + "0")).toBe(false);
+    expect(validAddress("ERC20", "1" + good.toLowerCase())).toBe(false);
+  });
+
+  it("other networks: 8 to 128 of letters, digits, ':', '_' and '-'", () => {
+    expect(validAddress("XRP", "a".repeat(8))).toBe(true);
+    expect(validAddress("XRP", "a".repeat(7))).toBe(false);
+    expect(validAddress("XRP", "a".repeat(128))).toBe(true);
+    expect(validAddress("XRP", "a".repeat(129))).toBe(false);
+    expect(validAddress("XRP", "rAbc:12_3-4")).toBe(true);
+    expect(validAddress("XRP", "rAbc12345!")).toBe(false);
+    expect(validAddress("XRP", "!rAbc12345")).toBe(false);
   });
 });

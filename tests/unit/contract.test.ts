@@ -4,7 +4,9 @@ import fs from "node:fs";
 import path from "node:path";
 import {
   floatArith as F,
+  equity,
   feeUsd,
+  freeMargin,
   marginLevelPct,
   marginUsd,
   openCost,
@@ -22,6 +24,7 @@ import {
   ORDER_STATUS,
 } from "@contract/enums";
 import { isTopic, klineCode, klineTopic, TOPIC } from "@contract/constants";
+import { Dec, decimalArith as D } from "../../upstream/modules/money/decimal.js";
 
 const quotes: Record<string, number> = {
   USDJPY: 150,
@@ -42,6 +45,67 @@ describe("usdRate", () => {
   it("is null when neither pair has a positive price", () => {
     expect(usdRate(F, "SEK", priceOf)).toBeNull();
     expect(usdRate(F, "JPY", (c) => (c === "USDJPY" ? 0 : null))).toBeNull();
+  });
+  it("skips a pair whose price is not positive and uses the other one", () => {
+    const prices: Record<string, number> = { EURUSD: 0, USDEUR: 0.8, GBPUSD: -1, USDGBP: 0.5 };
+    const of = (c: string) => prices[c] ?? null;
+    expect(usdRate(F, "EUR", of)).toBeCloseTo(1.25, 12);
+    expect(usdRate(F, "GBP", of)).toBeCloseTo(2, 12);
+    expect(usdRate(F, "CHF", (c) => (c === "USDCHF" ? -0.8 : null))).toBeNull();
+  });
+  it("is the same over exact decimals: the rate the upstream books with, or null", () => {
+    const dOf = (c: string) => (quotes[c] === undefined ? null : new Dec(quotes[c]));
+    expect(usdRate(D, "USD", dOf)?.toString()).toBe("1");
+    expect(usdRate(D, "GBP", dOf)?.toString()).toBe("1.25");
+    expect(usdRate(D, "JPY", dOf)?.mul(150).toString()).toBe("1");
+    expect(usdRate(D, "SEK", dOf)).toBeNull();
+    expect(usdRate(D, "SEK", () => undefined)).toBeNull();
+  });
+});
+
+describe("arithmetics", () => {
+  it("compares as -1, 0 or 1", () => {
+    expect([F.cmp(1, 2), F.cmp(2, 2), F.cmp(3, 2)]).toEqual([-1, 0, 1]);
+    expect([D.cmp(new Dec(1), new Dec(2)), D.cmp(new Dec(2), new Dec(2))]).toEqual([-1, 0]);
+  });
+  it("float and exact decimals give the same figures (the estimate is what is booked)", () => {
+    const n = (d: InstanceType<typeof Dec> | null) => (d === null ? null : d.toNumber());
+    const terms = { contNum: 100_000, marginMode: MARGIN_MODE.LEVERAGE, feeRate: 0.002 };
+    const dTerms = { contNum: new Dec(100_000), marginMode: 2, feeRate: new Dec("0.002") };
+    const f = openCost(F, {
+      lots: 0.3,
+      inst: terms,
+      price: 1.25,
+      leverage: 50,
+      feeType: 2,
+      usdRate: 1,
+    });
+    const d = openCost(D, {
+      lots: new Dec("0.3"),
+      inst: dTerms,
+      price: new Dec("1.25"),
+      leverage: 50,
+      feeType: 2,
+      usdRate: new Dec(1),
+    });
+    expect(n(d.margin)).toBe(750);
+    expect(n(d.fee)).toBe(1.5);
+    expect(f.margin).toBeCloseTo(750, 9);
+    expect(f.fee).toBeCloseTo(1.5, 9);
+    expect(n(equity(D, new Dec(1000), new Dec(-150)))).toBe(equity(F, 1000, -150));
+    expect(n(freeMargin(D, new Dec(850), new Dec(200)))).toBe(freeMargin(F, 850, 200));
+    expect(n(withdrawNet(D, new Dec(100), DRAW_FEE_TYPE.RATE, new Dec("0.01"), new Dec(2)))).toBe(
+      withdrawNet(F, 100, DRAW_FEE_TYPE.RATE, 0.01, 2),
+    );
+  });
+});
+
+describe("account values", () => {
+  it("equity is balance plus floating profit; free margin is equity less the margin in use", () => {
+    expect(equity(F, 1000, -150)).toBe(850);
+    expect(equity(F, 1000, 25.5)).toBe(1025.5);
+    expect(freeMargin(F, 850, 200)).toBe(650);
+    expect(freeMargin(F, 100, 250)).toBe(-150);
   });
 });
 

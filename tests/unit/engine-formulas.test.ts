@@ -6,6 +6,9 @@ import {
   toMicro,
   microToString,
   parseDecimal,
+  round2,
+  round6,
+  usdToMicro,
 } from "../../upstream/modules/money/decimal.js";
 import {
   BUY,
@@ -17,6 +20,7 @@ import {
   pendingReached,
   profitUsd,
   stopHit,
+  unitsOf,
   validateLeverage,
   validateLots,
   validateStops,
@@ -57,6 +61,36 @@ describe("money", () => {
     expect(parseDecimal(" 2 ")?.toString()).toBe("2");
     for (const bad of ["-1", "1e3", "abc", "", "0x10", "1.2.3", null, undefined, {}])
       expect(parseDecimal(bad)).toBeNull();
+  });
+  it("parses numbers and leading-point decimals too, up to the allowed places", () => {
+    expect(parseDecimal(2)?.toString()).toBe("2");
+    expect(parseDecimal(0.25)?.toString()).toBe("0.25");
+    for (const bad of [Number.NaN, Infinity, -Infinity]) expect(parseDecimal(bad)).toBeNull();
+    expect(parseDecimal(".5")?.toString()).toBe("0.5");
+    expect(parseDecimal(".55")?.toString()).toBe("0.55");
+    expect(parseDecimal(".x")).toBeNull();
+    expect(parseDecimal(".5x")).toBeNull();
+    expect(parseDecimal("5.5x")).toBeNull();
+    expect(parseDecimal("1.12345678")?.toString()).toBe("1.12345678");
+    expect(parseDecimal("1.123456789")).toBeNull();
+    expect(parseDecimal("1.23", 2)?.toString()).toBe("1.23");
+    expect(parseDecimal("1.234", 2)).toBeNull();
+  });
+  it("never books or shows a negative zero, and refuses amounts beyond exact integers", () => {
+    expect(Object.is(toMicro(dec("-0.0000001")), 0)).toBe(true);
+    expect(microToString(toMicro(dec("-0.0000001")))).toBe("0.000000");
+    expect(() => toMicro(dec("10000000000"))).toThrow(/out of range/);
+    expect(toMicro(dec("9000000000"))).toBe(9_000_000_000_000_000);
+    expect(usdToMicro("1.5")).toBe(1_500_000);
+    expect(usdToMicro(0.0000025)).toBe(2);
+  });
+  it("rounds display values to 6 and 2 places, without a negative zero", () => {
+    expect(round6(1.23456789)).toBe(1.234568);
+    expect(round6(-2.0000004)).toBe(-2);
+    expect(Object.is(round6(-0.0000001), 0)).toBe(true);
+    expect(round2(1.005 + 1e-9)).toBe(1.01);
+    expect(round2(-1.234)).toBe(-1.23);
+    expect(Object.is(round2(-0.001), 0)).toBe(true);
   });
 });
 
@@ -202,5 +236,162 @@ describe("risk", () => {
     expect(protectionAmount(-1234567, 0)).toBe(1234567);
     expect(protectionAmount(-1234567, 1)).toBe(0);
     expect(protectionAmount(5, 0)).toBe(0);
+  });
+});
+
+describe("rules at their boundaries", () => {
+  /** The refusal of a call with its message parameters. */
+  const refused = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (e) {
+      const d = e as { key?: string; params?: unknown };
+      if (d.key) return { key: d.key, params: d.params };
+      throw e;
+    }
+    return "accepted";
+  };
+
+  it("lots: the minimum and the maximum are allowed; refusals name the step, minimum or maximum", () => {
+    const inst = { pip: "0.05", minLots: "0.1" };
+    expect(validateLots(parseDecimal("0.1"), inst, "2").toString()).toBe("0.1");
+    expect(validateLots(parseDecimal("2"), inst, "2").toString()).toBe("2");
+    expect(refused(() => validateLots(parseDecimal("0.12"), inst, "2"))).toEqual({
+      key: "lots_step",
+      params: { pip: "0.05" },
+    });
+    expect(refused(() => validateLots(parseDecimal("0.05"), inst, "2"))).toEqual({
+      key: "lots_min",
+      params: { count: "0.1" },
+    });
+    expect(refused(() => validateLots(parseDecimal("2.05"), inst, "2"))).toEqual({
+      key: "lots_max",
+      params: { count: "2" },
+    });
+    expect(refused(() => validateLots(null, inst, "2"))).toEqual({
+      key: "trade_invalid_field",
+      params: { field: "cont" },
+    });
+    expect(refused(() => validateLots(new Dec(Infinity), inst, "2"))).toMatchObject({
+      key: "trade_invalid_field",
+    });
+    // A pip of 0: any step is fine.
+    expect(validateLots(parseDecimal("0.123"), { pip: "0", minLots: "0.1" }, "2").toString()).toBe(
+      "0.123",
+    );
+  });
+
+  it("leverage: the refusal lists the options", () => {
+    expect(refused(() => validateLeverage(30, fx))).toEqual({
+      key: "invalid_leverage",
+      params: { options: "10, 20, 50, 100, 200" },
+    });
+    expect(refused(() => validateLeverage(null, fx))).toMatchObject({ key: "invalid_leverage" });
+    expect(validateLeverage(200, fx)).toBe(200);
+  });
+
+  it("units are lots x units per lot", () => {
+    expect(unitsOf(dec("0.25"), "100000").toString()).toBe("25000");
+    expect(unitsOf(dec("3"), "100").toString()).toBe("300");
+  });
+
+  it("margin and fee default to a USD-quoted instrument", () => {
+    expect(marginUsd(dec("1"), fx, 1.25, 50).toString()).toBe("2500");
+    expect(openAmounts(dec("1"), fx, 1.25, 50, 2)).toEqual({
+      marginMicro: 2500_000000,
+      feeMicro: 5_000000,
+    });
+    expect(profitUsd(BUY, 1.25, 1.26, dec("100000")).toString()).toBe("1000");
+    // With the USD rate of a JPY quote: 1,000 JPY at 1/125 = 8 USD.
+    expect(profitUsd(SELL, 150, 149.99, dec("100000"), new Dec(1).div(125)).toString()).toBe("8");
+  });
+
+  it("a pending target at the market price is a limit order, and a target is reached at equality", () => {
+    expect(pendingKind(BUY, 1.1, 1.1)).toBe("buy_limit");
+    expect(pendingKind(SELL, 1.1, 1.1)).toBe("sell_limit");
+    expect(pendingReached("buy_stop", 1.11, 1.11)).toBe(true);
+    expect(pendingReached("sell_limit", 1.11, 1.11)).toBe(true);
+    expect(pendingReached("sell_limit", 1.11, 1.1099)).toBe(false);
+    expect(pendingReached("sell_stop", 1.09, 1.09)).toBe(true);
+    expect(pendingReached("buy_limit", 1.09, 1.0899)).toBe(true);
+  });
+
+  it("stops equal to the reference price are refused; the refusal shows the price at the instrument's precision", () => {
+    expect(refused(() => validateStops(BUY, 1.1, 1.1, null, 5))).toEqual({
+      key: "tp_buy",
+      params: { price: "1.10000" },
+    });
+    expect(refused(() => validateStops(SELL, 1.1, 1.1, null, 3))).toEqual({
+      key: "tp_sell",
+      params: { price: "1.100" },
+    });
+    expect(refused(() => validateStops(SELL, 1.1, null, 1.1, 0))).toEqual({
+      key: "sl_sell",
+      params: { price: "1" },
+    });
+    expect(refused(() => validateStops(BUY, 1.1, null, 1.1, -2))).toEqual({
+      key: "sl_buy",
+      params: { price: "1" },
+    });
+    expect(refused(() => validateStops(BUY, 1.1, 1.05, null, 20))).toEqual({
+      key: "tp_buy",
+      params: { price: "1.100000000000" },
+    });
+    expect(refused(() => validateStops(BUY, 1.1, 1.05, null))).toEqual({
+      key: "tp_buy",
+      params: { price: "1.10000000" },
+    });
+    expect(refused(() => validateStops(SELL, 1.1, 0, 0))).toBe("accepted");
+  });
+
+  it("an unset take-profit or stop-loss (0) never triggers", () => {
+    expect(stopHit(BUY, 0, 1.0, 1.1)).toBeNull();
+    expect(stopHit(BUY, 1.2, 0, 1.1)).toBeNull();
+    expect(stopHit(SELL, 1.0, 0, 1.1)).toBeNull();
+    expect(stopHit(SELL, 0, 1.2, 1.1)).toBeNull();
+    expect(stopHit(SELL, 1.0, 1.2, 1.0)).toBe("take_profit");
+    expect(stopHit(SELL, 1.0, 1.2, 1.2)).toBe("stop_loss");
+    expect(stopHit(BUY, 1.2, 1.0, 1.21)).toBe("take_profit");
+    expect(stopHit(BUY, 1.2, 1.0, 0.99)).toBe("stop_loss");
+  });
+
+  it("no stop-out or margin call while no margin is used; stop-out closes the lowest id of equal losers first", () => {
+    expect(isStopOut(null, 50)).toBe(false);
+    expect(isStopOut(49.99, 50)).toBe(true);
+    expect(isMarginCall(99.99, 100)).toBe(true);
+    const tie = [
+      { id: 5, profit: -100, margin: 100 },
+      { id: 3, profit: -100, margin: 100 },
+      { id: 4, profit: -100, margin: 100 },
+    ];
+    // Balance 250: equity -50, level < 0: close 3 (balance 150, equity -50, used 200), then 4
+    // (balance 50, equity -50, used 100), then 5.
+    expect(stopOutOrder(250, tie, 50)).toEqual([3, 4, 5]);
+    // Once the level is back above the stop-out level, the rest stay open: balance 1000, equity 700.
+    expect(stopOutOrder(1000, tie, 300)).toEqual([3]);
+    expect(stopOutOrder(1000, [], 50)).toEqual([]);
+    // The worst is found wherever it is in the list: equity 80 of 300 (26.7 %), then 80 of 200.
+    expect(
+      stopOutOrder(
+        200,
+        [
+          { id: 1, profit: -10, margin: 100 },
+          { id: 2, profit: -20, margin: 100 },
+          { id: 3, profit: -90, margin: 100 },
+        ],
+        50,
+      ),
+    ).toEqual([3, 2]);
+    // A smaller loss with a lower id, listed after the worst, does not go first (equity 100 of 200).
+    expect(
+      stopOutOrder(
+        200,
+        [
+          { id: 2, profit: -90, margin: 100 },
+          { id: 1, profit: -10, margin: 100 },
+        ],
+        50,
+      ),
+    ).toEqual([2]);
   });
 });

@@ -51,6 +51,25 @@ describe("withdrawal net", () => {
       expect(withdrawNetText(bad, FIXED, "1", "1"), bad).toBeNull();
     expect(withdrawNetText(Number.NaN, FIXED, "1", "1")).toBeNull();
     expect(withdrawNetText("1", FIXED, "x", "1")).toBeNull();
+    expect(withdrawNetText("1", FIXED, "1", "x")).toBeNull();
+    expect(withdrawNetText("1", FIXED, "1", "")).toBeNull();
+  });
+
+  it("reads amounts as people type them: spaces around, a leading point", () => {
+    expect(withdrawNetText(" 100 ", FIXED, "5", "1")).toBe("95.00000000");
+    expect(withdrawNetText(".25", FIXED, "0", "1")).toBe("0.25000000");
+    expect(withdrawNetText("100", RATE, ".015", "1")).toBe("98.50000000");
+    expect(withdrawNetText("100.", FIXED, "0", "1")).toBe("100.00000000");
+  });
+
+  it("keeps every digit of a large amount: never rounds up to the next unit", () => {
+    // 22 significant digits: a 20-digit arithmetic would round this up to 1000000000000000.
+    expect(withdrawNetText("999999999999999.9999999", FIXED, "0", "1")).toBe(
+      "999999999999999.99999990",
+    );
+    expect(withdrawNetText("123456789012345.123456789", RATE, "0.001", "1")).toBe(
+      "123333332223332.77833333",
+    );
   });
 
   it("is what the upstream books", () => {
