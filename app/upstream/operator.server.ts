@@ -106,8 +106,11 @@ export const settings = ({ request, op }: Ctx) =>
 export const setSetting = ({ request, op }: Ctx, key: string, value: string) =>
   opCall<admin.AdminSetting>(request, op, admin.setSetting, admin.setSetting.path, { key, value });
 
-export const auditLog = ({ request, op }: Ctx, page: number) =>
-  opCall<admin.AdminPage<admin.AuditRow>>(request, op, admin.audit, admin.audit.path, { page });
+export const auditLog = ({ request, op }: Ctx, page: number, actor: string) =>
+  opCall<admin.AdminPage<admin.AuditRow>>(request, op, admin.audit, admin.audit.path, {
+    page,
+    ...(actor ? { actor } : {}),
+  });
 
 /** The money catalogue's fields as the console posts them (text; the upstream checks them). */
 export type CatalogFields = Record<string, string>;

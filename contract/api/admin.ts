@@ -203,8 +203,9 @@ export const audit = endpoint<AdminPage<AuditRow>>()({
   path: "/admin/api/audit",
   auth: true,
   tag: "operators",
-  summary: "The audit log, PAGE_SIZE rows a page, newest first",
-  query: z.object({ page: id.optional(), ...cacheBuster }),
+  summary:
+    "The audit log, PAGE_SIZE rows a page, newest first; optionally only one actor's rows (an operator's name, or `token` for the scripts)",
+  query: z.object({ page: id.optional(), actor: text(40).optional(), ...cacheBuster }),
 });
 
 export interface OperatorSession {

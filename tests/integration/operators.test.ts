@@ -304,6 +304,15 @@ describe("operator API", () => {
       bearer,
     );
     expect(adj.data).toMatchObject({ actor: "alice", action: "adjustment" });
+    // The log narrowed to one actor: alice's sign-in and adjustment, newest first, nobody else's.
+    const hers = await s.get("/admin/api/audit?actor=alice", op);
+    expect(hers.data.total).toBe(2);
+    expect(hers.data.data.map((r: any) => [r.actor, r.action])).toEqual([
+      ["alice", "adjustment"],
+      ["alice", "operator.login"],
+    ]);
+    expect((await s.get("/admin/api/audit?actor=nobody", op)).data).toEqual({ data: [], total: 0 });
+    expect((await s.get("/admin/api/audit", op)).data.total).toBeGreaterThan(2);
     expect((await s.post("/admin/api/logout", {}, bearer)).code).toBe(1);
     expect((await s.get("/admin/api/users", bearer)).code).toBe(999);
 

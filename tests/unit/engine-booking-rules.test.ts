@@ -447,7 +447,7 @@ describe("figures and flags the pushes read", () => {
     expect(core.accountValues(u).balanceMicro).toBe(1004_780_000);
   });
 
-  it("after a restart the exact figures are at the current price, and the hot path from its first tick", () => {
+  it("after a restart the exact figures and the hot path are at the current price before any tick", () => {
     r = rig();
     const u = r.user(10_000);
     r.feed.set("EURUSD", 1.1);
@@ -466,12 +466,38 @@ describe("figures and flags the pushes read", () => {
         equityMicro: 9_999_780_000 - 25 * M,
       });
       expect(e2.listOrders(u, 1, 1)).toMatchObject({ all_fact_profits: -25 });
+      expect(e2.hotFloating(u)).toBe(-25);
       feed2.set("EURUSD", 1.0975);
       expect(e2.hotFloating(u)).toBe(-25);
       feed2.set("EURUSD", 1.1005);
       expect(e2.hotFloating(u)).toBe(5);
       expect(e2.close(u, o.Id).FactProfits).toBe(5);
       expect(e2.hotFloating(u)).toBe(0);
+    } finally {
+      e2.stop();
+      db2.close();
+    }
+  });
+
+  it("after a restart the quick margin check counts a loaded position's loss before its market ticks", () => {
+    r = rig();
+    const u = r.user(1000);
+    r.feed.set("EURUSD", 1.1);
+    order(r, u); // 0.1 lot at 1:100: 110 USD of margin, 0.22 of fee
+    r.engine.stop();
+    const db2 = openDb(r.file);
+    const feed2 = createManualFeed(db2);
+    // Restarted while EURUSD stands 800 pips lower and has not ticked since: 800 USD of loss, so
+    // 1,000 - 0.22 - 800 - 110 = 89.78 USD free, less than another 0.1 lot's 102.20.
+    feed2.set("EURUSD", 1.02);
+    const e2 = wire(new Engine({ db: db2, feed: feed2 }));
+    try {
+      expect(e2.hotFloating(u)).toBe(-800);
+      expect(refused(() => order({ ...r!, engine: e2 }, u))).toMatchObject({
+        key: "insufficient_margin",
+        params: { need: "102.20", free: "89.78" },
+      });
+      expect(e2.stats().open).toBe(1);
     } finally {
       e2.stop();
       db2.close();
@@ -526,6 +552,7 @@ describe("the price feed", () => {
       expect(e2.stats().open).toBe(1);
       e2.setFeed(feed2);
       expect(e2.accountValues(u).floatingMicro).toBe(500 * M);
+      expect(e2.hotFloating(u)).toBe(500);
       expect(e2.snapshot(u).positions).toEqual([{ id: o.Id, price: 1.15, profitMicro: 500 * M }]);
       feed2.set("EURUSD", 1.2);
       expect(e2.stats().open).toBe(0);

@@ -1,9 +1,10 @@
 /**
  * The audit log (/operator/audit): every operator action, newest first, paged by links: who, what,
- * on what, the amount, the balance before and after, the remark, when.
+ * on what, the amount, the balance before and after, the remark, when. `?actor=` narrows it to
+ * one operator's rows (a plain GET form).
  */
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PAGE_SIZE } from "@contract/constants";
 import { Pager } from "~/components/Console";
@@ -17,13 +18,16 @@ export const handle = { i18n: ["common", "auth", "operator"] };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const op = await requireOperator(request);
-  const page = pageParam(new URL(request.url));
-  const r = await auditLog({ request, op }, page);
+  const url = new URL(request.url);
+  const page = pageParam(url);
+  const actor = (url.searchParams.get("actor") ?? "").trim().slice(0, 40);
+  const r = await auditLog({ request, op }, page, actor);
   const list = r.ok ? r.data : { data: [], total: 0 };
   return data(
     {
       lang: await detectLang(request),
       page,
+      actor,
       pages: Math.max(1, Math.ceil(list.total / PAGE_SIZE)),
       rows: list.data,
       notice: r.ok ? null : r.msg,
@@ -39,6 +43,15 @@ export default function Audit() {
   return (
     <section aria-labelledby="audit-title">
       <h1 id="audit-title">{t("audit_title")}</h1>
+      <Form method="get" className="card form console-search" role="search">
+        <div className="field">
+          <label htmlFor="audit-actor">{t("actor")}</label>
+          <input id="audit-actor" name="actor" type="search" defaultValue={d.actor} maxLength={40} />
+        </div>
+        <button type="submit" className="btn btn-primary">
+          {t("search")}
+        </button>
+      </Form>
       {d.notice ? (
         <p className="card notice" role="status">
           {d.notice}
@@ -83,7 +96,11 @@ export default function Audit() {
           </table>
         </div>
       )}
-      <Pager page={d.page} pages={d.pages} query="" />
+      <Pager
+        page={d.page}
+        pages={d.pages}
+        query={d.actor ? new URLSearchParams({ actor: d.actor }).toString() : ""}
+      />
     </section>
   );
 }

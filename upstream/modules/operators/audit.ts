@@ -47,10 +47,13 @@ export function auditPage(
   db: DB,
   page: number,
   pageSize: number,
+  actor?: string,
 ): { items: AuditRecord[]; total: number } {
+  const where = actor === undefined ? "" : "WHERE actor = ?";
+  const filter = actor === undefined ? [] : [actor];
   const rows = db
-    .prepare("SELECT * FROM audit ORDER BY id DESC LIMIT ? OFFSET ?")
-    .all(pageSize, (Math.max(1, page) - 1) * pageSize) as {
+    .prepare(`SELECT * FROM audit ${where} ORDER BY id DESC LIMIT ? OFFSET ?`)
+    .all(...filter, pageSize, (Math.max(1, page) - 1) * pageSize) as {
     id: number;
     actor: string;
     action: string;
@@ -62,7 +65,8 @@ export function auditPage(
     remark: string | null;
     created_at: number;
   }[];
-  const total = (db.prepare("SELECT COUNT(*) AS n FROM audit").get() as { n: number }).n;
+  const total = (db.prepare(`SELECT COUNT(*) AS n FROM audit ${where}`).get(...filter) as { n: number })
+    .n;
   return {
     items: rows.map((r) => ({
       id: r.id,

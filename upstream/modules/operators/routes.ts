@@ -536,7 +536,8 @@ export function registerOperatorRoutes(
     async (req) => {
       requireOperator(ctx, req);
       const page = pageField(req.query.page, INVALID);
-      const { items, total } = auditPage(db, page, PAGE_SIZE);
+      const actor = typeof req.query.actor === "string" ? req.query.actor.trim() : "";
+      const { items, total } = auditPage(db, page, PAGE_SIZE, actor || undefined);
       return ctx.ok(req, { data: items.map(auditView), total });
     },
     extras,

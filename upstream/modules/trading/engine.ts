@@ -148,8 +148,10 @@ export class Engine {
     this.tradeSettings = new TradeSettings(this.db);
     this.idem = new Idempotency(this.db);
     this.deals = new DealPages(this.db);
-    this.loadOpenOrders();
+    // The feed first: loaded positions are marked at its prices as they enter the book, so the
+    // hot path's floating figures (the quick margin check, the stop-out scan) hold from the start.
     this.setFeed(opts.feed);
+    this.loadOpenOrders();
     // Every balance change of a loaded account, whoever booked it, reaches its in-memory account.
     this.unsubscribeMoney = this.money.onBalance((userId, balanceMicro) => {
       const a = this.accts.get(userId);
@@ -250,7 +252,28 @@ export class Engine {
           this.log.error({ err }, "engine tick failed");
         }
       });
+      this.markToFeed();
     }
+  }
+
+  /**
+   * Marks every open position to the attached feed's current prices, booking nothing (the next tick
+   * of each instrument books what its price reaches). Holds the invariant that each account's
+   * hot-path floating figure is the sum of its positions at the feed's prices, also for positions
+   * loaded before the feed was attached.
+   */
+  private markToFeed(): void {
+    const accts = this.accts;
+    let tn = accts.touchedN;
+    for (const book of this.books.values()) {
+      if (book.n === 0) continue;
+      const price = this.pricing.price(book.inst);
+      const rate = this.pricing.usdRateF(book.inst);
+      if (price !== null && price > 0 && Number.isFinite(rate))
+        tn = book.mark(price, rate, accts, tn);
+    }
+    for (let k = 0; k < tn; k++) accts.touched[accts.touchedList[k]] = 0;
+    accts.touchedN = 0;
   }
 
   stop(): void {
