@@ -197,6 +197,9 @@ describe("an engine that stopped", () => {
     r.feed.set("EURUSD", 1.21);
     expect(core.stats().open).toBe(1);
     core.setFeed(r.feed);
+    // Attached again, the position is marked at 1.21: its account changed.
+    expect(core.hotFloating(u)).toBe(1100);
+    expect(core.takeChanged(u)).toBe(true);
     core.stop();
     r.feed.set("EURUSD", 1.22);
     expect(core.stats().open).toBe(1);
