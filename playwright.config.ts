@@ -6,7 +6,8 @@
  * `npx remix build`. Environment knobs (all optional):
  *   E2E_PORT (3310), E2E_UPSTREAM_PORT (3410)  ports of the web and of the embedded upstream;
  *   E2E_REUSE=1                                reuse an already running server on E2E_PORT;
- *   E2E_SERVER_LOG=1                           show the server's log; E2E_KEEP_DATA=1 keep its data dir.
+ *   E2E_SERVER_LOG=1                           show the server's log; E2E_KEEP_DATA=1 keep its data dir;
+ *   E2E_TRACE=1                                record traces, keeping the failing tests' (test-results/).
  */
 import { defineConfig } from "@playwright/test";
 import { mkdtempSync } from "node:fs";
@@ -107,7 +108,9 @@ export default defineConfig({
     browserName: "chromium",
     actionTimeout: 10_000,
     navigationTimeout: 20_000,
-    trace: "retain-on-failure",
+    // Recording a trace of every test costs a sixth of the run (screencast and snapshots of each
+    // action); a failure still prints its error, step and screenshot. E2E_TRACE=1 records them.
+    trace: process.env.E2E_TRACE === "1" ? "retain-on-failure" : "off",
     screenshot: "only-on-failure",
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
