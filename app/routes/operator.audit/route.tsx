@@ -46,7 +46,13 @@ export default function Audit() {
       <Form method="get" className="card form console-search" role="search">
         <div className="field">
           <label htmlFor="audit-actor">{t("actor")}</label>
-          <input id="audit-actor" name="actor" type="search" defaultValue={d.actor} maxLength={40} />
+          <input
+            id="audit-actor"
+            name="actor"
+            type="search"
+            defaultValue={d.actor}
+            maxLength={40}
+          />
         </div>
         <button type="submit" className="btn btn-primary">
           {t("search")}

@@ -65,8 +65,9 @@ export function auditPage(
     remark: string | null;
     created_at: number;
   }[];
-  const total = (db.prepare(`SELECT COUNT(*) AS n FROM audit ${where}`).get(...filter) as { n: number })
-    .n;
+  const total = (
+    db.prepare(`SELECT COUNT(*) AS n FROM audit ${where}`).get(...filter) as { n: number }
+  ).n;
   return {
     items: rows.map((r) => ({
       id: r.id,
