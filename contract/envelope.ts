@@ -7,6 +7,8 @@ export const CODE = {
   /** Refused: `msg` says why (translated with the request's `lang`). */
   FAIL: 0,
   OK: 1,
+  /** The operator's role lacks the endpoint's permission (contract/operators.ts). */
+  FORBIDDEN: 403,
   /** Not found (also: another account's order). */
   NOT_FOUND: 404,
   RATE_LIMITED: 429,

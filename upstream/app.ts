@@ -22,6 +22,8 @@ import { registerTradingRoutes } from "./modules/trading/routes.js";
 import { registerMoneyRoutes } from "./modules/money/routes.js";
 import { registerUploadRoutes } from "./modules/uploads/routes.js";
 import { registerOperatorRoutes } from "./modules/operators/routes.js";
+import { guardOperator } from "./modules/operators/guard.js";
+import type { Permission } from "@contract/operators";
 import { registerVerifyRoutes } from "./modules/verify/routes.js";
 import { registerCompanyRoutes } from "./modules/company/routes.js";
 import { registerContentRoutes } from "./modules/content/routes.js";
@@ -112,6 +114,11 @@ export async function buildUpstream(
   };
 
   app.decorateRequest("lang", "en" as Lang);
+  app.decorateRequest("operator", null);
+  // Checks every operator endpoint's caller before its handler (platform/http/route.ts).
+  app.decorate("operatorGuard", (req: FastifyRequest, need: Permission) =>
+    guardOperator(ctx, req, need),
+  );
   app.addHook("onRequest", async (req) => {
     req.lang = normaliseLang(req.headers["lang"]);
   });

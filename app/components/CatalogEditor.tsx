@@ -1,12 +1,15 @@
 /**
  * One money catalogue page of the operator console: every entry (hidden ones marked) as its own
  * form with a save button, and a form to add one. Plain forms: they work without JavaScript. An
- * upstream refusal is shown at the form it came from, with the values that were posted.
+ * upstream refusal is shown at the form it came from, with the values that were posted. A role
+ * without the page's permission sees the entries as text, with no form.
  */
 import { Form } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
+import type { Permission } from "@contract/operators";
 import { FormErrors, Hidden, refusalMessages } from "~/components/Form";
+import { useConsoleCan } from "~/utils/console";
 
 export interface CatalogField {
   name: string;
@@ -34,6 +37,7 @@ export function CatalogEditor<T extends { id: number; enabled: number }>({
   fields,
   actionData,
   summary,
+  need,
 }: {
   /** Prefix of ids and test ids (channel, wire, draw). */
   kind: string;
@@ -44,8 +48,11 @@ export function CatalogEditor<T extends { id: number; enabled: number }>({
   actionData: unknown;
   /** The entry's name in its heading. */
   summary: (entry: T) => string;
+  /** The permission that changing the catalogue needs. */
+  need: Permission;
 }) {
   const { t } = useTranslation("operator");
+  const editable = useConsoleCan()(need);
   const refusal = (actionData ?? {}) as Refusal;
   const errorsFor = (key: string) =>
     refusal.refusedKey === key ? refusalMessages(actionData) : undefined;
@@ -58,7 +65,7 @@ export function CatalogEditor<T extends { id: number; enabled: number }>({
     fields.map((f) => {
       const id = `${kind}-${key}-${f.name}`;
       const current = entry ? String((entry as Record<string, unknown>)[f.name] ?? "") : null;
-      if (entry && f.fixed) {
+      if (entry && (f.fixed || !editable)) {
         const shown = f.options?.find((o) => o.value === current)?.label;
         return (
           <div className="field" key={f.name}>
@@ -120,36 +127,46 @@ export function CatalogEditor<T extends { id: number; enabled: number }>({
                   </span>
                 )}
               </h2>
-              <Form
-                method="post"
-                className="form console-setting"
-                aria-labelledby={`${kind}-${key}-title`}
-              >
-                <AuthenticityTokenInput />
-                <Hidden name="intent" value="save" />
-                <Hidden name="id" value={e.id} />
-                <FormErrors errors={errorsFor(key)} />
-                {inputs(key, e)}
-                <button type="submit" className="btn btn-small btn-primary">
-                  {t("save")}
-                </button>
-              </Form>
+              {editable ? (
+                <Form
+                  method="post"
+                  className="form console-setting"
+                  aria-labelledby={`${kind}-${key}-title`}
+                >
+                  <AuthenticityTokenInput />
+                  <Hidden name="intent" value="save" />
+                  <Hidden name="id" value={e.id} />
+                  <FormErrors errors={errorsFor(key)} />
+                  {inputs(key, e)}
+                  <button type="submit" className="btn btn-small btn-primary">
+                    {t("save")}
+                  </button>
+                </Form>
+              ) : (
+                <div className="form console-setting">{inputs(key, e)}</div>
+              )}
             </li>
           );
         })}
       </ul>
-      <div className="card" data-testid={`${kind}-add`}>
-        <h2 id={`${kind}-new-title`}>{t("catalog_add_title")}</h2>
-        <Form method="post" className="form console-setting" aria-labelledby={`${kind}-new-title`}>
-          <AuthenticityTokenInput />
-          <Hidden name="intent" value="add" />
-          <FormErrors errors={errorsFor("new")} />
-          {inputs("new", null)}
-          <button type="submit" className="btn btn-small btn-primary">
-            {t("catalog_add")}
-          </button>
-        </Form>
-      </div>
+      {editable ? (
+        <div className="card" data-testid={`${kind}-add`}>
+          <h2 id={`${kind}-new-title`}>{t("catalog_add_title")}</h2>
+          <Form
+            method="post"
+            className="form console-setting"
+            aria-labelledby={`${kind}-new-title`}
+          >
+            <AuthenticityTokenInput />
+            <Hidden name="intent" value="add" />
+            <FormErrors errors={errorsFor("new")} />
+            {inputs("new", null)}
+            <button type="submit" className="btn btn-small btn-primary">
+              {t("catalog_add")}
+            </button>
+          </Form>
+        </div>
+      ) : null}
     </section>
   );
 }

@@ -8,6 +8,7 @@ import type { ReactNode } from "react";
 import { Form, Link } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
+import { useConsoleCan } from "~/utils/console";
 import { Pager } from "~/components/Console";
 import { FormErrors, Hidden, refusalMessages } from "~/components/Form";
 import { LANG_ALL } from "@contract/api/content";
@@ -56,6 +57,8 @@ export function ContentEditor<T extends { id: number }>({
   actionData: unknown;
 }) {
   const { t } = useTranslation("content");
+  // News and notices are support's work: other roles read the list, with nothing to edit.
+  const editable = useConsoleCan()("support");
   const a = (actionData ?? {}) as EditorAction;
   const errors = refusalMessages(actionData);
   const pageQuery = d.page > 1 ? `page=${d.page}&` : "";
@@ -72,11 +75,13 @@ export function ContentEditor<T extends { id: number }>({
           {d.notice}
         </p>
       ) : null}
-      <p>
-        <Link to={`${path}?${pageQuery}edit=new`} className="btn btn-small btn-primary">
-          {t("editor_new")}
-        </Link>
-      </p>
+      {editable ? (
+        <p>
+          <Link to={`${path}?${pageQuery}edit=new`} className="btn btn-small btn-primary">
+            {t("editor_new")}
+          </Link>
+        </p>
+      ) : null}
       <div className="card content-table-wrap">
         <table className="content-table" data-testid={`${kind}-table`}>
           <thead>
@@ -87,9 +92,11 @@ export function ContentEditor<T extends { id: number }>({
                   {c.label}
                 </th>
               ))}
-              <th scope="col">
-                <span className="sr-only">{t("editor_edit")}</span>
-              </th>
+              {editable ? (
+                <th scope="col">
+                  <span className="sr-only">{t("editor_edit")}</span>
+                </th>
+              ) : null}
             </tr>
           </thead>
           <tbody>
@@ -99,21 +106,23 @@ export function ContentEditor<T extends { id: number }>({
                 {columns.map((c) => (
                   <td key={c.label}>{c.cell(row)}</td>
                 ))}
-                <td>
-                  <Link
-                    to={`${path}?${pageQuery}edit=${row.id}`}
-                    aria-label={`${t("editor_edit")} ${row.id}`}
-                  >
-                    {t("editor_edit")}
-                  </Link>
-                </td>
+                {editable ? (
+                  <td>
+                    <Link
+                      to={`${path}?${pageQuery}edit=${row.id}`}
+                      aria-label={`${t("editor_edit")} ${row.id}`}
+                    >
+                      {t("editor_edit")}
+                    </Link>
+                  </td>
+                ) : null}
               </tr>
             ))}
           </tbody>
         </table>
       </div>
       <Pager page={d.page} pages={d.pages} query="" />
-      {d.edit !== null ? (
+      {d.edit !== null && editable ? (
         <div className="card content-editor" data-testid={`${kind}-editor`}>
           <h2 id={`${kind}-editor-title`}>
             {d.edit === "new" ? t("editor_new") : t("editor_title", { id: d.edit })}

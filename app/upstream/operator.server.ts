@@ -3,6 +3,7 @@
  * the console session's token as `Authorization: Bearer`; a 999 (expired or revoked token) ends the
  * console session and leads to /operator/login, never to the user's sign-in.
  */
+import { data } from "@remix-run/node";
 import * as admin from "@contract/api/admin";
 import { pathOf, type EndpointDef } from "@contract/api/endpoint";
 import { CODE } from "@contract/envelope";
@@ -27,6 +28,9 @@ export async function opCall<T>(
   });
   if (!r.ok && r.code === CODE.SESSION_INVALID)
     throw await operatorSignedOut(request, { type: "error", text: r.msg });
+  // The role may not (a forged post; the console never offers it): the console's error page says
+  // so with the upstream's translated message, answered 403.
+  if (!r.ok && r.code === CODE.FORBIDDEN) throw data({ forbidden: r.msg }, { status: 403 });
   return r;
 }
 

@@ -97,7 +97,7 @@ export async function codeFormState(caller: Caller, url: URL) {
 }
 
 /** The register or forgot form's answer to the upstream's refusal. */
-export function codeFormRefused(result: SubmissionResult<string[]>, status: 400 | 429 = 400) {
+export function codeFormRefused(result: SubmissionResult<string[]>, status: 400 | 403 | 429 = 400) {
   return data({ result, cooldown: null, notice: null }, { status });
 }
 

@@ -1,5 +1,7 @@
 /** Small pieces the operator console's server and pages share. */
 import { CHARGE_STATUS, WITHDRAW_STATUS } from "@contract/enums";
+import { useRouteLoaderData } from "@remix-run/react";
+import { can, type OperatorRole, type Permission } from "@contract/operators";
 
 /** A wire time ("YYYY-MM-DD HH:mm:ss", UTC) in ms, or null. */
 export function wireTimeMs(s: string): number | null {
@@ -45,4 +47,14 @@ export function backTo(request: Request): string {
   url.searchParams.delete("index");
   const q = url.searchParams.toString();
   return url.pathname + (q ? `?${q}` : "");
+}
+
+/**
+ * What the signed-in operator's role may do, from the console layout's loader (routes/operator):
+ * a page shows an action's form only when this answers true for the action's permission. The
+ * upstream refuses the action anyway (403) for a role without it.
+ */
+export function useConsoleCan(): (need: Permission) => boolean {
+  const layout = useRouteLoaderData<{ role: OperatorRole }>("routes/operator");
+  return (need) => !!layout && can(layout.role, need);
 }

@@ -248,8 +248,9 @@ export function refused<E extends Record<string, unknown> = Record<never, never>
 
 /**
  * The status of a form the upstream refused by its rules (a wrong password, a closed market): 400,
- * or 429 when the upstream's abuse limits refused it.
+ * 429 when the upstream's abuse limits refused it, 403 when the operator's role may not do it.
  */
-export function refusalStatus(r: { code: number }): 400 | 429 {
+export function refusalStatus(r: { code: number }): 400 | 403 | 429 {
+  if (r.code === CODE.FORBIDDEN) return 403;
   return r.code === CODE.RATE_LIMITED ? 429 : 400;
 }

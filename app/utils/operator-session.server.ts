@@ -7,10 +7,13 @@
 import { createCookieSessionStorage, redirect, type Session } from "@remix-run/node";
 import type { Toast } from "~/utils/session.server";
 import { env, sessionSecrets } from "~/utils/env.server";
+import { can, isOperatorRole, type OperatorRole, type Permission } from "@contract/operators";
 
 export interface OperatorSessionData {
   token: string;
   name: string;
+  /** The operator's role when they signed in; a new role ends the token, so it stays current. */
+  role: OperatorRole;
   /** ms since the epoch: when the upstream stops accepting the token. */
   expiresAt: number;
 }
@@ -64,16 +67,22 @@ export interface SignedInOperator {
   session: OperatorSession;
   token: string;
   name: string;
+  role: OperatorRole;
 }
 
 export async function getOperator(request: Request): Promise<SignedInOperator | null> {
   const session = await getOperatorSession(request);
   const token = session.get("token");
   const name = session.get("name");
+  const role = session.get("role");
   const at = session.get("expiresAt");
-  if (!token || !name || (at && at <= Date.now())) return null;
-  return { session, token, name };
+  // A session from before roles has none: signing in again gives it one.
+  if (!token || !name || !isOperatorRole(role) || (at && at <= Date.now())) return null;
+  return { session, token, name, role };
 }
+
+/** True when the signed-in operator's role holds the permission (what the console shows). */
+export const mayDo = (op: Pick<SignedInOperator, "role">, need: Permission) => can(op.role, need);
 
 /** For console pages: the signed-in operator, or a redirect to the console's sign-in. */
 export async function requireOperator(request: Request): Promise<SignedInOperator> {
@@ -87,6 +96,7 @@ export async function operatorSignedOut(request: Request, toast?: Toast): Promis
   const session = await getOperatorSession(request);
   session.unset("token");
   session.unset("name");
+  session.unset("role");
   session.unset("expiresAt");
   if (toast) session.flash("toast", toast);
   return redirect(OPERATOR_LOGIN, {

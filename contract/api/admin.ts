@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { endpoint, cacheBuster, id, numeric, text } from "./endpoint";
+import type { OperatorRole } from "../operators";
 
 /** Who a queue item belongs to. */
 export interface AdminUserRef {
@@ -92,6 +93,7 @@ export const charges = endpoint<AdminPage<AdminCharge>>()({
   method: "GET",
   path: "/admin/api/charges",
   auth: true,
+  operator: "read",
   tag: "operators",
   summary: "Deposits by status (default 0, unchecked), PAGE_SIZE a page, oldest first",
   query: queue,
@@ -101,6 +103,7 @@ export const approveCharge = endpoint<AdminCharge>()({
   method: "POST",
   path: "/admin/api/charges/:id/approve",
   auth: true,
+  operator: "money",
   tag: "operators",
   summary:
     "Credit a deposit: the amount actually received (default the declared one), one ledger row",
@@ -112,6 +115,7 @@ export const rejectCharge = endpoint<AdminCharge>()({
   method: "POST",
   path: "/admin/api/charges/:id/reject",
   auth: true,
+  operator: "money",
   tag: "operators",
   summary: "Reject a deposit with a remark the user sees; nothing is credited",
   params: byId,
@@ -122,6 +126,7 @@ export const invalidCharge = endpoint<AdminCharge>()({
   method: "POST",
   path: "/admin/api/charges/:id/invalid",
   auth: true,
+  operator: "money",
   tag: "operators",
   summary: "Mark a deposit invalid with a remark; nothing is credited",
   params: byId,
@@ -132,6 +137,7 @@ export const draws = endpoint<AdminPage<AdminDraw>>()({
   method: "GET",
   path: "/admin/api/draws",
   auth: true,
+  operator: "read",
   tag: "operators",
   summary: "Withdrawals by status (default 0, under review), PAGE_SIZE a page, oldest first",
   query: queue,
@@ -141,6 +147,7 @@ export const approveDraw = endpoint<AdminDraw>()({
   method: "POST",
   path: "/admin/api/draws/:id/approve",
   auth: true,
+  operator: "money",
   tag: "operators",
   summary: "Mark a withdrawal paid: the amount leaves lock_balance",
   params: byId,
@@ -151,6 +158,7 @@ export const rejectDraw = endpoint<AdminDraw>()({
   method: "POST",
   path: "/admin/api/draws/:id/reject",
   auth: true,
+  operator: "money",
   tag: "operators",
   summary: "Reject a withdrawal with a remark: the amount returns to the balance",
   params: byId,
@@ -161,6 +169,7 @@ export const adjustments = endpoint<AuditRow>()({
   method: "POST",
   path: "/admin/api/adjustments",
   auth: true,
+  operator: "money",
   tag: "operators",
   summary: "Book a signed adjustment (ledger kind adjustment) with its reason",
   body: z.object({ uid: text(64), amount: numeric, remark: text(500) }),
@@ -170,6 +179,7 @@ export const users = endpoint<AdminUser[]>()({
   method: "GET",
   path: "/admin/api/users",
   auth: true,
+  operator: "read",
   tag: "operators",
   summary: "Find users by uid, e-mail or phone (at most 20), with balance, lock_balance and equity",
   query: z.object({ q: text(128).optional(), ...cacheBuster }),
@@ -192,6 +202,7 @@ export const userLedger = endpoint<AdminPage<AdminLedgerRow>>()({
   method: "GET",
   path: "/admin/api/users/:uid/ledger",
   auth: true,
+  operator: "read",
   tag: "operators",
   summary: "A user's ledger by uid, PAGE_SIZE rows a page, newest first",
   params: z.object({ uid: text(64) }),
@@ -202,6 +213,7 @@ export const audit = endpoint<AdminPage<AuditRow>>()({
   method: "GET",
   path: "/admin/api/audit",
   auth: true,
+  operator: "read",
   tag: "operators",
   summary:
     "The audit log, PAGE_SIZE rows a page, newest first; optionally only one actor's rows (an operator's name, or `token` for the scripts)",
@@ -212,6 +224,8 @@ export interface OperatorSession {
   /** Send as `Authorization: Bearer <token>`. */
   token: string;
   name: string;
+  /** What the operator may do (contract/operators.ts); a new role ends the session. */
+  role: OperatorRole;
   /** "YYYY-MM-DD HH:mm:ss" UTC. */
   expires_at: string;
 }
@@ -229,6 +243,7 @@ export const logout = endpoint<null>()({
   method: "POST",
   path: "/admin/api/logout",
   auth: true,
+  operator: "read",
   tag: "operators",
   summary: "End the operator's sign-in (its token stops working)",
   body: z.object({}),
@@ -246,6 +261,7 @@ export const settings = endpoint<AdminSetting[]>()({
   method: "GET",
   path: "/admin/api/settings",
   auth: true,
+  operator: "read",
   tag: "operators",
   summary: "Every setting operators may change, with its value",
   query: z.object({ ...cacheBuster }),
@@ -255,6 +271,7 @@ export const setSetting = endpoint<AdminSetting>()({
   method: "POST",
   path: "/admin/api/settings",
   auth: true,
+  operator: "admin",
   tag: "operators",
   summary: "Change one setting: the value is checked for its key; audited with old and new value",
   body: z.object({ key: text(64), value: text(500) }),
@@ -353,6 +370,7 @@ export const chargeChannels = endpoint<AdminChargeChannel[]>()({
   method: "GET",
   path: "/admin/api/charge_channels",
   auth: true,
+  operator: "read",
   tag: "operators",
   summary: "Every coin deposit channel, hidden ones included",
   query: z.object({ ...cacheBuster }),
@@ -362,6 +380,7 @@ export const addChargeChannel = endpoint<AdminChargeChannel>()({
   method: "POST",
   path: "/admin/api/charge_channels",
   auth: true,
+  operator: "admin",
   tag: "operators",
   summary: "Add a coin deposit channel (the address is checked for its network)",
   body: z.object({
@@ -375,6 +394,7 @@ export const updateChargeChannel = endpoint<AdminChargeChannel>()({
   method: "POST",
   path: "/admin/api/charge_channels/:id",
   auth: true,
+  operator: "admin",
   tag: "operators",
   summary: "Change a coin deposit channel: any of its fields; the whole entry is checked again",
   params: byId,
@@ -385,6 +405,7 @@ export const wireAccounts = endpoint<AdminWireAccount[]>()({
   method: "GET",
   path: "/admin/api/wire_accounts",
   auth: true,
+  operator: "read",
   tag: "operators",
   summary: "Every bank account for wire deposits, hidden ones included",
   query: z.object({ ...cacheBuster }),
@@ -394,6 +415,7 @@ export const addWireAccount = endpoint<AdminWireAccount>()({
   method: "POST",
   path: "/admin/api/wire_accounts",
   auth: true,
+  operator: "admin",
   tag: "operators",
   summary: "Add a bank account for wire deposits",
   body: z.object({
@@ -408,6 +430,7 @@ export const updateWireAccount = endpoint<AdminWireAccount>()({
   method: "POST",
   path: "/admin/api/wire_accounts/:id",
   auth: true,
+  operator: "admin",
   tag: "operators",
   summary: "Change a bank account for wire deposits: any of its fields",
   params: byId,
@@ -418,6 +441,7 @@ export const drawCurrencies = endpoint<AdminDrawCurrency[]>()({
   method: "GET",
   path: "/admin/api/draw_currencies",
   auth: true,
+  operator: "read",
   tag: "operators",
   summary: "Every withdrawal currency, hidden ones included",
   query: z.object({ ...cacheBuster }),
@@ -427,6 +451,7 @@ export const addDrawCurrency = endpoint<AdminDrawCurrency>()({
   method: "POST",
   path: "/admin/api/draw_currencies",
   auth: true,
+  operator: "admin",
   tag: "operators",
   summary: "Add a withdrawal currency: type, code, network, fee, price and bounds",
   body: z.object({
@@ -441,6 +466,7 @@ export const updateDrawCurrency = endpoint<AdminDrawCurrency>()({
   method: "POST",
   path: "/admin/api/draw_currencies/:id",
   auth: true,
+  operator: "admin",
   tag: "operators",
   summary: "Change a withdrawal currency: any of its fields except type; checked again as a whole",
   params: byId,

@@ -42,7 +42,8 @@ export interface SetPrice {
 export const marketPrice = endpoint<SetPrice>()({
   method: "POST",
   path: "/dev/market/price",
-  auth: false,
+  auth: true,
+  operator: "admin",
   tag: "dev",
   summary:
     "Ticks an instrument at a price, as the market would (MARKET_FEED=manual only; operator token)",

@@ -11,6 +11,7 @@
  * read (an object where a field is expected) is refused as an invalid value of that field.
  */
 import { z } from "zod";
+import type { Permission } from "../operators";
 
 export type Method = "GET" | "POST";
 
@@ -28,6 +29,12 @@ export interface EndpointDef {
   params?: z.AnyZodObject;
   /** True when the call honours the `Idempotency-Key` header. */
   idempotent?: boolean;
+  /**
+   * An operator endpoint: the permission the caller's role must hold (contract/operators.ts). The
+   * upstream checks it before the handler runs (401 without an operator, 403 without the
+   * permission); the console shows the action only to roles that hold it.
+   */
+  operator?: Permission;
 }
 
 /** An endpoint whose envelope carries `Data`; the type lives only at compile time. */

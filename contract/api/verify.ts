@@ -97,6 +97,7 @@ export const realNames = endpoint<AdminPage<AdminRealName>>()({
   method: "GET",
   path: "/admin/api/real_names",
   auth: true,
+  operator: "read",
   tag: "operators",
   summary:
     "Verification requests by review_status (REAL_NAME_REQUEST, default 1 waiting), PAGE_SIZE a page, oldest first",
@@ -109,6 +110,7 @@ export const approveRealName = endpoint<AdminRealName>()({
   method: "POST",
   path: "/admin/api/real_names/:id/approve",
   auth: true,
+  operator: "support",
   tag: "operators",
   summary: "Certify a waiting verification request",
   params: byId,
@@ -119,6 +121,7 @@ export const rejectRealName = endpoint<AdminRealName>()({
   method: "POST",
   path: "/admin/api/real_names/:id/reject",
   auth: true,
+  operator: "support",
   tag: "operators",
   summary:
     "Reject a waiting verification request with a remark the user sees; they may submit again",

@@ -10,18 +10,30 @@ import sharp from "sharp";
 import { generate } from "otplib";
 import { expect, PASSWORD, UPSTREAM_URL, TRON } from "./fixtures";
 import { createOperatorAccount, type OperatorAccount } from "./operator";
+import type { OperatorRole } from "../../contract/operators";
 import { web } from "./texts";
 
 export const EN = (key: string, params?: Record<string, string | number>) => web("en", key, params);
 
 /** A fresh operator account for one test (its codes are never replayed by another test). */
-export function newOperator(info: TestInfo, tag = "op"): OperatorAccount {
+export function newOperator(
+  info: TestInfo,
+  tag = "op",
+  role: OperatorRole = "admin",
+): OperatorAccount {
   const name = `e2e-${tag}-${info.project.name}-${info.workerIndex}-${Date.now().toString(36)}`;
-  return createOperatorAccount(name.slice(0, 40));
+  return createOperatorAccount(name.slice(0, 40), role);
 }
 
 /** The authenticator's current code. */
 export const totp = (op: OperatorAccount) => generate({ secret: op.secret });
+
+/**
+ * The authenticator's next code (its clock a step ahead), which the upstream accepts as well (one
+ * step either side): a second sign-in within the same 30 s needs no wait for a fresh code.
+ */
+export const nextTotp = (op: OperatorAccount) =>
+  generate({ secret: op.secret, epoch: Math.floor(Date.now() / 1000) + 30 });
 
 /** Fills and posts the console's sign-in form (on /operator/login). */
 export async function fillOperatorLogin(page: Page, op: OperatorAccount, code: string) {

@@ -4,6 +4,7 @@
  */
 import { execFileSync } from "node:child_process";
 import path from "node:path";
+import type { OperatorRole } from "../../contract/operators";
 
 export const E2E_OPERATOR_TOKEN = "e2e-operator-token-0123456789abcdef";
 
@@ -56,9 +57,10 @@ export async function setPrice(code: string, price: string): Promise<number> {
   return answer.data.price;
 }
 
-/** An operator account made as an operator makes one: `npm run operator -- add NAME`. */
+/** An operator account made as an operator makes one: `npm run operator -- add NAME --role ROLE`. */
 export interface OperatorAccount {
   name: string;
+  role: OperatorRole;
   password: string;
   /** The TOTP secret of the otpauth:// URI the command prints. */
   secret: string;
@@ -68,13 +70,13 @@ export interface OperatorAccount {
  * Runs the operator command against the e2e server's store (DATA_DIR of playwright.config.ts) and
  * reads the one-time password and the otpauth URI's secret from what it prints.
  */
-export function createOperatorAccount(name: string): OperatorAccount {
-  const out = operatorCommand("add", name);
+export function createOperatorAccount(name: string, role: OperatorRole = "admin"): OperatorAccount {
+  const out = operatorCommand("add", name, "--role", role);
   const password = /Password \(shown once\): (\S+)/.exec(out)?.[1];
   const uri = /(otpauth:\/\/\S+)/.exec(out)?.[1];
   const secret = uri ? new URL(uri).searchParams.get("secret") : null;
   if (!password || !secret) throw new Error(`unexpected output of the operator command: ${out}`);
-  return { name, password, secret };
+  return { name, role, password, secret };
 }
 
 /** `npm run operator -- disable NAME`: the operator's sign-ins end at once. */
@@ -82,14 +84,19 @@ export function disableOperatorAccount(name: string): void {
   operatorCommand("disable", name);
 }
 
-function operatorCommand(cmd: "add" | "disable", name: string): string {
+/** `npm run operator -- role NAME ROLE`: a new role; the operator's sign-ins end at once. */
+export function setOperatorAccountRole(name: string, role: OperatorRole): void {
+  operatorCommand("role", name, role);
+}
+
+function operatorCommand(cmd: "add" | "disable" | "role", name: string, ...rest: string[]): string {
   const dataDir = process.env.E2E_DATA_DIR;
   if (!dataDir) throw new Error("E2E_DATA_DIR is not set (playwright.config.ts sets it)");
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
   delete env.UPSTREAM_DB;
   const out = execFileSync(
     path.resolve("node_modules/.bin/tsx"),
-    ["upstream/operator.ts", cmd, name],
+    ["upstream/operator.ts", cmd, name, ...rest],
     { env, encoding: "utf8", timeout: 30_000 },
   );
   return out;

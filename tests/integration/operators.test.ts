@@ -7,15 +7,16 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { SECRET_KEY_FILE } from "../../upstream/platform/secret-box.js";
+import { loadSecretKey, SECRET_KEY_FILE } from "../../upstream/platform/secret-box.js";
+import { secretKeyDir } from "../../upstream/platform/config.js";
 import sharp from "sharp";
-import { currentCode } from "../../upstream/modules/operators/accounts.js";
+import { createOperator, currentCode } from "../../upstream/modules/operators/accounts.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkLedger } from "../../upstream/modules/money/check.js";
 import { loginEmail, registerEmail, type Server } from "./accounts-helpers.js";
 import { startUpstream } from "./upstream-harness.js";
 
-const OPERATOR = "op-test-token-0123456789abcdef";
+const OPERATOR = "op-test-token-0123456789abcdef-0123";
 const TRON = "TJ8GzYaHquqyWfQH8bCeRBwz6Zmv3BboKk";
 const op = { headers: { authorization: `Bearer ${OPERATOR}` } };
 let s: Server;
@@ -268,14 +269,14 @@ describe("operator API", () => {
         encoding: "utf8",
         timeout: 60_000,
       });
-    const added = cli("add", "alice");
+    const added = cli("add", "alice", "--role", "finance");
     expect(added.status).toBe(0);
     const password = /Password \(shown once\): (\S+)/.exec(added.stdout)?.[1] ?? "";
     const secret =
       /otpauth:\/\/totp\/Tradepost:alice\?secret=([A-Z2-7]+)/.exec(added.stdout)?.[1] ?? "";
     expect(password.length).toBeGreaterThanOrEqual(20);
     expect(secret).not.toBe("");
-    expect(cli("add", "alice").status).toBe(1);
+    expect(cli("add", "alice", "--role", "finance").status).toBe(1);
     // The secret is stored sealed, with a key kept beside the database (mode 600).
     const stored = s.up.ctx.db
       .prepare("SELECT totp_secret FROM operators WHERE name = 'alice'")
@@ -317,7 +318,7 @@ describe("operator API", () => {
     expect((await s.get("/admin/api/users", bearer)).code).toBe(999);
 
     // Five wrong tries lock the name, even for the right password and code.
-    const added2 = cli("add", "bob");
+    const added2 = cli("add", "bob", "--role", "viewer");
     const pw2 = /Password \(shown once\): (\S+)/.exec(added2.stdout)![1];
     const secret2 = /secret=([A-Z2-7]+)/.exec(added2.stdout)![1];
     for (let i = 0; i < 5; i++) await login({ name: "bob", password: "nope", code: "123456" });
@@ -331,6 +332,24 @@ describe("operator API", () => {
 
     expect(cli("disable", "alice").status).toBe(0);
     expect(cli("list").stdout).toMatch(/alice\t.*\tdisabled/);
+  });
+
+  it("takes a code once even from two sign-ins at the same moment; a success clears the name's failed tries", async () => {
+    const key = loadSecretKey(s.up.ctx.config.operatorSecretKey, secretKeyDir(s.up.ctx.config));
+    const erin = await createOperator(s.up.ctx.db, key, "erin", "viewer");
+    const login = (code: string, password = erin.password) =>
+      fetch(`${s.base}/admin/api/login`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ name: "erin", password, code }),
+      }).then(async (r) => ({ status: r.status, ...((await r.json()) as { code: number }) }));
+    for (let i = 0; i < 3; i++) expect((await login("123456", "wrong")).status).toBe(401);
+    const code = await currentCode(erin.secret);
+    const both = await Promise.all([login(code), login(code)]);
+    expect(both.map((r) => r.code).sort()).toEqual([0, 1]);
+    // The tries before the success are forgotten: five more may fail before the lock.
+    for (let i = 0; i < 5; i++) expect((await login("123456", "wrong")).status).toBe(401);
+    expect((await login("123456", "wrong")).status).toBe(429);
   });
 
   it("changes settings only to values their key accepts, each change audited", async () => {

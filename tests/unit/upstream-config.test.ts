@@ -98,6 +98,11 @@ describe("upstream config", () => {
       /RATE_LIMIT must be 1, 0, true, false, yes or no/,
     );
     expect(problemOf({ SMTP_URL: "not a url" })).toMatch(/SMTP_URL/);
+    // The scripts' operator secret acts as an admin: never a short, guessable one.
+    expect(problemOf({ OPERATOR_TOKEN: "x".repeat(31) })).toMatch(
+      /OPERATOR_TOKEN must be at least 32 characters/,
+    );
+    expect(problemOf({ OPERATOR_TOKEN: "x".repeat(32) })).toBe("accepted");
     const both = problemOf({ UPSTREAM_PORT: "abc", MARKET_TICK_MS: "-1" });
     expect(both).toMatch(/UPSTREAM_PORT/);
     expect(both).toMatch(/MARKET_TICK_MS/);

@@ -6,6 +6,7 @@ import net from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { CODE_RESEND_S, UPLOAD_MAX_BYTES as DEFAULT_UPLOAD_MAX_BYTES } from "@contract/constants";
+import { OPERATOR_TOKEN_MIN_LENGTH } from "@contract/operators";
 
 export interface UpstreamConfig {
   host: string;
@@ -141,7 +142,17 @@ const EnvSchema = z.object({
   MARKET_ALWAYS_OPEN: flag(),
   MARKET_TICK_MS: int(500, 10, 3_600_000),
   MARKET_SEED: int(20261122, 0, Number.MAX_SAFE_INTEGER),
-  OPERATOR_TOKEN: text(),
+  // The scripts' operator secret acts as an admin: as long as a generated one (openssl rand -hex 32).
+  OPERATOR_TOKEN: z.preprocess(
+    unset,
+    z
+      .string()
+      .min(
+        OPERATOR_TOKEN_MIN_LENGTH,
+        `must be at least ${OPERATOR_TOKEN_MIN_LENGTH} characters (e.g. openssl rand -hex 32)`,
+      )
+      .optional(),
+  ),
   OPERATOR_SECRET_KEY: z.preprocess(
     unset,
     z

@@ -81,7 +81,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const q = new URL(request.url).searchParams;
   const here = withdrawPath(typeOf(q), Number(q.get("draw_id")) || null);
   const v = form.value;
-  const refuse = (msg: string, status: 400 | 429 = 400) =>
+  const refuse = (msg: string, status: 400 | 403 | 429 = 400) =>
     data(
       { refusedIntent: form.intent, result: form.reply({ formErrors: [msg] }), arrival: null },
       { status },

@@ -10,7 +10,7 @@ import { useTranslation } from "react-i18next";
 import { CHARGE_STATUS } from "@contract/enums";
 import { FormErrors, Hidden } from "~/components/Form";
 import { Pager, RemarkForm, StatusTabs, useQueueRefusals } from "~/components/Console";
-import { CHARGE_TABS } from "~/utils/console";
+import { CHARGE_TABS, useConsoleCan } from "~/utils/console";
 import { formatMoney } from "~/utils/format";
 import type { action, loader } from "./charges.server";
 
@@ -20,6 +20,7 @@ export const handle = { i18n: ["common", "auth", "operator"] };
 
 export default function Charges() {
   const d = useLoaderData<typeof loader>();
+  const may = useConsoleCan();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("operator");
   const { errorsFor, orphan } = useQueueRefusals(actionData, d.items);
@@ -86,7 +87,7 @@ export default function Charges() {
                   <img src={c.proof} alt={t("proof_alt", { id: c.id })} loading="lazy" />
                 </a>
               </div>
-              {c.status === CHARGE_STATUS.UNCHECKED ? (
+              {c.status === CHARGE_STATUS.UNCHECKED && may("money") ? (
                 <div className="console-actions">
                   <Form method="post" className="form console-action" data-testid="approve-form">
                     <AuthenticityTokenInput />

@@ -27,6 +27,7 @@ export default function Channels() {
   return (
     <CatalogEditor
       kind="channel"
+      need="admin"
       title={t("nav_channels")}
       notice={d.notice}
       entries={d.entries}

@@ -34,6 +34,7 @@ export default function Companies() {
   return (
     <CatalogEditor
       kind="company"
+      need="support"
       title={t("nav_companies")}
       notice={d.notice}
       entries={d.entries}

@@ -46,6 +46,7 @@ export default function DrawCurrencies() {
   return (
     <CatalogEditor
       kind="draw"
+      need="admin"
       title={t("nav_draw_currencies")}
       notice={d.notice}
       entries={d.entries}

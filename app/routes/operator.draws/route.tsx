@@ -9,7 +9,7 @@ import { useTranslation } from "react-i18next";
 import { WITHDRAW_STATUS } from "@contract/enums";
 import { FormErrors, Hidden } from "~/components/Form";
 import { Pager, RemarkForm, StatusTabs, useQueueRefusals } from "~/components/Console";
-import { DRAW_TABS } from "~/utils/console";
+import { DRAW_TABS, useConsoleCan } from "~/utils/console";
 import { formatMoney } from "~/utils/format";
 import type { action, loader } from "./draws.server";
 
@@ -19,6 +19,7 @@ export const handle = { i18n: ["common", "auth", "operator"] };
 
 export default function Draws() {
   const d = useLoaderData<typeof loader>();
+  const may = useConsoleCan();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("operator");
   const { errorsFor, orphan } = useQueueRefusals(actionData, d.items);
@@ -83,7 +84,7 @@ export default function Draws() {
                   </>
                 ) : null}
               </dl>
-              {w.status === WITHDRAW_STATUS.REVIEWING ? (
+              {w.status === WITHDRAW_STATUS.REVIEWING && may("money") ? (
                 <div className="console-actions">
                   <Form method="post" className="form console-action" data-testid="approve-form">
                     <AuthenticityTokenInput />

@@ -18,7 +18,7 @@ import { Pager } from "~/components/Console";
 import { FormErrors, Hidden, refusalMessages } from "~/components/Form";
 import { feedbackInbox, handleFeedback } from "~/upstream/company.server";
 import { operatorRedirect, requireOperator } from "~/utils/operator-session.server";
-import { pageParam } from "~/utils/console";
+import { pageParam, useConsoleCan } from "~/utils/console";
 import { readForm, refused, refusalStatus } from "~/utils/forms.server";
 import { getT } from "~/i18n.server";
 import companyStyles from "~/styles/company.css";
@@ -68,6 +68,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function FeedbackInbox() {
   const d = useLoaderData<typeof loader>();
+  const may = useConsoleCan();
   const errors = refusalMessages(useActionData<typeof action>());
   const { t } = useTranslation("company");
   return (
@@ -104,7 +105,7 @@ export default function FeedbackInbox() {
                 {t("feedback_contact")}: {f.contact || "—"} · {f.lang}
                 {f.handled_by ? ` · ${t("handled_by", { name: f.handled_by })}` : ""}
               </p>
-              {f.handled ? null : (
+              {f.handled || !may("support") ? null : (
                 <Form method="post" aria-labelledby={`feedback-${f.id}-title`}>
                   <AuthenticityTokenInput />
                   <Hidden name="intent" value="handled" />

@@ -34,6 +34,7 @@ export default function NewsCategories() {
   return (
     <CatalogEditor
       kind="category"
+      need="support"
       title={t("nav_news_categories")}
       notice={d.notice}
       entries={d.entries.map((e) => ({ ...e, enabled: e.published }))}

@@ -6,6 +6,7 @@
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
+import { useConsoleCan } from "~/utils/console";
 import { FormErrors, Hidden, refusalMessages } from "~/components/Form";
 import { Pager } from "~/components/Console";
 import { formatMoney, signOf } from "~/utils/format";
@@ -17,6 +18,7 @@ export const handle = { i18n: ["common", "auth", "operator"] };
 
 export default function Users() {
   const d = useLoaderData<typeof loader>();
+  const may = useConsoleCan();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("operator");
   const qs = (extra: Record<string, string>) =>
@@ -108,31 +110,39 @@ export default function Users() {
           {d.ledger ? (
             <Pager page={d.page} pages={d.ledger.pages} query={qs({ uid: d.uid })} />
           ) : null}
-          <Form method="post" className="form" data-testid="adjust-form">
-            <h3>{t("adjust_title")}</h3>
-            <AuthenticityTokenInput />
-            <Hidden name="intent" value="adjust" />
-            <Hidden name="uid" value={d.uid} />
-            <FormErrors errors={refusalMessages(actionData)} />
-            <div className="field">
-              <label htmlFor="adjust-amount">{t("adjust_amount")}</label>
-              <input
-                id="adjust-amount"
-                name="amount"
-                required
-                inputMode="decimal"
-                maxLength={32}
-                autoComplete="off"
-              />
-            </div>
-            <div className="field">
-              <label htmlFor="adjust-remark">{t("remark")}</label>
-              <input id="adjust-remark" name="remark" required maxLength={500} autoComplete="off" />
-            </div>
-            <button type="submit" className="btn btn-primary">
-              {t("adjust")}
-            </button>
-          </Form>
+          {may("money") ? (
+            <Form method="post" className="form" data-testid="adjust-form">
+              <h3>{t("adjust_title")}</h3>
+              <AuthenticityTokenInput />
+              <Hidden name="intent" value="adjust" />
+              <Hidden name="uid" value={d.uid} />
+              <FormErrors errors={refusalMessages(actionData)} />
+              <div className="field">
+                <label htmlFor="adjust-amount">{t("adjust_amount")}</label>
+                <input
+                  id="adjust-amount"
+                  name="amount"
+                  required
+                  inputMode="decimal"
+                  maxLength={32}
+                  autoComplete="off"
+                />
+              </div>
+              <div className="field">
+                <label htmlFor="adjust-remark">{t("remark")}</label>
+                <input
+                  id="adjust-remark"
+                  name="remark"
+                  required
+                  maxLength={500}
+                  autoComplete="off"
+                />
+              </div>
+              <button type="submit" className="btn btn-primary">
+                {t("adjust")}
+              </button>
+            </Form>
+          ) : null}
         </section>
       ) : null}
     </section>

@@ -8,6 +8,7 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import type { LinksFunction } from "@remix-run/node";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
+import { useConsoleCan } from "~/utils/console";
 import { REAL_NAME_REQUEST } from "@contract/api/verify";
 import { FormErrors, Hidden } from "~/components/Form";
 import { Pager, RemarkForm, StatusTabs, useQueueRefusals } from "~/components/Console";
@@ -23,6 +24,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: verifyStyl
 
 export default function Verifications() {
   const d = useLoaderData<typeof loader>();
+  const may = useConsoleCan();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation(["verify", "operator"]);
   const { errorsFor, orphan } = useQueueRefusals(actionData, d.items);
@@ -94,7 +96,7 @@ export default function Verifications() {
                   </figure>
                 ))}
               </div>
-              {r.status === REAL_NAME_REQUEST.WAITING ? (
+              {r.status === REAL_NAME_REQUEST.WAITING && may("support") ? (
                 <div className="console-actions">
                   <Form method="post" className="form console-action" data-testid="approve-form">
                     <AuthenticityTokenInput />

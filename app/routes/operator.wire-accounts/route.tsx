@@ -30,6 +30,7 @@ export default function WireAccounts() {
   return (
     <CatalogEditor
       kind="wire"
+      need="admin"
       title={t("nav_wire_accounts")}
       notice={d.notice}
       entries={d.entries}

@@ -1,10 +1,19 @@
 /**
  * The operator console's layout (/operator/*): only for a signed-in operator (console session;
  * a user's session never opens it), with its own navigation instead of the users' tab bar, the
- * operator's name and the sign-out form. Toasts of console actions come from the console session.
+ * operator's name and role and the sign-out form. Toasts of console actions come from the console
+ * session. Its loader data carries the role for the pages' `useConsoleCan` (app/utils/console.ts).
  */
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, NavLink, Outlet, useLoaderData } from "@remix-run/react";
+import {
+  Form,
+  isRouteErrorResponse,
+  Link,
+  NavLink,
+  Outlet,
+  useLoaderData,
+  useRouteError,
+} from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
 import { commitOperatorSession, requireOperator } from "~/utils/operator-session.server";
@@ -16,7 +25,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const toast = op.session.get("toast") ?? null;
   const headers = new Headers({ "Cache-Control": "private, no-store" });
   if (toast) headers.append("Set-Cookie", await commitOperatorSession(op.session));
-  return data({ name: op.name, toast }, { headers });
+  return data({ name: op.name, role: op.role, toast }, { headers });
 }
 
 const LINKS = [
@@ -41,7 +50,7 @@ const MONEY_LINKS = [
 ] as const;
 
 export default function OperatorLayout() {
-  const { name } = useLoaderData<typeof loader>();
+  const { name, role } = useLoaderData<typeof loader>();
   const { t } = useTranslation(["operator", "verify", "company", "content"]);
   return (
     <div className="console">
@@ -49,6 +58,9 @@ export default function OperatorLayout() {
         <strong className="console-brand">{t("console")}</strong>
         <span className="muted" data-testid="operator-name">
           {name}
+        </span>
+        <span className="badge closed" data-testid="operator-role" data-role={role}>
+          {t(`role_${role}`)}
         </span>
         <Form method="post" action="/operator/logout" className="console-signout">
           <AuthenticityTokenInput />
@@ -83,6 +95,33 @@ export default function OperatorLayout() {
       <div className="console-body">
         <Outlet />
       </div>
+    </div>
+  );
+}
+
+/**
+ * A console page that failed: an action the operator's role may not take (403, with the upstream's
+ * translated refusal), or any other failure, with the way back to the console.
+ */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const { t } = useTranslation(["operator", "common"]);
+  const forbidden =
+    isRouteErrorResponse(error) && error.status === 403
+      ? String((error.data as { forbidden?: string } | null)?.forbidden ?? "")
+      : null;
+  if (forbidden === null) console.error(error);
+  return (
+    <div className="console">
+      <main className="screen error-screen" data-testid="console-error">
+        <h1>{forbidden !== null ? t("operator:forbidden_title") : t("common:error.title")}</h1>
+        <p data-testid={forbidden !== null ? "forbidden" : undefined}>
+          {forbidden || t("common:error.text")}
+        </p>
+        <Link to="/operator" className="btn btn-primary">
+          {t("operator:console")}
+        </Link>
+      </main>
     </div>
   );
 }

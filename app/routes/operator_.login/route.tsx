@@ -41,6 +41,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const session = await getOperatorSession(request);
   session.set("token", r.data.token);
   session.set("name", r.data.name);
+  session.set("role", r.data.role);
   session.set("expiresAt", wireTimeMs(r.data.expires_at) ?? Date.now() + 3600_000);
   return redirect("/operator", {
     headers: { "Set-Cookie": await commitOperatorSession(session) },

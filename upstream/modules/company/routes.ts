@@ -16,7 +16,7 @@ import { wireTime } from "../../platform/wire.js";
 import { addressSubject } from "../../platform/limits.js";
 import { writeAudit } from "../operators/audit.js";
 import { isEmail, isWebAddress } from "./checks.js";
-import { requireOperator } from "../operators/routes.js";
+import { operatorOf } from "../operators/guard.js";
 import {
   addToCatalog,
   enabled,
@@ -220,7 +220,6 @@ export function registerCompanyRoutes(app: FastifyInstance, ctx: AppContext): vo
     app,
     api.companies,
     async (req) => {
-      requireOperator(ctx, req);
       return ctx.ok(req, listCatalog(db, COMPANIES));
     },
     extras,
@@ -229,7 +228,7 @@ export function registerCompanyRoutes(app: FastifyInstance, ctx: AppContext): vo
     app,
     api.addCompany,
     async (req) => {
-      const op = requireOperator(ctx, req);
+      const op = operatorOf(req);
       return ctx.ok(req, addToCatalog(db, COMPANIES, req.body, op.actor));
     },
     extras,
@@ -238,7 +237,7 @@ export function registerCompanyRoutes(app: FastifyInstance, ctx: AppContext): vo
     app,
     api.updateCompany,
     async (req) => {
-      const op = requireOperator(ctx, req);
+      const op = operatorOf(req);
       const id = intField((req.params as { id: string }).id, "id", INVALID);
       return ctx.ok(req, updateCatalog(db, COMPANIES, id, req.body, op.actor));
     },
@@ -249,7 +248,6 @@ export function registerCompanyRoutes(app: FastifyInstance, ctx: AppContext): vo
     app,
     api.feedbackInbox,
     async (req) => {
-      requireOperator(ctx, req);
       const page = pageField(req.query.page, INVALID);
       const total = (db.prepare("SELECT COUNT(*) AS n FROM feedback").get() as { n: number }).n;
       const rows = db
@@ -264,7 +262,7 @@ export function registerCompanyRoutes(app: FastifyInstance, ctx: AppContext): vo
     app,
     api.handleFeedback,
     async (req) => {
-      const op = requireOperator(ctx, req);
+      const op = operatorOf(req);
       const id = intField((req.params as { id: string }).id, "id", INVALID);
       const row = db.transaction(() => {
         const before = db.prepare("SELECT handled FROM feedback WHERE id = ?").get(id) as

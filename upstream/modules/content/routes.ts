@@ -13,7 +13,7 @@ import { CODE_NOT_FOUND } from "../../platform/errors.js";
 import { intField, pageField } from "../../platform/params.js";
 import { route } from "../../platform/http/route.js";
 import { translate } from "../../platform/i18n.js";
-import { requireOperator } from "../operators/routes.js";
+import { operatorOf } from "../operators/guard.js";
 import {
   CATEGORIES,
   INVALID,
@@ -81,7 +81,6 @@ export function registerContentRoutes(app: FastifyInstance, ctx: AppContext): vo
     app,
     api.adminNewsCategories,
     async (req) => {
-      requireOperator(ctx, req);
       return ctx.ok(req, adminCategories(db));
     },
     extras,
@@ -91,7 +90,7 @@ export function registerContentRoutes(app: FastifyInstance, ctx: AppContext): vo
     app,
     api.addNewsCategory,
     async (req) => {
-      const op = requireOperator(ctx, req);
+      const op = operatorOf(req);
       return ctx.ok(req, adminCategory(db, addEntry(db, CATEGORIES, req.body, op.actor)));
     },
     extras,
@@ -101,7 +100,7 @@ export function registerContentRoutes(app: FastifyInstance, ctx: AppContext): vo
     app,
     api.updateNewsCategory,
     async (req) => {
-      const op = requireOperator(ctx, req);
+      const op = operatorOf(req);
       const id = int(req.params.id, "id");
       updateEntry(db, CATEGORIES, id, req.body, op.actor);
       return ctx.ok(req, adminCategory(db, id));
@@ -113,7 +112,6 @@ export function registerContentRoutes(app: FastifyInstance, ctx: AppContext): vo
     app,
     api.adminNews,
     async (req) => {
-      requireOperator(ctx, req);
       return ctx.ok(req, adminNewsPage(db, page(req.query.page), PAGE_SIZE));
     },
     extras,
@@ -123,7 +121,7 @@ export function registerContentRoutes(app: FastifyInstance, ctx: AppContext): vo
     app,
     api.addNews,
     async (req) => {
-      const op = requireOperator(ctx, req);
+      const op = operatorOf(req);
       return ctx.ok(req, adminNewsItem(db, addEntry(db, NEWS, req.body, op.actor)));
     },
     extras,
@@ -133,7 +131,7 @@ export function registerContentRoutes(app: FastifyInstance, ctx: AppContext): vo
     app,
     api.updateNews,
     async (req) => {
-      const op = requireOperator(ctx, req);
+      const op = operatorOf(req);
       const id = int(req.params.id, "id");
       updateEntry(db, NEWS, id, req.body, op.actor);
       return ctx.ok(req, adminNewsItem(db, id));
@@ -145,7 +143,6 @@ export function registerContentRoutes(app: FastifyInstance, ctx: AppContext): vo
     app,
     api.adminNotices,
     async (req) => {
-      requireOperator(ctx, req);
       return ctx.ok(req, adminNoticePage(db, page(req.query.page), PAGE_SIZE));
     },
     extras,
@@ -155,7 +152,7 @@ export function registerContentRoutes(app: FastifyInstance, ctx: AppContext): vo
     app,
     api.addNotice,
     async (req) => {
-      const op = requireOperator(ctx, req);
+      const op = operatorOf(req);
       return ctx.ok(req, adminNotice(db, addEntry(db, NOTICES, req.body, op.actor)));
     },
     extras,
@@ -165,7 +162,7 @@ export function registerContentRoutes(app: FastifyInstance, ctx: AppContext): vo
     app,
     api.updateNotice,
     async (req) => {
-      const op = requireOperator(ctx, req);
+      const op = operatorOf(req);
       const id = int(req.params.id, "id");
       updateEntry(db, NOTICES, id, req.body, op.actor);
       return ctx.ok(req, adminNotice(db, id));
@@ -177,7 +174,6 @@ export function registerContentRoutes(app: FastifyInstance, ctx: AppContext): vo
     app,
     api.adminNewsImages,
     async (req) => {
-      requireOperator(ctx, req);
       return ctx.ok(req, [...newsImages()].sort());
     },
     extras,

@@ -1,10 +1,13 @@
 /**
- * Operator accounts: created from the command line (npm run operator -- add NAME), each with a
- * password (argon2id) and a TOTP secret for an authenticator app. Signing in needs the name, the
- * password and a current code; tries are counted before anything is checked (platform/limits.ts:
- * 5 per operator in 15 minutes, then a 15-minute lock), a code is accepted once, and the token
- * issued is kept only as its SHA-256 and ends after OPERATOR_SESSION_MS. TOTP secrets are stored
- * sealed (platform/secret-box.ts); one stored before sealing is sealed at its next sign-in.
+ * Operator accounts: created from the command line (npm run operator -- add NAME --role ROLE), each
+ * with a role (contract/operators.ts), a password (argon2id) and a TOTP secret for an authenticator
+ * app. Signing in needs the name, the password and a current code; tries are counted before
+ * anything is checked (platform/limits.ts: 5 per operator in 15 minutes, then a 15-minute lock), a
+ * code is accepted once (also by two sign-ins at the same moment), and the token issued is kept
+ * only as its SHA-256 and ends after OPERATOR_SESSION_MS. A change of role or a disabled account
+ * ends the operator's sign-ins. Each change of an account writes its audit row in the same
+ * transaction. TOTP secrets are stored sealed (platform/secret-box.ts); one stored before sealing
+ * is sealed at its next sign-in.
  */
 import crypto from "node:crypto";
 import { generate, generateSecret, generateURI, verify } from "otplib";
@@ -13,17 +16,25 @@ import { CODE, DomainError } from "../../platform/errors.js";
 import type { LimitCheck, Limits } from "../../platform/limits.js";
 import { isSealed, seal, unseal } from "../../platform/secret-box.js";
 import { hashPassword, verifyPassword } from "../identity/passwords.js";
+import { isOperatorRole, TOKEN_ACTOR, type OperatorRole } from "@contract/operators";
+import { writeAudit } from "./audit.js";
 
 /** How long an operator's sign-in lasts. */
 export const OPERATOR_SESSION_MS = 12 * 3600_000;
 /** Seconds a TOTP code is accepted around its step (one step either side). */
 const CODE_TOLERANCE_S = 30;
+/** How long an accepted code stays used: longer than the time any code is accepted for. */
+const REPLAY_WINDOW_MS = 3 * 30_000;
 const NAME_RE = /^[A-Za-z0-9._-]{2,40}$/;
 
 const sha256 = (s: string) => crypto.createHash("sha256").update(s).digest("hex");
 
+/** Who changed an operator account from the command line, in the audit log. */
+export const CLI_ACTOR = "cli";
+
 export interface NewOperator {
   name: string;
+  role: OperatorRole;
   /** Shown once: the operator's first password. */
   password: string;
   /** For the authenticator app: the otpauth URI (and the secret inside it). */
@@ -35,39 +46,106 @@ export async function createOperator(
   db: DB,
   key: Buffer,
   name: string,
+  role: OperatorRole,
   now = Date.now(),
 ): Promise<NewOperator> {
   if (!NAME_RE.test(name))
     throw new Error("an operator name is 2-40 letters, digits, dots, dashes or underscores");
+  if (name.toLowerCase() === TOKEN_ACTOR)
+    throw new Error(`"${TOKEN_ACTOR}" is the name OPERATOR_TOKEN acts under; choose another`);
+  if (!isOperatorRole(role)) throw new Error(`unknown role ${String(role)}`);
   if (db.prepare("SELECT 1 FROM operators WHERE name = ?").get(name))
     throw new Error(`an operator named ${name} exists already`);
   const password = crypto.randomBytes(18).toString("base64url");
   const secret = generateSecret();
+  const hash = await hashPassword(password);
+  db.transaction(() => {
+    db.prepare(
+      "INSERT INTO operators (name, role, password_hash, totp_secret, created_at) VALUES (?, ?, ?, ?, ?)",
+    ).run(name, role, hash, seal(key, secret), now);
+    writeAudit(db, {
+      actor: CLI_ACTOR,
+      action: "operator.add",
+      target: `operator:${name}`,
+      remark: `role ${role}`,
+      at: now,
+    });
+  })();
+  return {
+    name,
+    role,
+    password,
+    secret,
+    uri: generateURI({ issuer: "Tradepost", label: name, secret }),
+  };
+}
+
+/** Ends every sign-in of an operator (a new role or a disabled account takes effect at once). */
+function revokeTokensOf(db: DB, name: string, now: number): void {
   db.prepare(
-    "INSERT INTO operators (name, password_hash, totp_secret, created_at) VALUES (?, ?, ?, ?)",
-  ).run(name, await hashPassword(password), seal(key, secret), now);
-  return { name, password, secret, uri: generateURI({ issuer: "Tradepost", label: name, secret }) };
+    "UPDATE operator_tokens SET revoked_at = ? WHERE revoked_at IS NULL AND operator_id = (SELECT id FROM operators WHERE name = ?)",
+  ).run(now, name);
 }
 
 export function disableOperator(db: DB, name: string, now = Date.now()): boolean {
-  const r = db
-    .prepare("UPDATE operators SET disabled_at = ? WHERE name = ? AND disabled_at IS NULL")
-    .run(now, name);
-  if (r.changes === 1)
-    db.prepare(
-      "UPDATE operator_tokens SET revoked_at = ? WHERE revoked_at IS NULL AND operator_id = (SELECT id FROM operators WHERE name = ?)",
-    ).run(now, name);
-  return r.changes === 1;
+  return db.transaction(() => {
+    const r = db
+      .prepare("UPDATE operators SET disabled_at = ? WHERE name = ? AND disabled_at IS NULL")
+      .run(now, name);
+    if (r.changes !== 1) return false;
+    revokeTokensOf(db, name, now);
+    writeAudit(db, {
+      actor: CLI_ACTOR,
+      action: "operator.disable",
+      target: `operator:${name}`,
+      at: now,
+    });
+    return true;
+  })();
 }
 
-export function listOperators(db: DB): { name: string; createdAt: number; disabled: boolean }[] {
+/** Gives an active operator another role; their sign-ins end, so the new role holds at once. */
+export function setOperatorRole(
+  db: DB,
+  name: string,
+  role: OperatorRole,
+  now = Date.now(),
+): boolean {
+  if (!isOperatorRole(role)) throw new Error(`unknown role ${String(role)}`);
+  return db.transaction(() => {
+    const before = db
+      .prepare("SELECT role FROM operators WHERE name = ? AND disabled_at IS NULL")
+      .get(name) as { role: OperatorRole } | undefined;
+    if (!before) return false;
+    db.prepare("UPDATE operators SET role = ? WHERE name = ?").run(role, name);
+    revokeTokensOf(db, name, now);
+    writeAudit(db, {
+      actor: CLI_ACTOR,
+      action: "operator.role",
+      target: `operator:${name}`,
+      remark: `role ${before.role} -> ${role}`,
+      at: now,
+    });
+    return true;
+  })();
+}
+
+export function listOperators(
+  db: DB,
+): { name: string; role: OperatorRole; createdAt: number; disabled: boolean }[] {
   return (
-    db.prepare("SELECT name, created_at, disabled_at FROM operators ORDER BY id").all() as {
+    db.prepare("SELECT name, role, created_at, disabled_at FROM operators ORDER BY id").all() as {
       name: string;
+      role: OperatorRole;
       created_at: number;
       disabled_at: number | null;
     }[]
-  ).map((r) => ({ name: r.name, createdAt: r.created_at, disabled: r.disabled_at !== null }));
+  ).map((r) => ({
+    name: r.name,
+    role: r.role,
+    createdAt: r.created_at,
+    disabled: r.disabled_at !== null,
+  }));
 }
 
 export function hasOperators(db: DB): boolean {
@@ -95,7 +173,7 @@ export async function signInOperator(
   key: Buffer,
   p: { name: string; password: string; code: string; ip: string },
   now = Date.now(),
-): Promise<{ token: string; name: string; expiresAt: number }> {
+): Promise<{ token: string; name: string; role: OperatorRole; expiresAt: number }> {
   const checks: LimitCheck[] = [
     ["operator_login", p.name.toLowerCase()],
     ["operator_login_ip", p.ip],
@@ -103,12 +181,13 @@ export async function signInOperator(
   await limits.consume(...checks);
   const op = db
     .prepare(
-      "SELECT id, name, password_hash, totp_secret, last_code, last_code_at FROM operators WHERE name = ? AND disabled_at IS NULL",
+      "SELECT id, name, role, password_hash, totp_secret, last_code, last_code_at FROM operators WHERE name = ? AND disabled_at IS NULL",
     )
     .get(p.name) as
     | {
         id: number;
         name: string;
+        role: OperatorRole;
         password_hash: string;
         totp_secret: string;
         last_code: string | null;
@@ -127,34 +206,45 @@ export async function signInOperator(
     epochTolerance: CODE_TOLERANCE_S,
   });
   const replayed =
-    op.last_code === p.code && op.last_code_at !== null && now - op.last_code_at < 3 * 30_000;
+    op.last_code === p.code && op.last_code_at !== null && now - op.last_code_at < REPLAY_WINDOW_MS;
   if (!valid || replayed) throw refused;
-  await limits.refund(...checks);
   const token = crypto.randomBytes(32).toString("hex");
   const expiresAt = now + OPERATOR_SESSION_MS;
-  db.transaction(() => {
-    db.prepare("UPDATE operators SET last_code = ?, last_code_at = ? WHERE id = ?").run(
-      p.code,
-      now,
-      op.id,
-    );
+  const accepted = db.transaction(() => {
+    // The code is taken only if no other sign-in took it since it was read: two sign-ins with the
+    // same code at the same moment get one token between them.
+    const took = db
+      .prepare(
+        "UPDATE operators SET last_code = ?, last_code_at = ? WHERE id = ? AND (last_code IS NULL OR last_code <> ? OR last_code_at IS NULL OR last_code_at <= ?)",
+      )
+      .run(p.code, now, op.id, p.code, now - REPLAY_WINDOW_MS);
+    if (took.changes !== 1) return false;
     if (!isSealed(op.totp_secret))
       db.prepare("UPDATE operators SET totp_secret = ? WHERE id = ?").run(seal(key, secret), op.id);
     db.prepare(
       "INSERT INTO operator_tokens (token_hash, operator_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
     ).run(sha256(token), op.id, now, expiresAt);
+    return true;
   })();
-  return { token, name: op.name, expiresAt };
+  if (!accepted) throw refused;
+  // A success clears the name's failed tries and gives back this address's try.
+  await limits.clear("operator_login", p.name.toLowerCase());
+  await limits.refund(["operator_login_ip", p.ip]);
+  return { token, name: op.name, role: op.role, expiresAt };
 }
 
 /** The operator a token belongs to, or null (unknown, expired, revoked, or the operator disabled). */
-export function operatorOfToken(db: DB, token: string, now = Date.now()): string | null {
+export function operatorOfToken(
+  db: DB,
+  token: string,
+  now = Date.now(),
+): { name: string; role: OperatorRole } | null {
   const r = db
     .prepare(
-      "SELECT o.name FROM operator_tokens t JOIN operators o ON o.id = t.operator_id WHERE t.token_hash = ? AND t.revoked_at IS NULL AND t.expires_at > ? AND o.disabled_at IS NULL",
+      "SELECT o.name, o.role FROM operator_tokens t JOIN operators o ON o.id = t.operator_id WHERE t.token_hash = ? AND t.revoked_at IS NULL AND t.expires_at > ? AND o.disabled_at IS NULL",
     )
-    .get(sha256(token), now) as { name: string } | undefined;
-  return r?.name ?? null;
+    .get(sha256(token), now) as { name: string; role: OperatorRole } | undefined;
+  return r ?? null;
 }
 
 export function revokeOperatorToken(db: DB, token: string, now = Date.now()): void {

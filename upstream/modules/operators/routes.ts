@@ -4,8 +4,7 @@
  * it: only `Authorization: Bearer <OPERATOR_TOKEN>` does (operator accounts come later). Every
  * action and its audit row commit in one transaction.
  */
-import crypto from "node:crypto";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import * as api from "@contract/api/admin";
 import { PAGE_SIZE } from "@contract/constants";
@@ -33,7 +32,8 @@ import {
   updateCatalog,
   WIRE_ACCOUNTS,
 } from "./catalog.js";
-import { hasOperators, operatorOfToken, revokeOperatorToken, signInOperator } from "./accounts.js";
+import { revokeOperatorToken, signInOperator } from "./accounts.js";
+import { bearerOf, guardOperator, operatorOf } from "./guard.js";
 import { addressSubject } from "../../platform/limits.js";
 import { secretKeyDir } from "../../platform/config.js";
 import { loadSecretKey } from "../../platform/secret-box.js";
@@ -41,31 +41,6 @@ import { loadSecretKey } from "../../platform/secret-box.js";
 const INVALID = "money_invalid_field";
 const extras = { invalidFieldKey: INVALID };
 const usd = (micro: number | null) => (micro === null ? null : micro / MICRO);
-const sha = (s: string) => crypto.createHash("sha256").update(s).digest();
-
-/** The bearer token of a request, or null. */
-function bearerOf(req: FastifyRequest): string | null {
-  const m = /^Bearer\s+(\S+)$/i.exec(String(req.headers.authorization ?? ""));
-  return m ? m[1] : null;
-}
-
-/**
- * The operator behind a request: OPERATOR_TOKEN (actor "token") or a signed-in operator's token
- * (actor: the operator's name). Anything else, a user's token included, is refused with HTTP 401
- * and code 999.
- */
-export function requireOperator(ctx: AppContext, req: FastifyRequest): { actor: string } {
-  const expected = ctx.config.operatorToken;
-  if (!expected && !hasOperators(ctx.db))
-    throw new DomainError("operator_not_configured", CODE.SESSION_INVALID, {}, 401);
-  const token = bearerOf(req);
-  // Compared by their hashes in constant time: the length of the secret does not leak either.
-  if (token && expected && crypto.timingSafeEqual(sha(token), sha(expected)))
-    return { actor: "token" };
-  const name = token ? operatorOfToken(ctx.db, token) : null;
-  if (!name) throw new DomainError("operator_unauthorized", CODE.SESSION_INVALID, {}, 401);
-  return { actor: name };
-}
 
 const int = (raw: unknown, field: string, dflt?: number) => intField(raw, field, INVALID, dflt);
 
@@ -203,7 +178,12 @@ export function registerOperatorRoutes(
         ip: addressSubject(req.ip),
       });
       writeAudit(db, { actor: s.name, action: "operator.login", target: `operator:${s.name}` });
-      return ctx.ok(req, { token: s.token, name: s.name, expires_at: wireTime(s.expiresAt) });
+      return ctx.ok(req, {
+        token: s.token,
+        name: s.name,
+        role: s.role,
+        expires_at: wireTime(s.expiresAt),
+      });
     },
     extras,
   );
@@ -212,7 +192,7 @@ export function registerOperatorRoutes(
     app,
     api.logout,
     async (req) => {
-      const op = requireOperator(ctx, req);
+      const op = operatorOf(req);
       const token = bearerOf(req);
       if (token && op.actor !== "token") revokeOperatorToken(ctx.db, token);
       return ctx.ok(req, null);
@@ -224,7 +204,6 @@ export function registerOperatorRoutes(
     app,
     api.charges,
     async (req) => {
-      requireOperator(ctx, req);
       const { ids, total } = queuePage("charges", req.query.status, req.query.page);
       return ctx.ok(req, { data: ids.map(chargeView), total });
     },
@@ -241,7 +220,7 @@ export function registerOperatorRoutes(
     app,
     api.approveCharge,
     async (req) => {
-      const op = requireOperator(ctx, req);
+      const op = operatorOf(req);
       const id = int(req.params.id, "id");
       const c = chargeOwner(id);
       let received: number | null = null;
@@ -274,7 +253,7 @@ export function registerOperatorRoutes(
       app,
       def,
       async (req) => {
-        const op = requireOperator(ctx, req);
+        const op = operatorOf(req);
         const id = int(req.params.id, "id");
         const c = chargeOwner(id);
         const remark = remarkOf(req.body.remark);
@@ -300,7 +279,6 @@ export function registerOperatorRoutes(
     app,
     api.draws,
     async (req) => {
-      requireOperator(ctx, req);
       const { ids, total } = queuePage("draws", req.query.status, req.query.page);
       return ctx.ok(req, { data: ids.map(drawView), total });
     },
@@ -317,7 +295,7 @@ export function registerOperatorRoutes(
     app,
     api.approveDraw,
     async (req) => {
-      const op = requireOperator(ctx, req);
+      const op = operatorOf(req);
       const id = int(req.params.id, "id");
       const d = drawOwner(id);
       audited(
@@ -338,7 +316,7 @@ export function registerOperatorRoutes(
     app,
     api.rejectDraw,
     async (req) => {
-      const op = requireOperator(ctx, req);
+      const op = operatorOf(req);
       const id = int(req.params.id, "id");
       const d = drawOwner(id);
       const remark = remarkOf(req.body.remark);
@@ -360,7 +338,7 @@ export function registerOperatorRoutes(
     app,
     api.adjustments,
     async (req) => {
-      const op = requireOperator(ctx, req);
+      const op = operatorOf(req);
       const uid = typeof req.body.uid === "string" ? req.body.uid.trim() : "";
       const user = db.prepare("SELECT id FROM users WHERE uid = ?").get(uid) as
         { id: number } | undefined;
@@ -402,7 +380,6 @@ export function registerOperatorRoutes(
     app,
     api.users,
     async (req) => {
-      requireOperator(ctx, req);
       const q = typeof req.query.q === "string" ? req.query.q.trim() : "";
       const rows = (
         q
@@ -450,7 +427,6 @@ export function registerOperatorRoutes(
     app,
     api.userLedger,
     async (req) => {
-      requireOperator(ctx, req);
       const uid = typeof req.params.uid === "string" ? req.params.uid.trim() : "";
       const user = db.prepare("SELECT id FROM users WHERE uid = ?").get(uid) as
         { id: number } | undefined;
@@ -489,7 +465,6 @@ export function registerOperatorRoutes(
     app,
     api.settings,
     async (req) => {
-      requireOperator(ctx, req);
       return ctx.ok(
         req,
         Object.keys(SETTINGS).map((key) => ({
@@ -506,7 +481,7 @@ export function registerOperatorRoutes(
     app,
     api.setSetting,
     async (req) => {
-      const op = requireOperator(ctx, req);
+      const op = operatorOf(req);
       const key = typeof req.body.key === "string" ? req.body.key.trim() : "";
       const value = typeof req.body.value === "string" ? req.body.value.trim() : "";
       // Own keys only: "constructor" or "__proto__" must not reach the prototype.
@@ -534,7 +509,6 @@ export function registerOperatorRoutes(
     app,
     api.audit,
     async (req) => {
-      requireOperator(ctx, req);
       const page = pageField(req.query.page, INVALID);
       const actor = typeof req.query.actor === "string" ? req.query.actor.trim() : "";
       const { items, total } = auditPage(db, page, PAGE_SIZE, actor || undefined);
@@ -553,7 +527,6 @@ export function registerOperatorRoutes(
       app,
       list,
       async (req) => {
-        requireOperator(ctx, req);
         return ctx.ok(req, listCatalog(db, cat));
       },
       extras,
@@ -562,7 +535,7 @@ export function registerOperatorRoutes(
       app,
       add,
       async (req) => {
-        const op = requireOperator(ctx, req);
+        const op = operatorOf(req);
         return ctx.ok(req, addToCatalog(db, cat, req.body, op.actor));
       },
       extras,
@@ -571,7 +544,7 @@ export function registerOperatorRoutes(
       app,
       update,
       async (req) => {
-        const op = requireOperator(ctx, req);
+        const op = operatorOf(req);
         const id = int((req.params as { id: string }).id, "id");
         return ctx.ok(req, updateCatalog(db, cat, id, req.body, op.actor));
       },
@@ -589,7 +562,7 @@ export function registerOperatorRoutes(
       },
     },
     async (req, reply) => {
-      requireOperator(ctx, req);
+      guardOperator(ctx, req, "read");
       const { upload, data } = uploads.read((req.params as { name: string }).name, null);
       return reply
         .header("Content-Type", upload.mime)
@@ -602,7 +575,7 @@ export function registerOperatorRoutes(
 
   // Anything else under /admin/ is not found, in the envelope (never a user route).
   app.all("/admin/*", async (req, reply) => {
-    requireOperator(ctx, req);
+    guardOperator(ctx, req, "read");
     return reply
       .status(404)
       .send({ code: CODE.NOT_FOUND, msg: translate(req.lang, "not_found"), data: null });

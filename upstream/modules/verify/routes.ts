@@ -13,7 +13,7 @@ import { intField, pageField } from "../../platform/params.js";
 import { route } from "../../platform/http/route.js";
 import { wireTime } from "../../platform/wire.js";
 import { writeAudit } from "../operators/audit.js";
-import { requireOperator } from "../operators/routes.js";
+import { operatorOf } from "../operators/guard.js";
 import { maskCardId, RealNames, type RealNameRequest } from "./service.js";
 
 const INVALID = "money_invalid_field";
@@ -96,7 +96,6 @@ export function registerVerifyRoutes(app: FastifyInstance, ctx: AppContext): voi
     app,
     api.realNames,
     async (req) => {
-      requireOperator(ctx, req);
       const status = intField(
         req.query.review_status,
         "review_status",
@@ -117,7 +116,7 @@ export function registerVerifyRoutes(app: FastifyInstance, ctx: AppContext): voi
     action: "real_name.approve" | "real_name.reject",
     fn: (id: number, actor: string) => RealNameRequest,
   ): RealNameRequest => {
-    const op = requireOperator(ctx, req);
+    const op = operatorOf(req);
     const id = intField(req.params.id, "id", INVALID);
     return db.transaction(() => {
       const done = fn(id, op.actor);

@@ -12,6 +12,27 @@ import { validatorCompiler } from "fastify-type-provider-zod";
 import { z, type ZodTypeAny } from "zod";
 import type { EndpointDef } from "@contract/api/endpoint";
 import { IDEMPOTENCY_HEADER } from "@contract/constants";
+import type { OperatorRole, Permission } from "@contract/operators";
+
+/** The operator behind a request to an operator endpoint: the audit log's actor, and their role. */
+export interface OperatorCaller {
+  actor: string;
+  role: OperatorRole;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /**
+     * Checks the caller of an operator endpoint (modules/operators/guard.ts): answers the operator,
+     * or throws the 401 / 403 refusal. Decorated before any route registers.
+     */
+    operatorGuard: (req: FastifyRequest, need: Permission) => OperatorCaller;
+  }
+  interface FastifyRequest {
+    /** Set before the handler of an endpoint that declares `operator`; null elsewhere. */
+    operator: OperatorCaller | null;
+  }
+}
 
 /** A repeated field counts by its first value, null as absent, a JSON boolean as its text. */
 function scalarOf(v: unknown): unknown {
@@ -88,7 +109,27 @@ export function route(
       ...(headersOf(def) ? { headers: headersOf(def) } : {}),
     },
     config: extras.invalidFieldKey ? { invalidFieldKey: extras.invalidFieldKey } : {},
-    handler: handler as RouteOptions["handler"],
+    handler: guarded(app, def, handler) as RouteOptions["handler"],
   };
   app.route(opts);
+}
+
+/**
+ * The handler of an operator endpoint runs only for a caller whose role holds the endpoint's
+ * permission (the guard throws the refusal otherwise); other endpoints run as they are.
+ */
+function guarded(
+  app: FastifyInstance,
+  def: EndpointDef,
+  handler: (req: RouteRequest, reply: FastifyReply) => Promise<unknown>,
+): (req: RouteRequest, reply: FastifyReply) => Promise<unknown> {
+  const need = def.operator;
+  if (!need) return handler;
+  if (typeof app.operatorGuard !== "function")
+    throw new Error(`${def.method} ${def.path}: the operator guard must be decorated first`);
+  const guard = app.operatorGuard;
+  return async (req, reply) => {
+    req.operator = guard(req, need);
+    return handler(req, reply);
+  };
 }
