@@ -17,6 +17,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { parseTrustProxy, TRUST_PROXY_RULE, type TrustProxy } from "@contract/trust-proxy";
 
 /** Shortest accepted signing secret, in bytes (UTF-8). */
 export const MIN_SECRET_BYTES = 32;
@@ -103,7 +104,18 @@ export const envSchema = z
     ),
     DATA_DIR: optional(z.string().trim().min(1)),
     COOKIE_SECURE: optional(flag),
-    TRUST_PROXY: optional(z.string().trim()),
+    // As the upstream reads UPSTREAM_TRUST_PROXY: hops as a number, never as an address list.
+    TRUST_PROXY: optional(
+      z
+        .string()
+        .trim()
+        .transform((v, c): TrustProxy => {
+          const parsed = parseTrustProxy(v);
+          if (parsed !== null) return parsed;
+          c.addIssue({ code: z.ZodIssueCode.custom, message: TRUST_PROXY_RULE });
+          return z.NEVER;
+        }),
+    ),
     CSP_FRAME_SRC: optional(z.string()),
     SHUTDOWN_GRACE_MS: optional(
       z.coerce
@@ -140,7 +152,8 @@ export const envSchema = z
       dataDir: path.resolve(e.DATA_DIR ?? "./data"),
       /** Secure (and __Host- prefixed) cookies: in production unless COOKIE_SECURE=0. */
       secureCookies: e.COOKIE_SECURE ?? isProduction,
-      trustProxy: e.TRUST_PROXY || null,
+      /** Express's `trust proxy`: unset trusts no proxy (req.ip is the peer's address). */
+      trustProxy: e.TRUST_PROXY ?? false,
       cspFrameSrc: (e.CSP_FRAME_SRC ?? "").split(/[ ,]+/).filter(Boolean),
       shutdownGraceMs: e.SHUTDOWN_GRACE_MS ?? 5000,
       localesDir: e.LOCALES_DIR ?? "locales",

@@ -2,11 +2,11 @@
  * Upstream configuration, read once from the environment and validated with zod: an invalid value
  * stops start-up with a message naming the variable. Every variable is documented in README.md.
  */
-import net from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { CODE_RESEND_S, UPLOAD_MAX_BYTES as DEFAULT_UPLOAD_MAX_BYTES } from "@contract/constants";
 import { OPERATOR_TOKEN_MIN_LENGTH } from "@contract/operators";
+import { parseTrustProxy, TRUST_PROXY_RULE, type TrustProxy } from "@contract/trust-proxy";
 
 export interface UpstreamConfig {
   host: string;
@@ -91,38 +91,17 @@ const int = (dflt: number, min: number, max: number) =>
 
 const text = () => z.preprocess(unset, z.string().optional());
 
-/** One entry of UPSTREAM_TRUST_PROXY's list: an address, a CIDR range or a named range. */
-function isProxyEntry(v: string): boolean {
-  if (["loopback", "linklocal", "uniquelocal"].includes(v)) return true;
-  const [addr, bits, ...rest] = v.split("/");
-  const kind = net.isIP(addr);
-  if (kind === 0 || rest.length > 0) return false;
-  if (bits === undefined) return true;
-  return /^\d{1,3}$/.test(bits) && Number(bits) <= (kind === 4 ? 32 : 128);
-}
-
-/**
- * UPSTREAM_TRUST_PROXY: false (0, none: never trust X-Forwarded-For), true (every peer), a number of
- * proxy hops, or a comma-separated list of addresses, CIDR ranges and named ranges.
- */
+/** UPSTREAM_TRUST_PROXY, read as the web reads TRUST_PROXY (contract/trust-proxy.ts). */
 const trustProxy = () =>
   z.preprocess(
     unset,
     z
       .string()
       .trim()
-      .transform((v, c): boolean | number | string => {
-        const low = v.toLowerCase();
-        if (low === "false" || low === "none" || low === "no" || low === "0") return false;
-        if (low === "true" || low === "all") return true;
-        if (/^\d{1,2}$/.test(low)) return Number(low);
-        const list = low.split(",").map((x) => x.trim());
-        if (list.every(isProxyEntry)) return list.join(",");
-        c.addIssue({
-          code: z.ZodIssueCode.custom,
-          message:
-            "must be false, true, a number of hops, or a comma-separated list of addresses, CIDR ranges, loopback, linklocal or uniquelocal",
-        });
+      .transform((v, c): TrustProxy => {
+        const parsed = parseTrustProxy(v);
+        if (parsed !== null) return parsed;
+        c.addIssue({ code: z.ZodIssueCode.custom, message: TRUST_PROXY_RULE });
         return z.NEVER;
       })
       .optional(),
