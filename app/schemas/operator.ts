@@ -3,7 +3,7 @@
  * checks their values (amounts, remarks, settings) and its refusal is shown on the form with 400.
  */
 import { z } from "zod";
-import { MSG, text } from "./fields";
+import { idempotencyKey, MSG, text } from "./fields";
 
 const id = z
   .number({ invalid_type_error: MSG.complete, required_error: MSG.complete })
@@ -39,6 +39,8 @@ export const adjustSchema = z.object({
   uid: text().pipe(z.string().max(64)),
   amount: text().pipe(z.string().max(32)),
   remark,
+  // Made when the form was rendered: a double click or a resubmit books the adjustment once.
+  idempotency_key: idempotencyKey(),
 });
 
 export const settingSchema = z.object({

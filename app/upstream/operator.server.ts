@@ -20,11 +20,13 @@ export async function opCall<T>(
   def: Def,
   path: string,
   params?: Params,
+  opts: { idempotencyKey?: string | null } = {},
 ): Promise<UpstreamResult<T>> {
   const caller = await callerFor(request);
   const r = await send<T>(caller, { method: def.method, path }, params, {
     token: `Bearer ${op.token}`,
     init: true,
+    idempotencyKey: opts.idempotencyKey ?? undefined,
   });
   if (!r.ok && r.code === CODE.SESSION_INVALID)
     throw await operatorSignedOut(request, { type: "error", text: r.msg });
@@ -102,7 +104,11 @@ export const userLedger = ({ request, op }: Ctx, uid: string, page: number) =>
 export const adjust = (
   { request, op }: Ctx,
   body: { uid: string; amount: string; remark: string },
-) => opCall<admin.AuditRow>(request, op, admin.adjustments, admin.adjustments.path, body);
+  idempotencyKey: string | null,
+) =>
+  opCall<admin.AuditRow>(request, op, admin.adjustments, admin.adjustments.path, body, {
+    idempotencyKey,
+  });
 
 export const settings = ({ request, op }: Ctx) =>
   opCall<admin.AdminSetting[]>(request, op, admin.settings, admin.settings.path);

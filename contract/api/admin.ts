@@ -171,8 +171,10 @@ export const adjustments = endpoint<AuditRow>()({
   auth: true,
   operator: "money",
   tag: "operators",
-  summary: "Book a signed adjustment (ledger kind adjustment) with its reason",
+  summary:
+    "Book a signed adjustment (ledger kind adjustment) with its reason; the same Idempotency-Key books it once",
   body: z.object({ uid: text(64), amount: numeric, remark: text(500) }),
+  idempotent: true,
 });
 
 export const users = endpoint<AdminUser[]>()({

@@ -155,8 +155,23 @@ test.describe("operator console", () => {
       const form = page.getByTestId("adjust-form");
       await form.getByLabel(EN("operator:adjust_amount"), { exact: true }).fill("12.5");
       await form.getByLabel(EN("operator:remark"), { exact: true }).fill("Goodwill (e2e)");
+      const key = await form.locator('input[name="idempotency_key"]').inputValue();
+      const csrf = await form.locator('input[name="csrf"]').inputValue();
       await form.getByRole("button").click();
       await toast(page, EN("operator:adjusted", { uid: user.uid, amount: "12.5" }));
+      // The same form sent again (a double click, a resubmit after a time-out): booked once.
+      const resent = await page.request.post(`/operator/users?uid=${user.uid}`, {
+        form: {
+          csrf,
+          intent: "adjust",
+          uid: user.uid,
+          amount: "12.5",
+          remark: "Goodwill (e2e)",
+          idempotency_key: key,
+        },
+        maxRedirects: 0,
+      });
+      expect(resent.status()).toBe(302);
       await expect(ledger.getByTestId("ledger-row").first()).toHaveAttribute(
         "data-kind",
         "adjustment",

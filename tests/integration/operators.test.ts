@@ -352,6 +352,94 @@ describe("operator API", () => {
     expect((await login("123456", "wrong")).status).toBe(429);
   });
 
+  it("books an adjustment once per idempotency key; the key with another body is refused", async () => {
+    const u = await realUser();
+    const key = { headers: { ...op.headers, "Idempotency-Key": `adj-${u.uid}-0001` } };
+    const body = { uid: u.uid, amount: "40", remark: "Goodwill" };
+    const first = await s.post("/admin/api/adjustments", body, key);
+    expect(first.code, first.msg).toBe(1);
+    // A double click, a resubmitted form, a retried time-out: the first answer, nothing booked.
+    const again = await Promise.all([1, 2].map(() => s.post("/admin/api/adjustments", body, key)));
+    for (const a of again) expect(a.data).toEqual(first.data);
+    expect((await balance(u.token)).balance).toBe(40);
+    const other = await fetch(`${s.base}/admin/api/adjustments`, {
+      method: "POST",
+      headers: { ...key.headers, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ ...body, amount: "41" }).toString(),
+    });
+    expect(other.status).toBe(422);
+    expect((await balance(u.token)).balance).toBe(40);
+    const rows = await s.get(`/admin/api/users/${u.uid}/ledger`, op);
+    expect(rows.data.data.filter((r: any) => r.kind === "adjustment")).toHaveLength(1);
+    // An amount beyond any adjustment is the field's refusal, never an error.
+    const huge = await s.post("/admin/api/adjustments", { ...body, amount: "123456789012345" }, op);
+    expect(huge).toMatchObject({ code: 0, msg: "Invalid value: amount" });
+  });
+
+  it("a withdrawal keeps the currency, network, price and destination it was requested with", async () => {
+    const u = await realUser();
+    const dep = await deposit(u.token, "300");
+    await s.post(`/admin/api/charges/${dep}/approve`, {}, op);
+    const coin = await s.post(
+      "/admin/api/draw_currencies",
+      {
+        type: "1",
+        code: "USDT",
+        protocol: "BEP20",
+        draw_rate: "0",
+        fee_type: "1",
+        usd_price: "1",
+        min: "10",
+        max: "1000",
+        enabled: "1",
+      },
+      op,
+    );
+    expect(coin.code, coin.msg).toBe(1);
+    const address = "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063";
+    const m = await s.post(
+      "/api/wallet/bind_draw_method",
+      { type: 1, draw_id: coin.data.id, dc_address: address },
+      { token: u.token },
+    );
+    expect(m.code, m.msg).toBe(1);
+    const d = await s.post(
+      "/api/account/draw",
+      { draw_currency_id: coin.data.id, number: "99", draw_method_id: m.data.id },
+      { token: u.token },
+    );
+    expect(d.code, d.msg).toBe(1);
+    const asked = { code: "USDT", protocol: "BEP20" };
+
+    // The catalogue changes under the request: another code, network and price.
+    const edit = await s.post(
+      `/admin/api/draw_currencies/${coin.data.id}`,
+      { code: "WBTC", protocol: "ERC20", usd_price: "0.0000153846" },
+      op,
+    );
+    expect(edit.code, edit.msg).toBe(1);
+    const queued = (await s.get("/admin/api/draws", op)).data.data.find(
+      (x: any) => x.id === d.data.id,
+    );
+    expect(queued).toMatchObject({
+      currency: asked,
+      number: 99,
+      real_number: d.data.real_number,
+      address,
+    });
+    expect(d.data.real_number).toBe("99.00000000");
+    const seen = (await s.get("/api/account/draw_list?type=1", { token: u.token })).data.data[0];
+    expect(seen).toMatchObject({
+      id: d.data.id,
+      draw_currency: asked,
+      real_number: "99.00000000",
+      address,
+    });
+    // Paid as requested.
+    const paid = await s.post(`/admin/api/draws/${d.data.id}/approve`, {}, op);
+    expect(paid.data).toMatchObject({ status: 1, currency: asked, address });
+  });
+
   it("changes settings only to values their key accepts, each change audited", async () => {
     const list = await s.get("/admin/api/settings", op);
     const byKey = new Map(list.data.map((x: any) => [x.key, x.value]));

@@ -6,6 +6,7 @@
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
+import { IDEMPOTENCY_FIELD } from "@contract/constants";
 import { useConsoleCan } from "~/utils/console";
 import { FormErrors, Hidden, refusalMessages } from "~/components/Form";
 import { Pager } from "~/components/Console";
@@ -116,6 +117,7 @@ export default function Users() {
               <AuthenticityTokenInput />
               <Hidden name="intent" value="adjust" />
               <Hidden name="uid" value={d.uid} />
+              <Hidden name={IDEMPOTENCY_FIELD} value={d.idempotencyKey} />
               <FormErrors errors={refusalMessages(actionData)} />
               <div className="field">
                 <label htmlFor="adjust-amount">{t("adjust_amount")}</label>

@@ -6,7 +6,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { PAGE_SIZE } from "@contract/constants";
 import { adjust, findUsers, userLedger } from "~/upstream/operator.server";
 import { requireOperator, operatorRedirect } from "~/utils/operator-session.server";
-import { readForm, refused, refusalStatus } from "~/utils/forms.server";
+import { newIdempotencyKey, readForm, refused, refusalStatus } from "~/utils/forms.server";
 import { backTo, pageParam } from "~/utils/console";
 import { adjustSchema } from "~/schemas/operator";
 import { detectLang, getT } from "~/i18n.server";
@@ -27,6 +27,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       q,
       uid,
       page,
+      /** The adjustment form's key: one booking however often it is sent. */
+      idempotencyKey: newIdempotencyKey(),
       users: found.ok ? found.data : [],
       ledger: ledger?.ok
         ? { rows: ledger.data.data, pages: Math.max(1, Math.ceil(ledger.data.total / PAGE_SIZE)) }
@@ -42,7 +44,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request, { adjust: adjustSchema });
   if (!form.ok) return refused(form);
   const v = form.value;
-  const r = await adjust({ request, op }, { uid: v.uid, amount: v.amount, remark: v.remark });
+  const r = await adjust(
+    { request, op },
+    { uid: v.uid, amount: v.amount, remark: v.remark },
+    form.idempotencyKey,
+  );
   if (!r.ok)
     return data(
       { refusedIntent: form.intent, result: form.reply({ formErrors: [r.msg] }) },

@@ -151,10 +151,19 @@ export class Withdrawals {
       if (!currency) throw new DomainError("withdraw_no_channel");
       const method = db
         .prepare(
-          "SELECT id, type, draw_currency_id FROM draw_methods WHERE id = ? AND user_id = ? AND deleted_at IS NULL",
+          "SELECT id, type, draw_currency_id, dc_address, bank_name, payee_name, payee_account FROM draw_methods WHERE id = ? AND user_id = ? AND deleted_at IS NULL",
         )
         .get(req.drawMethodId, userId) as
-        { id: number; type: number; draw_currency_id: number } | undefined;
+        | {
+            id: number;
+            type: number;
+            draw_currency_id: number;
+            dc_address: string | null;
+            bank_name: string | null;
+            payee_name: string | null;
+            payee_account: string | null;
+          }
+        | undefined;
       if (!method) throw new DomainError("withdraw_method_missing");
       if (method.type !== currency.type || method.draw_currency_id !== currency.id)
         throw new DomainError("withdraw_method_mismatch");
@@ -174,7 +183,10 @@ export class Withdrawals {
       const id = Number(
         db
           .prepare(
-            "INSERT INTO draws (user_id, type, draw_currency_id, draw_method_id, amount_micro, fee_micro, net, memo, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            `INSERT INTO draws (user_id, type, draw_currency_id, draw_method_id, amount_micro, fee_micro, net, memo, created_at,
+              currency_code, currency_protocol, usd_price, draw_rate, fee_type,
+              dest_address, dest_bank_name, dest_payee_name, dest_payee_account)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           )
           .run(
             userId,
@@ -186,6 +198,17 @@ export class Withdrawals {
             net,
             req.memo ?? null,
             at,
+            // What the request was made with, kept on its row: the catalogue and the wallet may
+            // change afterwards, the request does not.
+            currency.code,
+            currency.protocol,
+            currency.usdPrice,
+            currency.drawRate,
+            currency.feeType,
+            method.dc_address,
+            method.bank_name,
+            method.payee_name,
+            method.payee_account,
           ).lastInsertRowid,
       );
       // Refused (and everything above rolled back) when the balance cannot cover it.
@@ -275,12 +298,13 @@ export class Withdrawals {
   }
 }
 
-const RECORD_SQL = `SELECT d.*, c.type AS c_type, c.code AS c_code, c.protocol AS c_protocol,
-  c.draw_rate AS c_draw_rate, c.fee_type AS c_fee_type, c.usd_price AS c_usd_price,
-  c.min_micro AS c_min_micro, c.max_micro AS c_max_micro,
-  m.dc_address, m.payee_account, m.payee_name, m.bank_name
-  FROM draws d JOIN draw_currencies c ON c.id = d.draw_currency_id
-  JOIN draw_methods m ON m.id = d.draw_method_id`;
+/**
+ * A withdrawal as it was requested: currency, network, price, rate, fee type and destination from
+ * its own row; only the currency's current bounds come from the catalogue.
+ */
+const RECORD_SQL = `SELECT d.*, c.type AS c_type,
+  c.min_micro AS c_min_micro, c.max_micro AS c_max_micro
+  FROM draws d JOIN draw_currencies c ON c.id = d.draw_currency_id`;
 
 type RecordRow = {
   id: number;
@@ -297,17 +321,17 @@ type RecordRow = {
   created_at: number;
   decided_at: number | null;
   c_type: number;
-  c_code: string;
-  c_protocol: string;
-  c_draw_rate: string;
-  c_fee_type: number;
-  c_usd_price: string;
   c_min_micro: number;
   c_max_micro: number;
-  dc_address: string | null;
-  payee_account: string | null;
-  payee_name: string | null;
-  bank_name: string | null;
+  currency_code: string;
+  currency_protocol: string;
+  usd_price: string;
+  draw_rate: string;
+  fee_type: number;
+  dest_address: string | null;
+  dest_bank_name: string | null;
+  dest_payee_name: string | null;
+  dest_payee_account: string | null;
 };
 
 function toRecord(r: RecordRow): DrawRecord {
@@ -318,11 +342,11 @@ function toRecord(r: RecordRow): DrawRecord {
     currency: {
       id: r.draw_currency_id,
       type: r.c_type,
-      code: r.c_code,
-      protocol: r.c_protocol,
-      drawRate: r.c_draw_rate,
-      feeType: r.c_fee_type,
-      usdPrice: r.c_usd_price,
+      code: r.currency_code,
+      protocol: r.currency_protocol,
+      drawRate: r.draw_rate,
+      feeType: r.fee_type,
+      usdPrice: r.usd_price,
       minMicro: r.c_min_micro,
       maxMicro: r.c_max_micro,
     },
@@ -335,10 +359,10 @@ function toRecord(r: RecordRow): DrawRecord {
     remark: r.remark,
     createdAt: r.created_at,
     decidedAt: r.decided_at,
-    address: r.dc_address,
-    payeeAccount: r.payee_account,
-    payeeName: r.payee_name,
-    bankName: r.bank_name,
+    address: r.dest_address,
+    payeeAccount: r.dest_payee_account,
+    payeeName: r.dest_payee_name,
+    bankName: r.dest_bank_name,
   };
 }
 

@@ -21,7 +21,9 @@ import { moneyOf } from "../money/service.js";
 import { ledgerPage } from "../money/ledger.js";
 import { Withdrawals } from "../money/withdrawals.js";
 import type { Uploads } from "../uploads/service.js";
-import { auditPage, writeAudit } from "./audit.js";
+import { auditPage, auditRecord, writeAudit } from "./audit.js";
+import { Idempotency } from "../../platform/idempotency.js";
+import { idempotencyKeyOf } from "../../platform/http/params.js";
 import { SETTINGS, describeSetting } from "./settings-registry.js";
 import { getSetting, setSetting as setStoredSetting } from "../../platform/settings.js";
 import {
@@ -39,6 +41,8 @@ import { secretKeyDir } from "../../platform/config.js";
 import { loadSecretKey } from "../../platform/secret-box.js";
 
 const INVALID = "money_invalid_field";
+/** The largest adjustment one booking may make, USD (a larger figure is a typing error). */
+const MAX_ADJUSTMENT_USD = 1_000_000_000;
 const extras = { invalidFieldKey: INVALID };
 const usd = (micro: number | null) => (micro === null ? null : micro / MICRO);
 
@@ -70,6 +74,7 @@ export function registerOperatorRoutes(
   const secretKey = () =>
     (key ??= loadSecretKey(ctx.config.operatorSecretKey, secretKeyDir(ctx.config)));
   const deposits = new Deposits(db);
+  const idem = new Idempotency(db);
   const withdrawals = new Withdrawals({
     db,
     freeMarginMicro: (userId) => ctx.engine!.accountValues(userId).freeMarginMicro,
@@ -350,28 +355,42 @@ export function registerOperatorRoutes(
       const negative = raw.startsWith("-");
       const d = parseDecimal(negative ? raw.slice(1) : raw, 6);
       if (d === null || d.isZero()) throw new DomainError(INVALID, CODE_FAIL, { field: "amount" });
+      if (d.gt(MAX_ADJUSTMENT_USD)) throw new DomainError(INVALID, CODE_FAIL, { field: "amount" });
       const amountMicro = (negative ? -1 : 1) * toMicro(d);
       const remark = remarkOf(req.body.remark);
-      audited(
-        op,
-        "adjustment",
-        `user:${user.id}`,
-        user.id,
-        () =>
-          money.post({
-            userId: user.id,
-            amountMicro,
-            kind: "adjustment",
-            memo: remark,
-            ref: "adjustment",
-            // An adjustment never takes a balance below zero.
-            floorMicro: 0,
-          }),
-        () => amountMicro,
-        remark,
-      );
-      const row = auditPage(db, 1, 1).items[0];
-      return ctx.ok(req, auditView(row));
+      const key = idempotencyKeyOf(req, req.body, INVALID);
+      // The same key again (a double click, a resubmitted form, a retried time-out) answers the
+      // first booking's row and books nothing; with another body it is refused (422).
+      const params = { actor: op.actor, uid, amountMicro, remark };
+      const row = money.transaction(() => {
+        const seen = idem.lookup<api.AuditRow>(user.id, key, "admin.adjustment", params);
+        if (seen) return seen;
+        const before = money.balances(user.id)!;
+        // An adjustment never takes a balance below zero.
+        money.post({
+          userId: user.id,
+          amountMicro,
+          kind: "adjustment",
+          memo: remark,
+          ref: "adjustment",
+          floorMicro: 0,
+        });
+        const after = money.balances(user.id)!;
+        const id = writeAudit(db, {
+          actor: op.actor,
+          action: "adjustment",
+          target: `user:${user.id}`,
+          userId: user.id,
+          amountMicro,
+          balanceBeforeMicro: before.balanceMicro,
+          balanceAfterMicro: after.balanceMicro,
+          remark,
+        });
+        const view = auditView(auditRecord(db, id)!);
+        idem.store(user.id, key, "admin.adjustment", params, view);
+        return view;
+      });
+      return ctx.ok(req, row);
     },
     extras,
   );
