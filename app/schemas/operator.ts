@@ -34,6 +34,10 @@ export const invalidChargeSchema = z.object({ intent: z.literal("invalid"), id, 
 export const approveDrawSchema = z.object({ intent: z.literal("approve"), id });
 export const rejectDrawSchema = z.object({ intent: z.literal("reject"), id, remark });
 
+/** A second operator's decision on a four-eyes request: approve or reject, each with a remark. */
+export const approveRequestSchema = z.object({ intent: z.literal("approve"), id, remark });
+export const rejectRequestSchema = z.object({ intent: z.literal("reject"), id, remark });
+
 export const adjustSchema = z.object({
   intent: z.literal("adjust"),
   uid: text().pipe(z.string().max(64)),

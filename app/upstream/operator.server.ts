@@ -213,3 +213,19 @@ export async function uploadImage(
   }
   return { status: 200, type, body: await res.arrayBuffer() };
 }
+
+export const operatorRequests = ({ request, op }: Ctx, status: number, page: number) =>
+  opCall<admin.AdminPage<admin.OperatorRequest>>(request, op, admin.requests, admin.requests.path, {
+    status,
+    page,
+  });
+
+export const decideRequest = (
+  { request, op }: Ctx,
+  intent: "approve" | "reject",
+  id: number,
+  remark: string,
+) => {
+  const def = intent === "approve" ? admin.approveRequest : admin.rejectRequest;
+  return opCall<admin.DecidedRequest>(request, op, def, pathOf(def, { id }), { remark });
+};

@@ -7,7 +7,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import type { UpstreamResult } from "~/upstream/client.server";
 import type { CatalogFields, Ctx } from "~/upstream/operator.server";
-import { requireOperator, operatorRedirect } from "~/utils/operator-session.server";
+import { actionToast, requireOperator, operatorRedirect } from "~/utils/operator-session.server";
 import { readForm, refused, refusalStatus } from "~/utils/forms.server";
 import { catalogSchemas } from "~/schemas/operator";
 import { getT } from "~/i18n.server";
@@ -77,10 +77,18 @@ export function catalogRoute<T extends { id: number }>(kind: CatalogKind<T>) {
         { status: refusalStatus(r) },
       );
     const t = await getT(request, ["operator"]);
-    return operatorRedirect(op, kind.path, {
-      type: "success",
-      text: t(isAdd ? "operator:catalog_added" : "operator:catalog_saved", { id: r.data.id }),
-    });
+    // A new entry, or a change of where money goes, waits for a second operator (the toast says
+    // so); hiding an entry takes effect at once.
+    return operatorRedirect(
+      op,
+      kind.path,
+      actionToast(
+        r,
+        t(isAdd ? "operator:catalog_added" : "operator:catalog_saved", {
+          id: (r.data as { id?: number }).id ?? "",
+        }),
+      ),
+    );
   }
 
   return { loader, action };

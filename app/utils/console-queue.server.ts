@@ -9,11 +9,13 @@ import { pageParam, statusParam } from "~/utils/console";
 import { detectLang } from "~/i18n.server";
 
 /** Loads one page of a queue's status tab (`tabs`: the statuses in order, the first the default). */
-export async function loadQueue<T, V>(
+export async function loadQueue<T, V, E extends Record<string, unknown> = Record<never, never>>(
   request: Request,
   tabs: readonly (readonly [number, string])[],
   fetchPage: (ctx: Ctx, status: number, page: number) => Promise<UpstreamResult<AdminPage<T>>>,
   view: (item: T) => V,
+  /** More of the page's data, given the signed-in operator. */
+  extra?: (op: { name: string }) => E,
 ) {
   const op = await requireOperator(request);
   const url = new URL(request.url);
@@ -33,6 +35,7 @@ export async function loadQueue<T, V>(
       total: list.total,
       items: list.data.map(view),
       notice: r.ok ? null : r.msg,
+      ...((extra?.(op) ?? {}) as E),
     },
     { headers: { "Cache-Control": "private, no-store" } },
   );

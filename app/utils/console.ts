@@ -1,5 +1,6 @@
 /** Small pieces the operator console's server and pages share. */
 import { CHARGE_STATUS, WITHDRAW_STATUS } from "@contract/enums";
+import { REQUEST_STATUS } from "@contract/api/admin";
 import { useRouteLoaderData } from "@remix-run/react";
 import { can, type OperatorRole, type Permission } from "@contract/operators";
 
@@ -34,6 +35,13 @@ export const DRAW_TABS = [
   [WITHDRAW_STATUS.PAID, "draw_status_1"],
   [WITHDRAW_STATUS.REJECTED, "draw_status_2"],
   [WITHDRAW_STATUS.CANCELLED, "draw_status_3"],
+] as const;
+
+/** The four-eyes requests' tabs (pending first). */
+export const REQUEST_TABS = [
+  [REQUEST_STATUS.PENDING, "request_status_0"],
+  [REQUEST_STATUS.APPROVED, "request_status_1"],
+  [REQUEST_STATUS.REJECTED, "request_status_2"],
 ] as const;
 
 /** The name of an upload from its operator URL (…/admin/api/uploads/NAME). */

@@ -8,6 +8,7 @@ import { createCookieSessionStorage, redirect, type Session } from "@remix-run/n
 import type { Toast } from "~/utils/session.server";
 import { env, sessionSecrets } from "~/utils/env.server";
 import { can, isOperatorRole, type OperatorRole, type Permission } from "@contract/operators";
+import { isPendingApproval } from "@contract/api/admin";
 
 export interface OperatorSessionData {
   token: string;
@@ -102,6 +103,16 @@ export async function operatorSignedOut(request: Request, toast?: Toast): Promis
   return redirect(OPERATOR_LOGIN, {
     headers: { "Set-Cookie": await commitOperatorSession(session) },
   });
+}
+
+/**
+ * The toast of a console action the upstream accepted: `done` when it took effect, or the
+ * upstream's translated "sent to a second operator" when it was filed for four-eyes approval.
+ */
+export function actionToast(r: { msg: string; data: unknown }, done: string): Toast {
+  return isPendingApproval(r.data)
+    ? { type: "info", text: r.msg }
+    : { type: "success", text: done };
 }
 
 /** Redirect within the console with a toast shown on the next page. */

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { endpoint, cacheBuster, id, numeric, text } from "./endpoint";
-import type { OperatorRole } from "../operators";
+import type { OperatorRole, Permission } from "../operators";
 
 /** Who a queue item belongs to. */
 export interface AdminUserRef {
@@ -473,4 +473,82 @@ export const updateDrawCurrency = endpoint<AdminDrawCurrency>()({
   summary: "Change a withdrawal currency: any of its fields except type; checked again as a whole",
   params: byId,
   body: optional((({ type: _type, ...rest }) => rest)(drawCurrencyFields)),
+});
+
+/** A four-eyes request's state. */
+export const REQUEST_STATUS = { PENDING: 0, APPROVED: 1, REJECTED: 2 } as const;
+export const REQUEST_TABS = [0, 1, 2] as const;
+
+/** What a request does when approved. */
+export const REQUEST_KINDS = ["catalog", "setting", "adjustment", "charge.approve"] as const;
+export type RequestKind = (typeof REQUEST_KINDS)[number];
+
+/** An action waiting for (or decided by) a second operator. */
+export interface OperatorRequest {
+  id: number;
+  kind: RequestKind;
+  /** What approving needs (contract/operators.ts). */
+  permission: Permission;
+  /** What it acts on: "charge_channel:3", "setting:limit.login_ip", "user:12", "charge:7". */
+  target: string;
+  /** What changes, as the approver reads it. */
+  summary: string;
+  status: number;
+  requested_by: string;
+  /** "YYYY-MM-DD HH:mm:ss" UTC. */
+  requested_at: string;
+  decided_by: string | null;
+  decided_at: string | null;
+  remark: string | null;
+}
+
+/**
+ * The answer of an action that needs a second operator: nothing changed yet; `msg` says it waits
+ * for approval. Endpoints that may answer it say so in their summary.
+ */
+export interface PendingApproval {
+  pending_request: OperatorRequest;
+}
+
+/** True when an operator action's answer is a request waiting for a second operator. */
+export function isPendingApproval(data: unknown): data is PendingApproval {
+  return !!data && typeof data === "object" && "pending_request" in data;
+}
+
+export const requests = endpoint<AdminPage<OperatorRequest>>()({
+  method: "GET",
+  path: "/admin/api/requests",
+  auth: true,
+  operator: "read",
+  tag: "operators",
+  summary: "Four-eyes requests by status (default 0, pending), PAGE_SIZE a page, newest first",
+  query: z.object({ status: id.optional(), page: id.optional(), ...cacheBuster }),
+});
+
+/** A decided request, with what its action answered when approved (null when rejected). */
+export type DecidedRequest = OperatorRequest & { result: unknown };
+
+export const approveRequest = endpoint<DecidedRequest>()({
+  method: "POST",
+  path: "/admin/api/requests/:id/approve",
+  auth: true,
+  // Every role may reach it; the request's own permission decides (and nobody approves their own).
+  operator: "read",
+  tag: "operators",
+  summary:
+    "Approve a pending request with a remark: its action takes effect now, as requested (another operator's only, with the request's permission)",
+  params: byId,
+  body: remark,
+});
+
+export const rejectRequest = endpoint<DecidedRequest>()({
+  method: "POST",
+  path: "/admin/api/requests/:id/reject",
+  auth: true,
+  operator: "read",
+  tag: "operators",
+  summary:
+    "Reject a pending request with a remark: nothing changes (another operator's only, with the request's permission)",
+  params: byId,
+  body: remark,
 });

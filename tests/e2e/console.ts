@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { Page, TestInfo } from "@playwright/test";
+import type { Browser, Page, TestInfo } from "@playwright/test";
 import sharp from "sharp";
 import { generate } from "otplib";
 import { expect, PASSWORD, UPSTREAM_URL, TRON } from "./fixtures";
@@ -185,4 +185,51 @@ export async function openQueueItem(
     if ((await page.locator('a[rel="next"]').count()) === 0) break;
   }
   throw new Error(`${testId} ${id} is not in ${base}`);
+}
+
+/**
+ * A second operator (an admin of their own) in a browser context of their own, signed in through
+ * the console's sign-in, with the test's project options (JavaScript on or off): the colleague who
+ * approves what the first operator filed. Close it at the end of the test.
+ */
+export async function secondOperator(
+  browser: Browser,
+  info: TestInfo,
+): Promise<{ page: Page; op: OperatorAccount; close: () => Promise<void> }> {
+  const use = info.project.use;
+  const context = await browser.newContext({
+    baseURL: use.baseURL,
+    javaScriptEnabled: use.javaScriptEnabled,
+    viewport: use.viewport,
+    isMobile: use.isMobile,
+    hasTouch: use.hasTouch,
+    userAgent: use.userAgent,
+    locale: use.locale,
+    timezoneId: use.timezoneId,
+  });
+  const page = await context.newPage();
+  const op = newOperator(info, "two");
+  await page.goto("/operator/login");
+  await fillOperatorLogin(page, op, await totp(op));
+  await expect(page.getByTestId("operator-name")).toHaveText(op.name);
+  return { page, op, close: () => context.close() };
+}
+
+/**
+ * Approves, on /operator/requests, the pending request whose text holds `text` (its target or
+ * change), with a remark; ends when the console says it took effect.
+ */
+export async function approvePending(page: Page, text: string, remark = "Checked (e2e)") {
+  await page.goto("/operator/requests?status=0");
+  const item = page.getByTestId("request").filter({ hasText: text });
+  await expect(item).toHaveCount(1);
+  const id = await item.getAttribute("data-id");
+  const form = item.getByTestId("approve-form");
+  await form.getByLabel(EN("operator:remark"), { exact: true }).fill(remark);
+  await form.getByRole("button").click();
+  await expect(
+    page
+      .getByText(EN("operator:request_done_approve", { id: String(id) }), { exact: true })
+      .first(),
+  ).toBeVisible();
 }

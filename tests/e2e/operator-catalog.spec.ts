@@ -1,14 +1,15 @@
 /**
- * The money catalogue in the operator console (issue 8), with JavaScript on and off, signed in as a
- * real operator: a deposit channel is added and a user sees it on /mine/charge; an address that is
- * not valid for its network is refused with 400 and the upstream's message; the channel hidden is
- * gone from /mine/charge; a wire account is added and shown on /mine/charge?type=1; a withdrawal
- * currency's minimum above its maximum is refused with 400; the audit log lists the changes. Only
+ * The money catalogue in the operator console (issues 8 and 20), with JavaScript on and off, kept by
+ * two real operators: a deposit channel the first adds waits on /operator/requests until the second
+ * approves it, then a user sees it on /mine/charge; an address that is not valid for its network is
+ * refused at once with 400 and the upstream's message; hiding the channel takes effect at once; a
+ * wire account is added (approved by the second) and shown on /mine/charge?type=1; a withdrawal
+ * currency's minimum above its maximum is refused with 400; the audit log lists who did what. Only
  * entries made here are changed (other specs depend on the seeded ones).
  */
 import type { Locator, Page, Response as PwResponse, TestInfo } from "@playwright/test";
 import { test, expect, newSignedInUser } from "./fixtures";
-import { EN, signInOperator } from "./console";
+import { EN, approvePending, secondOperator, signInOperator } from "./console";
 import { upstream } from "./texts";
 
 const EVM = "0x52908400098527886E0F7030069857D2E4169EE7";
@@ -42,19 +43,19 @@ async function fill(scope: Locator, values: Record<string, string>) {
   }
 }
 
-const toast = (page: Page, text: string) =>
-  expect(page.getByText(text, { exact: true }).first()).toBeVisible();
-
 const entry = (page: Page, text: string) =>
   page.getByTestId("catalog-entry").filter({ hasText: text });
 
 test.describe("operator money catalogue", () => {
-  test("channels, wire accounts and withdrawal currencies are added, checked, hidden and audited", async ({
+  test("channels, wire accounts and withdrawal currencies are added with a second operator's approval, checked, hidden and audited", async ({
     page,
+    browser,
   }, info) => {
     test.setTimeout(120_000);
     await newSignedInUser(page, info);
     const op = await signInOperator(page, info);
+    const two = await secondOperator(browser, info);
+    const filed = () => expect(page.getByText(/\(request \d+\)/).first()).toBeVisible();
     const coin = freshCode(info, "C");
     const bank = freshCode(info, "B");
     const draw = freshCode(info, "D");
@@ -71,9 +72,12 @@ test.describe("operator money catalogue", () => {
         f_sort: "99999",
       });
       await add.getByRole("button", { name: EN("operator:catalog_add"), exact: true }).click();
+      // Filed for a second operator: nothing added yet.
+      await filed();
+      await expect(entry(page, coin)).toHaveCount(0);
+      await approvePending(two.page, coin);
+      await page.goto("/operator/channels");
       await expect(entry(page, coin)).toHaveCount(1);
-      const id = await entry(page, coin).getAttribute("data-id");
-      await toast(page, EN("operator:catalog_added", { id: String(id) }));
       await page.goto("/mine/charge");
       const chip = page.getByTestId("charge-channel").filter({ hasText: `${coin} (ERC20)` });
       await chip.click();
@@ -92,7 +96,7 @@ test.describe("operator money catalogue", () => {
       );
     });
 
-    await test.step("the channel hidden is gone from /mine/charge", async () => {
+    await test.step("the channel hidden (at once) is gone from /mine/charge", async () => {
       await page.goto("/operator/channels");
       const card = entry(page, coin);
       await fill(card, { f_enabled: "0" });
@@ -117,6 +121,9 @@ test.describe("operator money catalogue", () => {
         f_sort: "99999",
       });
       await add.getByRole("button", { name: EN("operator:catalog_add"), exact: true }).click();
+      await filed();
+      await approvePending(two.page, `Bank ${bank}`);
+      await page.goto("/operator/wire-accounts");
       await expect(entry(page, `Bank ${bank}`)).toHaveCount(1);
       await page.goto("/mine/charge?type=1");
       await page
@@ -148,6 +155,9 @@ test.describe("operator money catalogue", () => {
         f_sort: "99999",
       });
       await add.getByRole("button", { name: EN("operator:catalog_add"), exact: true }).click();
+      await filed();
+      await approvePending(two.page, draw);
+      await page.goto("/operator/draw-currencies");
       const card = entry(page, draw);
       await expect(card).toHaveCount(1);
       await fill(card, { f_min: "5000" });
@@ -163,12 +173,21 @@ test.describe("operator money catalogue", () => {
       );
     });
 
-    await test.step("the audit log lists the changes", async () => {
-      await page.goto("/operator/audit");
-      const mine = page.getByTestId("audit-row").filter({ hasText: op.name });
-      await expect(mine.filter({ hasText: "charge_channel:" })).toHaveCount(2);
-      await expect(mine.filter({ hasText: "wire_account:" })).toHaveCount(2);
-      await expect(mine.filter({ hasText: "draw_currency:" })).toHaveCount(1);
+    await test.step("the audit log lists who asked, who approved and what changed", async () => {
+      const rows = (action: string) =>
+        page.locator(`[data-testid="audit-row"][data-action="${action}"]`);
+      await page.goto(`/operator/audit?actor=${op.name}`);
+      // Three requests filed; the two hides made at once.
+      await expect(rows("request.create")).toHaveCount(3);
+      await expect(rows("charge_channel.update")).toHaveCount(1);
+      await expect(rows("wire_account.update")).toHaveCount(1);
+      await expect(rows("charge_channel.add")).toHaveCount(0);
+      await page.goto(`/operator/audit?actor=${two.op.name}`);
+      await expect(rows("request.approve")).toHaveCount(3);
+      await expect(rows("charge_channel.add")).toHaveCount(1);
+      await expect(rows("wire_account.add")).toHaveCount(1);
+      await expect(rows("draw_currency.add")).toHaveCount(1);
     });
+    await two.close();
   });
 });

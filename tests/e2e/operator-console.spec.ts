@@ -177,8 +177,9 @@ test.describe("operator console", () => {
         "adjustment",
       );
       expect((await balanceOf(user.token)).balance).toBe(512.5);
-      // More than the balance: the upstream's refusal on the form, 400, nothing booked.
-      await form.getByLabel(EN("operator:adjust_amount"), { exact: true }).fill("-100000");
+      // More than the balance (and within the four-eyes amount): the upstream's refusal on the
+      // form, 400, nothing booked.
+      await form.getByLabel(EN("operator:adjust_amount"), { exact: true }).fill("-1000");
       await form.getByLabel(EN("operator:remark"), { exact: true }).fill("Too much (e2e)");
       const refused = nextPost(page, "/operator/users");
       await form.getByRole("button").click();
@@ -187,7 +188,8 @@ test.describe("operator console", () => {
       expect((await balanceOf(user.token)).balance).toBe(512.5);
     });
 
-    const KEY = "deposit.max_usd";
+    // A plain setting (a security one, or a deposit bound, would wait for a second operator).
+    const KEY = "trade.max_orders";
     await test.step("a setting is changed; a bad value is refused with 400", async () => {
       await page.goto("/operator/settings");
       const setting = page.locator(`[data-testid="setting"][data-key="${KEY}"]`);

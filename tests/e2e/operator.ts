@@ -1,10 +1,14 @@
 /**
- * Settings changed as an operator changes them: through the upstream's operator API with the
- * OPERATOR_TOKEN playwright.config.ts gives the server (the value is checked like any operator's).
+ * Settings changed as an operator team changes them: through the upstream's operator API with the
+ * OPERATOR_TOKEN playwright.config.ts gives the server (the value is checked like any operator's);
+ * a change that needs a second operator (four-eyes: an abuse limit, the captcha, the support link)
+ * is then approved by another operator, an admin account this process makes and signs in once.
  */
 import { execFileSync } from "node:child_process";
 import path from "node:path";
+import { generate } from "otplib";
 import type { OperatorRole } from "../../contract/operators";
+import { isPendingApproval } from "../../contract/api/admin";
 
 export const E2E_OPERATOR_TOKEN = "e2e-operator-token-0123456789abcdef";
 
@@ -30,6 +34,48 @@ export async function operatorPost(
       authorization: `Bearer ${E2E_OPERATOR_TOKEN}`,
       "content-type": "application/x-www-form-urlencoded",
     },
+    body: new URLSearchParams(body).toString(),
+  });
+  const answer = (await res.json()) as { code: number; msg: string; data: unknown };
+  if (answer.code !== 1) throw new Error(`${path} refused: ${answer.msg}`);
+  if (isPendingApproval(answer.data))
+    return approveAsSecondOperator(answer.data.pending_request.id);
+  return answer.data;
+}
+
+let approver: Promise<string> | null = null;
+
+/** The bearer token of this process's second operator (an admin), signed in once. */
+function approverToken(): Promise<string> {
+  approver ??= (async () => {
+    const op = createOperatorAccount(`e2e-approver-${process.pid}-${Date.now().toString(36)}`);
+    const r = await upstreamCall("/admin/api/login", "", {
+      name: op.name,
+      password: op.password,
+      code: await generate({ secret: op.secret }),
+    });
+    return (r as { token: string }).token;
+  })();
+  return approver;
+}
+
+/** Approves a pending four-eyes request as the second operator; the approved request. */
+export async function approveAsSecondOperator(id: number): Promise<unknown> {
+  return upstreamCall(`/admin/api/requests/${id}/approve`, `Bearer ${await approverToken()}`, {
+    remark: "Checked (e2e second operator)",
+  });
+}
+
+async function upstreamCall(
+  path: string,
+  authorization: string,
+  body: Record<string, string>,
+): Promise<unknown> {
+  const upstream = process.env.E2E_UPSTREAM_URL;
+  if (!upstream) throw new Error("E2E_UPSTREAM_URL is not set (playwright.config.ts sets it)");
+  const res = await fetch(upstream + path, {
+    method: "POST",
+    headers: { authorization, "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams(body).toString(),
   });
   const answer = (await res.json()) as { code: number; msg: string; data: unknown };

@@ -28,7 +28,7 @@ import * as tradingApi from "@contract/api/trading";
 import * as verifyApi from "@contract/api/verify";
 import type { EndpointDef } from "@contract/api/endpoint";
 import { CODE } from "@contract/envelope";
-import { HARNESS_OPERATOR_TOKEN, startUpstream, type Server } from "./upstream-harness.js";
+import { asTeam, HARNESS_OPERATOR_TOKEN, startUpstream, type Server } from "./upstream-harness.js";
 import { loginEmail, registerEmail } from "./accounts-helpers.js";
 import { SEED, assertOptions, fieldsFor, formText, scalar } from "./fuzz-values.js";
 
@@ -121,10 +121,14 @@ beforeAll(async () => {
   await signIn();
   // The real account gets money the way an operator books it, so money calls reach their rules.
   const uid = (await s.get("/api/user/info", { token })).data.uid;
-  const funded = await s.post(
-    "/admin/api/adjustments",
-    { uid, amount: "10000", remark: "fuzz funding" },
-    { headers: { authorization: `Bearer ${HARNESS_OPERATOR_TOKEN}` } },
+  // Above the four-eyes amount: booked once the harness's second operator approves.
+  const funded = await asTeam(
+    s,
+    s.post(
+      "/admin/api/adjustments",
+      { uid, amount: "10000", remark: "fuzz funding" },
+      { headers: { authorization: `Bearer ${HARNESS_OPERATOR_TOKEN}` } },
+    ),
   );
   expect(funded.code).toBe(CODE.OK);
   // Orders to aim at: an open position and a pending order of the signed-in account.

@@ -13,7 +13,7 @@ import sharp from "sharp";
 import { checkLedger } from "../../upstream/modules/money/check.js";
 import { moneyOf } from "../../upstream/modules/money/service.js";
 import { loginEmail, registerEmail, type Server } from "./accounts-helpers.js";
-import { HARNESS_OPERATOR_TOKEN, startUpstream } from "./upstream-harness.js";
+import { asTeam, HARNESS_OPERATOR_TOKEN, startUpstream } from "./upstream-harness.js";
 
 const TRON = "TJ8GzYaHquqyWfQH8bCeRBwz6Zmv3BboKk";
 /** The seeded USDT/TRC20 deposit address (migration 014). */
@@ -366,10 +366,14 @@ describe("money API", () => {
     );
     expect(stolen.msg).toBe("Please upload a proof of payment");
 
-    const approved = await s.post(
-      `/admin/api/charges/${first.data.id}/approve`,
-      { amount: "249" },
-      { headers: { authorization: `Bearer ${HARNESS_OPERATOR_TOKEN}` } },
+    // Another amount than declared: a second operator approves it.
+    const approved = await asTeam(
+      s,
+      s.post(
+        `/admin/api/charges/${first.data.id}/approve`,
+        { amount: "249" },
+        { headers: { authorization: `Bearer ${HARNESS_OPERATOR_TOKEN}` } },
+      ),
     );
     expect(approved.code).toBe(1);
     expect((await detail(token)).balance).toBe(249);

@@ -14,7 +14,7 @@ import { createOperator, currentCode } from "../../upstream/modules/operators/ac
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkLedger } from "../../upstream/modules/money/check.js";
 import { loginEmail, registerEmail, type Server } from "./accounts-helpers.js";
-import { startUpstream } from "./upstream-harness.js";
+import { asTeam, startUpstream } from "./upstream-harness.js";
 
 const OPERATOR = "op-test-token-0123456789abcdef-0123";
 const TRON = "TJ8GzYaHquqyWfQH8bCeRBwz6Zmv3BboKk";
@@ -115,9 +115,36 @@ describe("operator API", () => {
     const asUser = await fetch(s.base + mine[0].proof_url, { headers: { authorization: u.token } });
     expect(asUser.status).toBe(401);
 
-    const approved = await s.post(`/admin/api/charges/${a}/approve`, { amount: "99.5" }, op);
-    expect(approved.data).toMatchObject({ status: 1, credited: 99.5, decided_by: "token" });
+    // Another amount than declared: filed for a second operator, nothing credited yet.
+    const filed = await s.post(`/admin/api/charges/${a}/approve`, { amount: "99.5" }, op);
+    expect(filed.msg).toBe(
+      `Sent to a second operator for approval (request ${filed.data.pending_request.id}); nothing has changed yet`,
+    );
+    expect(filed.data.pending_request).toMatchObject({
+      kind: "charge.approve",
+      permission: "money",
+      target: `charge:${a}`,
+      summary: "received 99.50 of 100.00",
+      status: 0,
+      requested_by: "token",
+    });
+    expect((await balance(u.token)).balance).toBe(0);
+    const rid = filed.data.pending_request.id as number;
+    // Not by the operator who asked (OPERATOR_TOKEN included).
+    const own = await s.post(`/admin/api/requests/${rid}/approve`, { remark: "fine" }, op);
+    expect(own.msg).toBe("You cannot approve or reject your own request");
+    expect((await balance(u.token)).balance).toBe(0);
+    const approved = (await s.approve(rid)) as any;
+    expect(approved).toMatchObject({ status: 1, decided_by: "harness-approver" });
+    expect(approved.result).toMatchObject({
+      status: 1,
+      credited: 99.5,
+      decided_by: "harness-approver",
+    });
     expect((await balance(u.token)).balance).toBe(99.5);
+    expect((await s.post(`/admin/api/requests/${rid}/reject`, { remark: "late" }, op)).msg).toBe(
+      "This request has already been decided",
+    );
     const again = await s.post(`/admin/api/charges/${a}/approve`, {}, op);
     expect(again.msg).toBe("This deposit has already been processed");
 
@@ -139,18 +166,20 @@ describe("operator API", () => {
     expect((await balance(u.token)).balance).toBe(99.5);
 
     const log = await s.get("/admin/api/audit", op);
+    const targets = [`charge:${a}`, `charge:${b}`, `charge:${c}`, `request:${rid}`];
     expect(
       log.data.data
-        .slice(0, 3)
-        .map((r: any) => [r.action, r.target, r.balance_before, r.balance_after]),
+        .filter((r: any) => targets.includes(r.target))
+        .map((r: any) => [r.actor, r.action, r.target, r.balance_before, r.balance_after]),
     ).toEqual([
-      ["charge.invalid", `charge:${c}`, 99.5, 99.5],
-      ["charge.reject", `charge:${b}`, 99.5, 99.5],
-      ["charge.approve", `charge:${a}`, 0, 99.5],
+      ["token", "charge.invalid", `charge:${c}`, 99.5, 99.5],
+      ["token", "charge.reject", `charge:${b}`, 99.5, 99.5],
+      ["harness-approver", "request.approve", `request:${rid}`, null, null],
+      ["harness-approver", "charge.approve", `charge:${a}`, 0, 99.5],
+      ["token", "request.create", `request:${rid}`, null, null],
     ]);
-    expect(log.data.data[2]).toMatchObject({
+    expect(log.data.data.find((r: any) => r.action === "charge.approve")).toMatchObject({
       amount: 99.5,
-      actor: "token",
       remark: "received 99.50 of 100.00",
     });
   });
@@ -380,20 +409,23 @@ describe("operator API", () => {
     const u = await realUser();
     const dep = await deposit(u.token, "300");
     await s.post(`/admin/api/charges/${dep}/approve`, {}, op);
-    const coin = await s.post(
-      "/admin/api/draw_currencies",
-      {
-        type: "1",
-        code: "USDT",
-        protocol: "BEP20",
-        draw_rate: "0",
-        fee_type: "1",
-        usd_price: "1",
-        min: "10",
-        max: "1000",
-        enabled: "1",
-      },
-      op,
+    const coin = await asTeam(
+      s,
+      s.post(
+        "/admin/api/draw_currencies",
+        {
+          type: "1",
+          code: "USDT",
+          protocol: "BEP20",
+          draw_rate: "0",
+          fee_type: "1",
+          usd_price: "1",
+          min: "10",
+          max: "1000",
+          enabled: "1",
+        },
+        op,
+      ),
     );
     expect(coin.code, coin.msg).toBe(1);
     const address = "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063";
@@ -412,10 +444,13 @@ describe("operator API", () => {
     const asked = { code: "USDT", protocol: "BEP20" };
 
     // The catalogue changes under the request: another code, network and price.
-    const edit = await s.post(
-      `/admin/api/draw_currencies/${coin.data.id}`,
-      { code: "WBTC", protocol: "ERC20", usd_price: "0.0000153846" },
-      op,
+    const edit = await asTeam(
+      s,
+      s.post(
+        `/admin/api/draw_currencies/${coin.data.id}`,
+        { code: "WBTC", protocol: "ERC20", usd_price: "0.0000153846" },
+        op,
+      ),
     );
     expect(edit.code, edit.msg).toBe(1);
     const queued = (await s.get("/admin/api/draws", op)).data.data.find(
@@ -465,26 +500,44 @@ describe("operator API", () => {
     expect((await set("limit.demo_ip", "lots")).code).toBe(0);
     expect((await s.get("/admin/api/settings", op)).data).toEqual(list.data);
 
-    expect((await set("deposit.min_usd", "25")).data).toMatchObject({
-      key: "deposit.min_usd",
-      value: "25",
+    // A plain setting takes effect at once.
+    expect((await set("trade.max_orders", "400")).data).toMatchObject({
+      key: "trade.max_orders",
+      value: "400",
     });
+    expect((await s.get("/admin/api/audit", op)).data.data[0]).toMatchObject({
+      action: "setting",
+      target: "setting:trade.max_orders",
+      actor: "token",
+    });
+    // A deposit bound waits for a second operator: filed with what would change, nothing set yet.
     const u = await realUser();
+    const filed = await set("deposit.min_usd", "25");
+    expect(filed.data.pending_request).toMatchObject({
+      kind: "setting",
+      permission: "admin",
+      target: "setting:deposit.min_usd",
+      summary: "10 -> 25",
+    });
+    expect((await s.get("/api/quickCharge/info", { token: u.token })).data.min).toBe(10);
+    await s.approve(filed.data.pending_request.id);
     expect((await s.get("/api/quickCharge/info", { token: u.token })).data.min).toBe(25);
     const log = await s.get("/admin/api/audit", op);
-    expect(log.data.data[0]).toMatchObject({
+    expect(log.data.data[1]).toMatchObject({
       action: "setting",
       target: "setting:deposit.min_usd",
       remark: "10 -> 25",
-      actor: "token",
+      actor: "harness-approver",
     });
-    await set("deposit.min_usd", "10");
+    await asTeam(s, set("deposit.min_usd", "10"));
+    await set("trade.max_orders", "500");
   });
   it("keeps the money catalogue: channels, wire accounts and withdrawal currencies, checked and audited", async () => {
     const u = await realUser();
     const user = { token: u.token };
+    // Each change as a team makes it: filed, then approved by a second operator.
     const post = (path: string, body: Record<string, string>, lang = "en") =>
-      s.post(path, body, { ...op, lang });
+      asTeam(s, s.post(path, body, { ...op, lang }));
 
     // A coin channel: its address must fit its network; users see it at once.
     expect(
@@ -606,8 +659,11 @@ describe("operator API", () => {
       action: string;
       remark: string;
     }[];
-    expect(log[0]).toMatchObject({
+    // The change itself (by the approver), then its approval.
+    expect(log[0]).toMatchObject({ action: "request.approve", actor: "harness-approver" });
+    expect(log[1]).toMatchObject({
       action: "draw_currency.update",
+      actor: "harness-approver",
       remark: "min_micro: 20000000 -> 50000000",
     });
     expect(log.map((r) => r.action)).toEqual(

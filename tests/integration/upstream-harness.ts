@@ -8,6 +8,10 @@ import os from "node:os";
 import path from "node:path";
 import { buildUpstream, type Upstream } from "../../upstream/app.js";
 import { loadConfig, type UpstreamConfig } from "../../upstream/platform/config.js";
+import { secretKeyDir } from "../../upstream/platform/config.js";
+import { loadSecretKey } from "../../upstream/platform/secret-box.js";
+import { createOperator, currentCode } from "../../upstream/modules/operators/accounts.js";
+import { isPendingApproval } from "@contract/api/admin";
 import {
   createManualFeed,
   type ManualFeed,
@@ -80,8 +84,13 @@ export interface Server {
     body?: Record<string, string | number>,
     opts?: RequestOptions & { json?: boolean },
   ): Promise<Env<T>>;
-  /** Changes a setting through the operator API (the checked path an operator takes). */
+  /**
+   * Changes a setting through the operator API (the checked path an operator takes); a four-eyes
+   * setting is approved by a second operator (an admin account the harness makes once).
+   */
   setting(key: string, value: string): Promise<void>;
+  /** Approves a pending four-eyes request as that second operator; the approved request. */
+  approve(id: number): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -117,6 +126,30 @@ export async function startUpstream(opts: StartOptions = {}): Promise<Server> {
       : undefined,
   );
   const base = await up.listen();
+  let approver: Promise<string> | null = null;
+  /** A second operator (an admin account of this store), signed in once. */
+  const approverToken = () =>
+    (approver ??= (async () => {
+      const key = loadSecretKey(config.operatorSecretKey, secretKeyDir(config));
+      const op = await createOperator(up.ctx.db, key, "harness-approver", "admin");
+      const r = await postEnv(base, "/admin/api/login", {
+        name: op.name,
+        password: op.password,
+        code: await currentCode(op.secret),
+      });
+      if (r.code !== 1) throw new Error(`the harness's second operator cannot sign in: ${r.msg}`);
+      return (r.data as { token: string }).token;
+    })());
+  const approve = async (id: number) => {
+    const r = await postEnv(
+      base,
+      `/admin/api/requests/${id}/approve`,
+      { remark: "Checked (harness second operator)" },
+      { headers: { authorization: `Bearer ${await approverToken()}` } },
+    );
+    if (r.code !== 1) throw new Error(`request ${id} not approved: ${r.msg}`);
+    return r.data;
+  };
   return {
     up,
     base,
@@ -132,10 +165,24 @@ export async function startUpstream(opts: StartOptions = {}): Promise<Server> {
         { headers: { authorization: `Bearer ${config.operatorToken}` } },
       );
       if (r.code !== 1) throw new Error(`setting ${key}=${value} refused: ${r.msg}`);
+      if (isPendingApproval(r.data)) await approve(r.data.pending_request.id);
     },
+    approve,
     async close() {
       await up.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * An operator action as a team carries it out: when the upstream files it for a second operator
+ * (four-eyes), the harness's second operator approves it, and the answer carries what the action
+ * itself answered. Other answers pass through.
+ */
+export async function asTeam<T = any>(s: Server, answer: Promise<Env<T>>): Promise<Env<T>> {
+  const r = await answer;
+  if (r.code !== 1 || !isPendingApproval(r.data)) return r;
+  const done = (await s.approve(r.data.pending_request.id)) as { result: T };
+  return { ...r, data: done.result };
 }

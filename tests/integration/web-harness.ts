@@ -3,13 +3,14 @@
  * upstream) started as a child process on free loopback ports with a fresh temporary DATA_DIR,
  * its log lines collected, and helpers to sign in through the demo form.
  */
-import { execSync, spawn, type ChildProcess } from "node:child_process";
+import { execSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
+import { generate } from "otplib";
 
 // import.meta.url rather than __dirname: the benchmarks (tsx, ES modules) start the web through this too.
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -288,4 +289,49 @@ export async function postPageForm(
   });
   keepCookies(res, jar);
   return { res, jar };
+}
+
+/**
+ * Approves a pending four-eyes request at the web's embedded upstream as a second operator: an
+ * admin account made with the operator command against the web's DATA_DIR, signed in with its
+ * password and current code, as a colleague would.
+ */
+export async function approveAsSecondOperator(web: WebServer, requestId: number): Promise<void> {
+  const name = `approver-${process.pid}-${Date.now().toString(36)}`;
+  const added = spawnSync(
+    process.execPath,
+    ["--import", "tsx", "upstream/operator.ts", "add", name, "--role", "admin"],
+    {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: web.dataDir, UPSTREAM_DB: "" },
+      encoding: "utf8",
+      timeout: 60_000,
+    },
+  );
+  const password = /Password \(shown once\): (\S+)/.exec(added.stdout)?.[1];
+  const secret = /secret=([A-Z2-7]+)/.exec(added.stdout)?.[1];
+  if (!password || !secret) throw new Error(`operator add failed: ${added.stdout}${added.stderr}`);
+  const post = async (p: string, body: Record<string, string>, token?: string) =>
+    (await (
+      await fetch(web.upstreamBase + p, {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+        body: new URLSearchParams(body).toString(),
+      })
+    ).json()) as { code: number; msg: string; data: any };
+  const login = await post("/admin/api/login", {
+    name,
+    password,
+    code: await generate({ secret }),
+  });
+  if (login.code !== 1) throw new Error(`second operator sign-in refused: ${login.msg}`);
+  const done = await post(
+    `/admin/api/requests/${requestId}/approve`,
+    { remark: "Checked (second operator)" },
+    login.data.token as string,
+  );
+  if (done.code !== 1) throw new Error(`request ${requestId} not approved: ${done.msg}`);
 }

@@ -8,7 +8,12 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CODE } from "@contract/envelope";
-import { registerEmailOverApi, startWeb, type WebServer } from "./web-harness.js";
+import {
+  approveAsSecondOperator,
+  registerEmailOverApi,
+  startWeb,
+  type WebServer,
+} from "./web-harness.js";
 
 const OPERATOR = "trust-proxy-operator-token-0123456789";
 const PASSWORD = "Passw0rd!x";
@@ -77,7 +82,7 @@ beforeAll(async () => {
   web = await startWeb({
     env: { RATE_LIMIT: "1", TRUST_PROXY: "1", OPERATOR_TOKEN: OPERATOR },
   });
-  // Three failed sign-ins an hour from one address (instead of 30), set as an operator would.
+  // Three failed sign-ins an hour from one address (instead of 30), set as operators would.
   const set = await fetch(`${web.upstreamBase}/admin/api/settings`, {
     method: "POST",
     headers: {
@@ -86,7 +91,10 @@ beforeAll(async () => {
     },
     body: new URLSearchParams({ key: "limit.login_ip", value: "3/3600" }).toString(),
   });
-  expect(((await set.json()) as { code: number }).code).toBe(CODE.OK);
+  // An abuse limit is a four-eyes setting: filed with the token, approved by a second operator.
+  const filed = (await set.json()) as { code: number; data: { pending_request: { id: number } } };
+  expect(filed.code).toBe(CODE.OK);
+  await approveAsSecondOperator(web, filed.data.pending_request.id);
 
   // The proxy: forwards every request to the web, adding the visitor's address to X-Forwarded-For.
   const target = new URL(web.base);

@@ -1,7 +1,7 @@
 /** The deposit queue's server side: one status tab, paged; approve, reject or invalid. */
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { approveCharge, charges, decideCharge } from "~/upstream/operator.server";
-import { requireOperator, operatorRedirect } from "~/utils/operator-session.server";
+import { actionToast, requireOperator, operatorRedirect } from "~/utils/operator-session.server";
 import { readForm, refused, refusalStatus } from "~/utils/forms.server";
 import { backTo, CHARGE_TABS, uploadName } from "~/utils/console";
 import { loadQueue } from "~/utils/console-queue.server";
@@ -38,8 +38,9 @@ export async function action({ request }: ActionFunctionArgs) {
       { status: refusalStatus(r) },
     );
   const t = await getT(request, ["operator"]);
-  return operatorRedirect(op, backTo(request), {
-    type: "success",
-    text: t(`operator:charge_done_${v.intent}`, { id: v.id }),
-  });
+  return operatorRedirect(
+    op,
+    backTo(request),
+    actionToast(r, t(`operator:charge_done_${v.intent}`, { id: v.id })),
+  );
 }

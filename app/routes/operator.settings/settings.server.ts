@@ -1,7 +1,7 @@
 /** The settings' server side: every setting operators may change; one saved at a time. */
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { setSetting, settings } from "~/upstream/operator.server";
-import { requireOperator, operatorRedirect } from "~/utils/operator-session.server";
+import { actionToast, requireOperator, operatorRedirect } from "~/utils/operator-session.server";
 import { readForm, refused, refusalStatus } from "~/utils/forms.server";
 import { settingSchema } from "~/schemas/operator";
 import { getT } from "~/i18n.server";
@@ -31,8 +31,9 @@ export async function action({ request }: ActionFunctionArgs) {
       { status: refusalStatus(r) },
     );
   const t = await getT(request, ["operator"]);
-  return operatorRedirect(op, "/operator/settings", {
-    type: "success",
-    text: t("operator:setting_saved", { key: form.value.key }),
-  });
+  return operatorRedirect(
+    op,
+    "/operator/settings",
+    actionToast(r, t("operator:setting_saved", { key: form.value.key })),
+  );
 }

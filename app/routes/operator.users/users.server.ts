@@ -5,7 +5,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { PAGE_SIZE } from "@contract/constants";
 import { adjust, findUsers, userLedger } from "~/upstream/operator.server";
-import { requireOperator, operatorRedirect } from "~/utils/operator-session.server";
+import { actionToast, requireOperator, operatorRedirect } from "~/utils/operator-session.server";
 import { newIdempotencyKey, readForm, refused, refusalStatus } from "~/utils/forms.server";
 import { backTo, pageParam } from "~/utils/console";
 import { adjustSchema } from "~/schemas/operator";
@@ -55,8 +55,9 @@ export async function action({ request }: ActionFunctionArgs) {
       { status: refusalStatus(r) },
     );
   const t = await getT(request, ["operator"]);
-  return operatorRedirect(op, backTo(request), {
-    type: "success",
-    text: t("operator:adjusted", { uid: v.uid, amount: v.amount }),
-  });
+  return operatorRedirect(
+    op,
+    backTo(request),
+    actionToast(r, t("operator:adjusted", { uid: v.uid, amount: v.amount })),
+  );
 }

@@ -31,6 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 const LINKS = [
   ["/operator", "nav_charges"],
   ["/operator/draws", "nav_draws"],
+  ["/operator/requests", "nav_requests"],
   ["/operator/verifications", "verify:nav_verifications"],
   ["/operator/users", "nav_users"],
   ["/operator/settings", "nav_settings"],

@@ -343,3 +343,35 @@ export function updateCatalog(
     throw err;
   }
 }
+
+/**
+ * What an add (`id` null) or an update of entry `id` would change, checked as `addToCatalog` and
+ * `updateCatalog` check it, writing nothing: the changed columns and the audit's description of
+ * them. A refusal is the same the change itself would get, a duplicate included.
+ */
+export function previewCatalog(
+  db: DB,
+  cat: AnyCatalog,
+  id: number | null,
+  body: Record<string, unknown>,
+): { columns: string[]; diff: string; after: Row } {
+  const before = id === null ? null : getRow(db, cat, id);
+  if (id !== null && !before) throw new DomainError("not_found", CODE.NOT_FOUND, {}, 404);
+  const after = merged(cat, body, before ?? null);
+  cat.check(after);
+  const columns = cat.fields
+    .map(columnOf)
+    .filter((c) => !before || String(before[c]) !== String(after[c]));
+  // A duplicate shows only when written: write it, then roll it back.
+  const rollback = new Error("preview");
+  try {
+    db.transaction(() => {
+      if (id === null) addToCatalog(db, cat, body, "preview");
+      else updateCatalog(db, cat, id, body, "preview");
+      throw rollback;
+    })();
+  } catch (err) {
+    if (err !== rollback) throw err;
+  }
+  return { columns, diff: changes(cat, before ?? null, after), after };
+}

@@ -9,10 +9,11 @@ import { z } from "zod";
 import * as api from "@contract/api/admin";
 import { PAGE_SIZE } from "@contract/constants";
 import { CHARGE_STATUS } from "@contract/enums";
+import { REQUEST_STATUS } from "@contract/api/admin";
 import type { AppContext } from "../../app.js";
 import { CODE, CODE_FAIL, DomainError } from "../../platform/errors.js";
 import { intField, pageField } from "../../platform/params.js";
-import { route } from "../../platform/http/route.js";
+import { route, type OperatorCaller, type RouteRequest } from "../../platform/http/route.js";
 import { translate } from "../../platform/i18n.js";
 import { wireTime } from "../../platform/wire.js";
 import { MICRO, parseDecimal, toMicro, dec } from "../money/decimal.js";
@@ -22,13 +23,17 @@ import { ledgerPage } from "../money/ledger.js";
 import { Withdrawals } from "../money/withdrawals.js";
 import type { Uploads } from "../uploads/service.js";
 import { auditPage, auditRecord, writeAudit } from "./audit.js";
+import { Requests, type NewRequest, type RequestRecord } from "./requests.js";
+import type { Envelope } from "@contract/envelope";
 import { Idempotency } from "../../platform/idempotency.js";
 import { idempotencyKeyOf } from "../../platform/http/params.js";
 import { SETTINGS, describeSetting } from "./settings-registry.js";
 import { getSetting, setSetting as setStoredSetting } from "../../platform/settings.js";
 import {
   addToCatalog,
+  type AnyCatalog,
   CHARGE_CHANNELS,
+  previewCatalog,
   DRAW_CURRENCIES,
   listCatalog,
   updateCatalog,
@@ -47,6 +52,29 @@ const extras = { invalidFieldKey: INVALID };
 const usd = (micro: number | null) => (micro === null ? null : micro / MICRO);
 
 const int = (raw: unknown, field: string, dflt?: number) => intField(raw, field, INVALID, dflt);
+
+/** The money catalogue's three parts. */
+const CATALOGS: AnyCatalog[] = [CHARGE_CHANNELS, WIRE_ACCOUNTS, DRAW_CURRENCIES];
+
+/** The posted fields a catalogue reads (the rest of a form, such as its CSRF token, is not kept). */
+function catalogBody(cat: AnyCatalog, body: Record<string, unknown>): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const f of cat.fields)
+    if (typeof body[f.name] === "string" || typeof body[f.name] === "number")
+      kept[f.name] = String(body[f.name]);
+  return kept;
+}
+
+/** "received 480.00 of 500.00" (USD), for the audit row and the approver. */
+const receivedNote = (receivedMicro: number, declaredMicro: number) =>
+  `received ${dec(receivedMicro).div(MICRO).toFixed(2)} of ${dec(declaredMicro).div(MICRO).toFixed(2)}`;
+
+/** A setting operators may change; refused for any other key (own keys only: never the prototype's). */
+function settingEntry(key: string): (typeof SETTINGS)[string] {
+  const entry = Object.hasOwn(SETTINGS, key) ? SETTINGS[key] : undefined;
+  if (!entry) throw new DomainError("setting_unknown", CODE_FAIL, { key });
+  return entry;
+}
 
 function remarkOf(raw: unknown): string {
   const r = typeof raw === "string" ? raw.trim() : "";
@@ -171,6 +199,124 @@ export function registerOperatorRoutes(
     return { ids: ids.map((r) => r.id), total };
   };
 
+  /** The deposit approval as booked: credited, with its audit row, by `op`. */
+  const approveDeposit = (op: OperatorCaller, id: number, received: number | null) => {
+    const c = chargeOwner(id);
+    return audited(
+      op,
+      "charge.approve",
+      `charge:${id}`,
+      c.userId,
+      () => deposits.approve(id, op.actor, received),
+      (done) => done.creditedMicro,
+      received !== null && received !== c.amountMicro
+        ? receivedNote(received, c.amountMicro)
+        : null,
+    );
+  };
+
+  /** An adjustment booked with its audit row, by `op`; never takes a balance below zero. */
+  const bookAdjustment = (
+    op: OperatorCaller,
+    userId: number,
+    amountMicro: number,
+    remark: string,
+  ): api.AuditRow =>
+    money.transaction(() => {
+      const before = money.balances(userId)!;
+      money.post({
+        userId,
+        amountMicro,
+        kind: "adjustment",
+        memo: remark,
+        ref: "adjustment",
+        floorMicro: 0,
+      });
+      const after = money.balances(userId)!;
+      const id = writeAudit(db, {
+        actor: op.actor,
+        action: "adjustment",
+        target: `user:${userId}`,
+        userId,
+        amountMicro,
+        balanceBeforeMicro: before.balanceMicro,
+        balanceAfterMicro: after.balanceMicro,
+        remark,
+      });
+      return auditView(auditRecord(db, id)!);
+    });
+
+  /** A checked setting stored with its audit row, by `op`; the engine reads it at once. */
+  const applySetting = (op: OperatorCaller, key: string, value: string) => {
+    const entry = settingEntry(key);
+    const refused = entry.check(value, db);
+    if (refused) throw new DomainError(refused.key, CODE_FAIL, { key, ...refused.params });
+    const before = getSetting(db, key) ?? null;
+    db.transaction(() => {
+      setStoredSetting(db, key, value);
+      writeAudit(db, {
+        actor: op.actor,
+        action: "setting",
+        target: `setting:${key}`,
+        remark: `${before ?? "(unset)"} -> ${value}`,
+      });
+    })();
+    ctx.engine?.reloadSettings();
+  };
+
+  /** Adjustments above this (micro-USD, either sign) need a second operator. */
+  const fourEyesAdjustmentMicro = () =>
+    toMicro(dec(getSetting(db, "risk.adjustment_four_eyes_usd") ?? "1000"));
+
+  const requests = new Requests(db, {
+    catalog: (r, by) => {
+      const p = r.payload as { noun: string; id: number | null; body: Record<string, string> };
+      const cat = CATALOGS.find((c) => c.noun === p.noun);
+      if (!cat) throw new Error(`request ${r.id}: unknown catalogue ${p.noun}`);
+      return p.id === null
+        ? addToCatalog(db, cat, p.body, by.actor)
+        : updateCatalog(db, cat, p.id, p.body, by.actor);
+    },
+    setting: (r, by) => {
+      const p = r.payload as { key: string; value: string };
+      applySetting(by, p.key, p.value);
+      return { key: p.key, value: p.value, describe: describeSetting("en", p.key) };
+    },
+    adjustment: (r, by) => {
+      const p = r.payload as { userId: number; amountMicro: number; remark: string };
+      return bookAdjustment(by, p.userId, p.amountMicro, p.remark);
+    },
+    "charge.approve": (r, by) => {
+      const p = r.payload as { id: number; received: number | null };
+      approveDeposit(by, p.id, p.received);
+      return chargeView(p.id);
+    },
+  });
+
+  const requestView = (r: RequestRecord): api.OperatorRequest => ({
+    id: r.id,
+    kind: r.kind,
+    permission: r.permission,
+    target: r.target,
+    summary: r.summary,
+    status: r.status,
+    requested_by: r.requestedBy,
+    requested_at: wireTime(r.requestedAt),
+    decided_by: r.decidedBy,
+    decided_at: r.decidedAt ? wireTime(r.decidedAt) : null,
+    remark: r.remark,
+  });
+
+  /** The answer of an action filed for a second operator: nothing changed yet. */
+  const pending = (req: RouteRequest, op: OperatorCaller, n: NewRequest): Envelope => {
+    const filed = requests.create(n, op);
+    return {
+      code: CODE.OK,
+      msg: translate(req.lang, "request_pending", { id: filed.id }),
+      data: { pending_request: requestView(filed) } satisfies api.PendingApproval,
+    };
+  };
+
   route(
     app,
     api.login,
@@ -232,20 +378,23 @@ export function registerOperatorRoutes(
       if (req.body.amount !== undefined && req.body.amount !== "") {
         const d = parseDecimal(req.body.amount, 6);
         if (d === null || d.lte(0)) throw new DomainError("deposit_amount_positive");
+        if (d.gt(MAX_ADJUSTMENT_USD))
+          throw new DomainError(INVALID, CODE_FAIL, { field: "amount" });
         received = toMicro(d);
       }
-      const done = audited(
-        op,
-        "charge.approve",
-        `charge:${id}`,
-        c.userId,
-        () => deposits.approve(id, op.actor, received),
-        (r) => r.creditedMicro,
-        received !== null && received !== c.amountMicro
-          ? `received ${dec(received).div(MICRO).toFixed(2)} of ${dec(c.amountMicro).div(MICRO).toFixed(2)}`
-          : null,
-      );
-      return ctx.ok(req, chargeView(done.id));
+      if (c.status !== CHARGE_STATUS.UNCHECKED) throw new DomainError("deposit_already_decided");
+      const credited = received ?? c.amountMicro;
+      // Another amount than declared, or more than any deposit may be: a second operator checks.
+      if (credited !== c.amountMicro || credited > deposits.bounds().maxMicro)
+        return pending(req, op, {
+          kind: "charge.approve",
+          permission: "money",
+          target: `charge:${id}`,
+          payload: { id, received },
+          summary: receivedNote(credited, c.amountMicro),
+        });
+      approveDeposit(op, id, received);
+      return ctx.ok(req, chargeView(id));
     },
     extras,
   );
@@ -362,35 +511,24 @@ export function registerOperatorRoutes(
       // The same key again (a double click, a resubmitted form, a retried time-out) answers the
       // first booking's row and books nothing; with another body it is refused (422).
       const params = { actor: op.actor, uid, amountMicro, remark };
-      const row = money.transaction(() => {
-        const seen = idem.lookup<api.AuditRow>(user.id, key, "admin.adjustment", params);
+      const answer = money.transaction(() => {
+        const seen = idem.lookup<Envelope>(user.id, key, "admin.adjustment", params);
         if (seen) return seen;
-        const before = money.balances(user.id)!;
-        // An adjustment never takes a balance below zero.
-        money.post({
-          userId: user.id,
-          amountMicro,
-          kind: "adjustment",
-          memo: remark,
-          ref: "adjustment",
-          floorMicro: 0,
-        });
-        const after = money.balances(user.id)!;
-        const id = writeAudit(db, {
-          actor: op.actor,
-          action: "adjustment",
-          target: `user:${user.id}`,
-          userId: user.id,
-          amountMicro,
-          balanceBeforeMicro: before.balanceMicro,
-          balanceAfterMicro: after.balanceMicro,
-          remark,
-        });
-        const view = auditView(auditRecord(db, id)!);
-        idem.store(user.id, key, "admin.adjustment", params, view);
-        return view;
+        // Above the four-eyes amount (either sign), a second operator books it.
+        const fresh =
+          Math.abs(amountMicro) > fourEyesAdjustmentMicro()
+            ? pending(req, op, {
+                kind: "adjustment",
+                permission: "money",
+                target: `user:${user.id}`,
+                payload: { userId: user.id, amountMicro, remark },
+                summary: `${amountMicro > 0 ? "+" : ""}${dec(amountMicro).div(MICRO).toFixed(2)} USD, ${remark}`,
+              })
+            : ctx.ok(req, bookAdjustment(op, user.id, amountMicro, remark));
+        idem.store(user.id, key, "admin.adjustment", params, fresh);
+        return fresh;
       });
-      return ctx.ok(req, row);
+      return answer;
     },
     extras,
   );
@@ -503,22 +641,20 @@ export function registerOperatorRoutes(
       const op = operatorOf(req);
       const key = typeof req.body.key === "string" ? req.body.key.trim() : "";
       const value = typeof req.body.value === "string" ? req.body.value.trim() : "";
-      // Own keys only: "constructor" or "__proto__" must not reach the prototype.
-      const entry = Object.hasOwn(SETTINGS, key) ? SETTINGS[key] : undefined;
-      if (!entry) throw new DomainError("setting_unknown", CODE_FAIL, { key });
-      const refused = entry.check(value, db);
-      if (refused) throw new DomainError(refused.key, CODE_FAIL, { key, ...refused.params });
-      const before = getSetting(db, key) ?? null;
-      db.transaction(() => {
-        setStoredSetting(db, key, value);
-        writeAudit(db, {
-          actor: op.actor,
-          action: "setting",
+      const entry = settingEntry(key);
+      if (entry.fourEyes) {
+        // Checked now, so the approver sees a value that can take effect; checked again then.
+        const refused = entry.check(value, db);
+        if (refused) throw new DomainError(refused.key, CODE_FAIL, { key, ...refused.params });
+        return pending(req, op, {
+          kind: "setting",
+          permission: "admin",
           target: `setting:${key}`,
-          remark: `${before ?? "(unset)"} -> ${value}`,
+          payload: { key, value },
+          summary: `${getSetting(db, key) ?? "(unset)"} -> ${value}`,
         });
-      })();
-      ctx.engine?.reloadSettings();
+      }
+      applySetting(op, key, value);
       return ctx.ok(req, { key, value, describe: describeSetting(req.lang, key) });
     },
     extras,
@@ -555,7 +691,15 @@ export function registerOperatorRoutes(
       add,
       async (req) => {
         const op = operatorOf(req);
-        return ctx.ok(req, addToCatalog(db, cat, req.body, op.actor));
+        // A new place to send money (or to pay out from): always a second operator's decision.
+        const { diff } = previewCatalog(db, cat, null, req.body);
+        return pending(req, op, {
+          kind: "catalog",
+          permission: "admin",
+          target: `${cat.noun}:new`,
+          payload: { noun: cat.noun, id: null, body: catalogBody(cat, req.body) },
+          summary: diff,
+        });
       },
       extras,
     );
@@ -565,7 +709,51 @@ export function registerOperatorRoutes(
       async (req) => {
         const op = operatorOf(req);
         const id = int((req.params as { id: string }).id, "id");
+        const { columns, diff, after } = previewCatalog(db, cat, id, req.body);
+        // Hiding an entry or reordering takes effect at once; any other change waits for a second
+        // operator (an address, a network, a bank account, a rate, showing an entry again).
+        const immediate = columns.every((c) => c === "sort" || (c === "enabled" && !after[c]));
+        if (!immediate)
+          return pending(req, op, {
+            kind: "catalog",
+            permission: "admin",
+            target: `${cat.noun}:${id}`,
+            payload: { noun: cat.noun, id, body: catalogBody(cat, req.body) },
+            summary: diff,
+          });
         return ctx.ok(req, updateCatalog(db, cat, id, req.body, op.actor));
+      },
+      extras,
+    );
+  }
+
+  route(
+    app,
+    api.requests,
+    async (req) => {
+      const status = int(req.query.status, "status", REQUEST_STATUS.PENDING);
+      if (!(api.REQUEST_TABS as readonly number[]).includes(status))
+        throw new DomainError(INVALID, CODE_FAIL, { field: "status" });
+      const page = pageField(req.query.page, INVALID);
+      const { items, total } = requests.page(status, page, PAGE_SIZE);
+      return ctx.ok(req, { data: items.map(requestView), total });
+    },
+    extras,
+  );
+
+  for (const [def, approve] of [
+    [api.approveRequest, true],
+    [api.rejectRequest, false],
+  ] as const) {
+    route(
+      app,
+      def,
+      async (req) => {
+        const op = operatorOf(req);
+        const id = int(req.params.id, "id");
+        const remark = remarkOf(req.body.remark);
+        const done = requests.decide(id, op, approve, remark);
+        return ctx.ok(req, { ...requestView(done.request), result: done.result });
       },
       extras,
     );

@@ -35,7 +35,12 @@ const url: Check = (v) =>
 
 const num = (db: DB, key: string) => Number(getSetting(db, key));
 
-export const SETTINGS: Record<string, { check: Check; limit?: string }> = {
+/**
+ * `fourEyes`: a change waits for a second operator (requests.ts): the abuse limits, the sign-up
+ * captcha and verification, where users are sent for support and complaints, the deposit bounds
+ * and the four-eyes amount of adjustments itself.
+ */
+export const SETTINGS: Record<string, { check: Check; limit?: string; fourEyes?: boolean }> = {
   trade_fee_type: {
     check: oneOf("1", "2"),
   },
@@ -62,25 +67,36 @@ export const SETTINGS: Record<string, { check: Check; limit?: string }> = {
         : { key: "setting_margin_call_above_stop_out" }),
   },
   "demo.initial_balance": { check: positiveDecimal(2) },
+  "risk.adjustment_four_eyes_usd": { check: positiveDecimal(2), fourEyes: true },
   "deposit.min_usd": {
+    fourEyes: true,
     check: (v, db) =>
       positiveDecimal(2)(v, db) ??
       (Number(v) < num(db, "deposit.max_usd") ? null : { key: "setting_min_below_max" }),
   },
   "deposit.max_usd": {
+    fourEyes: true,
     check: (v, db) =>
       positiveDecimal(2)(v, db) ??
       (Number(v) > num(db, "deposit.min_usd") ? null : { key: "setting_min_below_max" }),
   },
-  "register.captcha": { check: flag },
+  "register.captcha": { check: flag, fourEyes: true },
   is_show_mobile: { check: flag },
   verify_reg_type: {
+    fourEyes: true,
     check: intIn(0, 9),
   },
-  service_link: { check: url },
-  service_link_type: { check: oneOf("1", "2") },
+  service_link: {
+    fourEyes: true,
+    check: url,
+  },
+  service_link_type: {
+    fourEyes: true,
+    check: oneOf("1", "2"),
+  },
   is_main: { check: flag },
   complaint_email: {
+    fourEyes: true,
     check: (v) => (isEmail(v) ? null : { key: "setting_email" }),
   },
   ...Object.fromEntries(
@@ -89,6 +105,7 @@ export const SETTINGS: Record<string, { check: Check; limit?: string }> = {
       {
         check: ((v: string) => (parseLimitSpec(v) ? null : { key: "setting_limit" })) as Check,
         limit: n,
+        fourEyes: true,
       },
     ]),
   ),

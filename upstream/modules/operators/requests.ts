@@ -1,0 +1,171 @@
+/**
+ * Four-eyes requests (issue 20): an operator's sensitive action becomes a pending request instead of
+ * taking effect; a second operator whose role holds the request's permission approves it (the action
+ * is then carried out, as requested, in the same transaction as the decision) or rejects it.
+ *
+ * Invariants:
+ * - nobody decides their own request (OPERATOR_TOKEN, acting as `token`, included); the store
+ *   refuses it too (a CHECK on the table);
+ * - a request is decided once: pending -> approved | rejected, never back;
+ * - an approval whose action is refused (the deposit was decided meanwhile, the balance no longer
+ *   covers the adjustment) changes nothing and leaves the request pending, to be rejected;
+ * - each step writes its audit row (request.create, request.approve, request.reject) in the same
+ *   transaction, besides the action's own row.
+ */
+import { can, type Permission } from "@contract/operators";
+import { REQUEST_STATUS, type RequestKind } from "@contract/api/admin";
+import type { DB } from "../../platform/db.js";
+import { CODE, DomainError } from "../../platform/errors.js";
+import type { OperatorCaller } from "../../platform/http/route.js";
+import { writeAudit } from "./audit.js";
+
+export interface RequestRecord {
+  id: number;
+  kind: RequestKind;
+  permission: Permission;
+  target: string;
+  payload: Record<string, unknown>;
+  summary: string;
+  status: number;
+  requestedBy: string;
+  requestedAt: number;
+  decidedBy: string | null;
+  decidedAt: number | null;
+  remark: string | null;
+}
+
+export interface NewRequest {
+  kind: RequestKind;
+  permission: Permission;
+  target: string;
+  payload: Record<string, unknown>;
+  summary: string;
+}
+
+/**
+ * Carries out an approved request's action (its own audit row included), as `approver`; answers
+ * what the action itself answers (the new channel, the credited deposit, the adjustment's row).
+ */
+export type Executor = (r: RequestRecord, approver: OperatorCaller) => unknown;
+
+interface Row {
+  id: number;
+  kind: RequestKind;
+  permission: Permission;
+  target: string;
+  payload: string;
+  summary: string;
+  status: number;
+  requested_by: string;
+  requested_at: number;
+  decided_by: string | null;
+  decided_at: number | null;
+  remark: string | null;
+}
+
+const toRecord = (r: Row): RequestRecord => ({
+  id: r.id,
+  kind: r.kind,
+  permission: r.permission,
+  target: r.target,
+  payload: JSON.parse(r.payload) as Record<string, unknown>,
+  summary: r.summary,
+  status: r.status,
+  requestedBy: r.requested_by,
+  requestedAt: r.requested_at,
+  decidedBy: r.decided_by,
+  decidedAt: r.decided_at,
+  remark: r.remark,
+});
+
+export class Requests {
+  constructor(
+    private readonly db: DB,
+    private readonly executors: Record<RequestKind, Executor>,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Files a request of `by`'s action, with its audit row; nothing else changes. */
+  create(n: NewRequest, by: OperatorCaller): RequestRecord {
+    return this.db.transaction(() => {
+      const at = this.now();
+      const id = Number(
+        this.db
+          .prepare(
+            "INSERT INTO operator_requests (kind, permission, target, payload, summary, requested_by, requested_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+          )
+          .run(n.kind, n.permission, n.target, JSON.stringify(n.payload), n.summary, by.actor, at)
+          .lastInsertRowid,
+      );
+      writeAudit(this.db, {
+        actor: by.actor,
+        action: "request.create",
+        target: `request:${id}`,
+        remark: `${n.kind} ${n.target}: ${n.summary}`,
+        at,
+      });
+      return this.get(id)!;
+    })();
+  }
+
+  get(id: number): RequestRecord | null {
+    const r = this.db.prepare("SELECT * FROM operator_requests WHERE id = ?").get(id) as
+      Row | undefined;
+    return r ? toRecord(r) : null;
+  }
+
+  page(status: number, page: number, pageSize: number): { items: RequestRecord[]; total: number } {
+    const rows = this.db
+      .prepare("SELECT * FROM operator_requests WHERE status = ? ORDER BY id DESC LIMIT ? OFFSET ?")
+      .all(status, pageSize, (page - 1) * pageSize) as Row[];
+    const total = (
+      this.db
+        .prepare("SELECT COUNT(*) AS n FROM operator_requests WHERE status = ?")
+        .get(status) as { n: number }
+    ).n;
+    return { items: rows.map(toRecord), total };
+  }
+
+  /**
+   * Approves (carrying out the action) or rejects a pending request, as `by`: another operator
+   * whose role holds the request's permission.
+   */
+  decide(
+    id: number,
+    by: OperatorCaller,
+    approve: boolean,
+    remark: string,
+  ): { request: RequestRecord; result: unknown } {
+    return this.db.transaction(() => {
+      const r = this.get(id);
+      if (!r) throw new DomainError("not_found", CODE.NOT_FOUND, {}, 404);
+      if (r.status !== REQUEST_STATUS.PENDING) throw new DomainError("request_decided");
+      if (r.requestedBy === by.actor) throw new DomainError("request_own", CODE.FORBIDDEN, {}, 403);
+      if (!can(by.role, r.permission))
+        throw new DomainError("operator_forbidden", CODE.FORBIDDEN, { role: by.role }, 403);
+      const result = approve ? this.executors[r.kind](r, by) : null;
+      const at = this.now();
+      const changed = this.db
+        .prepare(
+          "UPDATE operator_requests SET status = ?, decided_by = ?, decided_at = ?, remark = ? WHERE id = ? AND status = ?",
+        )
+        .run(
+          approve ? REQUEST_STATUS.APPROVED : REQUEST_STATUS.REJECTED,
+          by.actor,
+          at,
+          remark,
+          id,
+          REQUEST_STATUS.PENDING,
+        ).changes;
+      if (changed !== 1) throw new DomainError("request_decided");
+      writeAudit(this.db, {
+        actor: by.actor,
+        action: approve ? "request.approve" : "request.reject",
+        target: `request:${id}`,
+        remark: `${r.kind} ${r.target} by ${r.requestedBy}: ${remark}`,
+        at,
+      });
+      return { request: this.get(id)!, result };
+    })();
+  }
+}
