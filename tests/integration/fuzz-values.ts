@@ -1,7 +1,8 @@
 /**
  * Hostile values for the property fuzz tests (fuzz-upstream.test.ts, fuzz-web.test.ts): wrong
- * types, huge, negative and non-numbers, unicode, very long strings, arrays, nested objects,
- * SQL-ish text and prototype pollution keys; and the run's seed (PROPERTY_SEED replays a run).
+ * types, huge, negative and non-numbers, amounts at and beyond every bound (long, tiny and
+ * exponent-shaped), unicode, very long strings, arrays, nested objects, SQL-ish text and prototype
+ * pollution keys; and the run's seed (PROPERTY_SEED replays a run).
  */
 import fc from "fast-check";
 
@@ -60,9 +61,29 @@ const hostileText = fc.constantFrom(
   "x".repeat(70_000),
 );
 
+/**
+ * Amount-shaped text at and beyond every bound: long whole numbers (10 to 24 digits, either sign),
+ * very small decimals, many decimal places, and exponent forms.
+ */
+const amountText: fc.Arbitrary<string> = fc.oneof(
+  fc
+    .tuple(fc.boolean(), fc.stringMatching(/^[1-9][0-9]{9,23}$/))
+    .map(([neg, digits]) => (neg ? `-${digits}` : digits)),
+  fc.stringMatching(/^[1-9][0-9]{8,16}\.[0-9]{1,8}$/),
+  fc.integer({ min: 1, max: 30 }).map((zeros) => `0.${"0".repeat(zeros)}1`),
+  fc
+    .tuple(
+      fc.stringMatching(/^[1-9](\.[0-9]{1,3})?$/),
+      fc.constantFrom("e", "E", "e+", "E-", "e-"),
+      fc.integer({ min: 0, max: 400 }),
+    )
+    .map(([m, e, x]) => `${m}${e}${x}`),
+);
+
 /** One scalar value: hostile text, any string, full unicode, numbers of every kind, booleans. */
 export const scalar: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: hostileText },
+  { weight: 2, arbitrary: amountText },
   { weight: 2, arbitrary: fc.string({ maxLength: 40 }) },
   { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 40 }) },
   { weight: 2, arbitrary: fc.integer() },

@@ -301,11 +301,30 @@ describe("money API", () => {
         "Please set up a collection account first",
       ],
       [{ draw_currency_id: 999999, number: "50", draw_method_id: method }, "No payment channel"],
+      // Beyond any amount (15 digits): the field's refusal, never an error.
+      [
+        { draw_currency_id: trc.id, number: "123456789012345", draw_method_id: method },
+        "Invalid value: number",
+      ],
     ];
     for (const [body, msg] of tries) {
       const r = await s.post("/api/account/draw", body, { token });
       expect(r, JSON.stringify(body)).toMatchObject({ code: 0, msg, data: null });
     }
+    const channel = (await s.get("/api/quickCharge/info", { token })).data.channels[0];
+    const deposit = await s.post(
+      "/api/quickCharge/submit",
+      { number: "123456789012345", proofImg: "x.jpg", charge_id: channel.id },
+      { token },
+    );
+    expect(deposit).toMatchObject({ code: 0, msg: "Invalid value: number", data: null });
+    const op = { headers: { authorization: `Bearer ${HARNESS_OPERATOR_TOKEN}` } };
+    const bound = await s.post(
+      "/admin/api/settings",
+      { key: "deposit.max_usd", value: "123456789012345" },
+      op,
+    );
+    expect(bound.msg).toBe("deposit.max_usd must be a number greater than 0");
     expect(moneyOf(s.up.ctx.db).balances(id)).toEqual(before);
     expect((await s.get("/api/account/draw_list?type=1", { token })).data.total).toBe(0);
     expect(checkLedger(s.up.ctx.db).findings).toEqual([]);

@@ -35,6 +35,16 @@ export function decConst(s: string): Dec {
 }
 
 /** Rounds a USD decimal to integer micro-USD (half-even). */
+/**
+ * The largest money amount any field takes, USD (a deposit, a withdrawal, an adjustment, a bound or
+ * price in the catalogue or the settings): far beyond any real one, and well inside what integer
+ * micro-USD hold exactly. A larger figure is the field's refusal, never an error.
+ */
+export const MAX_MONEY_USD = 1_000_000_000;
+
+/** True when |d| is at most MAX_MONEY_USD. */
+export const inMoneyRange = (d: Dec): boolean => d.abs().lte(MAX_MONEY_USD);
+
 export function toMicro(usd: Dec): number {
   const m = usd.mul(MICRO).toDecimalPlaces(0, Dec.ROUND_HALF_EVEN).toNumber();
   if (!Number.isSafeInteger(m)) throw new Error(`amount out of range: ${usd.toString()}`);

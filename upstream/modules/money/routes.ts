@@ -16,7 +16,7 @@ import { idempotencyKeyOf } from "../../platform/http/params.js";
 import { intField, pageField } from "../../platform/params.js";
 import { route } from "../../platform/http/route.js";
 import { wireTime } from "../../platform/wire.js";
-import { MICRO, parseDecimal, toMicro } from "./decimal.js";
+import { inMoneyRange, MICRO, parseDecimal, toMicro } from "./decimal.js";
 import { ledgerPage } from "./ledger.js";
 import { DrawMethods, type BindRequest, type DrawMethod } from "./draw-methods.js";
 import { Withdrawals, type DrawCurrency, type DrawRecord } from "./withdrawals.js";
@@ -121,6 +121,7 @@ function proofName(raw: unknown): string {
 function depositAmount(raw: unknown): number {
   const amount = parseDecimal(raw, AMOUNT_DP);
   if (amount === null) throw new DomainError("deposit_amount_positive");
+  if (!inMoneyRange(amount)) throw new DomainError(INVALID, CODE_FAIL, { field: "number" });
   return toMicro(amount);
 }
 
@@ -282,6 +283,7 @@ export function registerMoneyRoutes(app: FastifyInstance, ctx: AppContext): void
       const u = realUser(ctx, req);
       const amount = parseDecimal(req.body.number, AMOUNT_DP);
       if (amount === null) throw new DomainError("withdraw_amount_positive");
+      if (!inMoneyRange(amount)) throw new DomainError(INVALID, CODE_FAIL, { field: "number" });
       const memo = typeof req.body.memo === "string" ? req.body.memo.trim().slice(0, 200) : "";
       const d = withdrawals.request(
         u.id,

@@ -15,7 +15,7 @@ import type * as api from "@contract/api/admin";
 import type { DB } from "../../platform/db.js";
 import { CODE, CODE_FAIL, DomainError } from "../../platform/errors.js";
 import { intParam } from "../../platform/params.js";
-import { MICRO, parseDecimal, toMicro } from "../money/decimal.js";
+import { inMoneyRange, MICRO, parseDecimal, toMicro } from "../money/decimal.js";
 import { validAddress } from "../money/addresses.js";
 import { SWIFT } from "../money/draw-methods.js";
 import { writeAudit } from "./audit.js";
@@ -89,7 +89,7 @@ const usdMicro = (name: string, column: string): Field => ({
   column,
   read: (raw) => {
     const d = parseDecimal(raw, 6);
-    if (d === null || d.lte(0)) throw invalid(name);
+    if (d === null || d.lte(0) || !inMoneyRange(d)) throw invalid(name);
     return toMicro(d);
   },
 });

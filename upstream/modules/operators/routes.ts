@@ -16,7 +16,7 @@ import { intField, pageField } from "../../platform/params.js";
 import { route, type OperatorCaller, type RouteRequest } from "../../platform/http/route.js";
 import { translate } from "../../platform/i18n.js";
 import { wireTime } from "../../platform/wire.js";
-import { MICRO, parseDecimal, toMicro, dec } from "../money/decimal.js";
+import { inMoneyRange, MICRO, parseDecimal, toMicro, dec } from "../money/decimal.js";
 import { Deposits } from "../money/deposits.js";
 import { moneyOf } from "../money/service.js";
 import { ledgerPage } from "../money/ledger.js";
@@ -46,8 +46,6 @@ import { secretKeyDir } from "../../platform/config.js";
 import { loadSecretKey } from "../../platform/secret-box.js";
 
 const INVALID = "money_invalid_field";
-/** The largest adjustment one booking may make, USD (a larger figure is a typing error). */
-const MAX_ADJUSTMENT_USD = 1_000_000_000;
 const extras = { invalidFieldKey: INVALID };
 const usd = (micro: number | null) => (micro === null ? null : micro / MICRO);
 
@@ -378,8 +376,7 @@ export function registerOperatorRoutes(
       if (req.body.amount !== undefined && req.body.amount !== "") {
         const d = parseDecimal(req.body.amount, 6);
         if (d === null || d.lte(0)) throw new DomainError("deposit_amount_positive");
-        if (d.gt(MAX_ADJUSTMENT_USD))
-          throw new DomainError(INVALID, CODE_FAIL, { field: "amount" });
+        if (!inMoneyRange(d)) throw new DomainError(INVALID, CODE_FAIL, { field: "amount" });
         received = toMicro(d);
       }
       if (c.status !== CHARGE_STATUS.UNCHECKED) throw new DomainError("deposit_already_decided");
@@ -504,7 +501,7 @@ export function registerOperatorRoutes(
       const negative = raw.startsWith("-");
       const d = parseDecimal(negative ? raw.slice(1) : raw, 6);
       if (d === null || d.isZero()) throw new DomainError(INVALID, CODE_FAIL, { field: "amount" });
-      if (d.gt(MAX_ADJUSTMENT_USD)) throw new DomainError(INVALID, CODE_FAIL, { field: "amount" });
+      if (!inMoneyRange(d)) throw new DomainError(INVALID, CODE_FAIL, { field: "amount" });
       const amountMicro = (negative ? -1 : 1) * toMicro(d);
       const remark = remarkOf(req.body.remark);
       const key = idempotencyKeyOf(req, req.body, INVALID);

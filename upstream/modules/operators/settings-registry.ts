@@ -6,7 +6,7 @@
 import { LIMIT_NAMES, limitSettingKey, parseLimitSpec } from "../../platform/limits.js";
 import { getSetting } from "../../platform/settings.js";
 import type { DB } from "../../platform/db.js";
-import { parseDecimal } from "../money/decimal.js";
+import { inMoneyRange, parseDecimal } from "../money/decimal.js";
 import { isEmail } from "../company/checks.js";
 import { translate, type Lang } from "../../platform/i18n.js";
 
@@ -24,7 +24,7 @@ const positiveDecimal =
   (dp: number): Check =>
   (v) => {
     const d = parseDecimal(v, dp);
-    return d && d.gt(0) ? null : { key: "setting_positive_number" };
+    return d && d.gt(0) && inMoneyRange(d) ? null : { key: "setting_positive_number" };
   };
 const oneOf =
   (...values: string[]): Check =>
