@@ -69,7 +69,9 @@ export interface CallOptions {
 
 /** What a page's loader or action throws while the upstream cannot be reached. */
 export function upstreamUnavailable(code: string): Response {
-  return new Response(JSON.stringify({ unavailable: true, code }), {
+  // The cause stays in the server's log: the page and its hydration data name no internal error.
+  console.warn(JSON.stringify({ svc: "web", msg: "upstream unavailable", code }));
+  return new Response(JSON.stringify({ unavailable: true }), {
     status: 503,
     headers: {
       "Content-Type": "application/json; charset=utf-8",

@@ -154,6 +154,8 @@ const CONSOLE = [
   "/operator/news?edit=new",
   "/operator/notices?edit=2",
   "/operator/news-categories",
+  // Global set-up's approved requests (the abuse limits it lifts) are on this tab.
+  "/operator/requests?status=1",
 ];
 const SIGNED_IN = [
   "/mine/announcement",

@@ -164,6 +164,7 @@ test.describe("content security policy", () => {
       "/operator/news?edit=new",
       "/operator/notices?edit=2",
       "/operator/news-categories",
+      "/operator/requests?status=1",
     ]) {
       await page.goto(url);
       await page.waitForLoadState("load");

@@ -187,6 +187,8 @@ describe("the web while its upstream is away", () => {
       expect(html, p).toContain(GERMAN_TITLE);
       expect(html, p).toMatch(/<meta http-equiv="refresh" content="\d+"/);
       expect(html, p).not.toMatch(/\n\s+at .+:\d+:\d+/);
+      // What reaches the browser (the page and its hydration data) names no internal error.
+      expect(html, p).not.toMatch(/ECONNREFUSED|ECONNRESET|ETIMEDOUT|ERR_NETWORK|HTTP 50\d/);
     }
     // A form sent meanwhile changes nothing and gets the same page.
     const posted = await fetch(`${web.base}/login?lng=de`, {
