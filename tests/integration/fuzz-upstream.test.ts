@@ -78,6 +78,8 @@ function snapshot(): string {
     q("SELECT * FROM ledger ORDER BY id"),
     q("SELECT user_id, key, route, request_hash, response FROM idempotency ORDER BY user_id, key"),
     q("SELECT token_hash, user_id, expires_at, revoked_at FROM tokens ORDER BY token_hash"),
+    // A refused operator sign-in is recorded on purpose (who tried which name, from where).
+    q("SELECT * FROM audit WHERE action <> 'operator.login_failed' ORDER BY id"),
     ...[
       "charges",
       "draws",
@@ -86,8 +88,8 @@ function snapshot(): string {
       "wire_accounts",
       "draw_currencies",
       "uploads",
-      "audit",
       "settings",
+      "operator_requests",
       "operators",
       "real_name_requests",
       "companies",

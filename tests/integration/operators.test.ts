@@ -112,6 +112,12 @@ describe("operator API", () => {
 
     const proof = await fetch(s.base + mine[0].proof_url, op);
     expect(proof.headers.get("content-type")).toBe("image/jpeg");
+    // Who looked at a user's proof is in the log.
+    expect((await s.get("/admin/api/audit", op)).data.data[0]).toMatchObject({
+      actor: "token",
+      action: "upload.view",
+      target: `upload:${mine[0].proof_url.split("/").pop()}`,
+    });
     const asUser = await fetch(s.base + mine[0].proof_url, { headers: { authorization: u.token } });
     expect(asUser.status).toBe(401);
 
@@ -213,6 +219,13 @@ describe("operator API", () => {
       status: 1,
     });
     expect(await balance(u.token)).toMatchObject({ balance: 200, lock_balance: 200 });
+    // Paying moves the held amount, not the balance: the audit row says so.
+    expect((await s.get("/admin/api/audit", op)).data.data[0]).toMatchObject({
+      action: "draw.approve",
+      balance_before: 200,
+      balance_after: 200,
+      remark: "lock_balance 300.00 -> 200.00",
+    });
     const rejected = await s.post(
       `/admin/api/draws/${d2}/reject`,
       { remark: "Address flagged" },
@@ -334,17 +347,24 @@ describe("operator API", () => {
       bearer,
     );
     expect(adj.data).toMatchObject({ actor: "alice", action: "adjustment" });
-    // The log narrowed to one actor: alice's sign-in and adjustment, newest first, nobody else's.
+    // The log narrowed to one actor: alice's sign-ins, failed and good, and her adjustment, newest
+    // first, nobody else's.
     const hers = await s.get("/admin/api/audit?actor=alice", op);
-    expect(hers.data.total).toBe(2);
+    expect(hers.data.total).toBe(4);
     expect(hers.data.data.map((r: any) => [r.actor, r.action])).toEqual([
       ["alice", "adjustment"],
+      ["alice", "operator.login_failed"], // the code used again
       ["alice", "operator.login"],
+      ["alice", "operator.login_failed"], // a wrong code
     ]);
     expect((await s.get("/admin/api/audit?actor=nobody", op)).data).toEqual({ data: [], total: 0 });
     expect((await s.get("/admin/api/audit", op)).data.total).toBeGreaterThan(2);
     expect((await s.post("/admin/api/logout", {}, bearer)).code).toBe(1);
     expect((await s.get("/admin/api/users", bearer)).code).toBe(999);
+    expect((await s.get("/admin/api/audit?actor=alice", op)).data.data[0]).toMatchObject({
+      action: "operator.logout",
+      target: "operator:alice",
+    });
 
     // Five wrong tries lock the name, even for the right password and code.
     const added2 = cli("add", "bob", "--role", "viewer");

@@ -6,6 +6,7 @@
  * number of steps. Nothing here touches balances directly, and the runner never blocks the feed's
  * tick: it acts on its own timer, one small step at a time.
  */
+import { writeAudit } from "../operators/audit.js";
 import { ORDER_MODE, ORDER_TAB, ORDER_TYPE } from "@contract/enums";
 import type { DB } from "../../platform/db.js";
 import { DomainError } from "../../platform/errors.js";
@@ -156,12 +157,23 @@ export function ensureTraders(db: DB, money: MoneyService): Map<string, number> 
       db.prepare(
         "INSERT INTO strategy_traders (user_id, name, style, start_capital_micro, created_at) VALUES (?, ?, ?, ?, ?)",
       ).run(userId, def.name, def.style, capital, now);
-      money.post({
+      const after = money.post({
         userId,
         amountMicro: capital,
         kind: "adjustment",
         memo: `Starting capital of the strategy trader ${def.name}`,
         ref: `strategy:${userId}`,
+      });
+      // Money the product creates, in the operators' audit log as any adjustment is.
+      writeAudit(db, {
+        actor: "system",
+        action: "strategy.fund",
+        target: `user:${userId}`,
+        userId,
+        amountMicro: capital,
+        balanceBeforeMicro: 0,
+        balanceAfterMicro: after,
+        remark: `Starting capital of the strategy trader ${def.name}`,
       });
       ids.set(def.name, userId);
     });

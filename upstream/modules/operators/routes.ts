@@ -10,6 +10,7 @@ import * as api from "@contract/api/admin";
 import { PAGE_SIZE } from "@contract/constants";
 import { CHARGE_STATUS } from "@contract/enums";
 import { REQUEST_STATUS } from "@contract/api/admin";
+import { TOKEN_ACTOR } from "@contract/operators";
 import type { AppContext } from "../../app.js";
 import { CODE, CODE_FAIL, DomainError } from "../../platform/errors.js";
 import { intField, pageField } from "../../platform/params.js";
@@ -171,6 +172,11 @@ export function registerOperatorRoutes(
       const before = money.balances(userId)!;
       const result = fn();
       const after = money.balances(userId)!;
+      // A withdrawal's decision moves the held amount, not the balance: its row says so too.
+      const lock =
+        before.lockMicro === after.lockMicro
+          ? null
+          : `lock_balance ${dec(before.lockMicro).div(MICRO).toFixed(2)} -> ${dec(after.lockMicro).div(MICRO).toFixed(2)}`;
       writeAudit(db, {
         actor: op.actor,
         action,
@@ -179,7 +185,7 @@ export function registerOperatorRoutes(
         amountMicro: amountMicro(result),
         balanceBeforeMicro: before.balanceMicro,
         balanceAfterMicro: after.balanceMicro,
-        remark,
+        remark: [remark, lock].filter(Boolean).join("; ") || null,
       });
       return result;
     });
@@ -320,12 +326,26 @@ export function registerOperatorRoutes(
     api.login,
     async (req) => {
       const str = (v: unknown) => (typeof v === "string" ? v.trim() : "");
-      const s = await signInOperator(ctx.db, ctx.limits, secretKey(), {
-        name: str(req.body.name),
-        password: typeof req.body.password === "string" ? req.body.password : "",
-        code: str(req.body.code),
-        ip: addressSubject(req.ip),
-      });
+      const name = str(req.body.name).slice(0, 40);
+      let s: Awaited<ReturnType<typeof signInOperator>>;
+      try {
+        s = await signInOperator(ctx.db, ctx.limits, secretKey(), {
+          name,
+          password: typeof req.body.password === "string" ? req.body.password : "",
+          code: str(req.body.code),
+          ip: addressSubject(req.ip),
+        });
+      } catch (err) {
+        // A wrong name, password or code (not a try the limits stopped before any check).
+        if (err instanceof DomainError && err.key === "operator_login_failed")
+          writeAudit(db, {
+            actor: name || "(none)",
+            action: "operator.login_failed",
+            target: `operator:${name}`,
+            remark: `from ${req.ip}`,
+          });
+        throw err;
+      }
       writeAudit(db, { actor: s.name, action: "operator.login", target: `operator:${s.name}` });
       return ctx.ok(req, {
         token: s.token,
@@ -343,7 +363,14 @@ export function registerOperatorRoutes(
     async (req) => {
       const op = operatorOf(req);
       const token = bearerOf(req);
-      if (token && op.actor !== "token") revokeOperatorToken(ctx.db, token);
+      if (token && op.actor !== TOKEN_ACTOR) {
+        revokeOperatorToken(ctx.db, token);
+        writeAudit(db, {
+          actor: op.actor,
+          action: "operator.logout",
+          target: `operator:${op.actor}`,
+        });
+      }
       return ctx.ok(req, null);
     },
     extras,
@@ -766,8 +793,11 @@ export function registerOperatorRoutes(
       },
     },
     async (req, reply) => {
-      guardOperator(ctx, req, "read");
-      const { upload, data } = uploads.read((req.params as { name: string }).name, null);
+      const op = guardOperator(ctx, req, "read");
+      const name = (req.params as { name: string }).name;
+      const { upload, data } = uploads.read(name, null);
+      // Who looked at a user's proof of payment or identity document, and when.
+      writeAudit(db, { actor: op.actor, action: "upload.view", target: `upload:${name}` });
       return reply
         .header("Content-Type", upload.mime)
         .header("Cache-Control", "private, no-store")
