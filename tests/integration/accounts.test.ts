@@ -330,9 +330,40 @@ describe("verification codes", () => {
     ).toBe(2);
   });
 
-  it("type 2 refuses an unknown address; type and e-mail are validated", async () => {
-    expect((await s.post("/api/notify/send_email", { to: "ghost@example.com", type: 2 })).msg).toBe(
-      "No account is registered with this address",
+  it("type 2 answers an unknown address as a known one and sends nothing; type and e-mail are validated", async () => {
+    // The reset form tells nobody who is a customer: the same answer, the same wait, no message.
+    const known = `known-${process.pid}@example.com`;
+    await registerEmail(s, known);
+    ageCodes(s);
+    const sendReset = (to: string) => s.post("/api/notify/send_email", { to, type: 2 });
+    const forKnown = await sendReset(known);
+    const forGhost = await sendReset("ghost@example.com");
+    expect(forGhost).toEqual(forKnown);
+    expect(forGhost.code).toBe(1);
+    // Asked again at once: the same wait as a customer's address gets.
+    const again = await sendReset("ghost@example.com");
+    expect(again.code).toBe(0);
+    expect(again.msg).toMatch(/^Please wait \d+ seconds? before requesting another code$/);
+    const box = await s.get(`/dev/outbox?to=${encodeURIComponent("ghost@example.com")}`);
+    expect(box.code).not.toBe(1);
+    // A reset for it is a wrong code, whatever is entered.
+    const reset = await s.post("/api/user/forget_password", {
+      type: "email",
+      account: "ghost@example.com",
+      new_password: "Another-1234",
+      secondary_password: "Another-1234",
+      auth_code: "123456",
+    });
+    expect(reset.msg).toBe(
+      (
+        await s.post("/api/user/forget_password", {
+          type: "email",
+          account: known,
+          new_password: "Another-1234",
+          secondary_password: "Another-1234",
+          auth_code: "000000",
+        })
+      ).msg,
     );
     expect((await s.post("/api/notify/send_email", { to: "ghost@example.com", type: 3 })).msg).toBe(
       "Unknown verification type",

@@ -163,10 +163,11 @@ export class IdentityService {
     const existing =
       channel === "email" ? userByEmail(db, address) : userByMobile(db, address, area!.id);
     if (purpose === 1 && existing) throw new DomainError("accounts.already_registered");
-    if (purpose === 2 && !existing) throw new DomainError("accounts.account_not_found");
     if (purpose === 2 && existing?.is_demo) throw new DomainError("demo_only_true_account");
-
-    return this.deliverCode(lang, channel, address, area, purpose, rkey);
+    // A reset for an address no account has answers as for one that has (same limits, same wait,
+    // same answer) and sends nothing: the form does not tell who is a customer.
+    const silent = purpose === 2 && !existing;
+    return this.deliverCode(lang, channel, address, area, purpose, rkey, silent);
   }
 
   /** Creates a code for the recipient (unless its resend wait runs) and delivers it. */
@@ -177,6 +178,7 @@ export class IdentityService {
     area: Area | null,
     purpose: Purpose,
     rkey: string,
+    silent = false,
   ): Promise<{ resend_in: number; expires_in: number }> {
     const db = this.db;
     const issued = db.transaction(() => {
@@ -186,6 +188,8 @@ export class IdentityService {
     })();
     if (issued.wait > 0 || !("code" in issued))
       throw new DomainError("accounts.code_wait", CODE_FAIL, { count: issued.wait });
+    // Kept (its resend wait runs as for any code) but never sent: nobody can enter it.
+    if (silent) return { resend_in: this.deps.resendMs / 1000, expires_in: CODE_TTL_MS / 1000 };
 
     const minutes = CODE_TTL_MS / 60_000;
     const body =
@@ -423,20 +427,22 @@ export class IdentityService {
       user = userByMobile(db, m, a?.id ?? null);
       rkey = recipientKey("sms", m, user?.area_id ?? a?.id ?? null);
     }
-    if (!user) throw new DomainError("accounts.account_not_found");
-    if (user.is_demo) throw new DomainError("demo_only_true_account");
-    const uid = user.id;
+    if (user?.is_demo) throw new DomainError("demo_only_true_account");
+    // No account at this address: answered as a wrong code, counted as one (the form does not
+    // tell who is a customer).
+    const uid = user?.id ?? null;
     const code = f.auth_code;
     const result = await this.underCodeCap(rkey, async () => {
       const hash = await hashPassword(f.new_password);
       return db.transaction(() => {
         const check = consumeCode(db, rkey, 2, code);
         if (check !== "ok") return check;
+        if (uid === null) return "wrong" as const;
         setPasswordHash(db, uid, hash);
         return "ok" as const;
       })();
     });
-    if (result !== "ok") throw new DomainError(checkFailureKey(result));
+    if (result !== "ok" || uid === null) throw new DomainError(checkFailureKey(result));
     this.deps.endSessions(revokeTokensExcept(db, uid, null));
   }
 
