@@ -5,6 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import SwaggerParser from "@apidevtools/swagger-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startUpstream, type Server } from "./upstream-harness.js";
 
@@ -75,6 +76,11 @@ describe("OpenAPI document", () => {
 
   it("is OpenAPI 3.1", () => {
     expect(doc.openapi).toMatch(/^3\.1\./);
+  });
+
+  it("passes an independent validator (swagger-parser): schema, paths and references", async () => {
+    // validate() dereferences in place: give it a copy.
+    await expect(SwaggerParser.validate(structuredClone(doc))).resolves.toBeTruthy();
   });
 
   it("has every endpoint of upstream/API.md with its parameters", () => {

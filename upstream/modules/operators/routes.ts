@@ -808,7 +808,8 @@ export function registerOperatorRoutes(
   );
 
   // Anything else under /admin/ is not found, in the envelope (never a user route).
-  app.all("/admin/*", async (req, reply) => {
+  // Not an endpoint of its own: kept out of the OpenAPI document.
+  app.all("/admin/*", { schema: { hide: true } }, async (req, reply) => {
     guardOperator(ctx, req, "read");
     return reply
       .status(404)
