@@ -32,7 +32,7 @@ test("the company search shows details, and choosing one remembers it for three 
     "href",
     /^mailto:.+@.+/,
   );
-  expect(await page.getByTestId("company").count()).toBeGreaterThanOrEqual(6);
+  await expect.poll(() => page.getByTestId("company").count()).toBeGreaterThanOrEqual(6);
 
   await page.getByLabel(EN("company:search_label"), { exact: true }).fill("meridian");
   await page.getByRole("button", { name: EN("company:search_submit"), exact: true }).click();

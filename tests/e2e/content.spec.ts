@@ -81,10 +81,11 @@ test("news: from the home page, categories, an article, and back", async ({ page
   await expect(
     page.getByRole("heading", { level: 1, name: EN("content:news_title") }),
   ).toBeVisible();
+  // The page streams in: count once the list has arrived (the heading comes first).
   const items = page.getByTestId("news-item");
-  expect(await items.count()).toBeGreaterThanOrEqual(12);
+  await expect.poll(() => items.count()).toBeGreaterThanOrEqual(12);
   const categories = page.getByTestId("news-category");
-  expect(await categories.count()).toBeGreaterThanOrEqual(3);
+  await expect.poll(() => categories.count()).toBeGreaterThanOrEqual(3);
   await expect(page.getByRole("link", { name: EN("content:all"), exact: true })).toHaveAttribute(
     "aria-current",
     "page",
@@ -126,7 +127,7 @@ test("announcements: the list with the policy notice first, and one announcement
   const first = page.getByTestId("notice-item").first();
   await expect(first).toContainText(EN("content:policy_badge"));
   await expect(first).toContainText("Notice on restricted countries");
-  expect(await page.getByTestId("notice-item").count()).toBeGreaterThanOrEqual(3);
+  await expect.poll(() => page.getByTestId("notice-item").count()).toBeGreaterThanOrEqual(3);
   await page.getByRole("link", { name: /Planned maintenance on Sunday/ }).click();
   await expect(page).toHaveURL(/\/mine\/announcement\?id=\d+$/);
   await expect(page.getByTestId("notice-article")).toContainText("02:00 and 03:00 UTC");

@@ -239,7 +239,9 @@ test.describe("operator console", () => {
       await expect(mine.filter({ hasText: `draw:${drawId}` })).toHaveCount(1);
       await expect(mine.filter({ hasText: "Goodwill (e2e)" })).toHaveCount(1);
       await expect(mine.filter({ hasText: `setting:${KEY}` })).toHaveCount(1);
-      await expect(mine.filter({ hasText: `operator:${op.name}` })).toHaveCount(1);
+      // The wrong code, then the sign-in.
+      await expect(rows.and(page.locator('[data-action="operator.login_failed"]'))).toHaveCount(1);
+      await expect(rows.and(page.locator('[data-action="operator.login"]'))).toHaveCount(1);
     });
 
     await test.step("sign-out ends the console session, not the user's", async () => {
