@@ -23,6 +23,7 @@ import helmet from "helmet";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import { EnvError, loadEnv, loadOrCreateSessionSecret, type Env } from "./app/utils/env.server";
+import { operatorHostGate } from "./app/utils/operator-host.server";
 import { desktopRedirect } from "./app/utils/desktop.server";
 import { chatFrameSource } from "./app/utils/chat-frame.server";
 import { lingerAfterAnswer } from "./app/utils/lingering-close.server";
@@ -390,6 +391,9 @@ async function main() {
   app.get("/healthz", (_req, res) => {
     res.json({ ok: true });
   });
+
+  // The console on its own host name, and nothing else there (OPERATOR_HOST; unset: one host).
+  app.use(operatorHostGate(ENV.operatorHost));
 
   // Desktop browsers go to the desktop site unless the visitor chose to stay (desktop.server.ts).
   app.use(desktopRedirect({ desktopUrl: ENV.desktopUrl, secure: ENV.secureCookies }));

@@ -11,7 +11,8 @@
  * COOKIE_SECURE (1/true/0/false; default: on in production), TRUST_PROXY, CSP_FRAME_SRC,
  * SHUTDOWN_GRACE_MS (5000), LOCALES_DIR (locales), LIVE_FLUSH_MS, FORM_MAX_BYTES (65536),
  * DESKTOP_URL (the desktop site for desktop visitors; unset: the host with its first subdomain
- * replaced by pc, when it has one).
+ * replaced by pc, when it has one), OPERATOR_HOST (the console's own host name; unset: the console
+ * shares the users' host).
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -131,6 +132,16 @@ export const envSchema = z
     LIVE_REVALIDATE_MS: optional(positiveInt),
     FORM_MAX_BYTES: optional(positiveInt),
     DESKTOP_URL: optional(httpUrl),
+    OPERATOR_HOST: optional(
+      z
+        .string()
+        .trim()
+        .toLowerCase()
+        .regex(
+          /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/,
+          "must be a host name such as console.example.com",
+        ),
+    ),
     MARKET_CACHE_MS: optional(nonNegativeInt),
   })
   .transform((e) => {
@@ -170,6 +181,8 @@ export const envSchema = z
       formMaxBytes: e.FORM_MAX_BYTES ?? 64 * 1024,
       /** Where desktop visitors are sent; null: derived from the host (app/utils/desktop.server.ts). */
       desktopUrl: e.DESKTOP_URL ?? null,
+      /** The console's own host name; null: the console shares the users' host. */
+      operatorHost: e.OPERATOR_HOST ?? null,
       /**
        * How long the upstream's public market answers (categories, instrument list, candles,
        * sparklines) are shared by every visitor's page; 0: each page asks the upstream.

@@ -1,5 +1,6 @@
 /**
- * Account history (/mine/history), both JavaScript modes: the user card leads to it; each ledger
+ * Account history (/mine/history), both JavaScript modes: the user card leads to it; the account's
+ * balance, the amount held for withdrawals under review and what is available head it; each ledger
  * row shows what it was, its signed amount and the balance after it, newest first; more than a page
  * scrolls on with JavaScript (the next page appended when the end comes into view) and is paged by
  * links without; a demo account gets the upstream's "real account" message instead.
@@ -7,13 +8,14 @@
 import { PAGE_SIZE } from "../../contract/constants";
 import { test, expect, jsOn, newSignedInUser, signInDemo } from "./fixtures";
 import { operatorAdjust as adjust } from "./operator";
+import { userSession, withdrawAs } from "./console";
 import { web } from "./texts";
 
 test.describe("account history", () => {
-  test("the user card leads to the ledger: newest first, signed amounts, balance after each", async ({
+  test("the user card leads to the ledger: the money now, then newest first, signed amounts, balance after each", async ({
     page,
   }, info) => {
-    await newSignedInUser(page, info);
+    const email = await newSignedInUser(page, info);
     await page.goto("/user");
     const uid = (await page.getByTestId("user-uid").textContent())!.trim();
     await adjust(uid, "1000", "Welcome credit");
@@ -30,6 +32,16 @@ test.describe("account history", () => {
     await expect(rows.nth(0)).toContainText("Balance 749.50");
     await expect(rows.nth(1)).toContainText("+1,000.00");
     await expect(rows.nth(1)).toContainText("Balance 1,000.00");
+    const summary = async (balance: string, held: string, available: string) => {
+      await expect(page.getByTestId("history-balance")).toHaveText(balance);
+      await expect(page.getByTestId("history-held")).toHaveText(held);
+      await expect(page.getByTestId("history-available")).toHaveText(available);
+    };
+    await summary("749.50", "0.00", "749.50");
+    // A withdrawal under review: held, out of the balance and of what is available.
+    await withdrawAs((await userSession(email)).token, "100");
+    await page.goto("/mine/history");
+    await summary("649.50", "100.00", "649.50");
   });
 
   test("more than a page: infinite scroll with JavaScript, links without", async ({

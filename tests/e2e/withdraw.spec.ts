@@ -15,6 +15,8 @@ import { withdrawNetText } from "../../contract/withdraw-net";
 import { DRAW_FEE_TYPE } from "../../contract/enums";
 import { test, expect, jsOn, newSignedInUser, signInDemo, TRON } from "./fixtures";
 import { operatorAdjust } from "./operator";
+import { userApi, userSession } from "./console";
+import { PAGE_SIZE } from "../../contract/constants";
 import { upstream, web } from "./texts";
 
 const W = (key: string, params?: Record<string, string | number>) =>
@@ -151,6 +153,46 @@ test.describe("withdraw", () => {
     await expect(page.getByTestId("withdraw-available")).toHaveText(
       W("available", { can_use: "500.00", balance: "500.00" }),
     );
+  });
+
+  test("more records than a page: infinite scroll with JavaScript, links without", async ({
+    page,
+  }, info) => {
+    const email = await newSignedInUser(page, info);
+    await operatorAdjust(await uidOf(page), "1000", "Funding (e2e)");
+    const user = await userSession(email);
+    const cur = (await userApi(user.token, "GET", "/api/account/draw_symbol_list", { type: 1 }))
+      .data[0];
+    const method = await userApi(user.token, "POST", "/api/wallet/bind_draw_method", {
+      type: 1,
+      draw_id: cur.id,
+      dc_address: TRON,
+    });
+    const total = PAGE_SIZE + 2;
+    for (let i = 1; i <= total; i++) {
+      const d = await userApi(user.token, "POST", "/api/account/draw", {
+        draw_currency_id: cur.id,
+        number: String(10 + i),
+        draw_method_id: method.data.id,
+      });
+      expect(d.code, d.msg).toBe(1);
+    }
+    await page.goto("/mine/withdraw?type=1");
+    const records = page.getByTestId("withdraw-record");
+    if (jsOn(info)) {
+      // The first page, then the rest appended once the end of the list is in view.
+      await expect(records.first()).toContainText(`${10 + total}.00 USD`);
+      await page.getByTestId("records-sentinel").scrollIntoViewIfNeeded();
+      await expect(records).toHaveCount(total);
+      // Newest first: the last one is the first request.
+      await expect(records.last()).toContainText("11.00 USD");
+    } else {
+      await expect(records).toHaveCount(PAGE_SIZE);
+      await page.getByRole("link", { name: web("en", "history:older"), exact: true }).click();
+      await expect(page).toHaveURL(/[?&]page=2/);
+      await expect(records).toHaveCount(2);
+      await expect(records.last()).toContainText("11.00 USD");
+    }
   });
 
   test("a demo account is told to use a real account", async ({ page }) => {

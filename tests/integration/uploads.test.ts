@@ -100,6 +100,33 @@ describe("image uploads", () => {
     expect(traversal.status).toBe(404);
   });
 
+  it("refuses an image of more pixels than upload.max_megapixels from its header, and shrinks a long one", async () => {
+    const token = await realUser();
+    const png = (width: number, height: number) =>
+      sharp({ create: { width, height, channels: 3, background: "#fff" } })
+        .png({ compressionLevel: 9, palette: true, colours: 2 })
+        .toBuffer();
+    const before = storedFiles();
+    // 20 megapixels, a few kilobytes on the wire: refused before it is decoded.
+    const big = await upload(token, await png(5000, 4000), "big.png");
+    expect(big.body).toMatchObject({
+      code: 0,
+      msg: "The image has too many pixels; the limit is 16 megapixels",
+    });
+    expect(storedFiles()).toBe(before);
+    // A long side beyond 4096 px is shrunk, proportions kept.
+    const long = await upload(token, await png(6000, 1000), "long.png");
+    expect(long.body.data).toMatchObject({ mime: "image/png", width: 4096, height: 683 });
+    // The limit is an operator's setting.
+    await s.setting("upload.max_megapixels", "4");
+    try {
+      const now = await upload(token, await png(2500, 2000), "five.png");
+      expect(now.body.msg).toBe("The image has too many pixels; the limit is 4 megapixels");
+    } finally {
+      await s.setting("upload.max_megapixels", "16");
+    }
+  });
+
   it("refuses what is not an image, whatever its name and type say, and stores nothing", async () => {
     const token = await realUser();
     const before = storedFiles();

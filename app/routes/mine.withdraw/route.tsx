@@ -24,11 +24,12 @@ import { useRefusal } from "~/components/Wallet";
 import { formatBalance, formatPercent, EMPTY } from "~/utils/format";
 import { bindPath, withdrawPath, type DrawType } from "~/utils/wallet-paths";
 import { plainAmount } from "~/schemas/withdraw";
+import { useAppendingPages } from "~/utils/use-appending-pages";
 import type { action, loader } from "./withdraw.server";
 
 export { action, loader } from "./withdraw.server";
 
-export const handle = { i18n: ["common", "auth", "wallet", "withdraw"] };
+export const handle = { i18n: ["common", "auth", "wallet", "withdraw", "history"] };
 
 export default function Withdraw() {
   const d = useLoaderData<typeof loader>();
@@ -104,6 +105,8 @@ export default function Withdraw() {
           )}
           <Records
             records={d.records}
+            page={d.recordsPage}
+            pages={d.recordsPages}
             lang={d.lang}
             idemKey={d.key}
             action={withdrawPath(type, d.currency?.id)}
@@ -263,16 +266,36 @@ function NotBound({ href }: { href: string }) {
   );
 }
 
-function Records(p: { records: DrawRecord[]; lang: string; idemKey: string; action: string }) {
-  const { t } = useTranslation("withdraw");
+/**
+ * The withdrawals of this kind, newest first, a page at a time: links page them without
+ * JavaScript; with it the list scrolls on (the next page appended when its end comes into view).
+ */
+function Records(p: {
+  records: DrawRecord[];
+  page: number;
+  pages: number;
+  lang: string;
+  idemKey: string;
+  action: string;
+}) {
+  const { t } = useTranslation(["withdraw", "history"]);
+  const pageHref = (n: number) => `${p.action}&page=${n}`;
+  const { rows, last, sentinel, busy } = useAppendingPages<DrawRecord, WithdrawData>(
+    { rows: p.records, page: p.page, pages: p.pages },
+    pageHref,
+    (next) =>
+      "records" in next && next.records && "recordsPage" in next
+        ? { rows: next.records, page: next.recordsPage }
+        : null,
+  );
   return (
     <section className="card" aria-labelledby="withdraw-records">
       <h2 id="withdraw-records">{t("records")}</h2>
-      {p.records.length === 0 ? (
+      {rows.length === 0 ? (
         <p className="empty">{t("no_records")}</p>
       ) : (
-        <ul className="ledger" role="list" data-testid="withdraw-records">
-          {p.records.map((r) => (
+        <ul className="ledger" role="list" data-testid="withdraw-records" aria-busy={busy}>
+          {rows.map((r) => (
             <li
               key={r.id}
               className="ledger-row"
@@ -319,6 +342,32 @@ function Records(p: { records: DrawRecord[]; lang: string; idemKey: string; acti
           ))}
         </ul>
       )}
+      <div ref={sentinel} className="history-sentinel" data-testid="records-sentinel" />
+      {p.pages > 1 ? (
+        <nav className="pager" aria-label={t("history:pages")}>
+          {p.page > 1 ? (
+            <Link to={pageHref(p.page - 1)} rel="prev" className="btn">
+              {t("history:newer")}
+            </Link>
+          ) : (
+            <span />
+          )}
+          <span className="muted" data-testid="records-page">
+            {p.page === last
+              ? t("history:page_of", { page: last, pages: p.pages })
+              : t("history:pages_of", { from: p.page, to: last, pages: p.pages })}
+          </span>
+          {last < p.pages ? (
+            <Link to={pageHref(last + 1)} rel="next" className="btn">
+              {t("history:older")}
+            </Link>
+          ) : (
+            <span />
+          )}
+        </nav>
+      ) : null}
     </section>
   );
 }
+
+type WithdrawData = Awaited<ReturnType<typeof useLoaderData<typeof loader>>>;

@@ -7,6 +7,7 @@
  */
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { DRAW_TYPE } from "@contract/enums";
+import { PAGE_SIZE } from "@contract/constants";
 import { withdrawNetText } from "@contract/withdraw-net";
 import { callerFor, type Caller } from "~/upstream/client.server";
 import {
@@ -35,12 +36,19 @@ export function arrivalOf(c: DrawCurrency, amount: string): string | null {
   return withdrawNetText(amount, c.fee_type, c.draw_rate, c.usd_price);
 }
 
+/** The records' page asked for (?page=): a whole number from 1 (anything else is page 1). */
+function recordsPageOf(q: URLSearchParams): number {
+  const raw = q.get("page") ?? "1";
+  return /^\d{1,6}$/.test(raw) ? Math.max(1, Number(raw)) : 1;
+}
+
 async function screen(caller: Caller, q: URLSearchParams) {
   const type = typeOf(q);
+  const recordsPage = recordsPageOf(q);
   const [currencies, detail, records] = await Promise.all([
     drawSymbolList(caller, type),
     forexDetail(caller),
-    drawList(caller, type, 1),
+    drawList(caller, type, recordsPage),
   ]);
   // A demo account (or another refusal): the upstream's translated reason instead of the screen.
   const refusal = [currencies, detail, records].find((r) => !r.ok);
@@ -59,6 +67,8 @@ async function screen(caller: Caller, q: URLSearchParams) {
     balance: detail.ok ? detail.data.balance : 0,
     canUse: detail.ok ? detail.data.can_use : 0,
     records: records.ok ? records.data.data : [],
+    recordsPage,
+    recordsPages: records.ok ? Math.max(1, Math.ceil(records.data.total / PAGE_SIZE)) : 1,
   } as const;
 }
 

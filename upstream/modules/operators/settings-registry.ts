@@ -68,6 +68,7 @@ export const SETTINGS: Record<string, { check: Check; limit?: string; fourEyes?:
   },
   "demo.initial_balance": { check: positiveDecimal(2) },
   "risk.adjustment_four_eyes_usd": { check: positiveDecimal(2), fourEyes: true },
+  "upload.max_megapixels": { check: intIn(1, 40) },
   "deposit.min_usd": {
     fourEyes: true,
     check: (v, db) =>

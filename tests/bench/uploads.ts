@@ -1,0 +1,191 @@
+/**
+ * Upload pressure benchmark (npm run bench:uploads): how fast sign-ins stay while the most expensive
+ * images anyone may send are being processed (issue 20).
+ *
+ * Starts the upstream as operators run it (a child process, its own store), registers users, then
+ * keeps UPLOADS uploads running at once, each the largest PNG the upstream accepts (the most pixels
+ * it allows, noisy enough to be costly to compress, within UPLOAD_MAX_BYTES), while SIGNINS sign-ins
+ * are made one after the other. Prints the sign-ins' p50, p99 and max, and the uploads' throughput;
+ * then the same sign-ins with no upload running, as the baseline.
+ *
+ * Env: BENCH_UPLOADS (10), BENCH_SIGNINS (60), BENCH_MEGAPIXELS (the image's size; default: the
+ * most the upstream allows, 16), BENCH_UPSTREAM_ROOT (the checkout whose upstream to start: the
+ * current one by default; point it at an older commit's worktree to measure "before").
+ * Loopback only, bounded counts.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import readline from "node:readline";
+import sharp from "sharp";
+
+const UPLOADS = Number(process.env.BENCH_UPLOADS || 10);
+const SIGNINS = Number(process.env.BENCH_SIGNINS || 60);
+const MEGAPIXELS = Number(process.env.BENCH_MEGAPIXELS || 16);
+const ROOT = path.resolve(process.env.BENCH_UPSTREAM_ROOT || ".");
+const PASSWORD = "Bench-pass-1234";
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function startUpstream(): Promise<{ base: string; proc: ChildProcess; dir: string }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tp-bench-up-"));
+  const port = await freePort();
+  const proc = spawn(process.execPath, ["--import", "tsx", "upstream/main.ts"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      DATA_DIR: dir,
+      UPSTREAM_PORT: String(port),
+      UPSTREAM_HOST: "127.0.0.1",
+      DEV_OUTBOX: "1",
+      RATE_LIMIT: "0",
+      MARKET_FEED: "manual",
+      LOG_LEVEL: "warn",
+    },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("upstream did not start")), 60_000);
+    readline.createInterface({ input: proc.stdout! }).on("line", (line) => {
+      if (line.includes("UPSTREAM_READY")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    proc.once("exit", (code) => reject(new Error(`upstream exited (${code})`)));
+  });
+  return { base: `http://127.0.0.1:${port}`, proc, dir };
+}
+
+async function post(base: string, p: string, body: Record<string, string>, token?: string) {
+  const res = await fetch(base + p, {
+    method: "POST",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      ...(token ? { authorization: token } : {}),
+    },
+    body: new URLSearchParams(body).toString(),
+  });
+  return (await res.json()) as { code: number; msg: string; data: any };
+}
+
+async function register(base: string, email: string): Promise<void> {
+  await post(base, "/api/notify/send_email", { to: email, type: "1" });
+  const box = (await (
+    await fetch(`${base}/dev/outbox?to=${encodeURIComponent(email)}`)
+  ).json()) as { data: { code: string } };
+  const r = await post(base, "/api/user/register", {
+    type: "email",
+    account: email,
+    password: PASSWORD,
+    re_password: PASSWORD,
+    sms_code: box.data.code,
+  });
+  if (r.code !== 1) throw new Error(`register: ${r.msg}`);
+}
+
+async function signIn(base: string, email: string): Promise<string> {
+  const r = await post(base, "/api/user/loginForU", {
+    account: email,
+    password: PASSWORD,
+    login_type: "email",
+  });
+  if (r.code !== 1) throw new Error(`sign-in: ${r.msg}`);
+  return r.data.token as string;
+}
+
+/** The costliest PNG of `megapixels` within the byte limit: noise in tiles, hard to compress. */
+async function heavyPng(megapixels: number): Promise<Buffer> {
+  const side = Math.floor(Math.sqrt(megapixels * 1_000_000));
+  const tile = 64;
+  const noise = Buffer.alloc(tile * tile * 3);
+  for (let i = 0; i < noise.length; i++) noise[i] = (i * 2654435761) >>> 24;
+  const tileImg = await sharp(noise, { raw: { width: tile, height: tile, channels: 3 } })
+    .png()
+    .toBuffer();
+  const composites = [];
+  for (let y = 0; y < side; y += tile * 8)
+    for (let x = 0; x < side; x += tile * 8) composites.push({ input: tileImg, left: x, top: y });
+  return sharp({ create: { width: side, height: side, channels: 3, background: "#8ab" } })
+    .composite(composites)
+    .png({ compressionLevel: 9 })
+    .toBuffer();
+}
+
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+
+async function signInTimes(base: string, emails: string[]): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < SIGNINS; i++) {
+    const t0 = performance.now();
+    await signIn(base, emails[i % emails.length]);
+    times.push(performance.now() - t0);
+  }
+  return times;
+}
+
+async function main() {
+  const up = await startUpstream();
+  try {
+    const emails = Array.from({ length: 10 }, (_, i) => `bench${i}-${process.pid}@example.com`);
+    for (const e of emails) await register(up.base, e);
+    const tokens = await Promise.all(emails.map((e) => signIn(up.base, e)));
+    const image = await heavyPng(MEGAPIXELS);
+    console.log(
+      `image: ${MEGAPIXELS} MP PNG, ${(image.length / 1024).toFixed(0)} KiB; upstream at ${ROOT}`,
+    );
+
+    const quiet = await signInTimes(up.base, emails);
+    let running = true;
+    let uploaded = 0;
+    let refused = 0;
+    const started = performance.now();
+    const workers = Array.from({ length: UPLOADS }, async (_, w) => {
+      while (running) {
+        const form = new FormData();
+        form.append("file", new Blob([new Uint8Array(image)], { type: "image/png" }), "big.png");
+        const r = (await (
+          await fetch(`${up.base}/api/common/image_upload`, {
+            method: "POST",
+            headers: { authorization: tokens[w % tokens.length] },
+            body: form,
+          })
+        ).json()) as { code: number };
+        if (r.code === 1) uploaded++;
+        else refused++;
+      }
+    });
+    const loaded = await signInTimes(up.base, emails);
+    running = false;
+    await Promise.all(workers);
+    const seconds = (performance.now() - started) / 1000;
+    const line = (name: string, xs: number[]) =>
+      console.log(
+        `${name}: sign-in p50 ${pct(xs, 50).toFixed(0)} ms, p99 ${pct(xs, 99).toFixed(0)} ms, max ${Math.max(...xs).toFixed(0)} ms`,
+      );
+    line("no uploads", quiet);
+    line(`${UPLOADS} uploads running`, loaded);
+    console.log(
+      `uploads: ${uploaded} stored, ${refused} refused in ${seconds.toFixed(1)} s (${(uploaded / seconds).toFixed(2)}/s)`,
+    );
+  } finally {
+    up.proc.kill("SIGTERM");
+    fs.rmSync(up.dir, { recursive: true, force: true });
+  }
+}
+
+await main();
