@@ -3,8 +3,8 @@
  * images anyone may send are being processed (issue 20).
  *
  * Starts the upstream as operators run it (a child process, its own store), registers users, then
- * keeps UPLOADS uploads running at once, each the largest PNG the upstream accepts (the most pixels
- * it allows, noisy enough to be costly to compress, within UPLOAD_MAX_BYTES), while SIGNINS sign-ins
+ * keeps UPLOADS uploads running at once, each the costliest PNG the upstream accepts (the most pixels
+ * it allows, as much noise as fits in UPLOAD_MAX_BYTES), while SIGNINS sign-ins
  * are made one after the other. Prints the sign-ins' p50, p99 and max, and the uploads' throughput;
  * then the same sign-ins with no upload running, as the baseline.
  *
@@ -14,6 +14,7 @@
  * Loopback only, bounded counts.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -107,22 +108,24 @@ async function signIn(base: string, email: string): Promise<string> {
   return r.data.token as string;
 }
 
-/** The costliest PNG of `megapixels` within the byte limit: noise in tiles, hard to compress. */
-async function heavyPng(megapixels: number): Promise<Buffer> {
+/**
+ * A costly PNG of `megapixels` within the byte limit: random bytes scattered over a flat image, as
+ * many as the limit allows (random data does not compress; the flat rest costs decoding, filtering
+ * and compressing all the same).
+ */
+async function heavyPng(megapixels: number, limitBytes = 5 * 1024 * 1024): Promise<Buffer> {
   const side = Math.floor(Math.sqrt(megapixels * 1_000_000));
-  const tile = 64;
-  const noise = Buffer.alloc(tile * tile * 3);
-  for (let i = 0; i < noise.length; i++) noise[i] = (i * 2654435761) >>> 24;
-  const tileImg = await sharp(noise, { raw: { width: tile, height: tile, channels: 3 } })
-    .png()
-    .toBuffer();
-  const composites = [];
-  for (let y = 0; y < side; y += tile * 8)
-    for (let x = 0; x < side; x += tile * 8) composites.push({ input: tileImg, left: x, top: y });
-  return sharp({ create: { width: side, height: side, channels: 3, background: "#8ab" } })
-    .composite(composites)
-    .png({ compressionLevel: 9 })
-    .toBuffer();
+  let share = 0.1;
+  for (;;) {
+    const raw = Buffer.alloc(side * side * 3, 0x88);
+    const noise = crypto.randomBytes(Math.floor(raw.length * share));
+    for (let i = 0; i < noise.length; i++) raw[Math.floor((i / share) % raw.length)] = noise[i];
+    const png = await sharp(raw, { raw: { width: side, height: side, channels: 3 } })
+      .png({ compressionLevel: 9 })
+      .toBuffer();
+    if (png.length <= limitBytes * 0.95 || share < 0.005) return png;
+    share *= 0.8;
+  }
 }
 
 const pct = (xs: number[], p: number) =>
