@@ -6,13 +6,12 @@
  * pending; the harmless variants (a small adjustment, hiding an entry, a plain setting) take effect
  * at once.
  */
-import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OperatorRole } from "@contract/operators";
 import { createOperator, currentCode } from "../../upstream/modules/operators/accounts.js";
 import { loadSecretKey } from "../../upstream/platform/secret-box.js";
 import { secretKeyDir } from "../../upstream/platform/config.js";
-import { startUpstream, type Server } from "./upstream-harness.js";
+import { declareDeposit, startUpstream, type Server } from "./upstream-harness.js";
 import { loginEmail, registerEmail } from "./accounts-helpers.js";
 
 let s: Server;
@@ -40,27 +39,7 @@ async function user(): Promise<{ token: string; uid: string }> {
 const balance = async (token: string) =>
   (await s.get("/v1/api/main/account/forexDetail", { token })).data.balance as number;
 
-async function deposit(token: string, usd: string): Promise<number> {
-  const jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#0a0" } })
-    .jpeg()
-    .toBuffer();
-  const form = new FormData();
-  form.append("file", new Blob([new Uint8Array(jpeg)], { type: "image/jpeg" }), "p.jpg");
-  const up = (await (
-    await fetch(`${s.base}/api/common/image_upload`, {
-      method: "POST",
-      headers: { authorization: token },
-      body: form,
-    })
-  ).json()) as { data: { name: string } };
-  const info = await s.get("/api/quickCharge/info", { token });
-  const c = await s.post(
-    "/api/quickCharge/submit",
-    { number: usd, proofImg: up.data.name, charge_id: info.data.channels[0].id },
-    { token },
-  );
-  return c.data.id as number;
-}
+const deposit = (token: string, usd: string) => declareDeposit(s, token, usd);
 
 const decide = (who: string, id: number, verb: "approve" | "reject", remark = "Checked") =>
   s.post(`/admin/api/requests/${id}/${verb}`, { remark }, team[who]);

@@ -9,12 +9,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { loadSecretKey, SECRET_KEY_FILE } from "../../upstream/platform/secret-box.js";
 import { secretKeyDir } from "../../upstream/platform/config.js";
-import sharp from "sharp";
 import { createOperator, currentCode } from "../../upstream/modules/operators/accounts.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkLedger } from "../../upstream/modules/money/check.js";
 import { loginEmail, registerEmail, type Server } from "./accounts-helpers.js";
-import { asTeam, startUpstream } from "./upstream-harness.js";
+import { asTeam, declareDeposit, startUpstream } from "./upstream-harness.js";
 
 const OPERATOR = "op-test-token-0123456789abcdef-0123";
 const TRON = "TJ8GzYaHquqyWfQH8bCeRBwz6Zmv3BboKk";
@@ -52,28 +51,7 @@ async function realUser(): Promise<{ token: string; id: number; uid: string }> {
   return { token: l.data.token, id: Number(l.data.user.id), uid: String(l.data.user.uid) };
 }
 
-async function deposit(token: string, usd: string): Promise<number> {
-  const jpeg = await sharp({ create: { width: 16, height: 16, channels: 3, background: "#09c" } })
-    .jpeg()
-    .toBuffer();
-  const form = new FormData();
-  form.append("file", new Blob([new Uint8Array(jpeg)], { type: "image/jpeg" }), "r.jpg");
-  const up = (await (
-    await fetch(`${s.base}/api/common/image_upload`, {
-      method: "POST",
-      headers: { authorization: token },
-      body: form,
-    })
-  ).json()) as { data: { name: string } };
-  const info = await s.get("/api/quickCharge/info", { token });
-  const c = await s.post(
-    "/api/quickCharge/submit",
-    { number: usd, proofImg: up.data.name, charge_id: info.data.channels[0].id },
-    { token },
-  );
-  expect(c.code).toBe(1);
-  return c.data.id;
-}
+const deposit = (token: string, usd: string) => declareDeposit(s, token, usd);
 
 const balance = async (token: string) =>
   (await s.get("/v1/api/main/account/forexDetail", { token })).data as {
