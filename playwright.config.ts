@@ -80,6 +80,9 @@ const serverEnv: Record<string, string> = {
   // too early still sees the wait, and no test waits a minute. The minute itself is tested with
   // explicit times (tests/unit/upstream-codes.test.ts) and over HTTP (web-form-edges.test.ts).
   CODE_RESEND_S: "5",
+  // The support link's setting reaches every page's CSP within a quarter second instead of five
+  // (chat.after-all.ts changes it and waits for the header to follow).
+  CHAT_FRAME_CACHE_MS: "250",
 };
 
 export default defineConfig({
@@ -112,7 +115,13 @@ export default defineConfig({
     // action); a failure still prints its error, step and screenshot. E2E_TRACE=1 records them.
     trace: process.env.E2E_TRACE === "1" ? "retain-on-failure" : "off",
     screenshot: "only-on-failure",
-    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
+    // V8's lite mode (interpreter only, no optimising compilers): a test's page lives for seconds,
+    // so compiling its scripts for speed is work it never earns back; the renderers use about a
+    // tenth less CPU. What the scripts do is the same. The benchmarks (tests/bench) run without it.
+    launchOptions: {
+      executablePath: CHROMIUM_PATH,
+      args: [...CHROMIUM_ARGS, "--js-flags=--lite-mode"],
+    },
   },
   projects: [
     { name: "js", use: { javaScriptEnabled: true }, testIgnore: /\.after-all\.ts$/ },

@@ -316,7 +316,7 @@ async function main() {
   });
 
   // frame-src: CSP_FRAME_SRC plus the support chat's origin while basicSet opens it in a frame.
-  const chatFrame = chatFrameSource(() => process.env.UPSTREAM_URL);
+  const chatFrame = chatFrameSource(() => process.env.UPSTREAM_URL, ENV.chatFrameCacheMs);
   app.use((_req, res, next) => {
     chatFrame.get().then(
       (origin) => {

@@ -7,7 +7,7 @@
  * a fixed seed, so a mutant is killed or not the same way on every run.
  */
 import { defineConfig } from "vitest/config";
-import base from "./vitest.config";
+import { shared } from "./vitest.config";
 
 export const MUTATION_TESTS = [
   // contract/formulas.ts, contract/withdraw-net.ts
@@ -36,9 +36,9 @@ export const MUTATION_TESTS = [
 ];
 
 export default defineConfig({
-  resolve: base.resolve,
+  resolve: shared.resolve,
   test: {
-    ...base.test,
+    ...shared.test,
     include: MUTATION_TESTS,
     env: { PROPERTY_SEED: "20260601" },
   },

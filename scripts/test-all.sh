@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Runs every test of the product, in the order CI needs (npm test runs this; .ci/run runs npm test):
-#   chromium present -> format, typecheck and lint (side by side) -> remix build -> vitest (unit + integration)
-#   -> playwright.
+# Runs every test of the product (npm test runs this; .ci/run runs npm test):
+#   chromium present -> remix build -> vitest (unit + integration) -> playwright, one after the other,
+#   with format, typecheck and lint running beside them at the lowest CPU priority (nice 19): the
+#   tests wait on their servers and browsers often enough for the checks to finish in those gaps,
+#   at almost no cost to the tests. Their output is printed, and their result counted, at the end.
 # Stops at the first failing step and prints a summary of what ran, what passed and how long it took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,33 +48,44 @@ step() {
   fi
 }
 
-# The three static checks side by side (each mostly waits on one core), each with its own output,
-# printed in order once all three are done; the run stops when any failed.
-static_checks() {
-  local dir names=(format typecheck lint) cmds=("npm run format:check" "npm run typecheck" "npm run lint")
-  dir=$(mktemp -d)
-  local i pids=() rcs=() t0=$(date +%s)
+# The three static checks side by side, in the background at nice 19, each with its own output in
+# STATIC_DIR; static_checks_result waits for them and prints their output in order.
+STATIC_DIR=$(mktemp -d)
+STATIC_PIDS=()
+STATIC_T0=0
+static_checks_start() {
+  local i cmds=("npm run format:check" "npm run typecheck" "npm run lint")
+  STATIC_T0=$(date +%s)
   for i in 0 1 2; do
-    ( ${cmds[$i]} >"$dir/$i.out" 2>&1; echo $? >"$dir/$i.rc" ) &
-    pids+=($!)
+    ( nice -n 19 ${cmds[$i]} >"$STATIC_DIR/$i.out" 2>&1; echo $? >"$STATIC_DIR/$i.rc" ) &
+    STATIC_PIDS+=($!)
   done
-  wait "${pids[@]}"
-  local failed=0
+}
+static_checks_result() {
+  local names=(format typecheck lint) cmds=("npm run format:check" "npm run typecheck" "npm run lint")
+  wait "${STATIC_PIDS[@]}"
+  local i failed=0 rc
   for i in 0 1 2; do
     echo "--- ${names[$i]}: ${cmds[$i]}"
-    cat "$dir/$i.out"
-    rcs[$i]=$(cat "$dir/$i.rc")
-    if [ "${rcs[$i]}" -ne 0 ]; then failed=${rcs[$i]}; fi
+    cat "$STATIC_DIR/$i.out"
+    rc=$(cat "$STATIC_DIR/$i.rc")
+    if [ "$rc" -ne 0 ]; then failed=$rc; fi
   done
-  rm -rf "$dir"
   return "$failed"
 }
+stop_static_checks() {
+  local pid
+  for pid in "${STATIC_PIDS[@]}"; do pkill -P "$pid" 2>/dev/null || true; kill "$pid" 2>/dev/null || true; done
+  rm -rf "$STATIC_DIR"
+}
+trap stop_static_checks EXIT
 
 step "chromium"                 bash scripts/ensure-chromium.sh
-step "format, typecheck, lint"  static_checks
+static_checks_start
 # One production build, before vitest: its web integration tests serve it (they would build it
 # themselves when it is missing or older than app/).
 step "remix build"              env NODE_ENV=production npx remix build
 step "vitest (unit+integration)" npx vitest run
 step "playwright (js + no-js)"  npx playwright test
+step "format, typecheck, lint (beside)" static_checks_result
 summary 0

@@ -9,8 +9,11 @@ import { getBasicInfo, type BasicInfo } from "../../contract/api/settings";
 import { SERVICE_LINK_TYPE } from "../../contract/api/profile";
 import { CODE } from "../../contract/envelope";
 
-/** How long an answer is reused; a stale one is served while the next is fetched. */
-export const CHAT_FRAME_TTL_MS = 5_000;
+/**
+ * How long an answer is reused by default (CHAT_FRAME_CACHE_MS); a stale one is served while the
+ * next is fetched.
+ */
+export const CHAT_FRAME_CACHE_MS = 5_000;
 const FETCH_TIMEOUT_MS = 2_000;
 
 /** The framed origin of a basicSet answer, or null (link mode, no link, not an http(s) URL). */
@@ -28,8 +31,8 @@ export function chatFrameOrigin(
   }
 }
 
-/** A cache of the framed origin read from the upstream at `upstreamUrl()`. */
-export function chatFrameSource(upstreamUrl: () => string | undefined) {
+/** A cache, for `cacheMs`, of the framed origin read from the upstream at `upstreamUrl()`. */
+export function chatFrameSource(upstreamUrl: () => string | undefined, cacheMs: number) {
   let value: string | null = null;
   let at = 0;
   let pending: Promise<void> | null = null;
@@ -52,7 +55,7 @@ export function chatFrameSource(upstreamUrl: () => string | undefined) {
   return {
     /** The current origin; waits only for the very first answer. */
     async get(): Promise<string | null> {
-      if (Date.now() - at > CHAT_FRAME_TTL_MS && !pending)
+      if (Date.now() - at > cacheMs && !pending)
         pending = refresh().finally(() => {
           pending = null;
         });

@@ -12,13 +12,14 @@
  * SHUTDOWN_GRACE_MS (5000), LOCALES_DIR (locales), LIVE_FLUSH_MS, FORM_MAX_BYTES (65536),
  * DESKTOP_URL (the desktop site for desktop visitors; unset: the host with its first subdomain
  * replaced by pc, when it has one), OPERATOR_HOST (the console's own host name; unset: the console
- * shares the users' host).
+ * shares the users' host), MARKET_CACHE_MS (1000), CHAT_FRAME_CACHE_MS (5000).
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { parseTrustProxy, TRUST_PROXY_RULE, type TrustProxy } from "@contract/trust-proxy";
+import { CHAT_FRAME_CACHE_MS } from "./chat-frame.server";
 
 /** Shortest accepted signing secret, in bytes (UTF-8). */
 export const MIN_SECRET_BYTES = 32;
@@ -143,6 +144,7 @@ export const envSchema = z
         ),
     ),
     MARKET_CACHE_MS: optional(nonNegativeInt),
+    CHAT_FRAME_CACHE_MS: optional(nonNegativeInt),
   })
   .transform((e) => {
     const isProduction = e.NODE_ENV === "production";
@@ -188,6 +190,11 @@ export const envSchema = z
        * sparklines) are shared by every visitor's page; 0: each page asks the upstream.
        */
       marketCacheMs: e.MARKET_CACHE_MS ?? 1000,
+      /**
+       * How long the support chat's framed origin (the CSP's frame-src, from the upstream's public
+       * settings) is reused before it is read again; an operator's change shows within this time.
+       */
+      chatFrameCacheMs: e.CHAT_FRAME_CACHE_MS ?? CHAT_FRAME_CACHE_MS,
     };
   });
 

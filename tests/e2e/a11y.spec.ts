@@ -13,7 +13,7 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page, TestInfo } from "@playwright/test";
-import { test, expect, jsOn, newSignedInUser, signInDemo, TRON } from "./fixtures";
+import { test, expect, jsOn, newSignedInUser, demoByForm, TRON } from "./fixtures";
 import { openConsole } from "./console";
 import { NO_JS_DIFFERS, screensFor } from "./no-js-screens";
 import { web } from "./texts";
@@ -195,7 +195,7 @@ test.describe("accessibility (axe, WCAG 2.2 AA)", () => {
         page,
         browser,
       }, info) => {
-        await signInDemo(page);
+        await demoByForm(page);
         await expectScreensClean(page, browser, info, screensFor(info, group));
       });
     });
@@ -206,7 +206,7 @@ test.describe("accessibility (axe, WCAG 2.2 AA)", () => {
       page,
       browser,
     }, info) => {
-      await signInDemo(page);
+      await demoByForm(page);
       await expectScreensClean(page, browser, info, screensFor(info, DEMO_MONEY));
     });
   });
@@ -287,7 +287,7 @@ test.describe("accessibility (axe, WCAG 2.2 AA)", () => {
     page,
     browser,
   }, info) => {
-    await signInDemo(page);
+    await demoByForm(page);
     await page.goto("/trade?code=EURUSD");
     await page
       .getByTestId("order-form")

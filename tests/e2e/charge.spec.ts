@@ -10,7 +10,7 @@ import sharp from "sharp";
 import type { Page } from "@playwright/test";
 import { COIN_DP, UPLOAD_MAX_BYTES } from "../../contract/constants";
 import { formatBalance } from "../../app/utils/format";
-import { test, expect, jsOn, newSignedInUser, signInDemo } from "./fixtures";
+import { test, expect, jsOn, newSignedInUser, demoByForm } from "./fixtures";
 import { operatorPost } from "./operator";
 import { web } from "./texts";
 
@@ -193,7 +193,7 @@ test.describe("deposit", () => {
   });
 
   test("a demo account is told to use a real account", async ({ page }) => {
-    await signInDemo(page);
+    await demoByForm(page);
     await page.goto("/mine/charge");
     await expect(page.getByTestId("charge-notice")).toHaveText(
       "Please register or log in to a real account",

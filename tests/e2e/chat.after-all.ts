@@ -7,7 +7,7 @@
  * not touch.
  */
 import { operatorSetting } from "./operator";
-import { test, expect, signInDemo, UPSTREAM_URL } from "./fixtures";
+import { test, expect, demoByForm, UPSTREAM_URL } from "./fixtures";
 import { web } from "./texts";
 
 const EN = (key: string) => web("en", key);
@@ -44,7 +44,7 @@ test("frame mode embeds the link in a titled frame, with a link to a new tab; fr
 }) => {
   await operatorSetting("service_link", FRAMED);
   await operatorSetting("service_link_type", "1");
-  // The web reads the setting through a short cache: the header follows within seconds.
+  // The web reads the setting through a short cache (CHAT_FRAME_CACHE_MS): the header follows.
   await expect.poll(() => frameSrc(baseURL!), { timeout: 15_000 }).toBe(FRAMED_ORIGIN);
   // Every page carries it (a client-side navigation to /mine/chat keeps the first page's policy).
   expect(await frameSrc(baseURL!, "/login")).toBe(FRAMED_ORIGIN);
@@ -53,7 +53,7 @@ test("frame mode embeds the link in a titled frame, with a link to a new tab; fr
   page.on("console", (m) => {
     if (/Content Security Policy|frame-src/i.test(m.text())) refused.push(m.text());
   });
-  await signInDemo(page);
+  await demoByForm(page);
   await page.goto("/mine/chat");
   await expect(page.getByRole("heading", { name: EN("account:chat.title") })).toBeVisible();
   const frame = page.getByTestId("chat-frame");
@@ -75,7 +75,7 @@ test("link mode shows only a link that opens the chat; frame-src is back to 'non
   await operatorSetting("service_link", FRAMED);
   await operatorSetting("service_link_type", "2");
   await expect.poll(() => frameSrc(baseURL!), { timeout: 15_000 }).toBe("'none'");
-  await signInDemo(page);
+  await demoByForm(page);
   await page.goto("/mine/chat");
   await expect(page.getByTestId("chat-frame")).toHaveCount(0);
   await expect(page.getByRole("link", { name: EN("account:chat.open") })).toHaveAttribute(
@@ -88,7 +88,7 @@ test("no link configured: support is not available", async ({ page, baseURL }) =
   await operatorSetting("service_link", "");
   await operatorSetting("service_link_type", "1");
   await expect.poll(() => frameSrc(baseURL!), { timeout: 15_000 }).toBe("'none'");
-  await signInDemo(page);
+  await demoByForm(page);
   await page.goto("/mine/chat");
   await expect(page.getByTestId("chat-unavailable")).toHaveText(EN("account:chat.unavailable"));
   await expect(page.getByTestId("chat-frame")).toHaveCount(0);

@@ -181,7 +181,12 @@ export async function openQueueItem(
   const item = page.locator(`[data-testid="${testId}"][data-id="${id}"]`);
   for (let n = 1; n <= maxPages; n++) {
     await page.goto(`${base}&page=${n}`);
-    if ((await item.count()) > 0) return item;
+    if ((await item.count()) > 0) {
+      // An operator scrolls to the item; its proof image is lazily loaded, so one below the fold
+      // (other tests' requests queued above it) loads only once it is in view.
+      await item.scrollIntoViewIfNeeded();
+      return item;
+    }
     if ((await page.locator('a[rel="next"]').count()) === 0) break;
   }
   throw new Error(`${testId} ${id} is not in ${base}`);

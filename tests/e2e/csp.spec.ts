@@ -7,7 +7,7 @@
  */
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
-import { test, expect, jsOn, newSignedInUser, signInDemo } from "./fixtures";
+import { test, expect, jsOn, newSignedInUser, demoByForm } from "./fixtures";
 import { depositAs, openConsole, userSession } from "./console";
 import { web } from "./texts";
 import { screensFor } from "./no-js-screens";
@@ -86,7 +86,7 @@ test.describe("content security policy", () => {
       await page.goto(url);
       await page.waitForLoadState("load");
     }
-    await signInDemo(page);
+    await demoByForm(page);
     for (const url of screensFor(info, SIGNED_IN)) {
       await page.goto(url);
       await page.waitForLoadState("load");

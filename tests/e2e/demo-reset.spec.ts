@@ -1,5 +1,5 @@
 /** The user centre's demo reset: closes every position and restores the starting balance. */
-import { test, expect, newSignedInUser, signInDemo } from "./fixtures";
+import { test, expect, newSignedInUser, demoByForm } from "./fixtures";
 import { web } from "./texts";
 import { D, contractOf, expectOrderFigures, openFigures, readOrder } from "./money";
 import { formatBalance } from "../../app/utils/format";
@@ -9,7 +9,7 @@ const EN = (key: string) => web("en", key);
 test("a demo account is reset: its position is gone and the balance is 10,000.00 again", async ({
   page,
 }) => {
-  await signInDemo(page);
+  await demoByForm(page);
 
   // Trade: a market buy changes the balance (the fee is charged when the position opens).
   await page.goto("/trade?code=BTCUSD");

@@ -174,21 +174,39 @@ export async function registerEmailByApi(email: string, inviteCode?: string): Pr
 }
 
 /**
- * Signs the page's browser in through the web's login form, posted over HTTP by the browser
- * context's own request client (its cookies are the page's): the same CSRF check, the same
- * session cookie, without drawing the page. The page stays where it is.
+ * Posts one of the web's sign-in forms (/login, intent `login` or `demo`) over HTTP with the page's
+ * own request client (its cookies are the page's): the same CSRF check and session cookie as the
+ * screen's form, without drawing the page. The page stays where it is.
  */
-export async function signInByForm(page: Page, email: string, password = PASSWORD): Promise<void> {
+async function postLoginForm(page: Page, fields: Record<string, string>): Promise<void> {
   const base = process.env.E2E_BASE_URL!;
   const login = await page.request.get("/login");
   const csrf = /name="csrf" value="([^"]+)"/.exec(await login.text())?.[1];
   expect(csrf, "the login form's CSRF token").toBeTruthy();
   const res = await page.request.post("/login", {
-    form: { csrf: csrf!, intent: "login", login_type: "email", account: email, password },
+    form: { csrf: csrf!, ...fields },
     headers: { origin: base },
     maxRedirects: 0,
   });
   expect(res.status(), await res.text()).toBe(302);
+  // The page it leads to shows the sign-in's toast once (a flash in the session), as a browser
+  // following the redirect would; the next screen the test opens starts without it.
+  const next = await page.request.get(res.headers()["location"]!);
+  expect(next.status()).toBe(200);
+}
+
+/** Signs the page's browser in with the login form, posted over HTTP (see postLoginForm). */
+export async function signInByForm(page: Page, email: string, password = PASSWORD): Promise<void> {
+  await postLoginForm(page, { intent: "login", login_type: "email", account: email, password });
+}
+
+/**
+ * A new demo account for the page's browser, through the demo form posted over HTTP (see
+ * postLoginForm); the page has not navigated. Tapping the demo button on the screen is the subject
+ * of demo.spec, navigation.spec and rank.spec, which use signInDemo.
+ */
+export async function demoByForm(page: Page): Promise<void> {
+  await postLoginForm(page, { intent: "demo" });
 }
 
 /**

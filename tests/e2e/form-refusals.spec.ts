@@ -13,7 +13,7 @@ import {
   button,
   registerEmailByApi,
   signIn,
-  signInDemo,
+  demoByForm,
   uniqueEmail,
 } from "./fixtures";
 import { web } from "./texts";
@@ -132,7 +132,7 @@ test.describe("refused forms", () => {
   test("an order with lots the schema refuses: 400 and the lots message, nothing ordered", async ({
     page,
   }) => {
-    await signInDemo(page);
+    await demoByForm(page);
     await page.goto("/trade?code=EURUSD");
     const rows = page.getByTestId("trade-positions").getByTestId("order-row");
     const before = await rows.count();
@@ -153,7 +153,7 @@ test.describe("refused forms", () => {
   test("an order with a wrong CSRF token: 403 and 'page expired', nothing ordered", async ({
     page,
   }) => {
-    await signInDemo(page);
+    await demoByForm(page);
     await page.goto("/trade?code=EURUSD");
     const rows = page.getByTestId("trade-positions").getByTestId("order-row");
     const before = await rows.count();
@@ -172,7 +172,7 @@ test.describe("refused forms", () => {
   test("the balance toggle without a CSRF token: 403 and 'page expired', the balance stays shown", async ({
     page,
   }) => {
-    await signInDemo(page);
+    await demoByForm(page);
     await page.goto("/user");
     const balance = page.getByTestId("user-balance");
     await expect(balance).not.toHaveText("******");

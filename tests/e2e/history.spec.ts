@@ -6,7 +6,7 @@
  * links without; a demo account gets the upstream's "real account" message instead.
  */
 import { PAGE_SIZE } from "../../contract/constants";
-import { test, expect, jsOn, newSignedInUser, signInDemo } from "./fixtures";
+import { test, expect, jsOn, newSignedInUser, demoByForm } from "./fixtures";
 import { operatorAdjust as adjust } from "./operator";
 import { userSession, withdrawAs } from "./console";
 import { web } from "./texts";
@@ -78,7 +78,7 @@ test.describe("account history", () => {
   });
 
   test("a demo account is told to use a real account", async ({ page }) => {
-    await signInDemo(page);
+    await demoByForm(page);
     await page.goto("/mine/history");
     await expect(page.getByTestId("history-notice")).toHaveText(
       "Please register or log in to a real account",

@@ -14,7 +14,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { test, expect, jsOn, signInDemo, UPSTREAM_URL } from "./fixtures";
+import { test, expect, jsOn, demoByForm, UPSTREAM_URL } from "./fixtures";
 import { web } from "./texts";
 import { setPrice } from "./operator";
 import { formatBalance, formatProfit } from "../../app/utils/format";
@@ -162,7 +162,7 @@ for (const code of ["EURUSD", "USDJPY"]) {
     test.setTimeout(120_000);
     const js = jsOn(info);
     const c = await contractOf(code);
-    await signInDemo(page);
+    await demoByForm(page);
     await page.goto("/user");
     await expect(page.getByTestId("user-balance")).toHaveText(
       formatBalance(START.toNumber(), "en"),

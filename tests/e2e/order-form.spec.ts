@@ -11,7 +11,7 @@ import {
   num,
   registerEmailByApi,
   signIn,
-  signInDemo,
+  demoByForm,
   uniqueEmail,
 } from "./fixtures";
 import { web } from "./texts";
@@ -63,7 +63,7 @@ test.describe("order form", () => {
   test("a pending order without a target price shows the required message and places nothing", async ({
     page,
   }) => {
-    await signInDemo(page);
+    await demoByForm(page);
     await page.goto("/trade?code=EURUSD");
     const form = page.getByTestId("order-form");
     await form.getByText(EN("trade:form.pending"), { exact: true }).click();

@@ -4,7 +4,7 @@
  * (/order?status=3&detail=ID) with its realised profit.
  */
 import type { Page } from "@playwright/test";
-import { test, expect, signInDemo } from "./fixtures";
+import { test, expect, demoByForm } from "./fixtures";
 import { contractOf, expectOrderFigures, readOrder } from "./money";
 import { web } from "./texts";
 
@@ -25,7 +25,7 @@ async function buyHere(page: Page): Promise<void> {
 test("close one position on the trade screen and one from Holding; History shows the closed order's realised profit", async ({
   page,
 }) => {
-  await signInDemo(page);
+  await demoByForm(page);
   await page.goto("/trade?code=EURUSD");
   await buyHere(page);
   await buyHere(page);

@@ -12,7 +12,7 @@ import {
   button,
   newSignedInUser,
   signIn,
-  signInDemo,
+  demoByForm,
   readOutboxCode,
   secondDevice,
   uniqueEmail,
@@ -87,7 +87,7 @@ test.describe("password", () => {
   });
 
   test("a demo account sees the real-account message instead of the forms", async ({ page }) => {
-    await signInDemo(page);
+    await demoByForm(page);
     for (const path of ["/mine/password", "/mine/email", "/mine/invite"]) {
       await page.goto(path);
       await expect(page.getByTestId("account-notice")).toHaveText(EN("account:real_only"));

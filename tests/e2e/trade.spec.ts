@@ -4,7 +4,7 @@
  * order placed and cancelled; and (with JavaScript) the open profit moving live.
  */
 import type { Page } from "@playwright/test";
-import { test, expect, jsOn, num, signInDemo, UPSTREAM_URL } from "./fixtures";
+import { test, expect, jsOn, num, demoByForm, UPSTREAM_URL } from "./fixtures";
 import { web } from "./texts";
 import { contractOf, expectOrderFigures, readOrder } from "./money";
 import { formatPrice } from "../../app/utils/format";
@@ -80,7 +80,7 @@ test.describe("trading with a demo account", () => {
     page,
   }) => {
     const inst = await instrument(CODE);
-    await signInDemo(page);
+    await demoByForm(page);
     await placeOrder(page, { side: "buy" });
 
     // Holding: the new position, with its margin and fee in the detail.
@@ -133,7 +133,7 @@ test.describe("trading with a demo account", () => {
 
   test("a pending order is placed and cancelled", async ({ page }) => {
     const inst = await instrument(CODE);
-    await signInDemo(page);
+    await demoByForm(page);
     // A buy limit 5 % below the market: it stays pending.
     const target = (inst.ForexQuotations.Close * 0.95).toFixed(inst.PricePrecision);
     await placeOrder(page, { side: "buy", pendingAt: target });
@@ -160,7 +160,7 @@ test.describe("trading with a demo account", () => {
 
   test("the open profit changes live", async ({ page }, info) => {
     test.skip(!jsOn(info), "live profit needs JavaScript");
-    await signInDemo(page);
+    await demoByForm(page);
     await placeOrder(page, { side: "buy" });
     const profit = page.getByTestId("order-profit").first();
     await expect(profit).toHaveText(/\d/);

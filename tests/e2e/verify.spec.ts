@@ -8,7 +8,7 @@
  */
 import sharp from "sharp";
 import type { Locator, Page } from "@playwright/test";
-import { test, expect, jsOn, newSignedInUser, secondDevice, signInDemo } from "./fixtures";
+import { test, expect, jsOn, newSignedInUser, secondDevice, demoByForm } from "./fixtures";
 import { openConsole } from "./console";
 import { upstream, web } from "./texts";
 
@@ -149,7 +149,7 @@ test.describe("real-name verification", () => {
   });
 
   test("a demo account sees the real-account message instead of the form", async ({ page }) => {
-    await signInDemo(page);
+    await demoByForm(page);
     await page.goto("/mine/auth");
     await expect(page.getByTestId("verify-notice")).toHaveText(
       upstream("en", "common", "demo_only_true_account"),

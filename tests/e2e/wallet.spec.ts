@@ -3,7 +3,7 @@
  * wrong format for its network is refused with the upstream's message, 400) and a bank account,
  * sees them listed and deletes one; a demo account gets the real-account message.
  */
-import { test, expect, newSignedInUser, signInDemo, TRON } from "./fixtures";
+import { test, expect, newSignedInUser, demoByForm, TRON } from "./fixtures";
 
 test.describe("wallet", () => {
   test("adds a checked coin address and a bank account, and deletes one", async ({
@@ -46,7 +46,7 @@ test.describe("wallet", () => {
   });
 
   test("a demo account is told to use a real account", async ({ page }) => {
-    await signInDemo(page);
+    await demoByForm(page);
     await page.goto("/mine/wallet");
     await expect(page.getByTestId("wallet-notice")).toHaveText(
       "Please register or log in to a real account",

@@ -13,7 +13,7 @@
 import type { Locator, Page } from "@playwright/test";
 import { withdrawNetText } from "../../contract/withdraw-net";
 import { DRAW_FEE_TYPE } from "../../contract/enums";
-import { test, expect, jsOn, newSignedInUser, signInDemo, TRON } from "./fixtures";
+import { test, expect, jsOn, newSignedInUser, demoByForm, TRON } from "./fixtures";
 import { operatorAdjust } from "./operator";
 import { userApi, userSession } from "./console";
 import { PAGE_SIZE } from "../../contract/constants";
@@ -196,7 +196,7 @@ test.describe("withdraw", () => {
   });
 
   test("a demo account is told to use a real account", async ({ page }) => {
-    await signInDemo(page);
+    await demoByForm(page);
     for (const url of [
       "/mine/withdraw",
       "/mine/coin-address-list",

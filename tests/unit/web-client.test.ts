@@ -87,7 +87,11 @@ beforeAll(async () => {
   process.env.UPSTREAM_URL = base;
 });
 
+// The unit files share a process (vitest.config.ts): the address goes back as it was.
+const upstreamUrlBefore = process.env.UPSTREAM_URL;
 afterAll(async () => {
+  if (upstreamUrlBefore === undefined) delete process.env.UPSTREAM_URL;
+  else process.env.UPSTREAM_URL = upstreamUrlBefore;
   await up?.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
