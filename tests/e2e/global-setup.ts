@@ -6,7 +6,12 @@
  */
 import fs from "node:fs";
 import { generate } from "otplib";
-import { createOperatorAccount, operatorSetting } from "./operator";
+import {
+  E2E_OPERATOR_TOKEN,
+  createOperatorAccount,
+  operatorPost,
+  operatorSetting,
+} from "./operator";
 import { consoleSessionFile } from "./console";
 
 /**
@@ -36,6 +41,25 @@ async function raisePerAddressLimits(): Promise<void> {
  */
 async function keepQuotesCurrent(): Promise<void> {
   await operatorSetting("market.stale_after_s", "3600");
+}
+
+/**
+ * A fresh install hides its seeded deposit channels and bank account (migration 025): placeholders
+ * are not the broker's. The specs that deposit need them shown, which an operator asks for through
+ * the operator API and a second operator approves (operatorPost), as a broker's team does before
+ * opening. The console's "enable a deposit channel" first step is tested on a fresh install in
+ * tests/integration/web-console-first-step.test.ts.
+ */
+async function showSeededDeposits(): Promise<void> {
+  const upstream = process.env.E2E_UPSTREAM_URL;
+  for (const noun of ["charge_channels", "wire_accounts"]) {
+    const res = await fetch(`${upstream}/admin/api/${noun}`, {
+      headers: { authorization: `Bearer ${E2E_OPERATOR_TOKEN}` },
+    });
+    const list = (await res.json()) as { data: { id: number; enabled: number }[] };
+    for (const entry of list.data.filter((e) => !e.enabled))
+      await operatorPost(`/${noun}/${entry.id}`, { enabled: "1" });
+  }
 }
 
 /** The name=value pairs of a response's Set-Cookie headers, merged into `jar`. */
@@ -114,6 +138,7 @@ export default async function globalSetup(): Promise<void> {
       if (typeof body.code === "number") {
         await raisePerAddressLimits();
         await keepQuotesCurrent();
+        await showSeededDeposits();
         await openSharedConsoleSession();
         return;
       }

@@ -45,7 +45,11 @@ const decide = (who: string, id: number, verb: "approve" | "reject", remark = "C
   s.post(`/admin/api/requests/${id}/${verb}`, { remark }, team[who]);
 
 beforeAll(async () => {
-  s = await startUpstream({ tmpPrefix: "tp-4eyes-", config: { devOutbox: true, smtpUrl: null } });
+  s = await startUpstream({
+    tmpPrefix: "tp-4eyes-",
+    config: { devOutbox: true, smtpUrl: null },
+    seededDeposits: "shown",
+  });
   await member("ann", "finance");
   await member("bob", "finance");
   await member("sue", "support");

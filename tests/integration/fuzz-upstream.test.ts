@@ -114,6 +114,7 @@ async function signIn(): Promise<void> {
 beforeAll(async () => {
   s = await startUpstream({
     manualFeed: true,
+    seededDeposits: "shown",
     config: { marketAlwaysOpen: true, devOutbox: true, smtpUrl: null },
   });
   db = new Database(path.join(s.dir, "up.sqlite"), { readonly: true });

@@ -12,7 +12,14 @@ import Database from "better-sqlite3";
 import fc from "fast-check";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cookieHeader, demoSignIn, keepCookies, startWeb, type WebServer } from "./web-harness.js";
+import {
+  cookieHeader,
+  demoSignIn,
+  keepCookies,
+  showSeededDeposits,
+  startWeb,
+  type WebServer,
+} from "./web-harness.js";
 import { SEED, assertOptions, fieldsFor, formText, value } from "./fuzz-values.js";
 
 const RUNS = Number(process.env.FUZZ_WEB_RUNS || 12);
@@ -165,8 +172,12 @@ function snapshot(): string {
   ].join("\n");
 }
 
+/** The web's operator token: shows the seeded deposit channels, which fresh installs hide. */
+const FUZZ_OPERATOR = "fuzz-web-operator-token-0123456789";
+
 beforeAll(async () => {
-  w = await startWeb();
+  w = await startWeb({ env: { OPERATOR_TOKEN: FUZZ_OPERATOR } });
+  await showSeededDeposits(w, FUZZ_OPERATOR);
   db = new Database(path.join(w.dataDir, "upstream.sqlite"), { readonly: true });
   anon = await anonJar();
   signed = await signedJar();

@@ -24,6 +24,7 @@ let seq = 0;
 beforeAll(async () => {
   s = await startUpstream({
     tmpPrefix: "tp-money-",
+    seededDeposits: "shown",
     config: { devOutbox: true, smtpUrl: null, marketAlwaysOpen: true },
     manualFeed: true,
   });

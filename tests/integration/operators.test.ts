@@ -25,6 +25,7 @@ let seq = 0;
 beforeAll(async () => {
   s = await startUpstream({
     tmpPrefix: "tp-op-",
+    seededDeposits: "shown",
     config: {
       devOutbox: true,
       smtpUrl: null,

@@ -107,6 +107,12 @@ export interface StartOptions {
   manualFeedOptions?: ManualFeedOptions;
   /** Prefix of the temporary folder's name. */
   tmpPrefix?: string;
+  /**
+   * The seeded deposit channels and bank account start hidden (migration 025), as on a fresh
+   * install ("hidden", the default). "shown" has the harness's operators show them through the
+   * operator API, a second operator approving, as a broker does before opening.
+   */
+  seededDeposits?: "shown" | "hidden";
 }
 
 export async function startUpstream(opts: StartOptions = {}): Promise<Server> {
@@ -151,7 +157,7 @@ export async function startUpstream(opts: StartOptions = {}): Promise<Server> {
     if (r.code !== 1) throw new Error(`request ${id} not approved: ${r.msg}`);
     return r.data;
   };
-  return {
+  const server: Server = {
     up,
     base,
     dir,
@@ -174,6 +180,27 @@ export async function startUpstream(opts: StartOptions = {}): Promise<Server> {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+  if (opts.seededDeposits === "shown") {
+    if (!config.operatorToken) throw new Error("seededDeposits: shown needs an operator token");
+    await showSeededDeposits(server, config.operatorToken);
+  }
+  return server;
+}
+
+/**
+ * Shows every hidden coin deposit channel and bank account through the operator API (the
+ * operator token asks, the harness's second operator approves): what a broker does once the
+ * catalogue holds its own details.
+ */
+export async function showSeededDeposits(s: Server, operatorToken: string): Promise<void> {
+  const auth = { headers: { authorization: `Bearer ${operatorToken}` } };
+  for (const noun of ["charge_channels", "wire_accounts"]) {
+    const list = await s.get<{ id: number; enabled: number }[]>(`/admin/api/${noun}`, auth);
+    for (const entry of list.data.filter((e) => !e.enabled)) {
+      const r = await asTeam(s, s.post(`/admin/api/${noun}/${entry.id}`, { enabled: 1 }, auth));
+      if (r.code !== 1) throw new Error(`showing ${noun} ${entry.id} refused: ${r.msg}`);
+    }
+  }
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   registerEmailOverApi,
   startWeb,
   type WebServer,
+  showSeededDeposits,
 } from "./web-harness";
 
 let web: WebServer;
@@ -32,6 +33,7 @@ const FORM_TOO_LARGE = (
 
 beforeAll(async () => {
   web = await startWeb({ env: { OPERATOR_TOKEN: OPERATOR } });
+  await showSeededDeposits(web, OPERATOR);
 }, 180_000);
 
 afterAll(async () => {

@@ -297,10 +297,56 @@ export async function postPageForm(
  * password and current code, as a colleague would.
  */
 export async function approveAsSecondOperator(web: WebServer, requestId: number): Promise<void> {
-  const name = `approver-${process.pid}-${Date.now().toString(36)}`;
+  const done = await upstreamPost(
+    web,
+    `/admin/api/requests/${requestId}/approve`,
+    { remark: "Checked (second operator)" },
+    await secondOperatorToken(web),
+  );
+  if (done.code !== 1) throw new Error(`request ${requestId} not approved: ${done.msg}`);
+}
+
+/** A form POST to the web's embedded upstream, with an operator's bearer token; the envelope. */
+async function upstreamPost(
+  web: WebServer,
+  p: string,
+  body: Record<string, string>,
+  token?: string,
+): Promise<{ code: number; msg: string; data: any }> {
+  const res = await fetch(web.upstreamBase + p, {
+    method: "POST",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: new URLSearchParams(body).toString(),
+  });
+  return (await res.json()) as { code: number; msg: string; data: any };
+}
+
+/** The second operator of each web: made and signed in once, on first use. */
+const secondOperators = new WeakMap<WebServer, Promise<string>>();
+function secondOperatorToken(web: WebServer): Promise<string> {
+  let token = secondOperators.get(web);
+  if (!token) {
+    token = signInNewAdmin(web);
+    secondOperators.set(web, token);
+  }
+  return token;
+}
+
+/**
+ * An operator account made with the operator command (`npm run operator -- add`) against the web's
+ * DATA_DIR: its name, its password and its TOTP secret, as the command prints them once.
+ */
+export function newOperatorAccount(
+  web: WebServer,
+  role = "admin",
+): { name: string; password: string; secret: string } {
+  const name = `op-${process.pid}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   const added = spawnSync(
     process.execPath,
-    ["--import", "tsx", "upstream/operator.ts", "add", name, "--role", "admin"],
+    ["--import", "tsx", "upstream/operator.ts", "add", name, "--role", role],
     {
       cwd: ROOT,
       env: { ...process.env, DATA_DIR: web.dataDir, UPSTREAM_DB: "" },
@@ -311,27 +357,42 @@ export async function approveAsSecondOperator(web: WebServer, requestId: number)
   const password = /Password \(shown once\): (\S+)/.exec(added.stdout)?.[1];
   const secret = /secret=([A-Z2-7]+)/.exec(added.stdout)?.[1];
   if (!password || !secret) throw new Error(`operator add failed: ${added.stdout}${added.stderr}`);
-  const post = async (p: string, body: Record<string, string>, token?: string) =>
-    (await (
-      await fetch(web.upstreamBase + p, {
-        method: "POST",
-        headers: {
-          "content-type": "application/x-www-form-urlencoded",
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        },
-        body: new URLSearchParams(body).toString(),
-      })
-    ).json()) as { code: number; msg: string; data: any };
-  const login = await post("/admin/api/login", {
+  return { name, password, secret };
+}
+
+/** A new admin of the web's store, signed in at the upstream's operator API; its session token. */
+async function signInNewAdmin(web: WebServer): Promise<string> {
+  const { name, password, secret } = newOperatorAccount(web);
+  const login = await upstreamPost(web, "/admin/api/login", {
     name,
     password,
     code: await generate({ secret }),
   });
   if (login.code !== 1) throw new Error(`second operator sign-in refused: ${login.msg}`);
-  const done = await post(
-    `/admin/api/requests/${requestId}/approve`,
-    { remark: "Checked (second operator)" },
-    login.data.token as string,
-  );
-  if (done.code !== 1) throw new Error(`request ${requestId} not approved: ${done.msg}`);
+  return login.data.token as string;
+}
+
+/**
+ * Shows every hidden coin deposit channel and bank account of the web's embedded upstream
+ * (migration 025 hides the seeded ones): `operatorToken` (the web's OPERATOR_TOKEN) asks, the
+ * web's second operator approves, as a broker's team would before opening.
+ */
+export async function showSeededDeposits(web: WebServer, operatorToken: string): Promise<void> {
+  for (const noun of ["charge_channels", "wire_accounts"]) {
+    const list = (await (
+      await fetch(`${web.upstreamBase}/admin/api/${noun}`, {
+        headers: { authorization: `Bearer ${operatorToken}` },
+      })
+    ).json()) as { data: { id: number; enabled: number }[] };
+    for (const entry of list.data.filter((e) => !e.enabled)) {
+      const r = await upstreamPost(
+        web,
+        `/admin/api/${noun}/${entry.id}`,
+        { enabled: "1" },
+        operatorToken,
+      );
+      if (r.code !== 1) throw new Error(`showing ${noun} ${entry.id} refused: ${r.msg}`);
+      if (r.data?.pending_request) await approveAsSecondOperator(web, r.data.pending_request.id);
+    }
+  }
 }

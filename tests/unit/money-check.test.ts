@@ -9,6 +9,7 @@ import { Deposits } from "../../upstream/modules/money/deposits.js";
 import { DrawMethods } from "../../upstream/modules/money/draw-methods.js";
 import { Withdrawals } from "../../upstream/modules/money/withdrawals.js";
 import { rig, type Rig } from "./engine-helpers.js";
+import { showSeededDeposits } from "./money-helpers";
 
 let r: Rig | null = null;
 afterEach(() => r?.close());
@@ -124,6 +125,7 @@ describe("ledger check", () => {
         "INSERT INTO uploads (name, user_id, mime, bytes, width, height, created_at) VALUES ('p.jpg', ?, 'image/jpeg', 1, 1, 1, 0)",
       )
       .run(t.u);
+    showSeededDeposits(r.db);
     const deposits = new Deposits(r.db);
     const channel = deposits.channels()[0];
     const c = deposits.submit(t.u, {

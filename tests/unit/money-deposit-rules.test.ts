@@ -4,11 +4,14 @@
  * to, what an approval credits (and refuses to credit), times by the service's clock, paging, and
  * the idempotency key that ignores the re-uploaded proof.
  */
+import fs from "node:fs";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CHARGE_STATUS } from "@contract/enums";
 import { openDb, type DB } from "../../upstream/platform/db.js";
 import { DomainError } from "../../upstream/platform/errors.js";
 import { Deposits } from "../../upstream/modules/money/deposits.js";
+import { showSeededDeposits } from "./money-helpers";
 
 const M = 1_000_000;
 const opened: DB[] = [];
@@ -20,6 +23,7 @@ let n = 0;
 function setup() {
   const db = openDb(":memory:");
   opened.push(db);
+  showSeededDeposits(db);
   let clock = 1_000;
   const deposits = new Deposits(db, () => clock);
   const user = (isDemo = 0) =>
@@ -157,6 +161,39 @@ describe("where a deposit goes", () => {
     expect(refused(() => s.coin(50 * M))).toMatchObject({ key: "withdraw_no_channel" });
     s.db.prepare("UPDATE wire_accounts SET enabled = 0").run();
     expect(s.deposits.wireAccounts()).toEqual([]);
+  });
+
+  it("a fresh store offers none: the seeded channels and bank account are hidden placeholders", () => {
+    const db = openDb(":memory:");
+    opened.push(db);
+    const deposits = new Deposits(db);
+    expect(deposits.channels()).toEqual([]);
+    expect(deposits.wireAccounts()).toEqual([]);
+    expect(db.prepare("SELECT count(*) AS n FROM charge_channels").get()).toEqual({ n: 4 });
+    expect(db.prepare("SELECT count(*) AS n FROM wire_accounts").get()).toEqual({ n: 1 });
+  });
+
+  it("hiding the placeholders leaves an entry an operator already made their own", () => {
+    const db = openDb(":memory:");
+    opened.push(db);
+    // A store from before migration 025: everything shown, one address the broker's own.
+    showSeededDeposits(db);
+    db.prepare(
+      "UPDATE charge_channels SET address = 'TJ8GzYaHquqyWfQH8bCeRBwz6Zmv3BboKk' WHERE protocol_code = 'TRC20'",
+    ).run();
+    db.exec(
+      fs.readFileSync(
+        path.resolve(
+          __dirname,
+          "../../upstream/platform/migrations/025_seeded_deposits_hidden.sql",
+        ),
+        "utf8",
+      ),
+    );
+    expect(new Deposits(db).channels().map((c) => c.address)).toEqual([
+      "TJ8GzYaHquqyWfQH8bCeRBwz6Zmv3BboKk",
+    ]);
+    expect(new Deposits(db).wireAccounts()).toEqual([]);
   });
 
   it("refuses a user that does not exist (not found)", () => {

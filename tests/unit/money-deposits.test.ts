@@ -8,6 +8,7 @@ import { CHARGE_STATUS } from "@contract/enums";
 import { DomainError } from "../../upstream/platform/errors.js";
 import { Deposits, coinCount } from "../../upstream/modules/money/deposits.js";
 import { rig, type Rig } from "./engine-helpers.js";
+import { showSeededDeposits } from "./money-helpers";
 
 let r: Rig | null = null;
 afterEach(() => r?.close());
@@ -39,6 +40,7 @@ function refusal(fn: () => unknown): string {
 function setup() {
   r = rig();
   const rr = r;
+  showSeededDeposits(rr.db);
   const deposits = new Deposits(rr.db);
   const user = rr.user(0);
   const trc = deposits.channels().find((c) => c.protocolCode === "TRC20")!;

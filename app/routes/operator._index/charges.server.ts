@@ -1,6 +1,15 @@
-/** The deposit queue's server side: one status tab, paged; approve, reject or invalid. */
+/**
+ * The deposit queue's server side: one status tab, paged; approve, reject or invalid. Also whether
+ * users have any way to deposit yet (the console's first step).
+ */
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { approveCharge, charges, decideCharge } from "~/upstream/operator.server";
+import {
+  approveCharge,
+  chargeChannels,
+  charges,
+  decideCharge,
+  wireAccounts,
+} from "~/upstream/operator.server";
 import { actionToast, requireOperator, operatorRedirect } from "~/utils/operator-session.server";
 import { readForm, refused, refusalStatus } from "~/utils/forms.server";
 import { backTo, CHARGE_TABS, uploadName } from "~/utils/console";
@@ -8,11 +17,26 @@ import { loadQueue } from "~/utils/console-queue.server";
 import { approveChargeSchema, invalidChargeSchema, rejectChargeSchema } from "~/schemas/operator";
 import { getT } from "~/i18n.server";
 
-export function loader({ request }: LoaderFunctionArgs) {
-  return loadQueue(request, CHARGE_TABS, charges, (c) => ({
-    ...c,
-    proof: `/operator/uploads/${uploadName(c.proof_url)}`,
-  }));
+export async function loader({ request }: LoaderFunctionArgs) {
+  const op = await requireOperator(request);
+  // A fresh install shows users no way to deposit (its seeded channels are placeholders, hidden
+  // until the broker's own are entered): the console's home says so first.
+  const [channels, wires] = await Promise.all([
+    chargeChannels({ request, op }),
+    wireAccounts({ request, op }),
+  ]);
+  const noDepositChannel =
+    channels.ok &&
+    wires.ok &&
+    !channels.data.some((c) => c.enabled) &&
+    !wires.data.some((w) => w.enabled);
+  return loadQueue(
+    request,
+    CHARGE_TABS,
+    charges,
+    (c) => ({ ...c, proof: `/operator/uploads/${uploadName(c.proof_url)}` }),
+    () => ({ noDepositChannel }),
+  );
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -4,7 +4,7 @@
  * approve (with the amount actually received, optional), reject and invalid forms. Plain forms and
  * links: the same without JavaScript.
  */
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
 import { CHARGE_STATUS } from "@contract/enums";
@@ -27,6 +27,17 @@ export default function Charges() {
   return (
     <section aria-labelledby="charges-title">
       <h1 id="charges-title">{t("charges_title")}</h1>
+      {d.noDepositChannel ? (
+        <div className="card notice" role="status" data-testid="first-step">
+          <h2>{t("first_step_title")}</h2>
+          <p>{t("first_step_deposit")}</p>
+          <p>
+            <Link to="/operator/channels">{t("nav_channels")}</Link>
+            {" · "}
+            <Link to="/operator/wire-accounts">{t("nav_wire_accounts")}</Link>
+          </p>
+        </div>
+      ) : null}
       <StatusTabs tabs={CHARGE_TABS} current={d.status} label={t("charges_title")} />
       <FormErrors errors={orphan} />
       {d.notice ? (
