@@ -32,13 +32,10 @@ summary() {
   echo "=============================================================================="
 }
 
-step() {
-  local name=$1; shift
-  echo
-  echo "==> [$name] $*"
-  local t0=$(date +%s) rc=0
-  "$@" || rc=$?
-  STEPS+=("$name"); TIMES+=($(( $(date +%s) - t0 )))
+# Records a finished step (name, seconds, exit code); on a failure prints the summary and exits.
+record() {
+  local name=$1 seconds=$2 rc=$3
+  STEPS+=("$name"); TIMES+=("$seconds")
   if [ "$rc" -eq 0 ]; then
     RESULTS+=("PASS")
   else
@@ -46,6 +43,15 @@ step() {
     summary "$rc"
     exit "$rc"
   fi
+}
+
+step() {
+  local name=$1; shift
+  echo
+  echo "==> [$name] $*"
+  local t0=$(date +%s) rc=0
+  "$@" || rc=$?
+  record "$name" $(( $(date +%s) - t0 )) "$rc"
 }
 
 # Jobs in the background: each writes its output, exit code and duration (s) to BG_DIR/NAME.*;
@@ -63,21 +69,13 @@ bg_start() {
   BG_PIDS[$name]=$!
 }
 bg_step() {
-  local name=$1 label=$2 rc
+  local name=$1 label=$2
   echo
   echo "==> [$label] (ran in the background; its output follows)"
   wait "${BG_PIDS[$name]}" || true
   unset "BG_PIDS[$name]"
   cat "$BG_DIR/$name.out"
-  rc=$(cat "$BG_DIR/$name.rc")
-  STEPS+=("$label"); TIMES+=("$(cat "$BG_DIR/$name.time")")
-  if [ "$rc" -eq 0 ]; then
-    RESULTS+=("PASS")
-  else
-    RESULTS+=("FAIL")
-    summary "$rc"
-    exit "$rc"
-  fi
+  record "$label" "$(cat "$BG_DIR/$name.time")" "$(cat "$BG_DIR/$name.rc")"
 }
 stop_background() {
   local pid
