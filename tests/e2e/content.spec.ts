@@ -100,6 +100,8 @@ test("news: from the home page, categories, an article, and back", async ({ page
     "page",
   );
   await expect(items.first()).toContainText("Education");
+  // Every item of the category, counted once the whole page has arrived.
+  await page.waitForLoadState();
   const n = await items.count();
   for (let i = 0; i < n; i++) await expect(items.nth(i)).toContainText("Education");
 

@@ -6,6 +6,7 @@
 import type { Page } from "@playwright/test";
 import { test, expect, jsOn, signInDemo, HOME, UPSTREAM_URL } from "./fixtures";
 import { web } from "./texts";
+import { CANDLES_SHOWN } from "../../app/components/trade/candle-geometry";
 
 const EN = (key: string, params?: Record<string, string | number>) => web("en", key, params);
 
@@ -187,11 +188,14 @@ test.describe("navigation", () => {
         // chart.js has drawn this period's chart over the server's SVG.
         await expect(chart).toHaveAttribute("data-chart", "chartjs");
       } else {
-        // The server's SVG: candles one period apart.
-        const times = await chart
-          .locator("[data-candle]")
-          .evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-candle"))));
-        expect(times.length).toBeGreaterThan(20);
+        // The server's SVG: as many candles as the chart shows (every period's history has more),
+        // one period apart. The count is awaited: after a tap without JavaScript the new page may
+        // still be arriving while its chart is already on screen.
+        const candles = chart.locator("[data-candle]");
+        await expect(candles).toHaveCount(CANDLES_SHOWN);
+        const times = await candles.evaluateAll((els) =>
+          els.map((e) => Number(e.getAttribute("data-candle"))),
+        );
         const gaps = times.slice(1).map((t, i) => t - times[i]);
         expect(Math.min(...gaps)).toBe(p.ms);
       }
