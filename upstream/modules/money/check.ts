@@ -97,7 +97,7 @@ const ST_CANCELLED = 4;
 
 /** Runs every check in one read transaction (a consistent snapshot even while others write). */
 export function checkLedger(db: DB): CheckReport {
-  return db.transaction(() => run(db))();
+  return db.transaction(() => run(db)).deferred();
 }
 
 function run(db: DB): CheckReport {
