@@ -1,6 +1,7 @@
 /**
  * Playwright end-to-end tests: the built product (web + embedded reference upstream) on a phone-sized
- * Chromium (Debian's /usr/bin/chromium), once with JavaScript on ("js") and once off ("no-js").
+ * Chromium (Debian's headless shell, else /usr/bin/chromium: tests/chromium.ts), once with JavaScript
+ * on ("js") and once off ("no-js").
  *
  * Run through `npm test` (scripts/test-all.sh builds first) or `npx playwright test` after
  * `npx remix build`. Environment knobs (all optional):
@@ -14,7 +15,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { E2E_OPERATOR_TOKEN } from "./tests/e2e/operator";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./tests/chromium";
+import { CHROMIUM_ARGS, TEST_BROWSER_PATH } from "./tests/chromium";
 
 const WEB_PORT = Number(process.env.E2E_PORT || 3310);
 const UPSTREAM_PORT = Number(process.env.E2E_UPSTREAM_PORT || 3410);
@@ -119,7 +120,7 @@ export default defineConfig({
     // so compiling its scripts for speed is work it never earns back; the renderers use about a
     // tenth less CPU. What the scripts do is the same. The benchmarks (tests/bench) run without it.
     launchOptions: {
-      executablePath: CHROMIUM_PATH,
+      executablePath: TEST_BROWSER_PATH,
       args: [...CHROMIUM_ARGS, "--js-flags=--lite-mode"],
     },
   },

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs every test of the product (npm test runs this; .ci/run runs npm test):
-#   chromium present -> remix build -> vitest (unit + integration) -> playwright, with format,
-#   typecheck and lint beside Playwright at the lowest CPU priority (nice 19). Their output is
-#   printed, and their result counted, once Playwright is done. (vitest beside Playwright was
-#   measured too: both slowed so much that the total did not fall, and 20 s tests timed out.)
+#   remix build -> vitest (unit + integration) -> playwright. Chromium is made present beside the
+#   first two; format, typecheck and lint run beside Playwright at the lowest CPU priority (nice 19).
+#   A background job's output is printed, and its result counted, when it is joined. (vitest
+#   beside Playwright was measured too: both slowed so much that the total did not fall, and 20 s
+#   tests timed out.)
 # Stops at the first failing step and prints a summary of what ran, what passed and how long it took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -104,7 +105,9 @@ static_checks() {
   return "$failed"
 }
 
-step "chromium"                 bash scripts/ensure-chromium.sh
+# Installing a missing Chromium is mostly a download: it runs beside the build and vitest, which
+# do not use a browser, and Playwright waits for it.
+bg_start chromium               bash scripts/ensure-chromium.sh
 # One production build, before the tests: vitest's web tests and Playwright serve it (the web
 # integration tests would build it themselves when it is missing or older than app/).
 step "remix build"              env NODE_ENV=production npx remix build
@@ -112,6 +115,7 @@ step "vitest (unit+integration)" npx vitest run
 # Playwright leaves part of a core idle (its workers wait on pages and servers); the static checks,
 # at nice 19, use that instead of a step of their own. Beside vitest, whose four processes keep
 # both cores busy, they only made it slower.
+bg_step chromium                "chromium"
 bg_start static                 static_checks
 step "playwright (js + no-js)"  npx playwright test
 bg_step static                  "format, typecheck, lint"

@@ -13,6 +13,7 @@ import {
   operatorSetting,
 } from "./operator";
 import { consoleSessionFile } from "./console";
+import { TEST_BROWSER_PATH } from "../chromium";
 
 /**
  * Every test's browser comes from 127.0.0.1, so the upstream's limits per client address
@@ -119,9 +120,9 @@ async function openSharedConsoleSession(): Promise<void> {
 }
 
 export default async function globalSetup(): Promise<void> {
-  if (!fs.existsSync("/usr/bin/chromium")) {
+  if (!fs.existsSync(TEST_BROWSER_PATH)) {
     throw new Error(
-      "Debian's Chromium is missing at /usr/bin/chromium. Run `bash scripts/ensure-chromium.sh` " +
+      `Debian's Chromium is missing at ${TEST_BROWSER_PATH}. Run \`bash scripts/ensure-chromium.sh\` ` +
         "(as root it installs it) or `sudo apt-get install -y chromium`.",
     );
   }
