@@ -19,12 +19,16 @@ import { CHROMIUM_ARGS, TEST_BROWSER_PATH } from "./tests/chromium";
 
 const WEB_PORT = Number(process.env.E2E_PORT || 3310);
 const UPSTREAM_PORT = Number(process.env.E2E_UPSTREAM_PORT || 3410);
+// The message sink (tests/support/message-sink.ts): the server's SMTP server and SMS gateway.
+const SINK_SMTP_PORT = WEB_PORT + 200;
+const SINK_HTTP_PORT = WEB_PORT + 201;
 
 // The config is evaluated by the runner and again by every worker: the runner makes the data
 // directory once and hands it on through the environment, which the workers inherit.
 process.env.E2E_DATA_DIR ||= mkdtempSync(path.join(tmpdir(), "tradepost-e2e-"));
 process.env.E2E_BASE_URL ||= `http://127.0.0.1:${WEB_PORT}`;
 process.env.E2E_UPSTREAM_URL ||= `http://127.0.0.1:${UPSTREAM_PORT}`;
+process.env.E2E_SINK_URL ||= `http://127.0.0.1:${SINK_HTTP_PORT}`;
 
 const dataDir = process.env.E2E_DATA_DIR;
 const baseURL = process.env.E2E_BASE_URL;
@@ -62,7 +66,10 @@ const serverEnv: Record<string, string> = {
   UPSTREAM_HOST: "127.0.0.1",
   DATA_DIR: dataDir,
   MARKET_ALWAYS_OPEN: "1",
-  DEV_OUTBOX: "1",
+  // Codes are delivered as in production (where the dev outbox cannot be on): e-mail over SMTP and
+  // SMS to a webhook, both to the message sink, which the tests read (readSentCode in fixtures.ts).
+  SMTP_URL: `smtp://127.0.0.1:${SINK_SMTP_PORT}`,
+  SMS_WEBHOOK_URL: `${process.env.E2E_SINK_URL}/sms`,
   // The abuse limits are on with their defaults per account; global-setup.ts raises the ones per
   // client address, since every test comes from 127.0.0.1.
   RATE_LIMIT: "1",
@@ -142,17 +149,28 @@ export default defineConfig({
       dependencies: ["js-settings"],
     },
   ],
-  webServer: {
-    // scripts/test-all.sh builds first; a bare `npx playwright test` builds when no build exists.
-    command: "test -f build/index.js || npx remix build; exec npx tsx server.ts",
-    url: `${baseURL}/`,
-    env: serverEnv,
-    timeout: 180_000,
-    reuseExistingServer: process.env.E2E_REUSE === "1",
-    // E2E_SERVER_LOG=1, and CI, show the server's (web and upstream) log lines among the test
-    // output: at LOG_LEVEL warn a few lines a run, and the stack of any failure the upstream logs.
-    stdout: process.env.E2E_SERVER_LOG === "1" || process.env.CI ? "pipe" : "ignore",
-    stderr: "pipe",
-    gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
-  },
+  webServer: [
+    {
+      command: `exec npx tsx tests/support/message-sink.ts ${SINK_SMTP_PORT} ${SINK_HTTP_PORT}`,
+      url: `${process.env.E2E_SINK_URL}/healthz`,
+      timeout: 60_000,
+      reuseExistingServer: process.env.E2E_REUSE === "1",
+      stdout: "ignore",
+      stderr: "pipe",
+      gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
+    },
+    {
+      // scripts/test-all.sh builds first; a bare `npx playwright test` builds when no build exists.
+      command: "test -f build/index.js || npx remix build; exec npx tsx server.ts",
+      url: `${baseURL}/`,
+      env: serverEnv,
+      timeout: 180_000,
+      reuseExistingServer: process.env.E2E_REUSE === "1",
+      // E2E_SERVER_LOG=1, and CI, show the server's (web and upstream) log lines among the test
+      // output: at LOG_LEVEL warn a few lines a run, and the stack of any failure the upstream logs.
+      stdout: process.env.E2E_SERVER_LOG === "1" || process.env.CI ? "pipe" : "ignore",
+      stderr: "pipe",
+      gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
+    },
+  ],
 });

@@ -17,6 +17,16 @@ if (config.devOutbox) {
       "Set SMTP_URL to deliver real mail; never expose this upstream publicly with DEV_OUTBOX on.",
   );
 }
+const unsent = [
+  config.smtpUrl === null ? "e-mail (SMTP_URL)" : null,
+  config.smsWebhookUrl === null ? "SMS (SMS_WEBHOOK_URL)" : null,
+].filter((c) => c !== null);
+if (!config.devOutbox && unsent.length > 0) {
+  up.ctx.log.warn(
+    `No delivery is configured for ${unsent.join(" and ")}: codes cannot be sent there, so sign-up, ` +
+      "password reset and binding by that channel answer 'delivery is not configured'. The demo account works.",
+  );
+}
 const url = await up.listen();
 up.ctx.log.info({ url }, "upstream listening");
 // The web's launcher waits for this exact line on stdout.

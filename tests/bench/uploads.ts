@@ -22,6 +22,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import readline from "node:readline";
 import sharp from "sharp";
+import { startMessageSink, waitForCode, type MessageSink } from "../support/message-sink.js";
 
 const UPLOADS = Number(process.env.BENCH_UPLOADS || 10);
 const SIGNINS = Number(process.env.BENCH_SIGNINS || 60);
@@ -40,7 +41,9 @@ function freePort(): Promise<number> {
   });
 }
 
-async function startUpstream(): Promise<{ base: string; proc: ChildProcess; dir: string }> {
+async function startUpstream(
+  sink: MessageSink,
+): Promise<{ base: string; proc: ChildProcess; dir: string }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tp-bench-up-"));
   const port = await freePort();
   const proc = spawn(process.execPath, ["--import", "tsx", "upstream/main.ts"], {
@@ -51,7 +54,7 @@ async function startUpstream(): Promise<{ base: string; proc: ChildProcess; dir:
       DATA_DIR: dir,
       UPSTREAM_PORT: String(port),
       UPSTREAM_HOST: "127.0.0.1",
-      DEV_OUTBOX: "1",
+      SMTP_URL: sink.smtpUrl,
       RATE_LIMIT: "0",
       MARKET_FEED: "manual",
       LOG_LEVEL: "warn",
@@ -83,17 +86,14 @@ async function post(base: string, p: string, body: Record<string, string>, token
   return (await res.json()) as { code: number; msg: string; data: any };
 }
 
-async function register(base: string, email: string): Promise<void> {
+async function register(base: string, sink: MessageSink, email: string): Promise<void> {
   await post(base, "/api/notify/send_email", { to: email, type: "1" });
-  const box = (await (
-    await fetch(`${base}/dev/outbox?to=${encodeURIComponent(email)}`)
-  ).json()) as { data: { code: string } };
   const r = await post(base, "/api/user/register", {
     type: "email",
     account: email,
     password: PASSWORD,
     re_password: PASSWORD,
-    sms_code: box.data.code,
+    sms_code: await waitForCode(sink.httpUrl, email),
   });
   if (r.code !== 1) throw new Error(`register: ${r.msg}`);
 }
@@ -142,10 +142,11 @@ async function signInTimes(base: string, emails: string[]): Promise<number[]> {
 }
 
 async function main() {
-  const up = await startUpstream();
+  const sink = await startMessageSink();
+  const up = await startUpstream(sink);
   try {
     const emails = Array.from({ length: 10 }, (_, i) => `bench${i}-${process.pid}@example.com`);
-    for (const e of emails) await register(up.base, e);
+    for (const e of emails) await register(up.base, sink, e);
     const tokens = await Promise.all(emails.map((e) => signIn(up.base, e)));
     const image = await heavyPng(MEGAPIXELS);
     console.log(
@@ -188,6 +189,7 @@ async function main() {
   } finally {
     up.proc.kill("SIGTERM");
     fs.rmSync(up.dir, { recursive: true, force: true });
+    await sink.close();
   }
 }
 

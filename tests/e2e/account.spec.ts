@@ -8,7 +8,7 @@ import {
   button,
   field,
   newSignedInUser,
-  readOutboxCode,
+  readSentCode,
   registerByEmail,
   secondDevice,
   signIn,
@@ -48,7 +48,7 @@ test.describe("password reset", () => {
 
     // Asking too early shows the wait; after the wait the code is sent and the button counts down.
     await sendCodeWhenAllowed(p2);
-    const code = await readOutboxCode(email, 10_000, 2);
+    const code = await readSentCode(email, 10_000, 2);
 
     await expect(field(p2, "auth:email")).toHaveValue(email);
     await field(p2, "auth:code").fill(code);
@@ -141,8 +141,8 @@ test.describe("phone number", () => {
     await field(page, "auth:mobile").fill(number);
     await button(page, "auth:send_code").click();
     await expect(page.locator('button[value="send_code"]')).toBeDisabled();
-    // The outbox knows an SMS by the number with its area code (+CCDIGITS).
-    const code = await readOutboxCode(`+${cc}${number}`);
+    // The SMS goes to the number with its area code (+CCDIGITS).
+    const code = await readSentCode(`+${cc}${number}`);
 
     await expect(field(page, "auth:area_code")).toHaveValue(String(area.id));
     await expect(field(page, "auth:mobile")).toHaveValue(number);

@@ -1,4 +1,4 @@
-/** Sign-up by e-mail with the code from the outbox, sign-in, and the login-required redirect. */
+/** Sign-up by e-mail with the code the server mails, sign-in, and the login-required redirect. */
 import {
   test,
   expect,
@@ -11,7 +11,7 @@ import {
 } from "./fixtures";
 
 test.describe("sign-up and sign-in", () => {
-  test("sign-up by e-mail with the code from the outbox, then sign-in lands on /", async ({
+  test("sign-up by e-mail with the mailed code, then sign-in lands on /", async ({
     page,
   }, info) => {
     const email = uniqueEmail(info, "signup");

@@ -1,7 +1,7 @@
 /**
  * Shared helpers of the end-to-end specs. Every helper drives the real UI like a person (fill, tap)
- * on a phone-sized page; the only side door is the upstream's development outbox
- * (GET /dev/outbox?to=ADDRESS), which is how a person without a mail server reads a code too.
+ * on a phone-sized page; the only side door is the message sink the server mails and texts its
+ * codes to (tests/support/message-sink.ts), read as a person reads their inbox.
  */
 import {
   test as base,
@@ -11,7 +11,8 @@ import {
   type Page,
   type TestInfo,
 } from "@playwright/test";
-import { web } from "./texts";
+import { upstream, web } from "./texts";
+import { waitForCode, type SinkMessage } from "../support/message-sink";
 
 export { expect };
 
@@ -35,55 +36,32 @@ export const PASSWORD = "Tr4de-post!e2e";
 /** A valid TRC20 address (base58check with the TRON prefix) to withdraw to. */
 export const TRON = "TJ8GzYaHquqyWfQH8bCeRBwz6Zmv3BboKk";
 
-interface Envelope {
-  code: number;
-  msg: string;
-  data: unknown;
-}
+/** Where the e2e server delivers its codes (playwright.config.ts starts it). */
+const SINK_URL = process.env.E2E_SINK_URL ?? "http://127.0.0.1:3511";
 
-/** Finds the 6-digit code in the outbox's data, whatever the exact shape of its record. */
-function codeOf(data: unknown): string | null {
-  if (data == null) return null;
-  if (typeof data === "string" || typeof data === "number") {
-    const m = /\b(\d{6})\b/.exec(String(data));
-    return m ? m[1] : null;
-  }
-  if (Array.isArray(data)) return data.length ? codeOf(data[data.length - 1]) : null;
-  if (typeof data === "object") {
-    const rec = data as Record<string, unknown>;
-    if (rec.code != null) return codeOf(rec.code);
-    for (const v of Object.values(rec)) {
-      const c = codeOf(v);
-      if (c) return c;
-    }
-  }
-  return null;
-}
+/** The subject of each purpose's code e-mail, as an English-speaking person receives it. */
+const SUBJECTS = {
+  1: upstream("en", "accounts", "accounts.mail_subject_register"),
+  2: upstream("en", "accounts", "accounts.mail_subject_reset"),
+} as const;
 
 /**
- * The latest verification code the upstream sent to an address (polls the dev outbox). `type`
- * (1 register, 2 reset password) waits for a code of that purpose, so that an older code sent to the
- * same address (the sign-up code before a reset) is not taken for the new one.
+ * The latest verification code the server sent to an address: an e-mail address, or a mobile number
+ * as texted ("+" country code, digits). `type` (1 register, 2 reset password) waits for an e-mail of
+ * that purpose, so that an older code sent to the same address (the sign-up code before a reset) is
+ * not taken for the new one.
  */
-export async function readOutboxCode(
-  to: string,
-  timeoutMs = 10_000,
-  type?: 1 | 2,
-): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  let last: Envelope | null = null;
-  while (Date.now() < deadline) {
-    const res = await fetch(`${UPSTREAM_URL}/dev/outbox?to=${encodeURIComponent(to)}`);
-    last = (await res.json()) as Envelope;
-    const sentType = (last.data as { type?: unknown } | null)?.type;
-    if (last.code === 1 && (type === undefined || Number(sentType) === type)) {
-      const code = codeOf(last.data);
-      if (code) return code;
-    }
-    // Polling interval of this bounded wait (the deadline above).
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`no code in the outbox for ${to}; last answer ${JSON.stringify(last)}`);
+export function readSentCode(to: string, timeoutMs = 10_000, type?: 1 | 2): Promise<string> {
+  return waitForCode(SINK_URL, to, {
+    timeoutMs,
+    accept: (m) => type === undefined || m.subject === SUBJECTS[type],
+  });
+}
+
+/** Every message the server has sent to an address so far. */
+export async function sentTo(to: string): Promise<SinkMessage[]> {
+  const res = await fetch(`${SINK_URL}/messages?to=${encodeURIComponent(to)}`);
+  return (await res.json()) as SinkMessage[];
 }
 
 const EN = (key: string, params?: Record<string, string | number>) => web("en", key, params);
@@ -98,14 +76,14 @@ export function button(page: Page, textKey: string) {
   return page.getByRole("button", { name: EN(textKey), exact: true });
 }
 
-/** On /register: fill the e-mail and press the send-code button; returns the code from the outbox. */
+/** On /register: fill the e-mail and press the send-code button; returns the code the server mailed. */
 export async function requestRegisterCode(page: Page, email: string): Promise<string> {
   await page.goto("/register");
   await field(page, "auth:email").fill(email);
   await button(page, "auth:send_code").click();
   // The button turns into a countdown (computed by the server without JavaScript).
   await expect(page.locator('button[value="send_code"]')).toBeDisabled();
-  return readOutboxCode(email);
+  return readSentCode(email);
 }
 
 /** Registers by e-mail through the UI; ends on /login. */
@@ -161,7 +139,7 @@ export async function upstreamPost<T>(
 export async function registerEmailByApi(email: string, inviteCode?: string): Promise<void> {
   const sent = await upstreamPost("/api/notify/send_email", { to: email, type: 1 });
   expect(sent.code, sent.msg).toBe(1);
-  const code = await readOutboxCode(email, 10_000, 1);
+  const code = await readSentCode(email, 10_000, 1);
   const reg = await upstreamPost("/api/user/register", {
     type: "email",
     account: email,

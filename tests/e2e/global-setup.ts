@@ -132,9 +132,7 @@ export default async function globalSetup(): Promise<void> {
   let lastError = "";
   while (Date.now() < deadline) {
     try {
-      const res = await fetch(
-        `${upstream}/dev/outbox?to=${encodeURIComponent("nobody@example.test")}`,
-      );
+      const res = await fetch(`${upstream}/api/default/area_list`);
       const body = (await res.json()) as { code?: unknown };
       if (typeof body.code === "number") {
         await raisePerAddressLimits();
@@ -150,7 +148,7 @@ export default async function globalSetup(): Promise<void> {
     await new Promise((r) => setTimeout(r, 500));
   }
   throw new Error(
-    `The embedded upstream does not answer at ${upstream}/dev/outbox (${lastError}). The web server ` +
-      "must start it with UPSTREAM_PORT and DEV_OUTBOX=1 from its environment.",
+    `The embedded upstream does not answer at ${upstream}/api/default/area_list (${lastError}). ` +
+      "The web server must start it with UPSTREAM_PORT from its environment.",
   );
 }

@@ -13,7 +13,7 @@ import {
   newSignedInUser,
   signIn,
   demoByForm,
-  readOutboxCode,
+  readSentCode,
   secondDevice,
   uniqueEmail,
   HOME,
@@ -49,7 +49,7 @@ test.describe("password", () => {
     await expect(page.locator('input[name="account"], input[name="to"]')).toHaveCount(0);
 
     await sendCodeWhenAllowed(page);
-    const code = await readOutboxCode(email, 10_000, 2);
+    const code = await readSentCode(email, 10_000, 2);
 
     // Different passwords: refused (400) with the translated message, nothing changes.
     await field(page, "auth:code").fill(code);
@@ -120,7 +120,7 @@ test.describe("email", () => {
     await field(page, "account:email.new_email").fill(email);
     await button(page, "auth:send_code").click();
     await expect(page.locator('button[value="send_code"]')).toBeDisabled();
-    const code = await readOutboxCode(email);
+    const code = await readSentCode(email);
     await expect(field(page, "account:email.new_email")).toHaveValue(email);
     await field(page, "auth:code").fill(code);
     await page.getByRole("button", { name: EN("account:email.submit") }).click();

@@ -7,7 +7,7 @@ import {
   HOME,
   PASSWORD,
   UPSTREAM_URL,
-  readOutboxCode,
+  readSentCode,
   upstreamPost,
 } from "./fixtures";
 export { registerEmailByApi } from "./fixtures";
@@ -24,7 +24,9 @@ const post = upstreamPost;
 /** A new mobile account (HK area, a random number) registered over the API and signed in through the phone tab. */
 export async function newMobileUser(page: Page): Promise<string> {
   const res = await fetch(`${UPSTREAM_URL}/api/default/area_list`, { headers: { lang: "en" } });
-  const areas = ((await res.json()) as Envelope<{ id: number; code: string }[]>).data;
+  const areas = (
+    (await res.json()) as Envelope<{ id: number; code: string; global_code: string }[]>
+  ).data;
   const area = areas.find((a) => a.code === "HK") ?? areas[0];
   const number = `6${String(Math.floor(Math.random() * 1e7)).padStart(7, "0")}`;
   const sent = await post("/api/notify/send_sms", { to: number, area_id: area.id, type: 1 });
@@ -35,7 +37,7 @@ export async function newMobileUser(page: Page): Promise<string> {
     mobile: number,
     password: PASSWORD,
     re_password: PASSWORD,
-    sms_code: await readOutboxCode(number, 10_000, 1),
+    sms_code: await readSentCode(`+${area.global_code.replace(/\D/g, "")}${number}`),
   });
   expect(reg.code, reg.msg).toBe(1);
   await page.goto("/login?type=mobile");

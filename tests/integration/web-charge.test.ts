@@ -43,7 +43,7 @@ afterAll(async () => {
 /** A new real account, registered at the embedded upstream and signed in on the web: its cookies. */
 async function signedIn(tag: string): Promise<Map<string, string>> {
   const email = `charge-${tag}-${process.pid}-${Date.now()}@example.com`;
-  await registerEmailOverApi(web.upstreamBase, email, PASSWORD);
+  await registerEmailOverApi(web, email, PASSWORD);
   const { res, jar } = await postPageForm(web.base, "/login", {
     intent: "login",
     login_type: "email",

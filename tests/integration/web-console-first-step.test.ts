@@ -54,7 +54,7 @@ async function offered(token: string): Promise<{ channels: number; wires: number
 describe("a fresh install's deposits", () => {
   it("are hidden from users, and the console's home asks to enable a channel until one is shown", async () => {
     const email = `first-step-${process.pid}-${Date.now()}@example.com`;
-    await registerEmailOverApi(web.upstreamBase, email, PASSWORD);
+    await registerEmailOverApi(web, email, PASSWORD);
     const login = (await (
       await fetch(`${web.upstreamBase}/api/user/loginForU`, {
         method: "POST",

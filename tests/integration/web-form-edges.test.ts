@@ -158,7 +158,7 @@ describe("a form body beyond FORM_MAX_BYTES", () => {
 describe("a code asked for again within the minute", () => {
   it("shows the wait the upstream gives and a counting-down send button", async () => {
     const email = `wait-${process.pid}-${Date.now()}@example.com`;
-    await registerEmailOverApi(web.upstreamBase, email, "Secret-1234");
+    await registerEmailOverApi(web, email, "Secret-1234");
     const { res } = await postPageForm(web.base, "/forgot", {
       intent: "send_code",
       type: "email",

@@ -11,6 +11,7 @@ import path from "node:path";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
 import { generate } from "otplib";
+import { startMessageSink, waitForCode, type MessageSink } from "../support/message-sink";
 
 // import.meta.url rather than __dirname: the benchmarks (tsx, ES modules) start the web through this too.
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -77,6 +78,8 @@ export interface WebServer {
   /** http://127.0.0.1:UPSTREAM_PORT of the embedded upstream. */
   upstreamBase: string;
   dataDir: string;
+  /** The SMTP server and SMS gateway its upstream delivers codes to (production has no dev outbox). */
+  sink: MessageSink;
   /** Every stdout and stderr line so far. */
   lines: string[];
   /** Resolves with the first line (already seen or to come) matching `re`. */
@@ -101,6 +104,7 @@ export async function startWeb(
   let upstreamPort = await freePort();
   while (upstreamPort === port) upstreamPort = await freePort();
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "tradepost-web-"));
+  const sink = await startMessageSink();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: "production",
@@ -111,7 +115,8 @@ export async function startWeb(
     DATA_DIR: dataDir,
     MARKET_ALWAYS_OPEN: "1",
     RATE_LIMIT: "0",
-    DEV_OUTBOX: "1",
+    SMTP_URL: sink.smtpUrl,
+    SMS_WEBHOOK_URL: sink.smsWebhookUrl,
     COOKIE_SECURE: "0",
     LOG_LEVEL: "warn",
     SESSION_SECRET: "",
@@ -184,12 +189,14 @@ export async function startWeb(
         // already gone
       }
     }
+    await sink.close();
     if (!opts.keepDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   };
 
   await Promise.race([
     waitForLine(/"msg":"web listening"/, 90_000),
-    exitPromise.then((e) => {
+    exitPromise.then(async (e) => {
+      await sink.close();
       throw new Error(`server.ts exited (${JSON.stringify(e)}):\n${lines.join("\n")}`);
     }),
   ]);
@@ -198,6 +205,7 @@ export async function startWeb(
     base: `http://127.0.0.1:${port}`,
     upstreamBase: `http://127.0.0.1:${upstreamPort}`,
     dataDir,
+    sink,
     lines,
     waitForLine,
     exited,
@@ -229,12 +237,13 @@ export async function demoSignIn(
   return postPageForm(base, "/login", { intent: "demo" }, { action: `/login?from=${from}` });
 }
 
-/** Registers an e-mail account at the upstream over its API (the code read from the dev outbox). */
+/** Registers an e-mail account at the web's upstream over its API (the code from the mail it sent). */
 export async function registerEmailOverApi(
-  upstreamBase: string,
+  web: Pick<WebServer, "upstreamBase" | "sink">,
   email: string,
   password: string,
 ): Promise<void> {
+  const upstreamBase = web.upstreamBase;
   const post = async (p: string, body: Record<string, string | number>) =>
     (await (
       await fetch(upstreamBase + p, {
@@ -245,15 +254,12 @@ export async function registerEmailOverApi(
     ).json()) as { code: number; msg: string };
   const sent = await post("/api/notify/send_email", { to: email, type: 1 });
   if (sent.code !== 1) throw new Error(`send_email refused: ${sent.msg}`);
-  const box = (await (
-    await fetch(`${upstreamBase}/dev/outbox?to=${encodeURIComponent(email)}`)
-  ).json()) as { data: { code: string } };
   const reg = await post("/api/user/register", {
     type: "email",
     account: email,
     password,
     re_password: password,
-    sms_code: box.data.code,
+    sms_code: await waitForCode(web.sink.httpUrl, email),
   });
   if (reg.code !== 1) throw new Error(`register refused: ${reg.msg}`);
 }

@@ -130,7 +130,7 @@ afterAll(async () => {
 describe("TRUST_PROXY=1 behind one proxy", () => {
   it("keeps each visitor's sign-in limit apart: one locked out, the other signs in", async () => {
     const email = `proxy-${process.pid}@example.com`;
-    await registerEmailOverApi(web.upstreamBase, email, PASSWORD);
+    await registerEmailOverApi(web, email, PASSWORD);
     // Visitor A: three wrong passwords, then even the right one is refused for the hour.
     for (let i = 0; i < 3; i++) expect(await signIn("127.0.0.2", email, "wrong-pass-1")).toBe(400);
     expect(await signIn("127.0.0.2", email, "wrong-pass-1")).toBe(429);

@@ -10,8 +10,9 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UPLOAD_MAX_BYTES } from "../../contract/constants";
-import { getEnv, postEnv } from "./upstream-harness";
+import { postEnv } from "./upstream-harness";
 import { cookieHeader, keepCookies, startWeb, type WebServer } from "./web-harness";
+import { waitForCode } from "../support/message-sink";
 
 let web: WebServer;
 const PASSWORD = "Secret-1234";
@@ -35,13 +36,12 @@ async function signedIn(tag: string): Promise<Map<string, string>> {
   const email = `verify-${tag}-${process.pid}-${Date.now()}@example.com`;
   const up = web.upstreamBase;
   expect((await postEnv(up, "/api/notify/send_email", { to: email, type: 1 })).code).toBe(1);
-  const box = await getEnv<{ code: string }>(up, `/dev/outbox?to=${encodeURIComponent(email)}`);
   const reg = await postEnv(up, "/api/user/register", {
     type: "email",
     account: email,
     password: PASSWORD,
     re_password: PASSWORD,
-    sms_code: box.data.code,
+    sms_code: await waitForCode(web.sink.httpUrl, email),
   });
   expect(reg.code).toBe(1);
   const jar = new Map<string, string>();

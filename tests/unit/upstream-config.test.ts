@@ -1,7 +1,11 @@
 /** The upstream's environment: defaults, parsed values, and invalid values refused by name. */
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../upstream/platform/config.js";
+import {
+  ConfigError,
+  DEV_OUTBOX_IN_PRODUCTION,
+  loadConfig,
+} from "../../upstream/platform/config.js";
 
 const env = (vars: Record<string, string>) => vars as NodeJS.ProcessEnv;
 
@@ -63,6 +67,33 @@ describe("upstream config", () => {
       expect(loadConfig(env({ UPSTREAM_HOST: host, DEV_OUTBOX: "1" })).devOutbox).toBe(true);
     }
     expect(loadConfig(env({ DEV_OUTBOX: "0" })).devOutbox).toBe(false);
+  });
+
+  it("never has the dev outbox with NODE_ENV=production: off by default, and refused when asked for", () => {
+    const prod = { NODE_ENV: "production" };
+    expect(loadConfig(env(prod)).devOutbox).toBe(false);
+    expect(loadConfig(env({ ...prod, DEV_OUTBOX: "0" })).devOutbox).toBe(false);
+    for (const on of ["1", "true", "yes"])
+      expect(problemOf({ ...prod, DEV_OUTBOX: on })).toBe(
+        `Invalid upstream configuration: DEV_OUTBOX ${DEV_OUTBOX_IN_PRODUCTION}`,
+      );
+    // Nor through the programmatic overrides (a test harness, an embedding).
+    expect(() => loadConfig(env(prod), { devOutbox: true })).toThrow(ConfigError);
+    // Development keeps it on loopback.
+    expect(loadConfig(env({ NODE_ENV: "development" })).devOutbox).toBe(true);
+  });
+
+  it("reads the SMS webhook and its token; refuses an address that is not http(s)", () => {
+    expect(loadConfig(env({}))).toMatchObject({ smsWebhookUrl: null, smsWebhookToken: null });
+    expect(
+      loadConfig(
+        env({ SMS_WEBHOOK_URL: "https://sms.example.com/send", SMS_WEBHOOK_TOKEN: "t0ken" }),
+      ),
+    ).toMatchObject({ smsWebhookUrl: "https://sms.example.com/send", smsWebhookToken: "t0ken" });
+    expect(problemOf({ SMS_WEBHOOK_URL: "ftp://sms.example.com/" })).toMatch(
+      /SMS_WEBHOOK_URL must be an http or https URL/,
+    );
+    expect(problemOf({ SMS_WEBHOOK_URL: "not a url" })).toMatch(/SMS_WEBHOOK_URL must be a URL/);
   });
 
   it("reads UPSTREAM_TRUST_PROXY: loopback by default, off, every peer, hops or a list", () => {

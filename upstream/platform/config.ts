@@ -17,6 +17,14 @@ export interface UpstreamConfig {
   smtpUrl: string | null;
   /** Sender address of code e-mails. */
   mailFrom: string;
+  /** The SMS gateway's webhook: each text is POSTed there as JSON { to, text }; null: none. */
+  smsWebhookUrl: string | null;
+  /** Sent to the SMS webhook as "Authorization: Bearer <token>" when set. */
+  smsWebhookToken: string | null;
+  /**
+   * GET /dev/outbox and /dev/captcha, which serve any code and captcha answer to whoever asks.
+   * Never true with NODE_ENV=production (loadConfig refuses it).
+   */
   devOutbox: boolean;
   marketAlwaysOpen: boolean;
   /** Milliseconds between simulator ticks. */
@@ -117,7 +125,17 @@ const EnvSchema = z.object({
     z.string().url("must be a URL such as smtp://user:pass@host:587").optional(),
   ),
   MAIL_FROM: text(),
+  SMS_WEBHOOK_URL: z.preprocess(
+    unset,
+    z
+      .string()
+      .url("must be a URL such as https://sms.example.com/send")
+      .regex(/^https?:\/\//i, "must be an http or https URL")
+      .optional(),
+  ),
+  SMS_WEBHOOK_TOKEN: text(),
   DEV_OUTBOX: flag(),
+  NODE_ENV: text(),
   MARKET_ALWAYS_OPEN: flag(),
   MARKET_TICK_MS: int(500, 10, 3_600_000),
   MARKET_SEED: int(20261122, 0, Number.MAX_SAFE_INTEGER),
@@ -192,6 +210,7 @@ export function loadConfig(
     );
   }
   const e = r.data;
+  const production = e.NODE_ENV === "production";
   const dataDir = path.resolve(e.DATA_DIR ?? "./data");
   const smtpUrl = e.SMTP_URL ?? null;
   const host = e.UPSTREAM_HOST ?? "127.0.0.1";
@@ -202,8 +221,11 @@ export function loadConfig(
     dbFile: e.UPSTREAM_DB ?? path.join(dataDir, "upstream.sqlite"),
     smtpUrl,
     mailFrom: e.MAIL_FROM ?? "Tradepost <no-reply@tradepost.invalid>",
-    // The outbox serves codes to anyone who can reach the upstream: on by default only on loopback.
-    devOutbox: e.DEV_OUTBOX ?? (smtpUrl === null && isLoopbackHost(host)),
+    smsWebhookUrl: e.SMS_WEBHOOK_URL ?? null,
+    smsWebhookToken: e.SMS_WEBHOOK_TOKEN ?? null,
+    // The outbox serves codes to anyone who can reach the upstream: on by default only in
+    // development on loopback, never in production.
+    devOutbox: e.DEV_OUTBOX ?? (!production && smtpUrl === null && isLoopbackHost(host)),
     marketAlwaysOpen: e.MARKET_ALWAYS_OPEN ?? false,
     tickMs: e.MARKET_TICK_MS,
     seed: e.MARKET_SEED,
@@ -222,8 +244,15 @@ export function loadConfig(
     strategyIntervalMs: e.STRATEGY_INTERVAL_MS,
     logLevel: e.LOG_LEVEL ?? "info",
   };
-  return { ...cfg, ...overrides };
+  const config = { ...cfg, ...overrides };
+  if (production && config.devOutbox)
+    throw new ConfigError([{ variable: "DEV_OUTBOX", message: DEV_OUTBOX_IN_PRODUCTION }]);
+  return config;
 }
+
+export const DEV_OUTBOX_IN_PRODUCTION =
+  "cannot be on with NODE_ENV=production: it serves every verification code to whoever asks. " +
+  "Deliver codes with SMTP_URL and SMS_WEBHOOK_URL (README), or run in development (npm run dev)";
 
 /** Where the generated key of platform/secret-box.ts lives: beside the database file. */
 export function secretKeyDir(c: Pick<UpstreamConfig, "dbFile" | "dataDir">): string {

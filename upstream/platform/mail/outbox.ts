@@ -1,8 +1,9 @@
 /**
  * Message delivery. Every message is written to the outbox table first; then a sender delivers it:
- * e-mail over SMTP (nodemailer) when SMTP_URL is set, SMS through a pluggable sender. The default
- * senders deliver nothing and leave the message in the outbox, where GET /dev/outbox serves the
- * latest code while DEV_OUTBOX is on.
+ * e-mail over SMTP (nodemailer) when SMTP_URL is set, SMS to the gateway's webhook when
+ * SMS_WEBHOOK_URL is set (or a sender plugged in with setSmsSender). Without one, a channel's
+ * messages are only kept in the outbox, where GET /dev/outbox serves the latest code while
+ * DEV_OUTBOX is on (never in production); with DEV_OUTBOX off, such a send is refused.
  */
 import nodemailer from "nodemailer";
 import type { CodePurpose } from "@contract/enums";
@@ -18,7 +19,10 @@ type Channel = "email" | "sms";
 /** What delivery needs of the upstream: its store, its mail settings and a logger. */
 export interface MailContext {
   db: DB;
-  config: Pick<UpstreamConfig, "smtpUrl" | "mailFrom" | "devOutbox">;
+  config: Pick<
+    UpstreamConfig,
+    "smtpUrl" | "mailFrom" | "smsWebhookUrl" | "smsWebhookToken" | "devOutbox"
+  >;
   log: { error(obj: unknown, msg?: string): void };
 }
 
@@ -61,6 +65,32 @@ export function smtpSender(smtpUrl: string, from: string): MessageSender {
   };
 }
 
+/** How long the SMS gateway may take to accept a text. */
+export const SMS_WEBHOOK_TIMEOUT_MS = 10_000;
+
+/**
+ * Sends each SMS as `POST url` with the JSON body { "to": "+<country code><number>", "text": ... }
+ * (and "Authorization: Bearer <token>" when a token is set): the shape most SMS gateways, or a few
+ * lines of glue in front of one, accept. Any answer but 2xx is a failed delivery.
+ */
+export function webhookSmsSender(url: string, token: string | null): MessageSender {
+  return {
+    async send(msg) {
+      const headers: Record<string, string> = { "content-type": "application/json" };
+      if (token) headers.authorization = `Bearer ${token}`;
+      const res = await fetch(url, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ to: msg.to, text: msg.body }),
+        signal: AbortSignal.timeout(SMS_WEBHOOK_TIMEOUT_MS),
+      });
+      await res.arrayBuffer().catch(() => undefined);
+      if (!res.ok) throw new Error(`SMS webhook answered ${res.status}`);
+      return "sent";
+    },
+  };
+}
+
 interface Senders {
   email: MessageSender;
   sms: MessageSender;
@@ -75,7 +105,9 @@ function sendersOf(ctx: MailContext): Senders {
       email: ctx.config.smtpUrl
         ? smtpSender(ctx.config.smtpUrl, ctx.config.mailFrom)
         : outboxOnlySender,
-      sms: outboxOnlySender,
+      sms: ctx.config.smsWebhookUrl
+        ? webhookSmsSender(ctx.config.smsWebhookUrl, ctx.config.smsWebhookToken)
+        : outboxOnlySender,
     };
     senders.set(ctx, s);
   }
