@@ -11,6 +11,8 @@ const config = {
   mutate: [
     "contract/formulas.ts",
     "contract/withdraw-net.ts",
+    "contract/deposit-coins.ts",
+    "contract/exact.ts",
     "upstream/modules/money/*.ts",
     "!upstream/modules/money/routes.ts",
   ],

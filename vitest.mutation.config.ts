@@ -10,7 +10,7 @@ import { defineConfig } from "vitest/config";
 import { shared } from "./vitest.config";
 
 export const MUTATION_TESTS = [
-  // contract/formulas.ts, contract/withdraw-net.ts
+  // contract/formulas.ts, withdraw-net.ts, deposit-coins.ts, exact.ts
   "tests/unit/contract.test.ts",
   "tests/unit/withdraw-net.test.ts",
   "tests/unit/charge.test.ts",

@@ -150,3 +150,8 @@ export function withdrawNet<N>(
   const net = A.mul(A.sub(amount, withdrawFee(A, amount, feeType, drawRate)), usdPrice);
   return A.cmp(net, zero) > 0 ? net : zero;
 }
+
+/** Coins a deposit of `amountUsd` needs at `usdPrice` USD per coin (before the cut to COIN_DP). */
+export function depositCoins<N>(A: Arith<N>, amountUsd: N, usdPrice: N): N {
+  return A.div(amountUsd, usdPrice);
+}

@@ -5,36 +5,9 @@
  * the expected arrival with it and the browser recomputes it live as the amount changes, so the
  * three can never disagree.
  */
-import DecimalJs from "decimal.js";
 import { WITHDRAW_NET_DP } from "./constants";
-import { withdrawNet, type Arith } from "./formulas";
-
-const Dec = DecimalJs.clone({
-  precision: 40,
-  rounding: DecimalJs.ROUND_HALF_EVEN,
-  toExpNeg: -30,
-  toExpPos: 40,
-});
-type Dec = InstanceType<typeof Dec>;
-
-const exact: Arith<Dec> = {
-  of: (x) => new Dec(x),
-  add: (a, b) => a.plus(b),
-  sub: (a, b) => a.minus(b),
-  mul: (a, b) => a.mul(b),
-  div: (a, b) => a.div(b),
-  cmp: (a, b) => a.cmp(b),
-};
-
-/** A plain decimal as people type it and settings store it: digits, optionally a point and more. */
-const PLAIN_DECIMAL_RE = /^(\d{1,15}(\.\d{0,30})?|\.\d{1,30})$/;
-
-/** The decimal of a plain decimal text or a finite number, else null ("", "1e5", "-1", "abc"). */
-function plain(x: string | number): Dec | null {
-  if (typeof x === "number") return Number.isFinite(x) ? new Dec(x) : null;
-  const s = x.trim();
-  return PLAIN_DECIMAL_RE.test(s) ? new Dec(s) : null;
-}
+import { Dec, exact, plain } from "./exact";
+import { withdrawNet } from "./formulas";
 
 /**
  * The net a withdrawal of `amount` USD pays in the currency's units, as text with WITHDRAW_NET_DP

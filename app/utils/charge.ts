@@ -1,12 +1,10 @@
 /**
  * Deposit figures shared by the server and the browser: the entered amount (USD, at most
  * PRECISION.balance decimals, a decimal comma accepted) and the coin count it makes at a channel's
- * usd_price, cut to COIN_DP places as the upstream counts it.
+ * usd_price, cut to COIN_DP places (contract/deposit-coins.ts).
  */
-import Decimal from "decimal.js";
-import { COIN_DP, PRECISION } from "@contract/constants";
-
-const D = Decimal.clone({ precision: 40 });
+import { PRECISION } from "@contract/constants";
+import { depositCoinsText } from "@contract/deposit-coins";
 
 const AMOUNT_RE = new RegExp(`^\\d{1,12}(?:[.,]\\d{1,${PRECISION.balance}})?$`);
 
@@ -21,8 +19,5 @@ export function parseAmount(raw: unknown): string | null {
 /** Coins to send for `amount` USD at `usdPrice` USD per coin; null without a positive amount. */
 export function coinCount(amount: unknown, usdPrice: number): string | null {
   const a = parseAmount(amount);
-  if (a === null || !(usdPrice > 0)) return null;
-  const n = new D(a);
-  if (n.lte(0)) return null;
-  return n.div(new D(usdPrice)).toDecimalPlaces(COIN_DP, D.ROUND_DOWN).toFixed(COIN_DP);
+  return a === null ? null : depositCoinsText(a, usdPrice);
 }

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { COIN_DP } from "../../contract/constants";
 import { coinCount, parseAmount } from "../../app/utils/charge";
-import { coinCount as upstreamCoinCount } from "../../upstream/modules/money/deposits";
+import { depositCoinsText } from "../../contract/deposit-coins";
 
 describe("deposit amount", () => {
   it("accepts whole and 2-decimal amounts, a decimal comma too", () => {
@@ -23,16 +23,31 @@ describe("coin count", () => {
     expect(coinCount("2", 3)).toBe("0.66666666");
     expect(coinCount("0.01", 65000)).toBe("0.00000015");
   });
-  it("is what the upstream counts for the same amount", () => {
+  it("is the contract's count (depositCoinsText), exact where float is not", () => {
     for (const [amount, price] of [
       ["100", "1"],
       ["250.75", "65000.5"],
       ["0.01", "3100"],
       ["999999.99", "0.07"],
     ] as const)
-      expect(coinCount(amount, Number(price))).toBe(
-        upstreamCoinCount({ usdPrice: price }, Math.round(Number(amount) * 1e6)),
-      );
+      expect(coinCount(amount, Number(price))).toBe(depositCoinsText(amount, price));
+    expect(depositCoinsText("250", "1")).toBe("250.00000000");
+    expect(depositCoinsText("1000", "65000")).toBe("0.01538461");
+    // 0.3 / 0.1 is 2.9999999999999996 in float; the count is exactly 3.
+    expect(depositCoinsText("0.3", "0.1")).toBe("3.00000000");
+    expect(depositCoinsText(0.3, 0.1)).toBe("3.00000000");
+  });
+  it("is nothing for an input that is not a positive plain decimal", () => {
+    for (const [amount, price] of [
+      ["0", "1"],
+      ["1", "0"],
+      ["-1", "1"],
+      ["1e3", "1"],
+      ["1", "abc"],
+      [Number.NaN, 1],
+      [1, Number.POSITIVE_INFINITY],
+    ] as const)
+      expect(depositCoinsText(amount, price), `${amount} at ${price}`).toBeNull();
   });
   it("is nothing without a positive amount or price", () => {
     expect(coinCount("", 1)).toBeNull();

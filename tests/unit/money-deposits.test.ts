@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { CHARGE_STATUS } from "@contract/enums";
 import { DomainError } from "../../upstream/platform/errors.js";
-import { Deposits, coinCount } from "../../upstream/modules/money/deposits.js";
+import { Deposits } from "../../upstream/modules/money/deposits.js";
 import { rig, type Rig } from "./engine-helpers.js";
 import { showSeededDeposits } from "./money-helpers";
 
@@ -161,10 +161,5 @@ describe("deposits", () => {
     expect(() => deposits.submit(user, { ...req, amountMicro: 200 * M }, "dep-1")).toThrow(
       expect.objectContaining({ key: "idempotency_key_reused", status: 422 }),
     );
-  });
-
-  it("tells how many coins a deposit is at the channel's price", () => {
-    expect(coinCount({ usdPrice: "1" }, 250 * M)).toBe("250.00000000");
-    expect(coinCount({ usdPrice: "65000" }, 1000 * M)).toBe("0.01538461");
   });
 });

@@ -9,15 +9,12 @@
  * may give when it differs from the declared one.
  */
 import { CHANNEL_TYPE, CHARGE_STATUS } from "@contract/enums";
-import { COIN_DP } from "@contract/constants";
 import type { DB } from "../../platform/db.js";
 import { CODE, DomainError } from "../../platform/errors.js";
 import { getSetting } from "../../platform/settings.js";
-import { dec, toMicro, MICRO, Dec } from "./decimal.js";
+import { dec, toMicro, MICRO } from "./decimal.js";
 import { moneyOf, type MoneyService } from "./service.js";
 import { Idempotency } from "../../platform/idempotency.js";
-
-export { COIN_DP };
 
 export interface ChargeChannel {
   id: number;
@@ -62,15 +59,6 @@ export type ChargeRequest =
       address?: string | null;
     }
   | { type: typeof CHANNEL_TYPE.BANK; wireId: number; amountMicro: number; proof: string };
-
-/** Coins to send for `amountMicro` USD at the channel's price (cut to COIN_DP places). */
-export function coinCount(c: Pick<ChargeChannel, "usdPrice">, amountMicro: number): string {
-  return dec(amountMicro)
-    .div(MICRO)
-    .div(dec(c.usdPrice))
-    .toDecimalPlaces(COIN_DP, Dec.ROUND_DOWN)
-    .toFixed(COIN_DP);
-}
 
 export class Deposits {
   private readonly money: MoneyService;
