@@ -5,16 +5,11 @@
  * so repeated bookings carry no systematic bias. Floats are used only for display values and for the
  * per-tick mark-to-market of the hot path, never for a booked amount.
  */
-import DecimalJs from "decimal.js";
+import { Dec } from "@contract/exact";
 import type { Arith } from "@contract/formulas";
 
-export const Dec = DecimalJs.clone({
-  precision: 40,
-  rounding: DecimalJs.ROUND_HALF_EVEN,
-  toExpNeg: -30,
-  toExpPos: 40,
-});
-export type Dec = InstanceType<typeof Dec>;
+// The contract's exact decimal (40 significant digits, half-even): the web's exact figures use it too.
+export { Dec };
 
 export const MICRO = 1_000_000;
 
