@@ -255,15 +255,24 @@ function waitForRemixOnGoto(page: Page, info: TestInfo): void {
       if (!/context was destroyed|navigation|Target .*closed/i.test(err.message)) throw err;
     });
     const res = await goto(url, options);
-    await page.waitForFunction(
-      () =>
-        (window as unknown as { __remixRouter?: { state?: { initialized?: boolean } } })
-          .__remixRouter?.state?.initialized === true,
-      undefined,
-      { timeout: 15_000 },
-    );
+    await remixBooted(page);
     return res;
   };
+}
+
+/**
+ * Waits until Remix has booted in the page. `goto` does this itself in the JavaScript project; a
+ * plain form post (an upload form) loads a new document, after which a test that goes on with the
+ * JavaScript path calls this first.
+ */
+export async function remixBooted(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () =>
+      (window as unknown as { __remixRouter?: { state?: { initialized?: boolean } } }).__remixRouter
+        ?.state?.initialized === true,
+    undefined,
+    { timeout: 15_000 },
+  );
 }
 
 /**

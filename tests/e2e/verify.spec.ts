@@ -8,7 +8,15 @@
  */
 import sharp from "sharp";
 import type { Locator, Page } from "@playwright/test";
-import { test, expect, jsOn, newSignedInUser, secondDevice, demoByForm } from "./fixtures";
+import {
+  test,
+  expect,
+  jsOn,
+  newSignedInUser,
+  remixBooted,
+  secondDevice,
+  demoByForm,
+} from "./fixtures";
 import { openConsole } from "./console";
 import { upstream, web } from "./texts";
 
@@ -28,6 +36,9 @@ async function submitVerification(
   info: Parameters<typeof jsOn>[0],
   fields: { name: string; card: string; back?: Buffer },
 ): Promise<number> {
+  // The form is a plain multipart post: after one, the page is a new document whose scripts run
+  // again before the previews below can appear.
+  if (jsOn(info)) await remixBooted(page);
   const form = page.getByTestId("verify-form");
   await form.getByLabel(EN("verify:name")).fill(fields.name);
   await form.getByLabel(EN("verify:card_id")).fill(fields.card);
@@ -146,6 +157,31 @@ test.describe("real-name verification", () => {
     await page.goto("/mine/auth");
     await expect(page.getByTestId("verify-status")).toHaveText(EN("verify:status_certified"));
     await expect(page.getByTestId("verify-form")).toHaveCount(0);
+  });
+
+  test("an image picked before the page's scripts ran has its preview once they run", async ({
+    page,
+  }, info) => {
+    test.skip(!jsOn(info), "previews are drawn by JavaScript");
+    await newSignedInUser(page, info);
+    // A second tab of the same session whose scripts are held back, as on a slow network: the
+    // form is usable from its HTML, and the person picks the front image before the scripts run.
+    const slow = await page.context().newPage();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await slow.route(/\/build\/.*\.js(\?.*)?$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await slow.goto("/mine/auth", { waitUntil: "commit" });
+    const front = slow.getByTestId("verify-form").getByLabel(EN("verify:front"));
+    await front.setInputFiles({ name: "front.png", mimeType: "image/png", buffer: await png(30) });
+    await expect(slow.getByTestId("verify-preview-front")).toHaveCount(0);
+    release();
+    await remixBooted(slow);
+    await expect(slow.getByTestId("verify-preview-front")).toBeVisible();
+    await expect(slow.getByTestId("verify-preview-back")).toHaveCount(0);
+    await slow.close();
   });
 
   test("a demo account sees the real-account message instead of the form", async ({ page }) => {

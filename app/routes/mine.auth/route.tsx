@@ -9,11 +9,11 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import type { LinksFunction } from "@remix-run/node";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
-import { useEffect, useRef, useState } from "react";
 import { REVIEW_STATUS } from "@contract/enums";
 import { CARD_ID_MAX, REAL_NAME_MAX } from "@contract/api/verify";
 import { PageHeader } from "~/components/PageHeader";
 import { FormErrors, refusalMessages } from "~/components/Form";
+import { useFilePreview } from "~/components/use-file-preview";
 import verifyStyles from "~/styles/verify.css";
 import type { action, loader } from "./auth.server";
 
@@ -175,14 +175,7 @@ function ImageField({
   label: string;
   previewLabel: string;
 }) {
-  const [preview, setPreview] = useState<string | null>(null);
-  const ref = useRef<string | null>(null);
-  useEffect(
-    () => () => {
-      if (ref.current) URL.revokeObjectURL(ref.current);
-    },
-    [],
-  );
+  const { preview, inputRef, onFiles } = useFilePreview();
   const id = `verify-${name}`;
   return (
     <div className="field verify-image">
@@ -193,12 +186,8 @@ function ImageField({
         name={name}
         accept="image/png,image/jpeg,image/webp"
         required
-        onChange={(e) => {
-          if (ref.current) URL.revokeObjectURL(ref.current);
-          const f = e.target.files?.[0];
-          ref.current = f ? URL.createObjectURL(f) : null;
-          setPreview(ref.current);
-        }}
+        ref={inputRef}
+        onChange={(e) => onFiles(e.target.files)}
       />
       {preview ? (
         <img

@@ -11,12 +11,13 @@
 import { Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { CHANNEL_TYPE, CHARGE_STATUS } from "@contract/enums";
 import { IDEMPOTENCY_FIELD } from "@contract/constants";
 import { PageHeader } from "~/components/PageHeader";
 import { FormErrors, Hidden, refusalMessages } from "~/components/Form";
 import { useHydrated } from "~/components/trade/hooks";
+import { useFilePreview } from "~/components/use-file-preview";
 import { formatBalance } from "~/utils/format";
 import { coinCount } from "~/utils/charge";
 import type { action, loader } from "./charge.server";
@@ -228,26 +229,11 @@ function ChargeForm({
   const mine =
     refusal && (refusal.refusedIntent === intent || !refusal.refusedIntent) ? refusal : undefined;
   const [amount, setAmount] = useState(() => postedAmount(mine));
-  const [preview, setPreview] = useState<string | null>(null);
+  const { preview, inputRef: proofRef, onFiles: onFile } = useFilePreview();
   const [progress, setProgress] = useState<number | null>(null);
-  const previewRef = useRef<string | null>(null);
-
-  useEffect(
-    () => () => {
-      if (previewRef.current) URL.revokeObjectURL(previewRef.current);
-    },
-    [],
-  );
 
   const coins = usdPrice === null ? null : coinCount(amount, usdPrice);
   const currency = d.channel?.currency_code ?? "";
-
-  function onFile(files: FileList | null) {
-    if (previewRef.current) URL.revokeObjectURL(previewRef.current);
-    const f = files?.[0];
-    previewRef.current = f ? URL.createObjectURL(f) : null;
-    setPreview(previewRef.current);
-  }
 
   function onSubmit(e: FormEvent<HTMLFormElement>) {
     if (typeof XMLHttpRequest === "undefined") return;
@@ -330,6 +316,7 @@ function ChargeForm({
           name="proof"
           accept="image/png,image/jpeg,image/webp"
           required
+          ref={proofRef}
           onChange={(e) => onFile(e.target.files)}
         />
         <p className="hint muted">{t("proof_hint")}</p>
