@@ -1,13 +1,14 @@
 /**
  * Builds the reference upstream: one Fastify server for HTTP and the /v1/ws websocket, over one
- * SQLite store. Each API area registers its routes from upstream/modules/<domain>/routes.ts.
+ * SQLite store. The composition root: every service is built once (buildServices), before any
+ * route, and handed to each API area's routes (upstream/modules/<domain>/routes.ts) in the context.
  */
 import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
 import formbody from "@fastify/formbody";
 import pino from "pino";
 import type { UpstreamConfig } from "./platform/config.js";
 import { openDb, type DB } from "./platform/db.js";
-import { CODE_OK, type Envelope } from "./platform/http/envelope.js";
+import { CODE_OK } from "./platform/http/envelope.js";
 import { clientErrorHandler, registerErrorHandling } from "./platform/http/errors.js";
 import { normaliseLang, translate, type Lang } from "./platform/i18n.js";
 import { createHub, type Hub } from "./platform/ws/hub.js";
@@ -22,7 +23,13 @@ import { registerTradingRoutes } from "./modules/trading/routes.js";
 import { registerMoneyRoutes } from "./modules/money/routes.js";
 import { registerUploadRoutes } from "./modules/uploads/routes.js";
 import { registerOperatorRoutes } from "./modules/operators/routes.js";
-import { guardOperator } from "./modules/operators/guard.js";
+import { guardOperator } from "./platform/http/operator-guard.js";
+import type { AppContext } from "./platform/context.js";
+import { hasOperators, operatorOfToken } from "./modules/operators/accounts.js";
+import { Deposits } from "./modules/money/deposits.js";
+import { Withdrawals } from "./modules/money/withdrawals.js";
+import { Uploads } from "./modules/uploads/service.js";
+import { candleBookOf, startMarketPushes } from "./modules/market/pushes.js";
 import type { Permission } from "@contract/operators";
 import { registerVerifyRoutes } from "./modules/verify/routes.js";
 import { registerCompanyRoutes } from "./modules/company/routes.js";
@@ -30,9 +37,9 @@ import { registerContentRoutes } from "./modules/content/routes.js";
 import { registerFollowRoutes } from "./modules/follow/routes.js";
 import { StrategyRunner } from "./modules/follow/strategies.js";
 import multipart from "@fastify/multipart";
-import { createEngine, type Engine } from "./modules/trading/engine.js";
+import { createEngine } from "./modules/trading/engine.js";
 import { TradePusher } from "./modules/trading/pushes.js";
-import { moneyOf, type MoneyService } from "./modules/money/service.js";
+import { moneyOf } from "./modules/money/service.js";
 import { registerOpenApi } from "./platform/http/openapi.js";
 import { Limits } from "./platform/limits.js";
 
@@ -40,23 +47,6 @@ declare module "fastify" {
   interface FastifyRequest {
     lang: Lang;
   }
-}
-
-export interface AppContext {
-  db: DB;
-  config: UpstreamConfig;
-  hub: Hub;
-  log: pino.Logger;
-  /** The one owner of balances (modules/money/service.ts). */
-  money: MoneyService;
-  /** The price source (the simulator by default); set while the market area registers. */
-  feed: PriceFeed | null;
-  /** The order engine (modules/trading/engine.ts); created once every area has registered. */
-  engine: Engine | null;
-  /** The abuse limits (platform/limits.ts), off when config.rateLimit is false. */
-  limits: Limits;
-  /** Envelope of a success, with the request's translated message. */
-  ok<T>(req: FastifyRequest, data: T, msgKey?: string): Envelope<T>;
 }
 
 export interface Upstream {
@@ -89,35 +79,13 @@ export async function buildUpstream(
     limits: { fileSize: config.uploadMaxBytes, files: 1, fields: 4, parts: 5, fieldSize: 1024 },
   });
   const hub = createHub(app.server, db);
-
-  const ctx: AppContext = {
-    db,
-    config,
-    hub,
-    log,
-    money: moneyOf(db),
-    limits: new Limits(db, config.rateLimit, log),
-    // The market simulator unless the caller brings a feed (or a factory given the store, e.g. createManualFeed).
-    feed:
-      typeof opts.feed === "function"
-        ? opts.feed(db)
-        : (opts.feed ??
-          (config.marketFeed === "manual"
-            ? createManualFeed(db, {
-                history: true,
-                seed: config.seed,
-                alwaysOpen: config.marketAlwaysOpen,
-              })
-            : createSimulator(db, config))),
-    engine: null,
-    ok: (req, data, msgKey = "ok") => ({ code: CODE_OK, msg: translate(req.lang, msgKey), data }),
-  };
+  const ctx = buildServices({ config, db, hub, log, feed: opts.feed });
 
   app.decorateRequest("lang", "en" as Lang);
   app.decorateRequest("operator", null);
   // Checks every operator endpoint's caller before its handler (platform/http/route.ts).
   app.decorate("operatorGuard", (req: FastifyRequest, need: Permission) =>
-    guardOperator(ctx, req, need),
+    guardOperator(ctx.operators, req, need),
   );
   app.addHook("onRequest", async (req) => {
     req.lang = normaliseLang(req.headers["lang"]);
@@ -142,23 +110,20 @@ export async function buildUpstream(
   registerMoneyRoutes(app, ctx);
   registerContentRoutes(app, ctx);
   registerFollowRoutes(app, ctx);
-  const uploads = registerUploadRoutes(app, ctx);
-  registerOperatorRoutes(app, ctx, uploads);
+  registerUploadRoutes(app, ctx);
+  registerOperatorRoutes(app, ctx);
   registerVerifyRoutes(app, ctx);
   registerCompanyRoutes(app, ctx);
 
-  // The order engine follows ctx.feed's ticks and loads open and pending orders from the store.
-  ctx.engine = createEngine({ db, feed: ctx.feed, money: ctx.money, log });
   // The engine's events and figures reach the websocket as FOREX_CLOSED and FOREX_TRADE pushes.
   const pusher = new TradePusher(hub, ctx.engine, log);
   // The ranking's strategy traders trade on the simulated market (or any feed when forced on).
   const strategies =
-    ctx.feed &&
-    (config.strategies === "on" ||
-      (config.strategies === "auto" &&
-        config.simulate &&
-        config.marketFeed === "simulator" &&
-        opts.feed === undefined))
+    config.strategies === "on" ||
+    (config.strategies === "auto" &&
+      config.simulate &&
+      config.marketFeed === "simulator" &&
+      opts.feed === undefined)
       ? new StrategyRunner({
           db,
           money: ctx.money,
@@ -176,18 +141,80 @@ export async function buildUpstream(
     strategies,
     async listen() {
       const address = await app.listen({ host: config.host, port: config.port });
-      ctx.feed?.start();
+      ctx.feed.start();
       strategies?.start();
       return address.replace("0.0.0.0", "127.0.0.1").replace("[::]", "127.0.0.1");
     },
     async close() {
       strategies?.stop();
       pusher.stop();
-      ctx.engine?.stop();
-      ctx.feed?.stop();
+      ctx.engine.stop();
+      ctx.feed.stop();
       await hub.close();
       await app.close();
       db.close();
     },
   };
+}
+
+/**
+ * Builds every service once, in the order their tick listeners must run: the market's candles and
+ * websocket pushes first, then the order engine, which acts on a tick after it is recorded.
+ */
+function buildServices(deps: {
+  config: UpstreamConfig;
+  db: DB;
+  hub: Hub;
+  log: pino.Logger;
+  feed?: PriceFeed | ((db: DB) => PriceFeed);
+}): AppContext {
+  const { config, db, hub, log } = deps;
+  const feed = feedOf(config, db, deps.feed);
+  const startupMs = (feed as { startupMs?: number }).startupMs;
+  if (startupMs !== undefined) log.info({ ms: startupMs }, "market ready (seed and history)");
+  const candles = candleBookOf(db, feed);
+  startMarketPushes({ db, hub, feed, book: candles });
+  const money = moneyOf(db);
+  // The order engine follows the feed's ticks and loads open and pending orders from the store.
+  const engine = createEngine({ db, feed, money, log });
+  return {
+    db,
+    config,
+    hub,
+    log,
+    limits: new Limits(db, config.rateLimit, log),
+    feed,
+    candles,
+    money,
+    engine,
+    deposits: new Deposits(db),
+    withdrawals: new Withdrawals({
+      db,
+      freeMarginMicro: (userId) => engine.accountValues(userId).freeMarginMicro,
+    }),
+    uploads: new Uploads(db, config.dataDir),
+    operators: {
+      scriptToken: config.operatorToken,
+      hasOperators: () => hasOperators(db),
+      operatorOfToken: (token) => operatorOfToken(db, token),
+    },
+    ok: (req, data, msgKey = "ok") => ({ code: CODE_OK, msg: translate(req.lang, msgKey), data }),
+  };
+}
+
+/** The market simulator unless the caller brings a feed (or a factory given the store). */
+function feedOf(
+  config: UpstreamConfig,
+  db: DB,
+  given: PriceFeed | ((db: DB) => PriceFeed) | undefined,
+): PriceFeed {
+  if (typeof given === "function") return given(db);
+  if (given) return given;
+  if (config.marketFeed === "manual")
+    return createManualFeed(db, {
+      history: true,
+      seed: config.seed,
+      alwaysOpen: config.marketAlwaysOpen,
+    });
+  return createSimulator(db, config);
 }

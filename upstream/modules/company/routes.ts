@@ -7,7 +7,7 @@
 import type { FastifyInstance } from "fastify";
 import * as api from "@contract/api/company";
 import { PAGE_SIZE } from "@contract/constants";
-import type { AppContext } from "../../app.js";
+import type { AppContext } from "../../platform/context.js";
 import { userForToken, tokenOf } from "../../platform/http/auth.js";
 import { CODE, DomainError } from "../../platform/errors.js";
 import { intField, pageField } from "../../platform/params.js";
@@ -16,7 +16,7 @@ import { wireTime } from "../../platform/wire.js";
 import { addressSubject } from "../../platform/limits.js";
 import { writeAudit } from "../operators/audit.js";
 import { isEmail, isWebAddress } from "./checks.js";
-import { operatorOf } from "../operators/guard.js";
+import { operatorOf } from "../../platform/http/operator-guard.js";
 import {
   addToCatalog,
   enabled,

@@ -8,12 +8,12 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import * as api from "@contract/api/content";
 import { PAGE_SIZE } from "@contract/constants";
-import type { AppContext } from "../../app.js";
+import type { AppContext } from "../../platform/context.js";
 import { CODE_NOT_FOUND } from "../../platform/errors.js";
 import { intField, pageField } from "../../platform/params.js";
 import { route } from "../../platform/http/route.js";
 import { translate } from "../../platform/i18n.js";
-import { operatorOf } from "../operators/guard.js";
+import { operatorOf } from "../../platform/http/operator-guard.js";
 import {
   CATEGORIES,
   INVALID,

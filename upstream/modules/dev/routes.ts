@@ -11,7 +11,7 @@ import type { FastifyInstance } from "fastify";
 import * as api from "@contract/api/dev";
 import { route } from "../../platform/http/route.js";
 import { z } from "zod";
-import type { AppContext } from "../../app.js";
+import type { AppContext } from "../../platform/context.js";
 import { DomainError, CODE_FAIL, CODE_NOT_FOUND } from "../../platform/errors.js";
 import { fieldsOf, parseFields, required } from "../../platform/http/fields.js";
 import { latestOutboxCode } from "../../platform/mail/outbox.js";

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import * as api from "@contract/api/follow";
-import type { AppContext } from "../../app.js";
+import type { AppContext } from "../../platform/context.js";
 import { route } from "../../platform/http/route.js";
 import { totalsOf, traders } from "./sql.js";
 import { rank, traderStats } from "./stats.js";

@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import * as api from "@contract/api/profile";
-import type { AppContext } from "../../app.js";
+import type { AppContext } from "../../platform/context.js";
 import { DomainError } from "../../platform/errors.js";
 import { requireUser, type UserRow } from "../../platform/http/auth.js";
 import { route } from "../../platform/http/route.js";

@@ -9,7 +9,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import * as api from "@contract/api/identity";
 import { CODE } from "@contract/envelope";
-import type { AppContext } from "../../app.js";
+import type { AppContext } from "../../platform/context.js";
 import { DomainError } from "../../platform/errors.js";
 import { requireUser, tokenOf } from "../../platform/http/auth.js";
 import { route } from "../../platform/http/route.js";

@@ -11,29 +11,13 @@ import { z } from "zod";
 import * as api from "@contract/api/market";
 import { marketStatements } from "./sql.js";
 import { route } from "../../platform/http/route.js";
-import type { AppContext } from "../../app.js";
+import type { AppContext } from "../../platform/context.js";
 import type { Quote } from "./feed.js";
 import { DomainError, CODE_FAIL, CODE_NOT_FOUND } from "../../platform/errors.js";
 import { instrumentName, translate, type Lang } from "../../platform/i18n.js";
-import {
-  DEFAULT_PERIOD,
-  DEFAULT_SPARKLINE_PERIOD,
-  SPARKLINE_POINTS,
-  TOPIC,
-  klineCode,
-  klineTopic,
-} from "@contract/constants";
-import {
-  CandleBook,
-  isPeriod,
-  readCandles,
-  round2,
-  sparklinePoints,
-  type FormingCandle,
-  type Period,
-} from "./candles.js";
+import { DEFAULT_PERIOD, DEFAULT_SPARKLINE_PERIOD, SPARKLINE_POINTS } from "@contract/constants";
+import { isPeriod, readCandles, round2, sparklinePoints, type Period } from "./candles.js";
 import { loadInstruments, type InstrumentRow } from "./instruments.js";
-import type { MarketFeed } from "./market-core.js";
 
 const LOGO_DIR = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -56,15 +40,7 @@ function str(q: Query, key: string): string | undefined {
 
 export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { db } = ctx;
-  const feed = ctx.feed;
-  const marketFeed = feed && "book" in feed ? (feed as MarketFeed) : null;
-  const book: CandleBook = marketFeed?.book ?? recordCandles(ctx);
-  const startupMs = (feed as { startupMs?: number } | null)?.startupMs;
-  if (startupMs !== undefined)
-    ctx.log.info(
-      { ms: startupMs, instruments: marketFeed?.instruments().length },
-      "market ready (seed and history)",
-    );
+  const { feed, candles: book } = ctx;
 
   const sql = marketStatements(db);
   const catStmt = sql.categories;
@@ -93,7 +69,7 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
   }
 
   function quoteOf(inst: InstrumentRow): Quote {
-    const q = feed?.quote(inst.id);
+    const q = feed.quote(inst.id);
     if (q) return q;
     // No feed quote (a foreign feed without this instrument): the stored day candle is the best we know.
     const day = book.last(inst.id, "1day");
@@ -113,7 +89,7 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
     };
   }
 
-  const isOpen = (id: number) => (feed ? feed.isOpen(id) : false);
+  const isOpen = (id: number) => feed.isOpen(id);
 
   function tradeItem(inst: InstrumentRow, lang: Lang) {
     const q = quoteOf(inst);
@@ -275,68 +251,4 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
       return reply.send(body);
     },
   );
-
-  // ---- websocket topics ----------------------------------------------------------------------------
-  if (!feed) return;
-  const codeToId = new Map<string, number>();
-  for (const i of loadInstruments(db)) codeToId.set(i.code, i.id);
-
-  const dayItem = (q: Quote) => ({
-    Id: q.id,
-    Code: q.code,
-    Close: q.price,
-    Open: q.open,
-    High: q.high,
-    Low: q.low,
-    Volume: round2(q.volume),
-    Change: q.change,
-    Time: q.time,
-    MarketStatus: isOpen(q.id) ? 1 : 0,
-  });
-  const klineItems = (id: number) =>
-    book.current(id).map((c: FormingCandle) => ({
-      period: c.period,
-      Time: c.time,
-      Open: c.open,
-      High: c.high,
-      Low: c.low,
-      Close: c.close,
-      Volume: round2(c.volume),
-    }));
-
-  ctx.hub.onSubscribe(
-    (t) => t === TOPIC.DAY_MARKET,
-    () => feed.all().map(dayItem),
-  );
-  ctx.hub.onSubscribe(
-    (t) => klineCode(t) !== null,
-    (t) => {
-      const id = codeToId.get(klineCode(t)!);
-      return id === undefined ? undefined : klineItems(id);
-    },
-  );
-  feed.onTick((changed) => {
-    if (changed.length === 0) return;
-    ctx.hub.publish(TOPIC.DAY_MARKET, changed.map(dayItem));
-    for (const q of changed) ctx.hub.publish(klineTopic(q.code), klineItems(q.id));
-  });
-}
-
-/**
- * For a feed that keeps no candles (a real feed plugged in): a CandleBook fed from its ticks, so
- * candles are still aggregated and stored. Volume is the growth of the quote's day volume.
- */
-function recordCandles(ctx: AppContext): CandleBook {
-  const book = new CandleBook(ctx.db);
-  for (const i of loadInstruments(ctx.db)) book.load(i.id);
-  const lastVolume = new Map<number, number>();
-  ctx.feed?.onTick((changed) => {
-    for (const q of changed) {
-      const prev = lastVolume.get(q.id);
-      lastVolume.set(q.id, q.volume);
-      book.apply(q.id, q.price, prev === undefined ? 0 : Math.max(0, q.volume - prev), q.time);
-    }
-    book.flush();
-  });
-  return book;
 }

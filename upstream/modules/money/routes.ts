@@ -8,9 +8,9 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import * as api from "@contract/api/finance";
 import { LANG_TAG, PAGE_SIZE, PRECISION } from "@contract/constants";
 import { CHANNEL_TYPE, DRAW_TYPE } from "@contract/enums";
-import type { AppContext } from "../../app.js";
+import type { AppContext } from "../../platform/context.js";
 import { requireUser, type UserRow } from "../../platform/http/auth.js";
-import { CODE_FAIL, CODE_INTERNAL, DomainError } from "../../platform/errors.js";
+import { CODE_FAIL, DomainError } from "../../platform/errors.js";
 import { translate, type Lang } from "../../platform/i18n.js";
 import { idempotencyKeyOf } from "../../platform/http/params.js";
 import { intField, pageField } from "../../platform/params.js";
@@ -19,8 +19,8 @@ import { wireTime } from "../../platform/wire.js";
 import { inMoneyRange, MICRO, parseDecimal, toMicro } from "./decimal.js";
 import { ledgerPage } from "./ledger.js";
 import { DrawMethods, type BindRequest, type DrawMethod } from "./draw-methods.js";
-import { Withdrawals, type DrawCurrency, type DrawRecord } from "./withdrawals.js";
-import { Deposits, type ChargeRecord } from "./deposits.js";
+import type { DrawCurrency, DrawRecord } from "./withdrawals.js";
+import type { ChargeRecord } from "./deposits.js";
 import { UPLOAD_PATH } from "@contract/api/common";
 
 /** A malformed field of these routes answers "Invalid value: FIELD". */
@@ -145,14 +145,7 @@ function bindRequest(body: Record<string, unknown>): BindRequest {
 
 export function registerMoneyRoutes(app: FastifyInstance, ctx: AppContext): void {
   const methods = new DrawMethods(ctx.db);
-  const withdrawals = new Withdrawals({
-    db: ctx.db,
-    freeMarginMicro: (userId) => {
-      if (!ctx.engine) throw new DomainError("internal", CODE_INTERNAL);
-      return ctx.engine.accountValues(userId).freeMarginMicro;
-    },
-  });
-  const deposits = new Deposits(ctx.db);
+  const { deposits, withdrawals } = ctx;
   const idemKey = (req: FastifyRequest, body: Record<string, unknown>) =>
     idempotencyKeyOf(req, body, INVALID);
 

@@ -16,7 +16,7 @@ import { can, type Permission } from "@contract/operators";
 import { REQUEST_STATUS, type RequestKind } from "@contract/api/admin";
 import type { DB } from "../../platform/db.js";
 import { CODE, DomainError } from "../../platform/errors.js";
-import type { OperatorCaller } from "../../platform/http/route.js";
+import type { OperatorCaller } from "../../platform/http/operator-guard.js";
 import { writeAudit } from "./audit.js";
 
 export interface RequestRecord {

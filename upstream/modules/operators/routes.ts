@@ -11,18 +11,15 @@ import { PAGE_SIZE } from "@contract/constants";
 import { CHARGE_STATUS } from "@contract/enums";
 import { REQUEST_STATUS } from "@contract/api/admin";
 import { TOKEN_ACTOR } from "@contract/operators";
-import type { AppContext } from "../../app.js";
+import type { AppContext } from "../../platform/context.js";
 import { CODE, CODE_FAIL, DomainError } from "../../platform/errors.js";
 import { intField, pageField } from "../../platform/params.js";
-import { route, type OperatorCaller, type RouteRequest } from "../../platform/http/route.js";
+import { route, type RouteRequest } from "../../platform/http/route.js";
+import type { OperatorCaller } from "../../platform/http/operator-guard.js";
 import { translate } from "../../platform/i18n.js";
 import { wireTime } from "../../platform/wire.js";
 import { inMoneyRange, MICRO, parseDecimal, toMicro, dec } from "../money/decimal.js";
-import { Deposits } from "../money/deposits.js";
-import { moneyOf } from "../money/service.js";
 import { ledgerPage } from "../money/ledger.js";
-import { Withdrawals } from "../money/withdrawals.js";
-import type { Uploads } from "../uploads/service.js";
 import { auditPage, auditRecord, writeAudit } from "./audit.js";
 import { Requests, type NewRequest, type RequestRecord } from "./requests.js";
 import type { Envelope } from "@contract/envelope";
@@ -41,7 +38,7 @@ import {
   WIRE_ACCOUNTS,
 } from "./catalog.js";
 import { revokeOperatorToken, signInOperator } from "./accounts.js";
-import { bearerOf, guardOperator, operatorOf } from "./guard.js";
+import { bearerOf, guardOperator, operatorOf } from "../../platform/http/operator-guard.js";
 import { addressSubject } from "../../platform/limits.js";
 import { secretKeyDir } from "../../platform/config.js";
 import { loadSecretKey } from "../../platform/secret-box.js";
@@ -89,23 +86,13 @@ const userRef = (r: UserRefRow): api.AdminUserRef => ({
   mobile: r.mobile,
 });
 
-export function registerOperatorRoutes(
-  app: FastifyInstance,
-  ctx: AppContext,
-  uploads: Uploads,
-): void {
-  const db = ctx.db;
-  const money = moneyOf(db);
+export function registerOperatorRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const { db, money, deposits, withdrawals, uploads } = ctx;
   let key: Buffer | null = null;
   /** The key of the operators' sealed TOTP secrets, read (or made) at the first sign-in. */
   const secretKey = () =>
     (key ??= loadSecretKey(ctx.config.operatorSecretKey, secretKeyDir(ctx.config)));
-  const deposits = new Deposits(db);
   const idem = new Idempotency(db);
-  const withdrawals = new Withdrawals({
-    db,
-    freeMarginMicro: (userId) => ctx.engine!.accountValues(userId).freeMarginMicro,
-  });
 
   const chargeView = (id: number): api.AdminCharge => {
     const r = db
@@ -265,7 +252,7 @@ export function registerOperatorRoutes(
         remark: `${before ?? "(unset)"} -> ${value}`,
       });
     })();
-    ctx.engine?.reloadSettings();
+    ctx.engine.reloadSettings();
   };
 
   /** Adjustments above this (micro-USD, either sign) need a second operator. */
@@ -585,7 +572,7 @@ export function registerOperatorRoutes(
       return ctx.ok(
         req,
         rows.map((u) => {
-          const f = ctx.engine!.accountValues(u.id);
+          const f = ctx.engine.accountValues(u.id);
           return {
             id: u.id,
             uid: u.uid,
@@ -793,7 +780,7 @@ export function registerOperatorRoutes(
       },
     },
     async (req, reply) => {
-      const op = guardOperator(ctx, req, "read");
+      const op = guardOperator(ctx.operators, req, "read");
       const name = (req.params as { name: string }).name;
       const { upload, data } = uploads.read(name, null);
       // Who looked at a user's proof of payment or identity document, and when.
@@ -810,7 +797,7 @@ export function registerOperatorRoutes(
   // Anything else under /admin/ is not found, in the envelope (never a user route).
   // Not an endpoint of its own: kept out of the OpenAPI document.
   app.all("/admin/*", { schema: { hide: true } }, async (req, reply) => {
-    guardOperator(ctx, req, "read");
+    guardOperator(ctx.operators, req, "read");
     return reply
       .status(404)
       .send({ code: CODE.NOT_FOUND, msg: translate(req.lang, "not_found"), data: null });

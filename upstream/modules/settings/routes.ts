@@ -5,7 +5,7 @@ import { areaList } from "../identity/sql.js";
 import { DEFAULT_FEE_TYPE } from "@contract/enums";
 import { route } from "../../platform/http/route.js";
 import { z } from "zod";
-import type { AppContext } from "../../app.js";
+import type { AppContext } from "../../platform/context.js";
 import { DomainError } from "../../platform/errors.js";
 import { getSetting } from "../../platform/settings.js";
 import { fieldsOf, parseFields, required } from "../../platform/http/fields.js";

@@ -8,13 +8,12 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import * as api from "@contract/api/trading";
 import { ORDER_STATUS } from "@contract/enums";
-import type { AppContext } from "../../app.js";
+import type { AppContext } from "../../platform/context.js";
 import { requireUser } from "../../platform/http/auth.js";
-import { DomainError, CODE_FAIL, CODE_INTERNAL } from "../../platform/errors.js";
+import { CODE_FAIL } from "../../platform/errors.js";
 import { translate } from "../../platform/i18n.js";
 import { route } from "../../platform/http/route.js";
 import { idempotencyKeyOf } from "../../platform/http/params.js";
-import type { Engine } from "./engine.js";
 import { intParam, parseDealQuery, parseOrderRequest, parseStop } from "./parse.js";
 import { accountView, dealPageView, orderView } from "./views.js";
 
@@ -26,10 +25,7 @@ const idemKey = (req: FastifyRequest, p: Record<string, unknown>) =>
 const extras = { invalidFieldKey: "trade_invalid_field" };
 
 export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const engine = (): Engine => {
-    if (!ctx.engine) throw new DomainError("internal", CODE_INTERNAL);
-    return ctx.engine;
-  };
+  const { engine } = ctx;
 
   route(
     app,
@@ -39,7 +35,7 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): vo
       // Counted before the engine sees the order, so a script cannot flood it (platform/limits.ts).
       const who = String(u.id);
       await ctx.limits.consume(["order_second", who], ["order_minute", who]);
-      const order = engine().submit(u.id, parseOrderRequest(req.body), idemKey(req, req.body));
+      const order = engine.submit(u.id, parseOrderRequest(req.body), idemKey(req, req.body));
       return ctx.ok(
         req,
         orderView(order, req.lang),
@@ -55,7 +51,7 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): vo
     async (req) => {
       const u = requireUser(ctx.db, req);
       const q = parseDealQuery(req.query.status, req.query.page);
-      return ctx.ok(req, dealPageView(engine().listOrders(u.id, q.status, q.page), req.lang));
+      return ctx.ok(req, dealPageView(engine.listOrders(u.id, q.status, q.page), req.lang));
     },
     extras,
   );
@@ -67,7 +63,7 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): vo
       const u = requireUser(ctx.db, req);
       return ctx.ok(
         req,
-        orderView(engine().close(u.id, intParam(req.body.id), idemKey(req, req.body)), req.lang),
+        orderView(engine.close(u.id, intParam(req.body.id), idemKey(req, req.body)), req.lang),
         "order_closed",
       );
     },
@@ -81,7 +77,7 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): vo
       const u = requireUser(ctx.db, req);
       return ctx.ok(
         req,
-        orderView(engine().cancel(u.id, intParam(req.body.id), idemKey(req, req.body)), req.lang),
+        orderView(engine.cancel(u.id, intParam(req.body.id), idemKey(req, req.body)), req.lang),
         "order_cancelled",
       );
     },
@@ -99,7 +95,7 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): vo
       const sl = parseStop(b.stop_loss_price, "stop_loss_price");
       return ctx.ok(
         req,
-        orderView(engine().setStops(u.id, id, tp, sl, idemKey(req, b)), req.lang),
+        orderView(engine.setStops(u.id, id, tp, sl, idemKey(req, b)), req.lang),
         "stops_updated",
       );
     },
@@ -111,7 +107,7 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): vo
     api.forexDetail,
     async (req) => {
       const u = requireUser(ctx.db, req);
-      return ctx.ok(req, accountView(engine().accountValues(u.id)));
+      return ctx.ok(req, accountView(engine.accountValues(u.id)));
     },
     extras,
   );
@@ -123,7 +119,7 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): vo
       const u = requireUser(ctx.db, req);
       return ctx.ok(
         req,
-        accountView(engine().resetDemo(u.id, idemKey(req, req.body))),
+        accountView(engine.resetDemo(u.id, idemKey(req, req.body))),
         "demo_reset_done",
       );
     },

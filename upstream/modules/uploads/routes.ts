@@ -5,14 +5,13 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import * as api from "@contract/api/common";
-import type { AppContext } from "../../app.js";
+import type { AppContext } from "../../platform/context.js";
 import { requireUser } from "../../platform/http/auth.js";
 import { CODE_FAIL, DomainError } from "../../platform/errors.js";
 import { route } from "../../platform/http/route.js";
-import { Uploads } from "./service.js";
 
-export function registerUploadRoutes(app: FastifyInstance, ctx: AppContext): Uploads {
-  const uploads = new Uploads(ctx.db, ctx.config.dataDir);
+export function registerUploadRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const { uploads } = ctx;
   const maxMb = String(Math.round((ctx.config.uploadMaxBytes / (1024 * 1024)) * 10) / 10);
 
   route(app, api.imageUpload, async (req) => {
@@ -71,5 +70,4 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: AppContext): Upl
         .send(data);
     },
   );
-  return uploads;
 }

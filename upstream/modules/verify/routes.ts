@@ -6,14 +6,14 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import * as api from "@contract/api/verify";
 import { PAGE_SIZE } from "@contract/constants";
-import type { AppContext } from "../../app.js";
+import type { AppContext } from "../../platform/context.js";
 import { requireUser, type UserRow } from "../../platform/http/auth.js";
 import { CODE_FAIL, DomainError } from "../../platform/errors.js";
 import { intField, pageField } from "../../platform/params.js";
 import { route } from "../../platform/http/route.js";
 import { wireTime } from "../../platform/wire.js";
 import { writeAudit } from "../operators/audit.js";
-import { operatorOf } from "../operators/guard.js";
+import { operatorOf } from "../../platform/http/operator-guard.js";
 import { maskCardId, RealNames, type RealNameRequest } from "./service.js";
 
 const INVALID = "money_invalid_field";

@@ -12,18 +12,13 @@ import { validatorCompiler } from "fastify-type-provider-zod";
 import { z, type ZodTypeAny } from "zod";
 import type { EndpointDef } from "@contract/api/endpoint";
 import { IDEMPOTENCY_HEADER } from "@contract/constants";
-import type { OperatorRole, Permission } from "@contract/operators";
-
-/** The operator behind a request to an operator endpoint: the audit log's actor, and their role. */
-export interface OperatorCaller {
-  actor: string;
-  role: OperatorRole;
-}
+import type { Permission } from "@contract/operators";
+import type { OperatorCaller } from "./operator-guard.js";
 
 declare module "fastify" {
   interface FastifyInstance {
     /**
-     * Checks the caller of an operator endpoint (modules/operators/guard.ts): answers the operator,
+     * Checks the caller of an operator endpoint (operator-guard.ts): answers the operator,
      * or throws the 401 / 403 refusal. Decorated before any route registers.
      */
     operatorGuard: (req: FastifyRequest, need: Permission) => OperatorCaller;
