@@ -18,6 +18,22 @@ import { isSealed, seal, unseal } from "../../platform/secret-box.js";
 import { hashPassword, verifyPassword } from "../identity/passwords.js";
 import { isOperatorRole, TOKEN_ACTOR, type OperatorRole } from "@contract/operators";
 import { writeAudit } from "./audit.js";
+import {
+  activeOperatorRole,
+  anyActiveOperator,
+  insertOperator,
+  insertOperatorToken,
+  markOperatorDisabled,
+  operatorByTokenHash,
+  operatorNameTaken,
+  operatorRows,
+  revokeTokenHash,
+  revokeTokensOfOperator,
+  signInRow,
+  takeCode,
+  updateOperatorRole,
+  updateTotpSecret,
+} from "./accounts-store.js";
 
 /** How long an operator's sign-in lasts. */
 export const OPERATOR_SESSION_MS = 12 * 3600_000;
@@ -54,15 +70,18 @@ export async function createOperator(
   if (name.toLowerCase() === TOKEN_ACTOR)
     throw new Error(`"${TOKEN_ACTOR}" is the name OPERATOR_TOKEN acts under; choose another`);
   if (!isOperatorRole(role)) throw new Error(`unknown role ${String(role)}`);
-  if (db.prepare("SELECT 1 FROM operators WHERE name = ?").get(name))
-    throw new Error(`an operator named ${name} exists already`);
+  if (operatorNameTaken(db, { name })) throw new Error(`an operator named ${name} exists already`);
   const password = crypto.randomBytes(18).toString("base64url");
   const secret = generateSecret();
   const hash = await hashPassword(password);
   db.transaction(() => {
-    db.prepare(
-      "INSERT INTO operators (name, role, password_hash, totp_secret, created_at) VALUES (?, ?, ?, ?, ?)",
-    ).run(name, role, hash, seal(key, secret), now);
+    insertOperator(db, {
+      name,
+      role,
+      passwordHash: hash,
+      sealedSecret: seal(key, secret),
+      at: now,
+    });
     writeAudit(db, {
       actor: CLI_ACTOR,
       action: "operator.add",
@@ -80,20 +99,11 @@ export async function createOperator(
   };
 }
 
-/** Ends every sign-in of an operator (a new role or a disabled account takes effect at once). */
-function revokeTokensOf(db: DB, name: string, now: number): void {
-  db.prepare(
-    "UPDATE operator_tokens SET revoked_at = ? WHERE revoked_at IS NULL AND operator_id = (SELECT id FROM operators WHERE name = ?)",
-  ).run(now, name);
-}
-
 export function disableOperator(db: DB, name: string, now = Date.now()): boolean {
   return db.transaction(() => {
-    const r = db
-      .prepare("UPDATE operators SET disabled_at = ? WHERE name = ? AND disabled_at IS NULL")
-      .run(now, name);
-    if (r.changes !== 1) return false;
-    revokeTokensOf(db, name, now);
+    if (!markOperatorDisabled(db, { name, at: now })) return false;
+    // Its sign-ins end with it.
+    revokeTokensOfOperator(db, { name, at: now });
     writeAudit(db, {
       actor: CLI_ACTOR,
       action: "operator.disable",
@@ -113,17 +123,15 @@ export function setOperatorRole(
 ): boolean {
   if (!isOperatorRole(role)) throw new Error(`unknown role ${String(role)}`);
   return db.transaction(() => {
-    const before = db
-      .prepare("SELECT role FROM operators WHERE name = ? AND disabled_at IS NULL")
-      .get(name) as { role: OperatorRole } | undefined;
-    if (!before) return false;
-    db.prepare("UPDATE operators SET role = ? WHERE name = ?").run(role, name);
-    revokeTokensOf(db, name, now);
+    const before = activeOperatorRole(db, { name });
+    if (before === null) return false;
+    updateOperatorRole(db, { name, role });
+    revokeTokensOfOperator(db, { name, at: now });
     writeAudit(db, {
       actor: CLI_ACTOR,
       action: "operator.role",
       target: `operator:${name}`,
-      remark: `role ${before.role} -> ${role}`,
+      remark: `role ${before} -> ${role}`,
       at: now,
     });
     return true;
@@ -133,23 +141,16 @@ export function setOperatorRole(
 export function listOperators(
   db: DB,
 ): { name: string; role: OperatorRole; createdAt: number; disabled: boolean }[] {
-  return (
-    db.prepare("SELECT name, role, created_at, disabled_at FROM operators ORDER BY id").all() as {
-      name: string;
-      role: OperatorRole;
-      created_at: number;
-      disabled_at: number | null;
-    }[]
-  ).map((r) => ({
+  return operatorRows(db).map((r) => ({
     name: r.name,
     role: r.role,
-    createdAt: r.created_at,
-    disabled: r.disabled_at !== null,
+    createdAt: r.createdAt,
+    disabled: r.disabledAt !== null,
   }));
 }
 
 export function hasOperators(db: DB): boolean {
-  return !!db.prepare("SELECT 1 FROM operators WHERE disabled_at IS NULL LIMIT 1").get();
+  return anyActiveOperator(db);
 }
 
 /** The current code of a secret (tests and the CLI's check). */
@@ -179,21 +180,7 @@ export async function signInOperator(
     ["operator_login_ip", p.ip],
   ];
   await limits.consume(...checks);
-  const op = db
-    .prepare(
-      "SELECT id, name, role, password_hash, totp_secret, last_code, last_code_at FROM operators WHERE name = ? AND disabled_at IS NULL",
-    )
-    .get(p.name) as
-    | {
-        id: number;
-        name: string;
-        role: OperatorRole;
-        password_hash: string;
-        totp_secret: string;
-        last_code: string | null;
-        last_code_at: number | null;
-      }
-    | undefined;
+  const op = signInRow(db, { name: p.name });
   const refused = new DomainError("operator_login_failed", CODE.FAIL, {}, 401);
   // verifyPassword checks a dummy hash for an unknown name, so the answer's time tells nothing.
   const passwordOk = await verifyPassword(op?.password_hash, p.password);
@@ -213,17 +200,11 @@ export async function signInOperator(
   const accepted = db.transaction(() => {
     // The code is taken only if no other sign-in took it since it was read: two sign-ins with the
     // same code at the same moment get one token between them.
-    const took = db
-      .prepare(
-        "UPDATE operators SET last_code = ?, last_code_at = ? WHERE id = ? AND (last_code IS NULL OR last_code <> ? OR last_code_at IS NULL OR last_code_at <= ?)",
-      )
-      .run(p.code, now, op.id, p.code, now - REPLAY_WINDOW_MS);
-    if (took.changes !== 1) return false;
+    const usedSince = now - REPLAY_WINDOW_MS;
+    if (!takeCode(db, { id: op.id, code: p.code, at: now, usedSince })) return false;
     if (!isSealed(op.totp_secret))
-      db.prepare("UPDATE operators SET totp_secret = ? WHERE id = ?").run(seal(key, secret), op.id);
-    db.prepare(
-      "INSERT INTO operator_tokens (token_hash, operator_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
-    ).run(sha256(token), op.id, now, expiresAt);
+      updateTotpSecret(db, { id: op.id, sealedSecret: seal(key, secret) });
+    insertOperatorToken(db, { tokenHash: sha256(token), operatorId: op.id, at: now, expiresAt });
     return true;
   })();
   if (!accepted) throw refused;
@@ -239,16 +220,9 @@ export function operatorOfToken(
   token: string,
   now = Date.now(),
 ): { name: string; role: OperatorRole } | null {
-  const r = db
-    .prepare(
-      "SELECT o.name, o.role FROM operator_tokens t JOIN operators o ON o.id = t.operator_id WHERE t.token_hash = ? AND t.revoked_at IS NULL AND t.expires_at > ? AND o.disabled_at IS NULL",
-    )
-    .get(sha256(token), now) as { name: string; role: OperatorRole } | undefined;
-  return r ?? null;
+  return operatorByTokenHash(db, { tokenHash: sha256(token), at: now });
 }
 
 export function revokeOperatorToken(db: DB, token: string, now = Date.now()): void {
-  db.prepare(
-    "UPDATE operator_tokens SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL",
-  ).run(now, sha256(token));
+  revokeTokenHash(db, { tokenHash: sha256(token), at: now });
 }

@@ -19,10 +19,17 @@ import { inMoneyRange, MICRO, parseDecimal, toMicro } from "../money/decimal.js"
 import { validAddress } from "../money/addresses.js";
 import { SWIFT } from "../money/draw-methods.js";
 import { writeAudit } from "./audit.js";
+import {
+  catalogRowById,
+  catalogRows,
+  insertCatalogRow,
+  isUniqueViolation,
+  updateCatalogRow,
+  type CatalogRow as Row,
+  type CatalogValue as Value,
+} from "./catalog-store.js";
 
 const INVALID = "money_invalid_field";
-type Value = string | number;
-type Row = Record<string, Value>;
 
 export const invalid = (field: string) => new DomainError(INVALID, CODE_FAIL, { field });
 
@@ -235,14 +242,14 @@ export const DRAW_CURRENCIES: Catalog<api.AdminDrawCurrency> = {
 const columnOf = (f: Field) => f.column ?? f.name;
 
 function getRow(db: DB, cat: AnyCatalog, id: number): Row | undefined {
-  return db.prepare(`SELECT * FROM ${cat.table} WHERE id = ?`).get(id) as Row | undefined;
+  return catalogRowById(db, { table: cat.table, id });
 }
 
 /** Any of the three catalogues (each view is an object of its own shape). */
 export type AnyCatalog = Catalog<object>;
 
 export function listCatalog(db: DB, cat: AnyCatalog): object[] {
-  return (db.prepare(`SELECT * FROM ${cat.table} ORDER BY sort, id`).all() as Row[]).map(cat.view);
+  return catalogRows(db, { table: cat.table }).map(cat.view);
 }
 
 /** The fields as changed by `body` (absent fields keep `base`'s value); refusals name the field. */
@@ -273,10 +280,6 @@ function changes(cat: AnyCatalog, before: Row | null, after: Row): string {
     .join("; ");
 }
 
-function isUniqueViolation(err: unknown): boolean {
-  return (err as { code?: string })?.code === "SQLITE_CONSTRAINT_UNIQUE";
-}
-
 /** Adds an entry (every required field given) with its audit row. */
 export function addToCatalog(
   db: DB,
@@ -286,15 +289,9 @@ export function addToCatalog(
 ): object {
   const row = merged(cat, body, null);
   cat.check(row);
-  const cols = Object.keys(row);
   try {
     return db.transaction(() => {
-      const { lastInsertRowid } = db
-        .prepare(
-          `INSERT INTO ${cat.table} (${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`,
-        )
-        .run(...cols.map((c) => row[c]));
-      const id = Number(lastInsertRowid);
+      const id = insertCatalogRow(db, { table: cat.table, row });
       writeAudit(db, {
         actor,
         action: `${cat.noun}.add`,
@@ -325,10 +322,8 @@ export function updateCatalog(
       cat.check(after);
       const diff = changes(cat, before, after);
       if (diff) {
-        const cols = cat.fields.filter((f) => !f.fixed).map(columnOf);
-        db.prepare(
-          `UPDATE ${cat.table} SET ${cols.map((c) => `${c} = ?`).join(", ")} WHERE id = ?`,
-        ).run(...cols.map((c) => after[c]), id);
+        const columns = cat.fields.filter((f) => !f.fixed).map(columnOf);
+        updateCatalogRow(db, { table: cat.table, id, columns, row: after });
         writeAudit(db, {
           actor,
           action: `${cat.noun}.update`,

@@ -18,21 +18,15 @@ import type { DB } from "../../platform/db.js";
 import { CODE, DomainError } from "../../platform/errors.js";
 import type { OperatorCaller } from "../../platform/http/operator-guard.js";
 import { writeAudit } from "./audit.js";
+import {
+  insertRequest,
+  markRequestDecided,
+  requestById,
+  requestRows,
+  type RequestRecord,
+} from "./requests-store.js";
 
-export interface RequestRecord {
-  id: number;
-  kind: RequestKind;
-  permission: Permission;
-  target: string;
-  payload: Record<string, unknown>;
-  summary: string;
-  status: number;
-  requestedBy: string;
-  requestedAt: number;
-  decidedBy: string | null;
-  decidedAt: number | null;
-  remark: string | null;
-}
+export type { RequestRecord } from "./requests-store.js";
 
 export interface NewRequest {
   kind: RequestKind;
@@ -48,36 +42,6 @@ export interface NewRequest {
  */
 export type Executor = (r: RequestRecord, approver: OperatorCaller) => unknown;
 
-interface Row {
-  id: number;
-  kind: RequestKind;
-  permission: Permission;
-  target: string;
-  payload: string;
-  summary: string;
-  status: number;
-  requested_by: string;
-  requested_at: number;
-  decided_by: string | null;
-  decided_at: number | null;
-  remark: string | null;
-}
-
-const toRecord = (r: Row): RequestRecord => ({
-  id: r.id,
-  kind: r.kind,
-  permission: r.permission,
-  target: r.target,
-  payload: JSON.parse(r.payload) as Record<string, unknown>,
-  summary: r.summary,
-  status: r.status,
-  requestedBy: r.requested_by,
-  requestedAt: r.requested_at,
-  decidedBy: r.decided_by,
-  decidedAt: r.decided_at,
-  remark: r.remark,
-});
-
 export class Requests {
   constructor(
     private readonly db: DB,
@@ -89,14 +53,7 @@ export class Requests {
   create(n: NewRequest, by: OperatorCaller): RequestRecord {
     return this.db.transaction(() => {
       const at = this.now();
-      const id = Number(
-        this.db
-          .prepare(
-            "INSERT INTO operator_requests (kind, permission, target, payload, summary, requested_by, requested_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-          )
-          .run(n.kind, n.permission, n.target, JSON.stringify(n.payload), n.summary, by.actor, at)
-          .lastInsertRowid,
-      );
+      const id = insertRequest(this.db, { ...n, requestedBy: by.actor, requestedAt: at });
       writeAudit(this.db, {
         actor: by.actor,
         action: "request.create",
@@ -109,21 +66,11 @@ export class Requests {
   }
 
   get(id: number): RequestRecord | null {
-    const r = this.db.prepare("SELECT * FROM operator_requests WHERE id = ?").get(id) as
-      Row | undefined;
-    return r ? toRecord(r) : null;
+    return requestById(this.db, { id });
   }
 
   page(status: number, page: number, pageSize: number): { items: RequestRecord[]; total: number } {
-    const rows = this.db
-      .prepare("SELECT * FROM operator_requests WHERE status = ? ORDER BY id DESC LIMIT ? OFFSET ?")
-      .all(status, pageSize, (page - 1) * pageSize) as Row[];
-    const total = (
-      this.db
-        .prepare("SELECT COUNT(*) AS n FROM operator_requests WHERE status = ?")
-        .get(status) as { n: number }
-    ).n;
-    return { items: rows.map(toRecord), total };
+    return requestRows(this.db, { status, limit: pageSize, offset: (page - 1) * pageSize });
   }
 
   /**
@@ -145,19 +92,15 @@ export class Requests {
         throw new DomainError("operator_forbidden", CODE.FORBIDDEN, { role: by.role }, 403);
       const result = approve ? this.executors[r.kind](r, by) : null;
       const at = this.now();
-      const changed = this.db
-        .prepare(
-          "UPDATE operator_requests SET status = ?, decided_by = ?, decided_at = ?, remark = ? WHERE id = ? AND status = ?",
-        )
-        .run(
-          approve ? REQUEST_STATUS.APPROVED : REQUEST_STATUS.REJECTED,
-          by.actor,
-          at,
-          remark,
-          id,
-          REQUEST_STATUS.PENDING,
-        ).changes;
-      if (changed !== 1) throw new DomainError("request_decided");
+      const decided = markRequestDecided(this.db, {
+        id,
+        from: REQUEST_STATUS.PENDING,
+        status: approve ? REQUEST_STATUS.APPROVED : REQUEST_STATUS.REJECTED,
+        decidedBy: by.actor,
+        at,
+        remark,
+      });
+      if (!decided) throw new DomainError("request_decided");
       writeAudit(this.db, {
         actor: by.actor,
         action: approve ? "request.approve" : "request.reject",

@@ -1,0 +1,68 @@
+/**
+ * Adjustments of a user's balance (POST /admin/api/adjustments): idempotent by key; above the
+ * four-eyes amount (either sign) a second operator books it.
+ */
+import type { FastifyInstance } from "fastify";
+import * as api from "@contract/api/admin";
+import type { Envelope } from "@contract/envelope";
+import type { AppContext } from "../../../platform/context.js";
+import { CODE_FAIL, DomainError } from "../../../platform/errors.js";
+import { idempotencyKeyOf } from "../../../platform/http/params.js";
+import { operatorOf } from "../../../platform/http/operator-guard.js";
+import { route } from "../../../platform/http/route.js";
+import { Idempotency } from "../../../platform/idempotency.js";
+import { dec, inMoneyRange, MICRO, parseDecimal, toMicro } from "../../money/decimal.js";
+import { userIdByUid } from "../console-store.js";
+import { bookAdjustment, fourEyesAdjustmentMicro } from "./actions.js";
+import { pending, requestsOf } from "./four-eyes.js";
+import { extras, INVALID, notFound, remarkOf } from "./shared.js";
+
+/** A signed amount other than zero (micro-USD), as posted ("-12.50"). */
+function signedAmountOf(raw: unknown): number {
+  const s = typeof raw === "string" ? raw.trim() : String(raw ?? "");
+  const negative = s.startsWith("-");
+  const d = parseDecimal(negative ? s.slice(1) : s, 6);
+  if (d === null || d.isZero()) throw new DomainError(INVALID, CODE_FAIL, { field: "amount" });
+  if (!inMoneyRange(d)) throw new DomainError(INVALID, CODE_FAIL, { field: "amount" });
+  return (negative ? -1 : 1) * toMicro(d);
+}
+
+export function registerAdjustmentRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const idem = new Idempotency(ctx.db);
+  const requests = requestsOf(ctx);
+
+  route(
+    app,
+    api.adjustments,
+    async (req) => {
+      const op = operatorOf(req);
+      const uid = typeof req.body.uid === "string" ? req.body.uid.trim() : "";
+      const userId = userIdByUid(ctx.db, { uid });
+      if (userId === null) throw notFound();
+      const amountMicro = signedAmountOf(req.body.amount);
+      const remark = remarkOf(req.body.remark);
+      const key = idempotencyKeyOf(req, req.body, INVALID);
+      // The same key again (a double click, a resubmitted form, a retried time-out) answers the
+      // first booking's row and books nothing; with another body it is refused (422).
+      const params = { actor: op.actor, uid, amountMicro, remark };
+      return ctx.money.transaction(() => {
+        const seen = idem.lookup<Envelope>(userId, key, "admin.adjustment", params);
+        if (seen) return seen;
+        // Above the four-eyes amount (either sign), a second operator books it.
+        const fresh =
+          Math.abs(amountMicro) > fourEyesAdjustmentMicro(ctx)
+            ? pending(requests, req, op, {
+                kind: "adjustment",
+                permission: "money",
+                target: `user:${userId}`,
+                payload: { userId, amountMicro, remark },
+                summary: `${amountMicro > 0 ? "+" : ""}${dec(amountMicro).div(MICRO).toFixed(2)} USD, ${remark}`,
+              })
+            : ctx.ok(req, bookAdjustment(ctx, op, { userId, amountMicro, remark }));
+        idem.store(userId, key, "admin.adjustment", params, fresh);
+        return fresh;
+      });
+    },
+    extras,
+  );
+}

@@ -1,0 +1,98 @@
+/**
+ * The money catalogue (catalog.ts): coin deposit channels, bank accounts for wire deposits and
+ * withdrawal currencies; list, add and change, the same for each of the three parts.
+ */
+import type { FastifyInstance } from "fastify";
+import * as api from "@contract/api/admin";
+import type { AppContext } from "../../../platform/context.js";
+import { operatorOf } from "../../../platform/http/operator-guard.js";
+import { route } from "../../../platform/http/route.js";
+import {
+  type AnyCatalog,
+  CHARGE_CHANNELS,
+  DRAW_CURRENCIES,
+  listCatalog,
+  previewCatalog,
+  updateCatalog,
+  WIRE_ACCOUNTS,
+} from "../catalog.js";
+import type { Requests } from "../requests.js";
+import { pending, requestsOf } from "./four-eyes.js";
+import { extras, int } from "./shared.js";
+
+/** The posted fields a catalogue reads (the rest of a form, such as its CSRF token, is not kept). */
+function catalogBody(cat: AnyCatalog, body: Record<string, unknown>): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const f of cat.fields)
+    if (typeof body[f.name] === "string" || typeof body[f.name] === "number")
+      kept[f.name] = String(body[f.name]);
+  return kept;
+}
+
+/** One part's endpoints: its list, its add and its change. */
+type CatalogEndpoints = readonly [
+  AnyCatalog,
+  typeof api.chargeChannels | typeof api.wireAccounts | typeof api.drawCurrencies,
+  typeof api.addChargeChannel | typeof api.addWireAccount | typeof api.addDrawCurrency,
+  typeof api.updateChargeChannel | typeof api.updateWireAccount | typeof api.updateDrawCurrency,
+];
+
+const PARTS: readonly CatalogEndpoints[] = [
+  [CHARGE_CHANNELS, api.chargeChannels, api.addChargeChannel, api.updateChargeChannel],
+  [WIRE_ACCOUNTS, api.wireAccounts, api.addWireAccount, api.updateWireAccount],
+  [DRAW_CURRENCIES, api.drawCurrencies, api.addDrawCurrency, api.updateDrawCurrency],
+];
+
+function registerCatalogPart(
+  app: FastifyInstance,
+  ctx: AppContext,
+  requests: Requests,
+  [cat, list, add, update]: CatalogEndpoints,
+): void {
+  const { db } = ctx;
+  route(app, list, async (req) => ctx.ok(req, listCatalog(db, cat)), extras);
+  route(
+    app,
+    add,
+    async (req) => {
+      const op = operatorOf(req);
+      // A new place to send money (or to pay out from): always a second operator's decision.
+      const { diff } = previewCatalog(db, cat, null, req.body);
+      return pending(requests, req, op, {
+        kind: "catalog",
+        permission: "admin",
+        target: `${cat.noun}:new`,
+        payload: { noun: cat.noun, id: null, body: catalogBody(cat, req.body) },
+        summary: diff,
+      });
+    },
+    extras,
+  );
+  route(
+    app,
+    update,
+    async (req) => {
+      const op = operatorOf(req);
+      const id = int((req.params as { id: string }).id, "id");
+      const { columns, diff, after } = previewCatalog(db, cat, id, req.body);
+      // Hiding an entry or reordering takes effect at once; any other change waits for a second
+      // operator (an address, a network, a bank account, a rate, showing an entry again).
+      const immediate = columns.every((c) => c === "sort" || (c === "enabled" && !after[c]));
+      if (!immediate)
+        return pending(requests, req, op, {
+          kind: "catalog",
+          permission: "admin",
+          target: `${cat.noun}:${id}`,
+          payload: { noun: cat.noun, id, body: catalogBody(cat, req.body) },
+          summary: diff,
+        });
+      return ctx.ok(req, updateCatalog(db, cat, id, req.body, op.actor));
+    },
+    extras,
+  );
+}
+
+export function registerCatalogRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const requests = requestsOf(ctx);
+  for (const part of PARTS) registerCatalogPart(app, ctx, requests, part);
+}

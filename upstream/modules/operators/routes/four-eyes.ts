@@ -1,0 +1,70 @@
+/**
+ * The four-eyes requests of the operator API (requests.ts): what each kind of request does once a
+ * second operator approves it, and the answer of an action filed for approval.
+ */
+import type * as api from "@contract/api/admin";
+import type { Envelope } from "@contract/envelope";
+import type { AppContext } from "../../../platform/context.js";
+import { CODE } from "../../../platform/errors.js";
+import type { OperatorCaller } from "../../../platform/http/operator-guard.js";
+import { translate, type Lang } from "../../../platform/i18n.js";
+import {
+  addToCatalog,
+  type AnyCatalog,
+  CHARGE_CHANNELS,
+  DRAW_CURRENCIES,
+  updateCatalog,
+  WIRE_ACCOUNTS,
+} from "../catalog.js";
+import { Requests, type Executor, type NewRequest } from "../requests.js";
+import { describeSetting } from "../settings-registry.js";
+import { applySetting, approveDeposit, bookAdjustment } from "./actions.js";
+import { chargeView, requestView } from "./views.js";
+
+/** The money catalogue's three parts. */
+const CATALOGS: AnyCatalog[] = [CHARGE_CHANNELS, WIRE_ACCOUNTS, DRAW_CURRENCIES];
+
+/** What each kind of request carries out when approved, as the approver. */
+function executors(ctx: AppContext): Record<api.RequestKind, Executor> {
+  const { db } = ctx;
+  return {
+    catalog: (r, by) => {
+      const p = r.payload as { noun: string; id: number | null; body: Record<string, string> };
+      const cat = CATALOGS.find((c) => c.noun === p.noun);
+      if (!cat) throw new Error(`request ${r.id}: unknown catalogue ${p.noun}`);
+      return p.id === null
+        ? addToCatalog(db, cat, p.body, by.actor)
+        : updateCatalog(db, cat, p.id, p.body, by.actor);
+    },
+    setting: (r, by) => {
+      const p = r.payload as { key: string; value: string };
+      applySetting(ctx, by, p.key, p.value);
+      return { key: p.key, value: p.value, describe: describeSetting("en", p.key) };
+    },
+    adjustment: (r, by) =>
+      bookAdjustment(ctx, by, r.payload as { userId: number; amountMicro: number; remark: string }),
+    "charge.approve": (r, by) => {
+      const p = r.payload as { id: number; received: number | null };
+      approveDeposit(ctx, by, p.id, p.received);
+      return chargeView(ctx, p.id);
+    },
+  };
+}
+
+/** The four-eyes requests of this store, each kind carried out as above when approved. */
+export const requestsOf = (ctx: AppContext) => new Requests(ctx.db, executors(ctx));
+
+/** The answer of an action filed for a second operator: nothing changed yet. */
+export function pending(
+  requests: Requests,
+  req: { lang: Lang },
+  op: OperatorCaller,
+  n: NewRequest,
+): Envelope {
+  const filed = requests.create(n, op);
+  return {
+    code: CODE.OK,
+    msg: translate(req.lang, "request_pending", { id: filed.id }),
+    data: { pending_request: requestView(filed) } satisfies api.PendingApproval,
+  };
+}
