@@ -21,9 +21,10 @@ describe("upstream boundaries", () => {
       .readdirSync(path.join(ROOT, "modules/trading"))
       .filter((f) => !["routes.ts", "pushes.ts"].includes(f))
       .map((f) => `modules/trading/${f}`),
+    // The money module's files, not its routes (routes.ts and routes/).
     ...fs
       .readdirSync(path.join(ROOT, "modules/money"))
-      .filter((f) => f !== "routes.ts")
+      .filter((f) => f.endsWith(".ts") && f !== "routes.ts")
       .map((f) => `modules/money/${f}`),
   ];
 
@@ -48,6 +49,7 @@ describe("upstream boundaries", () => {
               ? [`${dir}/${d.name}`]
               : [],
         );
+    // Exactly one file holds the SQL that writes ledger rows and moves balances...
     const writers = files("modules")
       .concat(files("platform"))
       .filter((f) =>
@@ -55,6 +57,14 @@ describe("upstream boundaries", () => {
           fs.readFileSync(path.join(ROOT, f), "utf8"),
         ),
       );
-    expect(writers).toEqual(["modules/money/ledger.ts"]);
+    expect(writers).toEqual(["modules/money/ledger-store.ts"]);
+    // ...and only the money service (service.ts, ledger.ts for its reads) imports it.
+    const everyFile = files("modules")
+      .concat(files("platform"))
+      .concat(fs.readdirSync(ROOT).filter((f) => f.endsWith(".ts")));
+    const importers = everyFile.filter((f) =>
+      importsOf(f).some((i) => /(^|\/)ledger-store\.js$/.test(i)),
+    );
+    expect(importers.sort()).toEqual(["modules/money/ledger.ts", "modules/money/service.ts"]);
   });
 });

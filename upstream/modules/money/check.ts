@@ -21,6 +21,15 @@
  */
 import { CHARGE_STATUS, WITHDRAW_STATUS } from "@contract/enums";
 import type { DB } from "../../platform/db.js";
+import {
+  readCheckSnapshot,
+  type CheckChargeRow,
+  type CheckDrawRow,
+  type CheckLedgerRow,
+  type CheckOrderRow,
+  type CheckSnapshot,
+  type CheckUserRow,
+} from "./check-store.js";
 
 const DRAW_REVIEWING = WITHDRAW_STATUS.REVIEWING;
 const DRAW_REJECTED = WITHDRAW_STATUS.REJECTED;
@@ -64,31 +73,8 @@ export interface CheckReport {
   orders: number;
 }
 
-interface UserRow {
-  id: number;
-  balance_micro: number;
-  lock_balance_micro: number;
-}
-interface LedgerRow {
-  id: number;
-  user_id: number;
-  amount_micro: number;
-  balance_after_micro: number;
-  kind: string;
-  ref: string | null;
-}
-interface OrderRow {
-  id: number;
-  user_id: number;
-  status: number;
-  open_price: number | null;
-  close_price: number | null;
-  margin_micro: number;
-  fee_micro: number;
-  profit_micro: number | null;
-  opened_at: number | null;
-  closed_at: number | null;
-}
+type Add = (f: Finding) => void;
+type OrderRows = { fee: CheckLedgerRow[]; profit: CheckLedgerRow[] };
 
 const ST_PENDING = 0;
 const ST_OPEN = 1;
@@ -101,42 +87,47 @@ export function checkLedger(db: DB): CheckReport {
 }
 
 function run(db: DB): CheckReport {
+  const snap = readCheckSnapshot(db);
   const findings: Finding[] = [];
-  const add = (f: Finding) => findings.push(f);
-  const users = db
-    .prepare("SELECT id, balance_micro, lock_balance_micro FROM users ORDER BY id")
-    .all() as UserRow[];
-  const rows = db
-    .prepare(
-      "SELECT id, user_id, amount_micro, balance_after_micro, kind, ref FROM ledger ORDER BY user_id, id",
-    )
-    .all() as LedgerRow[];
-  const orders = db
-    .prepare(
-      "SELECT id, user_id, status, open_price, close_price, margin_micro, fee_micro, profit_micro, opened_at, closed_at FROM orders ORDER BY id",
-    )
-    .all() as OrderRow[];
+  const add: Add = (f) => findings.push(f);
+  const byRef = rowsByRef(snap.ledger);
+  const { sums, byOrder } = walkLedger(snap, add);
+  const heldBy = checkDraws(snap.draws, byRef, add);
+  checkCharges(snap.charges, byRef, add);
+  checkUsers(snap.users, sums, heldBy, add);
+  for (const o of snap.orders) checkOrder(o, byOrder.get(o.id) ?? { fee: [], profit: [] }, add);
+  return {
+    findings,
+    users: snap.users.length,
+    ledgerRows: snap.ledger.length,
+    orders: snap.orders.length,
+  };
+}
 
-  const draws = db
-    .prepare("SELECT id, user_id, amount_micro, status FROM draws ORDER BY id")
-    .all() as { id: number; user_id: number; amount_micro: number; status: number }[];
-  const charges = db
-    .prepare("SELECT id, user_id, status, credited_micro FROM charges ORDER BY id")
-    .all() as { id: number; user_id: number; status: number; credited_micro: number | null }[];
-  /** Ledger rows by their ref ("draw:3", "charge:7"), for the money requests' checks. */
-  const byRef = new Map<string, LedgerRow[]>();
+/** Ledger rows by their ref ("draw:3", "charge:7"), for the money requests' checks. */
+function rowsByRef(rows: CheckLedgerRow[]): Map<string, CheckLedgerRow[]> {
+  const byRef = new Map<string, CheckLedgerRow[]>();
   for (const r of rows) {
     if (!r.ref || !/^(draw|charge):\d+$/.test(r.ref)) continue;
     const list = byRef.get(r.ref);
     if (list) list.push(r);
     else byRef.set(r.ref, [r]);
   }
+  return byRef;
+}
 
-  // Ledger sums and running balances per user; the rows of each order by kind.
+/**
+ * Ledger sums and running balances per user (balance_chain); the rows of each order by kind, each
+ * referring to an order of its own user (ledger_ref).
+ */
+function walkLedger(
+  snap: CheckSnapshot,
+  add: Add,
+): { sums: Map<number, number>; byOrder: Map<number, OrderRows> } {
   const sums = new Map<number, number>();
-  const byOrder = new Map<number, { fee: LedgerRow[]; profit: LedgerRow[] }>();
-  const orderById = new Map(orders.map((o) => [o.id, o]));
-  for (const r of rows) {
+  const byOrder = new Map<number, OrderRows>();
+  const orderById = new Map(snap.orders.map((o) => [o.id, o]));
+  for (const r of snap.ledger) {
     const sum = (sums.get(r.user_id) ?? 0) + r.amount_micro;
     sums.set(r.user_id, sum);
     if (r.balance_after_micro !== sum)
@@ -163,7 +154,18 @@ function run(db: DB): CheckReport {
     if (r.kind === "fee") e.fee.push(r);
     else if (r.kind === "realised_profit") e.profit.push(r);
   }
+  return { sums, byOrder };
+}
 
+const rowList = (rows: CheckLedgerRow[]) =>
+  rows.map((r) => `${r.kind} ${r.amount_micro}`).join(", ");
+
+/** Each withdrawal's rows (draw); returns what each user holds under review. */
+function checkDraws(
+  draws: CheckDrawRow[],
+  byRef: Map<string, CheckLedgerRow[]>,
+  add: Add,
+): Map<number, number> {
   const heldBy = new Map<number, number>();
   for (const d of draws) {
     if (d.status === DRAW_REVIEWING)
@@ -183,9 +185,18 @@ function run(db: DB): CheckReport {
       add({
         check: "draw",
         userId: d.user_id,
-        message: `withdrawal ${d.id} (status ${d.status}, ${d.amount_micro}): rows [${refRows.map((r) => `${r.kind} ${r.amount_micro}`).join(", ")}]`,
+        message: `withdrawal ${d.id} (status ${d.status}, ${d.amount_micro}): rows [${rowList(refRows)}]`,
       });
   }
+  return heldBy;
+}
+
+/** A finished deposit has its one deposit row of the amount credited, any other none (charge). */
+function checkCharges(
+  charges: CheckChargeRow[],
+  byRef: Map<string, CheckLedgerRow[]>,
+  add: Add,
+): void {
   for (const c of charges) {
     const refRows = byRef.get(`charge:${c.id}`) ?? [];
     const finished = c.status === CHARGE_FINISHED;
@@ -200,10 +211,18 @@ function run(db: DB): CheckReport {
       add({
         check: "charge",
         userId: c.user_id,
-        message: `deposit ${c.id} (status ${c.status}, credited ${c.credited_micro}): rows [${refRows.map((r) => `${r.kind} ${r.amount_micro}`).join(", ")}]`,
+        message: `deposit ${c.id} (status ${c.status}, credited ${c.credited_micro}): rows [${rowList(refRows)}]`,
       });
   }
+}
 
+/** Each balance is its ledger sum (balance_sum), each lock its withdrawals under review (lock). */
+function checkUsers(
+  users: CheckUserRow[],
+  sums: Map<number, number>,
+  heldBy: Map<number, number>,
+  add: Add,
+): void {
   for (const u of users) {
     const sum = sums.get(u.id) ?? 0;
     if (u.balance_micro !== sum)
@@ -224,37 +243,36 @@ function run(db: DB): CheckReport {
   for (const userId of sums.keys())
     if (!knownUsers.has(userId))
       add({ check: "balance_sum", userId, message: "ledger rows of a user that does not exist" });
+}
 
-  for (const o of orders) {
-    const filled = o.open_price !== null;
-    const state = stateProblem(o);
-    if (state) add({ check: "order_state", userId: o.user_id, orderId: o.id, message: state });
-    const e = byOrder.get(o.id) ?? { fee: [], profit: [] };
-    const feeWanted = filled && o.fee_micro !== 0 ? 1 : 0;
-    if (e.fee.length !== feeWanted || (feeWanted && e.fee[0].amount_micro !== -o.fee_micro))
-      add({
-        check: "order_fee",
-        userId: o.user_id,
-        orderId: o.id,
-        message: `fee ${o.fee_micro} (${filled ? "filled" : "never filled"}), fee rows [${e.fee.map((r) => r.amount_micro).join(", ")}]`,
-      });
-    const profitWanted = o.status === ST_CLOSED && (o.profit_micro ?? 0) !== 0 ? 1 : 0;
-    if (
-      e.profit.length !== profitWanted ||
-      (profitWanted && e.profit[0].amount_micro !== o.profit_micro)
-    )
-      add({
-        check: "order_profit",
-        userId: o.user_id,
-        orderId: o.id,
-        message: `status ${o.status}, profit ${o.profit_micro}, realised_profit rows [${e.profit.map((r) => r.amount_micro).join(", ")}]`,
-      });
-  }
-  return { findings, users: users.length, ledgerRows: rows.length, orders: orders.length };
+/** An order's columns (order_state), its fee row (order_fee) and its profit row (order_profit). */
+function checkOrder(o: CheckOrderRow, e: OrderRows, add: Add): void {
+  const filled = o.open_price !== null;
+  const state = stateProblem(o);
+  if (state) add({ check: "order_state", userId: o.user_id, orderId: o.id, message: state });
+  const feeWanted = filled && o.fee_micro !== 0 ? 1 : 0;
+  if (e.fee.length !== feeWanted || (feeWanted && e.fee[0].amount_micro !== -o.fee_micro))
+    add({
+      check: "order_fee",
+      userId: o.user_id,
+      orderId: o.id,
+      message: `fee ${o.fee_micro} (${filled ? "filled" : "never filled"}), fee rows [${e.fee.map((r) => r.amount_micro).join(", ")}]`,
+    });
+  const profitWanted = o.status === ST_CLOSED && (o.profit_micro ?? 0) !== 0 ? 1 : 0;
+  if (
+    e.profit.length !== profitWanted ||
+    (profitWanted && e.profit[0].amount_micro !== o.profit_micro)
+  )
+    add({
+      check: "order_profit",
+      userId: o.user_id,
+      orderId: o.id,
+      message: `status ${o.status}, profit ${o.profit_micro}, realised_profit rows [${e.profit.map((r) => r.amount_micro).join(", ")}]`,
+    });
 }
 
 /** What is wrong with an order's columns for its status, or null. */
-function stateProblem(o: OrderRow): string | null {
+function stateProblem(o: CheckOrderRow): string | null {
   const filled = o.open_price !== null && o.opened_at !== null;
   const closed = o.close_price !== null || o.closed_at !== null || o.profit_micro !== null;
   if (o.margin_micro < 0 || o.fee_micro < 0)

@@ -8,6 +8,7 @@
  * ledger row of kind deposit (ref "charge:ID") for the amount actually received, which the operator
  * may give when it differs from the declared one.
  */
+import assert from "node:assert/strict";
 import { CHANNEL_TYPE, CHARGE_STATUS } from "@contract/enums";
 import type { DB } from "../../platform/db.js";
 import { CODE, DomainError } from "../../platform/errors.js";
@@ -15,6 +16,21 @@ import { getSetting } from "../../platform/settings.js";
 import { dec, toMicro, MICRO } from "./decimal.js";
 import { moneyOf, type MoneyService } from "./service.js";
 import { Idempotency } from "../../platform/idempotency.js";
+import { requireRealAccount } from "./accounts.js";
+import {
+  chargeById,
+  chargeCountOfUser,
+  chargesOfUser,
+  decideCharge,
+  enabledChannels,
+  enabledWireAccounts,
+  insertCharge,
+  proofInUse,
+  uploadOwner,
+  type ChannelRow,
+  type ChargeRow,
+  type WireRow,
+} from "./deposits-store.js";
 
 export interface ChargeChannel {
   id: number;
@@ -73,24 +89,11 @@ export class Deposits {
   }
 
   channels(): ChargeChannel[] {
-    return (
-      this.db
-        .prepare("SELECT * FROM charge_channels WHERE enabled = 1 ORDER BY sort, id")
-        .all() as ChannelRow[]
-    ).map(toChannel);
+    return enabledChannels(this.db).map(toChannel);
   }
 
   wireAccounts(bankCoin?: string): WireAccount[] {
-    const rows = (
-      bankCoin
-        ? this.db
-            .prepare(
-              "SELECT * FROM wire_accounts WHERE enabled = 1 AND bank_coin = ? ORDER BY sort, id",
-            )
-            .all(bankCoin)
-        : this.db.prepare("SELECT * FROM wire_accounts WHERE enabled = 1 ORDER BY sort, id").all()
-    ) as WireRow[];
-    return rows.map(toWire);
+    return enabledWireAccounts(this.db, { bankCoin }).map(toWire);
   }
 
   /** The smallest and largest deposit accepted (settings deposit.min_usd and deposit.max_usd). */
@@ -112,63 +115,55 @@ export class Deposits {
       const { proof: _proof, ...keyed } = req;
       const seen = this.idem.lookup<{ id: number }>(userId, idemKey, "charge", keyed);
       if (seen) return this.get(seen.id)!;
-      const user = this.db.prepare("SELECT is_demo FROM users WHERE id = ?").get(userId) as
-        { is_demo: number } | undefined;
-      if (!user) throw new DomainError("not_found", CODE.NOT_FOUND);
-      if (user.is_demo) throw new DomainError("demo_only_true_account");
-      const amount = req.amountMicro;
-      if (!Number.isSafeInteger(amount) || amount <= 0)
-        throw new DomainError("deposit_amount_positive");
-      const { minMicro, maxMicro } = this.bounds();
-      if (amount < minMicro)
-        throw new DomainError("deposit_below_min", CODE.FAIL, { min: usd(minMicro) });
-      if (amount > maxMicro)
-        throw new DomainError("deposit_above_max", CODE.FAIL, { max: usd(maxMicro) });
+      requireRealAccount(this.db, userId);
+      this.checkAmount(req.amountMicro);
       this.checkProof(userId, req.proof);
-      let currency: string;
-      let address: string | null = null;
-      if (req.type === CHANNEL_TYPE.COIN) {
-        const ch = this.channels().find((c) => c.id === req.channelId);
-        if (!ch) throw new DomainError("withdraw_no_channel");
-        if (req.address && req.address.trim() !== ch.address)
-          throw new DomainError("deposit_address_changed");
-        currency = ch.currencyCode;
-        address = ch.address;
-      } else {
-        const wire = this.wireAccounts().find((w) => w.id === req.wireId);
-        if (!wire) throw new DomainError("deposit_no_wire");
-        currency = wire.bankCoin;
-      }
-      const id = Number(
-        this.db
-          .prepare(
-            "INSERT INTO charges (user_id, type, channel_id, wire_id, currency_code, amount_micro, address, proof, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-          )
-          .run(
-            userId,
-            req.type,
-            req.type === CHANNEL_TYPE.COIN ? req.channelId : null,
-            req.type === CHANNEL_TYPE.BANK ? req.wireId : null,
-            currency,
-            amount,
-            address,
-            req.proof,
-            this.now(),
-          ).lastInsertRowid,
-      );
+      const id = insertCharge(this.db, {
+        userId,
+        type: req.type,
+        channelId: req.type === CHANNEL_TYPE.COIN ? req.channelId : null,
+        wireId: req.type === CHANNEL_TYPE.BANK ? req.wireId : null,
+        ...this.destination(req),
+        amountMicro: req.amountMicro,
+        proof: req.proof,
+        createdAt: this.now(),
+      });
       this.idem.store(userId, idemKey, "charge", keyed, { id });
       return this.get(id)!;
     });
     return tx();
   }
 
+  /** A declared amount: a positive integer micro-USD value within the deposit bounds. */
+  private checkAmount(amount: number): void {
+    if (!Number.isSafeInteger(amount) || amount <= 0)
+      throw new DomainError("deposit_amount_positive");
+    const { minMicro, maxMicro } = this.bounds();
+    if (amount < minMicro)
+      throw new DomainError("deposit_below_min", CODE.FAIL, { min: usd(minMicro) });
+    if (amount > maxMicro)
+      throw new DomainError("deposit_above_max", CODE.FAIL, { max: usd(maxMicro) });
+  }
+
+  /** Where the money was sent: the coin channel's currency and address, or the wire's currency. */
+  private destination(req: ChargeRequest): { currencyCode: string; address: string | null } {
+    if (req.type === CHANNEL_TYPE.COIN) {
+      const ch = this.channels().find((c) => c.id === req.channelId);
+      if (!ch) throw new DomainError("withdraw_no_channel");
+      if (req.address && req.address.trim() !== ch.address)
+        throw new DomainError("deposit_address_changed");
+      return { currencyCode: ch.currencyCode, address: ch.address };
+    }
+    const wire = this.wireAccounts().find((w) => w.id === req.wireId);
+    if (!wire) throw new DomainError("deposit_no_wire");
+    return { currencyCode: wire.bankCoin, address: null };
+  }
+
   /** The proof must be an image this user uploaded, not already the proof of another deposit. */
   private checkProof(userId: number, proof: string): void {
-    const up = this.db.prepare("SELECT user_id FROM uploads WHERE name = ?").get(proof) as
-      { user_id: number } | undefined;
-    if (!up || up.user_id !== userId) throw new DomainError("deposit_proof_missing");
-    if (this.db.prepare("SELECT 1 FROM charges WHERE proof = ? LIMIT 1").get(proof))
-      throw new DomainError("deposit_proof_used");
+    if (uploadOwner(this.db, { name: proof }) !== userId)
+      throw new DomainError("deposit_proof_missing");
+    if (proofInUse(this.db, { proof })) throw new DomainError("deposit_proof_used");
   }
 
   /** Credits the deposit: `receivedMicro` (default the declared amount), one ledger row. */
@@ -208,6 +203,7 @@ export class Deposits {
     return tx();
   }
 
+  /** The deposit, still waiting for its decision (refused otherwise). */
   private open(id: number): ChargeRecord {
     const c = this.get(id);
     if (!c) throw new DomainError("not_found", CODE.NOT_FOUND);
@@ -215,6 +211,10 @@ export class Deposits {
     return c;
   }
 
+  /**
+   * Decides a deposit: only from unchecked, and only a finished one is credited, with a positive
+   * integer micro-USD amount.
+   */
   private close(
     id: number,
     to: number,
@@ -222,17 +222,27 @@ export class Deposits {
     remark: string | null,
     credited: number | null,
   ): void {
-    const changed = this.db
-      .prepare(
-        "UPDATE charges SET status = ?, remark = ?, decided_by = ?, decided_at = ?, credited_micro = ? WHERE id = ? AND status = 0",
-      )
-      .run(to, remark, by, this.now(), credited, id).changes;
-    if (changed !== 1) throw new Error(`deposit ${id} changed under its own transaction`);
+    assert(to !== CHARGE_STATUS.UNCHECKED, `deposit ${id} decided back to unchecked`);
+    assert(
+      to === CHARGE_STATUS.FINISHED
+        ? credited !== null && Number.isSafeInteger(credited) && credited > 0
+        : credited === null,
+      `deposit ${id}: status ${to} with credited amount ${credited}`,
+    );
+    const changed = decideCharge(this.db, {
+      id,
+      status: to,
+      from: CHARGE_STATUS.UNCHECKED,
+      remark,
+      decidedBy: by,
+      decidedAt: this.now(),
+      creditedMicro: credited,
+    });
+    assert.equal(changed, 1, `deposit ${id} changed under its own transaction`);
   }
 
   get(id: number): ChargeRecord | null {
-    const r = this.db.prepare("SELECT * FROM charges WHERE id = ?").get(id) as
-      ChargeRow | undefined;
+    const r = chargeById(this.db, { id });
     return r ? toCharge(r) : null;
   }
 
@@ -243,30 +253,14 @@ export class Deposits {
     page: number,
     pageSize: number,
   ): { items: ChargeRecord[]; total: number } {
-    const p = Math.max(1, Math.floor(page));
-    const items = (
-      this.db
-        .prepare(
-          "SELECT * FROM charges WHERE user_id = ? AND type = ? ORDER BY id DESC LIMIT ? OFFSET ?",
-        )
-        .all(userId, type, pageSize, (p - 1) * pageSize) as ChargeRow[]
-    ).map(toCharge);
-    const total = (
-      this.db
-        .prepare("SELECT COUNT(*) AS n FROM charges WHERE user_id = ? AND type = ?")
-        .get(userId, type) as { n: number }
-    ).n;
-    return { items, total };
+    const offset = (Math.max(1, Math.floor(page)) - 1) * pageSize;
+    return {
+      items: chargesOfUser(this.db, { userId, type, limit: pageSize, offset }).map(toCharge),
+      total: chargeCountOfUser(this.db, { userId, type }),
+    };
   }
 }
 
-type ChannelRow = {
-  id: number;
-  currency_code: string;
-  protocol_code: string;
-  address: string;
-  usd_price: string;
-};
 const toChannel = (r: ChannelRow): ChargeChannel => ({
   id: r.id,
   currencyCode: r.currency_code,
@@ -275,16 +269,6 @@ const toChannel = (r: ChannelRow): ChargeChannel => ({
   usdPrice: r.usd_price,
 });
 
-type WireRow = {
-  id: number;
-  bank_coin: string;
-  bank_name: string;
-  bank_address: string;
-  bank_swift: string;
-  payee_name: string;
-  payee_account: string;
-  bank_remark: string;
-};
 const toWire = (r: WireRow): WireAccount => ({
   id: r.id,
   bankCoin: r.bank_coin,
@@ -296,20 +280,6 @@ const toWire = (r: WireRow): WireAccount => ({
   bankRemark: r.bank_remark,
 });
 
-type ChargeRow = {
-  id: number;
-  user_id: number;
-  type: number;
-  currency_code: string;
-  amount_micro: number;
-  credited_micro: number | null;
-  address: string | null;
-  proof: string;
-  status: number;
-  remark: string | null;
-  created_at: number;
-  decided_at: number | null;
-};
 const toCharge = (r: ChargeRow): ChargeRecord => ({
   id: r.id,
   userId: r.user_id,

@@ -7,6 +7,19 @@ import { DRAW_TYPE, WITHDRAW_STATUS } from "@contract/enums";
 import type { DB } from "../../platform/db.js";
 import { CODE, DomainError } from "../../platform/errors.js";
 import { validAddress } from "./addresses.js";
+import { requireRealAccount } from "./accounts.js";
+import {
+  bindableCurrency,
+  insertAddressMethod,
+  insertBankMethod,
+  liveMethodCount,
+  liveMethodOfUser,
+  liveMethodsOfUser,
+  markMethodDeleted,
+  methodHasDraw,
+  type BindCurrencyRow,
+  type MethodRow,
+} from "./draw-methods-store.js";
 
 export interface DrawMethod {
   id: number;
@@ -53,116 +66,83 @@ export class DrawMethods {
   constructor(private readonly db: DB) {}
 
   list(userId: number, type: number): DrawMethod[] {
-    return (
-      this.db
-        .prepare(
-          `${METHOD_SQL} WHERE m.user_id = ? AND m.type = ? AND m.deleted_at IS NULL ORDER BY m.id`,
-        )
-        .all(userId, type) as MethodRow[]
-    ).map(toMethod);
+    return liveMethodsOfUser(this.db, { userId, type }).map(toMethod);
   }
 
   get(userId: number, id: number): DrawMethod | null {
-    const r = this.db
-      .prepare(`${METHOD_SQL} WHERE m.user_id = ? AND m.id = ? AND m.deleted_at IS NULL`)
-      .get(userId, id) as MethodRow | undefined;
+    const r = liveMethodOfUser(this.db, { userId, id });
     return r ? toMethod(r) : null;
   }
 
   bind(userId: number, req: BindRequest, now = Date.now()): DrawMethod {
     const tx = this.db.transaction(() => {
-      const user = this.db.prepare("SELECT is_demo FROM users WHERE id = ?").get(userId) as
-        { is_demo: number } | undefined;
-      if (!user) throw new DomainError("not_found", CODE.NOT_FOUND);
-      if (user.is_demo) throw new DomainError("demo_only_true_account");
-      const currency = this.db
-        .prepare(
-          "SELECT id, type, code, protocol FROM draw_currencies WHERE id = ? AND enabled = 1",
-        )
-        .get(req.drawCurrencyId) as
-        { id: number; type: number; code: string; protocol: string } | undefined;
+      requireRealAccount(this.db, userId);
+      const currency = bindableCurrency(this.db, { id: req.drawCurrencyId });
       if (!currency || currency.type !== req.type) throw new DomainError("withdraw_no_channel");
-      const count = (
-        this.db
-          .prepare(
-            "SELECT COUNT(*) AS n FROM draw_methods WHERE user_id = ? AND type = ? AND deleted_at IS NULL",
-          )
-          .get(userId, req.type) as { n: number }
-      ).n;
+      const count = liveMethodCount(this.db, { userId, type: req.type });
       if (count >= MAX_METHODS_PER_TYPE)
         throw new DomainError("wallet_too_many", CODE.FAIL, { max: MAX_METHODS_PER_TYPE });
-      let id: number;
-      if (req.type === DRAW_TYPE.ADDRESS) {
-        const address = text(req.address, 128, "wallet_address_invalid");
-        if (!validAddress(currency.protocol || currency.code, address))
-          throw new DomainError("wallet_address_invalid", CODE.FAIL, {
-            network: currency.protocol || currency.code,
-          });
-        id = Number(
-          this.db
-            .prepare(
-              "INSERT INTO draw_methods (user_id, type, draw_currency_id, dc_address, created_at) VALUES (?, 1, ?, ?, ?)",
-            )
-            .run(userId, currency.id, address, now).lastInsertRowid,
-        );
-      } else {
-        const swift = text(req.bankSwift, 11, "wallet_swift_invalid").toUpperCase();
-        if (!SWIFT.test(swift)) throw new DomainError("wallet_swift_invalid");
-        id = Number(
-          this.db
-            .prepare(
-              "INSERT INTO draw_methods (user_id, type, draw_currency_id, bank_name, bank_address, bank_swift, payee_name, payee_account, remark, created_at) VALUES (?, 2, ?, ?, ?, ?, ?, ?, ?, ?)",
-            )
-            .run(
-              userId,
-              currency.id,
-              text(req.bankName, 120, "wallet_bank_required"),
-              text(req.bankAddress, 200, "wallet_bank_required"),
-              swift,
-              text(req.payeeName, 120, "wallet_bank_required"),
-              text(req.payeeAccount, 64, "wallet_bank_required"),
-              (req.remark ?? "").trim().slice(0, 200) || null,
-              now,
-            ).lastInsertRowid,
-        );
-      }
+      const id =
+        req.type === DRAW_TYPE.ADDRESS
+          ? this.bindAddress(userId, currency, req, now)
+          : this.bindBank(userId, currency, req, now);
       return this.get(userId, id)!;
     });
     return tx();
+  }
+
+  /** Saves a crypto address, refused unless it is an address of the currency's network. */
+  private bindAddress(
+    userId: number,
+    currency: BindCurrencyRow,
+    req: Extract<BindRequest, { type: typeof DRAW_TYPE.ADDRESS }>,
+    now: number,
+  ): number {
+    const address = text(req.address, 128, "wallet_address_invalid");
+    const network = currency.protocol || currency.code;
+    if (!validAddress(network, address))
+      throw new DomainError("wallet_address_invalid", CODE.FAIL, { network });
+    return insertAddressMethod(this.db, {
+      userId,
+      drawCurrencyId: currency.id,
+      address,
+      createdAt: now,
+    });
+  }
+
+  /** Saves a bank account: every field present, and a well-formed SWIFT/BIC. */
+  private bindBank(
+    userId: number,
+    currency: BindCurrencyRow,
+    req: Extract<BindRequest, { type: typeof DRAW_TYPE.BANK }>,
+    now: number,
+  ): number {
+    const swift = text(req.bankSwift, 11, "wallet_swift_invalid").toUpperCase();
+    if (!SWIFT.test(swift)) throw new DomainError("wallet_swift_invalid");
+    return insertBankMethod(this.db, {
+      userId,
+      drawCurrencyId: currency.id,
+      bankName: text(req.bankName, 120, "wallet_bank_required"),
+      bankAddress: text(req.bankAddress, 200, "wallet_bank_required"),
+      bankSwift: swift,
+      payeeName: text(req.payeeName, 120, "wallet_bank_required"),
+      payeeAccount: text(req.payeeAccount, 64, "wallet_bank_required"),
+      remark: (req.remark ?? "").trim().slice(0, 200) || null,
+      createdAt: now,
+    });
   }
 
   /** Deletes a destination unless a withdrawal under review goes to it. */
   remove(userId: number, id: number, now = Date.now()): void {
     const tx = this.db.transaction(() => {
       if (!this.get(userId, id)) throw new DomainError("not_found", CODE.NOT_FOUND);
-      const busy = this.db
-        .prepare("SELECT 1 FROM draws WHERE draw_method_id = ? AND status = ? LIMIT 1")
-        .get(id, WITHDRAW_STATUS.REVIEWING);
-      if (busy) throw new DomainError("wallet_in_use");
-      this.db.prepare("UPDATE draw_methods SET deleted_at = ? WHERE id = ?").run(now, id);
+      if (methodHasDraw(this.db, { methodId: id, status: WITHDRAW_STATUS.REVIEWING }))
+        throw new DomainError("wallet_in_use");
+      markMethodDeleted(this.db, { id, deletedAt: now });
     });
     tx();
   }
 }
-
-const METHOD_SQL = `SELECT m.*, c.code AS currency_code, c.protocol AS protocol
-  FROM draw_methods m JOIN draw_currencies c ON c.id = m.draw_currency_id`;
-
-type MethodRow = {
-  id: number;
-  type: number;
-  draw_currency_id: number;
-  currency_code: string;
-  protocol: string;
-  dc_address: string | null;
-  bank_name: string | null;
-  bank_address: string | null;
-  bank_swift: string | null;
-  payee_name: string | null;
-  payee_account: string | null;
-  remark: string | null;
-  created_at: number;
-};
 
 const toMethod = (r: MethodRow): DrawMethod => ({
   id: r.id,

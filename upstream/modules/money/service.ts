@@ -8,14 +8,11 @@
  * One service per store (moneyOf(db)): every module that books on a store books through the same
  * instance, so the engine listening on it sees every change.
  */
+import assert from "node:assert/strict";
 import type { DB } from "../../platform/db.js";
 import { DomainError } from "../../platform/errors.js";
-import {
-  LEDGER_KINDS,
-  ledgerStatements,
-  type LedgerKind,
-  type LedgerStatements,
-} from "./ledger.js";
+import { LEDGER_KINDS, type LedgerKind } from "./ledger.js";
+import { ledgerStore, type BalanceRow, type LedgerStore } from "./ledger-store.js";
 
 export type { LedgerKind } from "./ledger.js";
 
@@ -60,14 +57,14 @@ export interface Balances {
 export type BalanceListener = (userId: number, balanceMicro: number) => void;
 
 export class MoneyService {
-  private readonly st: LedgerStatements;
+  private readonly st: LedgerStore;
   private readonly listeners = new Set<BalanceListener>();
   /** Users booked inside the current MoneyService.transaction (re-announced when it rolls back). */
   private touched: Set<number> | null = null;
   private readonly txRunner: (fn: () => unknown) => unknown;
 
   constructor(private readonly db: DB) {
-    this.st = ledgerStatements(db);
+    this.st = ledgerStore(db);
     this.txRunner = db.transaction((fn: () => unknown) => fn());
   }
 
@@ -76,27 +73,18 @@ export class MoneyService {
    * Runs inside the caller's db transaction when there is one, otherwise in its own.
    */
   post(p: Posting): number {
-    if (!Number.isSafeInteger(p.amountMicro))
-      throw new Error(`amount is not an integer micro-USD value: ${p.amountMicro}`);
-    if (!LEDGER_KINDS.includes(p.kind)) throw new Error(`unknown ledger kind: ${p.kind}`);
+    assert(
+      Number.isSafeInteger(p.amountMicro),
+      `amount is not an integer micro-USD value: ${p.amountMicro}`,
+    );
+    assert(LEDGER_KINDS.includes(p.kind), `unknown ledger kind: ${p.kind}`);
     if (!this.db.inTransaction) return this.transaction(() => this.post(p));
-    const row = this.st.move.get(p.amountMicro, p.userId) as { balance_micro: number } | undefined;
-    if (!row) throw new Error(`no such user ${p.userId}`);
-    const after = row.balance_micro;
-    if (!Number.isSafeInteger(after)) throw new Error(`balance out of range for user ${p.userId}`);
+    const after = this.st.moveBalance({ userId: p.userId, amountMicro: p.amountMicro });
+    assert(after !== undefined, `no such user ${p.userId}`);
+    assert(Number.isSafeInteger(after), `balance out of range for user ${p.userId}`);
     if (p.floorMicro !== undefined && after < p.floorMicro)
       throw new DomainError(p.refusal ?? "insufficient_balance");
-    this.st.insert.run(
-      p.userId,
-      p.amountMicro,
-      after,
-      p.kind,
-      p.memo ?? null,
-      p.ref ?? null,
-      p.at ?? Date.now(),
-    );
-    this.touched?.add(p.userId);
-    this.announce(p.userId, after);
+    this.book(p, p.amountMicro, after, p.kind);
     return after;
   }
 
@@ -110,10 +98,14 @@ export class MoneyService {
     if (!this.db.inTransaction) return this.transaction(() => this.hold(h));
     // Checked before anything is written, so a caller that catches the refusal keeps a clean store.
     const before = this.balances(h.userId);
-    if (!before) throw new Error(`no such user ${h.userId}`);
+    assert(before, `no such user ${h.userId}`);
     if (before.balanceMicro - h.amountMicro < 0)
       throw new DomainError(h.refusal ?? "insufficient_balance");
-    const after = this.st.hold.get({ amount: h.amountMicro, user: h.userId }) as Row;
+    const after = this.st.shiftToLock({ userId: h.userId, amountMicro: h.amountMicro });
+    // Funds locked at request: the balance went down and the lock up by exactly the amount.
+    assert.equal(after.balance_micro, before.balanceMicro - h.amountMicro);
+    assert.equal(after.lock_balance_micro, before.lockMicro + h.amountMicro);
+    assert(after.balance_micro >= 0, `hold of ${h.ref} took the balance below 0`);
     this.book(h, -h.amountMicro, after.balance_micro, "withdrawal_request");
     return toBalances(after);
   }
@@ -126,7 +118,8 @@ export class MoneyService {
     assertPositive(h.amountMicro);
     if (!this.db.inTransaction) return this.transaction(() => this.unhold(h));
     this.assertHeld(h);
-    const after = this.st.hold.get({ amount: -h.amountMicro, user: h.userId }) as Row;
+    const after = this.st.shiftToLock({ userId: h.userId, amountMicro: -h.amountMicro });
+    assert(after.lock_balance_micro >= 0, `unhold of ${h.ref} took the lock below 0`);
     this.book(h, h.amountMicro, after.balance_micro, "withdrawal_returned");
     return toBalances(after);
   }
@@ -139,31 +132,39 @@ export class MoneyService {
     assertPositive(h.amountMicro);
     if (!this.db.inTransaction) return this.transaction(() => this.payOut(h));
     this.assertHeld(h);
-    return toBalances(this.st.release.get(h.amountMicro, h.userId) as Row);
+    const after = this.st.releaseLock({ userId: h.userId, amountMicro: h.amountMicro });
+    assert(after.lock_balance_micro >= 0, `payout of ${h.ref} took the lock below 0`);
+    return toBalances(after);
   }
 
   /** The lock must hold what leaves it: anything else is a fault of the caller, not of the user. */
   private assertHeld(h: Hold): void {
     const before = this.balances(h.userId);
-    if (!before) throw new Error(`no such user ${h.userId}`);
-    if (before.lockMicro < h.amountMicro)
-      throw new Error(
-        `lock_balance of user ${h.userId} (${before.lockMicro}) is below ${h.amountMicro} (${h.ref})`,
-      );
+    assert(before, `no such user ${h.userId}`);
+    assert(
+      before.lockMicro >= h.amountMicro,
+      `lock_balance of user ${h.userId} (${before.lockMicro}) is below ${h.amountMicro} (${h.ref})`,
+    );
   }
 
-  private book(h: Hold, amountMicro: number, balanceAfter: number, kind: LedgerKind): void {
-    this.st.insert.run(
-      h.userId,
+  /** Appends the ledger row of a balance change already made, and tells the listeners. */
+  private book(
+    on: { userId: number; memo?: string | null; ref?: string | null; at?: number },
+    amountMicro: number,
+    balanceAfterMicro: number,
+    kind: LedgerKind,
+  ): void {
+    this.st.insertRow({
+      userId: on.userId,
       amountMicro,
-      balanceAfter,
+      balanceAfterMicro,
       kind,
-      h.memo ?? null,
-      h.ref,
-      h.at ?? Date.now(),
-    );
-    this.touched?.add(h.userId);
-    this.announce(h.userId, balanceAfter);
+      memo: on.memo ?? null,
+      ref: on.ref ?? null,
+      createdAt: on.at ?? Date.now(),
+    });
+    this.touched?.add(on.userId);
+    this.announce(on.userId, balanceAfterMicro);
   }
 
   /**
@@ -189,14 +190,13 @@ export class MoneyService {
 
   /** A user's balance and locked balance (micro-USD), or undefined for no such user. */
   balances(userId: number): Balances | undefined {
-    const r = this.st.balances.get(userId) as
-      { balance_micro: number; lock_balance_micro: number } | undefined;
-    return r ? { balanceMicro: r.balance_micro, lockMicro: r.lock_balance_micro } : undefined;
+    const r = this.st.balances(userId);
+    return r ? toBalances(r) : undefined;
   }
 
   /** Sum of a user's ledger rows (equal to the balance, always). */
   ledgerSum(userId: number): number {
-    return (this.st.sum.get(userId) as { s: number }).s;
+    return this.st.sum(userId);
   }
 
   /** Listens to balance changes; returns the unsubscribe function. */
@@ -210,19 +210,16 @@ export class MoneyService {
   }
 }
 
-interface Row {
-  balance_micro: number;
-  lock_balance_micro: number;
-}
-
-const toBalances = (r: Row): Balances => ({
+const toBalances = (r: BalanceRow): Balances => ({
   balanceMicro: r.balance_micro,
   lockMicro: r.lock_balance_micro,
 });
 
 function assertPositive(amountMicro: number): void {
-  if (!Number.isSafeInteger(amountMicro) || amountMicro <= 0)
-    throw new Error(`a held amount must be a positive integer micro-USD value: ${amountMicro}`);
+  assert(
+    Number.isSafeInteger(amountMicro) && amountMicro > 0,
+    `a held amount must be a positive integer micro-USD value: ${amountMicro}`,
+  );
 }
 
 const services = new WeakMap<DB, MoneyService>();

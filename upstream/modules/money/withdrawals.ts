@@ -14,6 +14,7 @@
  * Invariant (checked by ledger:check): a user's lock_balance equals the sum of the amounts of their
  * withdrawals under review.
  */
+import assert from "node:assert/strict";
 import { WITHDRAW_STATUS } from "@contract/enums";
 import { withdrawFee } from "@contract/formulas";
 import { withdrawNetText } from "@contract/withdraw-net";
@@ -22,6 +23,20 @@ import { CODE, DomainError } from "../../platform/errors.js";
 import { decimalArith, dec, toMicro, MICRO } from "./decimal.js";
 import { moneyOf, type MoneyService } from "./service.js";
 import { Idempotency } from "../../platform/idempotency.js";
+import { requireRealAccount } from "./accounts.js";
+import {
+  decideDraw,
+  drawById,
+  drawCountOfUser,
+  drawsOfUser,
+  enabledCurrencies,
+  enabledCurrency,
+  insertDraw,
+  liveDestination,
+  type CurrencyRow,
+  type DestinationRow,
+  type DrawRow,
+} from "./withdrawals-store.js";
 
 export interface DrawCurrency {
   id: number;
@@ -70,18 +85,6 @@ export interface WithdrawalDeps {
   now?: () => number;
 }
 
-type CurrencyRow = {
-  id: number;
-  type: number;
-  code: string;
-  protocol: string;
-  draw_rate: string;
-  fee_type: number;
-  usd_price: string;
-  min_micro: number;
-  max_micro: number;
-};
-
 const toCurrency = (r: CurrencyRow): DrawCurrency => ({
   id: r.id,
   type: r.type,
@@ -120,17 +123,11 @@ export class Withdrawals {
 
   /** Enabled withdrawal currencies of a type (1 address, 2 bank), in display order. */
   currencies(type: number): DrawCurrency[] {
-    return (
-      this.d.db
-        .prepare("SELECT * FROM draw_currencies WHERE enabled = 1 AND type = ? ORDER BY sort, id")
-        .all(type) as CurrencyRow[]
-    ).map(toCurrency);
+    return enabledCurrencies(this.d.db, { type }).map(toCurrency);
   }
 
   currency(id: number): DrawCurrency | null {
-    const r = this.d.db
-      .prepare("SELECT * FROM draw_currencies WHERE id = ? AND enabled = 1")
-      .get(id) as CurrencyRow | undefined;
+    const r = enabledCurrency(this.d.db, { id });
     return r ? toCurrency(r) : null;
   }
 
@@ -139,83 +136,62 @@ export class Withdrawals {
    * The same idempotency key again answers the first withdrawal and holds nothing more.
    */
   request(userId: number, req: DrawRequest, idemKey: string | null = null): DrawRecord {
-    const db = this.d.db;
     return this.money.transaction(() => {
       const seen = this.idem.lookup<{ id: number }>(userId, idemKey, "draw", req);
       if (seen) return this.get(seen.id)!;
-      const user = db.prepare("SELECT is_demo FROM users WHERE id = ?").get(userId) as
-        { is_demo: number } | undefined;
-      if (!user) throw new DomainError("not_found", CODE.NOT_FOUND);
-      if (user.is_demo) throw new DomainError("demo_only_true_account");
-      const currency = this.currency(req.drawCurrencyId);
-      if (!currency) throw new DomainError("withdraw_no_channel");
-      const method = db
-        .prepare(
-          "SELECT id, type, draw_currency_id, dc_address, bank_name, payee_name, payee_account FROM draw_methods WHERE id = ? AND user_id = ? AND deleted_at IS NULL",
-        )
-        .get(req.drawMethodId, userId) as
-        | {
-            id: number;
-            type: number;
-            draw_currency_id: number;
-            dc_address: string | null;
-            bank_name: string | null;
-            payee_name: string | null;
-            payee_account: string | null;
-          }
-        | undefined;
-      if (!method) throw new DomainError("withdraw_method_missing");
-      if (method.type !== currency.type || method.draw_currency_id !== currency.id)
-        throw new DomainError("withdraw_method_mismatch");
+      requireRealAccount(this.d.db, userId);
+      const { currency, method } = this.target(userId, req);
       const amount = req.amountMicro;
-      if (!Number.isSafeInteger(amount) || amount <= 0)
-        throw new DomainError("withdraw_amount_positive");
-      if (amount < currency.minMicro)
-        throw new DomainError("withdraw_below_min", CODE.FAIL, { min: usd(currency.minMicro) });
-      if (amount > currency.maxMicro)
-        throw new DomainError("withdraw_above_max", CODE.FAIL, { max: usd(currency.maxMicro) });
-      const free = this.d.freeMarginMicro(userId);
-      if (amount > free)
-        throw new DomainError("withdraw_above_free", CODE.FAIL, { free: usd(Math.max(0, free)) });
+      this.checkAmount(userId, currency, amount);
       const { feeMicro, net } = drawFigures(currency, amount);
       if (feeMicro >= amount) throw new DomainError("withdraw_fee_exceeds");
       const at = this.now();
-      const id = Number(
-        db
-          .prepare(
-            `INSERT INTO draws (user_id, type, draw_currency_id, draw_method_id, amount_micro, fee_micro, net, memo, created_at,
-              currency_code, currency_protocol, usd_price, draw_rate, fee_type,
-              dest_address, dest_bank_name, dest_payee_name, dest_payee_account)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          )
-          .run(
-            userId,
-            currency.type,
-            currency.id,
-            method.id,
-            amount,
-            feeMicro,
-            net,
-            req.memo ?? null,
-            at,
-            // What the request was made with, kept on its row: the catalogue and the wallet may
-            // change afterwards, the request does not.
-            currency.code,
-            currency.protocol,
-            currency.usdPrice,
-            currency.drawRate,
-            currency.feeType,
-            method.dc_address,
-            method.bank_name,
-            method.payee_name,
-            method.payee_account,
-          ).lastInsertRowid,
-      );
-      // Refused (and everything above rolled back) when the balance cannot cover it.
-      this.money.hold({ userId, amountMicro: amount, ref: `draw:${id}`, at });
+      const id = insertDraw(this.d.db, {
+        userId,
+        type: currency.type,
+        drawCurrencyId: currency.id,
+        drawMethodId: method.id,
+        amountMicro: amount,
+        feeMicro,
+        net,
+        memo: req.memo ?? null,
+        createdAt: at,
+        ...requestedWith(currency, method),
+      });
+      // Funds locked at request: refused (and everything above rolled back) when the balance
+      // cannot cover it.
+      const held = this.money.hold({ userId, amountMicro: amount, ref: `draw:${id}`, at });
+      assert(held.lockMicro >= amount, `draw:${id} is not held`);
       this.idem.store(userId, idemKey, "draw", req, { id });
       return this.get(id)!;
     });
+  }
+
+  /** The request's currency and destination: enabled, the user's own, and matching each other. */
+  private target(
+    userId: number,
+    req: DrawRequest,
+  ): { currency: DrawCurrency; method: DestinationRow } {
+    const currency = this.currency(req.drawCurrencyId);
+    if (!currency) throw new DomainError("withdraw_no_channel");
+    const method = liveDestination(this.d.db, { id: req.drawMethodId, userId });
+    if (!method) throw new DomainError("withdraw_method_missing");
+    if (method.type !== currency.type || method.draw_currency_id !== currency.id)
+      throw new DomainError("withdraw_method_mismatch");
+    return { currency, method };
+  }
+
+  /** A positive integer micro-USD amount within the currency's bounds and the free margin. */
+  private checkAmount(userId: number, currency: DrawCurrency, amount: number): void {
+    if (!Number.isSafeInteger(amount) || amount <= 0)
+      throw new DomainError("withdraw_amount_positive");
+    if (amount < currency.minMicro)
+      throw new DomainError("withdraw_below_min", CODE.FAIL, { min: usd(currency.minMicro) });
+    if (amount > currency.maxMicro)
+      throw new DomainError("withdraw_above_max", CODE.FAIL, { max: usd(currency.maxMicro) });
+    const free = this.d.freeMarginMicro(userId);
+    if (amount > free)
+      throw new DomainError("withdraw_above_free", CODE.FAIL, { free: usd(Math.max(0, free)) });
   }
 
   /**
@@ -243,12 +219,16 @@ export class Withdrawals {
     return this.decide(id, WITHDRAW_STATUS.REJECTED, { remark: remark.trim(), by });
   }
 
+  /**
+   * Decides a withdrawal, only from reviewing: paid takes the amount out of the lock, rejected or
+   * cancelled returns it to the balance.
+   */
   private decide(
     id: number,
     to: number,
     o: { userId?: number; remark: string | null; by: string | null },
   ): DrawRecord {
-    const db = this.d.db;
+    assert(DECISIONS.includes(to), `withdrawal ${id} cannot be decided to status ${to}`);
     return this.money.transaction(() => {
       const draw = this.get(id);
       if (!draw || (o.userId !== undefined && draw.userId !== o.userId))
@@ -256,12 +236,15 @@ export class Withdrawals {
       if (draw.status !== WITHDRAW_STATUS.REVIEWING)
         throw new DomainError("withdraw_already_decided");
       const at = this.now();
-      const changed = db
-        .prepare(
-          "UPDATE draws SET status = ?, remark = ?, decided_by = ?, decided_at = ? WHERE id = ? AND status = ?",
-        )
-        .run(to, o.remark, o.by, at, id, WITHDRAW_STATUS.REVIEWING).changes;
-      if (changed !== 1) throw new Error(`withdrawal ${id} changed under its own transaction`);
+      const changed = decideDraw(this.d.db, {
+        id,
+        status: to,
+        from: WITHDRAW_STATUS.REVIEWING,
+        remark: o.remark,
+        decidedBy: o.by,
+        decidedAt: at,
+      });
+      assert.equal(changed, 1, `withdrawal ${id} changed under its own transaction`);
       const hold = { userId: draw.userId, amountMicro: draw.amountMicro, ref: `draw:${id}`, at };
       if (to === WITHDRAW_STATUS.PAID) this.money.payOut(hold);
       else this.money.unhold({ ...hold, memo: o.remark });
@@ -270,7 +253,7 @@ export class Withdrawals {
   }
 
   get(id: number): DrawRecord | null {
-    const r = this.d.db.prepare(`${RECORD_SQL} WHERE d.id = ?`).get(id) as RecordRow | undefined;
+    const r = drawById(this.d.db, { id });
     return r ? toRecord(r) : null;
   }
 
@@ -281,60 +264,40 @@ export class Withdrawals {
     page: number,
     pageSize: number,
   ): { items: DrawRecord[]; total: number } {
-    const p = Math.max(1, Math.floor(page));
-    const items = (
-      this.d.db
-        .prepare(
-          `${RECORD_SQL} WHERE d.user_id = ? AND d.type = ? ORDER BY d.id DESC LIMIT ? OFFSET ?`,
-        )
-        .all(userId, type, pageSize, (p - 1) * pageSize) as RecordRow[]
-    ).map(toRecord);
-    const total = (
-      this.d.db
-        .prepare("SELECT COUNT(*) AS n FROM draws WHERE user_id = ? AND type = ?")
-        .get(userId, type) as { n: number }
-    ).n;
-    return { items, total };
+    const offset = (Math.max(1, Math.floor(page)) - 1) * pageSize;
+    return {
+      items: drawsOfUser(this.d.db, { userId, type, limit: pageSize, offset }).map(toRecord),
+      total: drawCountOfUser(this.d.db, { userId, type }),
+    };
   }
 }
 
+/** The states a withdrawal under review may move to. */
+const DECISIONS: readonly number[] = [
+  WITHDRAW_STATUS.PAID,
+  WITHDRAW_STATUS.REJECTED,
+  WITHDRAW_STATUS.CANCELLED,
+];
+
 /**
- * A withdrawal as it was requested: currency, network, price, rate, fee type and destination from
- * its own row; only the currency's current bounds come from the catalogue.
+ * What the request was made with, kept on its row: the catalogue and the wallet may change
+ * afterwards, the request does not.
  */
-const RECORD_SQL = `SELECT d.*, c.type AS c_type,
-  c.min_micro AS c_min_micro, c.max_micro AS c_max_micro
-  FROM draws d JOIN draw_currencies c ON c.id = d.draw_currency_id`;
+function requestedWith(c: DrawCurrency, m: DestinationRow) {
+  return {
+    currencyCode: c.code,
+    currencyProtocol: c.protocol,
+    usdPrice: c.usdPrice,
+    drawRate: c.drawRate,
+    feeType: c.feeType,
+    destAddress: m.dc_address,
+    destBankName: m.bank_name,
+    destPayeeName: m.payee_name,
+    destPayeeAccount: m.payee_account,
+  };
+}
 
-type RecordRow = {
-  id: number;
-  user_id: number;
-  type: number;
-  draw_currency_id: number;
-  draw_method_id: number;
-  amount_micro: number;
-  fee_micro: number;
-  net: string;
-  memo: string | null;
-  status: number;
-  remark: string | null;
-  created_at: number;
-  decided_at: number | null;
-  c_type: number;
-  c_min_micro: number;
-  c_max_micro: number;
-  currency_code: string;
-  currency_protocol: string;
-  usd_price: string;
-  draw_rate: string;
-  fee_type: number;
-  dest_address: string | null;
-  dest_bank_name: string | null;
-  dest_payee_name: string | null;
-  dest_payee_account: string | null;
-};
-
-function toRecord(r: RecordRow): DrawRecord {
+function toRecord(r: DrawRow): DrawRecord {
   return {
     id: r.id,
     userId: r.user_id,

@@ -1,0 +1,109 @@
+/**
+ * The ledger's SQL: every balance change is one append-only row, and users.balance_micro always
+ * equals the sum of that user's rows. The one file holding the SQL that writes ledger rows and
+ * moves balances; only the money service (service.ts, and ledger.ts for the reads) imports it
+ * (tests/unit/upstream-boundaries.test.ts).
+ */
+import type { Statement } from "better-sqlite3";
+import type { DB } from "../../platform/db.js";
+
+/** A user's balance and locked balance as stored (micro-USD). */
+export interface BalanceRow {
+  balance_micro: number;
+  lock_balance_micro: number;
+}
+
+/** One ledger row to append. */
+export interface LedgerInsert {
+  userId: number;
+  /** Signed integer micro-USD. */
+  amountMicro: number;
+  balanceAfterMicro: number;
+  /** One of ledger.ts's LEDGER_KINDS. */
+  kind: string;
+  memo: string | null;
+  ref: string | null;
+  createdAt: number;
+}
+
+/** A user and an amount (micro-USD) a balance statement moves. */
+export interface BalanceMove {
+  userId: number;
+  amountMicro: number;
+}
+
+/** The ledger's statements on one store, prepared once (the engine books on its hot path). */
+export interface LedgerStore {
+  /** Moves a balance by a signed amount; the balance after, or undefined for no such user. */
+  moveBalance(m: BalanceMove): number | undefined;
+  /** Appends one ledger row. */
+  insertRow(row: LedgerInsert): void;
+  /** Moves an amount between balance and lock_balance (positive: into the lock); both after. */
+  shiftToLock(m: BalanceMove): BalanceRow;
+  /** Takes an amount out of lock_balance (paid out); both after. */
+  releaseLock(m: BalanceMove): BalanceRow;
+  balances(userId: number): BalanceRow | undefined;
+  /** Sum of a user's ledger rows. */
+  sum(userId: number): number;
+}
+
+export function ledgerStore(db: DB): LedgerStore {
+  const st = {
+    move: db.prepare(
+      "UPDATE users SET balance_micro = balance_micro + @amountMicro WHERE id = @userId RETURNING balance_micro",
+    ),
+    insert: db.prepare(
+      `INSERT INTO ledger (user_id, amount_micro, balance_after_micro, kind, memo, ref, created_at)
+       VALUES (@userId, @amountMicro, @balanceAfterMicro, @kind, @memo, @ref, @createdAt)`,
+    ),
+    hold: db.prepare(
+      `UPDATE users SET balance_micro = balance_micro - @amountMicro,
+         lock_balance_micro = lock_balance_micro + @amountMicro
+       WHERE id = @userId RETURNING balance_micro, lock_balance_micro`,
+    ),
+    release: db.prepare(
+      "UPDATE users SET lock_balance_micro = lock_balance_micro - @amountMicro WHERE id = @userId RETURNING balance_micro, lock_balance_micro",
+    ),
+    balances: db.prepare("SELECT balance_micro, lock_balance_micro FROM users WHERE id = @userId"),
+    sum: db.prepare(
+      "SELECT COALESCE(SUM(amount_micro), 0) AS s FROM ledger WHERE user_id = @userId",
+    ),
+  } satisfies Record<string, Statement<unknown[]>>;
+  return {
+    moveBalance: (m) => (st.move.get(m) as { balance_micro: number } | undefined)?.balance_micro,
+    insertRow: (row) => void st.insert.run(row),
+    shiftToLock: (m) => st.hold.get(m) as BalanceRow,
+    releaseLock: (m) => st.release.get(m) as BalanceRow,
+    balances: (userId) => st.balances.get({ userId }) as BalanceRow | undefined,
+    sum: (userId) => (st.sum.get({ userId }) as { s: number }).s,
+  };
+}
+
+/** A ledger row as a user's statement shows it. */
+export interface LedgerPageRow {
+  id: number;
+  amount_micro: number;
+  balance_after_micro: number;
+  kind: string;
+  created_at: number;
+}
+
+/** One page of a user's ledger rows, newest first. */
+export function ledgerRowsOfUser(
+  db: DB,
+  p: { userId: number; limit: number; offset: number },
+): LedgerPageRow[] {
+  return db
+    .prepare(
+      `SELECT id, amount_micro, balance_after_micro, kind, created_at FROM ledger
+       WHERE user_id = @userId ORDER BY id DESC LIMIT @limit OFFSET @offset`,
+    )
+    .all(p) as LedgerPageRow[];
+}
+
+/** How many ledger rows a user has. */
+export function ledgerCountOfUser(db: DB, p: { userId: number }): number {
+  return (
+    db.prepare("SELECT COUNT(*) AS n FROM ledger WHERE user_id = @userId").get(p) as { n: number }
+  ).n;
+}

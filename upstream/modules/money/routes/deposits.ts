@@ -1,0 +1,140 @@
+/**
+ * Deposits (upstream/API.md "Money"): the coin channels and wire accounts to send money to, a
+ * deposit declared with its proof (coin or wire), and the history of a type. The Deposits service
+ * (ctx.deposits) decides; these routes read the fields and shape the answers.
+ */
+import type { FastifyInstance } from "fastify";
+import * as api from "@contract/api/finance";
+import { UPLOAD_PATH } from "@contract/api/common";
+import type { EndpointDef } from "@contract/api/endpoint";
+import { PAGE_SIZE } from "@contract/constants";
+import { CHANNEL_TYPE } from "@contract/enums";
+import type { AppContext } from "../../../platform/context.js";
+import { CODE_FAIL, DomainError } from "../../../platform/errors.js";
+import { route, type Fields } from "../../../platform/http/route.js";
+import { translate, type Lang } from "../../../platform/i18n.js";
+import { wireTime } from "../../../platform/wire.js";
+import type { ChargeChannel, ChargeRecord, ChargeRequest, WireAccount } from "../deposits.js";
+import { amountMicro, extras, idemKey, INVALID, int, page, realUser, usd } from "./shared.js";
+
+const channelView = (c: ChargeChannel): api.ChargeChannel => ({
+  id: c.id,
+  currency_code: c.currencyCode,
+  protocol_code: c.protocolCode,
+  address: c.address,
+  usd_price: Number(c.usdPrice),
+});
+
+const wireView = (w: WireAccount): api.WireAccount => ({
+  id: w.id,
+  bank_coin: w.bankCoin,
+  bank_name: w.bankName,
+  bank_address: w.bankAddress,
+  bank_swift: w.bankSwift,
+  payee_name: w.payeeName,
+  payee_account: w.payeeAccount,
+  bank_remark: w.bankRemark,
+});
+
+const chargeView = (lang: Lang, c: ChargeRecord): api.ChargeRecord => ({
+  id: c.id,
+  number: usd(c.amountMicro),
+  credited: c.creditedMicro === null ? null : usd(c.creditedMicro),
+  type: c.type,
+  currency_code: c.currencyCode,
+  status: c.status,
+  status_name: translate(lang, `charge_status_${c.status}`),
+  remark: c.remark,
+  created_at: wireTime(c.createdAt),
+});
+
+/** A proof names an upload by its name, or by the path image_upload answered. */
+function proofName(raw: unknown): string {
+  const v = typeof raw === "string" ? raw.trim() : "";
+  return v.startsWith(UPLOAD_PATH) ? v.slice(UPLOAD_PATH.length) : v;
+}
+
+/** A coin deposit's fields: the channel, the amount (USD), the proof, the address it went to. */
+const coinDeposit = (body: Fields): ChargeRequest => ({
+  type: CHANNEL_TYPE.COIN,
+  channelId: int(body.charge_id, "charge_id"),
+  amountMicro: amountMicro(body.number, "deposit_amount_positive"),
+  proof: proofName(body.proofImg),
+  address: typeof body.address === "string" ? body.address : null,
+});
+
+/** A wire deposit's fields: the wire account, the amount (USD), the proof. */
+const wireDeposit = (body: Fields): ChargeRequest => ({
+  type: CHANNEL_TYPE.BANK,
+  wireId: int(body.wire_id, "wire_id"),
+  amountMicro: amountMicro(body.number, "deposit_amount_positive"),
+  proof: proofName(body.proofImg),
+});
+
+/** A deposit type: 0 coin (the default) or 1 bank. */
+function chargeType(raw: unknown): number {
+  const type = int(raw, "type", CHANNEL_TYPE.COIN);
+  if (type !== CHANNEL_TYPE.COIN && type !== CHANNEL_TYPE.BANK)
+    throw new DomainError(INVALID, CODE_FAIL, { field: "type" });
+  return type;
+}
+
+export function registerDepositRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const { deposits } = ctx;
+  /** A deposit declared by the fields `read` takes from the body; nothing is credited yet. */
+  const declare = (def: EndpointDef, read: (body: Fields) => ChargeRequest) =>
+    route(
+      app,
+      def,
+      async (req) => {
+        const u = realUser(ctx, req);
+        const c = deposits.submit(u.id, read(req.body), idemKey(req, req.body));
+        return ctx.ok(req, chargeView(req.lang, c), "deposit_submitted");
+      },
+      extras,
+    );
+
+  route(
+    app,
+    api.quickChargeInfo,
+    async (req) => {
+      realUser(ctx, req);
+      const { minMicro, maxMicro } = deposits.bounds();
+      const channels = deposits.channels().map(channelView);
+      return ctx.ok(req, { channels, min: usd(minMicro), max: usd(maxMicro) });
+    },
+    extras,
+  );
+  route(
+    app,
+    api.quickChargeSymbols,
+    async (req) => {
+      realUser(ctx, req);
+      return ctx.ok(req, [...new Set(deposits.channels().map((c) => c.currencyCode))]);
+    },
+    extras,
+  );
+  declare(api.quickChargeSubmit, coinDeposit);
+  route(
+    app,
+    api.wireInfo,
+    async (req) => {
+      realUser(ctx, req);
+      const coin = typeof req.query.bank_coin === "string" ? req.query.bank_coin.trim() : "";
+      return ctx.ok(req, deposits.wireAccounts(coin || undefined).map(wireView));
+    },
+    extras,
+  );
+  declare(api.wireSubmit, wireDeposit);
+  route(
+    app,
+    api.quickList,
+    async (req) => {
+      const u = realUser(ctx, req);
+      const type = chargeType(req.query.type);
+      const { items, total } = deposits.list(u.id, type, page(req.query.page), PAGE_SIZE);
+      return ctx.ok(req, { data: items.map((c) => chargeView(req.lang, c)), total });
+    },
+    extras,
+  );
+}

@@ -1,0 +1,101 @@
+/**
+ * Withdrawals (upstream/API.md "Money"): the currencies one can withdraw in, a request (the amount
+ * moves from balance to lock_balance until reviewed), its cancellation and the history of a type.
+ * The Withdrawals service (ctx.withdrawals) decides; these routes read the fields and shape the
+ * answers.
+ */
+import type { FastifyInstance } from "fastify";
+import * as api from "@contract/api/finance";
+import { PAGE_SIZE } from "@contract/constants";
+import type { AppContext } from "../../../platform/context.js";
+import { route, type Fields } from "../../../platform/http/route.js";
+import { translate, type Lang } from "../../../platform/i18n.js";
+import { wireTime } from "../../../platform/wire.js";
+import type { DrawCurrency, DrawRecord, DrawRequest } from "../withdrawals.js";
+import { amountMicro, drawType, extras, idemKey, int, page, realUser, usd } from "./shared.js";
+
+const currencyView = (c: DrawCurrency): api.DrawCurrency => ({
+  id: c.id,
+  type: c.type,
+  code: c.code,
+  protocol: c.protocol,
+  draw_rate: Number(c.drawRate),
+  fee_type: c.feeType,
+  usd_price: Number(c.usdPrice),
+  min: usd(c.minMicro),
+  max: usd(c.maxMicro),
+});
+
+const drawView = (lang: Lang, d: DrawRecord): api.DrawRecord => ({
+  id: d.id,
+  number: usd(d.amountMicro),
+  real_number: d.net,
+  fee: usd(d.feeMicro),
+  draw_currency: { id: d.currency.id, code: d.currency.code, protocol: d.currency.protocol },
+  status: d.status,
+  status_name: translate(lang, `withdraw_status_${d.status}`),
+  remark: d.remark,
+  created_at: wireTime(d.createdAt),
+  type: d.type,
+  address: d.address,
+  payee_account: d.payeeAccount,
+  notes: d.memo,
+});
+
+/** A request's fields: the amount (USD) first, then the currency, the destination and a memo. */
+function drawRequest(body: Fields): DrawRequest {
+  const amount = amountMicro(body.number, "withdraw_amount_positive");
+  const memo = typeof body.memo === "string" ? body.memo.trim().slice(0, 200) : "";
+  return {
+    drawCurrencyId: int(body.draw_currency_id, "draw_currency_id"),
+    amountMicro: amount,
+    drawMethodId: int(body.draw_method_id, "draw_method_id"),
+    memo: memo || null,
+  };
+}
+
+export function registerWithdrawalRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const { withdrawals } = ctx;
+
+  route(
+    app,
+    api.drawSymbolList,
+    async (req) => {
+      realUser(ctx, req);
+      const type = drawType(req.query.type, "type");
+      return ctx.ok(req, withdrawals.currencies(type).map(currencyView));
+    },
+    extras,
+  );
+  route(
+    app,
+    api.draw,
+    async (req) => {
+      const u = realUser(ctx, req);
+      const d = withdrawals.request(u.id, drawRequest(req.body), idemKey(req, req.body));
+      return ctx.ok(req, drawView(req.lang, d), "withdraw_requested");
+    },
+    extras,
+  );
+  route(
+    app,
+    api.drawCancel,
+    async (req) => {
+      const u = realUser(ctx, req);
+      const d = withdrawals.cancel(u.id, int(req.body.id, "id"), idemKey(req, req.body));
+      return ctx.ok(req, drawView(req.lang, d), "withdraw_cancelled");
+    },
+    extras,
+  );
+  route(
+    app,
+    api.drawList,
+    async (req) => {
+      const u = realUser(ctx, req);
+      const type = drawType(req.query.type, "type");
+      const { items, total } = withdrawals.list(u.id, type, page(req.query.page), PAGE_SIZE);
+      return ctx.ok(req, { data: items.map((d) => drawView(req.lang, d)), total });
+    },
+    extras,
+  );
+}
