@@ -14,7 +14,7 @@ import { dec, usdToMicro } from "../money/decimal.js";
 import type { MoneyService } from "../money/service.js";
 import type { PriceFeed } from "../market/feed.js";
 import type { Engine } from "../trading/engine.js";
-import { newInviteCode, newUid } from "../identity/sql.js";
+import { newInviteCode, newUid } from "../identity/store.js";
 
 export type Style = "trend" | "mean_reversion" | "breakout";
 
