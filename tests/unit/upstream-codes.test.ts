@@ -12,7 +12,7 @@ import {
 } from "../../upstream/modules/identity/codes.js";
 import { checkCaptcha, createCaptcha } from "../../upstream/modules/identity/captcha.js";
 import { isEmail, normaliseMobile } from "../../upstream/platform/http/fields.js";
-import { microToNumber } from "../../upstream/modules/identity/sql.js";
+import { microToNumber } from "../../upstream/modules/identity/views.js";
 
 let db: DB;
 beforeEach(() => {

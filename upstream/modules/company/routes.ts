@@ -2,7 +2,7 @@
  * Companies and feedback (upstream/API.md "Companies and feedback"): the public company search and
  * status, the public feedback form, and their operator calls (the company list kept with the money
  * catalogue's editor code, the feedback inbox). Every operator change writes its audit row in the
- * same transaction.
+ * same transaction. The SQL is in store.ts.
  */
 import type { FastifyInstance } from "fastify";
 import * as api from "@contract/api/company";
@@ -16,6 +16,8 @@ import { wireTime } from "../../platform/wire.js";
 import { addressSubject } from "../../platform/limits.js";
 import { writeAudit } from "../operators/audit.js";
 import { isEmail, isWebAddress } from "./checks.js";
+import * as store from "./store.js";
+import type { FeedbackRow } from "./store.js";
 import { operatorOf } from "../../platform/http/operator-guard.js";
 import {
   addToCatalog,
@@ -116,21 +118,6 @@ const publicView = (c: api.AdminCompany): api.Company => ({
   email: c.email,
 });
 
-/** The characters LIKE reads as wildcards, escaped. */
-const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-interface FeedbackRow {
-  id: number;
-  uid: string | null;
-  message: string;
-  contact: string;
-  lang: string;
-  handled: number;
-  handled_by: string | null;
-  handled_at: number | null;
-  created_at: number;
-}
-
 const feedbackView = (r: FeedbackRow): api.AdminFeedback => ({
   id: r.id,
   uid: r.uid,
@@ -142,9 +129,6 @@ const feedbackView = (r: FeedbackRow): api.AdminFeedback => ({
   handled_at: r.handled_at === null ? null : wireTime(r.handled_at),
   created_at: wireTime(r.created_at),
 });
-
-const FEEDBACK_SELECT =
-  "SELECT f.id, u.uid, f.message, f.contact, f.lang, f.handled, f.handled_by, f.handled_at, f.created_at FROM feedback f LEFT JOIN users u ON u.id = f.user_id";
 
 export function registerCompanyRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { db } = ctx;
@@ -160,11 +144,7 @@ export function registerCompanyRoutes(app: FastifyInstance, ctx: AppContext): vo
         throw new DomainError("company.search_too_long", CODE.FAIL, {
           max: api.COMPANY_SEARCH_MAX,
         });
-      const rows = db
-        .prepare(
-          "SELECT * FROM companies WHERE enabled = 1 AND name LIKE ? ESCAPE '\\' ORDER BY sort, id LIMIT 100",
-        )
-        .all(`%${likeEscape(name)}%`) as Record<string, string | number>[];
+      const rows = store.enabledCompaniesNamed(db, name);
       return ctx.ok(
         req,
         rows.map((r) => publicView(COMPANIES.view(r))),
@@ -178,8 +158,7 @@ export function registerCompanyRoutes(app: FastifyInstance, ctx: AppContext): vo
     api.getCompanyStatus,
     async (req) => {
       const id = intField(req.query.id, "id", INVALID);
-      const r = db.prepare("SELECT status, type, loss_url FROM companies WHERE id = ?").get(id) as
-        api.CompanyStatus | undefined;
+      const r = store.companyStatus(db, id);
       if (!r) throw new DomainError("company.not_found", CODE.NOT_FOUND, {}, 404);
       return ctx.ok(req, { status: r.status, type: r.type, loss_url: r.loss_url });
     },
@@ -206,12 +185,14 @@ export function registerCompanyRoutes(app: FastifyInstance, ctx: AppContext): vo
         });
       const user = userForToken(db, tokenOf(req));
       await ctx.limits.consume(["feedback_ip", addressSubject(req.ip)]);
-      const { lastInsertRowid } = db
-        .prepare(
-          "INSERT INTO feedback (user_id, message, contact, lang, created_at) VALUES (?, ?, ?, ?, ?)",
-        )
-        .run(user?.id ?? null, message, contact, req.lang, Date.now());
-      return ctx.ok(req, { id: Number(lastInsertRowid) }, "company.feedback_received");
+      const id = store.insertFeedback(db, {
+        userId: user?.id ?? null,
+        message,
+        contact,
+        lang: req.lang,
+        createdAt: Date.now(),
+      });
+      return ctx.ok(req, { id }, "company.feedback_received");
     },
     extras,
   );
@@ -249,10 +230,8 @@ export function registerCompanyRoutes(app: FastifyInstance, ctx: AppContext): vo
     api.feedbackInbox,
     async (req) => {
       const page = pageField(req.query.page, INVALID);
-      const total = (db.prepare("SELECT COUNT(*) AS n FROM feedback").get() as { n: number }).n;
-      const rows = db
-        .prepare(`${FEEDBACK_SELECT} ORDER BY f.created_at DESC, f.id DESC LIMIT ? OFFSET ?`)
-        .all(PAGE_SIZE, (page - 1) * PAGE_SIZE) as FeedbackRow[];
+      const total = store.feedbackCount(db);
+      const rows = store.feedbackRows(db, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
       return ctx.ok(req, { data: rows.map(feedbackView), total });
     },
     extras,
@@ -265,16 +244,13 @@ export function registerCompanyRoutes(app: FastifyInstance, ctx: AppContext): vo
       const op = operatorOf(req);
       const id = intField((req.params as { id: string }).id, "id", INVALID);
       const row = db.transaction(() => {
-        const before = db.prepare("SELECT handled FROM feedback WHERE id = ?").get(id) as
-          { handled: number } | undefined;
+        const before = store.feedbackHandled(db, id);
         if (!before) throw new DomainError("not_found", CODE.NOT_FOUND, {}, 404);
         if (!before.handled) {
-          db.prepare(
-            "UPDATE feedback SET handled = 1, handled_by = ?, handled_at = ? WHERE id = ?",
-          ).run(op.actor, Date.now(), id);
+          store.markFeedbackHandled(db, { id, handledBy: op.actor, handledAt: Date.now() });
           writeAudit(db, { actor: op.actor, action: "feedback.handled", target: `feedback:${id}` });
         }
-        return db.prepare(`${FEEDBACK_SELECT} WHERE f.id = ?`).get(id) as FeedbackRow;
+        return store.feedbackById(db, id);
       })();
       return ctx.ok(req, feedbackView(row));
     },

@@ -2,7 +2,7 @@
  * News categories, news items and announcements (upstream/API.md "Content"). Readers see what is
  * published in their language and for every language (LANG_ALL); operators see and change
  * everything. Every stored HTML passes the sanitiser (html.ts) first; every change writes its audit
- * row in the same transaction.
+ * row in the same transaction. The SQL is in store.ts.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -17,6 +17,14 @@ import { translate, type Lang } from "../../platform/i18n.js";
 import { wireTime } from "../../platform/wire.js";
 import { writeAudit } from "../operators/audit.js";
 import { sanitizeContent } from "@contract/content-html";
+import * as store from "./store.js";
+import type {
+  ContentRow as Row,
+  ContentTable,
+  ContentValue as Value,
+  NewsRow,
+  NoticeRow,
+} from "./store.js";
 
 export const INVALID = "content.invalid_field";
 const invalid = (field: string) => new DomainError(INVALID, CODE_FAIL, { field });
@@ -37,9 +45,6 @@ export const newsImages = (): Set<string> =>
       ? fs.readdirSync(NEWS_IMAGE_DIR).filter((f) => NEWS_IMAGE_RE.test(f))
       : [],
   );
-
-type Value = string | number;
-type Row = Record<string, Value>;
 
 interface Field {
   name: string;
@@ -124,8 +129,7 @@ const categoryId: Field = {
   read: (raw, db) => {
     const n = intParam(raw);
     if (n === null) throw invalid("category_id");
-    if (!db.prepare("SELECT 1 FROM news_categories WHERE id = ?").get(n))
-      throw new DomainError("content.category_unknown", CODE_FAIL);
+    if (!store.categoryExists(db, n)) throw new DomainError("content.category_unknown", CODE_FAIL);
     return n;
   },
 };
@@ -141,7 +145,7 @@ const sort: Field = {
 };
 
 interface Kind {
-  table: string;
+  table: ContentTable;
   /** Names the entry in audit rows ("news:3"). */
   noun: string;
   fields: Field[];
@@ -209,16 +213,8 @@ export function addEntry(db: DB, kind: Kind, body: Record<string, unknown>, acto
       (raw === undefined || raw === "") && f.dflt !== undefined ? f.dflt : f.read(raw, db);
   }
   const now = Date.now();
-  const cols = Object.keys(row);
   return db.transaction(() => {
-    const r = db
-      .prepare(
-        `INSERT INTO ${kind.table} (${cols.join(", ")}, created_at, updated_at) VALUES (${cols
-          .map(() => "?")
-          .join(", ")}, ?, ?)`,
-      )
-      .run(...cols.map((c) => row[c]), now, now);
-    const id = Number(r.lastInsertRowid);
+    const id = store.insertEntry(db, { table: kind.table, row, now });
     writeAudit(db, {
       actor,
       action: `${kind.noun}.add`,
@@ -237,7 +233,7 @@ export function updateEntry(
   body: Record<string, unknown>,
   actor: string,
 ): void {
-  const before = db.prepare(`SELECT * FROM ${kind.table} WHERE id = ?`).get(id) as Row | undefined;
+  const before = store.entryById(db, { table: kind.table, id });
   if (!before) throw notFound("content.entry_not_found");
   const set: Row = {};
   for (const f of kind.fields) {
@@ -248,13 +244,10 @@ export function updateEntry(
   const after = { ...before, ...set };
   const cols = Object.keys(set);
   db.transaction(() => {
-    if (cols.length)
-      db.prepare(
-        `UPDATE ${kind.table} SET ${cols.map((c) => `${c} = ?`).join(", ")}, updated_at = ? WHERE id = ?`,
-      ).run(...cols.map((c) => set[c]), Date.now(), id);
+    if (cols.length) store.updateEntryColumns(db, { table: kind.table, id, set, now: Date.now() });
     // A renamed seeded category shows the operator's name instead of its translations.
     if (kind === CATEGORIES && "name" in set && set.name !== before.name)
-      db.prepare("UPDATE news_categories SET slug = NULL WHERE id = ?").run(id);
+      store.clearCategorySlug(db, id);
     writeAudit(db, {
       actor,
       action: `${kind.noun}.update`,
@@ -276,20 +269,6 @@ function categoryName(lang: Lang, slug: string | null, name: string): string {
 
 const logoPath = (file: string) => (file ? NEWS_IMAGE_PATH + file : "");
 
-type NewsRow = {
-  id: number;
-  category_id: number;
-  title: string;
-  summary: string;
-  logo: string;
-  content: string;
-  lang: string;
-  published: number;
-  created_at: number;
-  slug: string | null;
-  cname: string;
-};
-
 const newsItem = (lang: Lang, r: NewsRow): api.NewsItem => ({
   id: r.id,
   category_id: r.category_id,
@@ -301,14 +280,10 @@ const newsItem = (lang: Lang, r: NewsRow): api.NewsItem => ({
 });
 
 export function publishedCategories(db: DB, lang: Lang): api.NewsCategory[] {
-  const rows = db
-    .prepare("SELECT id, slug, name FROM news_categories WHERE published = 1 ORDER BY sort, id")
-    .all() as { id: number; slug: string | null; name: string }[];
-  return rows.map((r) => ({ id: r.id, name: categoryName(lang, r.slug, r.name) }));
+  return store
+    .publishedCategoryRows(db)
+    .map((r) => ({ id: r.id, name: categoryName(lang, r.slug, r.name) }));
 }
-
-const NEWS_FROM =
-  "FROM news n JOIN news_categories c ON c.id = n.category_id WHERE n.published = 1 AND c.published = 1 AND n.lang IN (?, ?)";
 
 export function newsPage(
   db: DB,
@@ -320,38 +295,21 @@ export function newsPage(
   const categories = publishedCategories(db, lang);
   if (categoryId !== null && !categories.some((c) => c.id === categoryId))
     throw notFound("content.category_not_found");
-  const where = categoryId === null ? "" : " AND n.category_id = ?";
-  const args: Value[] = [LANG_ALL, lang, ...(categoryId === null ? [] : [categoryId])];
-  const rows = db
-    .prepare(
-      `SELECT n.*, c.slug, c.name AS cname ${NEWS_FROM}${where} ORDER BY n.created_at DESC, n.id DESC LIMIT ? OFFSET ?`,
-    )
-    .all(...args, pageSize, (page - 1) * pageSize) as NewsRow[];
-  const total = (
-    db.prepare(`SELECT COUNT(*) AS n ${NEWS_FROM}${where}`).get(...args) as {
-      n: number;
-    }
-  ).n;
+  const rows = store.publishedNewsRows(db, {
+    lang,
+    categoryId,
+    limit: pageSize,
+    offset: (page - 1) * pageSize,
+  });
+  const total = store.publishedNewsCount(db, { lang, categoryId });
   return { list: rows.map((r) => newsItem(lang, r)), total, categories };
 }
 
 export function newsDetail(db: DB, lang: Lang, id: number): api.NewsDetail {
-  const r = db
-    .prepare(`SELECT n.*, c.slug, c.name AS cname ${NEWS_FROM} AND n.id = ?`)
-    .get(LANG_ALL, lang, id) as NewsRow | undefined;
+  const r = store.publishedNewsById(db, { lang, id });
   if (!r) throw notFound("content.news_not_found");
   return { ...newsItem(lang, r), content: r.content };
 }
-
-type NoticeRow = {
-  id: number;
-  title: string;
-  content: string;
-  lang: string;
-  is_policy: number;
-  published: number;
-  created_at: number;
-};
 
 const notice = (r: NoticeRow): api.Notice => ({
   id: r.id,
@@ -360,25 +318,18 @@ const notice = (r: NoticeRow): api.Notice => ({
   created_at: wireTime(r.created_at),
 });
 
-const NOTICES_FROM = "FROM notices WHERE published = 1 AND lang IN (?, ?)";
-
 export function noticePage(db: DB, lang: Lang, page: number, pageSize: number): api.NoticePage {
-  const rows = db
-    .prepare(
-      `SELECT * ${NOTICES_FROM} ORDER BY is_policy DESC, created_at DESC, id DESC LIMIT ? OFFSET ?`,
-    )
-    .all(LANG_ALL, lang, pageSize, (page - 1) * pageSize) as NoticeRow[];
-  const total = (
-    db.prepare(`SELECT COUNT(*) AS n ${NOTICES_FROM}`).get(LANG_ALL, lang) as {
-      n: number;
-    }
-  ).n;
+  const rows = store.publishedNoticeRows(db, {
+    lang,
+    limit: pageSize,
+    offset: (page - 1) * pageSize,
+  });
+  const total = store.publishedNoticeCount(db, lang);
   return { list: rows.map(notice), total };
 }
 
 export function noticeDetail(db: DB, lang: Lang, id: number): api.NoticeDetail {
-  const r = db.prepare(`SELECT * ${NOTICES_FROM} AND id = ?`).get(LANG_ALL, lang, id) as
-    NoticeRow | undefined;
+  const r = store.publishedNoticeById(db, { lang, id });
   if (!r) throw notFound("content.notice_not_found");
   return { ...notice(r), content: r.content };
 }
@@ -386,15 +337,11 @@ export function noticeDetail(db: DB, lang: Lang, id: number): api.NoticeDetail {
 /* ---- operators' views ----------------------------------------------------------------------- */
 
 export function adminCategories(db: DB): api.AdminNewsCategory[] {
-  return db
-    .prepare("SELECT id, name, sort, published FROM news_categories ORDER BY sort, id")
-    .all() as api.AdminNewsCategory[];
+  return store.adminCategoryRows(db);
 }
 
 export function adminCategory(db: DB, id: number): api.AdminNewsCategory {
-  return db
-    .prepare("SELECT id, name, sort, published FROM news_categories WHERE id = ?")
-    .get(id) as api.AdminNewsCategory;
+  return store.adminCategoryRow(db, id);
 }
 
 const adminNewsView = (r: NewsRow): api.AdminNews => ({
@@ -410,15 +357,13 @@ const adminNewsView = (r: NewsRow): api.AdminNews => ({
 });
 
 export function adminNewsPage(db: DB, page: number, pageSize: number) {
-  const rows = db
-    .prepare("SELECT * FROM news ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?")
-    .all(pageSize, (page - 1) * pageSize) as NewsRow[];
-  const total = (db.prepare("SELECT COUNT(*) AS n FROM news").get() as { n: number }).n;
+  const rows = store.newsRows(db, { limit: pageSize, offset: (page - 1) * pageSize });
+  const total = store.newsCount(db);
   return { data: rows.map(adminNewsView), total };
 }
 
 export function adminNewsItem(db: DB, id: number): api.AdminNews {
-  return adminNewsView(db.prepare("SELECT * FROM news WHERE id = ?").get(id) as NewsRow);
+  return adminNewsView(store.newsById(db, id));
 }
 
 const adminNoticeView = (r: NoticeRow): api.AdminNotice => ({
@@ -432,13 +377,11 @@ const adminNoticeView = (r: NoticeRow): api.AdminNotice => ({
 });
 
 export function adminNoticePage(db: DB, page: number, pageSize: number) {
-  const rows = db
-    .prepare("SELECT * FROM notices ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?")
-    .all(pageSize, (page - 1) * pageSize) as NoticeRow[];
-  const total = (db.prepare("SELECT COUNT(*) AS n FROM notices").get() as { n: number }).n;
+  const rows = store.noticeRows(db, { limit: pageSize, offset: (page - 1) * pageSize });
+  const total = store.noticeCount(db);
   return { data: rows.map(adminNoticeView), total };
 }
 
 export function adminNotice(db: DB, id: number): api.AdminNotice {
-  return adminNoticeView(db.prepare("SELECT * FROM notices WHERE id = ?").get(id) as NoticeRow);
+  return adminNoticeView(store.noticeById(db, id));
 }

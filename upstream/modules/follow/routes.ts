@@ -6,7 +6,7 @@ import type { FastifyInstance } from "fastify";
 import * as api from "@contract/api/follow";
 import type { AppContext } from "../../platform/context.js";
 import { route } from "../../platform/http/route.js";
-import { totalsOf, traders } from "./sql.js";
+import { totalsOf, traders } from "./store.js";
 import { rank, traderStats } from "./stats.js";
 
 export function registerFollowRoutes(app: FastifyInstance, ctx: AppContext): void {

@@ -12,7 +12,7 @@
  * - total_rate = Σ net of every position / starting capital × 100; total_trade_num = their count;
  * - multiple = the leverage used most in the window (ties: the higher), all time when the window
  *   is empty; code = the instrument closed most in the window (ties: the one closed last).
- * sql.ts sums the positions in the store (TraderTotals); traderStats turns the sums into figures.
+ * store.ts sums the positions in SQL (TraderTotals); traderStats turns the sums into figures.
  * Percentages are rounded half away from zero to 2 decimals (display values).
  */
 import { RANK_WINDOW_DAYS, type FollowItem } from "@contract/api/follow";
@@ -33,7 +33,7 @@ export function usd2(micro: number): string {
   return `${sign}${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
 }
 
-/** What the statistics need of one trader's closed positions (sql.ts sums them in the store). */
+/** What the statistics need of one trader's closed positions (store.ts sums them in SQL). */
 export interface TraderTotals {
   /** Σ net, count and count with net > 0 of the positions closed in the window. */
   windowNetMicro: number;

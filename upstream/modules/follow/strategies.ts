@@ -14,7 +14,7 @@ import { dec, usdToMicro } from "../money/decimal.js";
 import type { MoneyService } from "../money/service.js";
 import type { PriceFeed } from "../market/feed.js";
 import type { Engine } from "../trading/engine.js";
-import { newInviteCode, newUid } from "../identity/sql.js";
+import { insertTrader, insertTraderUser, instrumentSpecs, traderIdByName } from "./store.js";
 
 export type Style = "trend" | "mean_reversion" | "breakout";
 
@@ -140,23 +140,23 @@ export function exitLevels(
  */
 export function ensureTraders(db: DB, money: MoneyService): Map<string, number> {
   const capital = usdToMicro(STRATEGY_CAPITAL_USD);
-  const find = db.prepare("SELECT user_id FROM strategy_traders WHERE name = ?");
   const ids = new Map<string, number>();
   for (const def of STRATEGIES) {
-    const found = find.get(def.name) as { user_id: number } | undefined;
-    if (found) {
-      ids.set(def.name, found.user_id);
+    const found = traderIdByName(db, def.name);
+    if (found !== undefined) {
+      ids.set(def.name, found);
       continue;
     }
     money.transaction(() => {
       const now = Date.now();
-      const r = db
-        .prepare("INSERT INTO users (uid, invite_code, is_demo, created_at) VALUES (?, ?, 0, ?)")
-        .run(newUid(db), newInviteCode(db), now);
-      const userId = Number(r.lastInsertRowid);
-      db.prepare(
-        "INSERT INTO strategy_traders (user_id, name, style, start_capital_micro, created_at) VALUES (?, ?, ?, ?, ?)",
-      ).run(userId, def.name, def.style, capital, now);
+      const userId = insertTraderUser(db, now);
+      insertTrader(db, {
+        userId,
+        name: def.name,
+        style: def.style,
+        startCapitalMicro: capital,
+        createdAt: now,
+      });
       const after = money.post({
         userId,
         amountMicro: capital,
@@ -209,12 +209,8 @@ export class StrategyRunner {
   start(): void {
     if (this.timer) return;
     this.ids = ensureTraders(this.o.db, this.o.money);
-    const rows = this.o.db.prepare("SELECT id, code, price_precision FROM instruments").all() as {
-      id: number;
-      code: string;
-      price_precision: number;
-    }[];
-    for (const r of rows) this.specs.set(r.code, { id: r.id, precision: r.price_precision });
+    for (const r of instrumentSpecs(this.o.db))
+      this.specs.set(r.code, { id: r.id, precision: r.price_precision });
     this.timer = setInterval(() => this.runStep(), this.o.intervalMs);
     this.timer.unref();
   }

@@ -1,7 +1,11 @@
-/** Image captchas made by svg-captcha: single use, valid 5 minutes, answer case-insensitive. */
+/**
+ * Image captchas made by svg-captcha: single use, valid 5 minutes, answer case-insensitive. Their
+ * rows are kept by captcha-store.ts.
+ */
 import crypto from "node:crypto";
 import svgCaptcha from "svg-captcha";
 import type { DB } from "../../platform/db.js";
+import * as store from "./captcha-store.js";
 
 export const CAPTCHA_TTL_MS = 5 * 60_000;
 
@@ -15,13 +19,13 @@ export function createCaptcha(db: DB, now = Date.now()): { id: string; b64s: str
     background: "#ffffff",
   });
   const id = crypto.randomBytes(16).toString("hex");
-  db.prepare("DELETE FROM captchas WHERE expires_at < ?").run(now - CAPTCHA_TTL_MS);
-  db.prepare("INSERT INTO captchas (id, answer, created_at, expires_at) VALUES (?, ?, ?, ?)").run(
+  store.deleteCaptchasExpiredBefore(db, now - CAPTCHA_TTL_MS);
+  store.insertCaptcha(db, {
     id,
-    c.text.toLowerCase(),
-    now,
-    now + CAPTCHA_TTL_MS,
-  );
+    answer: c.text.toLowerCase(),
+    createdAt: now,
+    expiresAt: now + CAPTCHA_TTL_MS,
+  });
   return {
     id,
     b64s: "data:image/svg+xml;base64," + Buffer.from(c.data, "utf8").toString("base64"),
@@ -30,17 +34,13 @@ export function createCaptcha(db: DB, now = Date.now()): { id: string; b64s: str
 
 /** True when the answer is right; the captcha is used up by any check, right or wrong. */
 export function checkCaptcha(db: DB, id: string, answer: string, now = Date.now()): boolean {
-  const row = db
-    .prepare("SELECT answer, expires_at, used_at FROM captchas WHERE id = ?")
-    .get(id) as { answer: string; expires_at: number; used_at: number | null } | undefined;
+  const row = store.captchaById(db, id);
   if (!row || row.used_at !== null) return false;
-  db.prepare("UPDATE captchas SET used_at = ? WHERE id = ?").run(now, id);
+  store.markCaptchaUsed(db, { id, usedAt: now });
   return row.expires_at > now && row.answer === answer.trim().toLowerCase();
 }
 
 /** The answer of a live captcha (only for GET /dev/captcha while DEV_OUTBOX is on). */
 export function captchaAnswer(db: DB, id: string): string | null {
-  const row = db.prepare("SELECT answer FROM captchas WHERE id = ? AND used_at IS NULL").get(id) as
-    { answer: string } | undefined;
-  return row?.answer ?? null;
+  return store.unusedCaptchaAnswer(db, id) ?? null;
 }

@@ -1,10 +1,11 @@
 /**
  * Verification codes: 6 digits, single use, valid 10 minutes, locked after 5 wrong tries, at most one
- * sent per recipient every 60 seconds. Only a salted HMAC of a code is stored.
+ * sent per recipient every 60 seconds. Only a salted HMAC of a code is stored (codes-store.ts).
  */
 import crypto from "node:crypto";
 import { CODE_DIGITS, CODE_RESEND_S } from "@contract/constants";
 import type { DB } from "../../platform/db.js";
+import * as store from "./codes-store.js";
 
 export const CODE_TTL_MS = 10 * 60_000;
 export const RESEND_MS = CODE_RESEND_S * 1000;
@@ -36,11 +37,9 @@ export function resendWaitSeconds(
   now = Date.now(),
   resendMs = RESEND_MS,
 ): number {
-  const row = db
-    .prepare("SELECT MAX(created_at) AS t FROM verify_codes WHERE recipient = ?")
-    .get(recipient) as { t: number | null };
-  if (row.t === null) return 0;
-  const left = row.t + resendMs - now;
+  const t = store.latestCodeTime(db, recipient);
+  if (t === null) return 0;
+  const left = t + resendMs - now;
   return left > 0 ? Math.ceil(left / 1000) : 0;
 }
 
@@ -58,17 +57,21 @@ export function createCode(
 ): { id: number; code: string } {
   const code = generateCode();
   const salt = crypto.randomBytes(16).toString("hex");
-  const r = db
-    .prepare(
-      "INSERT INTO verify_codes (channel, recipient, purpose, salt, code_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-    )
-    .run(channel, recipient, purpose, salt, digest(salt, code), now, now + CODE_TTL_MS);
-  return { id: Number(r.lastInsertRowid), code };
+  const id = store.insertCode(db, {
+    channel,
+    recipient,
+    purpose,
+    salt,
+    codeHash: digest(salt, code),
+    createdAt: now,
+    expiresAt: now + CODE_TTL_MS,
+  });
+  return { id, code };
 }
 
 /** Removes a code whose message could not be delivered (so that the 60 s wait does not apply). */
 export function discardCode(db: DB, id: number): void {
-  db.prepare("DELETE FROM verify_codes WHERE id = ?").run(id);
+  store.deleteCode(db, id);
 }
 
 /**
@@ -83,24 +86,18 @@ export function consumeCode(
   code: string,
   now = Date.now(),
 ): CheckResult {
-  const row = db
-    .prepare(
-      "SELECT id, salt, code_hash, attempts, expires_at FROM verify_codes WHERE recipient = ? AND purpose = ? AND used_at IS NULL ORDER BY id DESC LIMIT 1",
-    )
-    .get(recipient, purpose) as
-    | { id: number; salt: string; code_hash: string; attempts: number; expires_at: number }
-    | undefined;
+  const row = store.latestUnusedCode(db, { recipient, purpose });
   if (!row) return "missing";
   if (row.attempts >= MAX_WRONG_TRIES) return "locked";
   if (row.expires_at <= now) return "expired";
   const given = Buffer.from(digest(row.salt, code.trim()), "hex");
   const want = Buffer.from(row.code_hash, "hex");
   if (/^\d{6}$/.test(code.trim()) && crypto.timingSafeEqual(given, want)) {
-    db.prepare("UPDATE verify_codes SET used_at = ? WHERE id = ?").run(now, row.id);
+    store.markCodeUsed(db, { id: row.id, usedAt: now });
     return "ok";
   }
   const tries = row.attempts + 1;
-  db.prepare("UPDATE verify_codes SET attempts = ? WHERE id = ?").run(tries, row.id);
+  store.setCodeAttempts(db, { id: row.id, attempts: tries });
   return tries >= MAX_WRONG_TRIES ? "locked" : "wrong";
 }
 

@@ -28,7 +28,7 @@ import {
 } from "../../platform/http/fields.js";
 import type { Purpose } from "./codes.js";
 import { createCaptcha } from "./captcha.js";
-import { microToNumber } from "./sql.js";
+import { microToNumber } from "./views.js";
 import { IdentityService, identityType } from "./service.js";
 import { registerProfileRoutes } from "./profile-routes.js";
 

@@ -40,7 +40,6 @@ import {
   setEmailIfNone,
   insertDemoUser,
   insertUser,
-  loginView,
   revokeTokensExcept,
   setPasswordHash,
   userByDemoId,
@@ -48,7 +47,8 @@ import {
   userByInviteCode,
   userByMobile,
   type UserRecord,
-} from "./sql.js";
+} from "./store.js";
+import { loginView } from "./views.js";
 
 export type Area = { id: number; global_code: string };
 

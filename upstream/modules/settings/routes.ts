@@ -1,7 +1,7 @@
 /** Settings area: area codes, public settings and the basic site information. See upstream/API.md. */
 import type { FastifyInstance } from "fastify";
 import * as api from "@contract/api/settings";
-import { areaList } from "../identity/sql.js";
+import { areaList } from "../identity/store.js";
 import { DEFAULT_FEE_TYPE } from "@contract/enums";
 import { route } from "../../platform/http/route.js";
 import { z } from "zod";

@@ -12,7 +12,7 @@
  * so that sign-ins (argon2 shares the same thread pool) stay fast while uploads run.
  *
  * Invariant: a file exists in the folder exactly when its uploads row does (the row is written after
- * the file, and the file removed when the row cannot be written).
+ * the file, and the file removed when the row cannot be written). The rows are kept by store.ts.
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -23,6 +23,7 @@ import pLimit from "p-limit";
 import { getSetting } from "../../platform/settings.js";
 import type { DB } from "../../platform/db.js";
 import { CODE, DomainError } from "../../platform/errors.js";
+import { insertUpload, uploadByName } from "./store.js";
 
 /** What is accepted, by the type the bytes show, and how each is written back. */
 const FORMATS = {
@@ -114,11 +115,7 @@ export class Uploads {
       height: out.info.height,
     };
     try {
-      this.db
-        .prepare(
-          "INSERT INTO uploads (name, user_id, mime, bytes, width, height, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        )
-        .run(name, userId, mime, stored.bytes, stored.width, stored.height, now);
+      insertUpload(this.db, { ...stored, createdAt: now });
     } catch (err) {
       fs.rmSync(file, { force: true });
       throw err;
@@ -135,16 +132,7 @@ export class Uploads {
   /** An upload's record and bytes for `userId` (null: operators), or "not found" for anyone else. */
   read(name: string, userId: number | null): { upload: StoredUpload; data: Buffer } {
     if (!NAME_RE.test(name)) throw new DomainError("not_found", CODE.NOT_FOUND, {}, 404);
-    const r = this.db.prepare("SELECT * FROM uploads WHERE name = ?").get(name) as
-      | {
-          name: string;
-          user_id: number;
-          mime: string;
-          bytes: number;
-          width: number;
-          height: number;
-        }
-      | undefined;
+    const r = uploadByName(this.db, name);
     if (!r || (userId !== null && r.user_id !== userId))
       throw new DomainError("not_found", CODE.NOT_FOUND, {}, 404);
     return {

@@ -15,6 +15,7 @@ import { wireTime } from "../../platform/wire.js";
 import { writeAudit } from "../operators/audit.js";
 import { operatorOf } from "../../platform/http/operator-guard.js";
 import { maskCardId, RealNames, type RealNameRequest } from "./service.js";
+import { requesterOf } from "./store.js";
 
 const INVALID = "money_invalid_field";
 const extras = { invalidFieldKey: INVALID };
@@ -43,12 +44,7 @@ export function registerVerifyRoutes(app: FastifyInstance, ctx: AppContext): voi
   };
 
   const adminView = (r: RealNameRequest): api.AdminRealName => {
-    const u = db.prepare("SELECT id, uid, email, mobile FROM users WHERE id = ?").get(r.userId) as {
-      id: number;
-      uid: string;
-      email: string | null;
-      mobile: string | null;
-    };
+    const u = requesterOf(db, r.userId);
     return {
       id: r.id,
       user: { id: u.id, uid: u.uid, email: u.email, mobile: u.mobile },

@@ -5,6 +5,7 @@
  * latest request: waiting -> REVIEW_STATUS.WAITING, approved -> CERTIFIED, rejected or none ->
  * NOT_SUBMITTED (with the remark, so the user sees why and submits again). While a request is
  * waiting or approved no other can be made (a partial unique index holds this in the store too).
+ * The SQL is in store.ts.
  */
 import { REVIEW_STATUS } from "@contract/enums";
 import {
@@ -18,6 +19,8 @@ import {
 } from "@contract/api/verify";
 import type { DB } from "../../platform/db.js";
 import { CODE, DomainError } from "../../platform/errors.js";
+import * as store from "./store.js";
+import type { RealNameRow as Row } from "./store.js";
 
 export interface RealNameRequest {
   id: number;
@@ -61,9 +64,7 @@ export class RealNames {
   ) {}
 
   latest(userId: number): RealNameRequest | null {
-    const r = this.db
-      .prepare("SELECT * FROM real_name_requests WHERE user_id = ? ORDER BY id DESC LIMIT 1")
-      .get(userId) as Row | undefined;
+    const r = store.latestRequestOf(this.db, userId);
     return r ? toRequest(r) : null;
   }
 
@@ -98,34 +99,32 @@ export class RealNames {
     if (!reverse) throw new DomainError("verify.reverse_missing");
     if (front === reverse) throw new DomainError("verify.pics_same");
     const tx = this.db.transaction(() => {
-      const user = this.db.prepare("SELECT is_demo FROM users WHERE id = ?").get(userId) as
-        { is_demo: number } | undefined;
+      const user = store.userDemoFlag(this.db, userId);
       if (!user) throw new DomainError("not_found", CODE.NOT_FOUND);
       if (user.is_demo) throw new DomainError("demo_only_true_account");
       const state = this.center(userId).reviewStatus;
       if (state === REVIEW_STATUS.WAITING) throw new DomainError("verify.already_waiting");
       if (state === REVIEW_STATUS.CERTIFIED) throw new DomainError("verify.already_certified");
       for (const pic of [front, reverse]) {
-        const up = this.db.prepare("SELECT user_id FROM uploads WHERE name = ?").get(pic) as
-          { user_id: number } | undefined;
+        const up = store.uploadOwner(this.db, pic);
         if (!up || up.user_id !== userId) throw new DomainError("verify.pic_not_found");
       }
-      const id = Number(
-        this.db
-          .prepare(
-            "INSERT INTO real_name_requests (user_id, name, card_id, front_pic, reverse_pic, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-          )
-          .run(userId, name, cardId, front, reverse, REAL_NAME_REQUEST.WAITING, this.now())
-          .lastInsertRowid,
-      );
+      const id = store.insertRequest(this.db, {
+        userId,
+        name,
+        cardId,
+        frontPic: front,
+        reversePic: reverse,
+        status: REAL_NAME_REQUEST.WAITING,
+        createdAt: this.now(),
+      });
       return this.get(id)!;
     });
     return tx();
   }
 
   get(id: number): RealNameRequest | null {
-    const r = this.db.prepare("SELECT * FROM real_name_requests WHERE id = ?").get(id) as
-      Row | undefined;
+    const r = store.requestById(this.db, id);
     return r ? toRequest(r) : null;
   }
 
@@ -146,11 +145,14 @@ export class RealNames {
       const cur = this.get(id);
       if (!cur) throw new DomainError("not_found", CODE.NOT_FOUND, {}, 404);
       if (cur.status !== REAL_NAME_REQUEST.WAITING) throw new DomainError("verify.already_decided");
-      const changed = this.db
-        .prepare(
-          "UPDATE real_name_requests SET status = ?, remark = ?, decided_at = ?, decided_by = ? WHERE id = ? AND status = ?",
-        )
-        .run(to, remark, this.now(), by, id, REAL_NAME_REQUEST.WAITING).changes;
+      const changed = store.decideRequest(this.db, {
+        id,
+        from: REAL_NAME_REQUEST.WAITING,
+        to,
+        remark,
+        decidedAt: this.now(),
+        decidedBy: by,
+      });
       if (changed !== 1)
         throw new Error(`real-name request ${id} changed under its own transaction`);
       return this.get(id)!;
@@ -164,34 +166,12 @@ export class RealNames {
     page: number,
     pageSize: number,
   ): { items: RealNameRequest[]; total: number } {
-    const items = (
-      this.db
-        .prepare("SELECT * FROM real_name_requests WHERE status = ? ORDER BY id LIMIT ? OFFSET ?")
-        .all(status, pageSize, (page - 1) * pageSize) as Row[]
-    ).map(toRequest);
-    const total = (
-      this.db
-        .prepare("SELECT COUNT(*) AS n FROM real_name_requests WHERE status = ?")
-        .get(status) as {
-        n: number;
-      }
-    ).n;
+    const items = store
+      .requestsByStatus(this.db, { status, limit: pageSize, offset: (page - 1) * pageSize })
+      .map(toRequest);
+    const total = store.requestCountByStatus(this.db, status);
     return { items, total };
   }
-}
-
-interface Row {
-  id: number;
-  user_id: number;
-  name: string;
-  card_id: string;
-  front_pic: string;
-  reverse_pic: string;
-  status: number;
-  remark: string | null;
-  created_at: number;
-  decided_at: number | null;
-  decided_by: string | null;
 }
 
 const toRequest = (r: Row): RealNameRequest => ({

@@ -1,9 +1,11 @@
-/** The identity module's SQL: users and their identities, uid and invite codes, areas, tokens, public views. */
+/**
+ * The identity module's SQL: users and their identities, fresh uid and invite codes, dialling
+ * areas, tokens. Verification codes and captchas have their own stores (codes-store.ts,
+ * captcha-store.ts).
+ */
 import { tokenHash } from "../../platform/http/auth.js";
 import crypto from "node:crypto";
-import Decimal from "decimal.js";
 import type { DB } from "../../platform/db.js";
-import { MICRO } from "../money/ledger.js";
 
 export interface UserRecord {
   id: number;
@@ -74,23 +76,6 @@ export function newInviteCode(db: DB): string {
     for (let i = 0; i < 6; i++) c += INVITE_ALPHABET[crypto.randomInt(INVITE_ALPHABET.length)];
     if (!db.prepare("SELECT 1 FROM users WHERE invite_code = ?").get(c)) return c;
   }
-}
-
-/** Micro-USD integer to a JSON number rounded to 6 decimals (display only, never booked). */
-export function microToNumber(micro: number): number {
-  return new Decimal(micro).div(MICRO).toDecimalPlaces(6).toNumber();
-}
-
-export function loginView(u: UserRecord) {
-  return {
-    id: u.id,
-    uid: u.uid,
-    email: u.email,
-    mobile: u.mobile,
-    area_id: u.area_id,
-    is_demo: u.is_demo,
-    invite_code: u.invite_code,
-  };
 }
 
 /** The enabled dialling areas, ordered for display. */

@@ -1,6 +1,10 @@
-/** The ranking's reads of the store: strategy traders and the sums of their closed positions. */
+/**
+ * The follow module's SQL: the strategy traders (their accounts and strategy_traders rows), the
+ * instruments they trade, and the ranking's sums of their closed positions.
+ */
 import { ORDER_STATUS } from "@contract/enums";
 import type { DB } from "../../platform/db.js";
+import { newInviteCode, newUid } from "../identity/store.js";
 import { RANK_WINDOW_MS, type TraderTotals } from "./stats.js";
 
 export interface TraderRow {
@@ -8,6 +12,39 @@ export interface TraderRow {
   name: string;
   style: string;
   start_capital_micro: number;
+}
+
+/** The user id of the strategy trader called `name`, or undefined. */
+export function traderIdByName(db: DB, name: string): number | undefined {
+  const row = db.prepare("SELECT user_id FROM strategy_traders WHERE name = ?").get(name) as
+    { user_id: number } | undefined;
+  return row?.user_id;
+}
+
+/** Creates a strategy trader's account (no e-mail, phone or password: it cannot sign in); its id. */
+export function insertTraderUser(db: DB, createdAt: number): number {
+  const r = db
+    .prepare("INSERT INTO users (uid, invite_code, is_demo, created_at) VALUES (?, ?, 0, ?)")
+    .run(newUid(db), newInviteCode(db), createdAt);
+  return Number(r.lastInsertRowid);
+}
+
+export function insertTrader(
+  db: DB,
+  t: { userId: number; name: string; style: string; startCapitalMicro: number; createdAt: number },
+): void {
+  db.prepare(
+    "INSERT INTO strategy_traders (user_id, name, style, start_capital_micro, created_at) VALUES (@userId, @name, @style, @startCapitalMicro, @createdAt)",
+  ).run(t);
+}
+
+/** Every instrument's id and price precision, by code. */
+export function instrumentSpecs(db: DB): { id: number; code: string; price_precision: number }[] {
+  return db.prepare("SELECT id, code, price_precision FROM instruments").all() as {
+    id: number;
+    code: string;
+    price_precision: number;
+  }[];
 }
 
 export function traders(db: DB): TraderRow[] {
