@@ -22,9 +22,11 @@ function prepare(db: DB) {
        ON CONFLICT(instrument_id, period, time) DO UPDATE SET
          open = excluded.open, high = excluded.high, low = excluded.low, close = excluded.close, volume = excluded.volume`,
     ),
+    // Positional: it writes every candle of a first start's history (about 90 000 rows), where
+    // binding by name costs about half as much again as the insert itself.
     insertIfMissing: db.prepare(
       `INSERT OR IGNORE INTO candles (instrument_id, period, time, open, high, low, close, volume)
-       VALUES (@instrumentId, @period, @time, @open, @high, @low, @close, @volume)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     newest: db.prepare(
       `SELECT time, open, high, low, close, volume FROM candles
@@ -56,9 +58,17 @@ export function upsertCandle(db: DB, candle: CandleRecord): void {
   stmts(db).upsert.run(candle);
 }
 
-/** Writes a candle unless one of the same instrument, period and start is stored. */
-export function insertCandleIfMissing(db: DB, candle: CandleRecord): void {
-  stmts(db).insertIfMissing.run(candle);
+/**
+ * Writes candles of one instrument and period, each unless one of the same start is stored (the
+ * caller holds the transaction).
+ */
+export function insertCandlesIfMissing(
+  db: DB,
+  q: { instrumentId: number; period: Period; candles: readonly Candle[] },
+): void {
+  const ins = stmts(db).insertIfMissing;
+  for (const c of q.candles)
+    ins.run(q.instrumentId, q.period, c.time, c.open, c.high, c.low, c.close, c.volume);
 }
 
 /** The `limit` newest stored candles of one period, newest first. */

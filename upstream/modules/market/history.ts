@@ -12,7 +12,7 @@ import type { DB } from "../../platform/db.js";
 import { PERIOD_MS, PERIODS, type Candle, type Period } from "./candles.js";
 import { loadInstruments, roundTo, seedInstruments, type InstrumentRow } from "./instruments.js";
 import { sessionOpen } from "./hours.js";
-import { hasCandles, insertCandleIfMissing } from "./candles-store.js";
+import { hasCandles, insertCandlesIfMissing } from "./candles-store.js";
 
 export const FINE_MINUTES = 3_600;
 export const MIN_CANDLES = 260;
@@ -241,19 +241,8 @@ export function generateHistory(
   db.transaction(() => {
     for (const { inst, candles } of all) {
       // In primary-key order (period text sorts 15min, 1day, 1min, ...): appends instead of page splits.
-      for (const period of [...PERIODS].sort()) {
-        for (const c of candles[period])
-          insertCandleIfMissing(db, {
-            instrumentId: inst.id,
-            period,
-            time: c.time,
-            open: c.open,
-            high: c.high,
-            low: c.low,
-            close: c.close,
-            volume: c.volume,
-          });
-      }
+      for (const period of [...PERIODS].sort())
+        insertCandlesIfMissing(db, { instrumentId: inst.id, period, candles: candles[period] });
     }
   })();
   return todo.length;
