@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import type { DB } from "./db.js";
 import { DomainError, CODE_FAIL } from "./errors.js";
+import { findAnswer, insertAnswer, purgeAnswers } from "./idempotency-store.js";
 
 /** How long a key answers its first result (24 h). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -30,22 +31,10 @@ export function requestHash(route: string, params: unknown): string {
 }
 
 export class Idempotency {
-  private readonly getStmt;
-  private readonly putStmt;
-  private readonly purgeStmt;
-
   constructor(
-    db: DB,
+    private readonly db: DB,
     private readonly now: () => number = Date.now,
-  ) {
-    this.getStmt = db.prepare(
-      "SELECT request_hash, response FROM idempotency WHERE user_id = ? AND key = ? AND created_at > ?",
-    );
-    this.putStmt = db.prepare(
-      "INSERT INTO idempotency (user_id, key, route, request_hash, response, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-    );
-    this.purgeStmt = db.prepare("DELETE FROM idempotency WHERE created_at <= ?");
-  }
+  ) {}
 
   /**
    * The stored answer of `key` for this request (none without a key, or for an unused or expired
@@ -53,8 +42,11 @@ export class Idempotency {
    */
   lookup<T>(userId: number, key: string | null, route: string, params: unknown): T | undefined {
     if (!key) return undefined;
-    const r = this.getStmt.get(userId, key, this.now() - IDEMPOTENCY_TTL_MS) as
-      { request_hash: string; response: string } | undefined;
+    const r = findAnswer(this.db, {
+      userId,
+      key,
+      createdAfter: this.now() - IDEMPOTENCY_TTL_MS,
+    });
     if (!r) return undefined;
     if (r.request_hash !== requestHash(route, params))
       throw new DomainError("idempotency_key_reused", CODE_FAIL, {}, 422);
@@ -68,7 +60,14 @@ export class Idempotency {
   store(userId: number, key: string | null, route: string, params: unknown, data: unknown): void {
     if (!key) return;
     const now = this.now();
-    this.purgeStmt.run(now - IDEMPOTENCY_TTL_MS);
-    this.putStmt.run(userId, key, route, requestHash(route, params), JSON.stringify(data), now);
+    purgeAnswers(this.db, { createdUpTo: now - IDEMPOTENCY_TTL_MS });
+    insertAnswer(this.db, {
+      userId,
+      key,
+      route,
+      requestHash: requestHash(route, params),
+      response: JSON.stringify(data),
+      createdAt: now,
+    });
   }
 }

@@ -18,16 +18,12 @@
  * "POINTS/SECONDS/BLOCK_SECONDS" (read on each use; an invalid value keeps the default). RATE_LIMIT=0
  * switches every limit off.
  */
-import {
-  RateLimiterMemory,
-  RateLimiterRes,
-  RateLimiterSQLite,
-  type RateLimiterAbstract,
-} from "rate-limiter-flexible";
+import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import net from "node:net";
 import type pino from "pino";
 import type { DB } from "./db.js";
 import { RateLimitedError } from "./errors.js";
+import { purgeExpiredLimits, storedRateLimiter } from "./limits-store.js";
 import { getSetting } from "./settings.js";
 
 export interface LimitSpec {
@@ -163,15 +159,7 @@ export class Limits {
     const limiter =
       LIMITS[name].store === "memory"
         ? new RateLimiterMemory(opts)
-        : new RateLimiterSQLite({
-            ...opts,
-            storeClient: this.db,
-            storeType: "better-sqlite3",
-            tableName: "rate_limits",
-            // Created by migration 010; expired rows are purged by purgeExpired.
-            tableCreated: true,
-            clearExpiredByTimeout: false,
-          });
+        : storedRateLimiter(this.db, opts);
     this.limiters.set(name, { spec: id, limiter });
     return limiter;
   }
@@ -221,6 +209,6 @@ export class Limits {
   private purgeExpired(now = Date.now()): void {
     if (now - this.lastPurge < PURGE_EVERY_MS) return;
     this.lastPurge = now;
-    this.db.prepare("DELETE FROM rate_limits WHERE expire < ?").run(now - PURGE_AFTER_MS);
+    purgeExpiredLimits(this.db, { expiredBefore: now - PURGE_AFTER_MS });
   }
 }

@@ -1,10 +1,9 @@
 /** Typed access to the settings table (defaults are inserted by migration 001). */
 import type { DB } from "./db.js";
+import { readSetting, writeSetting } from "./settings-store.js";
 
 export function getSetting(db: DB, key: string): string | undefined {
-  const row = db.prepare("SELECT value FROM settings WHERE key = ?").get(key) as
-    { value: string } | undefined;
-  return row?.value;
+  return readSetting(db, { key });
 }
 
 export function getNumberSetting(db: DB, key: string, dflt: number): number {
@@ -20,7 +19,5 @@ export function getBoolSetting(db: DB, key: string, dflt = false): boolean {
 
 export function setSetting(db: DB, key: string, value: string | number | boolean): void {
   const v = typeof value === "boolean" ? (value ? "1" : "0") : String(value);
-  db.prepare(
-    "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-  ).run(key, v);
+  writeSetting(db, { key, value: v });
 }

@@ -9,6 +9,8 @@
  */
 import { PERIODS, isPeriod, type Period } from "@contract/constants";
 import type { DB } from "../../platform/db.js";
+import { newestCandle, newestCandles, pruneCandlesBeyond, upsertCandle } from "./candles-store.js";
+import { instrumentIds } from "./store.js";
 
 export { PERIODS, isPeriod, type Period };
 
@@ -49,24 +51,13 @@ export class CandleBook {
   private readonly closed = new Map<number, (Candle | undefined)[]>();
   private readonly lastTick = new Map<number, number>();
   private readonly dirty = new Map<string, { id: number; period: Period; c: Candle }>();
-  private readonly upsert;
-  private readonly latest;
 
-  constructor(private readonly db: DB) {
-    this.upsert = db.prepare(
-      `INSERT INTO candles (instrument_id, period, time, open, high, low, close, volume) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT(instrument_id, period, time) DO UPDATE SET
-         open = excluded.open, high = excluded.high, low = excluded.low, close = excluded.close, volume = excluded.volume`,
-    );
-    this.latest = db.prepare(
-      "SELECT time, open, high, low, close, volume FROM candles WHERE instrument_id = ? AND period = ? ORDER BY time DESC LIMIT 1",
-    );
-  }
+  constructor(private readonly db: DB) {}
 
   /** Loads the latest stored candle of every period of an instrument (it continues if still forming). */
   load(id: number): void {
     const row: (Candle | undefined)[] = PERIODS.map((p) => {
-      const c = this.latest.get(id, p) as Candle | undefined;
+      const c = newestCandle(this.db, { instrumentId: id, period: p });
       return c ? { ...c } : undefined;
     });
     this.forming.set(id, row);
@@ -139,7 +130,16 @@ export class CandleBook {
     this.dirty.clear();
     this.db.transaction(() => {
       for (const { id, period, c } of items)
-        this.upsert.run(id, period, c.time, c.open, c.high, c.low, c.close, round2(c.volume));
+        upsertCandle(this.db, {
+          instrumentId: id,
+          period,
+          time: c.time,
+          open: c.open,
+          high: c.high,
+          low: c.low,
+          close: c.close,
+          volume: round2(c.volume),
+        });
     })();
   }
 }
@@ -150,12 +150,7 @@ export function round2(x: number): number {
 
 /** Reads up to `limit` stored candles of one period, ascending by time. */
 export function readCandles(db: DB, id: number, period: Period, limit: number): Candle[] {
-  const rows = db
-    .prepare(
-      "SELECT time, open, high, low, close, volume FROM candles WHERE instrument_id = ? AND period = ? ORDER BY time DESC LIMIT ?",
-    )
-    .all(id, period, limit) as Candle[];
-  return rows.reverse();
+  return newestCandles(db, { instrumentId: id, period, limit }).reverse();
 }
 
 /**
@@ -163,15 +158,12 @@ export function readCandles(db: DB, id: number, period: Period, limit: number): 
  * are all kept). The API serves at most 300, so the store stays small however long it runs.
  */
 export function pruneCandles(db: DB, keep = 2_000): number {
-  const ids = db.prepare("SELECT id FROM instruments").all() as { id: number }[];
-  const del = db.prepare(
-    `DELETE FROM candles WHERE instrument_id = ? AND period = ? AND time <
-       (SELECT time FROM candles WHERE instrument_id = ? AND period = ? ORDER BY time DESC LIMIT 1 OFFSET ?)`,
-  );
+  const ids = instrumentIds(db);
   let n = 0;
   db.transaction(() => {
-    for (const { id } of ids)
-      for (const p of PERIODS) if (p !== "1day") n += del.run(id, p, id, p, keep - 1).changes;
+    for (const id of ids)
+      for (const p of PERIODS)
+        if (p !== "1day") n += pruneCandlesBeyond(db, { instrumentId: id, period: p, keep });
   })();
   return n;
 }

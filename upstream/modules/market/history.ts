@@ -6,12 +6,13 @@
  * - 30-minute steps before that until >= MIN_CANDLES 60min candles exist (30min, 60min candles);
  * - one step per trading day before that until >= MIN_CANDLES daily candles exist.
  * Only the newest KEEP candles of each period are stored. Everything is computed in memory and
- * written in one transaction with one prepared statement.
+ * written in one transaction.
  */
 import type { DB } from "../../platform/db.js";
 import { PERIOD_MS, PERIODS, type Candle, type Period } from "./candles.js";
 import { loadInstruments, roundTo, seedInstruments, type InstrumentRow } from "./instruments.js";
 import { sessionOpen } from "./hours.js";
+import { hasCandles, insertCandlesIfMissing } from "./candles-store.js";
 
 export const FINE_MINUTES = 3_600;
 export const MIN_CANDLES = 260;
@@ -234,20 +235,14 @@ export function generateHistory(
   now: number,
   instruments: InstrumentRow[] = loadInstruments(db),
 ): number {
-  const has = db.prepare("SELECT 1 FROM candles WHERE instrument_id = ? LIMIT 1");
-  const todo = instruments.filter((i) => !has.get(i.id));
+  const todo = instruments.filter((i) => !hasCandles(db, { instrumentId: i.id }));
   if (todo.length === 0) return 0;
-  const ins = db.prepare(
-    "INSERT OR IGNORE INTO candles (instrument_id, period, time, open, high, low, close, volume) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-  );
   const all = todo.map((inst) => ({ inst, candles: historyCandles(inst, seed, now) }));
   db.transaction(() => {
     for (const { inst, candles } of all) {
       // In primary-key order (period text sorts 15min, 1day, 1min, ...): appends instead of page splits.
-      for (const period of [...PERIODS].sort()) {
-        for (const c of candles[period])
-          ins.run(inst.id, period, c.time, c.open, c.high, c.low, c.close, c.volume);
-      }
+      for (const period of [...PERIODS].sort())
+        insertCandlesIfMissing(db, { instrumentId: inst.id, period, candles: candles[period] });
     }
   })();
   return todo.length;

@@ -6,6 +6,7 @@
  * Config MARKET_ALWAYS_OPEN=1 or setting `market.always_open` = 1 keeps every market open.
  */
 import type { DB } from "../../platform/db.js";
+import { getSetting } from "../../platform/settings.js";
 
 export type Session = "crypto" | "fx" | "us_stock";
 export const SESSIONS: readonly Session[] = ["crypto", "fx", "us_stock"];
@@ -37,9 +38,8 @@ export function sessionOpen(session: string, at: number): boolean {
  */
 export function alwaysOpenReader(db: DB, configAlwaysOpen: boolean): () => boolean {
   if (configAlwaysOpen) return () => true;
-  const stmt = db.prepare("SELECT value FROM settings WHERE key = 'market.always_open'");
   return () => {
-    const row = stmt.get() as { value: string } | undefined;
-    return row !== undefined && (row.value === "1" || row.value.toLowerCase() === "true");
+    const value = getSetting(db, "market.always_open");
+    return value !== undefined && (value === "1" || value.toLowerCase() === "true");
   };
 }

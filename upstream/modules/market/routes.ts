@@ -9,7 +9,8 @@ import { fileURLToPath } from "node:url";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import * as api from "@contract/api/market";
-import { marketStatements } from "./sql.js";
+import { categoryExists, instrumentByCode, instrumentById, listCategories } from "./store.js";
+import { newestCloses } from "./candles-store.js";
 import { route } from "../../platform/http/route.js";
 import type { AppContext } from "../../platform/context.js";
 import type { Quote } from "./feed.js";
@@ -42,20 +43,12 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
   const { db } = ctx;
   const { feed, candles: book } = ctx;
 
-  const sql = marketStatements(db);
-  const catStmt = sql.categories;
-  const catExists = sql.categoryExists;
-  const instById = sql.instrumentById;
-  const instByCode = sql.instrumentByCode;
-  const closesStmt = sql.closes;
-
   /** Instrument by Id (digits) or Code; DomainError when missing, malformed or unknown. */
   function instrumentOf(raw: string | undefined): InstrumentRow {
     if (!raw) throw new DomainError("market.invalid_forex_id", CODE_FAIL);
     let inst: InstrumentRow | undefined;
-    if (/^\d{1,9}$/.test(raw)) inst = instById.get(Number(raw)) as InstrumentRow | undefined;
-    else if (/^[A-Za-z0-9_.-]{1,32}$/.test(raw))
-      inst = instByCode.get(raw) as InstrumentRow | undefined;
+    if (/^\d{1,9}$/.test(raw)) inst = instrumentById(db, { id: Number(raw) });
+    else if (/^[A-Za-z0-9_.-]{1,32}$/.test(raw)) inst = instrumentByCode(db, { code: raw });
     else throw new DomainError("market.invalid_forex_id", CODE_FAIL);
     if (!inst) throw new DomainError("market.not_found", CODE_NOT_FOUND, { id: raw });
     return inst;
@@ -130,7 +123,7 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
   }
 
   route(app, api.getCategories, async (req) => {
-    const rows = catStmt.all() as { id: number; names: string }[];
+    const rows = listCategories(db);
     const data = rows.map((r) => {
       let names: Record<string, string> = {};
       try {
@@ -153,7 +146,7 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
     if (catRaw !== "" && catRaw !== "0") {
       if (!/^\d{1,9}$/.test(catRaw)) throw new DomainError("market.invalid_category", CODE_FAIL);
       categoryId = Number(catRaw);
-      if (!catExists.get(categoryId))
+      if (!categoryExists(db, { id: categoryId }))
         throw new DomainError("market.category_not_found", CODE_NOT_FOUND);
     }
     const needle = search.toLowerCase();
@@ -208,10 +201,11 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
     const now = Date.now();
     const data = insts.map((inst) => {
       // One stored candle more than the points: the forming one may be among the stored rows.
-      const rows = closesStmt.all(inst.id, period, SPARKLINE_POINTS + 1) as {
-        time: number;
-        close: number;
-      }[];
+      const rows = newestCloses(db, {
+        instrumentId: inst.id,
+        period,
+        limit: SPARKLINE_POINTS + 1,
+      });
       const held = book.held(inst.id, period);
       const points = sparklinePoints(rows, held, period, now, SPARKLINE_POINTS);
       return { forex_id: inst.id, period, points };

@@ -6,6 +6,13 @@ import crypto from "node:crypto";
 import type { FastifyRequest } from "fastify";
 import type { DB } from "../db.js";
 import { DomainError, CODE_SESSION_INVALID } from "../errors.js";
+import {
+  insertToken,
+  revokeTokenHash,
+  revokeUserTokens,
+  touchToken,
+  userOfLiveToken,
+} from "../sessions-store.js";
 
 export interface UserRow {
   id: number;
@@ -37,24 +44,23 @@ export function issueToken(
 ): string {
   const token = crypto.randomBytes(16).toString("hex");
   const now = Date.now();
-  db.prepare(
-    "INSERT INTO tokens (token_hash, user_id, created_at, expires_at, idle_s, used_at) VALUES (?, ?, ?, ?, ?, ?)",
-  ).run(tokenHash(token), userId, now, now + ttlSeconds * 1000, idleSeconds, now);
+  insertToken(db, {
+    tokenHash: tokenHash(token),
+    userId,
+    createdAt: now,
+    expiresAt: now + ttlSeconds * 1000,
+    idleS: idleSeconds,
+    usedAt: now,
+  });
   return token;
 }
 
 export function revokeToken(db: DB, token: string): void {
-  db.prepare("UPDATE tokens SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL").run(
-    Date.now(),
-    tokenHash(token),
-  );
+  revokeTokenHash(db, { tokenHash: tokenHash(token), revokedAt: Date.now() });
 }
 
 export function revokeAllTokens(db: DB, userId: number): void {
-  db.prepare("UPDATE tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").run(
-    Date.now(),
-    userId,
-  );
+  revokeUserTokens(db, { userId, revokedAt: Date.now() });
 }
 
 /**
@@ -65,17 +71,11 @@ export function userForToken(db: DB, token: string | undefined | null): UserRow 
   if (!token || !/^[0-9a-f]{32}$/.test(token)) return null;
   const now = Date.now();
   const hash = tokenHash(token);
-  const row = db
-    .prepare(
-      `SELECT u.id, u.uid, u.email, u.mobile, u.area_id, u.invite_code, u.is_demo, u.balance_micro, u.lock_balance_micro, u.created_at, t.used_at AS token_used_at
-       FROM tokens t JOIN users u ON u.id = t.user_id
-       WHERE t.token_hash = ? AND t.revoked_at IS NULL AND t.expires_at > ? AND t.used_at + t.idle_s * 1000 > ?`,
-    )
-    .get(hash, now, now) as (UserRow & { token_used_at: number }) | undefined;
+  const row = userOfLiveToken(db, { tokenHash: hash, now });
   if (!row) return null;
   const { token_used_at: usedAt, ...user } = row;
   if (now - usedAt >= USED_AT_RESOLUTION_MS) {
-    db.prepare("UPDATE tokens SET used_at = ? WHERE token_hash = ?").run(now, hash);
+    touchToken(db, { tokenHash: hash, usedAt: now });
   }
   return user;
 }

@@ -10,6 +10,14 @@ import type { CodePurpose } from "@contract/enums";
 import type { UpstreamConfig } from "../config.js";
 import type { DB } from "../db.js";
 import { DomainError } from "../errors.js";
+import {
+  deleteOldMessages,
+  insertMessage,
+  latestCodeTo,
+  latestCodeToDialled,
+  markMessageFailed,
+  markMessageSent,
+} from "./outbox-store.js";
 
 /** How long a delivered or stored message (which holds a code) stays in the outbox (15 min). */
 export const OUTBOX_RETENTION_MS = 15 * 60 * 1000;
@@ -149,26 +157,18 @@ export async function deliver(ctx: MailContext, m: CodeMessage): Promise<boolean
   const sender = m.channel === "email" ? sendersOf(ctx).email : sendersOf(ctx).sms;
   if (sender === outboxOnlySender && !keep)
     throw new DomainError("accounts.delivery_not_configured");
-  db.prepare("DELETE FROM outbox WHERE created_at < ? AND status <> 'failed'").run(
-    Date.now() - OUTBOX_RETENTION_MS,
-  );
+  deleteOldMessages(db, { createdBefore: Date.now() - OUTBOX_RETENTION_MS });
   const storedBody = keep ? m.body : m.body.split(m.code).join("******");
-  const id = Number(
-    db
-      .prepare(
-        "INSERT INTO outbox (channel, recipient, area_id, purpose, code, subject, body, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'stored', ?)",
-      )
-      .run(
-        m.channel,
-        m.recipient,
-        m.areaId,
-        m.purpose,
-        keep ? m.code : null,
-        m.subject,
-        storedBody,
-        Date.now(),
-      ).lastInsertRowid,
-  );
+  const id = insertMessage(db, {
+    channel: m.channel,
+    recipient: m.recipient,
+    areaId: m.areaId,
+    purpose: m.purpose,
+    code: keep ? m.code : null,
+    subject: m.subject,
+    body: storedBody,
+    createdAt: Date.now(),
+  });
   try {
     const status = await sender.send({
       channel: m.channel,
@@ -176,15 +176,11 @@ export async function deliver(ctx: MailContext, m: CodeMessage): Promise<boolean
       subject: m.subject,
       body: m.body,
     });
-    if (status === "sent")
-      db.prepare("UPDATE outbox SET status = 'sent', sent_at = ? WHERE id = ?").run(Date.now(), id);
+    if (status === "sent") markMessageSent(db, { id, sentAt: Date.now() });
     return true;
   } catch (err) {
     ctx.log.error({ err, channel: m.channel }, "message delivery failed");
-    db.prepare("UPDATE outbox SET status = 'failed', error = ? WHERE id = ?").run(
-      String((err as Error)?.message ?? err).slice(0, 500),
-      id,
-    );
+    markMessageFailed(db, { id, error: String((err as Error)?.message ?? err).slice(0, 500) });
     return false;
   }
 }
@@ -196,21 +192,13 @@ export function latestOutboxCode(
 ): { to: string; code: string; type: number; created_at: number } | null {
   const t = to.trim();
   const lower = t.toLowerCase();
-  let row = db
-    .prepare(
-      "SELECT recipient, code, purpose, created_at FROM outbox WHERE recipient = ? AND code IS NOT NULL ORDER BY id DESC LIMIT 1",
-    )
-    .get(lower.includes("@") ? lower : t.replace(/[\s\-().]/g, "")) as
-    { recipient: string; code: string; purpose: number; created_at: number } | undefined;
+  let row = latestCodeTo(db, {
+    recipient: lower.includes("@") ? lower : t.replace(/[\s\-().]/g, ""),
+  });
   if (!row && t.startsWith("+")) {
     // "+CC" + digits: match on the area's dialling code.
     const digits = t.replace(/[^\d]/g, "");
-    row = db
-      .prepare(
-        `SELECT o.recipient, o.code, o.purpose, o.created_at FROM outbox o JOIN areas a ON a.id = o.area_id
-         WHERE replace(a.global_code, '+', '') || o.recipient = ? AND o.code IS NOT NULL ORDER BY o.id DESC LIMIT 1`,
-      )
-      .get(digits) as typeof row;
+    row = latestCodeToDialled(db, { digits });
   }
   return row
     ? { to: row.recipient, code: row.code, type: row.purpose, created_at: row.created_at }

@@ -1,0 +1,116 @@
+/**
+ * The `candles` table (migration 002): one row per instrument, period and candle start (`time`, ms
+ * UTC). Writers: the candle book's flush (upsert), first-start history (insert when missing) and
+ * retention (pruning); readers: the latest candle a book continues from, the kline and sparkline
+ * reads, and whether an instrument has any history.
+ */
+import type { Period } from "@contract/constants";
+import type { DB } from "../../platform/db.js";
+import type { Candle } from "./candles.js";
+
+/** One stored candle of an instrument and period. */
+export interface CandleRecord extends Candle {
+  instrumentId: number;
+  period: Period;
+}
+
+function prepare(db: DB) {
+  return {
+    upsert: db.prepare(
+      `INSERT INTO candles (instrument_id, period, time, open, high, low, close, volume)
+       VALUES (@instrumentId, @period, @time, @open, @high, @low, @close, @volume)
+       ON CONFLICT(instrument_id, period, time) DO UPDATE SET
+         open = excluded.open, high = excluded.high, low = excluded.low, close = excluded.close, volume = excluded.volume`,
+    ),
+    // Positional: it writes every candle of a first start's history (about 90 000 rows), where
+    // binding by name costs about half as much again as the insert itself.
+    insertIfMissing: db.prepare(
+      `INSERT OR IGNORE INTO candles (instrument_id, period, time, open, high, low, close, volume)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    newest: db.prepare(
+      `SELECT time, open, high, low, close, volume FROM candles
+       WHERE instrument_id = @instrumentId AND period = @period ORDER BY time DESC LIMIT @limit`,
+    ),
+    newestCloses: db.prepare(
+      `SELECT time, close FROM candles
+       WHERE instrument_id = @instrumentId AND period = @period ORDER BY time DESC LIMIT @limit`,
+    ),
+    any: db.prepare("SELECT 1 FROM candles WHERE instrument_id = @instrumentId LIMIT 1"),
+    pruneOlder: db.prepare(
+      `DELETE FROM candles WHERE instrument_id = @instrumentId AND period = @period AND time <
+         (SELECT time FROM candles WHERE instrument_id = @instrumentId AND period = @period
+          ORDER BY time DESC LIMIT 1 OFFSET @offset)`,
+    ),
+  };
+}
+
+const statements = new WeakMap<DB, ReturnType<typeof prepare>>();
+
+function stmts(db: DB): ReturnType<typeof prepare> {
+  let s = statements.get(db);
+  if (!s) statements.set(db, (s = prepare(db)));
+  return s;
+}
+
+/** Writes a candle, replacing the stored one of the same instrument, period and start. */
+export function upsertCandle(db: DB, candle: CandleRecord): void {
+  stmts(db).upsert.run(candle);
+}
+
+/**
+ * Writes candles of one instrument and period, each unless one of the same start is stored (the
+ * caller holds the transaction).
+ */
+export function insertCandlesIfMissing(
+  db: DB,
+  q: { instrumentId: number; period: Period; candles: readonly Candle[] },
+): void {
+  const ins = stmts(db).insertIfMissing;
+  for (const c of q.candles)
+    ins.run(q.instrumentId, q.period, c.time, c.open, c.high, c.low, c.close, c.volume);
+}
+
+/** The `limit` newest stored candles of one period, newest first. */
+export function newestCandles(
+  db: DB,
+  q: { instrumentId: number; period: Period; limit: number },
+): Candle[] {
+  return stmts(db).newest.all(q) as Candle[];
+}
+
+/** The newest stored candle of one period. */
+export function newestCandle(
+  db: DB,
+  q: { instrumentId: number; period: Period },
+): Candle | undefined {
+  return stmts(db).newest.get({ ...q, limit: 1 }) as Candle | undefined;
+}
+
+/** Start and close of the `limit` newest stored candles of one period, newest first. */
+export function newestCloses(
+  db: DB,
+  q: { instrumentId: number; period: Period; limit: number },
+): { time: number; close: number }[] {
+  return stmts(db).newestCloses.all(q) as { time: number; close: number }[];
+}
+
+/** True when any candle of the instrument is stored. */
+export function hasCandles(db: DB, q: { instrumentId: number }): boolean {
+  return stmts(db).any.get(q) !== undefined;
+}
+
+/**
+ * Deletes the candles of one period older than its `keep` newest (none when fewer are stored).
+ * Returns how many it deleted.
+ */
+export function pruneCandlesBeyond(
+  db: DB,
+  q: { instrumentId: number; period: Period; keep: number },
+): number {
+  return stmts(db).pruneOlder.run({
+    instrumentId: q.instrumentId,
+    period: q.period,
+    offset: q.keep - 1,
+  }).changes;
+}

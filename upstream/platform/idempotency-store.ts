@@ -1,0 +1,61 @@
+/**
+ * The `idempotency` table (migrations 001 and 006): per user and key, the route, the request's
+ * fingerprint and the JSON answer of the first command, with its time.
+ */
+import type { DB } from "./db.js";
+
+/** A stored answer: the fingerprint of its request and the answer as JSON text. */
+export interface StoredAnswer {
+  request_hash: string;
+  response: string;
+}
+
+function prepare(db: DB) {
+  return {
+    find: db.prepare(
+      `SELECT request_hash, response FROM idempotency
+       WHERE user_id = @userId AND key = @key AND created_at > @createdAfter`,
+    ),
+    insert: db.prepare(
+      `INSERT INTO idempotency (user_id, key, route, request_hash, response, created_at)
+       VALUES (@userId, @key, @route, @requestHash, @response, @createdAt)`,
+    ),
+    purge: db.prepare("DELETE FROM idempotency WHERE created_at <= @createdUpTo"),
+  };
+}
+
+const statements = new WeakMap<DB, ReturnType<typeof prepare>>();
+
+function stmts(db: DB): ReturnType<typeof prepare> {
+  let s = statements.get(db);
+  if (!s) statements.set(db, (s = prepare(db)));
+  return s;
+}
+
+/** The answer stored for a user's key after `createdAfter` (ms), if any. */
+export function findAnswer(
+  db: DB,
+  q: { userId: number; key: string; createdAfter: number },
+): StoredAnswer | undefined {
+  return stmts(db).find.get(q) as StoredAnswer | undefined;
+}
+
+/** Stores the answer of a user's key. */
+export function insertAnswer(
+  db: DB,
+  a: {
+    userId: number;
+    key: string;
+    route: string;
+    requestHash: string;
+    response: string;
+    createdAt: number;
+  },
+): void {
+  stmts(db).insert.run(a);
+}
+
+/** Deletes every answer stored at or before `createdUpTo` (ms). */
+export function purgeAnswers(db: DB, q: { createdUpTo: number }): void {
+  stmts(db).purge.run(q);
+}
