@@ -26,6 +26,14 @@ const config = {
     "upstream/modules/trading/book.ts",
     "upstream/modules/trading/orders.ts",
     "upstream/modules/trading/engine.ts",
+    "upstream/modules/trading/submit.ts",
+    "upstream/modules/trading/commands.ts",
+    "upstream/modules/trading/ticks.ts",
+    "upstream/modules/trading/booking.ts",
+    "upstream/modules/trading/holdings.ts",
+    "upstream/modules/trading/transactions.ts",
+    "upstream/modules/trading/queries.ts",
+    "upstream/modules/trading/invariants.ts",
   ],
   // Not needed by the tests (and test-results/ is written to while Playwright runs).
   ignorePatterns: [

@@ -24,7 +24,8 @@ export const MUTATION_TESTS = [
   "tests/unit/money-service-rules.test.ts",
   "tests/unit/money-deposit-rules.test.ts",
   "tests/unit/money-withdrawal-rules.test.ts",
-  // upstream/modules/trading/{risk,pricing,book,orders,engine}.ts
+  // upstream/modules/trading/{risk,pricing,book,orders,engine} and the engine's parts
+  // (submit, commands, ticks, booking, holdings, transactions, queries, invariants)
   "tests/unit/engine-formulas.test.ts",
   "tests/unit/engine-book.test.ts",
   "tests/unit/engine-rules.test.ts",
@@ -33,6 +34,7 @@ export const MUTATION_TESTS = [
   "tests/unit/engine-booking-rules.test.ts",
   "tests/unit/engine-hot-path.test.ts",
   "tests/unit/engine-tick-rules.test.ts",
+  "tests/unit/engine-store.test.ts",
 ];
 
 export default defineConfig({

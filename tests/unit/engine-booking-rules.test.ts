@@ -1,9 +1,9 @@
 /**
- * The order engine's bookings at the edges of their rules (upstream/modules/trading/engine.ts):
- * free margin to the micro-USD (the float fast path never lets through what the exact rule
- * refuses), refusals of orders the engine cannot price, who may act on which order, take-profit and
- * stop-loss of pending orders, negative balance protection only on the last position, the oldest
- * pending order first, demo resets, and the figures and flags the pushes read.
+ * The order engine's bookings at the edges of their rules (upstream/modules/trading/submit.ts,
+ * commands.ts, booking.ts): free margin to the micro-USD (the float fast path never lets through
+ * what the exact rule refuses), refusals of orders the engine cannot price, who may act on which
+ * order, take-profit and stop-loss of pending orders, negative balance protection only on the last
+ * position, the oldest pending order first, demo resets, and the figures and flags the pushes read.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { refusal, rig, wire, type Rig } from "./engine-helpers.js";

@@ -1,8 +1,9 @@
 /**
- * What one tick books (upstream/modules/trading/engine.ts onTick, settle, activate, stopOut): a
- * tick of several instruments at once, activation at exactly the free margin, fills without a fee,
- * positions whose quote currency cannot be valued, stop-out at exactly the stop-out level, a
- * balance changed by another module, a booking the store refuses, and an engine that stopped.
+ * What one tick books (upstream/modules/trading/ticks.ts onTick, settle; booking.ts activate,
+ * stopOut): a tick of several instruments at once, activation at exactly the free margin, fills
+ * without a fee, positions whose quote currency cannot be valued, stop-out at exactly the stop-out
+ * level, a balance changed by another module, a booking the store refuses, and an engine that
+ * stopped.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { rig, type Rig } from "./engine-helpers.js";

@@ -38,6 +38,18 @@ describe("upstream boundaries", () => {
     expect(offending).toEqual([]);
   });
 
+  it("the trading module's SQL lives in its store files", () => {
+    // routes.ts and parse.ts read requests (their own rules); the rest reaches the store through
+    // store.ts (or a <thing>-store.ts) only.
+    const SQL = /\.prepare\(|\.exec\(|\b(SELECT|INSERT INTO|UPDATE|DELETE FROM)\s+[a-z_*]/;
+    const outside = fs
+      .readdirSync(path.join(ROOT, "modules/trading"))
+      .filter((f) => f.endsWith(".ts") && !/(^|-)store\.ts$/.test(f))
+      .filter((f) => !["routes.ts", "parse.ts"].includes(f))
+      .filter((f) => SQL.test(fs.readFileSync(path.join(ROOT, "modules/trading", f), "utf8")));
+    expect(outside).toEqual([]);
+  });
+
   it("only the money service writes ledger rows", () => {
     const files = (dir: string): string[] =>
       fs

@@ -1,34 +1,12 @@
 /** The instruments as the engine trades them (InstrumentSpec), read from the store and cached. */
 import type { DB } from "../../platform/db.js";
 import type { InstrumentSpec } from "./orders.js";
-import type { InstrumentRow } from "../market/instruments.js";
-
-/** The columns of an instruments row the engine reads. */
-type InstrumentSpecRow = Pick<
-  InstrumentRow,
-  | "id"
-  | "code"
-  | "show_code"
-  | "quote_currency"
-  | "price_precision"
-  | "pip"
-  | "min_lots"
-  | "cont_num"
-  | "margin_mode"
-  | "multiples"
-  | "fee_rate"
-  | "enabled"
->;
+import { readInstrumentSpec } from "./store.js";
 
 export class InstrumentSpecs {
-  private readonly stmt;
   private readonly byId = new Map<number, InstrumentSpec>();
 
-  constructor(db: DB) {
-    this.stmt = db.prepare(
-      "SELECT id, code, show_code, quote_currency, price_precision, pip, min_lots, cont_num, margin_mode, multiples, fee_rate, enabled FROM instruments WHERE id = ?",
-    );
-  }
+  constructor(private readonly db: DB) {}
 
   /** The instrument (read once, then cached), or null when there is none with this id. */
   get(id: number): InstrumentSpec | null {
@@ -51,7 +29,7 @@ export class InstrumentSpecs {
   }
 
   private read(id: number): InstrumentSpec | null {
-    const r = this.stmt.get(id) as InstrumentSpecRow | undefined;
+    const r = readInstrumentSpec(this.db, { id });
     if (!r) return null;
     let multiples: number[] = [];
     try {

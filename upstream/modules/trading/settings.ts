@@ -2,6 +2,7 @@
 import { DEFAULT_FEE_TYPE } from "@contract/enums";
 import type { DB } from "../../platform/db.js";
 import { Dec, parseDecimal } from "../money/decimal.js";
+import { readTradeSettings } from "./store.js";
 
 const SETTINGS_TTL_MS = 1000;
 
@@ -17,23 +18,16 @@ export interface Settings {
 }
 
 export class TradeSettings {
-  private readonly stmt;
   private cache: Settings | null = null;
   private at = 0;
 
-  constructor(db: DB) {
-    this.stmt = db.prepare(
-      "SELECT key, value FROM settings WHERE key IN ('trade_fee_type','trade.max_lots','market.stale_after_s','risk.margin_call_pct','risk.stop_out_pct','demo.initial_balance','trade.max_orders')",
-    );
-  }
+  constructor(private readonly db: DB) {}
 
   /** The settings, at most SETTINGS_TTL_MS old; defaults for missing or malformed values. */
   get(): Settings {
     const now = Date.now();
     if (this.cache && now - this.at < SETTINGS_TTL_MS) return this.cache;
-    const m = new Map(
-      (this.stmt.all() as { key: string; value: string }[]).map((r) => [r.key, r.value]),
-    );
+    const m = readTradeSettings(this.db);
     const num = (k: string, d: number) => {
       const v = Number(m.get(k));
       return Number.isFinite(v) ? v : d;

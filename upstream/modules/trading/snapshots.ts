@@ -2,7 +2,7 @@
 import { ST_CLOSED, ST_OPEN, type CloseReason } from "./orders.js";
 import type { Pos } from "./book.js";
 import type { Pricing } from "./pricing.js";
-import type { ListedOrderRow } from "./sql.js";
+import type { ListedOrderRow } from "./store.js";
 import type { OrderState } from "./model.js";
 
 /** An order in memory (open or pending) at the current price. */

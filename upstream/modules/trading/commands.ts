@@ -1,0 +1,170 @@
+/**
+ * The commands on orders a user holds: close an open position, cancel a pending order, set or
+ * clear take-profit and stop-loss, and reset a demo account. Each is one transaction with its
+ * ledger rows and its idempotency key's answer, committed before memory changes and before the
+ * answer; the same key again answers the first result.
+ */
+import assert from "node:assert/strict";
+import { IS_DEMO } from "@contract/enums";
+import { DomainError, CODE_NOT_FOUND } from "../../platform/errors.js";
+import { dec, toMicro } from "../money/decimal.js";
+import type { Pos } from "./book.js";
+import { cancelPending, closePosition, postProfit, realisedProfit } from "./booking.js";
+import type { EngineCore } from "./core.js";
+import type { AccountFigures, OrderState } from "./model.js";
+import { ST_OPEN, ST_PENDING, validateStops } from "./orders.js";
+import { accountValues, figuresWithoutPositions } from "./queries.js";
+import { stateOfPos } from "./snapshots.js";
+import { cancelOrder, closeOrder, orderById, readUser, setOrderStops } from "./store.js";
+
+/** The user's live order `id`; refused as not pending / not open / not found otherwise. */
+function ownOrder(core: EngineCore, userId: number, id: number | null): Pos {
+  const p = id === null ? undefined : core.held.orders.get(id);
+  if (p && p.userId === userId) return p;
+  if (id !== null) {
+    const r = orderById(core.db, { id });
+    if (r && r.user_id === userId)
+      throw new DomainError(r.status === ST_PENDING ? "order_not_pending" : "order_not_open");
+  }
+  throw new DomainError("order_not_found", CODE_NOT_FOUND);
+}
+
+/** Closes an open position of the user at the current price. */
+export function close(
+  core: EngineCore,
+  userId: number,
+  id: number | null,
+  idemKey: string | null,
+): OrderState {
+  const replay = core.idem.lookup<OrderState>(userId, idemKey, "close", { id });
+  if (replay) return replay;
+  const p = ownOrder(core, userId, id);
+  if (p.status !== ST_OPEN) throw new DomainError("order_not_open");
+  const q = core.liveQuote(p.inst);
+  core.assertTradable(p.inst, q, Date.now());
+  return closePosition(core, p, q.price, "manual", (view) =>
+    core.idem.store(userId, idemKey, "close", { id }, view),
+  );
+}
+
+/** Cancels a pending order of the user. */
+export function cancel(
+  core: EngineCore,
+  userId: number,
+  id: number | null,
+  idemKey: string | null,
+): OrderState {
+  const replay = core.idem.lookup<OrderState>(userId, idemKey, "cancel_trade", { id });
+  if (replay) return replay;
+  const p = ownOrder(core, userId, id);
+  if (p.status !== ST_PENDING) throw new DomainError("order_not_pending");
+  return cancelPending(core, p, "cancelled", (view) =>
+    core.idem.store(userId, idemKey, "cancel_trade", { id }, view),
+  );
+}
+
+/**
+ * Sets or clears (null) take-profit and stop-loss of an open position (checked against the current
+ * price) or a pending order (against its target).
+ */
+export function setStops(
+  core: EngineCore,
+  userId: number,
+  stops: { id: number | null; tp: number | null; sl: number | null },
+  idemKey: string | null,
+): OrderState {
+  const { id, tp, sl } = stops;
+  const params = { id, tp, sl };
+  const replay = core.idem.lookup<OrderState>(userId, idemKey, "set_stop_price", params);
+  if (replay) return replay;
+  const p = ownOrder(core, userId, id);
+  let ref = p.originPrice;
+  if (p.status === ST_OPEN) {
+    const price = core.pricing.price(p.inst);
+    if (price === null) throw new DomainError("quote_stale");
+    ref = price;
+  }
+  validateStops(p.orderType, ref, tp, sl, p.inst.precision);
+  const createdAt = core.createdAt(p.id);
+  const view = core.tx.run(() => {
+    const stored = setOrderStops(core.db, { id: p.id, takeProfit: tp, stopLoss: sl });
+    assert(stored, `order ${p.id} held live is not live in the store`);
+    const v = stateOfPos({ ...p, tp: tp ?? 0, sl: sl ?? 0 }, createdAt, core.pricing);
+    core.idem.store(userId, idemKey, "set_stop_price", params, v);
+    return v;
+  });
+  core.held.setStops(p, tp ?? 0, sl ?? 0);
+  core.tx.emit("stopsChanged", { userId, orderId: p.id });
+  return view;
+}
+
+/** Demo accounts only: closes every position, cancels pending orders, restores demo.initial_balance. */
+export function resetDemo(
+  core: EngineCore,
+  userId: number,
+  idemKey: string | null,
+): AccountFigures {
+  const replay = core.idem.lookup<AccountFigures>(userId, idemKey, "reset_demo", {});
+  if (replay) return replay;
+  const u = readUser(core.db, { userId });
+  if (!u) throw new DomainError("not_found", CODE_NOT_FOUND);
+  if (u.is_demo !== IS_DEMO.DEMO) throw new DomainError("only_demo");
+  const a = core.account(userId);
+  const initial = toMicro(dec(core.settings().demoInitial));
+  const open = [...a.positions];
+  const pend = [...a.pendings];
+  core.tx.run(() => {
+    bookDemoReset(core, userId, { open, pend, initial, now: Date.now() });
+    core.idem.store(userId, idemKey, "reset_demo", {}, figuresWithoutPositions(core, userId));
+  });
+  for (const p of open) core.held.close(p);
+  for (const p of pend) core.held.cancel(p);
+  a.balanceMicro = initial;
+  core.held.markDirty(a);
+  if (open.length) {
+    const orderIds = open.map((p) => p.id);
+    core.tx.emit("positionsClosed", { userId, orderIds, reason: "demo_reset" });
+  }
+  for (const p of pend)
+    core.tx.emit("orderCancelled", { userId, orderId: p.id, reason: "demo_reset" });
+  return accountValues(core, userId);
+}
+
+/**
+ * The store side of a demo reset (inside its transaction): each position closed at the current
+ * price with its realised profit, each pending order cancelled, then one demo_reset row bringing
+ * the balance to `initial`.
+ */
+function bookDemoReset(
+  core: EngineCore,
+  userId: number,
+  r: { open: Pos[]; pend: Pos[]; initial: number; now: number },
+): void {
+  const { now } = r;
+  for (const p of r.open) {
+    const price = core.pricing.price(p.inst) ?? p.openPrice;
+    const profit = realisedProfit(core, p, price);
+    const closed = closeOrder(core.db, {
+      id: p.id,
+      closePrice: price,
+      profitMicro: profit,
+      reason: "demo_reset",
+      closedAt: now,
+    });
+    assert(closed, `order ${p.id} held open is not open in the store`);
+    if (profit !== 0) postProfit(core, p, profit, now);
+  }
+  for (const p of r.pend) {
+    const cancelled = cancelOrder(core.db, { id: p.id, reason: "demo_reset", closedAt: now });
+    assert(cancelled, `order ${p.id} held pending is not pending in the store`);
+  }
+  const bal = core.balance(userId);
+  if (bal !== r.initial)
+    core.money.post({
+      userId,
+      amountMicro: r.initial - bal,
+      kind: "demo_reset",
+      ref: "demo_reset",
+      at: now,
+    });
+}

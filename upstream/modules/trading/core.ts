@@ -1,0 +1,115 @@
+/**
+ * The parts every piece of the engine works on, built once by the Engine (engine.ts) and handed to
+ * its commands (submit.ts, commands.ts), its tick (ticks.ts), its bookings (booking.ts) and its
+ * reads (queries.ts): the store, the money service, prices, settings, instruments, idempotency
+ * keys, the transactions and what is held in memory.
+ */
+import type { DB } from "../../platform/db.js";
+import { DomainError, CODE_NOT_FOUND } from "../../platform/errors.js";
+import { Idempotency } from "../../platform/idempotency.js";
+import type { Quote } from "../market/feed.js";
+import type { MoneyService } from "../money/service.js";
+import { dec, type Dec } from "../money/decimal.js";
+import type { Account } from "./accounts.js";
+import type { Pos } from "./book.js";
+import { EngineEvents } from "./events.js";
+import { Holdings } from "./holdings.js";
+import { InstrumentSpecs } from "./instrument-specs.js";
+import type { InstrumentSpec } from "./orders.js";
+import { Pricing } from "./pricing.js";
+import { TradeSettings, type Settings } from "./settings.js";
+import { orderById, readBalance, type OrderRow } from "./store.js";
+import { Transactions } from "./transactions.js";
+
+export interface Logger {
+  error(obj: unknown, msg?: string): void;
+  warn(obj: unknown, msg?: string): void;
+}
+
+export class EngineCore {
+  readonly pricing = new Pricing();
+  readonly specs: InstrumentSpecs;
+  readonly tradeSettings: TradeSettings;
+  readonly idem: Idempotency;
+  readonly events: EngineEvents;
+  readonly tx: Transactions;
+  readonly held: Holdings;
+
+  constructor(
+    readonly db: DB,
+    readonly money: MoneyService,
+    readonly log: Logger,
+  ) {
+    this.events = new EngineEvents((err, event) =>
+      log.error({ err, event }, "engine event listener failed"),
+    );
+    this.specs = new InstrumentSpecs(db);
+    this.tradeSettings = new TradeSettings(db);
+    this.idem = new Idempotency(db);
+    this.tx = new Transactions(db, money, this.events);
+    this.held = new Holdings(this.pricing, (step) => this.tx.undoable(step));
+  }
+
+  settings(): Settings {
+    return this.tradeSettings.get();
+  }
+
+  /** USD per unit of the instrument's quote currency, exact; null when unknown (refused). */
+  usdRate(inst: InstrumentSpec): Dec | null {
+    return this.pricing.usdRate(inst);
+  }
+
+  /** The instrument's latest quote; quote_stale when the feed has no positive price. */
+  liveQuote(inst: InstrumentSpec): Quote {
+    const q = this.pricing.feed?.quote(inst.id);
+    if (!q || !(q.price > 0)) throw new DomainError("quote_stale");
+    return q;
+  }
+
+  /** A quote to trade at `now`: its market open (else market_closed), not older than market.stale_after_s. */
+  assertTradable(inst: InstrumentSpec, q: Quote, now: number): void {
+    if (!this.pricing.feed!.isOpen(inst.id)) throw new DomainError("market_closed");
+    if (now - q.time > this.settings().staleAfterS * 1000) throw new DomainError("quote_stale");
+  }
+
+  /** The user's balance in the store (inside a transaction: as booked so far). */
+  balance(userId: number): number {
+    const b = readBalance(this.db, { userId });
+    if (b === null) throw new DomainError("not_found", CODE_NOT_FOUND);
+    return b;
+  }
+
+  /** The user's account in memory, loaded with its stored balance on first use. */
+  account(userId: number): Account {
+    return this.held.accts.get(userId) ?? this.held.accts.add(userId, this.balance(userId));
+  }
+
+  /** When the order was placed (now when the store has no such order). */
+  createdAt(id: number): number {
+    return orderById(this.db, { id })?.created_at ?? Date.now();
+  }
+
+  /** The Pos of a stored live order, in its account and its instrument's book (not yet held). */
+  posOfRow(r: OrderRow, inst: InstrumentSpec): Pos {
+    return {
+      id: r.id,
+      userId: r.user_id,
+      acc: this.account(r.user_id),
+      inst,
+      book: this.held.book(inst),
+      orderType: r.order_type,
+      status: r.status,
+      pendingKind: r.pending_kind,
+      lots: dec(r.lots),
+      units: dec(r.units),
+      leverage: r.leverage,
+      originPrice: r.origin_price,
+      openPrice: r.open_price ?? 0,
+      tp: r.take_profit ?? 0,
+      sl: r.stop_loss ?? 0,
+      marginMicro: r.margin_micro,
+      feeMicro: r.fee_micro,
+      slot: -1,
+    };
+  }
+}

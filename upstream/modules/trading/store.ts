@@ -1,0 +1,286 @@
+/**
+ * The trading module's SQL, and only here: the orders table as the engine writes it, the account
+ * columns it reads, the pages of my_deal, the trade settings and the instruments as the engine
+ * trades them. Every statement is behind a named function taking named parameters (`@name`
+ * bindings); the statements are prepared once per store and reused (the engine's hot path books
+ * through them). Balances are never written here: that is the money service's (money/service.ts).
+ */
+import { ORDER_STATUS, ORDER_TAB, type OrderTab } from "@contract/enums";
+import { PAGE_SIZE } from "@contract/constants";
+import type { DB } from "../../platform/db.js";
+import type { InstrumentRow } from "../market/instruments.js";
+import type { CloseReason, PendingKind } from "./orders.js";
+
+export { PAGE_SIZE };
+
+/** A row of the orders table. */
+export interface OrderRow {
+  id: number;
+  user_id: number;
+  instrument_id: number;
+  order_type: number;
+  status: number;
+  pending_kind: PendingKind | null;
+  lots: string;
+  units: string;
+  leverage: number;
+  origin_price: number;
+  open_price: number | null;
+  close_price: number | null;
+  take_profit: number | null;
+  stop_loss: number | null;
+  margin_micro: number;
+  fee_micro: number;
+  profit_micro: number | null;
+  close_reason: CloseReason | null;
+  created_at: number;
+  opened_at: number | null;
+  closed_at: number | null;
+}
+
+/** An order row with its instrument's codes, as my_deal reads it. */
+export type ListedOrderRow = OrderRow & { code: string; show_code: string };
+
+/** The columns of an instruments row the engine reads. */
+export type InstrumentSpecRow = Pick<
+  InstrumentRow,
+  | "id"
+  | "code"
+  | "show_code"
+  | "quote_currency"
+  | "price_precision"
+  | "pip"
+  | "min_lots"
+  | "cont_num"
+  | "margin_mode"
+  | "multiples"
+  | "fee_rate"
+  | "enabled"
+>;
+
+/** The settings keys the engine trades by (settings.ts reads their values). */
+export const TRADE_SETTING_KEYS = [
+  "trade_fee_type",
+  "trade.max_lots",
+  "market.stale_after_s",
+  "risk.margin_call_pct",
+  "risk.stop_out_pct",
+  "demo.initial_balance",
+  "trade.max_orders",
+] as const;
+
+const { PENDING, OPEN, CLOSED, CANCELLED } = ORDER_STATUS;
+const LIVE = `(${PENDING}, ${OPEN})`;
+const HISTORY = `(${CLOSED}, ${CANCELLED})`;
+const LISTED =
+  "SELECT o.*, i.code, i.show_code FROM orders o JOIN instruments i ON i.id = o.instrument_id";
+
+function prepareAll(db: DB) {
+  return {
+    user: db.prepare(
+      "SELECT is_demo, balance_micro, lock_balance_micro FROM users WHERE id = @userId",
+    ),
+    balance: db.prepare("SELECT balance_micro FROM users WHERE id = @userId"),
+    liveOrderCount: db.prepare(
+      `SELECT COUNT(*) AS n FROM orders WHERE user_id = @userId AND status IN ${LIVE}`,
+    ),
+    insertOrder: db.prepare(
+      `INSERT INTO orders (user_id, instrument_id, order_type, status, pending_kind, lots, units,
+         leverage, origin_price, open_price, take_profit, stop_loss, margin_micro, fee_micro,
+         created_at, opened_at)
+       VALUES (@userId, @instrumentId, @side, @status, @pendingKind, @lots, @units,
+         @leverage, @originPrice, @openPrice, @takeProfit, @stopLoss, @marginMicro, @feeMicro,
+         @createdAt, @openedAt)
+       RETURNING id`,
+    ),
+    fill: db.prepare(
+      `UPDATE orders SET status = ${OPEN}, open_price = @openPrice, margin_micro = @marginMicro,
+         fee_micro = @feeMicro, opened_at = @openedAt
+       WHERE id = @id AND status = ${PENDING}`,
+    ),
+    close: db.prepare(
+      `UPDATE orders SET status = ${CLOSED}, close_price = @closePrice, profit_micro = @profitMicro,
+         close_reason = @reason, closed_at = @closedAt
+       WHERE id = @id AND status = ${OPEN}`,
+    ),
+    cancel: db.prepare(
+      `UPDATE orders SET status = ${CANCELLED}, close_reason = @reason, closed_at = @closedAt
+       WHERE id = @id AND status = ${PENDING}`,
+    ),
+    setStops: db.prepare(
+      `UPDATE orders SET take_profit = @takeProfit, stop_loss = @stopLoss
+       WHERE id = @id AND status IN ${LIVE}`,
+    ),
+    orderById: db.prepare("SELECT * FROM orders WHERE id = @id"),
+    liveOrders: db.prepare(`SELECT * FROM orders WHERE status IN ${LIVE} ORDER BY id`),
+    listOrders: db.prepare(
+      `${LISTED} WHERE o.user_id = @userId AND o.status = @status
+       ORDER BY o.id DESC LIMIT @limit OFFSET @offset`,
+    ),
+    listHistory: db.prepare(
+      `${LISTED} WHERE o.user_id = @userId AND o.status IN ${HISTORY}
+       ORDER BY COALESCE(o.closed_at, o.created_at) DESC, o.id DESC LIMIT @limit OFFSET @offset`,
+    ),
+    countOrders: db.prepare(
+      "SELECT COUNT(*) AS n FROM orders WHERE user_id = @userId AND status = @status",
+    ),
+    countHistory: db.prepare(
+      `SELECT COUNT(*) AS n, COALESCE(SUM(profit_micro), 0) AS p
+       FROM orders WHERE user_id = @userId AND status IN ${HISTORY}`,
+    ),
+    tradeSettings: db.prepare(
+      `SELECT key, value FROM settings WHERE key IN (${TRADE_SETTING_KEYS.map((k) => `'${k}'`).join(", ")})`,
+    ),
+    instrumentSpec: db.prepare(
+      `SELECT id, code, show_code, quote_currency, price_precision, pip, min_lots, cont_num,
+         margin_mode, multiples, fee_rate, enabled
+       FROM instruments WHERE id = @id`,
+    ),
+  };
+}
+
+type Statements = ReturnType<typeof prepareAll>;
+const prepared = new WeakMap<DB, Statements>();
+
+/** The statements of a store, prepared on first use. */
+function st(db: DB): Statements {
+  let s = prepared.get(db);
+  if (!s) prepared.set(db, (s = prepareAll(db)));
+  return s;
+}
+
+// ---------------------------------------------------------------- accounts (read only)
+
+export interface UserFigures {
+  is_demo: number;
+  balance_micro: number;
+  lock_balance_micro: number;
+}
+
+/** The user's demo flag, balance and lock, or undefined when there is no such user. */
+export function readUser(db: DB, q: { userId: number }): UserFigures | undefined {
+  return st(db).user.get(q) as UserFigures | undefined;
+}
+
+/** The user's balance (micro-USD), or null when there is no such user. */
+export function readBalance(db: DB, q: { userId: number }): number | null {
+  const r = st(db).balance.get(q) as { balance_micro: number } | undefined;
+  return r ? r.balance_micro : null;
+}
+
+// ---------------------------------------------------------------- orders
+
+/** How many pending and open orders the user holds. */
+export function countLiveOrders(db: DB, q: { userId: number }): number {
+  return (st(db).liveOrderCount.get(q) as { n: number }).n;
+}
+
+export interface NewOrder {
+  userId: number;
+  instrumentId: number;
+  /** 1 buy, 2 sell. */
+  side: number;
+  status: typeof PENDING | typeof OPEN;
+  pendingKind: PendingKind | null;
+  /** Exact decimal text. */
+  lots: string;
+  units: string;
+  leverage: number;
+  originPrice: number;
+  openPrice: number | null;
+  takeProfit: number | null;
+  stopLoss: number | null;
+  marginMicro: number;
+  feeMicro: number;
+  createdAt: number;
+  openedAt: number | null;
+}
+
+/** Stores a new pending or open order; returns its id. */
+export function insertOrder(db: DB, o: NewOrder): number {
+  return (st(db).insertOrder.get(o) as { id: number }).id;
+}
+
+/** Fills a pending order; true when the stored order was pending (and so is now open). */
+export function fillOrder(
+  db: DB,
+  f: { id: number; openPrice: number; marginMicro: number; feeMicro: number; openedAt: number },
+): boolean {
+  return st(db).fill.run(f).changes === 1;
+}
+
+/** Closes an open order with its realised profit; true when the stored order was open. */
+export function closeOrder(
+  db: DB,
+  c: { id: number; closePrice: number; profitMicro: number; reason: CloseReason; closedAt: number },
+): boolean {
+  return st(db).close.run(c).changes === 1;
+}
+
+/** Cancels a pending order; true when the stored order was pending. */
+export function cancelOrder(
+  db: DB,
+  c: { id: number; reason: CloseReason; closedAt: number },
+): boolean {
+  return st(db).cancel.run(c).changes === 1;
+}
+
+/** Sets (null: clears) take-profit and stop-loss of a live order; true when it was live. */
+export function setOrderStops(
+  db: DB,
+  s: { id: number; takeProfit: number | null; stopLoss: number | null },
+): boolean {
+  return st(db).setStops.run(s).changes === 1;
+}
+
+export function orderById(db: DB, q: { id: number }): OrderRow | undefined {
+  return st(db).orderById.get(q) as OrderRow | undefined;
+}
+
+/** Every pending and open order, oldest first (what the engine loads on start). */
+export function liveOrders(db: DB): OrderRow[] {
+  return st(db).liveOrders.all() as OrderRow[];
+}
+
+// ---------------------------------------------------------------- my_deal
+
+export interface DealPage {
+  rows: ListedOrderRow[];
+  total: number;
+  /** History: the realised profit of all of them (micro-USD); 0 for the other tabs. */
+  historyProfitMicro: number;
+}
+
+/**
+ * PAGE_SIZE rows from `offset` of the user's orders of `status` (3: closed and cancelled), newest
+ * first, their total count, and for history their realised profit.
+ */
+export function dealPage(
+  db: DB,
+  q: { userId: number; status: OrderTab; offset: number },
+): DealPage {
+  const s = st(db);
+  const page = { userId: q.userId, limit: PAGE_SIZE, offset: q.offset };
+  if (q.status === ORDER_TAB.HISTORY) {
+    const rows = s.listHistory.all(page) as ListedOrderRow[];
+    const c = s.countHistory.get({ userId: q.userId }) as { n: number; p: number };
+    return { rows, total: c.n, historyProfitMicro: c.p };
+  }
+  const of = { userId: q.userId, status: q.status };
+  const rows = s.listOrders.all({ ...page, status: q.status }) as ListedOrderRow[];
+  const total = (s.countOrders.get(of) as { n: number }).n;
+  return { rows, total, historyProfitMicro: 0 };
+}
+
+// ---------------------------------------------------------------- settings and instruments
+
+/** The stored values of TRADE_SETTING_KEYS, by key (a missing key is absent). */
+export function readTradeSettings(db: DB): Map<string, string> {
+  const rows = st(db).tradeSettings.all() as { key: string; value: string }[];
+  return new Map(rows.map((r) => [r.key, r.value]));
+}
+
+/** The instruments row of `id` as the engine reads it, or undefined. */
+export function readInstrumentSpec(db: DB, q: { id: number }): InstrumentSpecRow | undefined {
+  return st(db).instrumentSpec.get(q) as InstrumentSpecRow | undefined;
+}

@@ -1,0 +1,187 @@
+/**
+ * The tick: marks to market only the instruments that ticked (book.ts, no allocation per position),
+ * collecting take-profit / stop-loss hits and the pending orders each price reaches, then books
+ * them, and the stop-out of every account the tick touched, as one booking group (one commit).
+ * When the group fails it rolls back whole and each booking is retried in its own transaction.
+ */
+import assert from "node:assert/strict";
+import type { Quote } from "../market/feed.js";
+import { MICRO } from "../money/decimal.js";
+import type { Account } from "./accounts.js";
+import type { Book, Pos, StopHits } from "./book.js";
+import { activate, closePosition, stopOut } from "./booking.js";
+import type { EngineCore } from "./core.js";
+import { ST_OPEN, ST_PENDING, pendingReached } from "./orders.js";
+import { marginLevelPct } from "./risk.js";
+
+export class Ticks {
+  /** Take-profit / stop-loss hits of the tick (collected in the loop, booked after it). */
+  private readonly hits: StopHits = { pos: [], price: [], reason: [] };
+  /** Pending orders the tick reached, oldest first per instrument, and the price that reached each. */
+  private readonly actPos: Pos[] = [];
+  private readonly actPrice: number[] = [];
+
+  constructor(private readonly core: EngineCore) {}
+
+  /** Marks to market the instruments that ticked, then books TP/SL, pending activations and stop-outs. */
+  onTick(changed: Quote[]): void {
+    try {
+      this.mark(changed);
+      // Most ticks book nothing: no transaction then.
+      const stopOutPct = this.core.settings().stopOutPct;
+      if (this.hits.pos.length > 0 || this.actPos.length > 0 || this.anyAtStopOut(stopOutPct))
+        this.bookAll(stopOutPct);
+    } finally {
+      this.clear();
+    }
+  }
+
+  /**
+   * Marks every open position to the feed's current prices, booking nothing (the next tick of each
+   * instrument books what its price reaches): each account's hot-path floating figure is then the
+   * sum of its positions at the feed's prices, also for positions loaded before the feed.
+   */
+  markToFeed(): void {
+    const { held, pricing } = this.core;
+    const accts = held.accts;
+    let tn = accts.touchedN;
+    for (const book of held.books.values()) {
+      if (book.n === 0) continue;
+      const price = pricing.price(book.inst);
+      const rate = pricing.usdRateF(book.inst);
+      if (price !== null && price > 0 && Number.isFinite(rate))
+        tn = book.mark(price, rate, accts, tn);
+    }
+    accts.touchedN = tn;
+    this.clearTouched();
+  }
+
+  /** The hot loop over the instruments that ticked: marks, scans stops, collects reached orders. */
+  private mark(changed: Quote[]): void {
+    const { held, pricing } = this.core;
+    const accts = held.accts;
+    let tn = accts.touchedN;
+    for (let k = 0; k < changed.length; k++) {
+      const q = changed[k];
+      const book = held.books.get(q.id);
+      if (!book) continue;
+      const p = q.price;
+      if (!(p > 0)) continue;
+      if (book.n > 0) {
+        const rate = pricing.usdRateF(book.inst);
+        if (Number.isFinite(rate)) {
+          accts.touchedN = tn = book.mark(p, rate, accts, tn);
+          if (book.mayHitStops(p)) book.scanStops(p, this.hits);
+        }
+      }
+      this.collectReached(book, p);
+    }
+  }
+
+  /** Only the pending orders `price` reaches are visited (book.ts PendingIndex); oldest first. */
+  private collectReached(book: Book, price: number): void {
+    const start = this.actPos.length;
+    const reached = book.collectReached(price, this.actPos);
+    if (reached > 1) sortById(this.actPos, start);
+    for (let i = 0; i < reached; i++) {
+      const p = this.actPos[start + i];
+      assert(pendingReached(p.pendingKind!, p.originPrice, price));
+      this.actPrice.push(price);
+    }
+  }
+
+  /** Books the tick's hits as one group; when it fails, each booking on its own. */
+  private bookAll(stopOutPct: number): void {
+    try {
+      this.core.tx.atomically(() => this.settle(stopOutPct, false));
+    } catch (err) {
+      // The group rolled back as a whole (store and memory); each booking then gets its own
+      // transaction, so one failing order cannot hold back the others.
+      this.core.log.error({ err }, "tick bookings rolled back as a group; booking them one by one");
+      this.settle(stopOutPct, true);
+    }
+  }
+
+  /**
+   * Books what the tick reached, in order: take-profit / stop-loss closes at the tick's price,
+   * pending orders activated at it, then stop-out of every account the tick touched. Grouped
+   * (`isolated` false): inside the caller's one transaction, the first failure aborts the group.
+   * Isolated: each booking in its own transaction, a failure logged and the rest booked.
+   */
+  private settle(stopOutPct: number, isolated: boolean): void {
+    const core = this.core;
+    const accts = core.held.accts;
+    const book = (what: string, ref: object, fn: () => void): void => {
+      if (!isolated) return fn();
+      try {
+        core.tx.atomically(fn);
+      } catch (err) {
+        core.log.error({ err, ...ref }, `${what} failed`);
+      }
+    };
+    const hits = this.hits;
+    for (let i = 0; i < hits.pos.length; i++) {
+      const pos = hits.pos[i];
+      if (pos.status !== ST_OPEN || pos.slot < 0) continue;
+      // Like a pending order, a stop reached while its market is closed waits for an open tick.
+      if (core.pricing.feed && !core.pricing.feed.isOpen(pos.inst.id)) continue;
+      book("TP/SL close", { order: pos.id }, () => {
+        closePosition(core, pos, hits.price[i], hits.reason[i]);
+        accts.markTouched(pos.acc);
+      });
+    }
+    for (let i = 0; i < this.actPos.length; i++) {
+      const pos = this.actPos[i];
+      if (pos.status !== ST_PENDING || pos.slot < 0) continue;
+      book("pending activation", { order: pos.id }, () => {
+        activate(core, pos, this.actPrice[i]);
+        accts.markTouched(pos.acc);
+      });
+    }
+    for (let k = 0; k < accts.touchedN; k++) {
+      const a = accts.list[accts.touchedList[k]];
+      if (this.atStopOut(a, stopOutPct))
+        book("stop-out", { user: a.userId }, () => stopOut(core, a, stopOutPct));
+    }
+  }
+
+  /** True when an account the tick touched is at or below the stop-out level (float figures). */
+  private anyAtStopOut(stopOutPct: number): boolean {
+    const accts = this.core.held.accts;
+    for (let k = 0; k < accts.touchedN; k++)
+      if (this.atStopOut(accts.list[accts.touchedList[k]], stopOutPct)) return true;
+    return false;
+  }
+
+  /** The float margin level decides whether to look; the exact figures decide what to close. */
+  private atStopOut(a: Account, stopOutPct: number): boolean {
+    const level = marginLevelPct(
+      a.balanceMicro / MICRO + this.core.held.accts.float[a.idx],
+      a.usedMarginMicro / MICRO,
+    );
+    return level !== null && level <= stopOutPct + 1e-6;
+  }
+
+  /** Empties the tick's scratch lists for the next tick. */
+  private clear(): void {
+    const hits = this.hits;
+    hits.pos.length = 0;
+    hits.price.length = 0;
+    hits.reason.length = 0;
+    this.actPos.length = 0;
+    this.actPrice.length = 0;
+    this.clearTouched();
+  }
+
+  private clearTouched(): void {
+    const accts = this.core.held.accts;
+    for (let k = 0; k < accts.touchedN; k++) accts.touched[accts.touchedList[k]] = 0;
+    accts.touchedN = 0;
+  }
+}
+
+/** Sorts a[from..] by order id in place (the reached pending orders of one book: few). */
+function sortById(a: Pos[], from: number): void {
+  const tail = a.slice(from).sort((x, y) => x.id - y.id);
+  for (let i = 0; i < tail.length; i++) a[from + i] = tail[i];
+}
