@@ -24,6 +24,8 @@ import { registerMoneyRoutes } from "./modules/money/routes.js";
 import { registerUploadRoutes } from "./modules/uploads/routes.js";
 import { registerOperatorRoutes } from "./modules/operators/routes.js";
 import { guardOperator } from "./platform/http/operator-guard.js";
+import { requireUser } from "./platform/http/auth.js";
+import { DomainError } from "./platform/errors.js";
 import type { AppContext } from "./platform/context.js";
 import { hasOperators, operatorOfToken } from "./modules/operators/accounts.js";
 import { Deposits } from "./modules/money/deposits.js";
@@ -87,6 +89,10 @@ export async function buildUpstream(
   app.decorate("operatorGuard", (req: FastifyRequest, need: Permission) =>
     guardOperator(ctx.operators, req, need),
   );
+  app.decorate("sessionGuard", (req: FastifyRequest, real: boolean) => {
+    const u = requireUser(db, req);
+    if (real && u.is_demo) throw new DomainError("demo_only_true_account");
+  });
   app.addHook("onRequest", async (req) => {
     req.lang = normaliseLang(req.headers["lang"]);
   });

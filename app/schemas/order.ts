@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { idempotencyKey } from "./fields";
 import { ORDER_MODE } from "@contract/enums";
+import { boundOf, LOTS_RULE, numberFits, PRICE_RULE } from "@contract/fields";
 
 /** trading-rules.md: at most `trade.max_lots` lots (default 100). */
 export const DEFAULT_MAX_LOTS = 100;
@@ -64,12 +65,14 @@ export function decrementDisabled(lots: number, rules: Pick<LotRules, "pip" | "m
 }
 
 /** No instrument trades near this; larger input is a typo and gets a clear message here. */
-export const MAX_PRICE = 1e12;
+export const MAX_PRICE = boundOf(PRICE_RULE);
 
-const optionalPrice = z
+/** A price field: under the contract's price rule (PRICE_RULE), as the upstream reads it. */
+export const optionalPrice = z
   .number({ invalid_type_error: "errors.number" })
   .min(0, "errors.min_zero")
   .max(MAX_PRICE, "errors.price_too_large")
+  .refine((v) => v >= MAX_PRICE || numberFits(v, PRICE_RULE), "errors.number")
   .optional();
 
 /** The order form (intent=submit) of /trade: POST /v1/api/forex/submit. */
@@ -98,13 +101,15 @@ export function orderSchema(rules: LotRules) {
         .number({ invalid_type_error: "errors.number" })
         .positive("errors.target_price")
         .max(MAX_PRICE, "errors.price_too_large")
+        .refine((v) => v >= MAX_PRICE || numberFits(v, PRICE_RULE), "errors.number")
         .optional(),
       cont: z
         .number({ required_error: "errors.cont_required", invalid_type_error: "errors.number" })
         .positive("errors.cont_min")
         .refine((v) => v >= rules.minLots - 1e-12, "errors.cont_min")
         .refine((v) => v <= max + 1e-12, "errors.cont_max")
-        .refine((v) => isMultipleOf(v, rules.pip), "errors.cont_step"),
+        .refine((v) => isMultipleOf(v, rules.pip), "errors.cont_step")
+        .refine((v) => numberFits(v, LOTS_RULE), "errors.cont_step"),
       multiple: z
         .number({
           required_error: "errors.multiple_required",

@@ -4,7 +4,7 @@
  * Messages are i18n keys of the "trade" namespace (shared with the order form).
  */
 import { z } from "zod";
-import { MAX_PRICE } from "./order";
+import { optionalPrice } from "./order";
 import { idempotencyKey } from "./fields";
 
 export const stopPriceSchema = z.object({
@@ -13,16 +13,8 @@ export const stopPriceSchema = z.object({
     .number({ required_error: "errors.order_id", invalid_type_error: "errors.order_id" })
     .int()
     .positive("errors.order_id"),
-  target_profit_price: z
-    .number({ invalid_type_error: "errors.number" })
-    .min(0, "errors.min_zero")
-    .max(MAX_PRICE, "errors.price_too_large")
-    .optional(),
-  stop_loss_price: z
-    .number({ invalid_type_error: "errors.number" })
-    .min(0, "errors.min_zero")
-    .max(MAX_PRICE, "errors.price_too_large")
-    .optional(),
+  target_profit_price: optionalPrice,
+  stop_loss_price: optionalPrice,
   idempotency_key: idempotencyKey("errors.expired").optional(),
 });
 export type StopPriceForm = z.infer<typeof stopPriceSchema>;

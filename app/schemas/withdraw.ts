@@ -3,10 +3,12 @@
  * withdrawal, cancel one under review. Messages are i18n keys of the `withdraw` namespace.
  */
 import { z } from "zod";
+import { AMOUNT_RULE, decimalPattern, MAX_MONEY_USD } from "@contract/fields";
 import { idempotencyKey } from "./fields";
 
 export const WMSG = {
   amountPositive: "withdraw:amount_positive",
+  amountTooLarge: "withdraw:amount_too_large",
   selectAddress: "withdraw:select_address",
   noAccount: "withdraw:no_account",
   noChannel: "withdraw:no_channel",
@@ -17,13 +19,14 @@ export function plainAmount(v: string): string {
   return v.trim().replace(/^(\d*),(\d+)$/, "$1.$2");
 }
 
-/** An amount in USD as typed: a plain positive decimal of at most 6 places. */
+/** An amount in USD as typed: a plain positive decimal under the contract's AMOUNT_RULE. */
 export const amountField = z.preprocess(
   (v) => (typeof v === "string" ? plainAmount(v) : v),
   z
     .string({ required_error: WMSG.amountPositive, invalid_type_error: WMSG.amountPositive })
-    .regex(/^(\d{1,12}(\.\d{0,6})?|\.\d{1,6})$/, WMSG.amountPositive)
-    .refine((s) => Number(s) > 0, WMSG.amountPositive),
+    .regex(decimalPattern(AMOUNT_RULE), WMSG.amountPositive)
+    .refine((s) => Number(s) > 0, WMSG.amountPositive)
+    .refine((s) => Number(s) <= MAX_MONEY_USD, WMSG.amountTooLarge),
 );
 
 const currency = z

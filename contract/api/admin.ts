@@ -4,7 +4,16 @@
  * upstream's OPERATOR_TOKEN (for scripts). Every action writes an append-only audit row.
  */
 import { z } from "zod";
-import { endpoint, cacheBuster, id, numeric, text } from "./endpoint";
+import { endpoint, cacheBuster, id, text } from "./endpoint";
+import {
+  COIN_PRICE_RULE,
+  decimalField,
+  optionalUsdAmountField,
+  RATE_RULE,
+  signedUsdField,
+  usdAmountField,
+  USD_RULE,
+} from "../fields";
 import type { OperatorRole, Permission } from "../operators";
 
 /** Who a queue item belongs to. */
@@ -108,7 +117,7 @@ export const approveCharge = endpoint<AdminCharge>()({
   summary:
     "Credit a deposit: the amount actually received (default the declared one), one ledger row",
   params: byId,
-  body: z.object({ amount: numeric.optional() }),
+  body: z.object({ amount: optionalUsdAmountField(USD_RULE, "deposit_amount_positive") }),
 });
 
 export const rejectCharge = endpoint<AdminCharge>()({
@@ -173,7 +182,7 @@ export const adjustments = endpoint<AuditRow>()({
   tag: "operators",
   summary:
     "Book a signed adjustment (ledger kind adjustment) with its reason; the same Idempotency-Key books it once",
-  body: z.object({ uid: text(64), amount: numeric, remark: text(500) }),
+  body: z.object({ uid: text(64), amount: signedUsdField(USD_RULE), remark: text(500) }),
   idempotent: true,
 });
 
@@ -339,7 +348,7 @@ const channelFields = {
   currency_code: text(10),
   protocol_code: text(16),
   address: text(128),
-  usd_price: numeric,
+  usd_price: decimalField(COIN_PRICE_RULE),
   enabled,
   sort,
 };
@@ -358,11 +367,11 @@ const drawCurrencyFields = {
   type: id,
   code: text(10),
   protocol: text(16),
-  draw_rate: numeric,
+  draw_rate: decimalField(RATE_RULE),
   fee_type: id,
-  usd_price: numeric,
-  min: numeric,
-  max: numeric,
+  usd_price: decimalField(COIN_PRICE_RULE),
+  min: usdAmountField(USD_RULE),
+  max: usdAmountField(USD_RULE),
   enabled,
   sort,
 };
@@ -472,7 +481,11 @@ export const updateDrawCurrency = endpoint<AdminDrawCurrency>()({
   tag: "operators",
   summary: "Change a withdrawal currency: any of its fields except type; checked again as a whole",
   params: byId,
-  body: optional((({ type: _type, ...rest }) => rest)(drawCurrencyFields)),
+  body: optional({
+    ...(({ type: _type, ...rest }) => rest)(drawCurrencyFields),
+    /** A currency's type is fixed once made: sending one is refused. */
+    type: z.undefined(),
+  }),
 });
 
 /** A four-eyes request's state. */

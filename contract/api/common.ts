@@ -20,6 +20,7 @@ export const imageUpload = endpoint<Upload>()({
   method: "POST",
   path: "/api/common/image_upload",
   auth: true,
+  realAccount: true,
   tag: "uploads",
   summary:
     "Upload one image (multipart/form-data, field `file`): JPEG, PNG or WebP, recognised by its bytes, re-encoded without metadata",

@@ -47,7 +47,10 @@ export const getCompany = endpoint<Company[]>()({
   auth: false,
   tag: "company",
   summary: "Enabled companies whose name contains `name` (case-insensitive); empty: all of them",
-  query: z.object({ name: text(COMPANY_SEARCH_MAX).optional(), ...cacheBuster }),
+  query: z.object({
+    name: text(COMPANY_SEARCH_MAX, "company.search_too_long").optional(),
+    ...cacheBuster,
+  }),
 });
 
 export const getCompanyStatus = endpoint<CompanyStatus>()({
@@ -66,8 +69,8 @@ export const submitFeedback = endpoint<{ id: number }>()({
   tag: "company",
   summary: "Leave a message (with the user's uid when a token is sent); limited per address",
   body: z.object({
-    message: text(FEEDBACK_MESSAGE_MAX),
-    contact: text(FEEDBACK_CONTACT_MAX).optional(),
+    message: text(FEEDBACK_MESSAGE_MAX, "company.feedback_message_too_long"),
+    contact: text(FEEDBACK_CONTACT_MAX, "company.feedback_contact_too_long").optional(),
   }),
 });
 

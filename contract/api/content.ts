@@ -194,20 +194,22 @@ export interface AdminNotice {
   created_at: string;
 }
 
-const categoryFields = { name: text(60), sort: id, published: flag };
+/** A text field beyond its length: "The field FIELD may have at most MAX characters". */
+const TOO_LONG = "content.too_long";
+const categoryFields = { name: text(60, TOO_LONG), sort: id, published: flag };
 const newsFields = {
   category_id: id,
-  title: text(200),
-  desc: text(500),
-  logo: text(80),
-  content: text(CONTENT_MAX_CHARS),
-  lang: text(8),
+  title: text(200, TOO_LONG),
+  desc: text(500, TOO_LONG),
+  logo: text(80, TOO_LONG),
+  content: text(CONTENT_MAX_CHARS, TOO_LONG),
+  lang: text(8, TOO_LONG),
   published: flag,
 };
 const noticeFields = {
-  title: text(200),
-  content: text(CONTENT_MAX_CHARS),
-  lang: text(8),
+  title: text(200, TOO_LONG),
+  content: text(CONTENT_MAX_CHARS, TOO_LONG),
+  lang: text(8, TOO_LONG),
   is_policy: flag,
   published: flag,
 };

@@ -4,7 +4,8 @@
  * only with MARKET_FEED=manual (upstream/API.md "Market").
  */
 import { z } from "zod";
-import { endpoint, numeric, text } from "./endpoint";
+import { endpoint, text } from "./endpoint";
+import { decimalField, PRICE_RULE } from "../fields";
 
 export interface OutboxCode {
   to: string;
@@ -47,5 +48,5 @@ export const marketPrice = endpoint<SetPrice>()({
   tag: "dev",
   summary:
     "Ticks an instrument at a price, as the market would (MARKET_FEED=manual only; operator token)",
-  body: z.object({ code: text(32), price: numeric }),
+  body: z.object({ code: text(32), price: decimalField(PRICE_RULE) }),
 });

@@ -27,6 +27,11 @@ export interface EndpointDef {
   body?: z.AnyZodObject;
   /** Path parameters, written `:name` in `path` (e.g. /admin/api/charges/:id/approve). */
   params?: z.AnyZodObject;
+  /**
+   * True when only a real account may call (money, uploads, verification): a demo account's call is
+   * refused (code 0, demo_only_true_account) before its fields are read.
+   */
+  realAccount?: boolean;
   /** True when the call honours the `Idempotency-Key` header. */
   idempotent?: boolean;
   /**
@@ -57,8 +62,6 @@ export type ParamsOf<E> = E extends { body: infer B extends z.ZodTypeAny }
     ? z.input<Q>
     : Record<string, never>;
 
-/** A number, or its decimal text as a form sends it. */
-export const numeric = z.union([z.number(), z.string().trim().max(64)]);
 /** The path with its `:name` parameters filled in (each value URI-encoded). */
 export function pathOf(
   def: Pick<EndpointDef, "path">,
@@ -72,7 +75,15 @@ export function pathOf(
 
 /** A whole-number id, or its text. */
 export const id = z.union([z.number().int(), z.string().trim().max(32)]);
-/** Free text of a form field. */
-export const text = (max = 256) => z.string().max(max);
+/**
+ * Free text of a form field (a JSON number is read as its text): at most `max` characters, counted
+ * as people count them (code points) after trimming. `tooLong` is the refusal's message key (an
+ * upstream message with {{max}}); without one, the route's field refusal answers.
+ */
+export const text = (max = 256, tooLong?: string) =>
+  z.preprocess(
+    (v) => (typeof v === "number" && Number.isFinite(v) ? String(v) : v),
+    z.string().refine((s) => [...s.trim()].length <= max, { message: tooLong, params: { max } }),
+  );
 /** The GET cache buster, accepted and ignored. */
 export const cacheBuster = { t: z.union([z.string(), z.number()]).optional() };

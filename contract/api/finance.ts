@@ -4,7 +4,8 @@
  * refused with `user.only_true_account`'s message. Amounts are USD unless named otherwise.
  */
 import { z } from "zod";
-import { endpoint, cacheBuster, id, numeric, text } from "./endpoint";
+import { endpoint, cacheBuster, id, text } from "./endpoint";
+import { AMOUNT_RULE, usdAmountField } from "../fields";
 
 /** A currency users withdraw in (draw_symbol_list). */
 export interface DrawCurrency {
@@ -93,6 +94,7 @@ export const drawSymbolList = endpoint<DrawCurrency[]>()({
   method: "GET",
   path: "/api/account/draw_symbol_list",
   auth: true,
+  realAccount: true,
   tag: "money",
   summary: "Currencies a withdrawal can be made in (type 1 address, 2 bank)",
   query: z.object({ type: id.optional(), ...cacheBuster }),
@@ -102,13 +104,14 @@ export const draw = endpoint<DrawRecord>()({
   method: "POST",
   path: "/api/account/draw",
   auth: true,
+  realAccount: true,
   tag: "money",
   summary: "Request a withdrawal: the amount moves from balance to lock_balance until reviewed",
   idempotent: true,
   body: z.object({
     draw_currency_id: id,
-    /** Amount, USD. */
-    number: numeric,
+    /** Amount, USD: to the cent, above 0. */
+    number: usdAmountField(AMOUNT_RULE, "withdraw_amount_positive"),
     draw_method_id: id,
     memo: text(200).optional(),
   }),
@@ -118,6 +121,7 @@ export const drawCancel = endpoint<DrawRecord>()({
   method: "POST",
   path: "/api/account/draw_cancel",
   auth: true,
+  realAccount: true,
   tag: "money",
   summary: "Cancel a withdrawal still under review: the amount returns to the balance",
   idempotent: true,
@@ -128,6 +132,7 @@ export const drawList = endpoint<DrawPage>()({
   method: "GET",
   path: "/api/account/draw_list",
   auth: true,
+  realAccount: true,
   tag: "money",
   summary: "Withdrawals of one type, PAGE_SIZE a page, newest first",
   query: z.object({ type: id.optional(), page: id.optional(), ...cacheBuster }),
@@ -137,6 +142,7 @@ export const getDrawMethod = endpoint<DrawMethod[]>()({
   method: "GET",
   path: "/api/wallet/get_draw_method",
   auth: true,
+  realAccount: true,
   tag: "money",
   summary: "The wallet's destinations of a type (draw_type), optionally of one currency (draw_id)",
   query: z.object({ draw_type: id.optional(), draw_id: id.optional(), ...cacheBuster }),
@@ -146,6 +152,7 @@ export const bindDrawMethod = endpoint<DrawMethod>()({
   method: "POST",
   path: "/api/wallet/bind_draw_method",
   auth: true,
+  realAccount: true,
   tag: "money",
   summary: "Add a destination: a coin address (type 1) or a bank account (type 2)",
   body: z.object({
@@ -167,6 +174,7 @@ export const delDrawMethod = endpoint<null>()({
   method: "POST",
   path: "/api/wallet/del_draw_method",
   auth: true,
+  realAccount: true,
   tag: "money",
   summary: "Delete a destination no withdrawal under review uses",
   body: z.object({ id }),
@@ -176,6 +184,7 @@ export const forexChange = endpoint<LedgerPage>()({
   method: "GET",
   path: "/v1/api/main/accountLog/forexChange",
   auth: true,
+  realAccount: true,
   tag: "money",
   summary: "The account's ledger, PAGE_SIZE rows a page, newest first",
   query: z.object({ page: id.optional(), ...cacheBuster }),
@@ -231,6 +240,7 @@ export const quickChargeInfo = endpoint<{ channels: ChargeChannel[]; min: number
   method: "GET",
   path: "/api/quickCharge/info",
   auth: true,
+  realAccount: true,
   tag: "money",
   summary: "Coin deposit channels (currency, network, address) and the deposit bounds",
   query: z.object({ ...cacheBuster }),
@@ -240,6 +250,7 @@ export const quickChargeSymbols = endpoint<string[]>()({
   method: "GET",
   path: "/api/quickCharge/symbols",
   auth: true,
+  realAccount: true,
   tag: "money",
   summary: "Currencies that can be deposited by coin",
   query: z.object({ ...cacheBuster }),
@@ -249,12 +260,13 @@ export const quickChargeSubmit = endpoint<ChargeRecord>()({
   method: "POST",
   path: "/api/quickCharge/submit",
   auth: true,
+  realAccount: true,
   tag: "money",
   summary: "Declare a coin deposit with its proof image; credited once an operator approves it",
   idempotent: true,
   body: z.object({
-    /** Amount, USD. */
-    number: numeric,
+    /** Amount, USD: to the cent, above 0. */
+    number: usdAmountField(AMOUNT_RULE, "withdraw_amount_positive"),
     /** The uploaded proof's name (image_upload). */
     proofImg: text(200),
     /** The channel's address, as shown when the user sent the coins. */
@@ -268,6 +280,7 @@ export const wireInfo = endpoint<WireAccount[]>()({
   method: "GET",
   path: "/api/quickCharge/wire_info",
   auth: true,
+  realAccount: true,
   tag: "money",
   summary: "Bank accounts to wire a deposit to, optionally of one currency (bank_coin)",
   query: z.object({ bank_coin: text(16).optional(), ...cacheBuster }),
@@ -277,17 +290,23 @@ export const wireSubmit = endpoint<ChargeRecord>()({
   method: "POST",
   path: "/api/quickCharge/wire_submit",
   auth: true,
+  realAccount: true,
   tag: "money",
   summary:
     "Declare a bank wire deposit with its proof image; credited once an operator approves it",
   idempotent: true,
-  body: z.object({ number: numeric, proofImg: text(200), wire_id: id }),
+  body: z.object({
+    number: usdAmountField(AMOUNT_RULE, "deposit_amount_positive"),
+    proofImg: text(200),
+    wire_id: id,
+  }),
 });
 
 export const quickList = endpoint<ChargePage>()({
   method: "GET",
   path: "/api/quickCharge/quick_ist",
   auth: true,
+  realAccount: true,
   tag: "money",
   summary: "Deposits of one type (0 coin, 1 bank), PAGE_SIZE a page, newest first",
   query: z.object({ type: id.optional(), page: id.optional(), ...cacheBuster }),

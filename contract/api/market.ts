@@ -95,7 +95,21 @@ export const kline = endpoint<Candle[]>()({
   auth: false,
   tag: "market",
   summary: "Candles of one instrument and period, oldest first",
-  query: z.object({ forex_id: id, period: text(16).optional(), ...cacheBuster }),
+  query: z.object({
+    /** The instrument's id or code. */
+    forex_id: z.preprocess(
+      (v) => (typeof v === "number" ? String(v) : v),
+      z
+        .string({ message: "market.invalid_forex_id" })
+        .regex(/^[A-Za-z0-9_.-]{1,32}$/, "market.invalid_forex_id"),
+    ),
+    /** One of PERIODS (default DEFAULT_PERIOD). */
+    period: z.preprocess(
+      (v) => (v === "" ? undefined : v),
+      z.enum(PERIODS, { message: "market.invalid_period" }).optional(),
+    ),
+    ...cacheBuster,
+  }),
 });
 
 export const abbreviatedCacheKline = endpoint<Sparkline[]>()({

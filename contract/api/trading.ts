@@ -1,7 +1,27 @@
 /** Trading and account values (upstream/API.md "Trading"): every call needs the session token. */
 import { z } from "zod";
-import { endpoint, cacheBuster, id, numeric } from "./endpoint";
-import type { CloseReason, PendingType } from "../enums";
+import { endpoint, cacheBuster } from "./endpoint";
+import {
+  ORDER_MODE,
+  ORDER_TAB,
+  ORDER_TABS,
+  ORDER_TYPE,
+  type CloseReason,
+  type PendingType,
+} from "../enums";
+import {
+  choiceField,
+  decimalField,
+  ID_DIGITS,
+  LEVERAGE_DIGITS,
+  LOTS_RULE,
+  optionalChoiceField,
+  optionalDecimalField,
+  optionalWholeField,
+  pageField,
+  PRICE_RULE,
+  wholeField,
+} from "../fields";
 
 /** An order or position (my_deal item, and the answer of submit, close, cancel_trade, set_stop_price). */
 export interface Order {
@@ -63,8 +83,14 @@ export interface ForexDetail {
   HazardRate: number | null;
 }
 
+/** An order's id. */
+const id = wholeField(ID_DIGITS);
 const orderId = z.object({ id });
-const stops = { target_profit_price: numeric.optional(), stop_loss_price: numeric.optional() };
+/** Take-profit and stop-loss: absent, empty or 0 is "not set". */
+const stops = {
+  target_profit_price: optionalDecimalField(PRICE_RULE),
+  stop_loss_price: optionalDecimalField(PRICE_RULE),
+};
 
 export const submit = endpoint<Order>()({
   method: "POST",
@@ -75,16 +101,16 @@ export const submit = endpoint<Order>()({
   idempotent: true,
   body: z.object({
     /** ORDER_TYPE: 1 buy, 2 sell. */
-    type: id,
-    /** Lots. */
-    cont: numeric,
-    forex_id: id,
+    type: choiceField([ORDER_TYPE.BUY, ORDER_TYPE.SELL]),
+    /** Lots: on the instrument's step, from its minimum to the max-lots setting (engine rules). */
+    cont: decimalField(LOTS_RULE),
+    forex_id: wholeField(ID_DIGITS),
     /** ORDER_MODE: 1 market (default), 0 pending. */
-    status: id.optional(),
+    status: optionalChoiceField([ORDER_MODE.MARKET, ORDER_MODE.PENDING], ORDER_MODE.MARKET),
     /** Pending orders: the price to fill at. */
-    target_price: numeric.optional(),
-    /** Leverage: one of the instrument's HasForexMultiple values. */
-    multiple: id,
+    target_price: optionalDecimalField(PRICE_RULE),
+    /** Leverage: one of the instrument's HasForexMultiple values (engine rule). */
+    multiple: wholeField(LEVERAGE_DIGITS),
     ...stops,
   }),
 });
@@ -96,10 +122,11 @@ export const myDeal = endpoint<OrderPage>()({
   tag: "trading",
   summary: "Orders of one tab (ORDER_TAB), PAGE_SIZE a page, newest first",
   query: z.object({
-    status: id.optional(),
-    page: id.optional(),
+    /** ORDER_TAB: 1 open positions (default), 0 pending, 3 history. */
+    status: optionalChoiceField(ORDER_TABS, ORDER_TAB.HOLDING),
+    page: pageField(),
     /** Optional instrument filter; an upstream may ignore it, so clients filter the rows too. */
-    forex_id: id.optional(),
+    forex_id: optionalWholeField(ID_DIGITS),
     ...cacheBuster,
   }),
 });

@@ -71,11 +71,12 @@ export const realName = endpoint<RealNameCenter>()({
   method: "POST",
   path: "/api/user_real/real_name",
   auth: true,
+  realAccount: true,
   tag: "verification",
   summary:
     "Submit the real-name verification: name, id number and both sides of the id (image_upload names of this account)",
   body: z.object({
-    name: text(REAL_NAME_MAX),
+    name: text(REAL_NAME_MAX, "verify.name_too_long"),
     card_id: text(CARD_ID_MAX),
     /** The uploaded front side's name. */
     front_pic: text(200),
@@ -88,6 +89,7 @@ export const realNameCenter = endpoint<RealNameCenter>()({
   method: "GET",
   path: "/api/user_real/center",
   auth: true,
+  realAccount: true,
   tag: "verification",
   summary: "The account's verification: review_status, masked id, the remark of a rejection",
   query: z.object({ ...cacheBuster }),

@@ -30,7 +30,12 @@ import { openDb, type DB } from "../../upstream/platform/db.js";
 import { createManualFeed } from "../../upstream/modules/market/manual-feed.js";
 import { Engine } from "../../upstream/modules/trading/engine.js";
 import { moneyOf } from "../../upstream/modules/money/service.js";
-import { parseOrderRequest } from "../../upstream/modules/trading/parse.js";
+import { submit } from "@contract/api/trading";
+import { orderRequestOf } from "../../upstream/modules/trading/requests.js";
+
+/** An order's fields read by the submit call's contract schema, as the route reads them. */
+const parseOrderRequest = (fields: Record<string, unknown>) =>
+  orderRequestOf(submit.body.parse(fields));
 import type { Quote } from "../../upstream/modules/market/feed.js";
 
 const POSITIONS = Number(process.env.BENCH_POSITIONS || 100_000);

@@ -171,13 +171,19 @@ describe("kline", () => {
       msg: "Instrument nicht gefunden: 99999",
       data: null,
     });
-    const p = await get("/v1/api/forex/kline?forex_id=1&period=2min", "jp");
+    // A field its schema refuses: HTTP 400 with the field's translated message.
+    const refused = async (p: string, lang?: string) => {
+      const r = await fetch(base + p, { headers: lang ? { lang } : {} });
+      expect(r.status, p).toBe(400);
+      return (await r.json()) as Env;
+    };
+    const p = await refused("/v1/api/forex/kline?forex_id=1&period=2min", "jp");
     expect(p.code).toBe(0);
     expect(p.msg).toContain("「2min」");
-    expect((await get("/v1/api/forex/kline?period=1min", "spa")).msg).toBe(
+    expect((await refused("/v1/api/forex/kline?period=1min", "spa")).msg).toBe(
       "Elige un instrumento válido",
     );
-    expect((await get("/v1/api/forex/kline?forex_id=%3Cscript%3E")).code).toBe(0);
+    expect((await refused("/v1/api/forex/kline?forex_id=%3Cscript%3E")).code).toBe(0);
   });
 });
 

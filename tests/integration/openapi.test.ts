@@ -114,20 +114,22 @@ describe("OpenAPI document", () => {
     expect(await r.text()).toMatch(/swagger/i);
   });
 
-  it("answers a field no rule can read with the translated refusal, never a 500", async () => {
+  it("answers a field its schema refuses with 400 and the translated refusal, never a 500", async () => {
+    const c = await s.post("/api/user/createAccountDemoForU");
+    const token = (await s.post("/api/user/loginForU", { demo_id: c.data.demo_id })).data.token;
     const r = await fetch(s.base + "/v1/api/forex/submit", {
       method: "POST",
-      headers: { "content-type": "application/json", lang: "en" },
+      headers: { "content-type": "application/json", lang: "en", authorization: token },
       body: JSON.stringify({ type: { nested: 1 } }),
     });
-    expect(r.status).toBe(200);
+    expect(r.status).toBe(400);
     expect(await r.json()).toEqual({ code: 0, msg: "Invalid value: type", data: null });
     const a = await fetch(s.base + "/api/notify/send_email", {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ to: ["x"], type: { a: 1 } }),
     });
-    expect(a.status).toBe(200);
+    expect(a.status).toBe(400);
     expect(await a.json()).toEqual({ code: 0, msg: "Please complete: type", data: null });
   });
 });

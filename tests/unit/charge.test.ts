@@ -3,15 +3,25 @@ import { describe, expect, it } from "vitest";
 import { COIN_DP } from "../../contract/constants";
 import { coinCount, parseAmount } from "../../app/utils/charge";
 import { depositCoinsText } from "../../contract/deposit-coins";
+import { quickChargeSubmit } from "../../contract/api/finance";
 
 describe("deposit amount", () => {
   it("accepts whole and 2-decimal amounts, a decimal comma too", () => {
     expect(parseAmount("100")).toBe("100");
     expect(parseAmount(" 12.5 ")).toBe("12.5");
     expect(parseAmount("12,05")).toBe("12.05");
+    expect(parseAmount(".5")).toBe(".5");
+  });
+
+  it("accepts exactly the amounts the upstream's schema of the deposit accepts", () => {
+    const values = ["100", "12.5", ".5", "0.01", "1.", "1.234", "1e3", "-1", "12345678901", ""];
+    for (const v of values)
+      expect(parseAmount(v) !== null, v).toBe(
+        quickChargeSubmit.body.shape.number.safeParse(v).success || v === "0",
+      );
   });
   it("refuses anything else", () => {
-    for (const bad of ["", "-1", "1.234", "1e3", "abc", "1.", ".5", "1 000", null, 5])
+    for (const bad of ["", "-1", "1.234", "1e3", "abc", "1.", "12345678901", "1 000", null, 5])
       expect(parseAmount(bad), String(bad)).toBeNull();
   });
 });

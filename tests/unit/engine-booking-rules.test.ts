@@ -136,7 +136,8 @@ describe("orders the engine cannot take", () => {
     const u = r.user(100_000);
     r.feed.set("EURUSD", 1.1);
     expect(refusal(() => order(r!, u, { forex_id: 999_999 }))).toBe("instrument_not_found");
-    expect(refusal(() => order(r!, u, { forex_id: "" }))).toBe("instrument_not_found");
+    // No instrument at all is the field's refusal, by submit's schema, before the engine.
+    expect(refusal(() => order(r!, u, { forex_id: "" }))).toBe("trade_invalid_field");
     expect(refusal(() => order(r!, u, { status: 0, target_price: "" }))).toBe(
       "target_price_required",
     );

@@ -34,7 +34,8 @@ import {
   protectionAmount,
   stopOutOrder,
 } from "../../upstream/modules/trading/risk.js";
-import { leverageParam, parseStop } from "../../upstream/modules/trading/parse.js";
+import { setStopPrice } from "@contract/api/trading";
+import { stopOf } from "../../upstream/modules/trading/requests.js";
 import { refusal } from "./engine-helpers.js";
 
 const fx = {
@@ -166,12 +167,10 @@ describe("lots and leverage", () => {
     expect(refusal(() => validateLots(parseDecimal("abc"), fx, "100"))).toBe("trade_invalid_field");
   });
   it("leverage must be one of HasForexMultiple; none configured -> no_mult_config", () => {
-    expect(validateLeverage(leverageParam("100"), fx)).toBe(100);
-    expect(refusal(() => validateLeverage(leverageParam("30"), fx))).toBe("invalid_leverage");
-    expect(refusal(() => validateLeverage(leverageParam(""), fx))).toBe("invalid_leverage");
-    expect(refusal(() => validateLeverage(leverageParam("10"), { multiples: [] }))).toBe(
-      "no_mult_config",
-    );
+    expect(validateLeverage(100, fx)).toBe(100);
+    expect(refusal(() => validateLeverage(30, fx))).toBe("invalid_leverage");
+    expect(refusal(() => validateLeverage(null, fx))).toBe("invalid_leverage");
+    expect(refusal(() => validateLeverage(10, { multiples: [] }))).toBe("no_mult_config");
   });
 });
 
@@ -202,11 +201,18 @@ describe("take-profit and stop-loss", () => {
     expect(refusal(() => validateStops(SELL, 1.1, 1.0, 1.2))).toBe("accepted");
     expect(refusal(() => validateStops(SELL, 1.1, 1.15, null))).toBe("tp_sell");
     expect(refusal(() => validateStops(SELL, 1.1, null, 1.05))).toBe("sl_sell");
-    expect(parseStop("0", "x")).toBeNull();
-    expect(parseStop("", "x")).toBeNull();
-    expect(parseStop(undefined, "x")).toBeNull();
-    expect(parseStop("1.25", "x")).toBe(1.25);
-    expect(refusal(() => parseStop("-1", "stop_loss_price"))).toBe("trade_invalid_field");
+    // The field as set_stop_price's schema reads it, then as the engine takes it.
+    const stop = (v: unknown) => {
+      const r = setStopPrice.body.safeParse({ id: 1, stop_loss_price: v });
+      return r.success ? stopOf(r.data.stop_loss_price) : "refused";
+    };
+    expect(stop("0")).toBeNull();
+    expect(stop("")).toBeNull();
+    expect(stop(undefined)).toBeNull();
+    expect(stop("1.25")).toBe(1.25);
+    expect(stop(1.25)).toBe(1.25);
+    expect(stop("-1")).toBe("refused");
+    expect(stop("1e3")).toBe("refused");
   });
   it("a buy closes at price >= TP or <= SL, a sell at price <= TP or >= SL", () => {
     expect(stopHit(BUY, 1.2, 1.0, 1.2)).toBe("take_profit");

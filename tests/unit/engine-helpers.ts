@@ -6,40 +6,47 @@ import { openDb, type DB } from "../../upstream/platform/db.js";
 import { createManualFeed, type ManualFeed } from "../../upstream/modules/market/manual-feed.js";
 import { Engine } from "../../upstream/modules/trading/engine.js";
 import { moneyOf } from "../../upstream/modules/money/service.js";
-import {
-  intParam,
-  parseDealQuery,
-  parseOrderRequest,
-  parseStop,
-  type SubmitFields,
-} from "../../upstream/modules/trading/parse.js";
+import type { z } from "zod";
+import * as api from "@contract/api/trading";
+import { orderRequestOf, stopOf } from "../../upstream/modules/trading/requests.js";
 import { accountView, dealPageView, orderView } from "../../upstream/modules/trading/views.js";
 import { DomainError } from "../../upstream/platform/errors.js";
 
 /**
- * The engine as the trading routes drive it: raw API fields parsed as the routes parse them, answers
+ * Raw API fields read by an endpoint's contract schema, as its route reads them: a field that fails
+ * its rule is the route's refusal ("Invalid value: FIELD").
+ */
+export function fieldsBy<S extends z.ZodTypeAny>(schema: S, raw: unknown): z.output<S> {
+  const r = schema.safeParse(raw);
+  if (r.success) return r.data as z.output<S>;
+  throw new DomainError("trade_invalid_field", 0, { field: String(r.error.issues[0].path[0]) });
+}
+
+/**
+ * The engine as the trading routes drive it: raw API fields read as the routes read them, answers
  * mapped to the API's wire shapes (so the assertions read as the API does).
  */
 export function wire(engine: Engine) {
   return {
     core: engine,
-    submit: (userId: number, f: SubmitFields, key: string | null = null) =>
-      orderView(engine.submit(userId, parseOrderRequest(f), key)),
+    submit: (userId: number, f: Record<string, unknown>, key: string | null = null) =>
+      orderView(engine.submit(userId, orderRequestOf(fieldsBy(api.submit.body, f)), key)),
     close: (userId: number, id: unknown, key: string | null = null) =>
-      orderView(engine.close(userId, intParam(id), key)),
+      orderView(engine.close(userId, fieldsBy(api.close.body, { id }).id, key)),
     cancel: (userId: number, id: unknown, key: string | null = null) =>
-      orderView(engine.cancel(userId, intParam(id), key)),
-    setStops: (userId: number, id: unknown, tp: unknown, sl: unknown) =>
-      orderView(
-        engine.setStops(
-          userId,
-          intParam(id),
-          parseStop(tp, "target_profit_price"),
-          parseStop(sl, "stop_loss_price"),
-        ),
-      ),
+      orderView(engine.cancel(userId, fieldsBy(api.cancelTrade.body, { id }).id, key)),
+    setStops: (userId: number, id: unknown, tp: unknown, sl: unknown) => {
+      const f = fieldsBy(api.setStopPrice.body, {
+        id,
+        target_profit_price: tp,
+        stop_loss_price: sl,
+      });
+      return orderView(
+        engine.setStops(userId, f.id, stopOf(f.target_profit_price), stopOf(f.stop_loss_price)),
+      );
+    },
     listOrders: (userId: number, status: unknown, page: unknown) => {
-      const q = parseDealQuery(status, page);
+      const q = fieldsBy(api.myDeal.query, { status, page });
       return dealPageView(engine.listOrders(userId, q.status, q.page));
     },
     accountValues: (userId: number) => {

@@ -5,8 +5,13 @@
  * The floating profit it keeps is what the account's stop-out check and pushes read.
  */
 import { describe, expect, it } from "vitest";
-import { Book, type Pos, type StopHits } from "../../upstream/modules/trading/book.js";
-import { AccountTable, type Account } from "../../upstream/modules/trading/accounts.js";
+import {
+  type Account,
+  AccountTable,
+  Book,
+  type Pos,
+  type StopHits,
+} from "../../upstream/modules/trading/book.js";
 import type { InstrumentSpec } from "../../upstream/modules/trading/orders.js";
 import { dec } from "../../upstream/modules/money/decimal.js";
 import { Pricing } from "../../upstream/modules/trading/pricing.js";

@@ -7,14 +7,18 @@
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { Book, type Pos, type StopHits } from "../../upstream/modules/trading/book.js";
+import {
+  type Account,
+  Book,
+  type Pos,
+  type StopHits,
+} from "../../upstream/modules/trading/book.js";
 import {
   pendingReached,
   type InstrumentSpec,
   type PendingKind,
 } from "../../upstream/modules/trading/orders.js";
 import { dec } from "../../upstream/modules/money/decimal.js";
-import type { Account } from "../../upstream/modules/trading/accounts.js";
 import { rig } from "./engine-helpers.js";
 
 const SEED = process.env.PROPERTY_SEED

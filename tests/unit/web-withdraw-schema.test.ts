@@ -1,9 +1,12 @@
 /**
- * The withdrawal form's schema (app/schemas/withdraw.ts): the amount is a plain positive decimal of
- * at most 6 places (a decimal comma read as a point), refused with "the amount must be greater than
- * 0"; a missing destination is left to the action (select one, or set one up first).
+ * The withdrawal form's schema (app/schemas/withdraw.ts): the amount is a plain positive decimal
+ * under the contract's AMOUNT_RULE (to the cent; a decimal comma read as a point), refused with "the
+ * amount must be greater than 0"; a missing destination is left to the action (select one, or set
+ * one up first). The form and the upstream's schema of the call (contract/api/finance.ts draw)
+ * accept exactly the same amounts.
  */
 import { describe, expect, it } from "vitest";
+import { draw } from "@contract/api/finance";
 import { amountField, drawSchema, plainAmount, WMSG } from "~/schemas/withdraw";
 
 const KEY = "0f8e7c1a-3b2d-4e5f-9a8b-7c6d5e4f3a2b";
@@ -15,13 +18,22 @@ describe("withdrawal form schema", () => {
     expect(amountField.parse("12,5")).toBe("12.5");
   });
 
-  it("accepts plain positive decimals of at most 6 places", () => {
-    for (const ok of ["1", "0.01", "250.5", ".5", "100.123456"])
+  it("accepts plain positive decimals to the cent", () => {
+    for (const ok of ["1", "0.01", "250.5", ".5", "1000000000"])
       expect(amountField.safeParse(ok).success, ok).toBe(true);
   });
 
+  it("accepts exactly what the upstream's schema of the call accepts", () => {
+    const values = ["1", "0.01", "0.001", "100.123456", "12.", "1e5", "123456789012345"];
+    values.push("1000000000", "1000000000.01", "9999999999", "-1", "0", " 7.5 ", "abc", "");
+    for (const v of values) {
+      const upstream = draw.body.shape.number.safeParse(v).success;
+      expect(amountField.safeParse(v).success, v).toBe(upstream);
+    }
+  });
+
   it("refuses an amount that is not positive or not a plain decimal", () => {
-    for (const bad of ["", "0", "0.000", "-1", "abc", "1e5", "1.1234567", "Infinity", "1,234.5"]) {
+    for (const bad of ["", "0", "0.000", "-1", "abc", "1e5", "1.123", "Infinity", "1,234.5"]) {
       const r = amountField.safeParse(bad);
       expect(r.success, bad).toBe(false);
       if (!r.success) expect(r.error.issues[0].message, bad).toBe(WMSG.amountPositive);

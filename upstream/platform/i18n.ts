@@ -89,6 +89,11 @@ function messageOf(lang: Lang, key: string, params: Record<string, Param>): stri
   return msgs[key];
 }
 
+/** True when `key` names a message of the default language (a zod default text does not). */
+export function hasMessage(key: unknown): key is string {
+  return typeof key === "string" && loadMessages().get(DEFAULT_LANG)?.[key] !== undefined;
+}
+
 export function translate(lang: Lang, key: string, params: Record<string, Param> = {}): string {
   const text = messageOf(lang, key, params) ?? messageOf(DEFAULT_LANG, key, params) ?? key;
   return text.replace(/\{\{(\w+)\}\}/g, (_, p: string) => {

@@ -6,7 +6,15 @@
  */
 import type { Period } from "@contract/constants";
 import type { DB } from "../../platform/db.js";
-import type { Candle } from "./candles.js";
+
+export interface Candle {
+  time: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+}
 
 /** One stored candle of an instrument and period. */
 export interface CandleRecord extends Candle {

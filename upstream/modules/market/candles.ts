@@ -28,14 +28,8 @@ export function bucketStart(period: Period, t: number): number {
   return Math.floor(t / ms) * ms;
 }
 
-export interface Candle {
-  time: number;
-  open: number;
-  high: number;
-  low: number;
-  close: number;
-  volume: number;
-}
+export type { Candle } from "./candles-store.js";
+import type { Candle } from "./candles-store.js";
 
 export interface FormingCandle extends Candle {
   period: Period;

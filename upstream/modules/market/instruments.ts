@@ -7,7 +7,6 @@
 import { floatArith, usdRate as usdRateOf } from "@contract/formulas";
 import type { DB } from "../../platform/db.js";
 import type { PriceFeed } from "./feed.js";
-import type { Session } from "./hours.js";
 import { loadMarketSeed, type CategorySeed, type InstrumentSeed } from "./seed.js";
 import { enabledInstruments, insertCategoryIfMissing, insertInstrumentIfMissing } from "./store.js";
 
@@ -16,28 +15,8 @@ export type { CategorySeed, InstrumentSeed };
 /** The seed, read once when the upstream starts (a malformed seed file stops it here). */
 export const { categories: CATEGORY_SEED, instruments: INSTRUMENT_SEED } = loadMarketSeed();
 
-/** An instruments row as stored (migration 002). */
-export interface InstrumentRow {
-  id: number;
-  code: string;
-  show_code: string;
-  logo: string;
-  category_id: number;
-  session: Session;
-  quote_currency: string;
-  price_precision: number;
-  pip: string;
-  min_lots: string;
-  cont_num: string;
-  margin_mode: number;
-  multiples: string;
-  fee_rate: string;
-  base_price: number;
-  volatility: number;
-  api: string;
-  sort: number;
-  enabled: number;
-}
+import type { InstrumentRow } from "./store.js";
+export type { InstrumentRow };
 
 /** Inserts the default categories and instruments that are missing. Returns how many instruments it added. */
 export function seedInstruments(db: DB): number {

@@ -163,9 +163,8 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
   });
 
   route(app, api.kline, async (req) => {
-    const q = (req.query ?? {}) as Query;
-    const period = periodOf(str(q, "period"), DEFAULT_PERIOD);
-    const inst = instrumentOf(str(q, "forex_id"));
+    const period = req.query.period ?? DEFAULT_PERIOD;
+    const inst = instrumentOf(req.query.forex_id);
     const candles = readCandles(db, inst.id, period, KLINE_LIMIT);
     // The in-memory forming candle may be newer than the stored one.
     const live = book.last(inst.id, period);

@@ -4,7 +4,30 @@
  * categories the API lists.
  */
 import type { DB } from "../../platform/db.js";
-import type { InstrumentRow } from "./instruments.js";
+import type { Session } from "./hours.js";
+
+/** An instruments row as stored (migration 002). */
+export interface InstrumentRow {
+  id: number;
+  code: string;
+  show_code: string;
+  logo: string;
+  category_id: number;
+  session: Session;
+  quote_currency: string;
+  price_precision: number;
+  pip: string;
+  min_lots: string;
+  cont_num: string;
+  margin_mode: number;
+  multiples: string;
+  fee_rate: string;
+  base_price: number;
+  volatility: number;
+  api: string;
+  sort: number;
+  enabled: number;
+}
 
 /** A category as stored: `names` is a JSON object lang -> name. */
 export interface CategoryRecord {

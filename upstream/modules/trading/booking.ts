@@ -8,8 +8,7 @@
 import assert from "node:assert/strict";
 import { DomainError } from "../../platform/errors.js";
 import { toMicro } from "../money/decimal.js";
-import type { Account } from "./accounts.js";
-import type { Pos } from "./book.js";
+import type { Account, Pos } from "./book.js";
 import type { EngineCore } from "./core.js";
 import { assertPrice } from "./invariants.js";
 import type { OrderState } from "./model.js";

@@ -5,8 +5,7 @@
  * leaves memory as it found it. A lifecycle move (fill, close, cancel) asserts its transition.
  */
 import assert from "node:assert/strict";
-import { Book, type Pos } from "./book.js";
-import { AccountTable, aggregate, type Account } from "./accounts.js";
+import { type Account, AccountTable, Book, type Pos, aggregate } from "./book.js";
 import type { Pricing } from "./pricing.js";
 import {
   BUY,

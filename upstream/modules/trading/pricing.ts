@@ -7,8 +7,7 @@ import type { PriceFeed } from "../market/feed.js";
 import { Dec, dec, decimalArith, toMicro } from "../money/decimal.js";
 import { profitUsd, type InstrumentSpec } from "./orders.js";
 import { usdRate as usdRateFloat } from "../market/instruments.js";
-import type { Pos } from "./book.js";
-import type { Account } from "./accounts.js";
+import type { Account, Pos } from "./book.js";
 
 export const ONE = new Dec(1);
 

@@ -2,8 +2,9 @@
  * Trading API of the reference upstream (upstream/API.md, "Trading"): submit, my_deal, close,
  * cancel_trade, set_stop_price, forexDetail, resetForexDemoAccount. State changes are POST only;
  * reads are GET and accept (and ignore) the client's `t` timestamp. Each route is the contract's
- * endpoint (@contract/api/trading): it parses the raw fields into the engine's typed inputs
- * (parse.ts), calls the engine (ctx.engine) and maps its domain answer to the wire shape (views.ts).
+ * endpoint (@contract/api/trading), whose schema has validated every field before the handler runs;
+ * the handler hands them to the engine as its inputs (requests.ts) and maps its domain answer to the
+ * wire shape (views.ts).
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import * as api from "@contract/api/trading";
@@ -14,11 +15,11 @@ import { CODE_FAIL } from "../../platform/errors.js";
 import { translate } from "../../platform/i18n.js";
 import { route } from "../../platform/http/route.js";
 import { idempotencyKeyOf } from "../../platform/http/params.js";
-import { intParam, parseDealQuery, parseOrderRequest, parseStop } from "./parse.js";
+import { orderRequestOf, stopOf } from "./requests.js";
 import { accountView, dealPageView, orderView } from "./views.js";
 
 /** The client's idempotency key: the `Idempotency-Key` header, or the form field `idempotency_key`. */
-const idemKey = (req: FastifyRequest, p: Record<string, unknown>) =>
+const idemKey = (req: FastifyRequest, p: unknown) =>
   idempotencyKeyOf(req, p, "trade_invalid_field");
 
 /** A malformed field of these routes answers "Invalid value: FIELD". */
@@ -35,7 +36,7 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): vo
       // Counted before the engine sees the order, so a script cannot flood it (platform/limits.ts).
       const who = String(u.id);
       await ctx.limits.consume(["order_second", who], ["order_minute", who]);
-      const order = engine.submit(u.id, parseOrderRequest(req.body), idemKey(req, req.body));
+      const order = engine.submit(u.id, orderRequestOf(req.body), idemKey(req, req.body));
       return ctx.ok(
         req,
         orderView(order, req.lang),
@@ -50,7 +51,7 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): vo
     api.myDeal,
     async (req) => {
       const u = requireUser(ctx.db, req);
-      const q = parseDealQuery(req.query.status, req.query.page);
+      const q = req.query;
       return ctx.ok(req, dealPageView(engine.listOrders(u.id, q.status, q.page), req.lang));
     },
     extras,
@@ -63,7 +64,7 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): vo
       const u = requireUser(ctx.db, req);
       return ctx.ok(
         req,
-        orderView(engine.close(u.id, intParam(req.body.id), idemKey(req, req.body)), req.lang),
+        orderView(engine.close(u.id, req.body.id, idemKey(req, req.body)), req.lang),
         "order_closed",
       );
     },
@@ -77,7 +78,7 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): vo
       const u = requireUser(ctx.db, req);
       return ctx.ok(
         req,
-        orderView(engine.cancel(u.id, intParam(req.body.id), idemKey(req, req.body)), req.lang),
+        orderView(engine.cancel(u.id, req.body.id, idemKey(req, req.body)), req.lang),
         "order_cancelled",
       );
     },
@@ -90,12 +91,10 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): vo
     async (req) => {
       const u = requireUser(ctx.db, req);
       const b = req.body;
-      const id = intParam(b.id);
-      const tp = parseStop(b.target_profit_price, "target_profit_price");
-      const sl = parseStop(b.stop_loss_price, "stop_loss_price");
+      const [tp, sl] = [stopOf(b.target_profit_price), stopOf(b.stop_loss_price)];
       return ctx.ok(
         req,
-        orderView(engine.setStops(u.id, id, tp, sl, idemKey(req, b)), req.lang),
+        orderView(engine.setStops(u.id, b.id, tp, sl, idemKey(req, b)), req.lang),
         "stops_updated",
       );
     },

@@ -7,8 +7,7 @@
 import { DomainError, CODE_FAIL } from "../../platform/errors.js";
 import type { Quote } from "../market/feed.js";
 import { decConst, microToNumber, type Dec } from "../money/decimal.js";
-import type { Account } from "./accounts.js";
-import type { Pos } from "./book.js";
+import type { Account, Pos } from "./book.js";
 import type { EngineCore } from "./core.js";
 import { assertAcceptedLots, assertOpenAmounts, assertPrice } from "./invariants.js";
 import type { OrderRequest, OrderState } from "./model.js";

@@ -7,8 +7,7 @@
 import assert from "node:assert/strict";
 import type { Quote } from "../market/feed.js";
 import { MICRO } from "../money/decimal.js";
-import type { Account } from "./accounts.js";
-import type { Book, Pos, StopHits } from "./book.js";
+import type { Account, Book, Pos, StopHits } from "./book.js";
 import { activate, closePosition, stopOut } from "./booking.js";
 import type { EngineCore } from "./core.js";
 import { ST_OPEN, ST_PENDING, pendingReached } from "./orders.js";

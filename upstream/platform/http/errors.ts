@@ -1,21 +1,41 @@
 /**
  * The one place where failures become envelopes: a DomainError is answered with its code and its
  * message translated into the request's language; a schema validation failure with the refusal of
- * the invalid field (the route's `invalidFieldKey`, `invalid_input` by default), never a 500; a
+ * the invalid field with HTTP 400 (its own message key, else the route's `invalidFieldKey`,
+ * `invalid_input` by default), never a 500; a
  * refusal by an abuse limit also carries Retry-After; other client errors and unexpected failures with their common messages.
  */
 import type { Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
 import type pino from "pino";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import type { ZodIssue } from "zod";
 import { CODE, DomainError, RateLimitedError } from "../errors.js";
-import { translate } from "../i18n.js";
+import { hasMessage, translate } from "../i18n.js";
 
 declare module "fastify" {
   interface FastifyContextConfig {
     /** Message key of a field that fails its schema, with {{field}} (default invalid_input). */
     invalidFieldKey?: string;
   }
+}
+
+/** What a field's message may name of its rule: its bound ({{max}}, {{min}}). */
+function refusalParams(issue: ZodIssue): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  const custom = (issue as { params?: Record<string, unknown> }).params ?? {};
+  for (const [k, v] of Object.entries(custom))
+    if (typeof v === "string" || typeof v === "number") out[k] = v;
+  if (issue.code === "too_big") out.max = Number(issue.maximum);
+  if (issue.code === "too_small") out.min = Number(issue.minimum);
+  return out;
+}
+
+/** The refused field's value as sent, as short text (a message may quote it, e.g. a period). */
+function sentText(sent: unknown, field: string): string {
+  const v = sent && typeof sent === "object" ? (sent as Record<string, unknown>)[field] : undefined;
+  const one = Array.isArray(v) ? v[0] : v;
+  return typeof one === "string" || typeof one === "number" ? String(one).slice(0, 32) : "";
 }
 
 export function registerErrorHandling(app: FastifyInstance, log: pino.Logger): void {
@@ -31,8 +51,14 @@ export function registerErrorHandling(app: FastifyInstance, log: pino.Logger): v
     if (hasZodFastifySchemaValidationErrors(err)) {
       const first = err.validation[0];
       const field = first.instancePath.replace(/^\//, "").split("/")[0] || "input";
-      const key = req.routeOptions.config?.invalidFieldKey ?? "invalid_input";
-      reply.status(200).send({ code: CODE.FAIL, msg: translate(lang, key, { field }), data: null });
+      // A field's own message key (an upstream locale key), else the route's field refusal.
+      const issue = first.params.issue;
+      const key = hasMessage(issue.message)
+        ? issue.message
+        : (req.routeOptions.config?.invalidFieldKey ?? "invalid_input");
+      const sent = err.validationContext === "body" ? req.body : req.query;
+      const params = { field, ...refusalParams(issue), [field]: sentText(sent, field) };
+      reply.status(400).send({ code: CODE.FAIL, msg: translate(lang, key, params), data: null });
       return;
     }
     const e = err as { statusCode?: number; message?: string };

@@ -6,11 +6,11 @@ import type { FastifyInstance } from "fastify";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import { jsonSchemaTransform } from "fastify-type-provider-zod";
-import { lenientValidatorCompiler } from "./route.js";
+import { contractValidatorCompiler } from "./route.js";
 
 /** Installs the zod validator and the document; call before any route registers. */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
-  app.setValidatorCompiler(lenientValidatorCompiler);
+  app.setValidatorCompiler(contractValidatorCompiler);
   await app.register(swagger, {
     openapi: {
       openapi: "3.1.0",

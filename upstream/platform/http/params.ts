@@ -14,11 +14,11 @@ export { intParam } from "../params.js";
  */
 export function idempotencyKeyOf(
   req: FastifyRequest,
-  fields: Record<string, unknown>,
+  fields: unknown,
   invalidKey: string,
 ): string | null {
   const h = req.headers["idempotency-key"];
-  const field = fields[IDEMPOTENCY_FIELD];
+  const field = (fields as Record<string, unknown> | undefined)?.[IDEMPOTENCY_FIELD];
   const raw = typeof h === "string" && h.trim() !== "" ? h : typeof field === "string" ? field : "";
   const k = raw.trim();
   if (k === "") return null;

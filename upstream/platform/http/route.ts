@@ -1,17 +1,16 @@
 /**
  * Routes from the contract's endpoint definitions (@contract/api/*): method, path, tag, summary and
  * parameter schemas come from the definition, so the OpenAPI document (/openapi.json) publishes
- * exactly the contract. Validation reads the same field names leniently (lenientOf): a field may be
- * missing, a form string or a JSON number (a repeated form field counts by its first value), and
- * unknown fields pass through; the module's rules then give the precise, translated refusal of a
- * bad value, as the API always has. Only a value no rule can read (an object where a field is
- * expected) fails validation, answered by the error handler (platform/http/errors.ts).
+ * exactly the contract, and the same schemas validate every request before its handler runs: the
+ * handler reads typed, bounded values and parses nothing again. Unknown fields (the `t` cache
+ * buster, a form's own fields) are dropped; an idempotent call's body also takes the
+ * `idempotency_key` form field, the header's alternative.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify";
 import { validatorCompiler } from "fastify-type-provider-zod";
 import { z, type ZodTypeAny } from "zod";
 import type { EndpointDef } from "@contract/api/endpoint";
-import { IDEMPOTENCY_HEADER } from "@contract/constants";
+import { IDEMPOTENCY_FIELD, IDEMPOTENCY_HEADER } from "@contract/constants";
 import type { Permission } from "@contract/operators";
 import type { OperatorCaller } from "./operator-guard.js";
 
@@ -22,6 +21,12 @@ declare module "fastify" {
      * or throws the 401 / 403 refusal. Decorated before any route registers.
      */
     operatorGuard: (req: FastifyRequest, need: Permission) => OperatorCaller;
+    /**
+     * Checks the session token of a signed-in endpoint's caller (auth.ts requireUser): throws the
+     * code 999 refusal for anything but a live session, and with `real` the demo-account refusal.
+     * Decorated before any route registers.
+     */
+    sessionGuard: (req: FastifyRequest, real: boolean) => void;
   }
   interface FastifyRequest {
     /** Set before the handler of an endpoint that declares `operator`; null elsewhere. */
@@ -36,27 +41,35 @@ function scalarOf(v: unknown): unknown {
   return typeof one === "boolean" ? String(one) : one;
 }
 
-const scalar = z.preprocess(scalarOf, z.union([z.string(), z.number()]).optional());
-const objectOrEmpty = (v: unknown) => (v && typeof v === "object" && !Array.isArray(v) ? v : {});
-
-const lenientCache = new WeakMap<ZodTypeAny, ZodTypeAny>();
-
-/** The lenient twin of a contract object schema: the same fields, each an optional scalar; others pass. */
-export function lenientOf(schema: ZodTypeAny): ZodTypeAny {
-  if (!(schema instanceof z.ZodObject)) return schema;
-  let l = lenientCache.get(schema);
-  if (!l) {
-    const shape = Object.fromEntries(Object.keys(schema.shape as object).map((k) => [k, scalar]));
-    l = z.preprocess(objectOrEmpty, z.object(shape).passthrough());
-    lenientCache.set(schema, l);
-  }
-  return l;
+/**
+ * A body or query as the contract's schema reads it: each field by its first value (a form may
+ * repeat a field), and anything but an object (a JSON array, no body) as no fields at all.
+ */
+function wireFields(v: unknown): Record<string, unknown> {
+  if (!v || typeof v !== "object" || Array.isArray(v)) return {};
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, scalarOf(x)]));
 }
 
-/** Validates body and query by their lenient twins; headers and params as declared. */
-export const lenientValidatorCompiler: typeof validatorCompiler = (route) =>
+const wireCache = new WeakMap<ZodTypeAny, ZodTypeAny>();
+
+/** The contract's schema over the wire's fields. */
+function overWire(schema: ZodTypeAny): ZodTypeAny {
+  let w = wireCache.get(schema);
+  if (!w) {
+    w = z.preprocess(wireFields, schema);
+    wireCache.set(schema, w);
+  }
+  return w;
+}
+
+/**
+ * Validates body and query by the endpoint's contract schema (form text and JSON numbers alike: the
+ * contract's fields coerce them, contract/fields.ts); headers and params as declared. A field that
+ * fails its rule is answered by the error handler (errors.ts) with HTTP 400 and its message.
+ */
+export const contractValidatorCompiler: typeof validatorCompiler = (route) =>
   route.httpPart === "body" || route.httpPart === "querystring"
-    ? validatorCompiler({ ...route, schema: lenientOf(route.schema as ZodTypeAny) })
+    ? validatorCompiler({ ...route, schema: overWire(route.schema as ZodTypeAny) })
     : validatorCompiler(route);
 
 const authorization = z.string().optional().describe("session token (bare, or `Bearer TOKEN`)");
@@ -72,12 +85,31 @@ function headersOf(def: EndpointDef) {
   return Object.keys(shape).length ? z.object(shape).passthrough() : undefined;
 }
 
+/** An endpoint's body schema; an idempotent call's also takes its key as a form field. */
+function bodyOf(def: EndpointDef): ZodTypeAny | undefined {
+  if (!def.body || !def.idempotent) return def.body;
+  return def.body.extend({
+    [IDEMPOTENCY_FIELD]: z
+      .unknown()
+      .optional()
+      .describe("the Idempotency-Key header's alternative for a form"),
+  });
+}
+
 /** Fields of a validated body or query. */
 export type Fields = Record<string, unknown>;
-export type RouteRequest = FastifyRequest<{
-  Body: Fields;
-  Querystring: Fields;
-  Params: Record<string, string>;
+/** What an endpoint's schema answers for its body, query and path parameters. */
+type Out<D, K extends "body" | "query" | "params", Else> = D extends {
+  [P in K]: infer S extends ZodTypeAny;
+}
+  ? z.output<S>
+  : Else;
+
+/** A request to endpoint `D`, its body, query and path parameters as its schemas answer them. */
+export type RouteRequest<D = EndpointDef> = FastifyRequest<{
+  Body: Out<D, "body", Fields>;
+  Querystring: Out<D, "query", Fields>;
+  Params: Out<D, "params", Record<string, string>>;
 }>;
 
 export interface RouteExtras {
@@ -86,10 +118,10 @@ export interface RouteExtras {
 }
 
 /** Registers the route of a contract endpoint. */
-export function route(
+export function route<D extends EndpointDef>(
   app: FastifyInstance,
-  def: EndpointDef,
-  handler: (req: RouteRequest, reply: FastifyReply) => Promise<unknown>,
+  def: D,
+  handler: (req: RouteRequest<D>, reply: FastifyReply) => Promise<unknown>,
   extras: RouteExtras = {},
 ): void {
   const opts: RouteOptions = {
@@ -99,32 +131,39 @@ export function route(
       tags: [def.tag],
       summary: def.summary,
       ...(def.query ? { querystring: def.query } : {}),
-      ...(def.body ? { body: def.body } : {}),
+      ...(def.body ? { body: bodyOf(def) } : {}),
       ...(def.params ? { params: def.params } : {}),
       ...(headersOf(def) ? { headers: headersOf(def) } : {}),
     },
     config: extras.invalidFieldKey ? { invalidFieldKey: extras.invalidFieldKey } : {},
-    handler: guarded(app, def, handler) as RouteOptions["handler"],
+    preValidation: callerCheck(app, def),
+    handler: handler as RouteOptions["handler"],
   };
   app.route(opts);
 }
 
 /**
- * The handler of an operator endpoint runs only for a caller whose role holds the endpoint's
- * permission (the guard throws the refusal otherwise); other endpoints run as they are.
+ * Who may call the endpoint is checked before its fields are (a preValidation hook): an operator
+ * endpoint's caller must hold its permission (401 / 403), a signed-in endpoint's token must be a
+ * live session (code 999); only then does a field's refusal (400) answer. A caller without the
+ * right learns nothing of the fields.
  */
-function guarded(
-  app: FastifyInstance,
-  def: EndpointDef,
-  handler: (req: RouteRequest, reply: FastifyReply) => Promise<unknown>,
-): (req: RouteRequest, reply: FastifyReply) => Promise<unknown> {
+function callerCheck(app: FastifyInstance, def: EndpointDef): RouteOptions["preValidation"] {
   const need = def.operator;
-  if (!need) return handler;
-  if (typeof app.operatorGuard !== "function")
-    throw new Error(`${def.method} ${def.path}: the operator guard must be decorated first`);
-  const guard = app.operatorGuard;
-  return async (req, reply) => {
-    req.operator = guard(req, need);
-    return handler(req, reply);
+  if (need) {
+    if (typeof app.operatorGuard !== "function")
+      throw new Error(`${def.method} ${def.path}: the operator guard must be decorated first`);
+    const guard = app.operatorGuard;
+    return async (req: FastifyRequest) => {
+      req.operator = guard(req, need);
+    };
+  }
+  if (!def.auth) return undefined;
+  if (typeof app.sessionGuard !== "function")
+    throw new Error(`${def.method} ${def.path}: the session guard must be decorated first`);
+  const session = app.sessionGuard;
+  const real = def.realAccount === true;
+  return async (req: FastifyRequest) => {
+    session(req, real);
   };
 }

@@ -4,6 +4,7 @@
  * (ctx.deposits) decides; these routes read the fields and shape the answers.
  */
 import type { FastifyInstance } from "fastify";
+import type { z } from "zod";
 import * as api from "@contract/api/finance";
 import { UPLOAD_PATH } from "@contract/api/common";
 import type { EndpointDef } from "@contract/api/endpoint";
@@ -11,7 +12,7 @@ import { PAGE_SIZE } from "@contract/constants";
 import { CHANNEL_TYPE } from "@contract/enums";
 import type { AppContext } from "../../../platform/context.js";
 import { CODE_FAIL, DomainError } from "../../../platform/errors.js";
-import { route, type Fields } from "../../../platform/http/route.js";
+import { route, type RouteRequest } from "../../../platform/http/route.js";
 import { translate, type Lang } from "../../../platform/i18n.js";
 import { wireTime } from "../../../platform/wire.js";
 import type { ChargeChannel, ChargeRecord, ChargeRequest, WireAccount } from "../deposits.js";
@@ -55,19 +56,19 @@ function proofName(raw: unknown): string {
 }
 
 /** A coin deposit's fields: the channel, the amount (USD), the proof, the address it went to. */
-const coinDeposit = (body: Fields): ChargeRequest => ({
+const coinDeposit = (body: z.output<typeof api.quickChargeSubmit.body>): ChargeRequest => ({
   type: CHANNEL_TYPE.COIN,
   channelId: int(body.charge_id, "charge_id"),
-  amountMicro: amountMicro(body.number, "deposit_amount_positive"),
+  amountMicro: amountMicro(body.number),
   proof: proofName(body.proofImg),
   address: typeof body.address === "string" ? body.address : null,
 });
 
 /** A wire deposit's fields: the wire account, the amount (USD), the proof. */
-const wireDeposit = (body: Fields): ChargeRequest => ({
+const wireDeposit = (body: z.output<typeof api.wireSubmit.body>): ChargeRequest => ({
   type: CHANNEL_TYPE.BANK,
   wireId: int(body.wire_id, "wire_id"),
-  amountMicro: amountMicro(body.number, "deposit_amount_positive"),
+  amountMicro: amountMicro(body.number),
   proof: proofName(body.proofImg),
 });
 
@@ -82,7 +83,10 @@ function chargeType(raw: unknown): number {
 export function registerDepositRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { deposits } = ctx;
   /** A deposit declared by the fields `read` takes from the body; nothing is credited yet. */
-  const declare = (def: EndpointDef, read: (body: Fields) => ChargeRequest) =>
+  const declare = <D extends EndpointDef>(
+    def: D,
+    read: (body: RouteRequest<D>["body"]) => ChargeRequest,
+  ) =>
     route(
       app,
       def,

@@ -4,7 +4,6 @@
  * a USD amount) and micro-USD as the wire's USD number.
  */
 import type { FastifyRequest } from "fastify";
-import { PRECISION } from "@contract/constants";
 import { DRAW_TYPE } from "@contract/enums";
 import type { AppContext } from "../../../platform/context.js";
 import { requireUser, type UserRow } from "../../../platform/http/auth.js";
@@ -12,14 +11,11 @@ import { idempotencyKeyOf } from "../../../platform/http/params.js";
 import type { RouteExtras } from "../../../platform/http/route.js";
 import { CODE_FAIL, DomainError } from "../../../platform/errors.js";
 import { intField, pageField } from "../../../platform/params.js";
-import { inMoneyRange, MICRO, parseDecimal, toMicro } from "../decimal.js";
+import { MICRO, usdToMicro } from "../decimal.js";
 
 /** A malformed field of these routes answers "Invalid value: FIELD". */
 export const INVALID = "money_invalid_field";
 export const extras: RouteExtras = { invalidFieldKey: INVALID };
-
-/** Decimal places a USD amount may have when a user enters it (the balance's precision). */
-const AMOUNT_DP = PRECISION.balance;
 
 /** micro-USD as the wire's USD number. */
 export const usd = (micro: number) => micro / MICRO;
@@ -44,16 +40,7 @@ export function drawType(raw: unknown, field: string): number {
 
 export const page = (raw: unknown) => pageField(raw, INVALID);
 
-export const idemKey = (req: FastifyRequest, body: Record<string, unknown>) =>
-  idempotencyKeyOf(req, body, INVALID);
+export const idemKey = (req: FastifyRequest, body: unknown) => idempotencyKeyOf(req, body, INVALID);
 
-/**
- * A USD amount a user entered (field "number"), in micro-USD: at most 2 decimals, positive
- * (`notPositive` otherwise) and within the money range.
- */
-export function amountMicro(raw: unknown, notPositive: string): number {
-  const amount = parseDecimal(raw, AMOUNT_DP);
-  if (amount === null) throw new DomainError(notPositive);
-  if (!inMoneyRange(amount)) throw new DomainError(INVALID, CODE_FAIL, { field: "number" });
-  return toMicro(amount);
-}
+/** A USD amount a user entered (field "number"; its schema bounds it), in micro-USD. */
+export const amountMicro = (amount: string): number => usdToMicro(amount);

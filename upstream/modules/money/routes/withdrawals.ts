@@ -5,10 +5,11 @@
  * answers.
  */
 import type { FastifyInstance } from "fastify";
+import type { z } from "zod";
 import * as api from "@contract/api/finance";
 import { PAGE_SIZE } from "@contract/constants";
 import type { AppContext } from "../../../platform/context.js";
-import { route, type Fields } from "../../../platform/http/route.js";
+import { route } from "../../../platform/http/route.js";
 import { translate, type Lang } from "../../../platform/i18n.js";
 import { wireTime } from "../../../platform/wire.js";
 import type { DrawCurrency, DrawRecord, DrawRequest } from "../withdrawals.js";
@@ -43,8 +44,8 @@ const drawView = (lang: Lang, d: DrawRecord): api.DrawRecord => ({
 });
 
 /** A request's fields: the amount (USD) first, then the currency, the destination and a memo. */
-function drawRequest(body: Fields): DrawRequest {
-  const amount = amountMicro(body.number, "withdraw_amount_positive");
+function drawRequest(body: z.output<typeof api.draw.body>): DrawRequest {
+  const amount = amountMicro(body.number);
   const memo = typeof body.memo === "string" ? body.memo.trim().slice(0, 200) : "";
   return {
     drawCurrencyId: int(body.draw_currency_id, "draw_currency_id"),

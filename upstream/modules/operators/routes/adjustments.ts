@@ -6,26 +6,18 @@ import type { FastifyInstance } from "fastify";
 import * as api from "@contract/api/admin";
 import type { Envelope } from "@contract/envelope";
 import type { AppContext } from "../../../platform/context.js";
-import { CODE_FAIL, DomainError } from "../../../platform/errors.js";
 import { idempotencyKeyOf } from "../../../platform/http/params.js";
 import { operatorOf } from "../../../platform/http/operator-guard.js";
 import { route } from "../../../platform/http/route.js";
 import { Idempotency } from "../../../platform/idempotency.js";
-import { dec, inMoneyRange, MICRO, parseDecimal, toMicro } from "../../money/decimal.js";
+import { dec, MICRO, usdToMicro } from "../../money/decimal.js";
 import { userIdByUid } from "../console-store.js";
 import { bookAdjustment, fourEyesAdjustmentMicro } from "./actions.js";
 import { pending, requestsOf } from "./four-eyes.js";
 import { extras, INVALID, notFound, remarkOf } from "./shared.js";
 
-/** A signed amount other than zero (micro-USD), as posted ("-12.50"). */
-function signedAmountOf(raw: unknown): number {
-  const s = typeof raw === "string" ? raw.trim() : String(raw ?? "");
-  const negative = s.startsWith("-");
-  const d = parseDecimal(negative ? s.slice(1) : s, 6);
-  if (d === null || d.isZero()) throw new DomainError(INVALID, CODE_FAIL, { field: "amount" });
-  if (!inMoneyRange(d)) throw new DomainError(INVALID, CODE_FAIL, { field: "amount" });
-  return (negative ? -1 : 1) * toMicro(d);
-}
+/** A signed amount other than zero as posted ("-12.50"; its schema bounds it), in micro-USD. */
+const signedAmountOf = (amount: string): number => usdToMicro(amount);
 
 export function registerAdjustmentRoutes(app: FastifyInstance, ctx: AppContext): void {
   const idem = new Idempotency(ctx.db);

@@ -6,23 +6,18 @@ import type { FastifyInstance } from "fastify";
 import * as api from "@contract/api/admin";
 import { CHARGE_STATUS } from "@contract/enums";
 import type { AppContext } from "../../../platform/context.js";
-import { CODE_FAIL, DomainError } from "../../../platform/errors.js";
+import { DomainError } from "../../../platform/errors.js";
 import { operatorOf } from "../../../platform/http/operator-guard.js";
 import { route } from "../../../platform/http/route.js";
-import { inMoneyRange, parseDecimal, toMicro } from "../../money/decimal.js";
+import { usdToMicro } from "../../money/decimal.js";
 import { approveDeposit, audited, chargeOwner } from "./actions.js";
 import { pending, requestsOf } from "./four-eyes.js";
-import { extras, int, INVALID, queuePage, receivedNote, remarkOf } from "./shared.js";
+import { extras, int, queuePage, receivedNote, remarkOf } from "./shared.js";
 import { chargeView } from "./views.js";
 
-/** The amount received (micro-USD) an approval names, or null for the declared amount. */
-function receivedOf(raw: unknown): number | null {
-  if (raw === undefined || raw === "") return null;
-  const d = parseDecimal(raw, 6);
-  if (d === null || d.lte(0)) throw new DomainError("deposit_amount_positive");
-  if (!inMoneyRange(d)) throw new DomainError(INVALID, CODE_FAIL, { field: "amount" });
-  return toMicro(d);
-}
+/** The amount received (micro-USD) an approval names (its schema bounds it), or null for the declared amount. */
+const receivedOf = (amount: string | undefined): number | null =>
+  amount === undefined ? null : usdToMicro(amount);
 
 export function registerChargeRoutes(app: FastifyInstance, ctx: AppContext): void {
   const requests = requestsOf(ctx);

@@ -1,0 +1,2 @@
+/** Composition root of the fixture. */
+export const root = "app";

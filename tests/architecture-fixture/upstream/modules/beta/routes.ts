@@ -1,0 +1,2 @@
+/** A module's routes. */
+export const betaRoutes = "beta";

@@ -1,0 +1,3 @@
+/** Breaks engine-and-money-without-http. */
+import { reply } from "../../platform/http/reply.js";
+export const engine = reply;

@@ -1,0 +1,2 @@
+/** HTTP code of the platform. */
+export const reply = "reply";
