@@ -147,11 +147,13 @@ export function OrderForm({
           })
         : e
       : "";
+  // A refused post's fields come back as posted: a repeated or nested field is not text, and the
+  // form shows it as empty.
   const values = {
-    cont: fields.cont.value as string | undefined,
-    multiple: fields.multiple.value as string | undefined,
-    status: (fields.status.value as string | undefined) ?? "1",
-    target_price: fields.target_price.value as string | undefined,
+    cont: textOf(fields.cont.value),
+    multiple: textOf(fields.multiple.value),
+    status: textOf(fields.status.value) ?? "1",
+    target_price: textOf(fields.target_price.value),
   };
   const pending = values.status === "0";
   const est = estimate(inst, feeType, values, price, usdRate);
@@ -396,4 +398,9 @@ export function OrderForm({
       ) : null}
     </Form>
   );
+}
+
+/** A field's value when it is text, else undefined. */
+function textOf(v: unknown): string | undefined {
+  return typeof v === "string" ? v : undefined;
 }
