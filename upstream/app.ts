@@ -142,7 +142,7 @@ export async function buildUpstream(
       : null;
 
   // Uploads nothing names (a deposit or verification never declared) are swept at start-up and
-  // every SWEEP_INTERVAL_MS; the timer holds the process open for nothing else.
+  // every SWEEP_INTERVAL_MS; the timer is unref'd, so it never keeps the process alive.
   const sweepUploads = () => {
     try {
       const r = ctx.uploads.sweep();

@@ -18,11 +18,11 @@
  * retry, or a user who gives up, leaves an upload nothing names. sweep() removes those older than
  * the grace period (UPLOAD_ORPHAN_GRACE_S, default 24 hours): their rows in a transaction, then
  * their files once it has committed. A declaration looks its upload up inside its own transaction,
- * so it either commits first (the upload is then named, and the sweep leaves it) or finds no row and
- * is refused as if nothing had been uploaded; a file is never removed while a row still names it. The foreign
- * keys to uploads(name) hold the same line in the store. A file left without its row (the process
- * stopped between the commit and the removal) is removed by a later sweep once it is older than
- * the grace period.
+ * so it either commits first (the upload is then named, and the sweep leaves it) or finds no row
+ * and is refused as if nothing had been uploaded: a file is never removed while a row names it.
+ * The foreign keys to uploads(name) hold the same line in the store. A file left without its row
+ * (the process stopped between the commit and the removal) is removed by a later sweep once it is
+ * older than the grace period.
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
