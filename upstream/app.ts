@@ -30,7 +30,7 @@ import type { AppContext } from "./platform/context.js";
 import { hasOperators, operatorOfToken } from "./modules/operators/accounts.js";
 import { Deposits } from "./modules/money/deposits.js";
 import { Withdrawals } from "./modules/money/withdrawals.js";
-import { Uploads } from "./modules/uploads/service.js";
+import { SWEEP_INTERVAL_MS, Uploads } from "./modules/uploads/service.js";
 import { candleBookOf, startMarketPushes } from "./modules/market/pushes.js";
 import type { Permission } from "@contract/operators";
 import { registerVerifyRoutes } from "./modules/verify/routes.js";
@@ -141,17 +141,34 @@ export async function buildUpstream(
         })
       : null;
 
+  // Uploads nothing names (a deposit or verification never declared) are swept at start-up and
+  // every SWEEP_INTERVAL_MS; the timer is unref'd, so it never keeps the process alive.
+  const sweepUploads = () => {
+    try {
+      const r = ctx.uploads.sweep();
+      log.info(r, "orphan uploads swept");
+    } catch (err) {
+      log.error({ err }, "orphan upload sweep failed");
+    }
+  };
+  let sweepTimer: NodeJS.Timeout | null = null;
+
   return {
     app,
     ctx,
     strategies,
     async listen() {
+      sweepUploads();
+      sweepTimer = setInterval(sweepUploads, SWEEP_INTERVAL_MS);
+      sweepTimer.unref();
       const address = await app.listen({ host: config.host, port: config.port });
       ctx.feed.start();
       strategies?.start();
       return address.replace("0.0.0.0", "127.0.0.1").replace("[::]", "127.0.0.1");
     },
     async close() {
+      if (sweepTimer) clearInterval(sweepTimer);
+      sweepTimer = null;
       strategies?.stop();
       pusher.stop();
       ctx.engine.stop();
@@ -198,7 +215,7 @@ function buildServices(deps: {
       db,
       freeMarginMicro: (userId) => engine.accountValues(userId).freeMarginMicro,
     }),
-    uploads: new Uploads(db, config.dataDir),
+    uploads: new Uploads(db, config.dataDir, config.uploadOrphanGraceSeconds),
     operators: {
       scriptToken: config.operatorToken,
       hasOperators: () => hasOperators(db),

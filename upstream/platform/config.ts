@@ -49,6 +49,8 @@ export interface UpstreamConfig {
   rateLimit: boolean;
   /** Largest accepted upload (an image), bytes. */
   uploadMaxBytes: number;
+  /** An upload nothing names (no deposit, no verification) is removed once older than this, s. */
+  uploadOrphanGraceSeconds: number;
   /** When false the simulator does not tick on its own (tests drive prices). */
   simulate: boolean;
   /**
@@ -67,6 +69,9 @@ export interface UpstreamConfig {
   /** pino log level. */
   logLevel: string;
 }
+
+/** How long an upload nothing names is kept unless UPLOAD_ORPHAN_GRACE_S says otherwise, s. */
+export const DEFAULT_UPLOAD_ORPHAN_GRACE_S = 24 * 3600;
 
 /** An unset or empty variable: the default. */
 const unset = (v: unknown) => (v === "" ? undefined : v);
@@ -165,6 +170,8 @@ const EnvSchema = z.object({
   TOKEN_IDLE_S: int(7 * 24 * 3600, 60, 10 * 365 * 24 * 3600),
   RATE_LIMIT: flag(),
   UPLOAD_MAX_BYTES: int(DEFAULT_UPLOAD_MAX_BYTES, 1024, 50 * 1024 * 1024),
+  // At least an hour: a user filling in the form after uploading must not lose the image.
+  UPLOAD_ORPHAN_GRACE_S: int(DEFAULT_UPLOAD_ORPHAN_GRACE_S, 3600, 365 * 24 * 3600),
   UPSTREAM_TRUST_PROXY: trustProxy(),
   MARKET_SIMULATE: flag(),
   MARKET_FEED: z.preprocess(unset, z.enum(["simulator", "manual"]).optional()),
@@ -238,6 +245,7 @@ export function loadConfig(
     trustProxy: e.UPSTREAM_TRUST_PROXY ?? "loopback",
     rateLimit: e.RATE_LIMIT ?? true,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+    uploadOrphanGraceSeconds: e.UPLOAD_ORPHAN_GRACE_S,
     simulate: e.MARKET_SIMULATE ?? true,
     marketFeed: e.MARKET_FEED ?? "simulator",
     strategies: e.STRATEGIES ?? "auto",

@@ -13,6 +13,16 @@
  *
  * Invariant: a file exists in the folder exactly when its uploads row does (the row is written after
  * the file, and the file removed when the row cannot be written). The rows are kept by store.ts.
+ *
+ * Orphans. An image is uploaded before the deposit or verification that names it is declared, so a
+ * retry, or a user who gives up, leaves an upload nothing names. sweep() removes those older than
+ * the grace period (UPLOAD_ORPHAN_GRACE_S, default 24 hours): their rows in a transaction, then
+ * their files once it has committed. A declaration looks its upload up inside its own transaction,
+ * so it either commits first (the upload is then named, and the sweep leaves it) or finds no row
+ * and is refused as if nothing had been uploaded: a file is never removed while a row names it.
+ * The foreign keys to uploads(name) hold the same line in the store. A file left without its row
+ * (the process stopped between the commit and the removal) is removed by a later sweep once it is
+ * older than the grace period.
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -23,7 +33,7 @@ import pLimit from "p-limit";
 import { getSetting } from "../../platform/settings.js";
 import type { DB } from "../../platform/db.js";
 import { CODE, DomainError } from "../../platform/errors.js";
-import { insertUpload, uploadByName } from "./store.js";
+import { deleteOrphanUploads, insertUpload, uploadByName, uploadExists } from "./store.js";
 
 /** What is accepted, by the type the bytes show, and how each is written back. */
 const FORMATS = {
@@ -53,6 +63,18 @@ sharp.concurrency(1);
 /** A stored name: 32 hex characters and an extension (never a path). */
 const NAME_RE = /^[0-9a-f]{32}\.(jpg|png|webp)$/;
 
+/** How often the running upstream sweeps orphans (besides once at start-up). */
+export const SWEEP_INTERVAL_MS = 3600 * 1000;
+
+/** Rows deleted per transaction of a sweep, so that no sweep holds the write lock for long. */
+const SWEEP_BATCH = 500;
+
+/** What one sweep removed: uploads (row and file), and files that had lost their row. */
+export interface SweepResult {
+  removed: number;
+  strays: number;
+}
+
 export interface StoredUpload {
   name: string;
   userId: number;
@@ -68,6 +90,8 @@ export class Uploads {
   constructor(
     private readonly db: DB,
     dataDir: string,
+    /** How long an upload nothing names is kept, seconds (config UPLOAD_ORPHAN_GRACE_S). */
+    private readonly orphanGraceS: number,
   ) {
     this.dir = path.join(dataDir, "uploads");
     fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
@@ -146,5 +170,34 @@ export class Uploads {
       },
       data: fs.readFileSync(path.join(this.dir, r.name)),
     };
+  }
+
+  /**
+   * Removes the uploads nothing names that were created more than the grace period before `now`:
+   * rows in a transaction, files after it commits (a file already missing is no error). Then the
+   * files of the folder that have no row and were last written before the same bound.
+   */
+  sweep(now = Date.now()): SweepResult {
+    const before = now - this.orphanGraceS * 1000;
+    const batch = this.db.transaction(() =>
+      deleteOrphanUploads(this.db, { before, limit: SWEEP_BATCH }),
+    );
+    let removed = 0;
+    for (;;) {
+      const names = batch();
+      for (const name of names) fs.rmSync(path.join(this.dir, name), { force: true });
+      removed += names.length;
+      if (names.length < SWEEP_BATCH) break;
+    }
+    let strays = 0;
+    for (const name of fs.readdirSync(this.dir)) {
+      if (!NAME_RE.test(name) || uploadExists(this.db, name)) continue;
+      const file = path.join(this.dir, name);
+      const stat = fs.statSync(file, { throwIfNoEntry: false });
+      if (!stat?.isFile() || stat.mtimeMs >= before) continue;
+      fs.rmSync(file, { force: true });
+      strays++;
+    }
+    return { removed, strays };
   }
 }
