@@ -4,8 +4,9 @@
  * only with MARKET_FEED=manual (upstream/API.md "Market").
  */
 import { z } from "zod";
-import { endpoint, text } from "./endpoint";
+import { endpoint } from "./endpoint";
 import { decimalField, PRICE_RULE } from "../fields";
+import { filled, present } from "./identity";
 
 export interface OutboxCode {
   to: string;
@@ -21,7 +22,7 @@ export const outbox = endpoint<OutboxCode>()({
   auth: false,
   tag: "dev",
   summary: "The latest code sent to an address (DEV_OUTBOX only)",
-  query: z.object({ to: text(128) }),
+  query: z.object({ to: filled(128) }),
 });
 
 export const captchaAnswer = endpoint<{ id: string; text: string }>()({
@@ -30,7 +31,7 @@ export const captchaAnswer = endpoint<{ id: string; text: string }>()({
   auth: false,
   tag: "dev",
   summary: "The answer of an unused captcha (DEV_OUTBOX only)",
-  query: z.object({ id: text(64) }),
+  query: z.object({ id: filled(64) }),
 });
 
 export interface SetPrice {
@@ -48,5 +49,13 @@ export const marketPrice = endpoint<SetPrice>()({
   tag: "dev",
   summary:
     "Ticks an instrument at a price, as the market would (MARKET_FEED=manual only; operator token)",
-  body: z.object({ code: text(32), price: decimalField(PRICE_RULE) }),
+  body: z.object({
+    code: filled(32),
+    /** A positive price; anything else is money_invalid_field ("Invalid value: price"). */
+    price: present(
+      decimalField(PRICE_RULE, "money_invalid_field").refine((p) => Number(p) > 0, {
+        message: "money_invalid_field",
+      }),
+    ),
+  }),
 });

@@ -1,7 +1,15 @@
-/** Accounts: codes, captcha, sign-up, sign-in, demo accounts, passwords (upstream/API.md "Accounts"). */
+/**
+ * Accounts: codes, captcha, sign-up, sign-in, demo accounts, passwords (upstream/API.md "Accounts").
+ * Each field's rule is here and is the one check of its request: a missing required field asks to
+ * complete it (invalid_input), a malformed one answers its own accounts.* message. What needs the
+ * store or another field (an area that exists, the address a type needs, a common password, equal
+ * passwords, the code) is the identity service's.
+ */
 import { z } from "zod";
-import { endpoint, cacheBuster, id, text } from "./endpoint";
-import { LOGIN_TYPES } from "../enums";
+import { endpoint, cacheBuster, text } from "./endpoint";
+import { PASSWORD_MAX, PASSWORD_MIN } from "../constants";
+import { CODE_PURPOSE, LOGIN_TYPES, type LoginType } from "../enums";
+import { choiceField, ID_DIGITS, optionalWholeField, wholeField } from "../fields";
 
 export interface User {
   id: number;
@@ -38,17 +46,111 @@ export interface Captcha {
   b64s: string;
 }
 
-const areaId = id.optional();
-const loginType = z.enum(LOGIN_TYPES);
+/** A form's field as the schemas read it: a JSON number as its text. */
+const wireText = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? String(v) : v);
+/** Blank text (nothing, or spaces only) as absent. */
+const blankAsAbsent = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 
-const sendCodeBody = z.object({
-  to: text(128),
-  /** 1 sign-up, 2 password reset. */
-  type: id,
-  area_id: areaId,
-  captcha_id: text(64).optional(),
-  captcha_code: text(16).optional(),
-});
+/** What no form field holds (an object) as absent. */
+const nonScalarAsAbsent = (v: unknown) => (v !== null && typeof v === "object" ? undefined : v);
+
+/**
+ * A required field read by `rule`: absent, blank or not a form value (an object) is refused with
+ * the common invalid_input ("Please complete: FIELD"); a value `rule` refuses answers `rule`'s own
+ * message.
+ */
+export function present<T extends z.ZodTypeAny>(rule: T) {
+  return z.preprocess(
+    (v) => blankAsAbsent(nonScalarAsAbsent(v)),
+    z
+      .unknown()
+      .refine((v) => v !== undefined)
+      .pipe(rule),
+  );
+}
+
+/** Required text of at most `max` characters, trimmed. */
+export const filled = (max: number) => present(text(max).transform((s) => s.trim()));
+
+/** Optional text of at most `max` characters, trimmed; blank is absent. */
+export const optionalText = (max: number) =>
+  z.preprocess(
+    blankAsAbsent,
+    text(max)
+      .transform((s) => s.trim())
+      .optional(),
+  );
+
+/** A secret as typed (spaces are part of it): required, at most `max` characters. */
+export const secret = (max = 256) =>
+  z.preprocess(
+    wireText,
+    z
+      .string()
+      .min(1)
+      .refine((s) => [...s].length <= max, { params: { max } }),
+  );
+
+/** An optional secret as typed; empty is absent. */
+const optionalSecret = (max = 256) =>
+  z.preprocess(
+    (v) => (v === "" ? undefined : wireText(v)),
+    z
+      .string()
+      .refine((s) => [...s].length <= max, { params: { max } })
+      .optional(),
+  );
+
+/**
+ * A new password as typed: PASSWORD_MIN to PASSWORD_MAX characters (accounts.password_length).
+ * Whether it is too common is the identity service's rule: it needs the server's list.
+ */
+export const newPassword = () =>
+  z.preprocess(
+    wireText,
+    z
+      .string()
+      .min(1)
+      .refine((s) => [...s].length >= PASSWORD_MIN && [...s].length <= PASSWORD_MAX, {
+        message: "accounts.password_length",
+      }),
+  );
+
+/** The legacy numbers a type field may carry: the account's text tells e-mail from mobile. */
+const AUTO_TYPES = ["", "1", "2"];
+
+/**
+ * Which address an account call means: "email" or "mobile" (any case); absent, blank, "1" or "2"
+ * (older clients' numbers) leave it to the account's text (undefined). Anything else is refused
+ * with accounts.type_invalid.
+ */
+export const loginTypeField = () =>
+  z.preprocess(
+    (v) => {
+      const t = wireText(v);
+      return typeof t === "string" ? t.trim().toLowerCase() : t;
+    },
+    z
+      .string({ message: "accounts.type_invalid" })
+      .refine((t) => AUTO_TYPES.includes(t) || (LOGIN_TYPES as readonly string[]).includes(t), {
+        message: "accounts.type_invalid",
+      })
+      .transform((t): LoginType | undefined => (t === "email" || t === "mobile" ? t : undefined))
+      .optional(),
+  );
+
+/** An optional dialling area (settings' area_list id); a malformed one is accounts.invalid_area. */
+const areaId = optionalWholeField(ID_DIGITS, "accounts.invalid_area");
+
+/** What a code is for: 1 sign-up, 2 password reset (CODE_PURPOSE). */
+const purpose = present(
+  choiceField([CODE_PURPOSE.REGISTER, CODE_PURPOSE.RESET], "accounts.type_invalid"),
+);
+
+const captchaFields = {
+  captcha_id: optionalText(64),
+  captcha_code: optionalText(16),
+};
 
 export const captcha = endpoint<Captcha>()({
   method: "GET",
@@ -65,7 +167,7 @@ export const sendEmail = endpoint<CodeSent>()({
   auth: false,
   tag: "identity",
   summary: "Send a verification code by e-mail",
-  body: sendCodeBody,
+  body: z.object({ to: filled(128), type: purpose, ...captchaFields }),
 });
 
 export const sendSms = endpoint<CodeSent>()({
@@ -74,7 +176,12 @@ export const sendSms = endpoint<CodeSent>()({
   auth: false,
   tag: "identity",
   summary: "Send a verification code by text message",
-  body: sendCodeBody,
+  body: z.object({
+    to: filled(128),
+    area_id: present(wholeField(ID_DIGITS, "accounts.invalid_area")),
+    type: purpose,
+    ...captchaFields,
+  }),
 });
 
 export const register = endpoint<null>()({
@@ -84,15 +191,18 @@ export const register = endpoint<null>()({
   tag: "identity",
   summary: "Create an account (does not sign in)",
   body: z.object({
-    type: loginType.optional(),
+    type: loginTypeField(),
+    /** The e-mail address, or the mobile number when `mobile` is not sent. */
+    account: optionalText(128),
+    mobile: optionalText(32),
+    /** Required for a mobile number. */
     area_id: areaId,
-    account: text(128).optional(),
-    password: text(),
-    re_password: text(),
-    invite_code: text(32).optional(),
-    sms_code: text(16).optional(),
-    key: text().optional(),
-    mobile: text(32).optional(),
+    password: newPassword(),
+    re_password: secret(),
+    /** The sign-up code sent to the address (any channel). */
+    sms_code: optionalText(16),
+    invite_code: optionalText(32),
+    key: optionalText(256),
   }),
 });
 
@@ -103,11 +213,14 @@ export const loginForU = endpoint<LoginData>()({
   tag: "identity",
   summary: "Sign in with account and password, or with a demo_id",
   body: z.object({
-    account: text(128).optional(),
-    password: text().optional(),
-    login_type: loginType.optional(),
+    /** Signs in the demo account; the other fields are not read. */
+    demo_id: optionalText(64),
+    login_type: loginTypeField(),
+    /** Required without demo_id. */
+    account: optionalText(128),
+    /** Required without demo_id. */
+    password: optionalSecret(),
     area_id: areaId,
-    demo_id: text(64).optional(),
   }),
 });
 
@@ -143,12 +256,15 @@ export const amendPassword = endpoint<null>()({
   path: "/api/user/amend_password",
   auth: true,
   tag: "identity",
+  realAccount: true,
   summary: "Change the password with a reset code sent to the user's own address",
   body: z.object({
-    new_password: text(),
-    re_password: text().optional(),
-    auth_code: text(16).optional(),
-    type: text(16).optional(),
+    new_password: newPassword(),
+    /** Checked against new_password when sent. */
+    re_password: optionalSecret(),
+    auth_code: optionalText(16),
+    /** Which of the account's addresses got the code; when absent, its e-mail if it has one. */
+    type: loginTypeField(),
   }),
 });
 
@@ -159,11 +275,11 @@ export const forgetPassword = endpoint<null>()({
   tag: "identity",
   summary: "Reset a forgotten password with a reset code",
   body: z.object({
-    type: loginType.optional(),
-    account: text(128),
-    new_password: text(),
-    secondary_password: text(),
-    auth_code: text(16).optional(),
+    type: loginTypeField(),
+    account: filled(128),
+    new_password: newPassword(),
+    secondary_password: secret(),
+    auth_code: optionalText(16),
     area_id: areaId,
   }),
 });

@@ -4,9 +4,8 @@
  * figures. Real accounts only (demo accounts are refused with user.only_true_account).
  */
 import { z } from "zod";
-import { endpoint, cacheBuster, text } from "./endpoint";
-import { LOGIN_TYPES } from "../enums";
-import type { CodeSent } from "./identity";
+import { endpoint, cacheBuster } from "./endpoint";
+import { filled, loginTypeField, type CodeSent } from "./identity";
 
 export interface InviteInfo {
   invite_code: string;
@@ -19,11 +18,12 @@ export const sendOwnCode = endpoint<CodeSent>()({
   path: "/api/user/send_own_code",
   auth: true,
   tag: "identity",
+  realAccount: true,
   summary:
     "Send a password-change code to the account's own e-mail or mobile (never to a typed address)",
   body: z.object({
     /** Which of the account's addresses: "email" or "mobile"; the e-mail when absent and set. */
-    type: z.enum(LOGIN_TYPES).optional(),
+    type: loginTypeField(),
   }),
 });
 
@@ -32,8 +32,9 @@ export const sendBindEmailCode = endpoint<CodeSent>()({
   path: "/api/user/send_bind_email_code",
   auth: true,
   tag: "identity",
+  realAccount: true,
   summary: "Send a code to an e-mail address the account (which has none) wants to bind",
-  body: z.object({ email: text(128) }),
+  body: z.object({ email: filled(128) }),
 });
 
 export const bindEmail = endpoint<null>()({
@@ -41,8 +42,9 @@ export const bindEmail = endpoint<null>()({
   path: "/api/user/bind_email",
   auth: true,
   tag: "identity",
+  realAccount: true,
   summary: "Bind an e-mail address to an account that has none, with the code sent to it",
-  body: z.object({ email: text(128), auth_code: text(16) }),
+  body: z.object({ email: filled(128), auth_code: filled(16) }),
 });
 
 export const inviteInfo = endpoint<InviteInfo>()({
@@ -50,6 +52,7 @@ export const inviteInfo = endpoint<InviteInfo>()({
   path: "/api/user/invite_info",
   auth: true,
   tag: "identity",
+  realAccount: true,
   summary: "The account's invite code and how many accounts registered with it",
   query: z.object({ ...cacheBuster }),
 });

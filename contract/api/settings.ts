@@ -1,6 +1,7 @@
 /** Settings and reference data (upstream/API.md "Settings"). */
 import { z } from "zod";
-import { endpoint, cacheBuster, text } from "./endpoint";
+import { endpoint, cacheBuster } from "./endpoint";
+import { filled } from "./identity";
 
 export interface BasicInfo {
   service_link: string;
@@ -54,7 +55,7 @@ export const setting = endpoint<string | null>()({
   auth: false,
   tag: "settings",
   summary: "The stored text of one public setting",
-  query: z.object({ key: text(64), ...cacheBuster }),
+  query: z.object({ key: filled(64), ...cacheBuster }),
 });
 
 export const getBasicInfo = endpoint<BasicInfo>()({

@@ -11,7 +11,7 @@ import {
   resendWaitSeconds,
 } from "../../upstream/modules/identity/codes.js";
 import { checkCaptcha, createCaptcha } from "../../upstream/modules/identity/captcha.js";
-import { isEmail, normaliseMobile } from "../../upstream/platform/http/fields.js";
+import { isEmail, normaliseMobile } from "../../upstream/modules/identity/addresses.js";
 import { microToNumber } from "../../upstream/modules/identity/views.js";
 
 let db: DB;

@@ -1,12 +1,11 @@
 /**
  * Identity routes (upstream/API.md, "Accounts"): captcha, verification codes (send_email, send_sms),
  * register, loginForU, demo accounts, user info and balance, password change and reset, logout.
- * Each route is the contract's endpoint (@contract/api/identity): it reads the request's fields
- * with their "Please complete" checks (platform/http/fields.ts), calls the identity service and
- * wraps its answer in the envelope.
+ * Each route is the contract's endpoint (@contract/api/identity), whose schema has checked and
+ * typed the request's fields (required ones, password length, type, area id); the route calls the
+ * identity service with them and wraps its answer in the envelope.
  */
 import type { FastifyInstance } from "fastify";
-import { z } from "zod";
 import * as api from "@contract/api/identity";
 import { CODE } from "@contract/envelope";
 import type { AppContext } from "../../platform/context.js";
@@ -16,29 +15,11 @@ import { route } from "../../platform/http/route.js";
 import { addressSubject } from "../../platform/limits.js";
 import { translate } from "../../platform/i18n.js";
 import { deliver } from "../../platform/mail/outbox.js";
-import {
-  fieldsOf,
-  isEmail,
-  normaliseEmail,
-  normaliseMobile,
-  optional,
-  parseFields,
-  password,
-  required,
-} from "../../platform/http/fields.js";
-import type { Purpose } from "./codes.js";
+import { isEmail, normaliseEmail, normaliseMobile } from "./addresses.js";
 import { createCaptcha } from "./captcha.js";
 import { microToNumber } from "./views.js";
 import { IdentityService, identityType } from "./service.js";
 import { registerProfileRoutes } from "./profile-routes.js";
-
-const purposeField = () =>
-  required()
-    .refine((v) => v === "1" || v === "2", "accounts.type_invalid")
-    .transform((v) => Number(v) as Purpose);
-
-/** A required field that is not trimmed (passwords). */
-const untrimmed = () => z.string({ required_error: "@missing" }).min(1, "@missing");
 
 export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { db } = ctx;
@@ -64,8 +45,7 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
   });
 
   route(app, api.sendEmail, async (req) => {
-    const fields = fieldsOf(req);
-    const f = parseFields(z.object({ to: required(), type: purposeField() }), fields);
+    const f = req.body;
     const email = normaliseEmail(f.to);
     if (!isEmail(email)) throw new DomainError("accounts.invalid_email");
     const sent = await identity.sendCode(
@@ -76,19 +56,15 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
       f.type,
       addressSubject(req.ip),
       {
-        id: fields.captcha_id,
-        code: fields.captcha_code,
+        id: f.captcha_id,
+        code: f.captcha_code,
       },
     );
     return ctx.ok(req, sent, "accounts.code_sent");
   });
 
   route(app, api.sendSms, async (req) => {
-    const fields = fieldsOf(req);
-    const f = parseFields(
-      z.object({ to: required(), area_id: required(), type: purposeField() }),
-      fields,
-    );
+    const f = req.body;
     const mobile = normaliseMobile(f.to);
     if (!mobile) throw new DomainError("accounts.invalid_mobile");
     const area = identity.area(f.area_id);
@@ -100,44 +76,24 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
       area,
       f.type,
       addressSubject(req.ip),
-      {
-        id: fields.captcha_id,
-        code: fields.captcha_code,
-      },
+      { id: f.captcha_id, code: f.captcha_code },
     );
     return ctx.ok(req, sent, "accounts.code_sent");
   });
 
   route(app, api.register, async (req) => {
-    const fields = fieldsOf(req);
-    const type = identityType(fields.type, fields.account ?? fields.mobile);
-    const f = parseFields(
-      z.object({
-        account: type === "email" ? required() : optional(),
-        mobile: optional(),
-        area_id: type === "mobile" ? required() : optional(),
-        password: password(),
-        re_password: untrimmed(),
-        sms_code: optional(),
-        invite_code: optional(),
-        key: optional(),
-      }),
-      fields,
-    );
+    const f = req.body;
+    const type = identityType(f.type, f.account ?? f.mobile);
     await identity.register(type, f, addressSubject(req.ip));
     return ctx.ok(req, null, "accounts.register_ok");
   });
 
   route(app, api.loginForU, async (req) => {
-    const fields = fieldsOf(req);
-    const demoId = (fields.demo_id ?? "").trim();
-    if (demoId) return ctx.ok(req, identity.loginDemo(demoId), "accounts.login_ok");
-    const f = parseFields(
-      z.object({ account: required(), password: untrimmed(), area_id: optional() }),
-      fields,
-    );
-    const type = identityType(fields.login_type, f.account);
-    return ctx.ok(req, await identity.login(type, f, addressSubject(req.ip)), "accounts.login_ok");
+    const f = req.body;
+    const session = f.demo_id
+      ? identity.loginDemo(f.demo_id)
+      : await identity.login(f, addressSubject(req.ip));
+    return ctx.ok(req, session, "accounts.login_ok");
   });
 
   // State changes are POST only; the spec's GET answers a refusal and creates nothing.
@@ -174,33 +130,12 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
 
   route(app, api.amendPassword, async (req) => {
     const me = requireUser(db, req);
-    if (me.is_demo) throw new DomainError("demo_only_true_account");
-    const f = parseFields(
-      z.object({
-        new_password: password(),
-        re_password: z.string().optional(),
-        auth_code: optional(),
-        type: optional(),
-      }),
-      fieldsOf(req),
-    );
-    await identity.amendPassword(me, f, tokenOf(req));
+    await identity.amendPassword(me, req.body, tokenOf(req));
     return ctx.ok(req, null, "accounts.password_changed");
   });
 
   route(app, api.forgetPassword, async (req) => {
-    const fields = fieldsOf(req);
-    const f = parseFields(
-      z.object({
-        account: required(),
-        area_id: optional(),
-        new_password: password(),
-        secondary_password: untrimmed(),
-        auth_code: optional(),
-      }),
-      fields,
-    );
-    await identity.forgetPassword(identityType(fields.type, f.account), f);
+    await identity.forgetPassword(req.body);
     return ctx.ok(req, null, "accounts.password_reset");
   });
 

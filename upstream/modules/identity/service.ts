@@ -2,9 +2,11 @@
  * The identity module's rules and transactions: verification codes (with the captcha and the resend
  * wait), sign-up, sign-in (password, demo id), demo accounts, password change and reset, sign-out,
  * under the abuse limits of platform/limits.ts (sign-in tries, sign-ups and codes per address, codes
- * sent and wrong codes per recipient). Inputs are the fields the routes parsed; refusals are DomainErrors. Sessions
- * ended here are announced through `endSessions` (the websocket hub drops them), so the service
- * knows nothing of HTTP or the hub.
+ * sent and wrong codes per recipient). Inputs are the request's fields as their contract schemas
+ * read them (@contract/api/identity, profile); the rules that need the store or another field are
+ * here: the address a type needs, an area that exists, a common password, equal passwords, the
+ * code. Refusals are DomainErrors. Sessions ended here are announced through `endSessions` (the
+ * websocket hub drops them), so the service knows nothing of HTTP or the hub.
  */
 import crypto from "node:crypto";
 import Decimal from "decimal.js";
@@ -15,7 +17,8 @@ import { translate, type Lang } from "../../platform/i18n.js";
 import { getBoolSetting, getSetting } from "../../platform/settings.js";
 import type { LimitCheck, Limits } from "../../platform/limits.js";
 import type { CodeMessage } from "../../platform/mail/outbox.js";
-import { isEmail, normaliseEmail, normaliseMobile } from "../../platform/http/fields.js";
+import type { LoginType } from "@contract/enums";
+import { isEmail, normaliseEmail, normaliseMobile } from "./addresses.js";
 import { MICRO } from "../money/ledger.js";
 import type { MoneyService } from "../money/service.js";
 import {
@@ -32,7 +35,7 @@ import {
   type Purpose,
 } from "./codes.js";
 import { checkCaptcha } from "./captcha.js";
-import { hashPassword, verifyPassword } from "./passwords.js";
+import { hashPassword, isCommonPassword, verifyPassword } from "./passwords.js";
 import {
   areaById,
   areaOf,
@@ -66,16 +69,20 @@ export interface IdentityDeps {
   endSessions(tokenHashes: string[]): void;
 }
 
-/** "email" or "mobile"; when absent, guessed from the account ("@" means e-mail). */
-export function identityType(
-  raw: string | undefined,
-  account: string | undefined,
-): "email" | "mobile" {
-  const v = (raw ?? "").trim().toLowerCase();
-  if (v === "email" || v === "mobile") return v;
-  if (v === "" || v === "1" || v === "2")
-    return account && !account.includes("@") && normaliseMobile(account) ? "mobile" : "email";
-  throw new DomainError("accounts.type_invalid");
+/** The type sent, or when absent guessed from the account (a mobile number unless it has "@"). */
+export function identityType(type: LoginType | undefined, account: string | undefined): LoginType {
+  if (type) return type;
+  return account && !account.includes("@") && normaliseMobile(account) ? "mobile" : "email";
+}
+
+/** The refusal of a required field the request left out (invalid_input, "Please complete"). */
+function missing(field: string): DomainError {
+  return new DomainError("invalid_input", CODE_FAIL, { field });
+}
+
+/** Refuses a new password on the list of common passwords. */
+function refuseCommon(password: string): void {
+  if (isCommonPassword(password)) throw new DomainError("accounts.password_common");
 }
 
 export class IdentityService {
@@ -105,9 +112,9 @@ export class IdentityService {
     }
   }
 
-  /** An enabled area by its id text, or null. */
-  area(raw: string | undefined): Area | null {
-    return areaById(this.db, raw);
+  /** An enabled area by its id, or null. */
+  area(id: number | undefined): Area | null {
+    return id === undefined ? null : areaById(this.db, id);
   }
 
   /** Sends a code for sign-up (purpose 1) or reset (2) to an e-mail address or a mobile number of `area`. */
@@ -155,10 +162,9 @@ export class IdentityService {
   ): Promise<{ resend_in: number; expires_in: number }> {
     const db = this.db;
     if (getBoolSetting(db, "register.captcha")) {
-      const id = (captcha.id ?? "").trim();
-      const code = (captcha.code ?? "").trim();
-      if (!id || !code) throw new DomainError("accounts.captcha_required");
-      if (!checkCaptcha(db, id, code)) throw new DomainError("accounts.captcha_invalid");
+      if (!captcha.id || !captcha.code) throw new DomainError("accounts.captcha_required");
+      if (!checkCaptcha(db, captcha.id, captcha.code))
+        throw new DomainError("accounts.captcha_invalid");
     }
     const existing =
       channel === "email" ? userByEmail(db, address) : userByMobile(db, address, area!.id);
@@ -228,13 +234,16 @@ export class IdentityService {
     return { resend_in: this.deps.resendMs / 1000, expires_in: CODE_TTL_MS / 1000 };
   }
 
-  /** Sign-up with a code sent for purpose 1; does not sign in. */
+  /**
+   * Sign-up with a code sent for purpose 1; does not sign in. An e-mail sign-up needs `account`, a
+   * mobile one `area_id` and the number (`mobile`, else `account`).
+   */
   async register(
-    type: "email" | "mobile",
+    type: LoginType,
     f: {
       account?: string;
       mobile?: string;
-      area_id?: string;
+      area_id?: number;
       password: string;
       re_password: string;
       sms_code?: string;
@@ -243,6 +252,9 @@ export class IdentityService {
     ip: string,
   ): Promise<void> {
     const db = this.db;
+    if (type === "email" && !f.account) throw missing("account");
+    if (type === "mobile" && f.area_id === undefined) throw missing("area_id");
+    refuseCommon(f.password);
     await this.deps.limits.consume(["register_ip", ip]);
     let channel: Channel;
     let address: string;
@@ -254,7 +266,7 @@ export class IdentityService {
     } else {
       channel = "sms";
       const raw = f.mobile ?? f.account;
-      if (!raw) throw new DomainError("invalid_input", CODE_FAIL, { field: "mobile" });
+      if (!raw) throw missing("mobile");
       const m = normaliseMobile(raw);
       if (!m) throw new DomainError("accounts.invalid_mobile");
       address = m;
@@ -305,27 +317,31 @@ export class IdentityService {
   }
 
   /**
-   * Sign-in with an e-mail address or a mobile number and a password. Each try is counted before the
-   * password is checked (per account and client address, per account, per address), so parallel
-   * tries cannot pass the limits; a success clears the account-and-address count and gives back its
-   * try to the other two, which therefore count failures.
+   * Sign-in with an e-mail address or a mobile number (`login_type`, else guessed from the account)
+   * and a password, both required. Each try is counted before the password is checked (per account
+   * and client address, per account, per address), so parallel tries cannot pass the limits; a
+   * success clears the account-and-address count and gives back its try to the other two, which
+   * therefore count failures.
    */
   async login(
-    type: "email" | "mobile",
-    f: { account: string; password: string; area_id?: string },
+    f: { account?: string; password?: string; login_type?: LoginType; area_id?: number },
     ip: string,
   ) {
     const db = this.db;
+    if (!f.account) throw missing("account");
+    if (f.password === undefined) throw missing("password");
+    const account = f.account;
+    const type = identityType(f.login_type, account);
     let user: UserRecord | undefined;
     let norm: string;
     if (type === "email") {
-      norm = normaliseEmail(f.account);
+      norm = normaliseEmail(account);
       user = userByEmail(db, norm);
     } else {
-      norm = normaliseMobile(f.account) ?? f.account;
-      const a = f.area_id ? this.area(f.area_id) : null;
-      if (f.area_id && !a) throw new DomainError("accounts.invalid_area");
-      user = normaliseMobile(f.account) ? userByMobile(db, norm, a?.id ?? null) : undefined;
+      norm = normaliseMobile(account) ?? account;
+      const a = this.area(f.area_id);
+      if (f.area_id !== undefined && !a) throw new DomainError("accounts.invalid_area");
+      user = normaliseMobile(account) ? userByMobile(db, norm, a?.id ?? null) : undefined;
     }
     const subject = `${type}:${norm}`;
     const limits = this.deps.limits;
@@ -366,20 +382,22 @@ export class IdentityService {
     return 10_000 * MICRO;
   }
 
-  /** Changes the password of a signed-in real account with a code sent for purpose 2; ends its other sessions. */
+  /**
+   * Changes the password of a signed-in real account with a code sent for purpose 2 to its address
+   * of `type` (when absent, its e-mail if it has one); ends its other sessions.
+   */
   async amendPassword(
     me: Pick<UserRecord, "id" | "email" | "mobile" | "area_id">,
-    f: { new_password: string; re_password?: string; auth_code?: string; type?: string },
+    f: { new_password: string; re_password?: string; auth_code?: string; type?: LoginType },
     currentToken: string | null,
   ): Promise<void> {
     const db = this.db;
-    if (f.re_password !== undefined && f.re_password !== "" && f.re_password !== f.new_password)
+    refuseCommon(f.new_password);
+    if (f.re_password !== undefined && f.re_password !== f.new_password)
       throw new DomainError("accounts.password_inconsistency");
     if (!f.auth_code) throw new DomainError("accounts.code_required");
-    const t = (f.type ?? "").toLowerCase();
-    const useMobile = t === "mobile" || (t !== "email" && !me.email && !!me.mobile);
-    if (useMobile ? !me.mobile : !me.email)
-      throw new DomainError("invalid_input", CODE_FAIL, { field: "type" });
+    const useMobile = f.type === "mobile" || (f.type === undefined && !me.email && !!me.mobile);
+    if (useMobile ? !me.mobile : !me.email) throw missing("type");
     const rkey = useMobile
       ? recipientKey("sms", me.mobile!, me.area_id)
       : recipientKey("email", me.email!, null);
@@ -398,17 +416,17 @@ export class IdentityService {
   }
 
   /** Resets a forgotten password with a code sent for purpose 2; ends every session of the user. */
-  async forgetPassword(
-    type: "email" | "mobile",
-    f: {
-      account: string;
-      area_id?: string;
-      new_password: string;
-      secondary_password: string;
-      auth_code?: string;
-    },
-  ): Promise<void> {
+  async forgetPassword(f: {
+    type?: LoginType;
+    account: string;
+    area_id?: number;
+    new_password: string;
+    secondary_password: string;
+    auth_code?: string;
+  }): Promise<void> {
     const db = this.db;
+    refuseCommon(f.new_password);
+    const type = identityType(f.type, f.account);
     if (f.new_password !== f.secondary_password)
       throw new DomainError("accounts.password_inconsistency");
     if (!f.auth_code) throw new DomainError("accounts.code_required");
@@ -422,8 +440,8 @@ export class IdentityService {
     } else {
       const m = normaliseMobile(f.account);
       if (!m) throw new DomainError("accounts.invalid_mobile");
-      const a = f.area_id ? this.area(f.area_id) : null;
-      if (f.area_id && !a) throw new DomainError("accounts.invalid_area");
+      const a = this.area(f.area_id);
+      if (f.area_id !== undefined && !a) throw new DomainError("accounts.invalid_area");
       user = userByMobile(db, m, a?.id ?? null);
       rkey = recipientKey("sms", m, user?.area_id ?? a?.id ?? null);
     }

@@ -85,15 +85,11 @@ export function areaList(db: DB): { id: number; code: string; global_code: strin
     .all() as { id: number; code: string; global_code: string }[];
 }
 
-/** An enabled dialling area by its id text (at most 6 digits), or null. */
-export function areaById(
-  db: DB,
-  raw: string | undefined,
-): { id: number; global_code: string } | null {
-  if (!raw || !/^\d{1,6}$/.test(raw)) return null;
+/** An enabled dialling area by its id, or null. */
+export function areaById(db: DB, id: number): { id: number; global_code: string } | null {
   const row = db
     .prepare("SELECT id, global_code FROM areas WHERE id = ? AND enabled = 1")
-    .get(Number(raw)) as { id: number; global_code: string } | undefined;
+    .get(id) as { id: number; global_code: string } | undefined;
   return row ?? null;
 }
 

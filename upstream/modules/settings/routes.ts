@@ -4,11 +4,9 @@ import * as api from "@contract/api/settings";
 import { areaList } from "../identity/store.js";
 import { DEFAULT_FEE_TYPE } from "@contract/enums";
 import { route } from "../../platform/http/route.js";
-import { z } from "zod";
 import type { AppContext } from "../../platform/context.js";
 import { DomainError } from "../../platform/errors.js";
 import { getSetting } from "../../platform/settings.js";
-import { fieldsOf, parseFields, required } from "../../platform/http/fields.js";
 
 /** Settings that GET /api/default/setting may reveal; everything else in the table stays private. */
 export const PUBLIC_SETTINGS = new Set<string>(api.PUBLIC_SETTING_KEYS);
@@ -24,10 +22,9 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: AppContext): v
   route(app, api.areaList, async (req) => ctx.ok(req, areaList(db)));
 
   route(app, api.setting, async (req) => {
-    const f = parseFields(z.object({ key: required() }), fieldsOf(req));
-    if (!PUBLIC_SETTINGS.has(f.key))
-      throw new DomainError("accounts.setting_unknown", 0, { key: f.key });
-    return ctx.ok(req, getSetting(db, f.key) ?? null);
+    const { key } = req.query;
+    if (!PUBLIC_SETTINGS.has(key)) throw new DomainError("accounts.setting_unknown", 0, { key });
+    return ctx.ok(req, getSetting(db, key) ?? null);
   });
 
   route(app, api.getBasicInfo, async (req) =>
