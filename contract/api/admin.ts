@@ -4,16 +4,24 @@
  * upstream's OPERATOR_TOKEN (for scripts). Every action writes an append-only audit row.
  */
 import { z } from "zod";
-import { endpoint, cacheBuster, id, text } from "./endpoint";
+import { endpoint, cacheBuster, text } from "./endpoint";
+import { DRAW_FEE_TYPE, DRAW_TYPE } from "../enums";
 import {
+  choiceField,
   COIN_PRICE_RULE,
   decimalField,
+  ID_DIGITS,
+  optionalChoiceField,
   optionalUsdAmountField,
+  optionalWholeField,
+  pageField,
   RATE_RULE,
   signedUsdField,
   usdAmountField,
   USD_RULE,
+  wholeField,
 } from "../fields";
+import { SWIFT } from "./finance";
 import type { OperatorRole, Permission } from "../operators";
 
 /** Who a queue item belongs to. */
@@ -94,9 +102,22 @@ export interface AuditRow {
   created_at: string;
 }
 
-const byId = z.object({ id: z.string().max(32) });
-const remark = z.object({ remark: text(500) });
-const queue = z.object({ status: id.optional(), page: id.optional(), ...cacheBuster });
+/** Text as its trimmed value, at most `max` characters (`tooLong` as for `text`). */
+const trimmed = (max: number, tooLong?: string) => text(max, tooLong).transform((s) => s.trim());
+
+const byId = z.object({ id: wholeField(ID_DIGITS) });
+/** A decision's reason: required (absent or blank is remark_required), at most 500 characters. */
+const remark = z.object({
+  remark: z
+    .preprocess((v) => v ?? "", trimmed(500))
+    .refine((r) => r !== "", { message: "remark_required" }),
+});
+/** A queue's status (CHARGE_STATUS or WITHDRAW_STATUS, 0 to 3; default 0) and page. */
+const queue = z.object({
+  status: optionalChoiceField([0, 1, 2, 3], 0),
+  page: pageField(),
+  ...cacheBuster,
+});
 
 export const charges = endpoint<AdminPage<AdminCharge>>()({
   method: "GET",
@@ -182,7 +203,7 @@ export const adjustments = endpoint<AuditRow>()({
   tag: "operators",
   summary:
     "Book a signed adjustment (ledger kind adjustment) with its reason; the same Idempotency-Key books it once",
-  body: z.object({ uid: text(64), amount: signedUsdField(USD_RULE), remark: text(500) }),
+  body: z.object({ uid: trimmed(64), amount: signedUsdField(USD_RULE), ...remark.shape }),
   idempotent: true,
 });
 
@@ -193,7 +214,7 @@ export const users = endpoint<AdminUser[]>()({
   operator: "read",
   tag: "operators",
   summary: "Find users by uid, e-mail or phone (at most 20), with balance, lock_balance and equity",
-  query: z.object({ q: text(128).optional(), ...cacheBuster }),
+  query: z.object({ q: trimmed(128).optional(), ...cacheBuster }),
 });
 
 /** One row of a user's ledger, for operators. */
@@ -216,8 +237,8 @@ export const userLedger = endpoint<AdminPage<AdminLedgerRow>>()({
   operator: "read",
   tag: "operators",
   summary: "A user's ledger by uid, PAGE_SIZE rows a page, newest first",
-  params: z.object({ uid: text(64) }),
-  query: z.object({ page: id.optional(), ...cacheBuster }),
+  params: z.object({ uid: trimmed(64) }),
+  query: z.object({ page: pageField(), ...cacheBuster }),
 });
 
 export const audit = endpoint<AdminPage<AuditRow>>()({
@@ -228,7 +249,7 @@ export const audit = endpoint<AdminPage<AuditRow>>()({
   tag: "operators",
   summary:
     "The audit log, PAGE_SIZE rows a page, newest first; optionally only one actor's rows (an operator's name, or `token` for the scripts)",
-  query: z.object({ page: id.optional(), actor: text(40).optional(), ...cacheBuster }),
+  query: z.object({ page: pageField(), actor: trimmed(40).optional(), ...cacheBuster }),
 });
 
 export interface OperatorSession {
@@ -247,7 +268,7 @@ export const login = endpoint<OperatorSession>()({
   auth: false,
   tag: "operators",
   summary: "Operator sign-in: name, password and the authenticator's current code",
-  body: z.object({ name: text(40), password: text(128), code: text(6) }),
+  body: z.object({ name: trimmed(40), password: text(128), code: trimmed(6) }),
 });
 
 export const logout = endpoint<null>()({
@@ -285,7 +306,7 @@ export const setSetting = endpoint<AdminSetting>()({
   operator: "admin",
   tag: "operators",
   summary: "Change one setting: the value is checked for its key; audited with old and new value",
-  body: z.object({ key: text(64), value: text(500) }),
+  body: z.object({ key: trimmed(64), value: trimmed(500) }),
 });
 
 /*
@@ -295,9 +316,32 @@ export const setSetting = endpoint<AdminSetting>()({
  * checks the whole entry again. Each change is audited with the fields before and after.
  */
 
-/** 1 shown to users, 0 hidden. */
-const enabled = z.union([z.literal("0"), z.literal("1"), z.literal(0), z.literal(1)]);
-const sort = z.union([z.number().int(), z.string().trim().max(6)]);
+/** 1 shown to users, 0 hidden; a new entry is shown unless it says otherwise. */
+const enabled = choiceField([0, 1]);
+const newEnabled = optionalChoiceField([0, 1], 1);
+/** The place in the users' lists, 0 to 99,999; a new entry's is 0 unless given. */
+const SORT_MAX = 99_999;
+const sort = wholeField(ID_DIGITS).refine((n) => n <= SORT_MAX);
+const newSort = optionalWholeField(ID_DIGITS)
+  .refine((n) => n === undefined || n <= SORT_MAX)
+  .transform((n) => n ?? 0);
+/** A required line of text: trimmed, not empty, at most `max` characters. */
+const line = (max: number) => trimmed(max).refine((s) => s !== "");
+/** A currency code: 2 to 10 letters or digits, as capitals ("usdt" is "USDT"). */
+const code = trimmed(10)
+  .transform((s) => s.toUpperCase())
+  .refine((s) => /^[A-Z0-9]{2,10}$/.test(s));
+/** A network name ("TRC20"): letters and digits, at most 16, as capitals; empty where allowed. */
+const network = (required: boolean) =>
+  trimmed(16)
+    .transform((s) => s.toUpperCase())
+    .refine((s) => /^[A-Z0-9]{0,16}$/.test(s) && (!required || s !== ""));
+/** A price in USD of one coin (or coins per USD): above 0. */
+const coinPrice = decimalField(COIN_PRICE_RULE).refine((v) => Number(v) > 0);
+/** A bank's SWIFT/BIC, as capitals; anything else is wallet_swift_invalid. */
+const swift = trimmed(11, "wallet_swift_invalid")
+  .transform((s) => s.toUpperCase())
+  .refine((s) => SWIFT.test(s), { message: "wallet_swift_invalid" });
 
 /** A coin deposit channel as operators see it. */
 export interface AdminChargeChannel {
@@ -345,31 +389,38 @@ export interface AdminDrawCurrency {
 }
 
 const channelFields = {
-  currency_code: text(10),
-  protocol_code: text(16),
-  address: text(128),
-  usd_price: decimalField(COIN_PRICE_RULE),
+  currency_code: code,
+  protocol_code: network(true),
+  /** Checked for its network with the whole entry. */
+  address: line(128),
+  usd_price: coinPrice,
   enabled,
   sort,
 };
 const wireFields = {
-  bank_coin: text(10),
-  bank_name: text(120),
-  bank_address: text(200),
-  bank_swift: text(11),
-  payee_name: text(120),
-  payee_account: text(64),
-  bank_remark: text(200),
+  bank_coin: code,
+  bank_name: line(120),
+  bank_address: line(200),
+  bank_swift: swift,
+  payee_name: line(120),
+  payee_account: line(64),
+  /** May be empty. */
+  bank_remark: trimmed(200),
   enabled,
   sort,
 };
 const drawCurrencyFields = {
-  type: id,
-  code: text(10),
-  protocol: text(16),
+  /** DRAW_TYPE. */
+  type: choiceField([DRAW_TYPE.ADDRESS, DRAW_TYPE.BANK]),
+  code,
+  /** A coin's network; empty for a bank currency (checked with the whole entry). */
+  protocol: network(false),
+  /** At least 0; a share (fee_type 2) below 1 (checked with the whole entry). */
   draw_rate: decimalField(RATE_RULE),
-  fee_type: id,
-  usd_price: decimalField(COIN_PRICE_RULE),
+  /** DRAW_FEE_TYPE. */
+  fee_type: choiceField([DRAW_FEE_TYPE.FIXED, DRAW_FEE_TYPE.RATE]),
+  usd_price: coinPrice,
+  /** Not above max (checked with the whole entry). */
   min: usdAmountField(USD_RULE),
   max: usdAmountField(USD_RULE),
   enabled,
@@ -394,11 +445,7 @@ export const addChargeChannel = endpoint<AdminChargeChannel>()({
   operator: "admin",
   tag: "operators",
   summary: "Add a coin deposit channel (the address is checked for its network)",
-  body: z.object({
-    ...channelFields,
-    enabled: enabled.optional(),
-    sort: sort.optional(),
-  }),
+  body: z.object({ ...channelFields, enabled: newEnabled, sort: newSort }),
 });
 
 export const updateChargeChannel = endpoint<AdminChargeChannel>()({
@@ -432,8 +479,8 @@ export const addWireAccount = endpoint<AdminWireAccount>()({
   body: z.object({
     ...wireFields,
     bank_remark: wireFields.bank_remark.optional(),
-    enabled: enabled.optional(),
-    sort: sort.optional(),
+    enabled: newEnabled,
+    sort: newSort,
   }),
 });
 
@@ -468,8 +515,8 @@ export const addDrawCurrency = endpoint<AdminDrawCurrency>()({
   body: z.object({
     ...drawCurrencyFields,
     protocol: drawCurrencyFields.protocol.optional(),
-    enabled: enabled.optional(),
-    sort: sort.optional(),
+    enabled: newEnabled,
+    sort: newSort,
   }),
 });
 
@@ -535,7 +582,11 @@ export const requests = endpoint<AdminPage<OperatorRequest>>()({
   operator: "read",
   tag: "operators",
   summary: "Four-eyes requests by status (default 0, pending), PAGE_SIZE a page, newest first",
-  query: z.object({ status: id.optional(), page: id.optional(), ...cacheBuster }),
+  query: z.object({
+    status: optionalChoiceField(REQUEST_TABS, REQUEST_STATUS.PENDING),
+    page: pageField(),
+    ...cacheBuster,
+  }),
 });
 
 /** A decided request, with what its action answered when approved (null when rejected). */

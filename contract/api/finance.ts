@@ -4,8 +4,29 @@
  * refused with `user.only_true_account`'s message. Amounts are USD unless named otherwise.
  */
 import { z } from "zod";
-import { endpoint, cacheBuster, id, text } from "./endpoint";
-import { AMOUNT_RULE, usdAmountField } from "../fields";
+import { endpoint, cacheBuster, text } from "./endpoint";
+import { CHANNEL_TYPE, DRAW_TYPE } from "../enums";
+import {
+  AMOUNT_RULE,
+  ID_DIGITS,
+  optionalChoiceField,
+  optionalWholeField,
+  pageField,
+  usdAmountField,
+  wholeField,
+} from "../fields";
+
+/** A row's id (a currency, a destination, a withdrawal, a channel). */
+const id = wholeField(ID_DIGITS);
+/** A destination or currency type (DRAW_TYPE): 1 address (the default) or 2 bank. */
+const drawType = optionalChoiceField([DRAW_TYPE.ADDRESS, DRAW_TYPE.BANK], DRAW_TYPE.ADDRESS);
+/** A deposit type (CHANNEL_TYPE): 0 coin (the default) or 1 bank. */
+const chargeType = optionalChoiceField([CHANNEL_TYPE.COIN, CHANNEL_TYPE.BANK], CHANNEL_TYPE.COIN);
+/** Text as its trimmed value, at most `max` characters (`tooLong` as for `text`). */
+const trimmed = (max: number, tooLong?: string) => text(max, tooLong).transform((s) => s.trim());
+
+/** SWIFT/BIC: 4 bank letters, 2 country letters, 2 location characters, optional 3 branch ones. */
+export const SWIFT = /^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?$/;
 
 /** A currency users withdraw in (draw_symbol_list). */
 export interface DrawCurrency {
@@ -97,7 +118,7 @@ export const drawSymbolList = endpoint<DrawCurrency[]>()({
   realAccount: true,
   tag: "money",
   summary: "Currencies a withdrawal can be made in (type 1 address, 2 bank)",
-  query: z.object({ type: id.optional(), ...cacheBuster }),
+  query: z.object({ type: drawType, ...cacheBuster }),
 });
 
 export const draw = endpoint<DrawRecord>()({
@@ -113,7 +134,7 @@ export const draw = endpoint<DrawRecord>()({
     /** Amount, USD: to the cent, above 0. */
     number: usdAmountField(AMOUNT_RULE, "withdraw_amount_positive"),
     draw_method_id: id,
-    memo: text(200).optional(),
+    memo: trimmed(200).optional(),
   }),
 });
 
@@ -135,7 +156,7 @@ export const drawList = endpoint<DrawPage>()({
   realAccount: true,
   tag: "money",
   summary: "Withdrawals of one type, PAGE_SIZE a page, newest first",
-  query: z.object({ type: id.optional(), page: id.optional(), ...cacheBuster }),
+  query: z.object({ type: drawType, page: pageField(), ...cacheBuster }),
 });
 
 export const getDrawMethod = endpoint<DrawMethod[]>()({
@@ -145,7 +166,11 @@ export const getDrawMethod = endpoint<DrawMethod[]>()({
   realAccount: true,
   tag: "money",
   summary: "The wallet's destinations of a type (draw_type), optionally of one currency (draw_id)",
-  query: z.object({ draw_type: id.optional(), draw_id: id.optional(), ...cacheBuster }),
+  query: z.object({
+    draw_type: drawType,
+    draw_id: optionalWholeField(ID_DIGITS),
+    ...cacheBuster,
+  }),
 });
 
 export const bindDrawMethod = endpoint<DrawMethod>()({
@@ -156,17 +181,19 @@ export const bindDrawMethod = endpoint<DrawMethod>()({
   tag: "money",
   summary: "Add a destination: a coin address (type 1) or a bank account (type 2)",
   body: z.object({
-    /** DRAW_TYPE. */
-    type: id,
+    /** DRAW_TYPE: 1 address (the default), 2 bank. */
+    type: drawType,
     /** The withdrawal currency it receives. */
     draw_id: id,
-    dc_address: text(128).optional(),
-    bank_name: text(120).optional(),
-    bank_address: text(200).optional(),
-    bank_swift: text(11).optional(),
-    payee_name: text(120).optional(),
-    payee_account: text(64).optional(),
-    remark: text(200).optional(),
+    /** An address: required for type 1 and checked for the currency's network (a service rule). */
+    dc_address: trimmed(128).optional(),
+    /** A bank account (type 2): every field but the remark required (a service rule). */
+    bank_name: trimmed(120, "wallet_bank_required").optional(),
+    bank_address: trimmed(200, "wallet_bank_required").optional(),
+    bank_swift: trimmed(11, "wallet_swift_invalid").optional(),
+    payee_name: trimmed(120, "wallet_bank_required").optional(),
+    payee_account: trimmed(64, "wallet_bank_required").optional(),
+    remark: trimmed(200).optional(),
   }),
 });
 
@@ -187,7 +214,7 @@ export const forexChange = endpoint<LedgerPage>()({
   realAccount: true,
   tag: "money",
   summary: "The account's ledger, PAGE_SIZE rows a page, newest first",
-  query: z.object({ page: id.optional(), ...cacheBuster }),
+  query: z.object({ page: pageField(), ...cacheBuster }),
 });
 
 /** A coin deposit channel (quickCharge info). */
@@ -268,7 +295,7 @@ export const quickChargeSubmit = endpoint<ChargeRecord>()({
     /** Amount, USD: to the cent, above 0. */
     number: usdAmountField(AMOUNT_RULE, "withdraw_amount_positive"),
     /** The uploaded proof's name (image_upload). */
-    proofImg: text(200),
+    proofImg: trimmed(200),
     /** The channel's address, as shown when the user sent the coins. */
     address: text(128).optional(),
     /** The channel. */
@@ -283,7 +310,7 @@ export const wireInfo = endpoint<WireAccount[]>()({
   realAccount: true,
   tag: "money",
   summary: "Bank accounts to wire a deposit to, optionally of one currency (bank_coin)",
-  query: z.object({ bank_coin: text(16).optional(), ...cacheBuster }),
+  query: z.object({ bank_coin: trimmed(16).optional(), ...cacheBuster }),
 });
 
 export const wireSubmit = endpoint<ChargeRecord>()({
@@ -297,7 +324,7 @@ export const wireSubmit = endpoint<ChargeRecord>()({
   idempotent: true,
   body: z.object({
     number: usdAmountField(AMOUNT_RULE, "deposit_amount_positive"),
-    proofImg: text(200),
+    proofImg: trimmed(200),
     wire_id: id,
   }),
 });
@@ -309,5 +336,5 @@ export const quickList = endpoint<ChargePage>()({
   realAccount: true,
   tag: "money",
   summary: "Deposits of one type (0 coin, 1 bank), PAGE_SIZE a page, newest first",
-  query: z.object({ type: id.optional(), page: id.optional(), ...cacheBuster }),
+  query: z.object({ type: chargeType, page: pageField(), ...cacheBuster }),
 });

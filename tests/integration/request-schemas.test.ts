@@ -3,7 +3,8 @@
  * contract/fields.ts), before its handler runs:
  * - on every money and order call, an amount, lot or price field of 15 whole digits, or shaped as
  *   an exponent ("1e5", a JSON 1e21), is refused with HTTP 400, the envelope's code 0 and the
- *   field's translated message, and changes nothing;
+ *   field's translated message, and changes nothing; so is a malformed id, page, type, status or
+ *   remark of a money or operator call;
  * - numbers sent as form text and as JSON numbers are read alike, and a repeated form field by its
  *   first value;
  * - who may call is checked before the fields: no session (999), a demo account on a money call,
@@ -149,6 +150,39 @@ describe("one schema per request", () => {
     expect(state()).toBe(before);
     expect(checkLedger(s.up.ctx.db).findings).toEqual([]);
   }, 120_000);
+
+  it("refuses a malformed id, page, type, status or remark of a money or operator call with 400 and the field's message", async () => {
+    const user = { authorization: await realAccount() };
+    const get = async (path: string, headers: Record<string, string>): Promise<Answer> => {
+      const r = await fetch(s.base + path, { headers: { ...headers, lang: "en" } });
+      return { status: r.status, ...((await r.json()) as Omit<Answer, "status">) };
+    };
+    const refused: [Promise<Answer>, string][] = [
+      [get("/api/account/draw_list?type=3", user), "Invalid value: type"],
+      [get("/api/account/draw_list?page=0", user), "Invalid value: page"],
+      [get("/api/quickCharge/quick_ist?type=x", user), "Invalid value: type"],
+      [get("/v1/api/main/accountLog/forexChange?page=1e3", user), "Invalid value: page"],
+      [get("/api/wallet/get_draw_method?draw_id=-1", user), "Invalid value: draw_id"],
+      [send("/api/account/draw_cancel", { id: "1.5" }, user), "Invalid value: id"],
+      [send("/api/wallet/del_draw_method", { id: "x" }, user), "Invalid value: id"],
+      [get("/admin/api/charges?status=4", OPERATOR), "Invalid value: status"],
+      [get("/admin/api/requests?status=3", OPERATOR), "Invalid value: status"],
+      [get("/admin/api/audit?page=x", OPERATOR), "Invalid value: page"],
+      [send("/admin/api/charges/x/approve", {}, OPERATOR), "Invalid value: id"],
+      [send("/admin/api/draws/1/reject", { remark: "  " }, OPERATOR), "Please give a reason"],
+      [
+        send("/admin/api/charge_channels/1", { currency_code: "U" }, OPERATOR),
+        "Invalid value: currency_code",
+      ],
+      [send("/admin/api/wire_accounts/1", { sort: "100000" }, OPERATOR), "Invalid value: sort"],
+    ];
+    const before = state();
+    for (const [answer, msg] of refused) {
+      const r = await answer;
+      expect([r.status, r.code, r.msg], msg).toEqual([400, 0, msg]);
+    }
+    expect(state()).toBe(before);
+  });
 
   it("reads numbers sent as text or as JSON numbers alike, and a repeated form field by its first value", async () => {
     const demo = await demoToken();

@@ -3,6 +3,7 @@
  * format of their network, and bank accounts (type 2). A destination named by a withdrawal still
  * under review cannot be deleted; deleting marks it, so past withdrawals keep their destination.
  */
+import { SWIFT } from "@contract/api/finance";
 import { DRAW_TYPE, WITHDRAW_STATUS } from "@contract/enums";
 import type { DB } from "../../platform/db.js";
 import { CODE, DomainError } from "../../platform/errors.js";
@@ -52,9 +53,6 @@ export type BindRequest =
 
 /** Most destinations one user may keep of each type. */
 export const MAX_METHODS_PER_TYPE = 20;
-
-/** SWIFT/BIC: 4 bank letters, 2 country letters, 2 location characters, optional 3 branch ones. */
-export const SWIFT = /^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?$/;
 
 function text(v: string | null | undefined, max: number, key: string): string {
   const t = (v ?? "").trim();

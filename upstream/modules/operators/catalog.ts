@@ -2,7 +2,10 @@
  * The money catalogue operators keep (upstream/API.md "Operators"): coin deposit channels, bank
  * accounts for wire deposits and withdrawal currencies. Each catalogue is described once (its table,
  * its fields with their readers, the checks of a whole entry); listing, adding and changing are the
- * same code for all three.
+ * same code for all three. The money catalogue's fields arrive as their endpoints' schemas read
+ * them (contract/api/admin.ts: codes as capitals, trimmed text, decimals, flags); its readers only
+ * place them in their columns. The readers of raw values (textField, oneOf, enabled, sort) serve
+ * catalogues whose fields no schema reads.
  *
  * Invariants:
  * - entries are never deleted, since deposits and withdrawals point at them; `enabled` 0 hides one;
@@ -15,9 +18,8 @@ import type * as api from "@contract/api/admin";
 import type { DB } from "../../platform/db.js";
 import { CODE, CODE_FAIL, DomainError } from "../../platform/errors.js";
 import { intParam } from "../../platform/params.js";
-import { inMoneyRange, MICRO, parseDecimal, toMicro } from "../money/decimal.js";
+import { Dec, MICRO, usdToMicro } from "../money/decimal.js";
 import { validAddress } from "../money/addresses.js";
-import { SWIFT } from "../money/draw-methods.js";
 import { writeAudit } from "./audit.js";
 import {
   catalogRowById,
@@ -49,27 +51,6 @@ export interface Field {
 export const str = (raw: unknown) =>
   typeof raw === "string" ? raw.trim() : typeof raw === "number" ? String(raw) : "";
 
-/** A currency code: 2 to 10 capital letters or digits ("USDT"). */
-const code = (name: string): Field => ({
-  name,
-  read: (raw) => {
-    const s = str(raw).toUpperCase();
-    if (!/^[A-Z0-9]{2,10}$/.test(s)) throw invalid(name);
-    return s;
-  },
-});
-
-/** A network name ("TRC20"): capital letters and digits, at most 16; empty where allowed. */
-const network = (name: string, dflt?: string): Field => ({
-  name,
-  dflt,
-  read: (raw) => {
-    const s = str(raw).toUpperCase();
-    if (!/^[A-Z0-9]{0,16}$/.test(s) || (dflt === undefined && !s)) throw invalid(name);
-    return s;
-  },
-});
-
 export const textField = (name: string, max: number, dflt?: string): Field => ({
   name,
   dflt,
@@ -80,26 +61,29 @@ export const textField = (name: string, max: number, dflt?: string): Field => ({
   },
 });
 
-/** An exact decimal kept as text: greater than 0, or at least 0 with `zero`. */
-const decimalText = (name: string, maxDp: number, zero = false): Field => ({
+/** A field its endpoint's schema has read: kept as that schema answers it. */
+const checked = (name: string, extra: Partial<Field> = {}): Field => ({
   name,
-  read: (raw) => {
-    const d = parseDecimal(raw, maxDp);
-    if (d === null || (zero ? d.isNeg() : d.lte(0))) throw invalid(name);
-    return d.toFixed();
-  },
+  read: (v) => v as Value,
+  ...extra,
 });
 
-/** A USD amount above 0, kept in `column` as integer micro-USD. */
+/** An exact decimal its schema has read, kept as its text ("0.10" as "0.1"). */
+const decimalText = (name: string): Field => ({
+  name,
+  read: (v) => new Dec(String(v)).toFixed(),
+});
+
+/** A USD amount its schema has read (above 0, at most MAX_MONEY_USD), kept in `column` as micro-USD. */
 const usdMicro = (name: string, column: string): Field => ({
   name,
   column,
-  read: (raw) => {
-    const d = parseDecimal(raw, 6);
-    if (d === null || d.lte(0) || !inMoneyRange(d)) throw invalid(name);
-    return toMicro(d);
-  },
+  read: (v) => usdToMicro(String(v)),
 });
+
+/** The money catalogue's flag and place, read by their schemas; a new entry's defaults. */
+const shown = checked("enabled", { dflt: 1 });
+const place = checked("sort", { dflt: 0 });
 
 export const oneOf = (
   name: string,
@@ -143,12 +127,12 @@ export const CHARGE_CHANNELS: Catalog<api.AdminChargeChannel> = {
   table: "charge_channels",
   noun: "charge_channel",
   fields: [
-    code("currency_code"),
-    network("protocol_code"),
-    textField("address", 128),
-    decimalText("usd_price", 12),
-    enabled,
-    sort,
+    checked("currency_code"),
+    checked("protocol_code"),
+    checked("address"),
+    decimalText("usd_price"),
+    shown,
+    place,
   ],
   check: (r) => {
     if (!validAddress(s(r.protocol_code), s(r.address)))
@@ -169,22 +153,15 @@ export const WIRE_ACCOUNTS: Catalog<api.AdminWireAccount> = {
   table: "wire_accounts",
   noun: "wire_account",
   fields: [
-    code("bank_coin"),
-    textField("bank_name", 120),
-    textField("bank_address", 200),
-    {
-      name: "bank_swift",
-      read: (raw) => {
-        const v = str(raw).toUpperCase();
-        if (!SWIFT.test(v)) throw new DomainError("wallet_swift_invalid");
-        return v;
-      },
-    },
-    textField("payee_name", 120),
-    textField("payee_account", 64),
-    textField("bank_remark", 200, ""),
-    enabled,
-    sort,
+    checked("bank_coin"),
+    checked("bank_name"),
+    checked("bank_address"),
+    checked("bank_swift"),
+    checked("payee_name"),
+    checked("payee_account"),
+    checked("bank_remark", { dflt: "" }),
+    shown,
+    place,
   ],
   check: () => undefined,
   view: (r) => ({
@@ -205,16 +182,16 @@ export const DRAW_CURRENCIES: Catalog<api.AdminDrawCurrency> = {
   table: "draw_currencies",
   noun: "draw_currency",
   fields: [
-    oneOf("type", Object.values(DRAW_TYPE), { fixed: true }),
-    code("code"),
-    network("protocol", ""),
-    decimalText("draw_rate", 8, true),
-    oneOf("fee_type", Object.values(DRAW_FEE_TYPE)),
-    decimalText("usd_price", 12),
+    checked("type", { fixed: true }),
+    checked("code"),
+    checked("protocol", { dflt: "" }),
+    decimalText("draw_rate"),
+    checked("fee_type"),
+    decimalText("usd_price"),
     usdMicro("min", "min_micro"),
     usdMicro("max", "max_micro"),
-    enabled,
-    sort,
+    shown,
+    place,
   ],
   check: (r) => {
     // A coin needs its network (addresses are checked against it); a bank currency has none.

@@ -11,12 +11,11 @@ import type { EndpointDef } from "@contract/api/endpoint";
 import { PAGE_SIZE } from "@contract/constants";
 import { CHANNEL_TYPE } from "@contract/enums";
 import type { AppContext } from "../../../platform/context.js";
-import { CODE_FAIL, DomainError } from "../../../platform/errors.js";
 import { route, type RouteRequest } from "../../../platform/http/route.js";
 import { translate, type Lang } from "../../../platform/i18n.js";
 import { wireTime } from "../../../platform/wire.js";
 import type { ChargeChannel, ChargeRecord, ChargeRequest, WireAccount } from "../deposits.js";
-import { amountMicro, extras, idemKey, INVALID, int, page, realUser, usd } from "./shared.js";
+import { amountMicro, extras, idemKey, realUser, usd } from "./shared.js";
 
 const channelView = (c: ChargeChannel): api.ChargeChannel => ({
   id: c.id,
@@ -50,35 +49,25 @@ const chargeView = (lang: Lang, c: ChargeRecord): api.ChargeRecord => ({
 });
 
 /** A proof names an upload by its name, or by the path image_upload answered. */
-function proofName(raw: unknown): string {
-  const v = typeof raw === "string" ? raw.trim() : "";
-  return v.startsWith(UPLOAD_PATH) ? v.slice(UPLOAD_PATH.length) : v;
-}
+const proofName = (v: string): string =>
+  v.startsWith(UPLOAD_PATH) ? v.slice(UPLOAD_PATH.length) : v;
 
 /** A coin deposit's fields: the channel, the amount (USD), the proof, the address it went to. */
 const coinDeposit = (body: z.output<typeof api.quickChargeSubmit.body>): ChargeRequest => ({
   type: CHANNEL_TYPE.COIN,
-  channelId: int(body.charge_id, "charge_id"),
+  channelId: body.charge_id,
   amountMicro: amountMicro(body.number),
   proof: proofName(body.proofImg),
-  address: typeof body.address === "string" ? body.address : null,
+  address: body.address ?? null,
 });
 
 /** A wire deposit's fields: the wire account, the amount (USD), the proof. */
 const wireDeposit = (body: z.output<typeof api.wireSubmit.body>): ChargeRequest => ({
   type: CHANNEL_TYPE.BANK,
-  wireId: int(body.wire_id, "wire_id"),
+  wireId: body.wire_id,
   amountMicro: amountMicro(body.number),
   proof: proofName(body.proofImg),
 });
-
-/** A deposit type: 0 coin (the default) or 1 bank. */
-function chargeType(raw: unknown): number {
-  const type = int(raw, "type", CHANNEL_TYPE.COIN);
-  if (type !== CHANNEL_TYPE.COIN && type !== CHANNEL_TYPE.BANK)
-    throw new DomainError(INVALID, CODE_FAIL, { field: "type" });
-  return type;
-}
 
 export function registerDepositRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { deposits } = ctx;
@@ -124,8 +113,7 @@ export function registerDepositRoutes(app: FastifyInstance, ctx: AppContext): vo
     api.wireInfo,
     async (req) => {
       realUser(ctx, req);
-      const coin = typeof req.query.bank_coin === "string" ? req.query.bank_coin.trim() : "";
-      return ctx.ok(req, deposits.wireAccounts(coin || undefined).map(wireView));
+      return ctx.ok(req, deposits.wireAccounts(req.query.bank_coin || undefined).map(wireView));
     },
     extras,
   );
@@ -135,8 +123,8 @@ export function registerDepositRoutes(app: FastifyInstance, ctx: AppContext): vo
     api.quickList,
     async (req) => {
       const u = realUser(ctx, req);
-      const type = chargeType(req.query.type);
-      const { items, total } = deposits.list(u.id, type, page(req.query.page), PAGE_SIZE);
+      const { type, page } = req.query;
+      const { items, total } = deposits.list(u.id, type, page, PAGE_SIZE);
       return ctx.ok(req, { data: items.map((c) => chargeView(req.lang, c)), total });
     },
     extras,

@@ -7,9 +7,10 @@ import type { FastifyInstance } from "fastify";
 import * as api from "@contract/api/finance";
 import { DRAW_TYPE } from "@contract/enums";
 import type { AppContext } from "../../../platform/context.js";
-import { route, type Fields } from "../../../platform/http/route.js";
+import type { z } from "zod";
+import { route } from "../../../platform/http/route.js";
 import { DrawMethods, type BindRequest, type DrawMethod } from "../draw-methods.js";
-import { drawType, extras, int, realUser } from "./shared.js";
+import { extras, realUser } from "./shared.js";
 
 const methodView = (m: DrawMethod): api.DrawMethod => ({
   id: m.id,
@@ -25,27 +26,21 @@ const methodView = (m: DrawMethod): api.DrawMethod => ({
 });
 
 /** A destination's fields: its type and currency, then the address or the bank account. */
-function bindRequest(body: Fields): BindRequest {
-  const type = drawType(body.type, "type");
-  const drawCurrencyId = int(body.draw_id, "draw_id");
-  const s = (k: string) => (typeof body[k] === "string" ? (body[k] as string) : "");
-  if (type === DRAW_TYPE.ADDRESS)
-    return { type: DRAW_TYPE.ADDRESS, drawCurrencyId, address: s("dc_address") };
+function bindRequest(body: z.output<typeof api.bindDrawMethod.body>): BindRequest {
+  const drawCurrencyId = body.draw_id;
+  if (body.type === DRAW_TYPE.ADDRESS)
+    return { type: DRAW_TYPE.ADDRESS, drawCurrencyId, address: body.dc_address ?? "" };
   return {
     type: DRAW_TYPE.BANK,
     drawCurrencyId,
-    bankName: s("bank_name"),
-    bankAddress: s("bank_address"),
-    bankSwift: s("bank_swift"),
-    payeeName: s("payee_name"),
-    payeeAccount: s("payee_account"),
-    remark: s("remark") || null,
+    bankName: body.bank_name ?? "",
+    bankAddress: body.bank_address ?? "",
+    bankSwift: body.bank_swift ?? "",
+    payeeName: body.payee_name ?? "",
+    payeeAccount: body.payee_account ?? "",
+    remark: body.remark || null,
   };
 }
-
-/** An optional currency filter: null when absent. */
-const currencyFilter = (raw: unknown) =>
-  raw === undefined || raw === "" ? null : int(raw, "draw_id");
 
 export function registerDrawMethodRoutes(app: FastifyInstance, ctx: AppContext): void {
   const methods = new DrawMethods(ctx.db);
@@ -55,11 +50,10 @@ export function registerDrawMethodRoutes(app: FastifyInstance, ctx: AppContext):
     api.getDrawMethod,
     async (req) => {
       const u = realUser(ctx, req);
-      const type = drawType(req.query.draw_type, "draw_type");
-      const currency = currencyFilter(req.query.draw_id);
+      const { draw_type: type, draw_id: currency } = req.query;
       const list = methods
         .list(u.id, type)
-        .filter((m) => currency === null || m.drawCurrencyId === currency);
+        .filter((m) => currency === undefined || m.drawCurrencyId === currency);
       return ctx.ok(req, list.map(methodView));
     },
     extras,
@@ -78,7 +72,7 @@ export function registerDrawMethodRoutes(app: FastifyInstance, ctx: AppContext):
     api.delDrawMethod,
     async (req) => {
       const u = realUser(ctx, req);
-      methods.remove(u.id, int(req.body.id, "id"));
+      methods.remove(u.id, req.body.id);
       return ctx.ok(req, null, "wallet_deleted");
     },
     extras,

@@ -9,7 +9,7 @@ import type { AppContext } from "../../../platform/context.js";
 import { route } from "../../../platform/http/route.js";
 import { translate, type Lang } from "../../../platform/i18n.js";
 import { ledgerPage, type LedgerEntry } from "../ledger.js";
-import { extras, page, realUser, usd } from "./shared.js";
+import { extras, realUser, usd } from "./shared.js";
 
 /** A ledger row's time in the reader's language (UTC). */
 function ledgerTime(lang: Lang, ms: number): string {
@@ -35,7 +35,7 @@ export function registerLedgerRoutes(app: FastifyInstance, ctx: AppContext): voi
     api.forexChange,
     async (req) => {
       const u = realUser(ctx, req);
-      const { items, total } = ledgerPage(ctx.db, u.id, page(req.query.page), PAGE_SIZE);
+      const { items, total } = ledgerPage(ctx.db, u.id, req.query.page, PAGE_SIZE);
       return ctx.ok(req, { data: items.map((r) => entryView(req.lang, r)), total });
     },
     extras,

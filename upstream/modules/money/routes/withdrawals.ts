@@ -13,7 +13,7 @@ import { route } from "../../../platform/http/route.js";
 import { translate, type Lang } from "../../../platform/i18n.js";
 import { wireTime } from "../../../platform/wire.js";
 import type { DrawCurrency, DrawRecord, DrawRequest } from "../withdrawals.js";
-import { amountMicro, drawType, extras, idemKey, int, page, realUser, usd } from "./shared.js";
+import { amountMicro, extras, idemKey, realUser, usd } from "./shared.js";
 
 const currencyView = (c: DrawCurrency): api.DrawCurrency => ({
   id: c.id,
@@ -43,17 +43,13 @@ const drawView = (lang: Lang, d: DrawRecord): api.DrawRecord => ({
   notes: d.memo,
 });
 
-/** A request's fields: the amount (USD) first, then the currency, the destination and a memo. */
-function drawRequest(body: z.output<typeof api.draw.body>): DrawRequest {
-  const amount = amountMicro(body.number);
-  const memo = typeof body.memo === "string" ? body.memo.trim().slice(0, 200) : "";
-  return {
-    drawCurrencyId: int(body.draw_currency_id, "draw_currency_id"),
-    amountMicro: amount,
-    drawMethodId: int(body.draw_method_id, "draw_method_id"),
-    memo: memo || null,
-  };
-}
+/** A request's fields: the currency, the amount (USD), the destination and a memo. */
+const drawRequest = (body: z.output<typeof api.draw.body>): DrawRequest => ({
+  drawCurrencyId: body.draw_currency_id,
+  amountMicro: amountMicro(body.number),
+  drawMethodId: body.draw_method_id,
+  memo: body.memo || null,
+});
 
 export function registerWithdrawalRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { withdrawals } = ctx;
@@ -63,8 +59,7 @@ export function registerWithdrawalRoutes(app: FastifyInstance, ctx: AppContext):
     api.drawSymbolList,
     async (req) => {
       realUser(ctx, req);
-      const type = drawType(req.query.type, "type");
-      return ctx.ok(req, withdrawals.currencies(type).map(currencyView));
+      return ctx.ok(req, withdrawals.currencies(req.query.type).map(currencyView));
     },
     extras,
   );
@@ -83,7 +78,7 @@ export function registerWithdrawalRoutes(app: FastifyInstance, ctx: AppContext):
     api.drawCancel,
     async (req) => {
       const u = realUser(ctx, req);
-      const d = withdrawals.cancel(u.id, int(req.body.id, "id"), idemKey(req, req.body));
+      const d = withdrawals.cancel(u.id, req.body.id, idemKey(req, req.body));
       return ctx.ok(req, drawView(req.lang, d), "withdraw_cancelled");
     },
     extras,
@@ -93,8 +88,8 @@ export function registerWithdrawalRoutes(app: FastifyInstance, ctx: AppContext):
     api.drawList,
     async (req) => {
       const u = realUser(ctx, req);
-      const type = drawType(req.query.type, "type");
-      const { items, total } = withdrawals.list(u.id, type, page(req.query.page), PAGE_SIZE);
+      const { type, page } = req.query;
+      const { items, total } = withdrawals.list(u.id, type, page, PAGE_SIZE);
       return ctx.ok(req, { data: items.map((d) => drawView(req.lang, d)), total });
     },
     extras,

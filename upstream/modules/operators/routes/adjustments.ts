@@ -14,7 +14,7 @@ import { dec, MICRO, usdToMicro } from "../../money/decimal.js";
 import { userIdByUid } from "../console-store.js";
 import { bookAdjustment, fourEyesAdjustmentMicro } from "./actions.js";
 import { pending, requestsOf } from "./four-eyes.js";
-import { extras, INVALID, notFound, remarkOf } from "./shared.js";
+import { extras, INVALID, notFound } from "./shared.js";
 
 /** A signed amount other than zero as posted ("-12.50"; its schema bounds it), in micro-USD. */
 const signedAmountOf = (amount: string): number => usdToMicro(amount);
@@ -28,11 +28,10 @@ export function registerAdjustmentRoutes(app: FastifyInstance, ctx: AppContext):
     api.adjustments,
     async (req) => {
       const op = operatorOf(req);
-      const uid = typeof req.body.uid === "string" ? req.body.uid.trim() : "";
+      const { uid, remark } = req.body;
       const userId = userIdByUid(ctx.db, { uid });
       if (userId === null) throw notFound();
       const amountMicro = signedAmountOf(req.body.amount);
-      const remark = remarkOf(req.body.remark);
       const key = idempotencyKeyOf(req, req.body, INVALID);
       // The same key again (a double click, a resubmitted form, a retried time-out) answers the
       // first booking's row and books nothing; with another body it is refused (422).

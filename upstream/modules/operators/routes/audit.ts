@@ -4,9 +4,8 @@ import * as api from "@contract/api/admin";
 import { PAGE_SIZE } from "@contract/constants";
 import type { AppContext } from "../../../platform/context.js";
 import { route } from "../../../platform/http/route.js";
-import { pageField } from "../../../platform/params.js";
 import { auditPage } from "../audit.js";
-import { extras, INVALID } from "./shared.js";
+import { extras } from "./shared.js";
 import { auditView } from "./views.js";
 
 export function registerAuditRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -14,8 +13,7 @@ export function registerAuditRoutes(app: FastifyInstance, ctx: AppContext): void
     app,
     api.audit,
     async (req) => {
-      const page = pageField(req.query.page, INVALID);
-      const actor = typeof req.query.actor === "string" ? req.query.actor.trim() : "";
+      const { page, actor } = req.query;
       const { items, total } = auditPage(ctx.db, page, PAGE_SIZE, actor || undefined);
       return ctx.ok(req, { data: items.map(auditView), total });
     },

@@ -18,14 +18,12 @@ import {
 } from "../catalog.js";
 import type { Requests } from "../requests.js";
 import { pending, requestsOf } from "./four-eyes.js";
-import { extras, int } from "./shared.js";
+import { extras } from "./shared.js";
 
-/** The posted fields a catalogue reads (the rest of a form, such as its CSRF token, is not kept). */
-function catalogBody(cat: AnyCatalog, body: Record<string, unknown>): Record<string, string> {
-  const kept: Record<string, string> = {};
-  for (const f of cat.fields)
-    if (typeof body[f.name] === "string" || typeof body[f.name] === "number")
-      kept[f.name] = String(body[f.name]);
+/** The fields a catalogue keeps, as their schema read them (absent ones left out). */
+function catalogBody(cat: AnyCatalog, body: Record<string, unknown>): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const f of cat.fields) if (body[f.name] !== undefined) kept[f.name] = body[f.name];
   return kept;
 }
 
@@ -73,7 +71,7 @@ function registerCatalogPart(
     update,
     async (req) => {
       const op = operatorOf(req);
-      const id = int((req.params as { id: string }).id, "id");
+      const { id } = req.params;
       const { columns, diff, after } = previewCatalog(db, cat, id, req.body);
       // Hiding an entry or reordering takes effect at once; any other change waits for a second
       // operator (an address, a network, a bank account, a rate, showing an entry again).

@@ -12,7 +12,7 @@ import { route } from "../../../platform/http/route.js";
 import { usdToMicro } from "../../money/decimal.js";
 import { approveDeposit, audited, chargeOwner } from "./actions.js";
 import { pending, requestsOf } from "./four-eyes.js";
-import { extras, int, queuePage, receivedNote, remarkOf } from "./shared.js";
+import { extras, queuePage, receivedNote } from "./shared.js";
 import { chargeView } from "./views.js";
 
 /** The amount received (micro-USD) an approval names (its schema bounds it), or null for the declared amount. */
@@ -26,7 +26,7 @@ export function registerChargeRoutes(app: FastifyInstance, ctx: AppContext): voi
     app,
     api.charges,
     async (req) => {
-      const { ids, total } = queuePage(ctx, "charges", req.query.status, req.query.page);
+      const { ids, total } = queuePage(ctx, "charges", req.query);
       return ctx.ok(req, { data: ids.map((id) => chargeView(ctx, id)), total });
     },
     extras,
@@ -37,7 +37,7 @@ export function registerChargeRoutes(app: FastifyInstance, ctx: AppContext): voi
     api.approveCharge,
     async (req) => {
       const op = operatorOf(req);
-      const id = int(req.params.id, "id");
+      const { id } = req.params;
       const c = chargeOwner(ctx, id);
       const received = receivedOf(req.body.amount);
       if (c.status !== CHARGE_STATUS.UNCHECKED) throw new DomainError("deposit_already_decided");
@@ -66,9 +66,9 @@ export function registerChargeRoutes(app: FastifyInstance, ctx: AppContext): voi
       def,
       async (req) => {
         const op = operatorOf(req);
-        const id = int(req.params.id, "id");
+        const { id } = req.params;
         const c = chargeOwner(ctx, id);
-        const remark = remarkOf(req.body.remark);
+        const { remark } = req.body;
         audited(ctx, {
           op,
           action,

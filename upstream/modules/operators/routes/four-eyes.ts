@@ -2,10 +2,11 @@
  * The four-eyes requests of the operator API (requests.ts): what each kind of request does once a
  * second operator approves it, and the answer of an action filed for approval.
  */
-import type * as api from "@contract/api/admin";
+import type { z } from "zod";
+import * as api from "@contract/api/admin";
 import type { Envelope } from "@contract/envelope";
 import type { AppContext } from "../../../platform/context.js";
-import { CODE } from "../../../platform/errors.js";
+import { CODE, CODE_FAIL, DomainError } from "../../../platform/errors.js";
 import type { OperatorCaller } from "../../../platform/http/operator-guard.js";
 import { translate, type Lang } from "../../../platform/i18n.js";
 import {
@@ -19,22 +20,38 @@ import {
 import { Requests, type Executor, type NewRequest } from "../requests.js";
 import { describeSetting } from "../settings-registry.js";
 import { applySetting, approveDeposit, bookAdjustment } from "./actions.js";
+import { INVALID } from "./shared.js";
 import { chargeView, requestView } from "./views.js";
 
-/** The money catalogue's three parts. */
-const CATALOGS: AnyCatalog[] = [CHARGE_CHANNELS, WIRE_ACCOUNTS, DRAW_CURRENCIES];
+/** The money catalogue's three parts, each with the schemas of its add and of its change. */
+const CATALOGS: { cat: AnyCatalog; add: z.ZodTypeAny; update: z.ZodTypeAny }[] = [
+  { cat: CHARGE_CHANNELS, add: api.addChargeChannel.body, update: api.updateChargeChannel.body },
+  { cat: WIRE_ACCOUNTS, add: api.addWireAccount.body, update: api.updateWireAccount.body },
+  { cat: DRAW_CURRENCIES, add: api.addDrawCurrency.body, update: api.updateDrawCurrency.body },
+];
+
+/**
+ * A filed catalogue change's fields as its endpoint's schema reads them: read again when approved,
+ * so a request filed before a rule changed takes effect only as today's rule reads it.
+ */
+function filedFields(schema: z.ZodTypeAny, body: unknown): Record<string, unknown> {
+  const read = schema.safeParse(body);
+  if (read.success) return read.data as Record<string, unknown>;
+  const field = String(read.error.issues[0]?.path[0] ?? "input");
+  throw new DomainError(INVALID, CODE_FAIL, { field });
+}
 
 /** What each kind of request carries out when approved, as the approver. */
 function executors(ctx: AppContext): Record<api.RequestKind, Executor> {
   const { db } = ctx;
   return {
     catalog: (r, by) => {
-      const p = r.payload as { noun: string; id: number | null; body: Record<string, string> };
-      const cat = CATALOGS.find((c) => c.noun === p.noun);
-      if (!cat) throw new Error(`request ${r.id}: unknown catalogue ${p.noun}`);
+      const p = r.payload as { noun: string; id: number | null; body: unknown };
+      const part = CATALOGS.find((c) => c.cat.noun === p.noun);
+      if (!part) throw new Error(`request ${r.id}: unknown catalogue ${p.noun}`);
       return p.id === null
-        ? addToCatalog(db, cat, p.body, by.actor)
-        : updateCatalog(db, cat, p.id, p.body, by.actor);
+        ? addToCatalog(db, part.cat, filedFields(part.add, p.body), by.actor)
+        : updateCatalog(db, part.cat, p.id, filedFields(part.update, p.body), by.actor);
     },
     setting: (r, by) => {
       const p = r.payload as { key: string; value: string };

@@ -5,23 +5,20 @@ import { PAGE_SIZE } from "@contract/constants";
 import type { AppContext } from "../../../platform/context.js";
 import { route } from "../../../platform/http/route.js";
 import { translate } from "../../../platform/i18n.js";
-import { pageField } from "../../../platform/params.js";
 import { wireTime } from "../../../platform/wire.js";
 import { MICRO } from "../../money/decimal.js";
 import { ledgerPage } from "../../money/ledger.js";
 import { userIdByUid } from "../console-store.js";
-import { extras, INVALID, notFound } from "./shared.js";
+import { extras, notFound } from "./shared.js";
 
 export function registerLedgerRoutes(app: FastifyInstance, ctx: AppContext): void {
   route(
     app,
     api.userLedger,
     async (req) => {
-      const uid = typeof req.params.uid === "string" ? req.params.uid.trim() : "";
-      const userId = userIdByUid(ctx.db, { uid });
+      const userId = userIdByUid(ctx.db, { uid: req.params.uid });
       if (userId === null) throw notFound();
-      const page = pageField(req.query.page, INVALID);
-      const { items, total } = ledgerPage(ctx.db, userId, page, PAGE_SIZE);
+      const { items, total } = ledgerPage(ctx.db, userId, req.query.page, PAGE_SIZE);
       return ctx.ok(req, {
         data: items.map((r) => ({
           id: r.id,

@@ -25,14 +25,13 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: AppContext): vo
     app,
     api.login,
     async (req) => {
-      const str = (v: unknown) => (typeof v === "string" ? v.trim() : "");
-      const name = str(req.body.name).slice(0, 40);
+      const { name, password, code } = req.body;
       let s: Awaited<ReturnType<typeof signInOperator>>;
       try {
         s = await signInOperator(db, ctx.limits, secretKey(), {
           name,
-          password: typeof req.body.password === "string" ? req.body.password : "",
-          code: str(req.body.code),
+          password,
+          code,
           ip: addressSubject(req.ip),
         });
       } catch (err) {

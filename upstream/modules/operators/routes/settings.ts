@@ -38,8 +38,7 @@ export function registerSettingRoutes(app: FastifyInstance, ctx: AppContext): vo
     api.setSetting,
     async (req) => {
       const op = operatorOf(req);
-      const key = typeof req.body.key === "string" ? req.body.key.trim() : "";
-      const value = typeof req.body.value === "string" ? req.body.value.trim() : "";
+      const { key, value } = req.body;
       if (settingEntry(key).fourEyes) {
         // Checked now, so the approver sees a value that can take effect; checked again then.
         checkSetting(ctx, key, value);

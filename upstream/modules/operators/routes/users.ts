@@ -32,7 +32,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void 
     app,
     api.users,
     async (req) => {
-      const q = typeof req.query.q === "string" ? req.query.q.trim() : "";
+      const q = req.query.q ?? "";
       const rows = q
         ? usersMatching(ctx.db, { q, mobileDigits: q.replace(/\D/g, ""), limit: USERS_SHOWN })
         : newestUsers(ctx.db, { limit: USERS_SHOWN });

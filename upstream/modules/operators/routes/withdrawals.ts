@@ -5,7 +5,7 @@ import type { AppContext } from "../../../platform/context.js";
 import { operatorOf } from "../../../platform/http/operator-guard.js";
 import { route } from "../../../platform/http/route.js";
 import { audited, drawOwner } from "./actions.js";
-import { extras, int, queuePage, remarkOf } from "./shared.js";
+import { extras, queuePage } from "./shared.js";
 import { drawView } from "./views.js";
 
 export function registerWithdrawalRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -15,7 +15,7 @@ export function registerWithdrawalRoutes(app: FastifyInstance, ctx: AppContext):
     app,
     api.draws,
     async (req) => {
-      const { ids, total } = queuePage(ctx, "draws", req.query.status, req.query.page);
+      const { ids, total } = queuePage(ctx, "draws", req.query);
       return ctx.ok(req, { data: ids.map((id) => drawView(ctx, id)), total });
     },
     extras,
@@ -26,7 +26,7 @@ export function registerWithdrawalRoutes(app: FastifyInstance, ctx: AppContext):
     api.approveDraw,
     async (req) => {
       const op = operatorOf(req);
-      const id = int(req.params.id, "id");
+      const { id } = req.params;
       const d = drawOwner(ctx, id);
       audited(ctx, {
         op,
@@ -47,9 +47,9 @@ export function registerWithdrawalRoutes(app: FastifyInstance, ctx: AppContext):
     api.rejectDraw,
     async (req) => {
       const op = operatorOf(req);
-      const id = int(req.params.id, "id");
+      const { id } = req.params;
       const d = drawOwner(ctx, id);
-      const remark = remarkOf(req.body.remark);
+      const { remark } = req.body;
       audited(ctx, {
         op,
         action: "draw.reject",
