@@ -5,8 +5,9 @@
  * `loss_url`. Feedback is the public message form; operators read it in their inbox.
  */
 import { z } from "zod";
-import { endpoint, cacheBuster, id, text } from "./endpoint";
+import { endpoint, cacheBuster, text } from "./endpoint";
 import type { AdminPage } from "./admin";
+import { choiceField, ID_DIGITS, pageField, wholeField } from "../fields";
 
 /** Longest company name the search reads (longer is refused). */
 export const COMPANY_SEARCH_MAX = 64;
@@ -41,6 +42,13 @@ export interface CompanyStatus {
   loss_url: string;
 }
 
+/** A company's or a message's id; a malformed one is the route's field refusal. */
+const id = wholeField(ID_DIGITS);
+const byId = z.object({ id });
+
+/** A text answered trimmed; `tooLong` is the refusal of one beyond `max` (an upstream message). */
+const trimmed = (max: number, tooLong?: string) => text(max, tooLong).transform((s) => s.trim());
+
 export const getCompany = endpoint<Company[]>()({
   method: "GET",
   path: "/api/company/getCompany",
@@ -48,7 +56,7 @@ export const getCompany = endpoint<Company[]>()({
   tag: "company",
   summary: "Enabled companies whose name contains `name` (case-insensitive); empty: all of them",
   query: z.object({
-    name: text(COMPANY_SEARCH_MAX, "company.search_too_long").optional(),
+    name: trimmed(COMPANY_SEARCH_MAX, "company.search_too_long").optional(),
     ...cacheBuster,
   }),
 });
@@ -69,8 +77,14 @@ export const submitFeedback = endpoint<{ id: number }>()({
   tag: "company",
   summary: "Leave a message (with the user's uid when a token is sent); limited per address",
   body: z.object({
-    message: text(FEEDBACK_MESSAGE_MAX, "company.feedback_message_too_long"),
-    contact: text(FEEDBACK_CONTACT_MAX, "company.feedback_contact_too_long").optional(),
+    /** Absent or blank: company.feedback_message_required. */
+    message: z.preprocess(
+      (v) => v ?? "",
+      trimmed(FEEDBACK_MESSAGE_MAX, "company.feedback_message_too_long").refine((s) => s !== "", {
+        message: "company.feedback_message_required",
+      }),
+    ),
+    contact: trimmed(FEEDBACK_CONTACT_MAX, "company.feedback_contact_too_long").optional(),
   }),
 });
 
@@ -95,21 +109,25 @@ export interface AdminFeedback {
   created_at: string;
 }
 
-const enabled = z.union([z.literal("0"), z.literal("1"), z.literal(0), z.literal(1)]);
-const small = z.union([z.number().int(), z.string().trim().max(6)]);
+/** A company's status or type: 0 to 9 (status COMPANY_STATUS_OPEN lets visitors in). */
+const small = choiceField([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
 const companyFields = {
-  name: text(120),
-  logo: text(300),
-  url: text(300),
-  subject: text(300),
-  registered_address: text(300),
-  location: text(300),
-  email: text(254),
+  /** Required, not blank. */
+  name: trimmed(120).refine((s) => s !== ""),
+  /** A file under /static/logos/ or an https address (checked by the upstream), or "". */
+  logo: trimmed(300),
+  url: trimmed(300),
+  subject: trimmed(300),
+  registered_address: trimmed(300),
+  location: trimmed(300),
+  email: trimmed(254),
   status: small,
   type: small,
-  loss_url: text(300),
-  enabled,
-  sort: small,
+  loss_url: trimmed(300),
+  /** 1 shown, 0 hidden. */
+  enabled: choiceField([0, 1]),
+  /** The place in the list, 0 to 99,999. */
+  sort: wholeField(5),
 };
 
 export const companies = endpoint<AdminCompany[]>()({
@@ -139,7 +157,7 @@ export const updateCompany = endpoint<AdminCompany>()({
   operator: "support",
   tag: "operators",
   summary: "Change a company (hide it with enabled 0, set status and loss_url); audited",
-  params: z.object({ id: z.string().max(32) }),
+  params: byId,
   body: z.object(companyFields).partial(),
 });
 
@@ -150,7 +168,7 @@ export const feedbackInbox = endpoint<AdminPage<AdminFeedback>>()({
   operator: "read",
   tag: "operators",
   summary: "Feedback, PAGE_SIZE a page, newest first",
-  query: z.object({ page: id.optional(), ...cacheBuster }),
+  query: z.object({ page: pageField(), ...cacheBuster }),
 });
 
 export const handleFeedback = endpoint<AdminFeedback>()({
@@ -160,6 +178,6 @@ export const handleFeedback = endpoint<AdminFeedback>()({
   operator: "support",
   tag: "operators",
   summary: "Mark a message handled; audited",
-  params: z.object({ id: z.string().max(32) }),
+  params: byId,
   body: z.object({}),
 });

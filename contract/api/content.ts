@@ -5,8 +5,10 @@
  * with the allow-list below (CONTENT_HTML), so the two programs agree on what may survive.
  */
 import { z } from "zod";
-import { endpoint, cacheBuster, id, text } from "./endpoint";
+import { endpoint, cacheBuster, text } from "./endpoint";
 import type { AdminPage } from "./admin";
+import { LANGS } from "../constants";
+import { choiceField, ID_DIGITS, optionalWholeField, pageField, wholeField } from "../fields";
 
 /** An item's `lang` for every language; otherwise one of the 15 language codes (LANGS). */
 export const LANG_ALL = "";
@@ -117,7 +119,9 @@ export interface NoticePage {
   total: number;
 }
 
-const page = id.optional();
+/** An item's id; a malformed one is the route's field refusal ("The field id is not valid"). */
+const id = wholeField(ID_DIGITS);
+const page = pageField();
 
 export const newsList = endpoint<NewsPage>()({
   method: "GET",
@@ -126,7 +130,7 @@ export const newsList = endpoint<NewsPage>()({
   tag: "content",
   summary:
     "Published news in the request's language and for every language, newest first, PAGE_SIZE a page; optionally of one category; with the categories",
-  query: z.object({ category_id: id.optional(), page, ...cacheBuster }),
+  query: z.object({ category_id: optionalWholeField(ID_DIGITS), page, ...cacheBuster }),
 });
 
 export const newsInfo = endpoint<NewsDetail>()({
@@ -159,9 +163,7 @@ export const noticeInfo = endpoint<NoticeDetail>()({
 
 /* ---- the editors (operators only) ---------------------------------------------------------- */
 
-/** 1 published, 0 not. */
-const flag = z.union([z.literal("0"), z.literal("1"), z.literal(0), z.literal(1)]);
-const byId = z.object({ id: z.string().max(32) });
+const byId = z.object({ id });
 
 export interface AdminNewsCategory {
   id: number;
@@ -196,22 +198,63 @@ export interface AdminNotice {
 
 /** A text field beyond its length: "The field FIELD may have at most MAX characters". */
 const TOO_LONG = "content.too_long";
-const categoryFields = { name: text(60, TOO_LONG), sort: id, published: flag };
+
+/** An editor's text, answered trimmed. */
+const trimmed = (max: number) => text(max, TOO_LONG).transform((s) => s.trim());
+
+/**
+ * An editor's text that must hold something: absent or blank is refused with `missing` (an
+ * update may leave the field out, see `.partial()` below).
+ */
+const filled = (max: number, missing: string) =>
+  z.preprocess(
+    (v) => v ?? "",
+    trimmed(max).refine((s) => s !== "", { message: missing }),
+  );
+
+/** An editor's field whose empty value is its default, as a cleared form field sends it. */
+const emptyIs = <T extends z.ZodTypeAny>(dflt: string | number, rule: T) =>
+  z.preprocess((v) => (v === "" ? dflt : v), rule);
+
+/** 1 published, 0 not (empty: 1). */
+const published = emptyIs(1, choiceField([0, 1]));
+
+/** LANG_ALL or one of the language codes, lower-cased. */
+const lang = trimmed(8)
+  .transform((s) => s.toLowerCase())
+  .refine((s) => s === LANG_ALL || (LANGS as readonly string[]).includes(s), {
+    message: "content.lang_unknown",
+  });
+
+/**
+ * The article's HTML as written (absent is empty): the upstream sanitises it, and refuses it when
+ * nothing of it would remain (content.content_required).
+ */
+const html = z.preprocess((v) => v ?? "", text(CONTENT_MAX_CHARS, TOO_LONG));
+
+const categoryFields = {
+  name: filled(60, "content.name_required"),
+  /** The place in the category list, 0 to 99,999 (empty: 0). */
+  sort: emptyIs(0, wholeField(5)),
+  published,
+};
 const newsFields = {
-  category_id: id,
-  title: text(200, TOO_LONG),
-  desc: text(500, TOO_LONG),
-  logo: text(80, TOO_LONG),
-  content: text(CONTENT_MAX_CHARS, TOO_LONG),
-  lang: text(8, TOO_LONG),
-  published: flag,
+  category_id: wholeField(ID_DIGITS),
+  title: filled(200, "content.title_required"),
+  desc: trimmed(500),
+  /** A file of news_images, or "" for none. */
+  logo: trimmed(80),
+  content: html,
+  lang,
+  published,
 };
 const noticeFields = {
-  title: text(200, TOO_LONG),
-  content: text(CONTENT_MAX_CHARS, TOO_LONG),
-  lang: text(8, TOO_LONG),
-  is_policy: flag,
-  published: flag,
+  title: filled(200, "content.title_required"),
+  content: html,
+  lang,
+  /** 1 for the policy notice (empty: 0). */
+  is_policy: emptyIs(0, choiceField([0, 1])),
+  published,
 };
 
 export const adminNewsCategories = endpoint<AdminNewsCategory[]>()({

@@ -1,7 +1,13 @@
 /** Market data (upstream/API.md "Market"): every call is a GET that needs no token. */
 import { z } from "zod";
-import { endpoint, cacheBuster, id, text } from "./endpoint";
+import { endpoint, cacheBuster, text } from "./endpoint";
 import { PERIODS, type Period } from "../constants";
+import { optionalWholeField } from "../fields";
+
+/** Longest instrument search text (trade_list searchCurrency), in characters. */
+export const TRADE_SEARCH_MAX = 32;
+/** Most instruments one sparkline call takes. */
+export const SPARKLINE_IDS_MAX = 200;
 
 /** The day's quote of an instrument (`Close` is the last price; `Change` percent against `Open`). */
 export interface Quotation {
@@ -67,6 +73,16 @@ export interface Sparkline {
 
 const period = z.enum(PERIODS);
 
+/** An instrument's id (digits) or code. */
+const INSTRUMENT_REF = /^[A-Za-z0-9_.-]{1,32}$/;
+const INVALID_INSTRUMENT = "market.invalid_forex_id";
+
+/** A chart period, one of PERIODS; absent or empty is undefined (the call's default). */
+const optionalPeriod = z.preprocess(
+  (v) => (v === "" ? undefined : v),
+  z.enum(PERIODS, { message: "market.invalid_period" }).optional(),
+);
+
 export const getCategories = endpoint<Category[]>()({
   method: "GET",
   path: "/v1/api/forex/getCategories",
@@ -83,8 +99,12 @@ export const tradeList = endpoint<Instrument[]>()({
   tag: "market",
   summary: "Instruments with their day's quotes",
   query: z.object({
-    searchCurrency: text(256).optional(),
-    category_id: id.optional(),
+    /** Part of the code or name, case-insensitive; empty: every instrument. */
+    searchCurrency: text(TRADE_SEARCH_MAX, "market.search_too_long")
+      .transform((s) => s.trim())
+      .optional(),
+    /** One category's instruments; absent, empty or 0: every category. */
+    category_id: optionalWholeField(9, "market.invalid_category").transform((n) => n || undefined),
     ...cacheBuster,
   }),
 });
@@ -99,15 +119,10 @@ export const kline = endpoint<Candle[]>()({
     /** The instrument's id or code. */
     forex_id: z.preprocess(
       (v) => (typeof v === "number" ? String(v) : v),
-      z
-        .string({ message: "market.invalid_forex_id" })
-        .regex(/^[A-Za-z0-9_.-]{1,32}$/, "market.invalid_forex_id"),
+      z.string({ message: INVALID_INSTRUMENT }).regex(INSTRUMENT_REF, INVALID_INSTRUMENT),
     ),
     /** One of PERIODS (default DEFAULT_PERIOD). */
-    period: z.preprocess(
-      (v) => (v === "" ? undefined : v),
-      z.enum(PERIODS, { message: "market.invalid_period" }).optional(),
-    ),
+    period: optionalPeriod,
     ...cacheBuster,
   }),
 });
@@ -118,7 +133,29 @@ export const abbreviatedCacheKline = endpoint<Sparkline[]>()({
   auth: false,
   tag: "market",
   summary: "Sparkline closes of several instruments",
-  query: z.object({ forex_id: text(2048).optional(), period: text(16).optional(), ...cacheBuster }),
+  query: z.object({
+    /**
+     * Instruments' ids or codes separated by commas, at most SPARKLINE_IDS_MAX; absent or empty:
+     * every instrument.
+     */
+    forex_id: text(2048, INVALID_INSTRUMENT)
+      .transform((s) =>
+        s
+          .split(",")
+          .map((p) => p.trim())
+          .filter(Boolean),
+      )
+      .refine(
+        (ids) => ids.length <= SPARKLINE_IDS_MAX && ids.every((p) => INSTRUMENT_REF.test(p)),
+        {
+          message: INVALID_INSTRUMENT,
+        },
+      )
+      .optional(),
+    /** One of PERIODS (default DEFAULT_SPARKLINE_PERIOD). */
+    period: optionalPeriod,
+    ...cacheBuster,
+  }),
 });
 
 /** The chart period schema, for callers that validate a period themselves. */

@@ -6,8 +6,9 @@
  * with `user.only_true_account`'s message.
  */
 import { z } from "zod";
-import { endpoint, cacheBuster, id, text } from "./endpoint";
+import { endpoint, cacheBuster, text } from "./endpoint";
 import type { AdminPage, AdminUserRef } from "./admin";
+import { ID_DIGITS, optionalChoiceField, pageField, wholeField } from "../fields";
 
 /** Longest name accepted, in characters (after trimming). */
 export const REAL_NAME_MAX = 64;
@@ -67,6 +68,52 @@ export interface AdminRealName {
   decided_by: string | null;
 }
 
+/**
+ * A form's text with each run of white space as one space, trimmed (absent is ""), then held to
+ * `rule`: the first refusal it returns (a message key) is the field's.
+ */
+const spaced = (rule: (s: string) => { message: string; params?: object } | null) =>
+  z
+    .preprocess(
+      (v) => (v === undefined ? "" : typeof v === "number" ? String(v) : v),
+      z.string().transform((s) => s.trim().replace(/\s+/g, " ")),
+    )
+    .superRefine((s, ctx) => {
+      const refusal = rule(s);
+      if (refusal) ctx.addIssue({ code: z.ZodIssueCode.custom, ...refusal });
+    });
+
+/** The name as on the id: REAL_NAME_RE, at most REAL_NAME_MAX characters. */
+const realNameField = spaced((s) =>
+  !s
+    ? { message: "verify.name_required" }
+    : [...s].length > REAL_NAME_MAX
+      ? { message: "verify.name_too_long", params: { max: REAL_NAME_MAX } }
+      : !REAL_NAME_RE.test(s)
+        ? { message: "verify.name_invalid" }
+        : null,
+);
+
+/** The id number, upper-cased: CARD_ID_RE, CARD_ID_MIN to CARD_ID_MAX characters. */
+const cardIdField = spaced((s) =>
+  !s
+    ? { message: "verify.card_id_required" }
+    : s.length < CARD_ID_MIN || s.length > CARD_ID_MAX || !CARD_ID_RE.test(s.toUpperCase())
+      ? { message: "verify.card_id_invalid", params: { min: CARD_ID_MIN, max: CARD_ID_MAX } }
+      : null,
+).transform((s) => s.toUpperCase());
+
+/** An image_upload name of the account, required (`missing` when absent or blank). */
+const picField = (missing: string) =>
+  z
+    .preprocess(
+      (v) => v ?? "",
+      text(200).transform((s) => s.trim()),
+    )
+    .refine((s) => s !== "", {
+      message: missing,
+    });
+
 export const realName = endpoint<RealNameCenter>()({
   method: "POST",
   path: "/api/user_real/real_name",
@@ -76,12 +123,12 @@ export const realName = endpoint<RealNameCenter>()({
   summary:
     "Submit the real-name verification: name, id number and both sides of the id (image_upload names of this account)",
   body: z.object({
-    name: text(REAL_NAME_MAX, "verify.name_too_long"),
-    card_id: text(CARD_ID_MAX),
+    name: realNameField,
+    card_id: cardIdField,
     /** The uploaded front side's name. */
-    front_pic: text(200),
-    /** The uploaded back side's name. */
-    reverse_pic: text(200),
+    front_pic: picField("verify.front_missing"),
+    /** The uploaded back side's name (another image than the front). */
+    reverse_pic: picField("verify.reverse_missing"),
   }),
 });
 
@@ -103,10 +150,14 @@ export const realNames = endpoint<AdminPage<AdminRealName>>()({
   tag: "operators",
   summary:
     "Verification requests by review_status (REAL_NAME_REQUEST, default 1 waiting), PAGE_SIZE a page, oldest first",
-  query: z.object({ review_status: id.optional(), page: id.optional(), ...cacheBuster }),
+  query: z.object({
+    review_status: optionalChoiceField(REAL_NAME_REQUEST_TABS, REAL_NAME_REQUEST.WAITING),
+    page: pageField(),
+    ...cacheBuster,
+  }),
 });
 
-const byId = z.object({ id: z.string().max(32) });
+const byId = z.object({ id: wholeField(ID_DIGITS) });
 
 export const approveRealName = endpoint<AdminRealName>()({
   method: "POST",
@@ -128,5 +179,10 @@ export const rejectRealName = endpoint<AdminRealName>()({
   summary:
     "Reject a waiting verification request with a remark the user sees; they may submit again",
   params: byId,
-  body: z.object({ remark: text(REVIEW_REMARK_MAX) }),
+  body: z.object({
+    /** Required; at most REVIEW_REMARK_MAX characters. */
+    remark: spaced((s) => (!s ? { message: "remark_required" } : null)).pipe(
+      text(REVIEW_REMARK_MAX),
+    ),
+  }),
 });

@@ -9,7 +9,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseWithZod } from "@conform-to/zod";
 import { REVIEW_STATUS } from "@contract/enums";
-import { REAL_NAME_REQUEST } from "@contract/api/verify";
+import { REAL_NAME_REQUEST, realName, rejectRealName } from "@contract/api/verify";
 import { maskCardId, RealNames } from "../../upstream/modules/verify/service";
 import { openDb } from "../../upstream/platform/db";
 import { looksLikeImage } from "../../app/routes/mine.auth/auth.server";
@@ -71,6 +71,39 @@ describe("verification pieces", () => {
     ]);
   });
 
+  it("reads the upstream's fields as the contract's schemas do: spaced, upper-cased, each refusal its message", () => {
+    const body = {
+      name: "  Ana   Souza ",
+      card_id: " a123-456 ",
+      front_pic: " a.png",
+      reverse_pic: "b.png",
+    };
+    expect(realName.body.parse(body)).toEqual({
+      name: "Ana Souza",
+      card_id: "A123-456",
+      front_pic: "a.png",
+      reverse_pic: "b.png",
+    });
+    const refusalOf = (fields: Record<string, unknown>) => {
+      const r = realName.body.safeParse({ ...body, ...fields });
+      return r.success ? "accepted" : r.error.issues[0].message;
+    };
+    expect(refusalOf({ name: "  " })).toBe("verify.name_required");
+    expect(refusalOf({ name: "x".repeat(65) })).toBe("verify.name_too_long");
+    expect(refusalOf({ name: "<script>" })).toBe("verify.name_invalid");
+    expect(refusalOf({ card_id: undefined })).toBe("verify.card_id_required");
+    expect(refusalOf({ card_id: "12" })).toBe("verify.card_id_invalid");
+    expect(refusalOf({ card_id: "12;DROP" })).toBe("verify.card_id_invalid");
+    expect(refusalOf({ front_pic: "" })).toBe("verify.front_missing");
+    expect(refusalOf({ reverse_pic: " " })).toBe("verify.reverse_missing");
+    expect(rejectRealName.body.parse({ remark: " blurred  photo " })).toEqual({
+      remark: "blurred photo",
+    });
+    expect(rejectRealName.body.safeParse({ remark: "  " }).error?.issues[0].message).toBe(
+      "remark_required",
+    );
+  });
+
   it("moves an account from not submitted to waiting, back with a remark, then certified", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tp-verify-unit-"));
     const db = openDb(path.join(dir, "db.sqlite"));
@@ -94,7 +127,7 @@ describe("verification pieces", () => {
       pic("a.png");
       pic("b.png");
       const names = new RealNames(db, () => 1_000);
-      const sub = { name: "Ana", cardId: "a12345", frontPic: "a.png", reversePic: "b.png" };
+      const sub = { name: "Ana", cardId: "A12345", frontPic: "a.png", reversePic: "b.png" };
       expect(names.center(id)).toEqual({ reviewStatus: REVIEW_STATUS.NOT_SUBMITTED, latest: null });
       expect(refusal(() => names.submit(id, { ...sub, reversePic: "a.png" }))).toBe(
         "verify.pics_same",
@@ -102,8 +135,7 @@ describe("verification pieces", () => {
       const first = names.submit(id, sub);
       expect(first).toMatchObject({ status: REAL_NAME_REQUEST.WAITING, cardId: "A12345" });
       expect(refusal(() => names.submit(id, sub))).toBe("verify.already_waiting");
-      expect(refusal(() => names.reject(first.id, "op", "  "))).toBe("remark_required");
-      names.reject(first.id, "op", " blurred ");
+      names.reject(first.id, "op", "blurred");
       expect(names.center(id)).toMatchObject({
         reviewStatus: REVIEW_STATUS.NOT_SUBMITTED,
         latest: { remark: "blurred", decidedBy: "op" },

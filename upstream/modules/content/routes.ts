@@ -10,7 +10,6 @@ import * as api from "@contract/api/content";
 import { PAGE_SIZE } from "@contract/constants";
 import type { AppContext } from "../../platform/context.js";
 import { CODE_NOT_FOUND } from "../../platform/errors.js";
-import { intField, pageField } from "../../platform/params.js";
 import { route } from "../../platform/http/route.js";
 import { translate } from "../../platform/i18n.js";
 import { operatorOf } from "../../platform/http/operator-guard.js";
@@ -37,8 +36,6 @@ import {
 } from "./service.js";
 
 const extras = { invalidFieldKey: INVALID };
-const int = (raw: unknown, field: string, dflt?: number) => intField(raw, field, INVALID, dflt);
-const page = (raw: unknown) => pageField(raw, INVALID);
 const IMAGE_TYPES: Record<string, string> = { svg: "image/svg+xml", png: "image/png" };
 
 export function registerContentRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -47,32 +44,29 @@ export function registerContentRoutes(app: FastifyInstance, ctx: AppContext): vo
   route(
     app,
     api.newsList,
-    async (req) => {
-      const raw = req.query.category_id;
-      const categoryId = raw === undefined || raw === "" ? null : int(raw, "category_id");
-      return ctx.ok(req, newsPage(db, req.lang, categoryId, page(req.query.page), PAGE_SIZE));
-    },
+    async (req) =>
+      ctx.ok(req, newsPage(db, req.lang, req.query.category_id ?? null, req.query.page, PAGE_SIZE)),
     extras,
   );
 
   route(
     app,
     api.newsInfo,
-    async (req) => ctx.ok(req, newsDetail(db, req.lang, int(req.query.id, "id"))),
+    async (req) => ctx.ok(req, newsDetail(db, req.lang, req.query.id)),
     extras,
   );
 
   route(
     app,
     api.noticeList,
-    async (req) => ctx.ok(req, noticePage(db, req.lang, page(req.query.page), PAGE_SIZE)),
+    async (req) => ctx.ok(req, noticePage(db, req.lang, req.query.page, PAGE_SIZE)),
     extras,
   );
 
   route(
     app,
     api.noticeInfo,
-    async (req) => ctx.ok(req, noticeDetail(db, req.lang, int(req.query.id, "id"))),
+    async (req) => ctx.ok(req, noticeDetail(db, req.lang, req.query.id)),
     extras,
   );
 
@@ -101,7 +95,7 @@ export function registerContentRoutes(app: FastifyInstance, ctx: AppContext): vo
     api.updateNewsCategory,
     async (req) => {
       const op = operatorOf(req);
-      const id = int(req.params.id, "id");
+      const { id } = req.params;
       updateEntry(db, CATEGORIES, id, req.body, op.actor);
       return ctx.ok(req, adminCategory(db, id));
     },
@@ -112,7 +106,7 @@ export function registerContentRoutes(app: FastifyInstance, ctx: AppContext): vo
     app,
     api.adminNews,
     async (req) => {
-      return ctx.ok(req, adminNewsPage(db, page(req.query.page), PAGE_SIZE));
+      return ctx.ok(req, adminNewsPage(db, req.query.page, PAGE_SIZE));
     },
     extras,
   );
@@ -132,7 +126,7 @@ export function registerContentRoutes(app: FastifyInstance, ctx: AppContext): vo
     api.updateNews,
     async (req) => {
       const op = operatorOf(req);
-      const id = int(req.params.id, "id");
+      const { id } = req.params;
       updateEntry(db, NEWS, id, req.body, op.actor);
       return ctx.ok(req, adminNewsItem(db, id));
     },
@@ -143,7 +137,7 @@ export function registerContentRoutes(app: FastifyInstance, ctx: AppContext): vo
     app,
     api.adminNotices,
     async (req) => {
-      return ctx.ok(req, adminNoticePage(db, page(req.query.page), PAGE_SIZE));
+      return ctx.ok(req, adminNoticePage(db, req.query.page, PAGE_SIZE));
     },
     extras,
   );
@@ -163,7 +157,7 @@ export function registerContentRoutes(app: FastifyInstance, ctx: AppContext): vo
     api.updateNotice,
     async (req) => {
       const op = operatorOf(req);
-      const id = int(req.params.id, "id");
+      const { id } = req.params;
       updateEntry(db, NOTICES, id, req.body, op.actor);
       return ctx.ok(req, adminNotice(db, id));
     },

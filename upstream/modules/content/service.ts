@@ -7,12 +7,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { LANGS } from "@contract/constants";
-import { CONTENT_MAX_CHARS, LANG_ALL, NEWS_IMAGE_PATH } from "@contract/api/content";
+import { LANG_ALL, NEWS_IMAGE_PATH } from "@contract/api/content";
 import type * as api from "@contract/api/content";
 import type { DB } from "../../platform/db.js";
 import { CODE, CODE_FAIL, DomainError } from "../../platform/errors.js";
-import { intParam } from "../../platform/params.js";
 import { translate, type Lang } from "../../platform/i18n.js";
 import { wireTime } from "../../platform/wire.js";
 import { writeAudit } from "../operators/audit.js";
@@ -27,7 +25,6 @@ import type {
 } from "./store.js";
 
 export const INVALID = "content.invalid_field";
-const invalid = (field: string) => new DomainError(INVALID, CODE_FAIL, { field });
 const notFound = (key: string) => new DomainError(key, CODE.NOT_FOUND, {}, 404);
 
 /** The pictures news items may name: the files shipped in upstream/static/news/. */
@@ -46,78 +43,32 @@ export const newsImages = (): Set<string> =>
       : [],
   );
 
+/**
+ * A field of an entry as its schema answers it (contract/api/content.ts: trimmed, bounded, of its
+ * type); `check` holds what only the upstream knows (the categories, the pictures, the sanitiser).
+ */
 interface Field {
   name: string;
   column?: string;
-  read: (raw: unknown, db: DB) => Value;
+  /** Taken when adding without the field; a field without one is required by its schema. */
   dflt?: Value;
+  check?: (v: Value, db: DB) => Value;
 }
-
-const str = (raw: unknown) =>
-  typeof raw === "string" ? raw.trim() : typeof raw === "number" ? String(raw) : "";
-
-const required = (name: string, max: number, key: string): Field => ({
-  name,
-  read: (raw) => {
-    const s = str(raw);
-    if (!s) throw new DomainError(key, CODE_FAIL, { field: name });
-    if (s.length > max) throw new DomainError("content.too_long", CODE_FAIL, { field: name, max });
-    return s;
-  },
-});
-
-const optionalText = (name: string, max: number, column?: string): Field => ({
-  name,
-  column,
-  dflt: "",
-  read: (raw) => {
-    const s = str(raw);
-    if (s.length > max) throw new DomainError("content.too_long", CODE_FAIL, { field: name, max });
-    return s;
-  },
-});
 
 const html: Field = {
   name: "content",
-  read: (raw) => {
-    const s = typeof raw === "string" ? raw : "";
-    if (s.length > CONTENT_MAX_CHARS)
-      throw new DomainError("content.too_long", CODE_FAIL, {
-        field: "content",
-        max: CONTENT_MAX_CHARS,
-      });
-    const clean = sanitizeContent(s);
+  check: (v) => {
+    const clean = sanitizeContent(String(v));
     if (!clean) throw new DomainError("content.content_required", CODE_FAIL);
     return clean;
-  },
-};
-
-const flag = (name: string, dflt: number): Field => ({
-  name,
-  dflt,
-  read: (raw) => {
-    const n = intParam(raw);
-    if (n !== 0 && n !== 1) throw invalid(name);
-    return n;
-  },
-});
-
-const lang: Field = {
-  name: "lang",
-  dflt: LANG_ALL,
-  read: (raw) => {
-    const s = str(raw).toLowerCase();
-    if (s !== LANG_ALL && !(LANGS as readonly string[]).includes(s))
-      throw new DomainError("content.lang_unknown", CODE_FAIL, { lang: s.slice(0, 8) });
-    return s;
   },
 };
 
 const logo: Field = {
   name: "logo",
   dflt: "",
-  read: (raw) => {
-    const s = str(raw);
+  check: (v) => {
+    const s = String(v);
     if (s && !(NEWS_IMAGE_RE.test(s) && newsImages().has(s)))
       throw new DomainError("content.logo_unknown", CODE_FAIL, { logo: s.slice(0, 80) });
     return s;
@@ -126,21 +77,10 @@ const logo: Field = {
 
 const categoryId: Field = {
   name: "category_id",
-  read: (raw, db) => {
-    const n = intParam(raw);
-    if (n === null) throw invalid("category_id");
-    if (!store.categoryExists(db, n)) throw new DomainError("content.category_unknown", CODE_FAIL);
-    return n;
-  },
-};
-
-const sort: Field = {
-  name: "sort",
-  dflt: 0,
-  read: (raw) => {
-    const n = intParam(raw);
-    if (n === null || n > 99_999) throw invalid("sort");
-    return n;
+  check: (v, db) => {
+    if (!store.categoryExists(db, Number(v)))
+      throw new DomainError("content.category_unknown", CODE_FAIL);
+    return v;
   },
 };
 
@@ -154,7 +94,7 @@ interface Kind {
 export const CATEGORIES: Kind = {
   table: "news_categories",
   noun: "news_category",
-  fields: [required("name", 60, "content.name_required"), sort, flag("published", 1)],
+  fields: [{ name: "name" }, { name: "sort", dflt: 0 }, { name: "published", dflt: 1 }],
 };
 
 export const NEWS: Kind = {
@@ -162,12 +102,12 @@ export const NEWS: Kind = {
   noun: "news",
   fields: [
     categoryId,
-    required("title", 200, "content.title_required"),
-    optionalText("desc", 500, "summary"),
+    { name: "title" },
+    { name: "desc", column: "summary", dflt: "" },
     logo,
     html,
-    lang,
-    flag("published", 1),
+    { name: "lang", dflt: LANG_ALL },
+    { name: "published", dflt: 1 },
   ],
 };
 
@@ -175,11 +115,11 @@ export const NOTICES: Kind = {
   table: "notices",
   noun: "notice",
   fields: [
-    required("title", 200, "content.title_required"),
+    { name: "title" },
     html,
-    lang,
-    flag("is_policy", 0),
-    flag("published", 1),
+    { name: "lang", dflt: LANG_ALL },
+    { name: "is_policy", dflt: 0 },
+    { name: "published", dflt: 1 },
   ],
 };
 
@@ -204,13 +144,19 @@ function changes(kind: Kind, before: Row | null, after: Row): string {
   return parts.join(", ").slice(0, 500) || "(no change)";
 }
 
-/** Adds an entry: every field without a default is required. */
-export function addEntry(db: DB, kind: Kind, body: Record<string, unknown>, actor: string): number {
+/** An entry's fields as the schema answers them (a field left out is undefined). */
+export type EntryFields = Readonly<Record<string, Value | undefined>>;
+
+/** A field's value as stored, after its check. */
+const stored = (f: Field, v: Value, db: DB): Value => (f.check ? f.check(v, db) : v);
+
+/** Adds an entry: a field left out takes its default (the schema requires those without one). */
+export function addEntry(db: DB, kind: Kind, body: EntryFields, actor: string): number {
   const row: Row = {};
   for (const f of kind.fields) {
-    const raw = body[f.name];
-    row[col(f)] =
-      (raw === undefined || raw === "") && f.dflt !== undefined ? f.dflt : f.read(raw, db);
+    const v = body[f.name] ?? f.dflt;
+    if (v === undefined) throw new DomainError(INVALID, CODE_FAIL, { field: f.name });
+    row[col(f)] = stored(f, v, db);
   }
   const now = Date.now();
   return db.transaction(() => {
@@ -225,21 +171,20 @@ export function addEntry(db: DB, kind: Kind, body: Record<string, unknown>, acto
   })();
 }
 
-/** Changes any of an entry's fields (each checked as when adding). */
+/** Changes the entry's fields that are given (each checked as when adding). */
 export function updateEntry(
   db: DB,
   kind: Kind,
   id: number,
-  body: Record<string, unknown>,
+  body: EntryFields,
   actor: string,
 ): void {
   const before = store.entryById(db, { table: kind.table, id });
   if (!before) throw notFound("content.entry_not_found");
   const set: Row = {};
   for (const f of kind.fields) {
-    const raw = body[f.name];
-    if (raw === undefined) continue;
-    set[col(f)] = raw === "" && f.dflt !== undefined ? f.dflt : f.read(raw, db);
+    const v = body[f.name];
+    if (v !== undefined) set[col(f)] = stored(f, v, db);
   }
   const after = { ...before, ...set };
   const cols = Object.keys(set);

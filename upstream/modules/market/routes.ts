@@ -14,10 +14,10 @@ import { newestCloses } from "./candles-store.js";
 import { route } from "../../platform/http/route.js";
 import type { AppContext } from "../../platform/context.js";
 import type { Quote } from "./feed.js";
-import { DomainError, CODE_FAIL, CODE_NOT_FOUND } from "../../platform/errors.js";
+import { DomainError, CODE_NOT_FOUND } from "../../platform/errors.js";
 import { instrumentName, translate, type Lang } from "../../platform/i18n.js";
 import { DEFAULT_PERIOD, DEFAULT_SPARKLINE_PERIOD, SPARKLINE_POINTS } from "@contract/constants";
-import { isPeriod, readCandles, round2, sparklinePoints, type Period } from "./candles.js";
+import { readCandles, round2, sparklinePoints } from "./candles.js";
 import { loadInstruments, type InstrumentRow } from "./instruments.js";
 
 const LOGO_DIR = path.join(
@@ -28,37 +28,21 @@ const LOGO_DIR = path.join(
   "logos",
 );
 const KLINE_LIMIT = 300;
-const SEARCH_MAX = 32;
-
-type Query = Record<string, unknown>;
-
-function str(q: Query, key: string): string | undefined {
-  const v = q[key];
-  if (v === undefined || v === null) return undefined;
-  if (Array.isArray(v)) return str({ [key]: v[v.length - 1] }, key);
-  return typeof v === "string" || typeof v === "number" ? String(v).trim() : undefined;
-}
 
 export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { db } = ctx;
   const { feed, candles: book } = ctx;
 
-  /** Instrument by Id (digits) or Code; DomainError when missing, malformed or unknown. */
-  function instrumentOf(raw: string | undefined): InstrumentRow {
-    if (!raw) throw new DomainError("market.invalid_forex_id", CODE_FAIL);
-    let inst: InstrumentRow | undefined;
-    if (/^\d{1,9}$/.test(raw)) inst = instrumentById(db, { id: Number(raw) });
-    else if (/^[A-Za-z0-9_.-]{1,32}$/.test(raw)) inst = instrumentByCode(db, { code: raw });
-    else throw new DomainError("market.invalid_forex_id", CODE_FAIL);
-    if (!inst) throw new DomainError("market.not_found", CODE_NOT_FOUND, { id: raw });
+  /**
+   * Instrument by Id (digits) or Code, as the schema read it (contract/api/market.ts); DomainError
+   * when unknown.
+   */
+  function instrumentOf(ref: string): InstrumentRow {
+    const inst = /^\d{1,9}$/.test(ref)
+      ? instrumentById(db, { id: Number(ref) })
+      : instrumentByCode(db, { code: ref });
+    if (!inst) throw new DomainError("market.not_found", CODE_NOT_FOUND, { id: ref });
     return inst;
-  }
-
-  function periodOf(raw: string | undefined, dflt: Period): Period {
-    if (raw === undefined || raw === "") return dflt;
-    if (!isPeriod(raw))
-      throw new DomainError("market.invalid_period", CODE_FAIL, { period: raw.slice(0, 16) });
-    return raw;
   }
 
   function quoteOf(inst: InstrumentRow): Quote {
@@ -137,19 +121,10 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
   });
 
   route(app, api.tradeList, async (req) => {
-    const q = (req.query ?? {}) as Query;
-    const search = str(q, "searchCurrency") ?? "";
-    if (search.length > SEARCH_MAX)
-      throw new DomainError("market.search_too_long", CODE_FAIL, { max: SEARCH_MAX });
-    const catRaw = str(q, "category_id") ?? "";
-    let categoryId: number | null = null;
-    if (catRaw !== "" && catRaw !== "0") {
-      if (!/^\d{1,9}$/.test(catRaw)) throw new DomainError("market.invalid_category", CODE_FAIL);
-      categoryId = Number(catRaw);
-      if (!categoryExists(db, { id: categoryId }))
-        throw new DomainError("market.category_not_found", CODE_NOT_FOUND);
-    }
-    const needle = search.toLowerCase();
+    const categoryId = req.query.category_id ?? null;
+    if (categoryId !== null && !categoryExists(db, { id: categoryId }))
+      throw new DomainError("market.category_not_found", CODE_NOT_FOUND);
+    const needle = (req.query.searchCurrency ?? "").toLowerCase();
     const data = loadInstruments(db)
       .filter((i) => categoryId === null || i.category_id === categoryId)
       .filter(
@@ -188,14 +163,8 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
   });
 
   route(app, api.abbreviatedCacheKline, async (req) => {
-    const q = (req.query ?? {}) as Query;
-    const period = periodOf(str(q, "period"), DEFAULT_SPARKLINE_PERIOD);
-    const raw = str(q, "forex_id") ?? "";
-    const parts = raw
-      .split(",")
-      .map((s) => s.trim())
-      .filter(Boolean);
-    if (parts.length > 200) throw new DomainError("market.invalid_forex_id", CODE_FAIL);
+    const period = req.query.period ?? DEFAULT_SPARKLINE_PERIOD;
+    const parts = req.query.forex_id ?? [];
     const insts = parts.length === 0 ? loadInstruments(db) : parts.map((p) => instrumentOf(p));
     const now = Date.now();
     const data = insts.map((inst) => {

@@ -8,8 +8,7 @@ import * as api from "@contract/api/verify";
 import { PAGE_SIZE } from "@contract/constants";
 import type { AppContext } from "../../platform/context.js";
 import { requireUser, type UserRow } from "../../platform/http/auth.js";
-import { CODE_FAIL, DomainError } from "../../platform/errors.js";
-import { intField, pageField } from "../../platform/params.js";
+import { DomainError } from "../../platform/errors.js";
 import { route } from "../../platform/http/route.js";
 import { wireTime } from "../../platform/wire.js";
 import { writeAudit } from "../operators/audit.js";
@@ -92,28 +91,19 @@ export function registerVerifyRoutes(app: FastifyInstance, ctx: AppContext): voi
     app,
     api.realNames,
     async (req) => {
-      const status = intField(
-        req.query.review_status,
-        "review_status",
-        INVALID,
-        api.REAL_NAME_REQUEST.WAITING,
-      );
-      if (!(api.REAL_NAME_REQUEST_TABS as readonly number[]).includes(status))
-        throw new DomainError(INVALID, CODE_FAIL, { field: "review_status" });
-      const page = pageField(req.query.page, INVALID);
-      const { items, total } = names.page(status, page, PAGE_SIZE);
+      const { items, total } = names.page(req.query.review_status, req.query.page, PAGE_SIZE);
       return ctx.ok(req, { data: items.map(adminView), total });
     },
     extras,
   );
 
   const decide = (
-    req: FastifyRequest<{ Params: Record<string, string> }>,
+    req: FastifyRequest<{ Params: { id: number } }>,
     action: "real_name.approve" | "real_name.reject",
     fn: (id: number, actor: string) => RealNameRequest,
   ): RealNameRequest => {
     const op = operatorOf(req);
-    const id = intField(req.params.id, "id", INVALID);
+    const { id } = req.params;
     return db.transaction(() => {
       const done = fn(id, op.actor);
       writeAudit(db, {
