@@ -19,7 +19,7 @@ export const LIVE_HEADERS: Record<string, string> = {
   Connection: "keep-alive",
 };
 
-export type Admission =
+type Admission =
   | { ok: false; response: Response }
   | { ok: true; topics: string[]; user: LiveUser | null; release: () => void };
 

@@ -10,7 +10,7 @@ import type { LiveBridge, LiveUser } from "./bridge.server";
 import { klineCode } from "@contract/constants";
 import { MAX_TOPICS, isPrivateTopic, parseTopics } from "./topics";
 
-export type LiveRequest =
+type LiveRequest =
   | {
       ok: true;
       topics: string[];
