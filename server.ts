@@ -288,15 +288,16 @@ async function main() {
   if (ENV.trustProxy) app.set("trust proxy", ENV.trustProxy);
 
   // The browser's event stream, written straight to the connection by the app's own handler (the
-  // built entry module's serveLive shares the app's one live bridge); Remix's route is the fallback.
+  // built entry module's serveLive shares the app's one live bridge); no Remix route serves /live.
   // It comes before the document middlewares: an event stream is no page (no CSP nonce, frame or
   // desktop redirect applies to it, and it is never compressed), and a reconnect storm of
   // thousands of streams should cost each only its admission.
   const serveLive = (build.entry.module as { serveLive?: LiveHandler }).serveLive;
-  if (serveLive)
-    app.get("/live", (req, res, next) => {
-      serveLive(req, res, req.ip ?? req.socket.remoteAddress ?? "").catch(next);
-    });
+  if (typeof serveLive !== "function")
+    throw new Error("build/index.js does not export serveLive (app/entry.server.tsx)");
+  app.get("/live", (req, res, next) => {
+    serveLive(req, res, req.ip ?? req.socket.remoteAddress ?? "").catch(next);
+  });
 
   app.use((req, res, next) => {
     res.locals.nonce = crypto.randomBytes(16).toString("base64");
@@ -366,7 +367,6 @@ async function main() {
       filter: (req, res) => {
         const type = String(res.getHeader("Content-Type") || "");
         if (type.includes("text/event-stream")) return false;
-        if (req.path === "/live") return false;
         return compression.filter(req, res);
       },
     }),
@@ -410,14 +410,9 @@ async function main() {
     createRequestHandler({
       build,
       mode: isProduction ? "production" : "development",
-      getLoadContext: (req: Request, res: Response) => ({
+      getLoadContext: (_req: Request, res: Response) => ({
         nonce: res.locals.nonce as string,
         routePaths: paths,
-        // The event stream's end (app/live): aborted when the browser's connection closes. Remix's
-        // own request.signal can miss it (intermediate Requests get garbage-collected).
-        ...(req.path === "/live"
-          ? { liveSignal: closeSignal(res), liveBufferedBytes: () => res.writableLength }
-          : {}),
       }),
     }),
   );
@@ -439,10 +434,3 @@ main().catch((err) => {
   console.error(err);
   void shutdown("startup-failure", 1);
 });
-
-/** An AbortSignal aborted when the response's connection closes (used by the /live event stream). */
-function closeSignal(res: Response): AbortSignal {
-  const ac = new AbortController();
-  res.on("close", () => ac.abort());
-  return ac.signal;
-}

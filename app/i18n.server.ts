@@ -55,8 +55,23 @@ export function loadResources(): Resource {
   return resources;
 }
 
+/**
+ * The language of each Request object seen, detected once: the root loader, the route's loaders, the
+ * upstream client (its `lang` header) and the document's render all ask for the same request.
+ */
+const detected = new WeakMap<Request, Promise<Lang>>();
+
 /** The language of a request: ?lng, then the cookie, then Accept-Language, then en. */
-export async function detectLang(request: Request): Promise<Lang> {
+export function detectLang(request: Request): Promise<Lang> {
+  let lang = detected.get(request);
+  if (!lang) {
+    lang = detectUncached(request);
+    detected.set(request, lang);
+  }
+  return lang;
+}
+
+async function detectUncached(request: Request): Promise<Lang> {
   const url = new URL(request.url);
   const fromQuery = normaliseLang(url.searchParams.get("lng"));
   if (fromQuery) return fromQuery;

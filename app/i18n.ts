@@ -6,7 +6,7 @@ import type { ThirdPartyModule, i18n } from "i18next";
 import { DEFAULT_LANG, LANGS, LANG_TAG, type Lang } from "@contract/constants";
 export const LANGUAGES = LANGS;
 export { DEFAULT_LANG, type Lang };
-export const DEFAULT_NS = "common";
+const DEFAULT_NS = "common";
 
 /** BCP 47 tag of each interface language (used for <html lang> and Intl formatting). */
 export const HTML_LANG: Readonly<Record<Lang, string>> = LANG_TAG;
@@ -43,7 +43,7 @@ export function normaliseLang(v: string | null | undefined): Lang | null {
 }
 
 /** Our code for a BCP 47 tag from Accept-Language (ja -> jp, zh-TW -> hk, es-MX -> spa ...). */
-export function langFromTag(tag: string): Lang | null {
+function langFromTag(tag: string): Lang | null {
   const t = tag.trim().toLowerCase();
   if (!t || t === "*") return null;
   const primary = t.split("-")[0];

@@ -11,7 +11,7 @@ import type { Permission } from "@contract/operators";
 import { FormErrors, Hidden, refusalMessages } from "~/components/Form";
 import { useConsoleCan } from "~/utils/console";
 
-export interface CatalogField {
+interface CatalogField {
   name: string;
   /** Key of the label in the operator namespace. */
   label: string;

@@ -18,14 +18,14 @@ export interface RowQuote {
 }
 
 /** The words every row of a list shows, translated once per list instead of once per row. */
-export interface RowLabels {
+interface RowLabels {
   closed: string;
   chart: (showCode: string) => string;
 }
 
 const SLOT = "\u0000";
 
-export function useRowLabels(): RowLabels {
+function useRowLabels(): RowLabels {
   const { t } = useTranslation("common");
   return useMemo(() => {
     // The chart label's template with a slot for the name, filled per row without i18next.
@@ -42,7 +42,7 @@ export function useRowLabels(): RowLabels {
  * price and change carry data-live-* attributes named by the instrument code; the sparkline is the
  * day's shape from the shared sprite and moves when the page's data is read again.
  */
-export function InstrumentRow({
+function InstrumentRow({
   q,
   up,
   sparkHref,

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 
-export interface PagerLabels {
+interface PagerLabels {
   /** The navigation's name. */
   nav: string;
   prev: string;

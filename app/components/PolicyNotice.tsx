@@ -2,7 +2,7 @@ import { useFetcher, useLocation } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { Hidden } from "~/components/Hidden";
 
-export interface PolicyNoticeView {
+interface PolicyNoticeView {
   id: number;
   /** When it was published (what the dismissal remembers). */
   version: string;

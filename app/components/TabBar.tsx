@@ -2,7 +2,7 @@ import { Link, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Icon, type IconName } from "./Icon";
 
-export interface Tab {
+interface Tab {
   key: "quotes" | "trade" | "order" | "documentary" | "ranking";
   to: string;
   icon: IconName;

@@ -27,7 +27,7 @@ export function WalletNotice({ text }: { text: string }) {
   );
 }
 
-export function DeleteButton({ id, label }: { id: number; label: string }) {
+function DeleteButton({ id, label }: { id: number; label: string }) {
   return (
     <Form method="post" className="inline-form">
       <AuthenticityTokenInput />

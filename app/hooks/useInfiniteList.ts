@@ -7,7 +7,7 @@ import { useFetcher } from "@remix-run/react";
 import { useEffect, useState } from "react";
 
 /** What a page of the list carries (the loader's answer). */
-export interface ListPage<T> {
+interface ListPage<T> {
   rows: T[];
   page: number;
   hasNext: boolean;

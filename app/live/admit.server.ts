@@ -1,7 +1,7 @@
 /**
- * Admission of a browser event stream (GET /live), shared by the Remix route (app/routes/live.ts)
- * and the plain Node handler server.ts serves /live with (app/live/node.server.ts): the topics and
- * the confirmed user of the request, and a slot within LIVE_MAX_PER_SESSION / LIVE_MAX_PER_IP.
+ * Admission of a browser event stream (GET /live, served by the plain Node handler of
+ * app/live/node.server.ts): the topics and the confirmed user of the request, and a slot within
+ * LIVE_MAX_PER_SESSION / LIVE_MAX_PER_IP.
  */
 import type { LiveBridge, LiveUser } from "./bridge.server";
 import { getStreamLimits } from "./limits.server";
@@ -19,7 +19,7 @@ export const LIVE_HEADERS: Record<string, string> = {
   Connection: "keep-alive",
 };
 
-export type Admission =
+type Admission =
   | { ok: false; response: Response }
   | { ok: true; topics: string[]; user: LiveUser | null; release: () => void };
 

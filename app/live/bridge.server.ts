@@ -25,7 +25,7 @@ import { UpstreamSocket } from "./upstream-socket.server";
 import { confirmToken } from "~/upstream/account.server";
 
 /** Where a stream's bytes go (the route wraps a ReadableStream controller). */
-export interface LiveSink {
+interface LiveSink {
   /** Returns false when the sink cannot take more (the stream is then ended). */
   write(chunk: Uint8Array): boolean | void;
   end(): void;
@@ -36,7 +36,7 @@ export interface LiveUser {
   token: string;
 }
 
-export interface BridgeOptions {
+interface BridgeOptions {
   /** ws://host:port/v1/ws of the upstream. */
   wsUrl: string;
   flushMs?: number;
@@ -58,15 +58,15 @@ export interface BridgeOptions {
   log?: (msg: string, detail?: Record<string, unknown>) => void;
 }
 
-export type ConfirmedToken = { id: number } | "revoked" | "unknown";
+type ConfirmedToken = { id: number } | "revoked" | "unknown";
 
-export interface StreamHandle {
+interface StreamHandle {
   /** Topics this stream receives (private ones are dropped without a user). */
   topics: string[];
   close(): void;
 }
 
-export interface BridgeStats {
+interface BridgeStats {
   streams: number;
   topics: number;
   /** Open upstream websockets: 1 public (once used) + one per user channel. */

@@ -7,14 +7,14 @@ import { env } from "~/utils/env.server";
  * Invariant: for every key, the count equals the number of admitted streams not yet released, and a
  * key with no stream is not kept (the maps hold open streams only).
  */
-export interface StreamLimitOptions {
+interface StreamLimitOptions {
   /** 0: no limit. */
   maxPerSession: number;
   /** 0: no limit. */
   maxPerIp: number;
 }
 
-export type Admission =
+type Admission =
   { ok: true; release: () => void } | { ok: false; reason: "session" | "ip"; limit: number };
 
 export class StreamLimits {

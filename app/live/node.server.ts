@@ -1,5 +1,13 @@
 /**
- * GET /live as a plain Node handler: what app/routes/live.ts does, without the framework in between.
+ * GET /live?topics=DAY_MARKET,KLINE.EURUSD,FOREX_TRADE,FOREX_CLOSED — the browser's event stream, as
+ * a plain Node handler. First a `ready` event ({topics}: what this stream carries; private topics
+ * need a session), then one snapshot event per topic, then conflated changes (event name = topic,
+ * data = JSON), and a comment heartbeat every 15 s. The bytes come from the process's live bridge.
+ *
+ * Bounds: at most LIVE_MAX_PER_SESSION streams per session and LIVE_MAX_PER_IP per client address
+ * (429 beyond, translated); a stream whose connection holds more than LIVE_MAX_BUFFER_BYTES unsent
+ * is dropped (the browser reconnects and starts again from a snapshot).
+ *
  * An event stream lives for minutes and receives a chunk several times a second; through the Remix
  * request handler every stream cost a full route match and its own web ReadableStream, which capped
  * how many streams one process could hold (see the live bench in README). Here the bridge's bytes go

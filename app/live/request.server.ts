@@ -1,6 +1,7 @@
 /**
- * What the /live and /live.json routes share: topic parsing and validation (400 with a translated
- * message), and the signed-in user's id and upstream token from the session (server-side only).
+ * What the /live event stream (app/live/node.server.ts) and the /live.json route share: topic
+ * parsing and validation (400 with a translated message), and the signed-in user's id and upstream
+ * token from the session (server-side only).
  */
 import { getT } from "~/i18n.server";
 import { getSignedIn } from "~/utils/session.server";
@@ -9,18 +10,7 @@ import type { LiveBridge, LiveUser } from "./bridge.server";
 import { klineCode } from "@contract/constants";
 import { MAX_TOPICS, isPrivateTopic, parseTopics } from "./topics";
 
-declare module "@remix-run/node" {
-  interface AppLoadContext {
-    /**
-     * Set by server.ts for GET /live: aborted when the browser's connection closes. Needed because
-     * the request.signal a loader gets follows the adapter's through intermediate Request objects
-     * that can be garbage-collected, after which it never aborts.
-     */
-    liveSignal?: AbortSignal;
-  }
-}
-
-export type LiveRequest =
+type LiveRequest =
   | {
       ok: true;
       topics: string[];

@@ -15,12 +15,11 @@
  */
 import { PRIVATE_TOPICS as CONTRACT_PRIVATE_TOPICS, TOPIC, klineCode } from "@contract/constants";
 
-export const PUBLIC_FIXED = [TOPIC.DAY_MARKET] as const;
-export const PRIVATE_TOPICS: ReadonlySet<string> = new Set(CONTRACT_PRIVATE_TOPICS);
+const PRIVATE_TOPICS: ReadonlySet<string> = new Set(CONTRACT_PRIVATE_TOPICS);
 /** Most topics one stream may ask for. */
 export const MAX_TOPICS = 16;
 
-export type TopicKind = "market" | "kline" | "trade" | "closed";
+type TopicKind = "market" | "kline" | "trade" | "closed";
 
 export function topicKind(topic: string): TopicKind | null {
   if (topic === TOPIC.DAY_MARKET) return "market";
@@ -34,7 +33,7 @@ export function isPrivateTopic(topic: string): boolean {
   return PRIVATE_TOPICS.has(topic);
 }
 
-export type ParsedTopics =
+type ParsedTopics =
   | { ok: true; topics: string[] }
   | { ok: false; reason: "missing" | "too_many" | "unknown"; topic?: string };
 

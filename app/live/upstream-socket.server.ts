@@ -5,8 +5,9 @@
  * time-out and exponential back-off with jitter between attempts.
  */
 import WebSocket from "ws";
+import { WS_CONNECT_TIMEOUT_MS, WS_HEARTBEAT_MS, WS_MISSED_PINGS } from "@contract/constants";
 
-export interface UpstreamSocketOptions {
+interface UpstreamSocketOptions {
   /** ws://host:port/v1/ws */
   url: string;
   /** When set, the socket logs in with it before subscribing (private topics need it). */
@@ -50,9 +51,9 @@ export class UpstreamSocket {
 
   constructor(opts: UpstreamSocketOptions) {
     this.o = {
-      pingMs: 5000,
-      maxUnanswered: 3,
-      connectTimeoutMs: 5000,
+      pingMs: WS_HEARTBEAT_MS,
+      maxUnanswered: WS_MISSED_PINGS,
+      connectTimeoutMs: WS_CONNECT_TIMEOUT_MS,
       minBackoffMs: 250,
       maxBackoffMs: 10_000,
       ...opts,

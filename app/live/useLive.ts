@@ -18,10 +18,10 @@
 import { useEffect, useRef } from "react";
 import { TopicState, topicKind } from "./topics";
 
-export type LiveListener = (topic: string, data: unknown, state: unknown) => void;
-export type LiveMode = "idle" | "stream" | "polling";
+type LiveListener = (topic: string, data: unknown, state: unknown) => void;
+type LiveMode = "idle" | "stream" | "polling";
 
-export interface LiveManagerOptions {
+interface LiveManagerOptions {
   /** Base URL of /live and /live.json (default: the page's own origin). */
   base?: string;
   /** Fall back to polling when the stream delivers nothing this long after opening. */
@@ -294,16 +294,4 @@ export function useLive(topics: readonly string[], onMessage: LiveListener): voi
       cb: (t, d, s) => cb.current(t, d, s),
     });
   }, [key]);
-}
-
-/** The tab's live mode ("stream", "polling" or "idle"), for a status hint. */
-export function useLiveMode(onChange: (mode: LiveMode) => void): void {
-  const cb = useRef(onChange);
-  useEffect(() => {
-    cb.current = onChange;
-  });
-  useEffect(() => {
-    if (typeof window === "undefined") return;
-    return getManager().onMode((m) => cb.current(m));
-  }, []);
 }

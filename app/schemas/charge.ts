@@ -7,7 +7,7 @@ import { z } from "zod";
 import { idempotencyKey } from "./fields";
 import { parseAmount } from "~/utils/charge";
 
-export const CHARGE_MSG = {
+const CHARGE_MSG = {
   amount: "charge:errors.amount",
   proof: "charge:errors.proof",
   expired: "charge:errors.expired",

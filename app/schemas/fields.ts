@@ -34,15 +34,15 @@ export const loose = (max = 256) => z.string().trim().max(max).optional();
 export const loosePassword = () => z.string().max(256).optional();
 
 export const identityType = z.enum(["email", "mobile"]).default("email");
-export type IdentityType = z.infer<typeof identityType>;
+type IdentityType = z.infer<typeof identityType>;
 
 /** An area id from /api/default/area_list. */
 export const areaId = z.number({ invalid_type_error: MSG.area }).int().positive(MSG.area);
 
 const EMAIL_RE = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;
 export const isEmail = (v: string) => v.length <= 254 && EMAIL_RE.test(v);
-export const isMobile = (v: string) => /^\d{5,15}$/.test(v.replace(/[\s\-().]/g, ""));
-export const passwordLengthOk = (v: string) =>
+const isMobile = (v: string) => /^\d{5,15}$/.test(v.replace(/[\s\-().]/g, ""));
+const passwordLengthOk = (v: string) =>
   [...v].length >= PASSWORD_MIN && [...v].length <= PASSWORD_MAX;
 
 /** Adds an issue on a field. */

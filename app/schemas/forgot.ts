@@ -40,5 +40,3 @@ export const forgotSchema = z
         secondary_password: string;
       },
   );
-
-export type ForgotForm = z.infer<typeof forgotSchema>;

@@ -8,5 +8,3 @@ export const loginSchema = z.object({
   password: z.string({ required_error: MSG.password }).min(1, MSG.password),
   area_id: areaId.optional(),
 });
-
-export type LoginForm = z.infer<typeof loginSchema>;

@@ -12,7 +12,7 @@ import { boundOf, LOTS_RULE, numberFits, PRICE_RULE } from "@contract/fields";
 /** trading-rules.md: at most `trade.max_lots` lots (default 100). */
 export const DEFAULT_MAX_LOTS = 100;
 
-export interface LotRules {
+interface LotRules {
   /** Lot step (Pip). */
   pip: number;
   /** Minimum lots (ForexMinCont). */
@@ -65,7 +65,7 @@ export function decrementDisabled(lots: number, rules: Pick<LotRules, "pip" | "m
 }
 
 /** No instrument trades near this; larger input is a typo and gets a clear message here. */
-export const MAX_PRICE = boundOf(PRICE_RULE);
+const MAX_PRICE = boundOf(PRICE_RULE);
 
 /** A price field: under the contract's price rule (PRICE_RULE), as the upstream reads it. */
 export const optionalPrice = z
@@ -133,7 +133,6 @@ export function orderSchema(rules: LotRules) {
       }
     });
 }
-export type OrderForm = z.infer<ReturnType<typeof orderSchema>>;
 
 /** Close a holding position (intent=close): POST /v1/api/forex/close. */
 export const closeSchema = z.object({
@@ -144,7 +143,6 @@ export const closeSchema = z.object({
     .positive("errors.order_id"),
   idempotency_key: idempotencyKey("errors.expired").optional(),
 });
-export type CloseForm = z.infer<typeof closeSchema>;
 
 /** Cancel a pending order (intent=cancel): POST /v1/api/forex/cancel_trade. */
 export const cancelSchema = z.object({
@@ -155,4 +153,3 @@ export const cancelSchema = z.object({
     .positive("errors.order_id"),
   idempotency_key: idempotencyKey("errors.expired").optional(),
 });
-export type CancelForm = z.infer<typeof cancelSchema>;

@@ -37,5 +37,3 @@ export const registerSchema = z
     (v) =>
       v as typeof v & { account: string; password: string; re_password: string; sms_code: string },
   );
-
-export type RegisterForm = z.infer<typeof registerSchema>;

@@ -17,4 +17,3 @@ export const stopPriceSchema = z.object({
   stop_loss_price: optionalPrice,
   idempotency_key: idempotencyKey("errors.expired").optional(),
 });
-export type StopPriceForm = z.infer<typeof stopPriceSchema>;

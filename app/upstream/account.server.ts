@@ -6,7 +6,6 @@ import { CODE } from "@contract/envelope";
 import { getSession } from "~/utils/session.server";
 import { type Caller, type CallOptions, type UpstreamResult, send } from "./client.server";
 
-export type { Balance, CodeSent, LoginData, LoginType };
 /** The upstream's user record (the contract's User). */
 export type UpstreamUser = User;
 
@@ -31,7 +30,7 @@ export function createAccountDemoForU(c: Caller): Promise<UpstreamResult<{ demo_
   );
 }
 
-export interface RegisterParams {
+interface RegisterParams {
   type: "email" | "mobile";
   account: string;
   password: string;
@@ -47,7 +46,7 @@ export function register(c: Caller, p: RegisterParams): Promise<UpstreamResult<u
 }
 
 /** type 1 register, 2 reset; captcha fields when the register.captcha setting is on. */
-export interface SendCodeParams {
+interface SendCodeParams {
   to: string;
   type: CodePurpose;
   area_id?: number | string;
@@ -63,7 +62,7 @@ export function sendSms(c: Caller, p: SendCodeParams): Promise<UpstreamResult<Co
   return send<CodeSent>(c, identityApi.sendSms, { ...p }, { init: true });
 }
 
-export interface ForgetPasswordParams {
+interface ForgetPasswordParams {
   type: "email" | "mobile";
   account: string;
   new_password: string;

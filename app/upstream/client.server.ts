@@ -28,10 +28,6 @@ import {
 } from "~/utils/session.server";
 
 import type { Envelope } from "@contract/envelope";
-export type { Envelope };
-/** The envelope's codes (the contract's CODE). */
-export const CODE_OK = CODE.OK;
-export const CODE_SESSION_INVALID = CODE.SESSION_INVALID;
 
 export type UpstreamResult<T> =
   | { ok: true; code: 1; msg: string; data: T }
@@ -68,7 +64,7 @@ export interface CallOptions {
 }
 
 /** What a page's loader or action throws while the upstream cannot be reached. */
-export function upstreamUnavailable(code: string): Response {
+function upstreamUnavailable(code: string): Response {
   // The cause stays in the server's log: the page and its hydration data name no internal error.
   console.warn(JSON.stringify({ svc: "web", msg: "upstream unavailable", code }));
   return new Response(JSON.stringify({ unavailable: true }), {
@@ -84,7 +80,7 @@ export function upstreamUnavailable(code: string): Response {
 /** HTTP statuses a proxy in front of the upstream answers while the upstream is away. */
 const GATEWAY_STATUSES = new Set([502, 503, 504]);
 
-export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 function clean(params: Params): [string, string][] {
   return Object.entries(params)
@@ -114,7 +110,7 @@ export function toResult<T>(body: unknown, httpStatus = 200): UpstreamResult<T> 
   ) {
     const env = body as Envelope<T>;
     const msg = typeof env.msg === "string" ? env.msg : "";
-    if (env.code === CODE_OK) return { ok: true, code: 1, msg, data: env.data as T };
+    if (env.code === CODE.OK) return { ok: true, code: 1, msg, data: env.data as T };
     return { ok: false, code: env.code, msg: msg || `HTTP ${httpStatus}`, data: null };
   }
   return {
@@ -126,7 +122,7 @@ export function toResult<T>(body: unknown, httpStatus = 200): UpstreamResult<T> 
 }
 
 /** The redirect that ends an invalid session: fresh session (token dropped) with a toast. */
-export async function sessionEndedRedirect(caller: Caller, msg: string): Promise<Response> {
+async function sessionEndedRedirect(caller: Caller, msg: string): Promise<Response> {
   const fresh = await getSession(new Request("http://x/"));
   fresh.flash("toast", { type: "error", text: msg });
   return redirect(loginUrl(pathOf(caller.request)), {
@@ -185,7 +181,7 @@ export async function call<T>(
     if (!opts.soft) throw upstreamUnavailable(code);
     return { ok: false, code: 0, msg: code, data: null, network: true };
   }
-  if (!result.ok && result.code === CODE_SESSION_INVALID && !opts.init) {
+  if (!result.ok && result.code === CODE.SESSION_INVALID && !opts.init) {
     throw await sessionEndedRedirect(caller, result.msg);
   }
   return result;
@@ -200,10 +196,6 @@ export const send = <T>(
 ) => call<T>(c, def.method, def.path, params, opts);
 export const get = <T>(c: Caller, path: string, params?: Params, opts?: CallOptions) =>
   call<T>(c, "GET", path, params, opts);
-export const post = <T>(c: Caller, path: string, params?: Params, opts?: CallOptions) =>
-  call<T>(c, "POST", path, params, opts);
-export const del = <T>(c: Caller, path: string, params?: Params, opts?: CallOptions) =>
-  call<T>(c, "DELETE", path, params, opts);
 
 /** The data of a result, or a fallback when it failed (for lists a page can render empty). */
 export function dataOr<T>(r: UpstreamResult<T>, fallback: T): T {

@@ -10,7 +10,6 @@ import { send, type Caller, type UpstreamResult } from "./client.server";
 import { opCall, type CatalogFields, type Ctx } from "./operator.server";
 import { setting } from "./settings.server";
 
-export type { AdminCompany, AdminFeedback, Company, CompanyStatus } from "@contract/api/company";
 import type { AdminCompany, AdminFeedback, Company, CompanyStatus } from "@contract/api/company";
 
 /** Whether /product searches companies (public setting is_main). */

@@ -8,15 +8,6 @@ import { pathOf } from "@contract/api/endpoint";
 import { send, type Caller, type UpstreamResult } from "./client.server";
 import { opCall, type CatalogFields, type Ctx } from "./operator.server";
 
-export type {
-  AdminNews,
-  AdminNewsCategory,
-  AdminNotice,
-  NewsDetail,
-  NewsPage,
-  NoticeDetail,
-  NoticePage,
-} from "@contract/api/content";
 import type {
   AdminNews,
   AdminNewsCategory,

@@ -4,14 +4,11 @@ import type { LedgerPage } from "@contract/api/finance";
 import { DRAW_TYPE } from "@contract/enums";
 import { type Caller, type UpstreamResult, send } from "./client.server";
 
-export type { LedgerItem, LedgerPage } from "@contract/api/finance";
-
 /** One page of the account's ledger, newest first (demo accounts are refused by the upstream). */
 export function forexChange(c: Caller, page: number): Promise<UpstreamResult<LedgerPage>> {
   return send<LedgerPage>(c, financeApi.forexChange, { page });
 }
 
-export type { DrawCurrency, DrawMethod, DrawPage, DrawRecord } from "@contract/api/finance";
 import type { DrawCurrency, DrawMethod, DrawPage, DrawRecord } from "@contract/api/finance";
 
 /** A withdrawal's kind: DRAW_TYPE.ADDRESS (a coin address) or DRAW_TYPE.BANK (a bank account). */
@@ -31,7 +28,7 @@ export function getDrawMethod(
   return send<DrawMethod[]>(c, financeApi.getDrawMethod, { draw_type: type, draw_id: drawId });
 }
 
-export type BindParams =
+type BindParams =
   | { type: typeof DRAW_TYPE.ADDRESS; draw_id: number; dc_address: string }
   | {
       type: typeof DRAW_TYPE.BANK;
@@ -54,7 +51,7 @@ export function delDrawMethod(c: Caller, id: number): Promise<UpstreamResult<nul
   return send<null>(c, financeApi.delDrawMethod, { id });
 }
 
-export interface DrawParams {
+interface DrawParams {
   draw_currency_id: number;
   /** Amount, USD (decimal text as entered). */
   number: string;
@@ -103,7 +100,6 @@ export function drawList(
   return send<DrawPage>(c, financeApi.drawList, { type, page });
 }
 
-export type { ChargeChannel, ChargePage, ChargeRecord, WireAccount } from "@contract/api/finance";
 import type { ChargeChannel, ChargePage, ChargeRecord, WireAccount } from "@contract/api/finance";
 import * as commonApi from "@contract/api/common";
 import type { Upload } from "@contract/api/common";

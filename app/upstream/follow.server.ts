@@ -2,7 +2,6 @@
 import * as followApi from "@contract/api/follow";
 import { send, type Caller, type UpstreamResult } from "./client.server";
 
-export type { FollowItem } from "@contract/api/follow";
 import type { FollowItem } from "@contract/api/follow";
 
 export function followList(c: Caller): Promise<UpstreamResult<FollowItem[]>> {

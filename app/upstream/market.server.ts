@@ -18,11 +18,6 @@ function cached<T>(c: Caller, key: string, load: () => Promise<UpstreamResult<T>
   return shared(`${c.lang}|${key}`, env().marketCacheMs, load);
 }
 
-export type { Candle, Category, Instrument, Quotation, Sparkline } from "@contract/api/market";
-export { PERIODS, DEFAULT_PERIOD, isPeriod, type Period } from "@contract/constants";
-
-export { logoPath } from "./views";
-
 export function getCategories(c: Caller): Promise<UpstreamResult<Category[]>> {
   return cached(c, "categories", () =>
     send<Category[]>(c, marketApi.getCategories, {}, { init: true }),

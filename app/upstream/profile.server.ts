@@ -4,8 +4,6 @@ import type { InviteInfo } from "@contract/api/profile";
 import type { CodeSent } from "@contract/api/identity";
 import { type Caller, type UpstreamResult, send } from "./client.server";
 
-export type { InviteInfo };
-
 /** Sends a password-change code to the account's own e-mail or mobile (chosen by `type`). */
 export function sendOwnCode(
   c: Caller,

@@ -5,9 +5,6 @@ import type { Captcha } from "@contract/api/identity";
 import { isOn, type AreaCode, type BasicInfo } from "@contract/api/settings";
 import { type Caller, type UpstreamResult, send } from "./client.server";
 
-export type { AreaCode, BasicInfo, Captcha };
-export { isOn };
-
 export function getBasicInfo(c: Caller): Promise<UpstreamResult<BasicInfo>> {
   return send<BasicInfo>(c, settingsApi.getBasicInfo, {}, { init: true });
 }

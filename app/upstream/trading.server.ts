@@ -8,11 +8,9 @@ import type { ForexDetail, Order, OrderPage } from "@contract/api/trading";
 import { ORDER_MODE, type OrderMode, type OrderTab, type OrderType } from "@contract/enums";
 import { type Caller, type UpstreamResult, send } from "./client.server";
 
-export type { ForexDetail, Order, OrderPage } from "@contract/api/trading";
+type OrderStatusTab = OrderTab;
 
-export type OrderStatusTab = OrderTab;
-
-export interface SubmitParams {
+interface SubmitParams {
   forex_id: number;
   /** ORDER_TYPE: 1 buy, 2 sell. */
   type: OrderType;
@@ -63,7 +61,7 @@ export async function myDeal(
 }
 
 /** Accepts the documented page object, or a bare array from a simpler back end. */
-export function normalisePage(d: unknown): OrderPage {
+function normalisePage(d: unknown): OrderPage {
   if (Array.isArray(d))
     return { data: d as Order[], total: d.length, all_fact_profits: 0, balance: 0 };
   const o = (d && typeof d === "object" ? d : {}) as Partial<OrderPage>;

@@ -8,7 +8,6 @@ import { pathOf } from "@contract/api/endpoint";
 import { type Caller, type UpstreamResult, send } from "./client.server";
 import { opCall, type Ctx } from "./operator.server";
 
-export type { AdminRealName, RealNameCenter } from "@contract/api/verify";
 import type { AdminRealName, RealNameCenter } from "@contract/api/verify";
 
 /** The account's verification state. */

@@ -4,7 +4,7 @@
  * loaders map what they fetch, and live pushes are mapped with the same functions.
  */
 import type { Candle, Category, Instrument, Quotation } from "@contract/api/market";
-import type { ForexDetail, Order, OrderPage } from "@contract/api/trading";
+import type { ForexDetail, Order } from "@contract/api/trading";
 import type { DayMarketItem, ForexTradePush, KlineItem } from "@contract/ws";
 import { MARKET_STATUS, ORDER_TYPE } from "@contract/enums";
 import { usdRate, floatArith } from "@contract/formulas";
@@ -107,7 +107,7 @@ export interface CandleView {
   volume: number;
 }
 
-export interface CategoryView {
+interface CategoryView {
   id: number;
   name: string;
 }
@@ -119,7 +119,7 @@ export function logoPath(logo: string | null | undefined): string | null {
   return /^[A-Za-z0-9._-]+\.(svg|png|jpe?g|webp|gif)$/i.test(file) ? `/media/logos/${file}` : null;
 }
 
-export function quoteView(q: Partial<Quotation> | null | undefined): QuoteView {
+function quoteView(q: Partial<Quotation> | null | undefined): QuoteView {
   return {
     open: num(q?.Open),
     close: num(q?.Close),
@@ -159,7 +159,7 @@ export interface LiveQuote {
   marketOpen: boolean;
 }
 
-export function liveQuote(item: DayMarketItem): LiveQuote {
+function liveQuote(item: DayMarketItem): LiveQuote {
   return {
     id: item.Id,
     code: item.Code,
@@ -199,14 +199,6 @@ export function orderView(o: Order): OrderView {
     createdAt: o.CreateTimeHandler ?? "",
     closedAt: o.ClosedAt ?? null,
   };
-}
-
-export function orderPageView(p: OrderPage): {
-  orders: OrderView[];
-  total: number;
-  balance: number;
-} {
-  return { orders: p.data.map(orderView), total: p.total, balance: p.balance };
 }
 
 export function accountView(d: ForexDetail | null): AccountView {

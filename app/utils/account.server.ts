@@ -13,7 +13,7 @@ import { getT } from "~/i18n.server";
 import { CODE_RESEND_SECONDS, cooldownLeft, refusalStatus } from "~/utils/forms.server";
 import { commitSession, requireSignedIn } from "~/utils/session.server";
 
-export interface AccountState {
+interface AccountState {
   caller: Caller;
   /** The upstream's user record (the session's summary when the upstream refused). */
   user: Pick<UpstreamUser, "email" | "mobile" | "is_demo" | "invite_code">;

@@ -12,7 +12,7 @@ import { readForm, refused, refusalStatus } from "~/utils/forms.server";
 import { catalogSchemas } from "~/schemas/operator";
 import { getT } from "~/i18n.server";
 
-export interface CatalogKind<T extends { id: number }> {
+interface CatalogKind<T extends { id: number }> {
   /** The page's own path (where a saved entry leads back to). */
   path: string;
   /** Every field operators may post when adding an entry. */

@@ -8,13 +8,8 @@ import { data } from "@remix-run/node";
 import type { SubmissionResult } from "@conform-to/react";
 import type { Caller } from "~/upstream/client.server";
 import { sendEmail, sendSms } from "~/upstream/account.server";
-import {
-  areaList,
-  captcha,
-  captchaRequired,
-  isShowMobile,
-  type Captcha,
-} from "~/upstream/settings.server";
+import { areaList, captcha, captchaRequired, isShowMobile } from "~/upstream/settings.server";
+import type { Captcha } from "@contract/api/identity";
 import { redirectWithToast } from "~/utils/toast.server";
 import { sendCodeSchema, sendCodeWithCaptchaSchema, type SendCodeForm } from "~/schemas/send-code";
 import { commitSession } from "~/utils/session.server";
@@ -59,7 +54,7 @@ export async function sendCodeAction(
 }
 
 /** What the register and forgot pages need to draw the send-code step. */
-export async function codeStepState(
+async function codeStepState(
   caller: Caller,
 ): Promise<{ cooldown: number; captcha: Captcha | null; captchaError: string | null }> {
   const sent = caller.session.get("codeSent");

@@ -21,13 +21,13 @@ export const companyCookie = createCookie("tp_company", {
 });
 
 /** The remembered company's id, or null. */
-export async function rememberedCompany(request: Request): Promise<number | null> {
+async function rememberedCompany(request: Request): Promise<number | null> {
   const v: unknown = await companyCookie.parse(request.headers.get("Cookie"));
   return typeof v === "number" && Number.isSafeInteger(v) && v > 0 ? v : null;
 }
 
 /** An http(s) address as a URL string, else null (javascript:, relative paths ...). */
-export function safeLossUrl(raw: string): string | null {
+function safeLossUrl(raw: string): string | null {
   if (!/^https?:\/\//i.test(raw) || !URL.canParse(raw)) return null;
   return new URL(raw).toString();
 }

@@ -18,7 +18,7 @@ import { readForm, refused, refusalStatus } from "~/utils/forms.server";
 import { operatorRedirect, requireOperator } from "~/utils/operator-session.server";
 import { getT } from "~/i18n.server";
 
-export interface EditorKind<T extends { id: number }, X> {
+interface EditorKind<T extends { id: number }, X> {
   path: string;
   fields: z.ZodRawShape;
   list: (ctx: Ctx, page: number) => Promise<UpstreamResult<AdminPage<T>>>;

@@ -46,7 +46,7 @@ export const policySeenCookie = createCookie("tp_policy_seen", {
   maxAge: ONE_YEAR_S,
 });
 
-export interface PolicyNotice {
+interface PolicyNotice {
   id: number;
   /** When it was published: what a dismissal remembers. */
   version: string;

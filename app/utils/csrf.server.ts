@@ -9,7 +9,7 @@ import { env, sessionSecrets } from "~/utils/env.server";
 import { getT } from "~/i18n.server";
 
 /** Name of the hidden input carrying the token. */
-export const CSRF_FIELD = "csrf";
+const CSRF_FIELD = "csrf";
 
 let csrf: CSRF | null = null;
 
@@ -33,7 +33,7 @@ export function commitCsrfToken(request: Request): Promise<readonly [string, str
 }
 
 /** Whether a posted form carries the token of the request's cookie. */
-export async function csrfValid(request: Request, formData: FormData): Promise<boolean> {
+async function csrfValid(request: Request, formData: FormData): Promise<boolean> {
   try {
     await csrfInstance().validate(formData, request.headers);
     return true;

@@ -15,8 +15,8 @@ import { isbot } from "isbot";
 import type { NextFunction, Request, Response } from "express";
 
 /** Query parameter of the visitor's choice, and its values. */
-export const VIEW_PARAM = "view";
-export const VIEW_COOKIE = "tp_view";
+const VIEW_PARAM = "view";
+const VIEW_COOKIE = "tp_view";
 const ONE_YEAR_S = 365 * 24 * 60 * 60;
 
 /** Paths that are never redirected: they are not the mobile site's pages. */
@@ -37,7 +37,7 @@ export interface DesktopRequest {
   view: string | undefined;
 }
 
-export type DesktopDecision =
+type DesktopDecision =
   | { kind: "pass" }
   | { kind: "desktop"; location: string }
   | { kind: "remember"; view: "mobile" | "desktop"; location: string };

@@ -22,10 +22,10 @@ import { parseTrustProxy, TRUST_PROXY_RULE, type TrustProxy } from "@contract/tr
 import { CHAT_FRAME_CACHE_MS } from "./chat-frame.server";
 
 /** Shortest accepted signing secret, in bytes (UTF-8). */
-export const MIN_SECRET_BYTES = 32;
+const MIN_SECRET_BYTES = 32;
 
 /** File in DATA_DIR holding the generated signing secret when SESSION_SECRET is unset. */
-export const SESSION_SECRET_FILE = "session-secret";
+const SESSION_SECRET_FILE = "session-secret";
 
 const splitSecrets = (v: string) =>
   v
@@ -75,7 +75,7 @@ const httpUrl = z
   )
   .transform((v) => v.replace(/\/+$/, ""));
 
-export const envSchema = z
+const envSchema = z
   .object({
     NODE_ENV: optional(
       z.enum(["production", "development", "test"], {

@@ -10,7 +10,7 @@ import { PRECISION as CONTRACT_PRECISION } from "@contract/constants";
 import { HTML_LANG, normaliseLang } from "~/i18n";
 
 /** Decimals shown: the contract's (balance 2, profit 6, margin 6, fee 6), and 2 for percentages. */
-export const PRECISION = { ...CONTRACT_PRECISION, percent: 2 } as const;
+const PRECISION = { ...CONTRACT_PRECISION, percent: 2 } as const;
 export const EMPTY = "--";
 
 const cache = new Map<string, Intl.NumberFormat>();

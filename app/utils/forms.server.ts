@@ -51,7 +51,7 @@ type OutputOf<S> = S extends (formData: FormData) => infer R
   ? z.output<R & AnySchema>
   : z.output<S & AnySchema>;
 
-export interface FormOptions {
+interface FormOptions {
   /** Fields never sent back to the page (passwords). */
   hideFields?: string[];
   /** The intent of a form posted without one (the first schema's otherwise). */
@@ -65,7 +65,7 @@ export interface FormOptions {
 }
 
 /** A form that passed every step. */
-export type AcceptedForm<M extends Schemas> = {
+type AcceptedForm<M extends Schemas> = {
   [K in keyof M & string]: {
     ok: true;
     intent: K;
@@ -79,7 +79,7 @@ export type AcceptedForm<M extends Schemas> = {
 }[keyof M & string];
 
 /** A refused form: the status to answer and conform's result to re-render the form with. */
-export interface RefusedForm {
+interface RefusedForm {
   ok: false;
   status: 400 | 403 | 413;
   intent: string;
@@ -87,7 +87,7 @@ export interface RefusedForm {
   result: SubmissionResult<string[]>;
 }
 
-export type FormOutcome<M extends Schemas> = AcceptedForm<M> | RefusedForm;
+type FormOutcome<M extends Schemas> = AcceptedForm<M> | RefusedForm;
 
 class BodyTooLarge extends Error {}
 

@@ -19,11 +19,11 @@ import type { Socket } from "node:net";
 /** Bytes discarded at most after the answer (64 MiB: many times any form's limit). */
 export const LINGER_MAX_BYTES = 64 * 1024 * 1024;
 /** Time the connection lingers at most after the answer. */
-export const LINGER_MAX_MS = 30_000;
+const LINGER_MAX_MS = 30_000;
 /** Time without a byte from the client after which the lingering connection closes. */
-export const LINGER_IDLE_MS = 5_000;
+const LINGER_IDLE_MS = 5_000;
 
-export interface LingerLimits {
+interface LingerLimits {
   maxBytes: number;
   maxMs: number;
   idleMs: number;

@@ -7,10 +7,10 @@
 import { createCookieSessionStorage, redirect, type Session } from "@remix-run/node";
 import type { Toast } from "~/utils/session.server";
 import { env, sessionSecrets } from "~/utils/env.server";
-import { can, isOperatorRole, type OperatorRole, type Permission } from "@contract/operators";
+import { isOperatorRole, type OperatorRole } from "@contract/operators";
 import { isPendingApproval } from "@contract/api/admin";
 
-export interface OperatorSessionData {
+interface OperatorSessionData {
   token: string;
   name: string;
   /** The operator's role when they signed in; a new role ends the token, so it stays current. */
@@ -19,11 +19,11 @@ export interface OperatorSessionData {
   expiresAt: number;
 }
 
-export interface OperatorFlashData {
+interface OperatorFlashData {
   toast: Toast;
 }
 
-export type OperatorSession = Session<OperatorSessionData, OperatorFlashData>;
+type OperatorSession = Session<OperatorSessionData, OperatorFlashData>;
 
 /** Where the console's sign-in page is. */
 export const OPERATOR_LOGIN = "/operator/login";
@@ -60,10 +60,6 @@ export function commitOperatorSession(session: OperatorSession): Promise<string>
   });
 }
 
-export function destroyOperatorSession(session: OperatorSession): Promise<string> {
-  return operatorStorage().destroySession(session);
-}
-
 export interface SignedInOperator {
   session: OperatorSession;
   token: string;
@@ -81,9 +77,6 @@ export async function getOperator(request: Request): Promise<SignedInOperator | 
   if (!token || !name || !isOperatorRole(role) || (at && at <= Date.now())) return null;
   return { session, token, name, role };
 }
-
-/** True when the signed-in operator's role holds the permission (what the console shows). */
-export const mayDo = (op: Pick<SignedInOperator, "role">, need: Permission) => can(op.role, need);
 
 /** For console pages: the signed-in operator, or a redirect to the console's sign-in. */
 export async function requireOperator(request: Request): Promise<SignedInOperator> {

@@ -17,7 +17,7 @@ import { env } from "~/utils/env.server";
 import { getSession } from "~/utils/session.server";
 import { send, type Caller } from "~/upstream/client.server";
 
-export const REVOCATIONS_FILE = "pending-revocations.json";
+const REVOCATIONS_FILE = "pending-revocations.json";
 const MAX_AGE_MS = 30 * 24 * 3600_000;
 const FIRST_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 60_000;
@@ -114,7 +114,7 @@ export function queueRevocation(token: string, now = Date.now()): void {
 }
 
 /** Tries every kept revocation once; keeps the ones the upstream could not take and retries later. */
-export async function retryPendingRevocations(now = Date.now()): Promise<number> {
+async function retryPendingRevocations(now = Date.now()): Promise<number> {
   const s = state();
   load(s);
   if (s.running) return s.pending.length;
@@ -140,11 +140,4 @@ export function resumePendingRevocations(): void {
   const s = state();
   load(s);
   schedule(s);
-}
-
-/** Tokens waiting for revocation (diagnostics and tests). */
-export function pendingRevocations(): number {
-  const s = state();
-  load(s);
-  return s.pending.length;
 }

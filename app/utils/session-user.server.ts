@@ -10,7 +10,7 @@ import { callerFor } from "~/upstream/client.server";
 import { logout, type UpstreamUser } from "~/upstream/account.server";
 import { queueRevocation } from "~/utils/revocations.server";
 
-export function summariseUser(u: UpstreamUser): SessionUser {
+function summariseUser(u: UpstreamUser): SessionUser {
   return {
     id: Number(u.id),
     uid: String(u.uid ?? ""),

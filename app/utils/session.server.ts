@@ -19,14 +19,14 @@ export interface Toast {
   text: string;
 }
 
-export interface SessionData {
+interface SessionData {
   token: string;
   user: SessionUser;
   /** Recipient and time (ms) of the last verification code sent from this browser. */
   codeSent: { to: string; at: number };
 }
 
-export interface SessionFlashData {
+interface SessionFlashData {
   toast: Toast;
 }
 
@@ -58,10 +58,6 @@ export function getSession(request: Request): Promise<AppSession> {
 
 export function commitSession(session: AppSession): Promise<string> {
   return sessionStorage().commitSession(session);
-}
-
-export function destroySession(session: AppSession): Promise<string> {
-  return sessionStorage().destroySession(session);
 }
 
 /** The page a request is for (path and query), as used in /login?from=... */
@@ -103,7 +99,7 @@ export function loginUrl(from: string): string {
   return `/login?from=${encodeURIComponent(from)}`;
 }
 
-export interface SignedIn {
+interface SignedIn {
   session: AppSession;
   token: string;
   user: SessionUser;

@@ -12,7 +12,7 @@ import crypto from "node:crypto";
 import type { Sparkline } from "@contract/api/market";
 import { SPARK_HEIGHT_PX, SPARK_WIDTH_PX, sparklinePath } from "~/components/Sparkline";
 
-export interface SparkSprite {
+interface SparkSprite {
   version: string;
   svg: string;
   /** Whether each instrument's last point is at or above its first (the colour of its row). */

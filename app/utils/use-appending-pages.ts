@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "@remix-run/react";
 
-export interface PageOfRows<R> {
+interface PageOfRows<R> {
   rows: R[];
   page: number;
 }

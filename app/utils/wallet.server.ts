@@ -11,16 +11,15 @@ import {
   delDrawMethod,
   drawSymbolList,
   getDrawMethod,
-  type DrawCurrency,
-  type DrawMethod,
   type DrawType,
 } from "~/upstream/finance.server";
+import type { DrawCurrency, DrawMethod } from "@contract/api/finance";
 import { requireSignedIn } from "~/utils/session.server";
 import { readForm, refused, refusalStatus } from "~/utils/forms.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { bindAddressSchema, bindBankSchema, deleteMethodSchema } from "~/schemas/wallet";
 
-export interface WalletData {
+interface WalletData {
   /** The upstream's reason when it refuses the wallet (a demo account), else null. */
   notice: string | null;
   addresses: DrawMethod[];

@@ -1,8 +1,9 @@
 /**
- * A web process that serves only the live routes (/live and /live.json) through the real Remix
- * request handler (@remix-run/express) and the real route modules and bridge: what the benchmark and
- * the integration test talk to when the full built server is not wanted. `UPSTREAM_URL` points the
- * bridge at the upstream.
+ * A web process that serves only the live endpoints, as server.ts does: /live through the app's
+ * plain Node handler (app/live/node.server.ts) and /live.json through the real Remix request handler
+ * (@remix-run/express) and route module, over the real bridge: what the benchmark and the integration
+ * test talk to when the full built server is not wanted. `UPSTREAM_URL` points the bridge at the
+ * upstream.
  *
  * As a program: `tsx tests/bench/live-web.ts` listens on PORT (0 = any) on 127.0.0.1 and prints
  * "LIVE_WEB_READY http://127.0.0.1:PORT"; it answers GET /__stats with the bridge's stats and RSS.
@@ -13,9 +14,9 @@ import { pathToFileURL } from "node:url";
 import express from "express";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
-import * as liveRoute from "../../app/routes/live";
 import * as liveJsonRoute from "../../app/routes/live[.]json";
 import { getBridge } from "../../app/live/bridge.server";
+import { serveLive } from "../../app/live/node.server";
 
 function minimalBuild(): ServerBuild {
   const root = { default: () => null };
@@ -28,12 +29,6 @@ function minimalBuild(): ServerBuild {
     },
     routes: {
       root: { id: "root", path: "", module: root as never },
-      "routes/live": {
-        id: "routes/live",
-        parentId: "root",
-        path: "live",
-        module: liveRoute as never,
-      },
       "routes/live[.]json": {
         id: "routes/live[.]json",
         parentId: "root",
@@ -71,18 +66,15 @@ export async function startLiveWeb(port = 0): Promise<LiveWeb> {
   app.get("/__stats", (_req, res) => {
     res.json({ ...getBridge().stats(), rss: process.memoryUsage().rss });
   });
+  app.get("/live", (req, res, next) => {
+    serveLive(req, res, req.ip ?? req.socket.remoteAddress ?? "").catch(next);
+  });
   app.all(
     "*",
     createRequestHandler({
       build: minimalBuild(),
       mode: "production",
-      // As server.ts does: the /live stream ends when the connection closes.
-      getLoadContext: (req, res) => {
-        if (req.path !== "/live") return {} as never;
-        const ac = new AbortController();
-        res.on("close", () => ac.abort());
-        return { liveSignal: ac.signal, liveBufferedBytes: () => res.writableLength } as never;
-      },
+      getLoadContext: () => ({}) as never,
     }),
   );
   const server = http.createServer(app);

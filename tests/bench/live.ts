@@ -3,7 +3,7 @@
  *
  * Starts an in-process reference upstream (simulated market, tick every BENCH_TICK_MS, default 250),
  * a web process serving /live (BENCH_WEB=full: the built product, `server.ts`, needs `npm run build`;
- * BENCH_WEB=harness: the live routes alone through the same Remix handler, tests/bench/live-web.ts;
+ * BENCH_WEB=harness: the live endpoints alone through the same handlers, tests/bench/live-web.ts;
  * default: full when a build exists, else harness), then BENCH_CLIENTS event-stream clients
  * (tests/bench/live-clients.ts) on loopback spread over child processes (so the clients' CPU is not the server's), and
  * measures for BENCH_SECONDS (default 20):

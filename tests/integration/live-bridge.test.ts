@@ -1,7 +1,7 @@
 /**
- * The web's live bridge end to end: a real upstream (in process, prices set by hand), the real
- * /live and /live.json routes behind the real Remix request handler, and real SSE clients (the
- * eventsource package).
+ * The web's live bridge end to end: a real upstream (in process, prices set by hand), /live through
+ * the app's plain Node handler and /live.json through the real Remix request handler (as server.ts
+ * serves them, tests/bench/live-web.ts), and real SSE clients (the eventsource package).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fs from "node:fs";

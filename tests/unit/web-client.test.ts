@@ -30,9 +30,9 @@ import {
   abbreviatedCacheKline,
   getCategories,
   kline,
-  logoPath,
   tradeList,
 } from "../../app/upstream/market.server";
+import { logoPath } from "../../app/upstream/views";
 import {
   areaList,
   captchaRequired,

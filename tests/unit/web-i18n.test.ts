@@ -4,7 +4,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   LANGUAGES,
   HTML_LANG,
@@ -154,6 +154,34 @@ describe("language rules", () => {
     ).toBe("de");
     expect(await detectLang(r("http://x/", { "Accept-Language": "fr-CA,fr;q=0.9" }))).toBe("fr");
     expect(await detectLang(r("http://x/"))).toBe("en");
+  });
+
+  it("detects a page request's language once, whoever asks (root, loaders, upstream client, render)", async () => {
+    const { localeCookie } = await import("../../app/i18n.server");
+    const { callerFor } = await import("../../app/upstream/client.server");
+    const cookie = (await localeCookie.serialize("de")).split(";")[0];
+    const parse = vi.spyOn(localeCookie, "parse");
+    try {
+      const request = new Request("http://x/trade", { headers: { Cookie: cookie } });
+      // What one document request does: the root loader and entry.server's render call detectLang,
+      // each loader's upstream caller carries the language, loaders translate with getT.
+      const langs = [
+        await detectLang(request),
+        (await callerFor(request)).lang,
+        (await callerFor(request)).lang,
+        await detectLang(request),
+      ];
+      await getT(request, "common");
+      expect(langs).toEqual(["de", "de", "de", "de"]);
+      expect(parse).toHaveBeenCalledTimes(1);
+      // Another request is detected on its own.
+      expect(await detectLang(new Request("http://x/", { headers: { Cookie: cookie } }))).toBe(
+        "de",
+      );
+      expect(parse).toHaveBeenCalledTimes(2);
+    } finally {
+      parse.mockRestore();
+    }
   });
 });
 

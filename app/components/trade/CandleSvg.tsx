@@ -5,7 +5,7 @@
 import { candleGeometry, DEFAULT_BOX, type Candle, type ChartBox } from "./candle-geometry";
 import { formatChartTime, formatPrice } from "~/utils/format";
 
-export interface CandleSvgProps {
+interface CandleSvgProps {
   candles: Candle[];
   period: string;
   precision: number;

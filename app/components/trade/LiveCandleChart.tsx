@@ -16,7 +16,7 @@ import { liveCandle } from "~/upstream/views";
 const MAX_CANDLES = 300;
 
 /** Merges a forming candle into a series (same time replaces, a later one appends). Pure. */
-export function mergeCandle(series: Candle[], c: Candle): Candle[] {
+function mergeCandle(series: Candle[], c: Candle): Candle[] {
   const last = series[series.length - 1];
   if (last && last.time === c.time) return [...series.slice(0, -1), c];
   if (last && c.time < last.time) return series;

@@ -25,7 +25,7 @@ import {
 import { useLang } from "./hooks";
 import { OrderActionForm } from "./OrderActionForm";
 
-export interface DetailKeys {
+interface DetailKeys {
   stop: string;
   close: string;
   cancel: string;

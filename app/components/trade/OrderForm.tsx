@@ -33,7 +33,7 @@ import { useHydrated, useLang } from "./hooks";
 import { dotDecimal, withDotDecimals } from "./decimal";
 import { StopPriceFields } from "./StopPriceFields";
 
-export interface OrderFormProps {
+interface OrderFormProps {
   instrument: InstrumentView;
   /** trade_fee_type of getBasicInfo (FEE_TYPE): 1 fixed per lot, otherwise margin x rate. */
   feeType: number;

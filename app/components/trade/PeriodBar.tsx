@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { PERIODS } from "@contract/constants";
 
 /** The contract's periods, in its order, with their label keys. */
-export const PERIOD_OPTIONS = PERIODS.map((value) => ({ value, key: `period.${value}` }));
+const PERIOD_OPTIONS = PERIODS.map((value) => ({ value, key: `period.${value}` }));
 
 export function PeriodBar({ code, period }: { code: string; period: string }) {
   const { t } = useTranslation("trade");

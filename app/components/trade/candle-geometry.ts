@@ -32,7 +32,7 @@ export const DEFAULT_BOX: ChartBox = {
   padTop: 8,
 };
 
-export interface CandleShape {
+interface CandleShape {
   time: number;
   up: boolean;
   /** Body rectangle. */
@@ -49,12 +49,12 @@ export interface CandleShape {
   vh: number;
 }
 
-export interface AxisLabel {
+interface AxisLabel {
   pos: number;
   value: number;
 }
 
-export interface CandleGeometry {
+interface CandleGeometry {
   box: ChartBox;
   min: number;
   max: number;

@@ -3,12 +3,7 @@
  * keyboards for inputMode="decimal" offer only the comma there). The order form's text number fields
  * accept it: one comma between digits becomes a dot before validation. Pure.
  */
-export const DECIMAL_FIELDS = [
-  "cont",
-  "target_price",
-  "target_profit_price",
-  "stop_loss_price",
-] as const;
+const DECIMAL_FIELDS = ["cont", "target_price", "target_profit_price", "stop_loss_price"] as const;
 
 const COMMA_DECIMAL_RE = /^\s*-?\d*,\d+\s*$/;
 

@@ -11,14 +11,15 @@ import { REVIEW_STATUS } from "@contract/enums";
 import { UPLOAD_MAX_BYTES } from "@contract/constants";
 import { callerFor } from "~/upstream/client.server";
 import { imageUpload } from "~/upstream/finance.server";
-import { realName, realNameCenter, type RealNameCenter } from "~/upstream/verify.server";
+import { realName, realNameCenter } from "~/upstream/verify.server";
+import type { RealNameCenter } from "@contract/api/verify";
 import { requireSignedIn } from "~/utils/session.server";
 import { readForm, refusalStatus } from "~/utils/forms.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { realNameSchema, VERIFY_MSG } from "~/schemas/verify";
 
 /** Largest verification form read: two of the upstream's largest images and the text fields. */
-export const VERIFY_FORM_MAX_BYTES = 2 * UPLOAD_MAX_BYTES + 64 * 1024;
+const VERIFY_FORM_MAX_BYTES = 2 * UPLOAD_MAX_BYTES + 64 * 1024;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireSignedIn(request);
@@ -30,7 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 /** The account may submit: nothing submitted yet, or the last submission was rejected. */
-export const maySubmit = (c: RealNameCenter | null) =>
+const maySubmit = (c: RealNameCenter | null) =>
   c !== null && c.review_status === REVIEW_STATUS.NOT_SUBMITTED;
 
 /** The first bytes of a JPEG, PNG or WebP file (the formats image_upload accepts). */

@@ -20,9 +20,8 @@ import {
   quickList,
   wireInfo,
   wireSubmit,
-  type ChargeChannel,
-  type WireAccount,
 } from "~/upstream/finance.server";
+import type { ChargeChannel, WireAccount } from "@contract/api/finance";
 import { requireSignedIn } from "~/utils/session.server";
 import { newIdempotencyKey, readForm, refusalStatus } from "~/utils/forms.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -32,7 +31,7 @@ import { coinCount } from "~/utils/charge";
 import { bankChargeSchema, coinChargeSchema } from "~/schemas/charge";
 
 /** Largest deposit form read: the upstream's largest image and room for the other fields. */
-export const CHARGE_FORM_MAX_BYTES = UPLOAD_MAX_BYTES + 64 * 1024;
+const CHARGE_FORM_MAX_BYTES = UPLOAD_MAX_BYTES + 64 * 1024;
 
 type Tab = (typeof CHANNEL_TYPE)[keyof typeof CHANNEL_TYPE];
 
@@ -43,14 +42,14 @@ function positiveInt(raw: string | null): number | null {
   return n >= 1 ? n : null;
 }
 
-export function tabOf(url: URL): Tab {
+function tabOf(url: URL): Tab {
   return url.searchParams.get("type") === String(CHANNEL_TYPE.BANK)
     ? CHANNEL_TYPE.BANK
     : CHANNEL_TYPE.COIN;
 }
 
 /** The QR code of an address: an inline SVG with presentation attributes only (no style). */
-export async function qrSvg(text: string): Promise<string> {
+async function qrSvg(text: string): Promise<string> {
   const svg = await QRCode.toString(text, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
   return svg.replace(/\sstyle="[^"]*"/g, "");
 }
@@ -111,7 +110,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return base;
 }
 
-export interface ChargeRow {
+interface ChargeRow {
   id: number;
   number: number;
   credited: number | null;
@@ -145,7 +144,7 @@ function rowOf(r: {
 }
 
 /** What a deposit form post came to: a declared deposit, or a refusal to show on the form. */
-export type ChargeOutcome =
+type ChargeOutcome =
   | { ok: true; location: string; message: string }
   | {
       ok: false;

@@ -16,9 +16,9 @@ import {
   drawList,
   drawSymbolList,
   getDrawMethod,
-  type DrawCurrency,
   type DrawType,
 } from "~/upstream/finance.server";
+import type { DrawCurrency } from "@contract/api/finance";
 import { forexDetail } from "~/upstream/trading.server";
 import { requireSignedIn } from "~/utils/session.server";
 import { newIdempotencyKey, readForm, refused, refusalStatus } from "~/utils/forms.server";
@@ -32,7 +32,7 @@ function typeOf(q: URLSearchParams): DrawType {
 }
 
 /** The expected arrival of `amount` USD in `c`'s units (null for an amount that is not a number). */
-export function arrivalOf(c: DrawCurrency, amount: string): string | null {
+function arrivalOf(c: DrawCurrency, amount: string): string | null {
   return withdrawNetText(amount, c.fee_type, c.draw_rate, c.usd_price);
 }
 

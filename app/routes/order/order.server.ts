@@ -7,9 +7,8 @@ import {
   forexDetail,
   myDeal,
   setStopPrice,
-  type Order,
-  type OrderPage,
 } from "~/upstream/trading.server";
+import type { Order, OrderPage } from "@contract/api/trading";
 import { tradeList } from "~/upstream/market.server";
 import { requireSignedIn } from "~/utils/session.server";
 import { getT } from "~/i18n.server";

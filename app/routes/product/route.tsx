@@ -12,7 +12,7 @@ import { InstrumentList } from "~/components/InstrumentRow";
 import { PageHeader } from "~/components/PageHeader";
 import { Icon } from "~/components/Icon";
 import { FormErrors, Hidden, refusalMessages, useMessage } from "~/components/Form";
-import type { Company } from "~/upstream/company.server";
+import type { Company } from "@contract/api/company";
 import { COMPANY_SEARCH_MAX } from "@contract/api/company";
 import companyStyles from "~/styles/company.css";
 

@@ -2,14 +2,9 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { callerFor, dataOr, failureToast } from "~/upstream/client.server";
-import {
-  DEFAULT_PERIOD,
-  isPeriod,
-  kline,
-  tradeList,
-  type Instrument,
-  type Period,
-} from "~/upstream/market.server";
+import { kline, tradeList } from "~/upstream/market.server";
+import type { Instrument } from "@contract/api/market";
+import { DEFAULT_PERIOD, isPeriod, type Period } from "@contract/constants";
 import { getBasicInfo } from "~/upstream/settings.server";
 import { closeOrder, forexDetail, myDeal, submitOrder } from "~/upstream/trading.server";
 import {
