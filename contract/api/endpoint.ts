@@ -4,11 +4,10 @@
  * type of its envelope's `data`. The upstream registers its routes from these (and publishes them as
  * OpenAPI); the web's client calls them by the same definitions.
  *
- * The schemas document each field's type and whether it is required. The reference upstream
- * validates with a lenient twin of them (every field an optional text or number, unknown fields such
- * as the `t` cache buster ignored) and leaves the rules (required fields, lot steps, leverage options,
- * price sides) to its services, which answer with precise translated refusals; a value no rule can
- * read (an object where a field is expected) is refused as an invalid value of that field.
+ * The schemas are the requests' only reader: the upstream validates every request with its
+ * endpoint's schema before the handler (a field's refusal: HTTP 400 with its message), built from
+ * the field rules of contract/fields.ts that the web's forms share; the services keep the rules that
+ * need the store or several fields (lot steps, leverage options, price sides, balances).
  */
 import { z } from "zod";
 import type { Permission } from "../operators";
@@ -73,8 +72,6 @@ export function pathOf(
   });
 }
 
-/** A whole-number id, or its text. */
-export const id = z.union([z.number().int(), z.string().trim().max(32)]);
 /**
  * Free text of a form field (a JSON number is read as its text): at most `max` characters, counted
  * as people count them (code points) after trimming. `tooLong` is the refusal's message key (an

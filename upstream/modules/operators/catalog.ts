@@ -17,7 +17,6 @@ import { DRAW_FEE_TYPE, DRAW_TYPE } from "@contract/enums";
 import type * as api from "@contract/api/admin";
 import type { DB } from "../../platform/db.js";
 import { CODE, CODE_FAIL, DomainError } from "../../platform/errors.js";
-import { intParam } from "../../platform/params.js";
 import { Dec, MICRO, usdToMicro } from "../money/decimal.js";
 import { validAddress } from "../money/addresses.js";
 import { writeAudit } from "./audit.js";
@@ -48,19 +47,6 @@ export interface Field {
   column?: string;
 }
 
-export const str = (raw: unknown) =>
-  typeof raw === "string" ? raw.trim() : typeof raw === "number" ? String(raw) : "";
-
-export const textField = (name: string, max: number, dflt?: string): Field => ({
-  name,
-  dflt,
-  read: (raw) => {
-    const s = str(raw);
-    if (s.length > max || (dflt === undefined && !s)) throw invalid(name);
-    return s;
-  },
-});
-
 /** A field its endpoint's schema has read: kept as that schema answers it. */
 const checked = (name: string, extra: Partial<Field> = {}): Field => ({
   name,
@@ -84,31 +70,6 @@ const usdMicro = (name: string, column: string): Field => ({
 /** The money catalogue's flag and place, read by their schemas; a new entry's defaults. */
 const shown = checked("enabled", { dflt: 1 });
 const place = checked("sort", { dflt: 0 });
-
-export const oneOf = (
-  name: string,
-  values: readonly number[],
-  extra: Partial<Field> = {},
-): Field => ({
-  name,
-  ...extra,
-  read: (raw) => {
-    const n = intParam(raw);
-    if (n === null || !values.includes(n)) throw invalid(name);
-    return n;
-  },
-});
-
-export const enabled = oneOf("enabled", [0, 1], { dflt: 1 });
-export const sort: Field = {
-  name: "sort",
-  dflt: 0,
-  read: (raw) => {
-    const n = intParam(raw);
-    if (n === null || n > 99_999) throw invalid("sort");
-    return n;
-  },
-};
 
 export interface Catalog<V> {
   table: string;

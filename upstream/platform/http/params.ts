@@ -1,12 +1,10 @@
 /**
- * The client's idempotency key as every route reads it (the `Idempotency-Key` header, or the form
- * field `idempotency_key`), and whole-number fields (platform/params.ts).
+ * The client's idempotency key as every idempotent route reads it: the `Idempotency-Key` header,
+ * or the form field `idempotency_key`.
  */
 import type { FastifyRequest } from "fastify";
 import { IDEMPOTENCY_FIELD, IDEMPOTENCY_KEY_RE } from "@contract/constants";
 import { DomainError, CODE_FAIL } from "../errors.js";
-
-export { intParam } from "../params.js";
 
 /**
  * The client's idempotency key, or null without one; a malformed key is refused with `invalidKey`
