@@ -3,11 +3,13 @@
  * circle; modules and platform never import the composition root; no module imports another's
  * routes; the engine and the money services import no HTTP; the platform imports modules only as
  * types. Each rule is also shown to catch its own breach, in a small tree that breaks each once
- * (tests/architecture-fixture). Beside them, the rule that only store files hold SQL.
+ * (tests/architecture-fixture). Beside them, the rule that only store files hold SQL, and the
+ * engine's and the money code's short functions (TigerBeetle's style: at most 70 lines each).
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -103,5 +105,46 @@ describe("SQL only in store files", () => {
       .filter((f) => !isStoreFile(f))
       .flatMap((f) => sqlIn(fs.readFileSync(path.join(ROOT, f), "utf8")).map((s) => `${f}: ${s}`));
     expect(outside).toEqual([]);
+  });
+});
+
+/** Functions of a source text longer than `max` lines: "name (lines)". */
+export function longFunctions(file: string, text: string, max: number): string[] {
+  const src = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
+  const out: string[] = [];
+  const visit = (n: ts.Node) => {
+    if (ts.isFunctionLike(n) && "body" in n && n.body) {
+      const first = src.getLineAndCharacterOfPosition(n.getStart()).line;
+      const lines = src.getLineAndCharacterOfPosition(n.getEnd()).line - first + 1;
+      const name = "name" in n && n.name ? n.name.getText() : `(line ${first + 1})`;
+      if (lines > max) out.push(`${name} (${lines})`);
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(src);
+  return out;
+}
+
+describe("short functions in the engine and the money code", () => {
+  const MAX_LINES = 70;
+
+  it("finds a function longer than the bound", () => {
+    const body = Array.from({ length: 80 }, (_, i) => `  const v${i} = ${i};`).join("\n");
+    expect(longFunctions("x.ts", `function big() {\n${body}\n}`, MAX_LINES)).toEqual(["big (82)"]);
+    expect(longFunctions("x.ts", "const f = () => 1;", MAX_LINES)).toEqual([]);
+  });
+
+  it("no function of the trading and money modules (their routes aside) exceeds 70 lines", () => {
+    const files = [
+      ...sourceFiles("upstream/modules/trading").filter((f) => !f.endsWith("/routes.ts")),
+      ...sourceFiles("upstream/modules/money").filter((f) => !f.includes("/routes")),
+    ];
+    expect(files).toContain("upstream/modules/trading/engine.ts");
+    const long = files.flatMap((f) =>
+      longFunctions(f, fs.readFileSync(path.join(ROOT, f), "utf8"), MAX_LINES).map(
+        (l) => `${f}: ${l}`,
+      ),
+    );
+    expect(long).toEqual([]);
   });
 });
