@@ -1,8 +1,11 @@
 /**
- * The operator console's forms. Fields are checked loosely here (present, bounded); the upstream
- * checks their values (amounts, remarks, settings) and its refusal is shown on the form with 400.
+ * The operator console's forms. Amounts are checked by the contract's field rules
+ * (contract/fields.ts USD_RULE, MAX_MONEY_USD), as the upstream reads them; other fields loosely
+ * here (present, bounded), the upstream checking their values (remarks, settings) and its refusal
+ * shown on the form with 400.
  */
 import { z } from "zod";
+import { isPlainDecimal, MAX_MONEY_USD, USD_RULE } from "@contract/fields";
 import { idempotencyKey, MSG, text } from "./fields";
 
 const id = z
@@ -22,10 +25,28 @@ export const operatorLoginSchema = z.object({
 
 export const operatorLogoutSchema = z.object({});
 
+/** An amount an operator enters: under the contract's USD_RULE and MAX_MONEY_USD, as the upstream reads it. */
+const AMOUNT_INVALID = "operator:amount_invalid";
+const usdAmount = (v: string, signed: boolean) => {
+  const magnitude = signed && v.startsWith("-") ? v.slice(1) : v;
+  const n = Number(v);
+  return (
+    isPlainDecimal(magnitude, USD_RULE) &&
+    n !== 0 &&
+    (signed || n > 0) &&
+    Math.abs(n) <= MAX_MONEY_USD
+  );
+};
+
 export const approveChargeSchema = z.object({
   intent: z.literal("approve"),
   id,
-  amount: z.string().trim().max(32).optional(),
+  /** The amount received, when it differs from the declared one. */
+  amount: z
+    .string()
+    .trim()
+    .optional()
+    .refine((v) => v === undefined || v === "" || usdAmount(v, false), AMOUNT_INVALID),
 });
 
 export const rejectChargeSchema = z.object({ intent: z.literal("reject"), id, remark });
@@ -41,7 +62,7 @@ export const rejectRequestSchema = z.object({ intent: z.literal("reject"), id, r
 export const adjustSchema = z.object({
   intent: z.literal("adjust"),
   uid: text().pipe(z.string().max(64)),
-  amount: text().pipe(z.string().max(32)),
+  amount: text().pipe(z.string().refine((v) => usdAmount(v, true), AMOUNT_INVALID)),
   remark,
   // Made when the form was rendered: a double click or a resubmit books the adjustment once.
   idempotency_key: idempotencyKey(),
