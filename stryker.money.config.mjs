@@ -3,19 +3,12 @@
  * First half of `npm run mutation` (see stryker.config.mjs): the contract's formulas and the money
  * module. Reports: reports/mutation/money.html and money.json.
  */
-import base from "./stryker.config.mjs";
+import base, { MONEY_FILES } from "./stryker.config.mjs";
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 const config = {
   ...base,
-  mutate: [
-    "contract/formulas.ts",
-    "contract/withdraw-net.ts",
-    "contract/deposit-coins.ts",
-    "contract/exact.ts",
-    "upstream/modules/money/*.ts",
-    "!upstream/modules/money/routes.ts",
-  ],
+  mutate: MONEY_FILES,
   htmlReporter: { fileName: "reports/mutation/money.html" },
   jsonReporter: { fileName: "reports/mutation/money.json" },
 };

@@ -5,8 +5,8 @@
  */
 import type { DB } from "./db.js";
 
-/** The user row a live token signs in, with the token's last use (ms). */
-export interface TokenUserRow {
+/** A user as a session knows them: the users row's columns a request reads. */
+export interface UserRow {
   id: number;
   uid: string;
   email: string | null;
@@ -17,6 +17,10 @@ export interface TokenUserRow {
   balance_micro: number;
   lock_balance_micro: number;
   created_at: number;
+}
+
+/** The user row a live token signs in, with the token's last use (ms). */
+export interface TokenUserRow extends UserRow {
   token_used_at: number;
 }
 

@@ -12,20 +12,8 @@ import {
   revokeUserTokens,
   touchToken,
   userOfLiveToken,
+  type UserRow,
 } from "../sessions-store.js";
-
-export interface UserRow {
-  id: number;
-  uid: string;
-  email: string | null;
-  mobile: string | null;
-  area_id: number | null;
-  invite_code: string;
-  is_demo: number;
-  balance_micro: number;
-  lock_balance_micro: number;
-  created_at: number;
-}
 
 /** The stored form of a token: its SHA-256, hex. */
 export function tokenHash(token: string): string {

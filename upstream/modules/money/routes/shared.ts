@@ -5,7 +5,8 @@
  */
 import type { FastifyRequest } from "fastify";
 import type { AppContext } from "../../../platform/context.js";
-import { requireUser, type UserRow } from "../../../platform/http/auth.js";
+import { requireUser } from "../../../platform/http/auth.js";
+import type { UserRow } from "../../../platform/sessions-store.js";
 import { idempotencyKeyOf } from "../../../platform/http/params.js";
 import type { RouteExtras } from "../../../platform/http/route.js";
 import { DomainError } from "../../../platform/errors.js";
