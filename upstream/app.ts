@@ -6,8 +6,8 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
 import formbody from "@fastify/formbody";
 import pino from "pino";
-import type { UpstreamConfig } from "./platform/config.js";
-import { openDb, type DB } from "./platform/db.js";
+import { storeOf, type UpstreamConfig } from "./platform/config.js";
+import { openStore, type DB } from "./platform/db.js";
 import { CODE_OK } from "./platform/http/envelope.js";
 import { clientErrorHandler, registerErrorHandling } from "./platform/http/errors.js";
 import { normaliseLang, translate, type Lang } from "./platform/i18n.js";
@@ -66,7 +66,7 @@ export async function buildUpstream(
   opts: { feed?: PriceFeed | ((db: DB) => PriceFeed) } = {},
 ): Promise<Upstream> {
   const log = pino({ level: config.logLevel, base: { svc: "upstream" } });
-  const db = openDb(config.dbFile);
+  const db = openStore(storeOf(config));
   const tp = config.trustProxy;
   const app = Fastify({
     logger: false,

@@ -4,15 +4,14 @@
  * breach, 2 when the store cannot be read. Opens the store read-only, so it can run beside a
  * running upstream (it reads one consistent snapshot).
  */
-import fs from "node:fs";
-import Database from "better-sqlite3";
-import { ConfigError, loadConfig } from "./platform/config.js";
+import { ConfigError, loadConfig, redactedStore, storeOf } from "./platform/config.js";
+import { openStoreReadOnly, type DB } from "./platform/db.js";
 import { CHECK_NAMES, checkLedger } from "./modules/money/check.js";
 
 function main(): number {
-  let file: string;
+  let where: string;
   try {
-    file = loadConfig().dbFile;
+    where = storeOf(loadConfig());
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);
@@ -20,11 +19,16 @@ function main(): number {
     }
     throw err;
   }
-  if (!fs.existsSync(file)) {
-    console.error(`No store at ${file} (set DATA_DIR or UPSTREAM_DB).`);
+  const file = redactedStore(where);
+  let db: DB;
+  try {
+    db = openStoreReadOnly(where);
+  } catch (err) {
+    console.error(
+      `Cannot read the store ${file}: ${(err as Error).message} (set DATABASE_URL, DATA_DIR or UPSTREAM_DB).`,
+    );
     return 2;
   }
-  const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
     const report = checkLedger(db);
     console.log(`Store: ${file}`);

@@ -8,9 +8,16 @@
  * needs both. `role` and `disable` end the operator's sign-ins at once. Each change writes its row
  * in the audit log (actor `cli`).
  */
-import { ConfigError, loadConfig, secretKeyDir, type UpstreamConfig } from "./platform/config.js";
+import {
+  ConfigError,
+  loadConfig,
+  redactedStore,
+  secretKeyDir,
+  storeOf,
+  type UpstreamConfig,
+} from "./platform/config.js";
 import { loadSecretKey } from "./platform/secret-box.js";
-import { openDb } from "./platform/db.js";
+import { openStore } from "./platform/db.js";
 import {
   createOperator,
   disableOperator,
@@ -34,8 +41,8 @@ async function main(argv: string[]): Promise<number> {
     }
     throw err;
   }
-  const dbFile = config.dbFile;
-  const db = openDb(dbFile);
+  const dbFile = redactedStore(storeOf(config));
+  const db = openStore(storeOf(config));
   try {
     if (cmd === "add" && name && rest[0] === "--role" && isOperatorRole(rest[1])) {
       const key = loadSecretKey(config.operatorSecretKey, secretKeyDir(config));

@@ -23,7 +23,7 @@ import path from "node:path";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
-import Database from "better-sqlite3";
+import { openStoreReadOnly } from "../../upstream/platform/db.js";
 import { checkLedger, CHECK_NAMES } from "../../upstream/modules/money/check.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -336,7 +336,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
       });
     }
     {
-      const db = new Database(dbFile, { readonly: true });
+      const db = openStoreReadOnly(dbFile);
       for (const a of accounts)
         a.userId = (
           db.prepare("SELECT id FROM users WHERE demo_id = ?").get(a.demoId) as { id: number }
@@ -449,7 +449,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
       ackedAtKill: Map<number, { userId: number; status: number }>,
       final: boolean,
     ) => {
-      const db = new Database(dbFile, { readonly: true, fileMustExist: true });
+      const db = openStoreReadOnly(dbFile);
       try {
         const report = checkLedger(db);
         for (const name of CHECK_NAMES) {
@@ -538,7 +538,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
       // Only a submit creates an order, and the clients are paused: a replay that created one
       // would show here (a second fee or profit of an order is checkLedger's order_fee/profit).
       const count = () => {
-        const db = new Database(dbFile, { readonly: true });
+        const db = openStoreReadOnly(dbFile);
         try {
           return db.prepare("SELECT COUNT(*) AS n FROM orders").get() as { n: number };
         } finally {
@@ -597,7 +597,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
 
     // The final tally: acknowledged orders and how many the store holds as acknowledged.
     result.acknowledged = acked.size;
-    const db = new Database(dbFile, { readonly: true });
+    const db = openStoreReadOnly(dbFile);
     for (const [id, seen] of acked) {
       const o = db.prepare("SELECT user_id, status FROM orders WHERE id = ?").get(id) as
         { user_id: number; status: number } | undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { openDb, type DB } from "../../upstream/platform/db.js";
+import { openDb, type DB, type SqliteDb } from "../../upstream/platform/db.js";
 import { ensureMarket } from "../../upstream/modules/market/history.js";
 import { PERIOD_MS, PERIODS } from "../../upstream/modules/market/candles.js";
 import { sessionOpen } from "../../upstream/modules/market/hours.js";
@@ -150,7 +150,10 @@ describe("generated history", () => {
   it("is deterministic: the same seed gives the same history, another seed another", () => {
     const dump = (db: DB) =>
       JSON.stringify(
-        db.prepare("SELECT * FROM candles ORDER BY instrument_id, period, time").raw().all(),
+        (db as SqliteDb)
+          .prepare("SELECT * FROM candles ORDER BY instrument_id, period, time")
+          .raw()
+          .all(),
       );
     const a = fresh(42);
     const b = fresh(42);

@@ -12,8 +12,10 @@ export interface UpstreamConfig {
   host: string;
   port: number;
   dataDir: string;
-  /** ":memory:" or a file path; tests use a fresh temporary file. */
+  /** ":memory:" or a file path; tests use a fresh temporary file. Unused with databaseUrl. */
   dbFile: string;
+  /** DATABASE_URL: the store on PostgreSQL (postgres://…); null: SQLite in dbFile. */
+  databaseUrl: string | null;
   smtpUrl: string | null;
   /** Sender address of code e-mails. */
   mailFrom: string;
@@ -125,6 +127,16 @@ const EnvSchema = z.object({
   UPSTREAM_PORT: int(4100, 0, 65535),
   DATA_DIR: text(),
   UPSTREAM_DB: text(),
+  DATABASE_URL: z.preprocess(
+    unset,
+    z
+      .string()
+      .regex(
+        /^postgres(ql)?:\/\/\S+$/i,
+        "must be a PostgreSQL URL such as postgres://user@host:5432/tradepost",
+      )
+      .optional(),
+  ),
   SMTP_URL: z.preprocess(
     unset,
     z.string().url("must be a URL such as smtp://user:pass@host:587").optional(),
@@ -226,6 +238,7 @@ export function loadConfig(
     port: e.UPSTREAM_PORT,
     dataDir,
     dbFile: e.UPSTREAM_DB ?? path.join(dataDir, "upstream.sqlite"),
+    databaseUrl: e.DATABASE_URL ?? null,
     smtpUrl,
     mailFrom: e.MAIL_FROM ?? "Tradepost <no-reply@tradepost.invalid>",
     smsWebhookUrl: e.SMS_WEBHOOK_URL ?? null,
@@ -253,6 +266,8 @@ export function loadConfig(
     logLevel: e.LOG_LEVEL ?? "info",
   };
   const config = { ...cfg, ...overrides };
+  if (config.databaseUrl !== null && config.operatorSecretKey === null)
+    throw new ConfigError([{ variable: "OPERATOR_SECRET_KEY", message: SECRET_KEY_WITH_POSTGRES }]);
   if (production && config.devOutbox)
     throw new ConfigError([{ variable: "DEV_OUTBOX", message: DEV_OUTBOX_IN_PRODUCTION }]);
   return config;
@@ -261,6 +276,20 @@ export function loadConfig(
 export const DEV_OUTBOX_IN_PRODUCTION =
   "cannot be on with NODE_ENV=production: it serves every verification code to whoever asks. " +
   "Deliver codes with SMTP_URL and SMS_WEBHOOK_URL (README), or run in development (npm run dev)";
+
+export const SECRET_KEY_WITH_POSTGRES =
+  "must be set with DATABASE_URL: every upstream node must seal and open operators' secrets with the " +
+  "same key, and a key generated on one node's disk is not on the others (README, docs/deploy.md)";
+
+/** The store of the configuration: its PostgreSQL URL, or its SQLite file. */
+export function storeOf(c: Pick<UpstreamConfig, "dbFile" | "databaseUrl">): string {
+  return c.databaseUrl ?? c.dbFile;
+}
+
+/** The store for messages: a PostgreSQL URL without its password. */
+export function redactedStore(where: string): string {
+  return where.replace(/^(postgres(?:ql)?:\/\/[^:/@]*):[^@]*@/i, "$1:***@");
+}
 
 /** Where the generated key of platform/secret-box.ts lives: beside the database file. */
 export function secretKeyDir(c: Pick<UpstreamConfig, "dbFile" | "dataDir">): string {

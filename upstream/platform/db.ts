@@ -1,28 +1,78 @@
 /**
- * SQLite store: opens the database in WAL mode with synchronous=FULL (every commit, and so every
- * acknowledged order and money movement, is on disk before the call returns: it survives a power
- * cut, not only a crash of the process) and applies versioned migrations in order.
+ * The store: SQLite (the embedded default, a file) or PostgreSQL (DATABASE_URL=postgres://…), behind
+ * one synchronous interface, `DB`, which is the part of better-sqlite3's API the modules use:
+ * `prepare(sql).run/get/all`, `exec`, `transaction(fn)`. Every module's SQL is written once, in
+ * SQL both engines read alike; store/sql-dialect.ts turns it into PostgreSQL's. Migrations are kept
+ * per dialect (migrations/NNN_*.sql for SQLite, migrations/postgres/NNN_*.sql), with the same
+ * version numbers, and applied at start-up and by `npm run migrate`.
  *
- * Other processes write to the same file while the upstream runs (`npm run operator`, a second
- * upstream starting). Two rules keep that safe:
+ * SQLite: WAL mode with synchronous=FULL (every commit, and so every acknowledged order and money
+ * movement, is on disk before the call returns: it survives a power cut, not only a crash of the
+ * process). Other processes write to the same file while the upstream runs (`npm run operator`, a
+ * second upstream starting). Two rules keep that safe:
  * - busy_timeout is set first, so even opening the file waits for another writer's lock;
  * - every transaction of `db.transaction(fn)` begins IMMEDIATE (write lock at BEGIN, waiting up to
  *   busy_timeout). A deferred one that reads, then writes, fails at once with SQLITE_BUSY_SNAPSHOT
  *   when another process committed in between: busy_timeout cannot help it. A read-only snapshot
  *   asks for `.deferred(...)` by name.
+ *
+ * PostgreSQL: store/pg.ts keeps the same meaning (one writer at a time, a read-only snapshot for
+ * `.deferred`, savepoints for nested transactions).
  */
 import Database from "better-sqlite3";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { PgStore } from "./store/pg.js";
 
-export type DB = Database.Database;
+export type { AnyFn, DB, Dialect, RunResult, Statement, TransactionFn } from "./store/types.js";
+import type { DB, Dialect } from "./store/types.js";
+
+/** The SQLite store: better-sqlite3's database, which the tests also reach directly. */
+export type SqliteDb = Database.Database & { readonly dialect: "sqlite" };
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
 
-export function openDb(file: string): DB {
+/** The store named by `where`: a postgres:// URL, or a SQLite file (":memory:" for none). */
+export function openStore(where: string): DB {
+  return isPostgresUrl(where) ? openPostgres(where) : openDb(where);
+}
+
+export function isPostgresUrl(where: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(where);
+}
+
+export function openPostgres(url: string): DB {
+  const db = new PgStore(url);
+  try {
+    migrate(db);
+    db.learnSchema();
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return db;
+}
+
+/**
+ * The store for reading only, without migrating it (`npm run ledger:check` beside a running
+ * upstream): SQLite opened read-only, or a PostgreSQL connection.
+ */
+export function openStoreReadOnly(where: string): DB {
+  if (!isPostgresUrl(where)) {
+    if (!fs.existsSync(where)) throw new Error(`No store at ${where}`);
+    return Object.assign(new Database(where, { readonly: true, fileMustExist: true }), {
+      dialect: "sqlite" as const,
+    });
+  }
+  const db = new PgStore(where);
+  db.learnSchema();
+  return db;
+}
+
+export function openDb(file: string): SqliteDb {
   if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
-  const db = new Database(file);
+  const db = Object.assign(new Database(file), { dialect: "sqlite" as const });
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = FULL");
@@ -36,7 +86,7 @@ export function openDb(file: string): DB {
 export const BUSY_TIMEOUT_MS = 5_000;
 
 /** Makes the plain call of every `db.transaction(fn)` its `.immediate` variant (see above). */
-function immediateByDefault(db: DB): void {
+function immediateByDefault(db: Database.Database): void {
   const make = db.transaction.bind(db);
   db.transaction = ((fn: (...args: never[]) => unknown) => {
     const tx = make(fn);
@@ -46,13 +96,26 @@ function immediateByDefault(db: DB): void {
       immediate: tx.immediate,
       exclusive: tx.exclusive,
     });
-  }) as DB["transaction"];
+  }) as Database.Database["transaction"];
 }
 
-/** Applies every migrations/NNN_name.sql not yet applied, each in its own transaction. */
+/** The migration files of a dialect, in order. */
+function migrationFiles(dialect: Dialect): { version: number; file: string; dir: string }[] {
+  const dir = dialect === "sqlite" ? MIGRATIONS_DIR : path.join(MIGRATIONS_DIR, "postgres");
+  return fs
+    .readdirSync(dir)
+    .filter((f) => /^\d{3}_.+\.sql$/.test(f))
+    .sort()
+    .map((file) => ({ version: Number(file.slice(0, 3)), file, dir }));
+}
+
+/**
+ * Applies every migration of the store's dialect not yet applied, each in its own write
+ * transaction (so two nodes starting at once apply each one once). Answers the files applied.
+ */
 export function migrate(db: DB): string[] {
   db.exec(
-    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)",
   );
   const applied = new Set(
     db
@@ -60,28 +123,29 @@ export function migrate(db: DB): string[] {
       .all()
       .map((r) => (r as { version: number }).version),
   );
-  const files = fs
-    .readdirSync(MIGRATIONS_DIR)
-    .filter((f) => /^\d{3}_.+\.sql$/.test(f))
-    .sort();
   const done: string[] = [];
-  for (const f of files) {
-    const version = Number(f.slice(0, 3));
-    if (applied.has(version)) continue;
-    const sql = fs.readFileSync(path.join(MIGRATIONS_DIR, f), "utf8");
+  for (const m of migrationFiles(db.dialect)) {
+    if (applied.has(m.version)) continue;
+    const sql = fs.readFileSync(path.join(m.dir, m.file), "utf8");
     const again = db.prepare("SELECT 1 FROM schema_migrations WHERE version = ?");
     const ran = db.transaction(() => {
-      // Another process opening the same file may have applied it since the list was read.
-      if (again.get(version)) return false;
+      // Another process opening the same store may have applied it since the list was read.
+      if (again.get(m.version)) return false;
       db.exec(sql);
       db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").run(
-        version,
-        f,
+        m.version,
+        m.file,
         Date.now(),
       );
       return true;
     })();
-    if (ran) done.push(f);
+    if (ran) done.push(m.file);
   }
   return done;
+}
+
+/** The write was refused by a UNIQUE index or key, on either store. */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "23505";
 }

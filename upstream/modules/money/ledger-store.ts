@@ -4,7 +4,7 @@
  * moves balances; only the money service (service.ts, and ledger.ts for the reads) imports it
  * (tests/unit/upstream-boundaries.test.ts).
  */
-import type { Statement } from "better-sqlite3";
+import type { Statement } from "../../platform/db.js";
 import type { DB } from "../../platform/db.js";
 
 /** A user's balance and locked balance as stored (micro-USD). */
@@ -68,7 +68,7 @@ export function ledgerStore(db: DB): LedgerStore {
     sum: db.prepare(
       "SELECT COALESCE(SUM(amount_micro), 0) AS s FROM ledger WHERE user_id = @userId",
     ),
-  } satisfies Record<string, Statement<unknown[]>>;
+  } satisfies Record<string, Statement>;
   return {
     moveBalance: (m) => (st.move.get(m) as { balance_micro: number } | undefined)?.balance_micro,
     insertRow: (row) => void st.insert.run(row),

@@ -38,6 +38,4 @@ export function updateCatalogRow(
 }
 
 /** A write refused by a UNIQUE index (the entry would duplicate another). */
-export function isUniqueViolation(err: unknown): boolean {
-  return (err as { code?: string })?.code === "SQLITE_CONSTRAINT_UNIQUE";
-}
+export { isUniqueViolation } from "../../platform/db.js";

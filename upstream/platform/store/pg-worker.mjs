@@ -1,0 +1,60 @@
+/**
+ * The worker thread behind the synchronous PostgreSQL store (pg.ts): it holds the connections
+ * (node-postgres clients, one per open store, keyed by a handle) and runs what the main thread
+ * asks, while the main thread waits on the answer (synckit). A store's statements therefore run in
+ * the order they are called, one at a time, on one connection, as better-sqlite3's do.
+ *
+ * Integers: BIGINT (int8) and NUMERIC (what SUM of a BIGINT answers) are read as JavaScript numbers,
+ * as SQLite's integers are: every stored amount is an integer of micro-USD within
+ * Number.MAX_SAFE_INTEGER (MAX_MONEY_USD, contract/fields.ts), checked on the way in.
+ */
+import pg from "pg";
+import { runAsWorker } from "synckit";
+
+pg.types.setTypeParser(20, (v) => Number(v)); // int8
+pg.types.setTypeParser(1700, (v) => Number(v)); // numeric
+
+/** @type {Map<number, pg.Client>} */
+const clients = new Map();
+
+async function clientOf(handle, url) {
+  let c = clients.get(handle);
+  if (c) return c;
+  c = new pg.Client({ connectionString: url, application_name: "tradepost-upstream" });
+  // A connection that breaks (the server restarted) is dropped; the next call opens a new one.
+  c.on("error", () => clients.delete(handle));
+  c.on("end", () => clients.delete(handle));
+  await c.connect();
+  clients.set(handle, c);
+  return c;
+}
+
+function failure(err) {
+  const e = /** @type {any} */ (err);
+  return {
+    error: { message: String(e?.message ?? e), code: e?.code ?? null, detail: e?.detail ?? null },
+  };
+}
+
+runAsWorker(async (handle, url, op, sql, params, name) => {
+  try {
+    if (op === "close") {
+      const c = clients.get(handle);
+      clients.delete(handle);
+      if (c) await c.end();
+      return { ok: true };
+    }
+    const c = await clientOf(handle, url);
+    if (op === "exec") {
+      await c.query(sql);
+      return { ok: true };
+    }
+    // A named statement is parsed once per connection and reused.
+    const r = await c.query(
+      name ? { name, text: sql, values: params } : { text: sql, values: params },
+    );
+    return { rows: r.rows, rowCount: r.rowCount ?? 0 };
+  } catch (err) {
+    return failure(err);
+  }
+});

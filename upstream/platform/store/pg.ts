@@ -1,0 +1,167 @@
+/**
+ * The store on PostgreSQL (DATABASE_URL=postgres://…), with the same synchronous interface as
+ * better-sqlite3 (db.ts `DB`): each call runs on the store's one connection, held by a worker
+ * thread (pg-worker.mjs), and returns when PostgreSQL has answered. See
+ * docs/decisions/0018-postgresql-store.md for why the store stays synchronous.
+ *
+ * Transactions keep SQLite's meaning for the code above:
+ * - `db.transaction(fn)()` is one writer at a time across every node: it begins with a
+ *   transaction-scoped advisory lock (WRITE_LOCK), as SQLite's BEGIN IMMEDIATE takes the file's
+ *   write lock. A read-then-write inside it therefore sees no other writer's commit in between.
+ * - `.deferred()` is a read-only snapshot (REPEATABLE READ) without the lock.
+ * - A transaction called inside another is a savepoint; a throw rolls back to it and rethrows.
+ * Commits are synchronous (synchronous_commit on): a commit returned is on the server's disk.
+ */
+import { createSyncFn } from "synckit";
+import { fileURLToPath } from "node:url";
+import type { AnyFn, DB, RunResult, Statement, TransactionFn } from "./types.js";
+import { toPostgres, valuesFor, type PgStatement } from "./sql-dialect.js";
+
+interface Answer {
+  rows?: Array<Record<string, unknown>>;
+  rowCount?: number;
+  ok?: boolean;
+  error?: { message: string; code: string | null; detail: string | null };
+}
+
+type Call = (
+  handle: number,
+  url: string,
+  op: "query" | "exec" | "close",
+  sql: string,
+  params: unknown[],
+  name: string | null,
+) => Answer;
+
+/** The advisory lock key every write transaction holds (one writer at a time, as SQLite). */
+export const WRITE_LOCK = 7_201_001;
+
+/** How long one call may wait for PostgreSQL before it fails (ms). */
+const CALL_TIMEOUT_MS = 60_000;
+
+let call: Call | null = null;
+let nextHandle = 1;
+
+function worker(): Call {
+  call ??= createSyncFn<Call>(fileURLToPath(new URL("./pg-worker.mjs", import.meta.url)), {
+    timeout: CALL_TIMEOUT_MS,
+  }) as unknown as Call;
+  return call;
+}
+
+/** An error of PostgreSQL, with its SQLSTATE as `code` (23505: unique violation, …). */
+export class PgError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | null,
+    readonly detail: string | null,
+  ) {
+    super(message);
+    this.name = "PgError";
+  }
+}
+
+export class PgStore implements DB {
+  readonly dialect = "postgres" as const;
+  private readonly handle = nextHandle++;
+  private readonly statements = new Map<string, PgStatement & { name: string }>();
+  private tablesWithId: Set<string> = new Set();
+  private depth = 0;
+  private named = 0;
+  private closed = false;
+
+  constructor(readonly url: string) {}
+
+  /** Reads which tables have an `id` column (after the migrations, which may add tables). */
+  learnSchema(): void {
+    const rows = this.send(
+      "query",
+      "SELECT table_name FROM information_schema.columns WHERE table_schema = current_schema() AND column_name = 'id'",
+      [],
+    ).rows!;
+    this.tablesWithId = new Set(rows.map((r) => String(r.table_name)));
+    this.statements.clear();
+  }
+
+  prepare(sql: string): Statement {
+    let st = this.statements.get(sql);
+    if (!st) {
+      // Names are never reused on the connection, even after learnSchema() forgets the statements.
+      st = { ...toPostgres(sql, this.tablesWithId), name: `t${++this.named}` };
+      this.statements.set(sql, st);
+    }
+    const s = st;
+    const query = (args: unknown[]) => this.send("query", s.text, valuesFor(s.slots, args), s.name);
+    return {
+      run: (...args: unknown[]): RunResult => {
+        const r = query(args);
+        const id = s.returnsId && r.rows!.length > 0 ? Number(r.rows![0].id) : 0;
+        return { changes: r.rowCount ?? 0, lastInsertRowid: id };
+      },
+      get: (...args: unknown[]) => query(args).rows![0],
+      all: (...args: unknown[]) => query(args).rows!,
+    };
+  }
+
+  exec(sql: string): void {
+    this.send("exec", sql, []);
+  }
+
+  transaction<F extends AnyFn>(fn: F): TransactionFn<F> {
+    const run =
+      (begin: string) =>
+      (...args: Parameters<F>): ReturnType<F> =>
+        this.within(begin, () => fn(...args) as ReturnType<F>);
+    const immediate = run(`BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK})`);
+    return Object.assign(immediate, {
+      default: immediate,
+      immediate,
+      exclusive: immediate,
+      deferred: run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"),
+    }) as unknown as TransactionFn<F>;
+  }
+
+  private within<R>(begin: string, body: () => R): R {
+    const outer = this.depth === 0;
+    const savepoint = `sp${this.depth}`;
+    this.exec(outer ? begin : `SAVEPOINT ${savepoint}`);
+    this.depth++;
+    let result: R;
+    try {
+      result = body();
+    } catch (err) {
+      this.depth--;
+      this.exec(outer ? "ROLLBACK" : `ROLLBACK TO SAVEPOINT ${savepoint}`);
+      throw err;
+    }
+    this.depth--;
+    this.exec(outer ? "COMMIT" : `RELEASE SAVEPOINT ${savepoint}`);
+    return result;
+  }
+
+  get inTransaction(): boolean {
+    return this.depth > 0;
+  }
+
+  get open(): boolean {
+    return !this.closed;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.send("close", "", []);
+  }
+
+  private send(
+    op: "query" | "exec" | "close",
+    sql: string,
+    params: unknown[],
+    name?: string,
+  ): Answer {
+    if (this.closed && op !== "close") throw new PgError("The store is closed", null, null);
+    const a = worker()(this.handle, this.url, op, sql, params, name ?? null);
+    if (a.error) throw new PgError(a.error.message, a.error.code, a.error.detail);
+    return a;
+  }
+}
