@@ -8,7 +8,30 @@ import path from "node:path";
  *   changes, so a fresh process per file would only repeat the imports (38 s → 24 s).
  * - integration: each file starts real servers (upstream, web) as child processes and mostly waits
  *   on them, so four files run at once on a 2-core machine (131 s → 75 s), one process each.
+ * - unit-postgres, integration-postgres: the store, engine, money and fuzz tests again, on
+ *   PostgreSQL (one server for the run, a new database per store: tests/support/test-store.ts).
  */
+
+/** The unit tests that run on both stores: every one that writes through the store. */
+const ON_BOTH_STORES_UNIT = [
+  "tests/unit/engine-*.test.ts",
+  "tests/unit/money-*.test.ts",
+  "tests/unit/market-history.test.ts",
+  "tests/unit/market-feed.test.ts",
+  "tests/unit/addresses.test.ts",
+  "tests/unit/verify.test.ts",
+  "tests/unit/upstream-codes.test.ts",
+  "tests/unit/upstream-limits.test.ts",
+];
+/** The integration tests that run on both stores (the upstream over HTTP, the fuzz, the soak). */
+const ON_BOTH_STORES_INTEGRATION = [
+  "tests/integration/fuzz-upstream.test.ts",
+  "tests/integration/ledger-check.test.ts",
+  "tests/integration/soak.test.ts",
+  "tests/integration/trading.test.ts",
+  "tests/integration/money.test.ts",
+];
+const POSTGRES_SETUP = "tests/support/postgres-setup.ts";
 export const shared = {
   resolve: {
     alias: {
@@ -37,6 +60,23 @@ export default defineConfig({
       {
         extends: true,
         test: { name: "integration", include: ["tests/integration/**/*.test.ts"] },
+      },
+      {
+        extends: true,
+        test: {
+          name: "unit-postgres",
+          include: ON_BOTH_STORES_UNIT,
+          isolate: false,
+          globalSetup: [POSTGRES_SETUP],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration-postgres",
+          include: ON_BOTH_STORES_INTEGRATION,
+          globalSetup: [POSTGRES_SETUP],
+        },
       },
     ],
   },

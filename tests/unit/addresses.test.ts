@@ -2,11 +2,12 @@
  * Coin addresses are checked with their network's checksum, so one mistyped character is refused
  * when the address is saved rather than losing a withdrawal.
  */
+import { openTestStore } from "../support/test-store.js";
 import { describe, expect, it } from "vitest";
 import bs58check from "bs58check";
 import { bech32, bech32m } from "bech32";
 import { validAddress } from "../../upstream/modules/money/addresses.js";
-import { migrate, openDb } from "../../upstream/platform/db.js";
+import { migrate } from "../../upstream/platform/db.js";
 
 /** Changes the character at `i` to another of the same alphabet. */
 const typo = (s: string, i: number, alphabet: string) => {
@@ -65,7 +66,7 @@ describe("coin addresses", () => {
   });
 
   it("every seeded deposit channel carries a valid address of its network", () => {
-    const db = openDb(":memory:");
+    const db = openTestStore();
     migrate(db);
     const rows = db.prepare("SELECT protocol_code, address FROM charge_channels").all() as {
       protocol_code: string;

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { refusal, rig, wire, type Rig } from "./engine-helpers.js";
 import { Engine } from "../../upstream/modules/trading/engine.js";
-import { openDb } from "../../upstream/platform/db.js";
+import { reopenTestStore } from "../support/test-store.js";
 import { createManualFeed } from "../../upstream/modules/market/manual-feed.js";
 import { DomainError } from "../../upstream/platform/errors.js";
 
@@ -331,7 +331,7 @@ describe("durability and ownership", () => {
       multiple: 100,
     });
     r.engine.stop();
-    const db2 = openDb(r.file);
+    const db2 = reopenTestStore(r.file);
     const feed2 = createManualFeed(db2);
     const e2 = wire(new Engine({ db: db2, feed: feed2 }));
     try {

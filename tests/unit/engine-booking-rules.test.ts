@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { refusal, rig, wire, type Rig } from "./engine-helpers.js";
 import { DomainError } from "../../upstream/platform/errors.js";
 import { Engine } from "../../upstream/modules/trading/engine.js";
-import { openDb } from "../../upstream/platform/db.js";
+import { reopenTestStore } from "../support/test-store.js";
 import { createManualFeed } from "../../upstream/modules/market/manual-feed.js";
 import { moneyOf } from "../../upstream/modules/money/service.js";
 import { dec } from "../../upstream/modules/money/decimal.js";
@@ -456,7 +456,7 @@ describe("figures and flags the pushes read", () => {
     r.feed.set("EURUSD", 1.1025);
     expect(r.engine.hotFloating(u)).toBe(25);
     r.engine.stop();
-    const db2 = openDb(r.file);
+    const db2 = reopenTestStore(r.file);
     const feed2 = createManualFeed(db2);
     feed2.set("EURUSD", 1.0975);
     const e2 = wire(new Engine({ db: db2, feed: feed2 }));
@@ -486,7 +486,7 @@ describe("figures and flags the pushes read", () => {
     r.feed.set("EURUSD", 1.1);
     order(r, u); // 0.1 lot at 1:100: 110 USD of margin, 0.22 of fee
     r.engine.stop();
-    const db2 = openDb(r.file);
+    const db2 = reopenTestStore(r.file);
     const feed2 = createManualFeed(db2);
     // Restarted while EURUSD stands 800 pips lower and has not ticked since: 800 USD of loss, so
     // 1,000 - 0.22 - 800 - 110 = 89.78 USD free, less than another 0.1 lot's 102.20.
@@ -540,7 +540,7 @@ describe("the price feed", () => {
     r.feed.set("EURUSD", 1.1);
     const o = order(r, u, { target_profit_price: "1.2" });
     r.engine.stop();
-    const db2 = openDb(r.file);
+    const db2 = reopenTestStore(r.file);
     const e2 = new Engine({ db: db2, feed: null });
     const feed2 = createManualFeed(db2);
     try {
@@ -676,7 +676,7 @@ describe("stops of open positions", () => {
     r.feed.set("EURUSD", 1.1);
     const o = order(r, u, { stop_loss_price: "1.09" });
     r.engine.stop();
-    const db2 = openDb(r.file);
+    const db2 = reopenTestStore(r.file);
     const feed2 = createManualFeed(db2);
     const e2 = wire(new Engine({ db: db2, feed: feed2 }));
     try {

@@ -1,8 +1,12 @@
-/** Shared set-up of the engine unit tests: a real store on a temp file, the manual feed, the engine. */
+/**
+ * Shared set-up of the engine unit tests: a real store (a temp SQLite file, or a new PostgreSQL
+ * database in the PostgreSQL projects: tests/support/test-store.ts), the manual feed, the engine.
+ */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { openDb, type DB } from "../../upstream/platform/db.js";
+import { openStore, type DB } from "../../upstream/platform/db.js";
+import { newTestStoreWhere } from "../support/test-store.js";
 import { createManualFeed, type ManualFeed } from "../../upstream/modules/market/manual-feed.js";
 import { Engine } from "../../upstream/modules/trading/engine.js";
 import { moneyOf } from "../../upstream/modules/money/service.js";
@@ -63,7 +67,9 @@ export function wire(engine: Engine) {
 export type WireEngine = ReturnType<typeof wire>;
 
 export interface Rig {
+  /** A temporary directory of the rig's own (removed on close). */
   dir: string;
+  /** Where the store is: a SQLite file or a PostgreSQL URL (reopenTestStore opens it again). */
   file: string;
   db: DB;
   feed: ManualFeed;
@@ -88,8 +94,8 @@ let seq = 0;
  */
 export function rig(opts: { alwaysOpen?: boolean } = {}): Rig {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tp-eng-"));
-  const file = path.join(dir, "up.sqlite");
-  const db = openDb(file);
+  const file = newTestStoreWhere();
+  const db = openStore(file);
   const feed = createManualFeed(db, { alwaysOpen: opts.alwaysOpen ?? true });
   const engine = wire(
     new Engine({ db, feed, log: { error: (o) => console.error(o), warn: () => {} } }),

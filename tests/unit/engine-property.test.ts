@@ -154,7 +154,9 @@ describe("engine property", () => {
                 if (open.n === 0) expect(bal).toBeGreaterThanOrEqual(0);
               }
               const live = r.db
-                .prepare("SELECT SUM(status = 1) AS o, SUM(status = 0) AS p FROM orders")
+                .prepare(
+                  "SELECT SUM(CASE WHEN status = 1 THEN 1 ELSE 0 END) AS o, SUM(CASE WHEN status = 0 THEN 1 ELSE 0 END) AS p FROM orders",
+                )
                 .get() as { o: number | null; p: number | null };
               expect(r.engine.stats()).toMatchObject({ open: live.o ?? 0, pending: live.p ?? 0 });
             }

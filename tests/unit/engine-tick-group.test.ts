@@ -3,6 +3,7 @@
  * transaction: one commit per tick, events only after it, and a failure rolls the whole group back
  * in the store and in memory alike before each booking is retried in its own transaction.
  */
+import { allowUpdates, refuseUpdates } from "../support/test-store.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { rig, type Rig } from "./engine-helpers.js";
 import { moneyOf } from "../../upstream/modules/money/service.js";
@@ -54,7 +55,9 @@ function book(r: Rig): { users: number[]; tp: number[]; pend: number[] } {
 /** The engine's memory against the store: live orders, used margin, balances. */
 function expectMemoryEqualsStore(r: Rig, users: number[]): void {
   const live = r.db
-    .prepare("SELECT SUM(status = 1) AS o, SUM(status = 0) AS p FROM orders")
+    .prepare(
+      "SELECT SUM(CASE WHEN status = 1 THEN 1 ELSE 0 END) AS o, SUM(CASE WHEN status = 0 THEN 1 ELSE 0 END) AS p FROM orders",
+    )
     .get() as { o: number | null; p: number | null };
   expect(r.engine.stats()).toMatchObject({ open: live.o ?? 0, pending: live.p ?? 0 });
   for (const u of users) {
@@ -162,10 +165,12 @@ describe("a failing booking", () => {
     const { users, tp, pend } = book(r);
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     // The store refuses to close the second TP order.
-    r.db.exec(
-      `CREATE TRIGGER refuse_close BEFORE UPDATE OF status ON orders WHEN NEW.id = ${tp[1]} AND NEW.status = 3
-       BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`,
-    );
+    refuseUpdates(r.db, {
+      name: "refuse_close",
+      table: "orders",
+      column: "status",
+      condition: `NEW.id = ${tp[1]} AND NEW.status = 3`,
+    });
     const events: number[] = [];
     r.engine.core.events.on("positionsClosed", (e) => events.push(...e.orderIds));
     r.engine.core.events.on("orderActivated", (e) => events.push(e.orderId));
@@ -179,7 +184,7 @@ describe("a failing booking", () => {
     expect(r.engine.listOrders(users[1], 1, 1).data.map((o) => o.Id)).toContain(tp[1]);
     expectMemoryEqualsStore(r, users);
     // Once the store accepts it, the next tick reaching it closes it.
-    r.db.exec("DROP TRIGGER refuse_close");
+    allowUpdates(r.db, { name: "refuse_close", table: "orders" });
     r.feed.set("EURUSD", 1.111);
     expect(r.engine.listOrders(users[1], 3, 1).data.map((o) => o.Id)).toContain(tp[1]);
     expectMemoryEqualsStore(r, users);
@@ -197,10 +202,12 @@ describe("a failing booking", () => {
     });
     const before = snapshot();
     // The last booking of the group fails: the closes and the first fill before it are undone.
-    r.db.exec(
-      `CREATE TRIGGER refuse_fill BEFORE UPDATE OF status ON orders WHEN NEW.id = ${pend[1]} AND NEW.status = 1
-       BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`,
-    );
+    refuseUpdates(r.db, {
+      name: "refuse_fill",
+      table: "orders",
+      column: "status",
+      condition: `NEW.id = ${pend[1]} AND NEW.status = 1`,
+    });
     const events: number[] = [];
     r.engine.core.events.on("positionsClosed", (e) => events.push(...e.orderIds));
     r.engine.core.events.on("orderActivated", (e) => events.push(e.orderId));

@@ -5,6 +5,7 @@
  * level, a balance changed by another module, a booking the store refuses, and an engine that
  * stopped.
  */
+import { refuseUpdates } from "../support/test-store.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { rig, type Rig } from "./engine-helpers.js";
 import { moneyOf } from "../../upstream/modules/money/service.js";
@@ -171,10 +172,12 @@ describe("a booking the store refuses", () => {
     const u = r.user(10_000);
     r.feed.set("EURUSD", 1.1);
     const o = order(r, u, { target_profit_price: "1.11" });
-    r.db.exec(
-      `CREATE TRIGGER refuse_close BEFORE UPDATE OF status ON orders WHEN NEW.id = ${o.Id} AND NEW.status = 3
-       BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`,
-    );
+    refuseUpdates(r.db, {
+      name: "refuse_close",
+      table: "orders",
+      column: "status",
+      condition: `NEW.id = ${o.Id} AND NEW.status = 3`,
+    });
     vi.spyOn(console, "error").mockImplementation(() => {});
     r.feed.set("EURUSD", 1.1125);
     expect(r.engine.stats().open).toBe(1);

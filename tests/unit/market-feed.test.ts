@@ -1,5 +1,6 @@
+import { openTestStore } from "../support/test-store.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { openDb, type DB } from "../../upstream/platform/db.js";
+import { type DB } from "../../upstream/platform/db.js";
 import { createSimulator } from "../../upstream/modules/market/simulator.js";
 import { createManualFeed } from "../../upstream/modules/market/manual-feed.js";
 import { usdRate } from "../../upstream/modules/market/instruments.js";
@@ -12,7 +13,7 @@ afterEach(() => {
   while (dbs.length) dbs.pop()!.close();
 });
 function db(): DB {
-  const d = openDb(":memory:");
+  const d = openTestStore();
   dbs.push(d);
   return d;
 }
@@ -253,7 +254,7 @@ describe("candle retention", () => {
     expect(pruneCandles(d, 250)).toBeGreaterThan(0);
     const counts = d
       .prepare(
-        "SELECT period, MAX(n) mx, MIN(n) mn FROM (SELECT period, instrument_id, COUNT(*) n FROM candles GROUP BY 1, 2) GROUP BY 1",
+        "SELECT period, MAX(n) mx, MIN(n) mn FROM (SELECT period, instrument_id, COUNT(*) n FROM candles GROUP BY 1, 2) AS per_instrument GROUP BY 1",
       )
       .all() as { period: string; mx: number; mn: number }[];
     for (const c of counts)

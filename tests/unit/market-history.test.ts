@@ -1,5 +1,6 @@
+import { openTestStore } from "../support/test-store.js";
 import { describe, expect, it } from "vitest";
-import { openDb, type DB, type SqliteDb } from "../../upstream/platform/db.js";
+import { type DB } from "../../upstream/platform/db.js";
 import { ensureMarket } from "../../upstream/modules/market/history.js";
 import { PERIOD_MS, PERIODS } from "../../upstream/modules/market/candles.js";
 import { sessionOpen } from "../../upstream/modules/market/hours.js";
@@ -19,7 +20,7 @@ interface Row {
 }
 
 function fresh(seed: number, now = NOW): { db: DB; ms: number } {
-  const db = openDb(":memory:");
+  const db = openTestStore();
   const r = ensureMarket(db, seed, now);
   return { db, ms: r.ms };
 }
@@ -150,10 +151,10 @@ describe("generated history", () => {
   it("is deterministic: the same seed gives the same history, another seed another", () => {
     const dump = (db: DB) =>
       JSON.stringify(
-        (db as SqliteDb)
+        db
           .prepare("SELECT * FROM candles ORDER BY instrument_id, period, time")
-          .raw()
-          .all(),
+          .all()
+          .map((r) => Object.values(r as object)),
       );
     const a = fresh(42);
     const b = fresh(42);

@@ -4,11 +4,12 @@
  * to, what an approval credits (and refuses to credit), times by the service's clock, paging, and
  * the idempotency key that ignores the re-uploaded proof.
  */
+import { openTestStore } from "../support/test-store.js";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CHARGE_STATUS } from "@contract/enums";
-import { openDb, type DB } from "../../upstream/platform/db.js";
+import { type DB } from "../../upstream/platform/db.js";
 import { DomainError } from "../../upstream/platform/errors.js";
 import { Deposits } from "../../upstream/modules/money/deposits.js";
 import { showSeededDeposits } from "./money-helpers";
@@ -21,7 +22,7 @@ afterEach(() => {
 
 let n = 0;
 function setup() {
-  const db = openDb(":memory:");
+  const db = openTestStore();
   opened.push(db);
   showSeededDeposits(db);
   let clock = 1_000;
@@ -164,7 +165,7 @@ describe("where a deposit goes", () => {
   });
 
   it("a fresh store offers none: the seeded channels and bank account are hidden placeholders", () => {
-    const db = openDb(":memory:");
+    const db = openTestStore();
     opened.push(db);
     const deposits = new Deposits(db);
     expect(deposits.channels()).toEqual([]);
@@ -174,7 +175,7 @@ describe("where a deposit goes", () => {
   });
 
   it("hiding the placeholders leaves an entry an operator already made their own", () => {
-    const db = openDb(":memory:");
+    const db = openTestStore();
     opened.push(db);
     // A store from before migration 025: everything shown, one address the broker's own.
     showSeededDeposits(db);

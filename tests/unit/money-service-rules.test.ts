@@ -4,8 +4,9 @@
  * comes back or is paid out of the lock only as far as the lock holds it; the row's time, memo and
  * reference are what the caller gave; the ledger pages newest first.
  */
+import { openTestStore } from "../support/test-store.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { openDb, type DB } from "../../upstream/platform/db.js";
+import { type DB } from "../../upstream/platform/db.js";
 import { DomainError } from "../../upstream/platform/errors.js";
 import { MoneyService, moneyOf } from "../../upstream/modules/money/service.js";
 import { ledgerPage } from "../../upstream/modules/money/ledger.js";
@@ -19,7 +20,7 @@ afterEach(() => {
 let n = 0;
 /** A store with one user holding `usd` (one deposit row at time 1). */
 function setup(usd = 100) {
-  const db = openDb(":memory:");
+  const db = openTestStore();
   opened.push(db);
   const money = moneyOf(db);
   const user = () =>
@@ -270,7 +271,7 @@ describe("transactions", () => {
   it("one service per store", () => {
     const { db, money } = setup(0);
     expect(moneyOf(db)).toBe(money);
-    const other = openDb(":memory:");
+    const other = openTestStore();
     opened.push(other);
     expect(moneyOf(other)).not.toBe(money);
     expect(moneyOf(other)).toBeInstanceOf(MoneyService);

@@ -5,9 +5,10 @@
  * allows, decisions by the service's clock, paging; and the wallet's limits: how many
  * destinations, how long each field, which currency a destination may name, when one may go.
  */
+import { openTestStore } from "../support/test-store.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { DRAW_TYPE, WITHDRAW_STATUS } from "@contract/enums";
-import { openDb, type DB } from "../../upstream/platform/db.js";
+import { type DB } from "../../upstream/platform/db.js";
 import { DomainError } from "../../upstream/platform/errors.js";
 import { moneyOf } from "../../upstream/modules/money/service.js";
 import {
@@ -27,7 +28,7 @@ afterEach(() => {
 let n = 0;
 /** A store, a user with `usd`, the free margin the test sets (default: the balance), a fixed clock. */
 function setup(usd = 1000) {
-  const db = openDb(":memory:");
+  const db = openTestStore();
   opened.push(db);
   const money = moneyOf(db);
   let clock = 1_000;

@@ -1,6 +1,7 @@
 /** Verification codes and captchas of the upstream's account area, on an in-memory store. */
+import { openTestStore } from "../support/test-store.js";
 import { beforeEach, describe, expect, it } from "vitest";
-import { openDb, type DB } from "../../upstream/platform/db.js";
+import { type DB } from "../../upstream/platform/db.js";
 import {
   CODE_TTL_MS,
   MAX_WRONG_TRIES,
@@ -16,7 +17,7 @@ import { microToNumber } from "../../upstream/modules/identity/views.js";
 
 let db: DB;
 beforeEach(() => {
-  db = openDb(":memory:");
+  db = openTestStore();
 });
 
 describe("verification codes", () => {

@@ -1,6 +1,7 @@
 /** The abuse limits' mechanism (upstream/platform/limits.ts) on an in-memory store. */
+import { openTestStore } from "../support/test-store.js";
 import { beforeEach, describe, expect, it } from "vitest";
-import { openDb, type DB } from "../../upstream/platform/db.js";
+import { type DB } from "../../upstream/platform/db.js";
 import { LIMITS, Limits, addressSubject, parseLimitSpec } from "../../upstream/platform/limits.js";
 import { RateLimitedError } from "../../upstream/platform/errors.js";
 import { setSetting } from "../../upstream/platform/settings.js";
@@ -8,7 +9,7 @@ import { LANGS, translate } from "../../upstream/platform/i18n.js";
 
 let db: DB;
 beforeEach(() => {
-  db = openDb(":memory:");
+  db = openTestStore();
 });
 
 async function refusal(p: Promise<unknown>): Promise<RateLimitedError | null> {

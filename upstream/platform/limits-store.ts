@@ -1,16 +1,36 @@
 /**
  * The `rate_limits` table (migration 010): the counters of the abuse limits kept in the store, in
- * the layout of rate-limiter-flexible's RateLimiterSQLite, which reads and writes them itself; and
- * the purge of counters that expired long ago.
+ * the layout of rate-limiter-flexible's RateLimiterSQLite and RateLimiterPostgres, which read and
+ * write them themselves (on PostgreSQL through a pool of its own, so every node counts in the same
+ * rows); and the purge of counters that expired long ago.
  */
-import { RateLimiterSQLite, type RateLimiterAbstract } from "rate-limiter-flexible";
+import pg from "pg";
+import {
+  RateLimiterPostgres,
+  RateLimiterSQLite,
+  type RateLimiterAbstract,
+} from "rate-limiter-flexible";
 import type { DB } from "./db.js";
+import type { PgStore } from "./store/pg.js";
+
+type LimiterOptions = {
+  keyPrefix: string;
+  points: number;
+  duration: number;
+  blockDuration: number;
+};
 
 /** A limiter counting in `rate_limits` (keys are "<keyPrefix>:<subject>"). */
-export function storedRateLimiter(
-  db: DB,
-  opts: { keyPrefix: string; points: number; duration: number; blockDuration: number },
-): RateLimiterAbstract {
+export function storedRateLimiter(db: DB, opts: LimiterOptions): RateLimiterAbstract {
+  if (db.dialect === "postgres")
+    return new RateLimiterPostgres({
+      ...opts,
+      storeClient: poolOf(db as PgStore),
+      storeType: "pool",
+      tableName: "rate_limits",
+      tableCreated: true,
+      clearExpiredByTimeout: false,
+    });
   return new RateLimiterSQLite({
     ...opts,
     storeClient: db,
@@ -20,6 +40,27 @@ export function storedRateLimiter(
     tableCreated: true,
     clearExpiredByTimeout: false,
   });
+}
+
+/** Connections of the limiters of one store (few: a use is one statement). */
+const POOL_SIZE = 4;
+const pools = new WeakMap<PgStore, pg.Pool>();
+
+function poolOf(db: PgStore): pg.Pool {
+  let p = pools.get(db);
+  if (!p) {
+    // Idle connections close after a while and never keep the process alive.
+    p = new pg.Pool({
+      connectionString: db.url,
+      max: POOL_SIZE,
+      idleTimeoutMillis: 10_000,
+      allowExitOnIdle: true,
+    });
+    p.on("error", () => undefined); // a broken idle connection is dropped; the next use opens another
+    pools.set(db, p);
+    db.onClose(() => void p!.end().catch(() => undefined));
+  }
+  return p;
 }
 
 const statements = new WeakMap<DB, ReturnType<typeof prepare>>();

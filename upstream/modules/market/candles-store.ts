@@ -22,6 +22,16 @@ export interface CandleRecord extends Candle {
   period: Period;
 }
 
+/** Rows written by one statement of insertCandlesIfMissing (8 values each). */
+const CANDLES_PER_INSERT = 250;
+
+function insertCandlesSql(rows: number): string {
+  return `INSERT INTO candles (instrument_id, period, time, open, high, low, close, volume) VALUES ${Array.from(
+    { length: rows },
+    () => "(?, ?, ?, ?, ?, ?, ?, ?)",
+  ).join(", ")} ON CONFLICT DO NOTHING`;
+}
+
 function prepare(db: DB) {
   return {
     upsert: db.prepare(
@@ -30,12 +40,10 @@ function prepare(db: DB) {
        ON CONFLICT(instrument_id, period, time) DO UPDATE SET
          open = excluded.open, high = excluded.high, low = excluded.low, close = excluded.close, volume = excluded.volume`,
     ),
-    // Positional: it writes every candle of a first start's history (about 90 000 rows), where
-    // binding by name costs about half as much again as the insert itself.
-    insertIfMissing: db.prepare(
-      `INSERT OR IGNORE INTO candles (instrument_id, period, time, open, high, low, close, volume)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
+    // Positional, CANDLES_PER_INSERT rows a statement: it writes every candle of a first start's
+    // history (about 90 000 rows), where binding by name costs about half as much again as the
+    // insert itself, and a statement per row would be a round trip each on PostgreSQL.
+    insertIfMissing: db.prepare(insertCandlesSql(CANDLES_PER_INSERT)),
     newest: db.prepare(
       `SELECT time, open, high, low, close, volume FROM candles
        WHERE instrument_id = @instrumentId AND period = @period ORDER BY time DESC LIMIT @limit`,
@@ -74,9 +82,24 @@ export function insertCandlesIfMissing(
   db: DB,
   q: { instrumentId: number; period: Period; candles: readonly Candle[] },
 ): void {
-  const ins = stmts(db).insertIfMissing;
-  for (const c of q.candles)
-    ins.run(q.instrumentId, q.period, c.time, c.open, c.high, c.low, c.close, c.volume);
+  const row = (c: Candle) => [
+    q.instrumentId,
+    q.period,
+    c.time,
+    c.open,
+    c.high,
+    c.low,
+    c.close,
+    c.volume,
+  ];
+  for (let i = 0; i < q.candles.length; i += CANDLES_PER_INSERT) {
+    const chunk = q.candles.slice(i, i + CANDLES_PER_INSERT);
+    const st =
+      chunk.length === CANDLES_PER_INSERT
+        ? stmts(db).insertIfMissing
+        : db.prepare(insertCandlesSql(chunk.length));
+    st.run(chunk.flatMap(row));
+  }
 }
 
 /** The `limit` newest stored candles of one period, newest first. */

@@ -56,13 +56,14 @@ export interface NewInstrument {
 function prepare(db: DB) {
   return {
     insertCategory: db.prepare(
-      "INSERT OR IGNORE INTO categories (id, names, sort) VALUES (@id, @names, @sort)",
+      "INSERT INTO categories (id, names, sort) VALUES (@id, @names, @sort) ON CONFLICT DO NOTHING",
     ),
     insertInstrument: db.prepare(
-      `INSERT OR IGNORE INTO instruments (code, show_code, logo, category_id, session, quote_currency, price_precision, pip,
+      `INSERT INTO instruments (code, show_code, logo, category_id, session, quote_currency, price_precision, pip,
          min_lots, cont_num, margin_mode, multiples, fee_rate, base_price, volatility, api, sort, enabled)
        VALUES (@code, @showCode, @logo, @categoryId, @session, @quoteCurrency, @pricePrecision, '0.01', '0.01',
-         @contNum, 2, @multiples, @feeRate, @basePrice, @volatility, 'sim', @sort, 1)`,
+         @contNum, 2, @multiples, @feeRate, @basePrice, @volatility, 'sim', @sort, 1)
+       ON CONFLICT DO NOTHING`,
     ),
     enabledInstruments: db.prepare(
       `SELECT i.* FROM instruments i JOIN categories c ON c.id = i.category_id

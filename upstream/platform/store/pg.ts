@@ -147,9 +147,17 @@ export class PgStore implements DB {
     return !this.closed;
   }
 
+  private readonly closers: Array<() => void> = [];
+
+  /** Runs `f` when the store closes (resources kept beside the connection, e.g. a pool). */
+  onClose(f: () => void): void {
+    this.closers.push(f);
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    for (const f of this.closers.splice(0)) f();
     this.send("close", "", []);
   }
 
