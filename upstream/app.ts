@@ -12,6 +12,7 @@ import { CODE_OK } from "./platform/http/envelope.js";
 import { clientErrorHandler, registerErrorHandling } from "./platform/http/errors.js";
 import { normaliseLang, translate, type Lang } from "./platform/i18n.js";
 import { createHub, type Hub } from "./platform/ws/hub.js";
+import { connectNatsBroker, createLocalBroker, type PushBroker } from "./platform/ws/broker.js";
 import type { PriceFeed } from "./modules/market/feed.js";
 import { createSimulator } from "./modules/market/simulator.js";
 import { createManualFeed } from "./modules/market/manual-feed.js";
@@ -66,6 +67,10 @@ export async function buildUpstream(
   opts: { feed?: PriceFeed | ((db: DB) => PriceFeed) } = {},
 ): Promise<Upstream> {
   const log = pino({ level: config.logLevel, base: { svc: "upstream" } });
+  // Pushes between upstream nodes go through NATS when NATS_URL names it, else stay in process.
+  const broker: PushBroker = config.natsUrl
+    ? await connectNatsBroker({ url: config.natsUrl, log })
+    : createLocalBroker();
   const db = openStore(storeOf(config));
   const tp = config.trustProxy;
   const app = Fastify({
@@ -80,8 +85,8 @@ export async function buildUpstream(
   await app.register(multipart, {
     limits: { fileSize: config.uploadMaxBytes, files: 1, fields: 4, parts: 5, fieldSize: 1024 },
   });
-  const hub = createHub(app.server, db);
-  const ctx = buildServices({ config, db, hub, log, feed: opts.feed });
+  const hub = createHub(app.server, db, broker);
+  const ctx = buildServices({ config, db, hub, broker, log, feed: opts.feed });
 
   app.decorateRequest("lang", "en" as Lang);
   app.decorateRequest("operator", null);
@@ -174,6 +179,7 @@ export async function buildUpstream(
       ctx.engine.stop();
       ctx.feed.stop();
       await hub.close();
+      await broker.close();
       await app.close();
       db.close();
     },
@@ -188,10 +194,11 @@ function buildServices(deps: {
   config: UpstreamConfig;
   db: DB;
   hub: Hub;
+  broker: PushBroker;
   log: pino.Logger;
   feed?: PriceFeed | ((db: DB) => PriceFeed);
 }): AppContext {
-  const { config, db, hub, log } = deps;
+  const { config, db, hub, broker, log } = deps;
   const feed = feedOf(config, db, deps.feed);
   const startupMs = (feed as { startupMs?: number }).startupMs;
   if (startupMs !== undefined) log.info({ ms: startupMs }, "market ready (seed and history)");
@@ -204,6 +211,7 @@ function buildServices(deps: {
     db,
     config,
     hub,
+    broker,
     log,
     limits: new Limits(db, config.rateLimit, log),
     feed,

@@ -121,6 +121,20 @@ describe("upstream config", () => {
     expect(problemOf({ CODE_RESEND_S: "0" })).toMatch(/CODE_RESEND_S/);
   });
 
+  it("reads NATS_URL: unset keeps pushes in process; one or several nats:// or tls:// URLs", () => {
+    expect(loadConfig(env({})).natsUrl).toBeNull();
+    expect(loadConfig(env({ NATS_URL: "" })).natsUrl).toBeNull();
+    expect(loadConfig(env({ NATS_URL: " nats://127.0.0.1:4222 " })).natsUrl).toBe(
+      "nats://127.0.0.1:4222",
+    );
+    expect(
+      loadConfig(env({ NATS_URL: "nats://u:p@n1.example.com:4222,tls://n2.example.com:4222" }))
+        .natsUrl,
+    ).toBe("nats://u:p@n1.example.com:4222,tls://n2.example.com:4222");
+    for (const bad of ["127.0.0.1:4222", "http://127.0.0.1:4222", "nats://a:1,", "nats://"])
+      expect(problemOf({ NATS_URL: bad })).toMatch(/NATS_URL must be a nats:\/\/ or tls:\/\/ URL/);
+  });
+
   it("refuses an invalid value, naming the variable", () => {
     expect(problemOf({ UPSTREAM_PORT: "abc" })).toMatch(/UPSTREAM_PORT must be a whole number/);
     expect(problemOf({ UPSTREAM_PORT: "70000" })).toMatch(/UPSTREAM_PORT must be at most 65535/);

@@ -68,6 +68,11 @@ export interface UpstreamConfig {
   strategies: "auto" | "on" | "off";
   /** How often the strategy traders act, ms. */
   strategyIntervalMs: number;
+  /**
+   * The NATS server(s) carrying websocket pushes between upstream nodes (platform/ws/broker.ts):
+   * one nats:// or tls:// URL or several, comma-separated; null: pushes stay in this process.
+   */
+  natsUrl: string | null;
   /** pino log level. */
   logLevel: string;
 }
@@ -119,6 +124,28 @@ const trustProxy = () =>
         c.addIssue({ code: z.ZodIssueCode.custom, message: TRUST_PROXY_RULE });
         return z.NEVER;
       })
+      .optional(),
+  );
+
+/** NATS_URL: one nats:// or tls:// URL, or several separated by commas (a NATS cluster). */
+const natsUrl = () =>
+  z.preprocess(
+    unset,
+    z
+      .string()
+      .trim()
+      .refine(
+        (v) =>
+          v.split(",").every((u) => {
+            try {
+              const p = new URL(u.trim());
+              return (p.protocol === "nats:" || p.protocol === "tls:") && p.hostname !== "";
+            } catch {
+              return false;
+            }
+          }),
+        "must be a nats:// or tls:// URL such as nats://127.0.0.1:4222, or several separated by commas",
+      )
       .optional(),
   );
 
@@ -189,6 +216,7 @@ const EnvSchema = z.object({
   MARKET_FEED: z.preprocess(unset, z.enum(["simulator", "manual"]).optional()),
   STRATEGIES: z.preprocess(unset, z.enum(["auto", "on", "off"]).optional()),
   STRATEGY_INTERVAL_MS: int(15_000, 100, 3_600_000),
+  NATS_URL: natsUrl(),
   LOG_LEVEL: z.preprocess(
     unset,
     z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
@@ -263,6 +291,7 @@ export function loadConfig(
     marketFeed: e.MARKET_FEED ?? "simulator",
     strategies: e.STRATEGIES ?? "auto",
     strategyIntervalMs: e.STRATEGY_INTERVAL_MS,
+    natsUrl: e.NATS_URL ?? null,
     logLevel: e.LOG_LEVEL ?? "info",
   };
   const config = { ...cfg, ...overrides };

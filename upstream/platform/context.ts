@@ -12,6 +12,7 @@ import type { Envelope } from "./http/envelope.js";
 import type { OperatorLookup } from "./http/operator-guard.js";
 import type { Limits } from "./limits.js";
 import type { Hub } from "./ws/hub.js";
+import type { PushBroker } from "./ws/broker.js";
 import type { PriceFeed } from "../modules/market/feed.js";
 import type { CandleBook } from "../modules/market/candles.js";
 import type { Engine } from "../modules/trading/engine.js";
@@ -24,6 +25,11 @@ export interface AppContext {
   db: DB;
   config: UpstreamConfig;
   hub: Hub;
+  /**
+   * What carries the hub's pushes between upstream nodes (ws/broker.ts): in process without
+   * NATS_URL, NATS with it. Also the leader's ticks, for a node mirroring its market.
+   */
+  broker: PushBroker;
   log: pino.Logger;
   /** The abuse limits (limits.ts), off when config.rateLimit is false. */
   limits: Limits;

@@ -8,6 +8,12 @@
  *                   {"op":"revoked","code":999,"msg"} when the connection's token was revoked (its
  *                   private topics are dropped; the connection stays open for public topics)
  * Public topics: DAY_MARKET, KLINE.{code}. Private topics (need login): FOREX_TRADE, FOREX_CLOSED.
+ *
+ * Pushes and revocations go through a push broker (broker.ts): in process it hands them straight
+ * back to this hub's local delivery; with NATS it also carries them to every other node's hub,
+ * and this hub delivers what the other nodes publish. Either way a push reaches each connection
+ * subscribed to it once. `subscribedUsers` counts the connections of every node (this one's, and
+ * those the other nodes announce).
  */
 import type { IncomingMessage } from "node:http";
 import type { Server } from "node:http";
@@ -22,6 +28,7 @@ import {
   isTopic,
 } from "@contract/constants";
 import { WS_PATH } from "@contract/ws";
+import { createLocalBroker, type PushBroker, type PushSink } from "./broker.js";
 
 export const PRIVATE_TOPICS = new Set(PRIVATE_TOPIC_LIST);
 /** A connection whose send buffer is above this skips conflatable pushes until it drains. */
@@ -38,28 +45,41 @@ export interface Conn {
   lastSeen: number;
 }
 
-export type SnapshotProvider = (topic: string, conn: Conn) => unknown | undefined;
+/** Whom a snapshot is for: a connection, or (on a resync) one user of any node. */
+export type Subscriber = Pick<Conn, "userId" | "lang">;
+
+export type SnapshotProvider = (topic: string, who: Subscriber) => unknown | undefined;
 
 export interface Hub {
-  /** Sends to every connection subscribed to a public topic. */
+  /** Sends to every connection (of every node) subscribed to a public topic. */
   publish(topic: string, data: unknown): void;
-  /** Sends a private topic to every connection of one user that subscribed to it. */
+  /** Sends a private topic to every connection (of every node) of one user that subscribed to it. */
   publishToUser(userId: number, topic: string, data: unknown): void;
-  /** Registers what a new subscriber of matching topics gets first. */
+  /**
+   * Registers what a new subscriber of matching topics gets first; also what a resync republishes
+   * (the provider of a public topic is then asked for `{ userId: null, lang: "en" }`).
+   */
   onSubscribe(match: (topic: string) => boolean, provider: SnapshotProvider): void;
-  /** Ids of users with at least one logged-in connection subscribed to a private topic. */
+  /** Ids of users with a logged-in connection, on any node, subscribed to a private topic. */
   subscribedUsers(topic: string): number[];
-  /** Logs out the connections of a token, given by its hash (logout or revocation). */
+  /** Logs out the connections of a token on every node, given by its hash (logout or revocation). */
   dropTokenHash(tokenHash: string): void;
   connectionCount(): number;
   close(): Promise<void>;
 }
 
-export function createHub(server: Server, db: DB): Hub {
+/**
+ * The hub of a server's /v1/ws. `broker` carries its pushes to the other nodes (default: none, the
+ * in-process broker); the hub attaches itself to it, and the caller closes it after the hub.
+ */
+export function createHub(server: Server, db: DB, broker: PushBroker = createLocalBroker()): Hub {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const conns = new Set<Conn>();
   const byTopic = new Map<string, Set<Conn>>();
   const providers: { match: (t: string) => boolean; provider: SnapshotProvider }[] = [];
+  /** Topics this node has published (bounded by the topics that exist): what a resync redoes. */
+  const publishedPublic = new Set<string>();
+  const publishedPrivate = new Set<string>();
 
   server.on("upgrade", (req: IncomingMessage, socket, head) => {
     const url = new URL(req.url ?? "/", "http://x");
@@ -76,16 +96,33 @@ export function createHub(server: Server, db: DB): Hub {
     conn.ws.send(JSON.stringify(msg));
   }
 
+  /** Each matching provider's snapshot of a topic for a subscriber (none answers undefined). */
+  function snapshots(topic: string, who: Subscriber): unknown[] {
+    const out: unknown[] = [];
+    for (const p of providers) {
+      if (!p.match(topic)) continue;
+      const data = p.provider(topic, who);
+      if (data !== undefined) out.push(data);
+    }
+    return out;
+  }
+
+  /** snapshots, or none when a provider fails (a resync must reach the other topics and users). */
+  function snapshotsOrNone(topic: string, who: Subscriber): unknown[] {
+    try {
+      return snapshots(topic, who);
+    } catch {
+      return [];
+    }
+  }
+
   function sub(conn: Conn, topic: string): void {
     conn.topics.add(topic);
     let set = byTopic.get(topic);
     if (!set) byTopic.set(topic, (set = new Set()));
     set.add(conn);
-    for (const p of providers) {
-      if (!p.match(topic)) continue;
-      const data = p.provider(topic, conn);
-      if (data !== undefined) send(conn, { op: "push", topic, data });
-    }
+    if (PRIVATE_TOPICS.has(topic)) broker.localUsersChanged();
+    for (const data of snapshots(topic, conn)) send(conn, { op: "push", topic, data });
   }
 
   function unsub(conn: Conn, topic: string): void {
@@ -95,7 +132,63 @@ export function createHub(server: Server, db: DB): Hub {
       set.delete(conn);
       if (set.size === 0) byTopic.delete(topic);
     }
+    if (PRIVATE_TOPICS.has(topic)) broker.localUsersChanged();
   }
+
+  /** This node's users subscribed to a private topic. */
+  function localUsers(topic: string): number[] {
+    const ids = new Set<number>();
+    for (const c of byTopic.get(topic) ?? []) if (c.userId !== null) ids.add(c.userId);
+    return [...ids];
+  }
+
+  /** Where the broker delivers, this node's publishes and the other nodes' alike. */
+  const sink: PushSink = {
+    deliver(topic, data) {
+      const set = byTopic.get(topic);
+      if (!set || set.size === 0) return;
+      const text = JSON.stringify({ op: "push", topic, data });
+      for (const c of set)
+        if (c.ws.readyState === WebSocket.OPEN && c.ws.bufferedAmount <= MAX_BUFFERED)
+          c.ws.send(text);
+    },
+    deliverToUser(userId, topic, data) {
+      const set = byTopic.get(topic);
+      if (!set) return;
+      for (const c of set) if (c.userId === userId) send(c, { op: "push", topic, data });
+    },
+    dropTokenHash(hash) {
+      for (const c of conns) {
+        if (c.token !== null && tokenHash(c.token) === hash) {
+          dropPrivate(c);
+          c.userId = null;
+          c.token = null;
+          send(c, {
+            op: "revoked",
+            code: CODE_SESSION_INVALID,
+            msg: translate(c.lang, "session_invalid"),
+          });
+        }
+      }
+    },
+    localUsers() {
+      const out: Record<string, number[]> = {};
+      for (const t of PRIVATE_TOPICS) out[t] = localUsers(t);
+      return out;
+    },
+    // After a broker reconnection: the topics this node produced are published again as their
+    // snapshots, so that connections elsewhere catch up on pushes the outage dropped. A node that
+    // published nothing (one that does not run the market and the engine) sends nothing.
+    resync() {
+      for (const topic of publishedPublic)
+        for (const data of snapshotsOrNone(topic, { userId: null, lang: "en" }))
+          broker.publish(topic, data);
+      for (const topic of publishedPrivate)
+        for (const userId of hub.subscribedUsers(topic))
+          for (const data of snapshotsOrNone(topic, { userId, lang: "en" }))
+            broker.publishToUser(userId, topic, data);
+    },
+  };
 
   function dropPrivate(conn: Conn): void {
     for (const t of [...conn.topics]) if (PRIVATE_TOPICS.has(t)) unsub(conn, t);
@@ -199,41 +292,26 @@ export function createHub(server: Server, db: DB): Hub {
   }, 10_000);
   idle.unref();
 
-  return {
+  const hub: Hub = {
     publish(topic, data) {
-      const set = byTopic.get(topic);
-      if (!set || set.size === 0) return;
-      const text = JSON.stringify({ op: "push", topic, data });
-      for (const c of set)
-        if (c.ws.readyState === WebSocket.OPEN && c.ws.bufferedAmount <= MAX_BUFFERED)
-          c.ws.send(text);
+      publishedPublic.add(topic);
+      broker.publish(topic, data);
     },
     publishToUser(userId, topic, data) {
-      const set = byTopic.get(topic);
-      if (!set) return;
-      for (const c of set) if (c.userId === userId) send(c, { op: "push", topic, data });
+      publishedPrivate.add(topic);
+      broker.publishToUser(userId, topic, data);
     },
     onSubscribe(match, provider) {
       providers.push({ match, provider });
     },
     subscribedUsers(topic) {
-      const ids = new Set<number>();
-      for (const c of byTopic.get(topic) ?? []) if (c.userId !== null) ids.add(c.userId);
-      return [...ids];
+      const local = localUsers(topic);
+      const remote = broker.remoteUsers(topic);
+      if (remote.length === 0) return local;
+      return [...new Set([...local, ...remote])];
     },
     dropTokenHash(hash) {
-      for (const c of conns) {
-        if (c.token !== null && tokenHash(c.token) === hash) {
-          dropPrivate(c);
-          c.userId = null;
-          c.token = null;
-          send(c, {
-            op: "revoked",
-            code: CODE_SESSION_INVALID,
-            msg: translate(c.lang, "session_invalid"),
-          });
-        }
-      }
+      broker.dropTokenHash(hash);
     },
     connectionCount: () => conns.size,
     close: () =>
@@ -243,4 +321,6 @@ export function createHub(server: Server, db: DB): Hub {
         wss.close(() => resolve());
       }),
   };
+  broker.attach(sink);
+  return hub;
 }
