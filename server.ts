@@ -9,6 +9,11 @@
  * NODE_ENV, SESSION_SECRET, DATA_DIR, TRUST_PROXY, CSP_FRAME_SRC, SHUTDOWN_GRACE_MS, ...); an invalid
  * value stops start-up with a message naming the variable. The embedded upstream reads its own (it
  * shares DATA_DIR). Without SESSION_SECRET the session secret is generated once in DATA_DIR.
+ *
+ * Cluster mode (DATABASE_URL, several web nodes behind a load balancer): SESSION_SECRET must be set
+ * (env.server.ts refuses to start without it), and the web's tables in that database are created
+ * at start when missing (app/utils/web-db.server.ts); a database that cannot be reached within
+ * 30 s stops start-up.
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -27,6 +32,7 @@ import { operatorHostGate } from "./app/utils/operator-host.server";
 import { desktopRedirect } from "./app/utils/desktop.server";
 import { chatFrameSource } from "./app/utils/chat-frame.server";
 import { lingerAfterAnswer } from "./app/utils/lingering-close.server";
+import { prepareWebDatabase } from "./app/utils/web-db.server";
 
 function readEnv(): Env {
   try {
@@ -271,8 +277,17 @@ async function shutdown(reason: string, exitCode = 0) {
 }
 
 async function main() {
-  if (ENV.upstreamUrl) {
-    process.env.UPSTREAM_URL = ENV.upstreamUrl;
+  if (ENV.databaseUrl) {
+    try {
+      await prepareWebDatabase(ENV.databaseUrl);
+    } catch (err) {
+      console.error(`Cannot use DATABASE_URL: ${(err as Error).message}`);
+      process.exit(1);
+    }
+    log("cluster mode: shared state in DATABASE_URL");
+  }
+  if (ENV.upstreamUrls.length > 0) {
+    process.env.UPSTREAM_URL = ENV.upstreamUrls.join(",");
   } else {
     log("UPSTREAM_URL is not set: starting the embedded upstream");
     process.env.UPSTREAM_URL = await startEmbeddedUpstream();

@@ -1,6 +1,9 @@
 /**
  * The live bridge: one per web process (architecture.md, "Live data").
  *
+ * - Several upstream nodes (UPSTREAM_URL a list): each upstream websocket below is one connection
+ *   to one node at a time; when it drops, it reconnects to the next node in turn, subscribes its
+ *   topics again and the snapshots the upstream answers refresh every stream (SocketTargets).
  * - One upstream websocket for the public topics (DAY_MARKET, KLINE.{code}); a topic is subscribed
  *   upstream only while some browser stream (or a recent poll) wants it, reference-counted.
  * - One upstream websocket per signed-in user with an open stream that wants a private topic
@@ -18,10 +21,10 @@
  *   cookie says), and every token behind a private stream is confirmed again every `revalidateMs`:
  *   the streams of a token the upstream refuses (signed out, password reset, expired) end.
  */
-import { env, upstreamUrl } from "~/utils/env.server";
+import { env, upstreamPool } from "~/utils/env.server";
 import { TOPIC } from "@contract/constants";
 import { TopicState, isPrivateTopic, topicKind } from "./topics";
-import { UpstreamSocket } from "./upstream-socket.server";
+import { SocketTargets, UpstreamSocket } from "./upstream-socket.server";
 import { confirmToken } from "~/upstream/account.server";
 
 /** Where a stream's bytes go (the route wraps a ReadableStream controller). */
@@ -37,8 +40,8 @@ export interface LiveUser {
 }
 
 interface BridgeOptions {
-  /** ws://host:port/v1/ws of the upstream. */
-  wsUrl: string;
+  /** ws://host:port/v1/ws of the upstream, or of each upstream node (taken in turn). */
+  wsUrl: string | readonly string[];
   flushMs?: number;
   heartbeatMs?: number;
   /** How long a topic stays subscribed upstream after its last stream went (avoids churn on reload). */
@@ -163,6 +166,7 @@ export class LiveBridge {
   private readonly o: Required<Omit<BridgeOptions, "log" | "confirm">> &
     Pick<BridgeOptions, "log" | "confirm">;
   private readonly publicChannel: Channel;
+  private readonly targets: SocketTargets;
   private readonly users = new Map<number, Channel>();
   private readonly streams = new Set<LiveStream>();
   private readonly dirty = new Set<Entry>();
@@ -196,6 +200,7 @@ export class LiveBridge {
         Object.entries(opts).filter(([, v]) => v !== undefined),
       ) as BridgeOptions),
     };
+    this.targets = new SocketTargets(typeof opts.wsUrl === "string" ? [opts.wsUrl] : opts.wsUrl);
     this.publicChannel = new Channel("public", null);
     this.heartbeat = setInterval(() => {
       for (const s of this.streams) this.write(s, HEARTBEAT);
@@ -474,7 +479,7 @@ export class LiveBridge {
     if (ch.socket) return ch.socket;
     const token = ch.userId === null ? null : ([...ch.tokens.keys()][0] ?? null);
     const sock = new UpstreamSocket({
-      url: this.o.wsUrl,
+      url: this.targets,
       token,
       pingMs: this.o.pingMs,
       maxUnanswered: this.o.maxUnanswered,
@@ -722,13 +727,19 @@ export function wsUrlOf(httpUrl: string): string {
 
 const GLOBAL_KEY = "__tradepostLiveBridge";
 
-/** The process's bridge, made on first use from UPSTREAM_URL (survives dev rebuilds). */
+/**
+ * The process's bridge, made on first use from UPSTREAM_URL (survives dev rebuilds): every node's
+ * websocket URL, starting with the node HTTP calls go to now.
+ */
 export function getBridge(): LiveBridge {
   const g = globalThis as unknown as Record<string, LiveBridge | undefined>;
   let b = g[GLOBAL_KEY];
   if (!b) {
+    const pool = upstreamPool();
+    const first = pool.urls.indexOf(pool.url);
+    const inTurn = [...pool.urls.slice(first), ...pool.urls.slice(0, first)];
     b = new LiveBridge({
-      wsUrl: wsUrlOf(upstreamUrl()),
+      wsUrl: inTurn.map(wsUrlOf),
       flushMs: env().liveFlushMs ?? undefined,
       confirm: confirmToken,
       revalidateMs: env().liveRevalidateMs,

@@ -6,6 +6,14 @@ import { env } from "~/utils/env.server";
  *
  * Invariant: for every key, the count equals the number of admitted streams not yet released, and a
  * key with no stream is not kept (the maps hold open streams only).
+ *
+ * Counted per web node, in cluster mode too: the bounds protect this node's own connections and
+ * memory, which no other node shares, and a slot is released by the node that holds the stream. A
+ * count kept in the shared database would outlive a node killed with its streams (kill -9 releases
+ * nothing), locking its browsers out until some expiry. Behind a balancer without sticky sessions,
+ * a browser may hold up to (number of web nodes) times each bound at once. The abuse limits that
+ * must hold across nodes (sign-in attempts, codes sent, orders) are the upstream's, counted per
+ * client address from the X-Forwarded-For every web node sends.
  */
 interface StreamLimitOptions {
   /** 0: no limit. */

@@ -1,15 +1,42 @@
 /**
  * One websocket client of the upstream's /v1/ws (protocol in upstream/API.md, "Websocket"), kept
  * alive by the bridge: optional login with a token, the wanted topic set (re-subscribed after every
- * reconnect), a ping every `pingMs` (reconnect after `maxUnanswered` unanswered pings), a connection
- * time-out and exponential back-off with jitter between attempts.
+ * reconnect, the upstream answering each subscription with a snapshot), a ping every `pingMs`
+ * (reconnect after `maxUnanswered` unanswered pings), a connection time-out and exponential
+ * back-off with jitter between attempts.
+ *
+ * Several upstream nodes (SocketTargets): the socket holds exactly one connection at a time, to one
+ * node; when it drops (or cannot open), the next attempt goes to the next URL in turn. The back-off
+ * grows once per round of the list, so the other nodes are tried at once and a whole list that is
+ * away is retried no faster than one node alone would be.
  */
 import WebSocket from "ws";
 import { WS_CONNECT_TIMEOUT_MS, WS_HEARTBEAT_MS, WS_MISSED_PINGS } from "@contract/constants";
 
+/**
+ * The websocket URLs of the upstream nodes, in turn, shared by the sockets of one bridge: a new
+ * socket starts at the URL that last accepted a connection.
+ */
+export class SocketTargets {
+  private last = 0;
+
+  constructor(readonly urls: readonly string[]) {
+    if (urls.length === 0) throw new Error("a socket needs at least one upstream URL");
+  }
+
+  /** Index of the URL that last accepted a connection (the first at the start). */
+  get preferred(): number {
+    return this.last;
+  }
+
+  opened(i: number): void {
+    this.last = i;
+  }
+}
+
 interface UpstreamSocketOptions {
-  /** ws://host:port/v1/ws */
-  url: string;
+  /** ws://host:port/v1/ws, or the upstream nodes' URLs taken in turn. */
+  url: string | SocketTargets;
   /** When set, the socket logs in with it before subscribing (private topics need it). */
   token?: string | null;
   pingMs?: number;
@@ -46,6 +73,9 @@ export class UpstreamSocket {
     Omit<UpstreamSocketOptions, "token" | "onLoginFailed" | "onReady" | "onEvent">
   > &
     UpstreamSocketOptions;
+  private readonly targets: SocketTargets;
+  /** Index in `targets` of the URL of the current (or next) connection. */
+  private at: number;
   /** Number of connections opened so far (1 + reconnects). */
   connects = 0;
 
@@ -58,7 +88,14 @@ export class UpstreamSocket {
       maxBackoffMs: 10_000,
       ...opts,
     };
+    this.targets = typeof opts.url === "string" ? new SocketTargets([opts.url]) : opts.url;
+    this.at = this.targets.preferred;
     this.connect();
+  }
+
+  /** The URL of the current (or next) connection. */
+  get url(): string {
+    return this.targets.urls[this.at];
   }
 
   get isReady(): boolean {
@@ -120,7 +157,7 @@ export class UpstreamSocket {
   private connect(): void {
     if (this.stopped) return;
     this.connects++;
-    const ws = new WebSocket(this.o.url, {
+    const ws = new WebSocket(this.url, {
       handshakeTimeout: this.o.connectTimeoutMs,
       perMessageDeflate: false,
     });
@@ -135,7 +172,8 @@ export class UpstreamSocket {
       if (this.connectTimer) clearTimeout(this.connectTimer);
       this.connectTimer = null;
       this.attempt = 0;
-      this.o.onEvent?.("open");
+      this.targets.opened(this.at);
+      this.o.onEvent?.("open", this.url);
       this.pingTimer = setInterval(() => {
         if (this.unanswered >= this.o.maxUnanswered) {
           this.o.onEvent?.("heartbeat_lost");
@@ -200,9 +238,12 @@ export class UpstreamSocket {
     ws.removeAllListeners();
     ws.on("error", () => {});
     ws.terminate();
-    this.o.onEvent?.("close");
+    this.o.onEvent?.("close", this.url);
     if (this.stopped) return;
-    const base = Math.min(this.o.maxBackoffMs, this.o.minBackoffMs * 2 ** this.attempt);
+    const n = this.targets.urls.length;
+    this.at = (this.at + 1) % n;
+    const rounds = Math.floor(this.attempt / n);
+    const base = Math.min(this.o.maxBackoffMs, this.o.minBackoffMs * 2 ** rounds);
     this.attempt++;
     const delay = Math.round(base * (0.5 + Math.random() * 0.5));
     this.retryTimer = setTimeout(() => {

@@ -11,13 +11,18 @@
  *   "temporarily unavailable" page, with Retry-After. Calls flagged `soft` get a result with
  *   `network: true` and the error code (ECONNREFUSED ...) as its message instead (background work
  *   such as the live bridge's revalidation and the logout retry).
+ * - with several upstream nodes (UPSTREAM_URL a comma-separated list), a call goes to the one that
+ *   last answered and moves on to the next when its connection fails (app/upstream/failover.ts); a
+ *   call that may have reached an upstream is sent again only when replayable: a GET, or a call
+ *   carrying an idempotency key (`idempotencyKey`, sent as the Idempotency-Key header).
  */
 import type { EndpointDef } from "@contract/api/endpoint";
 import { IDEMPOTENCY_HEADER } from "@contract/constants";
 import { redirect } from "@remix-run/node";
-import { upstreamTimeoutMs, upstreamUrl } from "~/utils/env.server";
+import { upstreamPool, upstreamTimeoutMs } from "~/utils/env.server";
 import { CODE } from "@contract/envelope";
 import { UNAVAILABLE_RETRY_S } from "./retry";
+import { GATEWAY_STATUSES } from "./failover";
 import { detectLang } from "../i18n.server";
 import {
   getSession,
@@ -57,7 +62,7 @@ export interface CallOptions {
   token?: string | null;
   /** A multipart body (uploads); otherwise POST bodies are form-urlencoded. */
   body?: FormData;
-  /** Abort after this many milliseconds (default UPSTREAM_TIMEOUT_MS or 15 s). */
+  /** Abort each attempt after this many milliseconds (default UPSTREAM_TIMEOUT_MS or 15 s). */
   timeoutMs?: number;
   /** An unreachable upstream is returned as a `network` result instead of thrown as a 503. */
   soft?: boolean;
@@ -76,9 +81,6 @@ function upstreamUnavailable(code: string): Response {
     },
   });
 }
-
-/** HTTP statuses a proxy in front of the upstream answers while the upstream is away. */
-const GATEWAY_STATUSES = new Set([502, 503, 504]);
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -137,7 +139,6 @@ export async function call<T>(
   params: Params = {},
   opts: CallOptions = {},
 ): Promise<UpstreamResult<T>> {
-  const url = new URL(upstreamUrl() + path);
   const headers: Record<string, string> = { lang: caller.lang, accept: "application/json" };
   const token = opts.token !== undefined ? opts.token : caller.token;
   if (token) headers.authorization = token;
@@ -145,25 +146,33 @@ export async function call<T>(
   // Set by server.ts from the connection (never from the browser): the upstream limits per client.
   const clientIp = caller.request.headers.get("x-tradepost-client-ip");
   if (clientIp) headers["X-Forwarded-For"] = clientIp;
+  const query = method === "GET" || method === "DELETE";
   let body: string | FormData | undefined;
-  if (method === "GET" || method === "DELETE") {
-    for (const [k, v] of clean(params)) url.searchParams.set(k, v);
-    url.searchParams.set("t", String(Date.now()));
-  } else if (opts.body) {
-    body = opts.body;
-  } else {
+  if (!query && opts.body) body = opts.body;
+  else if (!query) {
     headers["content-type"] = "application/x-www-form-urlencoded";
     body = new URLSearchParams(clean(params)).toString();
   }
+  // Each attempt's own URL: the base of the node tried, the parameters and the timestamp `t`.
+  const target = (base: string) => {
+    const url = new URL(base + path);
+    if (query) {
+      for (const [k, v] of clean(params)) url.searchParams.set(k, v);
+      url.searchParams.set("t", String(Date.now()));
+    }
+    return url;
+  };
 
   let res: Response;
   try {
-    res = await fetch(url, {
-      method,
-      headers,
-      body,
-      signal: AbortSignal.timeout(opts.timeoutMs ?? upstreamTimeoutMs()),
-    });
+    res = await upstreamPool().fetch(
+      target,
+      { method, headers, body },
+      {
+        replayable: method === "GET" || Boolean(opts.idempotencyKey),
+        timeoutMs: opts.timeoutMs ?? upstreamTimeoutMs(),
+      },
+    );
   } catch (err) {
     const code = networkErrorCode(err);
     if (!opts.soft) throw upstreamUnavailable(code);

@@ -8,7 +8,7 @@ import * as admin from "@contract/api/admin";
 import { pathOf, type EndpointDef } from "@contract/api/endpoint";
 import { CODE } from "@contract/envelope";
 import { callerFor, send, type Params, type UpstreamResult } from "./client.server";
-import { upstreamTimeoutMs, upstreamUrl } from "~/utils/env.server";
+import { upstreamPool, upstreamTimeoutMs } from "~/utils/env.server";
 import { operatorSignedOut, type SignedInOperator } from "~/utils/operator-session.server";
 
 /** Any operator endpoint of the contract (admin.ts and the areas' own files). */
@@ -196,13 +196,13 @@ export async function uploadImage(
   op: SignedInOperator,
   name: string,
 ): Promise<{ status: number; type: string | null; body: ArrayBuffer | null }> {
-  const url = `${upstreamUrl()}/admin/api/uploads/${encodeURIComponent(name)}`;
   let res: Response;
   try {
-    res = await fetch(url, {
-      headers: { authorization: `Bearer ${op.token}` },
-      signal: AbortSignal.timeout(upstreamTimeoutMs()),
-    });
+    res = await upstreamPool().fetch(
+      (base) => `${base}/admin/api/uploads/${encodeURIComponent(name)}`,
+      { headers: { authorization: `Bearer ${op.token}` } },
+      { replayable: true, timeoutMs: upstreamTimeoutMs() },
+    );
   } catch {
     return { status: 503, type: null, body: null };
   }

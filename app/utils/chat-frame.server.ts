@@ -8,6 +8,7 @@
 import { getBasicInfo, type BasicInfo } from "../../contract/api/settings";
 import { SERVICE_LINK_TYPE } from "../../contract/api/profile";
 import { CODE } from "../../contract/envelope";
+import { splitUpstreamUrls, UpstreamPool } from "../upstream/failover";
 
 /**
  * How long an answer is reused by default (CHAT_FRAME_CACHE_MS); a stale one is served while the
@@ -31,19 +32,33 @@ export function chatFrameOrigin(
   }
 }
 
-/** A cache, for `cacheMs`, of the framed origin read from the upstream at `upstreamUrl()`. */
+/**
+ * A cache, for `cacheMs`, of the framed origin read from the upstream at `upstreamUrl()` (one base
+ * URL or several separated by commas, tried in turn as the web's client does).
+ */
 export function chatFrameSource(upstreamUrl: () => string | undefined, cacheMs: number) {
   let value: string | null = null;
   let at = 0;
   let pending: Promise<void> | null = null;
+  let pool: UpstreamPool | null = null;
+
+  /** The pool over the current URL list (a new one when the list changed). */
+  function poolOf(list: string): UpstreamPool | null {
+    const urls = splitUpstreamUrls(list);
+    if (urls.length === 0) return null;
+    if (pool?.urls.join(",") !== urls.join(",")) pool = new UpstreamPool(urls);
+    return pool;
+  }
 
   async function refresh(): Promise<void> {
-    const base = upstreamUrl();
-    if (!base) return;
+    const upstreams = poolOf(upstreamUrl() ?? "");
+    if (!upstreams) return;
     try {
-      const res = await fetch(new URL(getBasicInfo.path, base), {
-        signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
-      });
+      const res = await upstreams.fetch(
+        (base) => new URL(getBasicInfo.path, base),
+        {},
+        { replayable: true, timeoutMs: FETCH_TIMEOUT_MS },
+      );
       const body = (await res.json()) as { code?: number; data?: BasicInfo };
       if (body.code === CODE.OK && body.data) value = chatFrameOrigin(body.data);
       at = Date.now();

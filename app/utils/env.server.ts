@@ -4,10 +4,17 @@
  * validated values through `env()`.
  *
  * Variables: PORT (3000), HOST (0.0.0.0), NODE_ENV, UPSTREAM_URL (unset: server.ts starts the
- * embedded upstream), UPSTREAM_PORT (embedded upstream's port, default PORT+100),
- * UPSTREAM_TIMEOUT_MS (15000), SESSION_SECRET (comma-separated, the first signs, all verify; each
- * at least 32 bytes; unset: a random secret generated once and kept in DATA_DIR/session-secret),
- * DATA_DIR (./data, the same folder the embedded upstream keeps its store in),
+ * embedded upstream; one base URL, or several upstream nodes' URLs separated by commas: HTTP calls
+ * go to the one that last answered and move on to the next when a connection fails (app/upstream/
+ * failover.ts), the live bridge's websockets take the next in turn when they drop), UPSTREAM_PORT
+ * (embedded upstream's port, default PORT+100), UPSTREAM_TIMEOUT_MS (15000, each attempt),
+ * SESSION_SECRET (comma-separated, the first signs, all verify; each at least 32 bytes; unset: a
+ * random secret generated once and kept in DATA_DIR/session-secret, not allowed with DATABASE_URL),
+ * DATABASE_URL (postgres://…: cluster mode, several web nodes sharing state in that PostgreSQL
+ * database: sign-outs the upstream has not confirmed yet are kept in its table
+ * web_pending_revocations instead of DATA_DIR; SESSION_SECRET must then be set, the same on every
+ * node, since a secret generated per node would make a session signed on one node invalid on
+ * another), DATA_DIR (./data, the same folder the embedded upstream keeps its store in),
  * COOKIE_SECURE (1/true/0/false; default: on in production), TRUST_PROXY, CSP_FRAME_SRC,
  * SHUTDOWN_GRACE_MS (5000), LOCALES_DIR (locales), LIVE_FLUSH_MS, FORM_MAX_BYTES (65536),
  * DESKTOP_URL (the desktop site for desktop visitors; unset: the host with its first subdomain
@@ -20,6 +27,7 @@ import path from "node:path";
 import { z } from "zod";
 import { parseTrustProxy, TRUST_PROXY_RULE, type TrustProxy } from "@contract/trust-proxy";
 import { CHAT_FRAME_CACHE_MS } from "./chat-frame.server";
+import { splitUpstreamUrls, UpstreamPool } from "../upstream/failover";
 
 /** Shortest accepted signing secret, in bytes (UTF-8). */
 const MIN_SECRET_BYTES = 32;
@@ -75,6 +83,29 @@ const httpUrl = z
   )
   .transform((v) => v.replace(/\/+$/, ""));
 
+/** UPSTREAM_URL: one absolute http(s) URL or several separated by commas, in the order tried. */
+const httpUrlList = z.string().transform((v, ctx) => {
+  const urls = splitUpstreamUrls(v);
+  const bad = urls.find((u) => !httpUrl.safeParse(u).success);
+  if (urls.length === 0 || bad !== undefined) {
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      message: "must be an absolute http(s) URL, or several separated by commas",
+    });
+    return z.NEVER;
+  }
+  return urls;
+});
+
+/** DATABASE_URL: a PostgreSQL connection URL (never echoed back: it may hold a password). */
+const postgresUrl = z
+  .string()
+  .trim()
+  .refine(
+    (v) => /^postgres(ql)?:\/\//i.test(v) && URL.canParse(v),
+    "must be a PostgreSQL URL such as postgres://user:password@host:5432/database",
+  );
+
 const envSchema = z
   .object({
     NODE_ENV: optional(
@@ -84,7 +115,7 @@ const envSchema = z
     ),
     PORT: optional(port),
     HOST: optional(z.string().trim().min(1)),
-    UPSTREAM_URL: optional(httpUrl),
+    UPSTREAM_URL: optional(httpUrlList),
     UPSTREAM_PORT: optional(port),
     UPSTREAM_TIMEOUT_MS: optional(positiveInt),
     SESSION_SECRET: optional(
@@ -104,6 +135,7 @@ const envSchema = z
         });
       }),
     ),
+    DATABASE_URL: optional(postgresUrl),
     DATA_DIR: optional(z.string().trim().min(1)),
     COOKIE_SECURE: optional(flag),
     // As the upstream reads UPSTREAM_TRUST_PROXY: hops as a number, never as an address list.
@@ -146,6 +178,18 @@ const envSchema = z
     MARKET_CACHE_MS: optional(nonNegativeInt),
     CHAT_FRAME_CACHE_MS: optional(nonNegativeInt),
   })
+  .superRefine((e, ctx) => {
+    // Several web nodes share one database: each must verify what the others signed.
+    if (e.DATABASE_URL && splitSecrets(e.SESSION_SECRET ?? "").length === 0)
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ["SESSION_SECRET"],
+        message:
+          "must be set when DATABASE_URL is set (several web nodes): give every node the same " +
+          "secret (e.g. `openssl rand -base64 48`); a secret generated per node would make a " +
+          "session signed on one node invalid on another",
+      });
+  })
   .transform((e) => {
     const isProduction = e.NODE_ENV === "production";
     const port = e.PORT ?? 3000;
@@ -155,12 +199,16 @@ const envSchema = z
       isProduction,
       port,
       host: e.HOST ?? "0.0.0.0",
-      /** Unset: server.ts starts the embedded upstream and sets it. */
-      upstreamUrl: e.UPSTREAM_URL ?? null,
+      /** Unset: server.ts starts the embedded upstream and sets it. The first of upstreamUrls. */
+      upstreamUrl: e.UPSTREAM_URL?.[0] ?? null,
+      /** Every upstream node's base URL, in the order tried (empty when UPSTREAM_URL is unset). */
+      upstreamUrls: e.UPSTREAM_URL ?? [],
       upstreamPort: e.UPSTREAM_PORT ?? port + 100,
       upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS ?? 15_000,
       /** Empty when SESSION_SECRET is unset (sessionSecrets() then uses the one kept in DATA_DIR). */
       sessionSecrets: secrets,
+      /** Cluster mode's shared PostgreSQL database (null: one web node, state in DATA_DIR). */
+      databaseUrl: e.DATABASE_URL ?? null,
       /** Absolute; also where the embedded upstream keeps its store. */
       dataDir: path.resolve(e.DATA_DIR ?? "./data"),
       /** Secure (and __Host- prefixed) cookies: in production unless COOKIE_SECURE=0. */
@@ -222,9 +270,9 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     seen.add(variable);
     problems.push({
       variable,
-      // A secret is never echoed back.
+      // A secret (or a URL that may hold a password) is never echoed back.
       message:
-        variable === "SESSION_SECRET"
+        variable === "SESSION_SECRET" || variable === "DATABASE_URL"
           ? i.message
           : `${i.message} (got ${JSON.stringify(source[variable] ?? null)})`,
     });
@@ -296,11 +344,32 @@ export function sessionSecrets(): string[] {
   return [kept];
 }
 
-/** Base URL of the upstream API (server.ts sets UPSTREAM_URL when it starts the embedded one). */
+const DEFAULT_UPSTREAM_URL = "http://127.0.0.1:4100";
+
+/**
+ * Every upstream node's base URL, in the order tried. Read live from UPSTREAM_URL (server.ts sets
+ * it when it starts the embedded upstream).
+ */
+export function upstreamUrls(): string[] {
+  const live = splitUpstreamUrls(process.env.UPSTREAM_URL ?? "");
+  if (live.length > 0) return live;
+  const configured = env().upstreamUrls;
+  return configured.length > 0 ? configured : [DEFAULT_UPSTREAM_URL];
+}
+
+let pool: { key: string; pool: UpstreamPool } | null = null;
+
+/** The process's upstream pool over upstreamUrls(): which URL calls go to, and the failover. */
+export function upstreamPool(): UpstreamPool {
+  const urls = upstreamUrls();
+  const key = urls.join(",");
+  if (pool?.key !== key) pool = { key, pool: new UpstreamPool(urls) };
+  return pool.pool;
+}
+
+/** Base URL of the upstream node calls go to now (the one that last answered). */
 export function upstreamUrl(): string {
-  const live = process.env.UPSTREAM_URL;
-  if (live) return parseEnv({ UPSTREAM_URL: live }).upstreamUrl ?? live;
-  return env().upstreamUrl ?? "http://127.0.0.1:4100";
+  return upstreamPool().url;
 }
 
 /** Milliseconds before an upstream call is abandoned. */

@@ -3,7 +3,7 @@
  * address. Only plain file names of picture types pass; SVGs get a CSP that forbids scripts even
  * when opened directly.
  */
-import { upstreamUrl } from "~/utils/env.server";
+import { upstreamPool } from "~/utils/env.server";
 
 const FILE_RE = /^[A-Za-z0-9._-]{1,80}\.(svg|png|jpe?g|webp|gif)$/i;
 const TYPES: Record<string, string> = {
@@ -20,9 +20,11 @@ export async function proxyUpstreamPicture(dir: string, file: string): Promise<R
   if (!FILE_RE.test(file) || file.includes("..")) return new Response("Not found", { status: 404 });
   let res: Response;
   try {
-    res = await fetch(`${upstreamUrl()}${dir}${encodeURIComponent(file)}`, {
-      signal: AbortSignal.timeout(10_000),
-    });
+    res = await upstreamPool().fetch(
+      (base) => `${base}${dir}${encodeURIComponent(file)}`,
+      {},
+      { replayable: true, timeoutMs: 10_000 },
+    );
   } catch {
     return new Response("Bad gateway", { status: 502, headers: { "Cache-Control": "no-store" } });
   }

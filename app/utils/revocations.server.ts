@@ -1,10 +1,15 @@
 /**
  * Sign-outs the upstream has not confirmed yet. Signing out always ends the web session at once;
- * when the upstream cannot be reached to revoke the token, the token is kept here (DATA_DIR/
- * pending-revocations.json, mode 600, so that a restart of the web does not forget it) and the
- * revocation is retried with back-off until the upstream answers. A token the upstream no longer
- * knows (code 999) counts as revoked. Entries older than the session cookie's lifetime are dropped:
- * by then the upstream has ended the token itself.
+ * when the upstream cannot be reached to revoke the token, the token is kept and the revocation is
+ * retried with back-off (1 s doubling to 60 s) until the upstream answers. A token the upstream no
+ * longer knows (code 999) counts as revoked. Entries older than the session cookie's lifetime are
+ * dropped: by then the upstream has ended the token itself.
+ *
+ * Where they are kept:
+ * - one web node (DATABASE_URL unset): DATA_DIR/pending-revocations.json, mode 600, so that a
+ *   restart of the web does not forget them; this node retries them;
+ * - cluster mode (DATABASE_URL): the PostgreSQL table web_pending_revocations, so that any node
+ *   retries them and none is lost when a node dies (app/utils/revocations-shared.server.ts).
  *
  * Invariant: a token leaves the list only after the upstream confirmed it is no longer valid, or
  * after MAX_AGE_MS.
@@ -16,11 +21,17 @@ import * as identityApi from "@contract/api/identity";
 import { env } from "~/utils/env.server";
 import { getSession } from "~/utils/session.server";
 import { send, type Caller } from "~/upstream/client.server";
+import { webDb } from "~/utils/web-db.server";
+import { SharedRevocations } from "~/utils/revocations-shared.server";
 
 const REVOCATIONS_FILE = "pending-revocations.json";
 const MAX_AGE_MS = 30 * 24 * 3600_000;
 const FIRST_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 60_000;
+/** Cluster mode: how often each node looks for sign-outs due for another try. */
+const SHARED_POLL_MS = 1_000;
+/** Cluster mode: sign-outs one node takes in one pass at most. */
+const SHARED_BATCH = 100;
 
 interface Pending {
   token: string;
@@ -96,8 +107,8 @@ function schedule(s: State): void {
   s.timer.unref();
 }
 
-/** Keeps `token` for revocation once the upstream is back (after a sign-out it could not reach). */
-export function queueRevocation(token: string, now = Date.now()): void {
+/** File mode: keeps `token` in DATA_DIR and retries it from this node. */
+function queueInFile(token: string, now: number): void {
   const s = state();
   load(s);
   if (!s.pending.some((p) => p.token === token)) s.pending.push({ token, since: now });
@@ -135,8 +146,47 @@ async function retryPendingRevocations(now = Date.now()): Promise<number> {
   }
 }
 
-/** Resumes the revocations kept by an earlier run (called once when the app loads). */
+const SHARED_KEY = "__tradepostSharedRevocations";
+
+/** Cluster mode's shared list (null without DATABASE_URL); one per process. */
+function shared(): SharedRevocations | null {
+  const url = env().databaseUrl;
+  if (!url) return null;
+  const g = globalThis as unknown as Record<string, SharedRevocations | undefined>;
+  g[SHARED_KEY] ??= new SharedRevocations(() => webDb(url), revokeAtUpstream, {
+    pollMs: SHARED_POLL_MS,
+    firstRetryMs: FIRST_RETRY_MS,
+    maxRetryMs: MAX_RETRY_MS,
+    maxAgeMs: MAX_AGE_MS,
+    batch: SHARED_BATCH,
+  });
+  return g[SHARED_KEY];
+}
+
+/** Keeps `token` for revocation once the upstream is back (after a sign-out it could not reach). */
+export async function queueRevocation(token: string, now = Date.now()): Promise<void> {
+  const list = shared();
+  if (list) {
+    await list.add(token, now);
+    console.warn(
+      JSON.stringify({
+        svc: "web",
+        msg: "sign-out not confirmed by the upstream; revocation will be retried by any web node",
+      }),
+    );
+  } else queueInFile(token, now);
+}
+
+/**
+ * Resumes the revocations kept by an earlier run (called once when the app loads); in cluster mode,
+ * starts this node's share of the retries of every node's sign-outs.
+ */
 export function resumePendingRevocations(): void {
+  const list = shared();
+  if (list) {
+    list.start();
+    return;
+  }
   const s = state();
   load(s);
   schedule(s);

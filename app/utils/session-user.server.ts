@@ -35,7 +35,7 @@ export function signIn(session: AppSession, token: string, user: UpstreamUser): 
 export async function signOut(request: Request): Promise<Response> {
   const caller = await callerFor(request);
   const r = caller.token ? await logout(caller) : null;
-  if (caller.token && r && !r.ok && r.network) queueRevocation(caller.token);
+  if (caller.token && r && !r.ok && r.network) await queueRevocation(caller.token);
   const fresh = await getSession(new Request("http://x/"));
   if (r?.ok && r.msg) fresh.flash("toast", { type: "success", text: r.msg });
   return redirect("/", { headers: { "Set-Cookie": await commitSession(fresh) } });

@@ -213,6 +213,57 @@ export async function startWeb(
   };
 }
 
+/**
+ * The reference upstream run alone (upstream/main.ts) on loopback `port` with its store in
+ * `dataDir`, as a web's UPSTREAM_URL names it: resolves once it reports UPSTREAM_READY. Started
+ * again on the same port and folder, it is the same upstream back from an outage.
+ */
+export function spawnUpstream(port: number, dataDir: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", "upstream/main.ts"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      UPSTREAM_HOST: "127.0.0.1",
+      UPSTREAM_PORT: String(port),
+      DATA_DIR: dataDir,
+      MARKET_ALWAYS_OPEN: "1",
+      MARKET_TICK_MS: "250",
+      RATE_LIMIT: "0",
+      DEV_OUTBOX: "1",
+      LOG_LEVEL: "warn",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output: string[] = [];
+  readline.createInterface({ input: child.stderr! }).on("line", (l) => output.push(l));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`upstream not ready in 60 s:\n${output.join("\n")}`)),
+      60_000,
+    );
+    readline.createInterface({ input: child.stdout! }).on("line", (l) => {
+      output.push(l);
+      if (l.startsWith("UPSTREAM_READY")) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`upstream exited (${code}):\n${output.join("\n")}`));
+    });
+  });
+}
+
+/** Kills `child` with SIGKILL (a crash: nothing of it runs any more); resolves once it is gone. */
+export function killProcess(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    child.kill("SIGKILL");
+  });
+}
+
 /** The name=value pairs of a response's Set-Cookie headers, merged into `jar`. */
 export function keepCookies(res: Response, jar: Map<string, string>): void {
   for (const c of res.headers.getSetCookie()) {

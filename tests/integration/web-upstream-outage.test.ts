@@ -9,20 +9,22 @@
  *   snapshot of every instrument again;
  * - afterwards the pages and the signed-in session work as before.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import readline from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   cookieHeader,
   demoSignIn,
   freePort,
   keepCookies,
+  killProcess,
+  spawnUpstream,
   startWeb,
   type WebServer,
 } from "./web-harness";
+import { EventReader } from "../support/event-reader";
 
 const ROOT = path.resolve(__dirname, "../..");
 /** The reconnect bound the issue sets: streams resume within 15 s of the upstream's return. */
@@ -36,94 +38,8 @@ let upPort: number;
 let upDir: string;
 
 /** Starts the upstream on `upPort` with the store in `upDir`; resolves once it listens. */
-function startUpstreamProcess(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "upstream/main.ts"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      UPSTREAM_HOST: "127.0.0.1",
-      UPSTREAM_PORT: String(upPort),
-      DATA_DIR: upDir,
-      MARKET_ALWAYS_OPEN: "1",
-      MARKET_TICK_MS: "250",
-      RATE_LIMIT: "0",
-      DEV_OUTBOX: "1",
-      LOG_LEVEL: "warn",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const output: string[] = [];
-  readline.createInterface({ input: child.stderr! }).on("line", (l) => output.push(l));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`upstream not ready in 60 s:\n${output.join("\n")}`)),
-      60_000,
-    );
-    readline.createInterface({ input: child.stdout! }).on("line", (l) => {
-      output.push(l);
-      if (l.startsWith("UPSTREAM_READY")) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`upstream exited (${code}):\n${output.join("\n")}`));
-    });
-  });
-}
-
-function kill(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    child.kill("SIGKILL");
-  });
-}
-
-/** Reads server-sent events from a fetch body; `next` waits (bounded) for one that matches. */
-class EventReader {
-  private buf = "";
-  private readonly dec = new TextDecoder();
-  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
-  readonly events: { event: string; data: unknown; at: number }[] = [];
-
-  constructor(res: Response) {
-    this.reader = res.body!.getReader();
-  }
-
-  async next(
-    match: (e: { event: string; data: unknown; at: number }) => boolean,
-    timeoutMs: number,
-  ): Promise<{ event: string; data: unknown; at: number }> {
-    const end = Date.now() + timeoutMs;
-    for (;;) {
-      const found = this.events.find(match);
-      if (found) return found;
-      const left = end - Date.now();
-      if (left <= 0) throw new Error(`no matching event in ${timeoutMs} ms`);
-      const r = await Promise.race([
-        this.reader.read(),
-        new Promise<null>((ok) => setTimeout(() => ok(null), left)),
-      ]);
-      if (r === null) continue;
-      if (r.done) throw new Error("the stream ended");
-      this.buf += this.dec.decode(r.value, { stream: true });
-      let cut: number;
-      while ((cut = this.buf.indexOf("\n\n")) >= 0) {
-        const block = this.buf.slice(0, cut);
-        this.buf = this.buf.slice(cut + 2);
-        const event = /^event: (.*)$/m.exec(block)?.[1];
-        const data = /^data: (.*)$/m.exec(block)?.[1];
-        if (event && data) this.events.push({ event, data: JSON.parse(data), at: Date.now() });
-      }
-    }
-  }
-
-  cancel(): Promise<void> {
-    return this.reader.cancel();
-  }
-}
+const startUpstreamProcess = () => spawnUpstream(upPort, upDir);
+const kill = killProcess;
 
 beforeAll(async () => {
   upPort = await freePort();

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
 import { WebSocketServer, type WebSocket } from "ws";
-import { UpstreamSocket } from "../../app/live/upstream-socket.server";
+import { SocketTargets, UpstreamSocket } from "../../app/live/upstream-socket.server";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -122,5 +122,50 @@ describe("upstream socket", () => {
     await until(() => witness.connects >= 3);
     expect(bad.connects).toBe(1);
     expect(bad.isReady).toBe(false);
+  });
+
+  it("with several upstream nodes, holds one connection and takes the next node in turn when it drops", async () => {
+    const subscribes: [string, unknown][] = [];
+    const onMessage = (name: string) => (ws: WebSocket, m: Record<string, unknown>) => {
+      if (m.op !== "subscribe") return;
+      subscribes.push([name, m.topics]);
+      ws.send(JSON.stringify({ op: "push", topic: "DAY_MARKET", data: [{ Code: name }] }));
+    };
+    const a = await server(onMessage("a"));
+    const b = await server(onMessage("b"));
+    const targets = new SocketTargets([a.url, b.url]);
+    const pushes: unknown[] = [];
+    const sock = new UpstreamSocket({
+      url: targets,
+      minBackoffMs: 10,
+      onPush: (_t, d) => pushes.push(d),
+    });
+    cleanups.push(() => sock.close());
+    sock.add(["DAY_MARKET"]);
+    await until(() => pushes.length === 1);
+    expect(sock.url).toBe(a.url);
+
+    // Node a drops the connection: the socket goes to b, subscribes again and gets b's snapshot.
+    a.connections[0].terminate();
+    await until(() => pushes.length === 2);
+    expect(pushes[1]).toEqual([{ Code: "b" }]);
+    expect(sock.url).toBe(b.url);
+    expect(subscribes).toEqual([
+      ["a", ["DAY_MARKET"]],
+      ["b", ["DAY_MARKET"]],
+    ]);
+    // A new socket of the same bridge starts at the node that last accepted a connection.
+    const next = new UpstreamSocket({ url: targets, onPush: () => {} });
+    cleanups.push(() => next.close());
+    expect(next.url).toBe(b.url);
+    await until(() => b.connections.length === 2);
+
+    // Then b drops it: back to a, in turn. One connection at a time throughout.
+    b.connections[0].terminate();
+    await until(() => pushes.length === 3);
+    expect(pushes[2]).toEqual([{ Code: "a" }]);
+    expect(a.connections.length).toBe(2);
+    expect(a.connections.filter((c) => c.readyState === c.OPEN).length).toBe(1);
+    expect(b.connections.filter((c) => c.readyState === c.OPEN).length).toBe(1); // `next`'s
   });
 });

@@ -95,6 +95,33 @@ describe("web environment", () => {
     expect(() => parseEnv({ SESSION_SECRET: "short-old" })).not.toThrow(/short-old/);
   });
 
+  it("reads UPSTREAM_URL as a comma-separated list of upstream nodes, in the order tried", () => {
+    const e = parseEnv({ UPSTREAM_URL: " http://10.0.0.1:4100/ , https://up-b.example/api/," });
+    expect(e.upstreamUrls).toEqual(["http://10.0.0.1:4100", "https://up-b.example/api"]);
+    expect(e.upstreamUrl).toBe("http://10.0.0.1:4100");
+    expect(parseEnv({}).upstreamUrls).toEqual([]);
+    expect(problems({ UPSTREAM_URL: "http://10.0.0.1:4100,not-a-url" })).toEqual(["UPSTREAM_URL"]);
+    expect(problems({ UPSTREAM_URL: "," })).toEqual(["UPSTREAM_URL"]);
+  });
+
+  it("cluster mode (DATABASE_URL) refuses to start without SESSION_SECRET, never echoing the URL", () => {
+    const url = "postgres://web:hunter2-password@db.internal:5432/tradepost";
+    expect(parseEnv({ DATABASE_URL: url, SESSION_SECRET: NEW }).databaseUrl).toBe(url);
+    expect(parseEnv({}).databaseUrl).toBeNull();
+    // A generated secret is per node: a session signed on one node would be refused by another.
+    expect(problems({ DATABASE_URL: url })).toEqual(["SESSION_SECRET"]);
+    expect(problems({ DATABASE_URL: url, SESSION_SECRET: " , " })).toEqual(["SESSION_SECRET"]);
+    expect(() => parseEnv({ DATABASE_URL: url })).toThrow(
+      /SESSION_SECRET: must be set when DATABASE_URL is set/,
+    );
+    expect(problems({ DATABASE_URL: "mysql://x@y/z", SESSION_SECRET: NEW })).toEqual([
+      "DATABASE_URL",
+    ]);
+    expect(() =>
+      parseEnv({ DATABASE_URL: "pg-hunter2-password", SESSION_SECRET: NEW }),
+    ).not.toThrow(/hunter2/);
+  });
+
   it("stops the web's start-up with a message naming the variable", () => {
     for (const [name, value] of [
       ["PORT", "abc"],
@@ -110,5 +137,19 @@ describe("web environment", () => {
       expect(r.stderr).toContain("Invalid environment");
       expect(r.stderr).toContain(`${name}:`);
     }
+    // Cluster mode without a shared secret: refused before anything starts.
+    const cluster = spawnSync(process.execPath, ["--import", "tsx", "server.ts"], {
+      env: {
+        ...process.env,
+        DATABASE_URL: "postgres://web:hunter2-password@127.0.0.1:9/tradepost",
+        SESSION_SECRET: "",
+      },
+      encoding: "utf8",
+      timeout: 20_000,
+    });
+    expect(cluster.status).toBe(1);
+    expect(cluster.stderr).toContain("Invalid environment");
+    expect(cluster.stderr).toContain("SESSION_SECRET: must be set when DATABASE_URL is set");
+    expect(cluster.stderr).not.toContain("hunter2");
   });
 });
