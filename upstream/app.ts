@@ -1,14 +1,22 @@
 /**
  * Builds the reference upstream: one Fastify server for HTTP and the /v1/ws websocket, over one
- * SQLite store. The composition root: every service is built once (buildServices), before any
- * route, and handed to each API area's routes (upstream/modules/<domain>/routes.ts) in the context.
+ * store (SQLite, or PostgreSQL with DATABASE_URL). The composition root: every service is built
+ * once (buildServices), before any route, and handed to each API area's routes
+ * (upstream/modules/<domain>/routes.ts) in the context.
+ *
+ * A node is the leader (the default, and the only role on SQLite) or a standby (cluster.ts):
+ * - the leader runs the market, the order engine, the strategy traders and the timers, and
+ *   publishes its ticks and pushes through the broker;
+ * - a standby mirrors the leader's ticks (market/mirror-feed.ts), serves the reads of the store
+ *   and its websocket clients, and sends every command and every read of the engine's memory on
+ *   to the leader (platform/cluster/forward.ts). It builds no engine: `ctx.engine` refuses.
  */
 import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
 import formbody from "@fastify/formbody";
 import pino from "pino";
 import { storeOf, type UpstreamConfig } from "./platform/config.js";
 import { openStore, type DB } from "./platform/db.js";
-import { CODE_OK } from "./platform/http/envelope.js";
+import { CODE_INTERNAL, CODE_OK } from "./platform/http/envelope.js";
 import { clientErrorHandler, registerErrorHandling } from "./platform/http/errors.js";
 import { normaliseLang, translate, type Lang } from "./platform/i18n.js";
 import { createHub, type Hub } from "./platform/ws/hub.js";
@@ -45,6 +53,13 @@ import { TradePusher } from "./modules/trading/pushes.js";
 import { moneyOf } from "./modules/money/service.js";
 import { registerOpenApi } from "./platform/http/openapi.js";
 import { Limits } from "./platform/limits.js";
+import { createMirrorFeed } from "./modules/market/mirror-feed.js";
+import { forwardToLeader, type LeaderUrlOf } from "./platform/cluster/forward.js";
+import type { PgStore } from "./platform/store/pg.js";
+import * as tradingApi from "@contract/api/trading";
+import * as adminApi from "@contract/api/admin";
+import type { Engine } from "./modules/trading/engine.js";
+import os from "node:os";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -62,16 +77,56 @@ export interface Upstream {
   strategies: StrategyRunner | null;
 }
 
+/** This node's part among the upstream nodes (cluster.ts); one node alone is the leader. */
+export interface NodeRole {
+  /** The node's name (cluster_leader.node, /healthz). */
+  id: string;
+  role: "leader" | "standby";
+  /** A standby: where the leader is (null while no node leads). */
+  leaderUrl?: LeaderUrlOf;
+  /** A leader on PostgreSQL: the fence its write transactions run (cluster/leadership.ts). */
+  fence?: string;
+}
+
+/** The node of a single upstream process: the leader. */
+export function soleNode(): NodeRole {
+  return { id: `${os.hostname()}:${process.pid}`, role: "leader" };
+}
+
+/** The reads of the engine's memory, which only the leader holds (a standby sends them on). */
+const ENGINE_READS = new Set<string>(
+  [tradingApi.myDeal, tradingApi.forexDetail, adminApi.users].map((e) => e.path),
+);
+
+/** True when a standby serves this route itself: a read of the store (not of the engine, not /dev). */
+function standbyServes(method: string | string[], url: string): boolean {
+  const methods = Array.isArray(method) ? method : [method];
+  const reads = methods.every((m) => m === "GET" || m === "HEAD");
+  return reads && !ENGINE_READS.has(url) && !url.startsWith("/dev/");
+}
+
+/** What a standby's context holds in place of the engine: any use is a fault of the routing. */
+function engineOnLeaderOnly(): Engine {
+  return new Proxy({} as Engine, {
+    get(_target, prop) {
+      throw new DomainError("leader_unavailable", CODE_INTERNAL, { use: String(prop) }, 503);
+    },
+  });
+}
+
 export async function buildUpstream(
   config: UpstreamConfig,
-  opts: { feed?: PriceFeed | ((db: DB) => PriceFeed) } = {},
+  opts: { feed?: PriceFeed | ((db: DB) => PriceFeed); node?: NodeRole } = {},
 ): Promise<Upstream> {
+  const node = opts.node ?? soleNode();
+  const standby = node.role === "standby";
   const log = pino({ level: config.logLevel, base: { svc: "upstream" } });
   // Pushes between upstream nodes go through NATS when NATS_URL names it, else stay in process.
   const broker: PushBroker = config.natsUrl
     ? await connectNatsBroker({ url: config.natsUrl, log })
     : createLocalBroker();
   const db = openStore(storeOf(config));
+  if (node.fence !== undefined && db.dialect === "postgres") (db as PgStore).fenceWith(node.fence);
   const tp = config.trustProxy;
   const app = Fastify({
     logger: false,
@@ -86,7 +141,18 @@ export async function buildUpstream(
     limits: { fileSize: config.uploadMaxBytes, files: 1, fields: 4, parts: 5, fieldSize: 1024 },
   });
   const hub = createHub(app.server, db, broker);
-  const ctx = buildServices({ config, db, hub, broker, log, feed: opts.feed });
+  const ctx = buildServices({ config, db, hub, broker, log, feed: opts.feed, standby });
+  if (standby) {
+    // Registered before the routes: each route a standby does not serve is sent to the leader,
+    // which checks its caller and fields itself.
+    const leaderUrl = node.leaderUrl ?? (() => null);
+    app.addHook("onRoute", (r) => {
+      if (standbyServes(r.method, r.url)) return;
+      r.handler = (req, reply) => forwardToLeader(leaderUrl, req, reply);
+      r.preValidation = undefined;
+      r.schema = undefined;
+    });
+  }
 
   app.decorateRequest("lang", "en" as Lang);
   app.decorateRequest("operator", null);
@@ -110,6 +176,18 @@ export async function buildUpstream(
     msg: "ok",
     data: { ws: hub.connectionCount() },
   }));
+  // The node's role, its store and its broker, for load balancers and operators (docs/deploy.md).
+  app.get("/healthz", async (_req, reply) => {
+    const store = storeHealth(db);
+    const broker = ctx.broker.status();
+    const ok = store.ok && (broker.kind === "local" || broker.connected);
+    reply.status(ok ? 200 : 503);
+    return {
+      code: ok ? CODE_OK : CODE_INTERNAL,
+      msg: ok ? "ok" : "degraded",
+      data: { node: node.id, role: node.role, store, broker, ws: hub.connectionCount() },
+    };
+  });
 
   // API areas. Each file registers its own routes; order does not matter.
   // (areas register here)
@@ -127,14 +205,15 @@ export async function buildUpstream(
   registerCompanyRoutes(app, ctx);
 
   // The engine's events and figures reach the websocket as FOREX_CLOSED and FOREX_TRADE pushes.
-  const pusher = new TradePusher(hub, ctx.engine, log);
+  const pusher = standby ? null : new TradePusher(hub, ctx.engine, log);
   // The ranking's strategy traders trade on the simulated market (or any feed when forced on).
   const strategies =
-    config.strategies === "on" ||
-    (config.strategies === "auto" &&
-      config.simulate &&
-      config.marketFeed === "simulator" &&
-      opts.feed === undefined)
+    !standby &&
+    (config.strategies === "on" ||
+      (config.strategies === "auto" &&
+        config.simulate &&
+        config.marketFeed === "simulator" &&
+        opts.feed === undefined))
       ? new StrategyRunner({
           db,
           money: ctx.money,
@@ -163,9 +242,11 @@ export async function buildUpstream(
     ctx,
     strategies,
     async listen() {
-      sweepUploads();
-      sweepTimer = setInterval(sweepUploads, SWEEP_INTERVAL_MS);
-      sweepTimer.unref();
+      if (!standby) {
+        sweepUploads();
+        sweepTimer = setInterval(sweepUploads, SWEEP_INTERVAL_MS);
+        sweepTimer.unref();
+      }
       const address = await app.listen({ host: config.host, port: config.port });
       ctx.feed.start();
       strategies?.start();
@@ -175,8 +256,8 @@ export async function buildUpstream(
       if (sweepTimer) clearInterval(sweepTimer);
       sweepTimer = null;
       strategies?.stop();
-      pusher.stop();
-      ctx.engine.stop();
+      pusher?.stop();
+      if (!standby) ctx.engine.stop();
       ctx.feed.stop();
       await hub.close();
       await broker.close();
@@ -197,16 +278,22 @@ function buildServices(deps: {
   broker: PushBroker;
   log: pino.Logger;
   feed?: PriceFeed | ((db: DB) => PriceFeed);
+  standby: boolean;
 }): AppContext {
-  const { config, db, hub, broker, log } = deps;
-  const feed = feedOf(config, db, deps.feed);
+  const { config, db, hub, broker, log, standby } = deps;
+  const feed = standby
+    ? createMirrorFeed(db, broker, { alwaysOpen: config.marketAlwaysOpen })
+    : feedOf(config, db, deps.feed);
   const startupMs = (feed as { startupMs?: number }).startupMs;
   if (startupMs !== undefined) log.info({ ms: startupMs }, "market ready (seed and history)");
+  // The leader's ticks reach the standby nodes' mirrors (nothing is sent without NATS).
+  if (!standby) feed.onTick((changed) => broker.publishTick(changed));
   const candles = candleBookOf(db, feed);
-  startMarketPushes({ db, hub, feed, book: candles });
+  // A standby's clients get the leader's pushes through the broker; it serves snapshots only.
+  startMarketPushes({ db, hub, feed, book: candles, publish: !standby });
   const money = moneyOf(db);
   // The order engine follows the feed's ticks and loads open and pending orders from the store.
-  const engine = createEngine({ db, feed, money, log });
+  const engine = standby ? engineOnLeaderOnly() : createEngine({ db, feed, money, log });
   return {
     db,
     config,
@@ -231,6 +318,16 @@ function buildServices(deps: {
     },
     ok: (req, data, msgKey = "ok") => ({ code: CODE_OK, msg: translate(req.lang, msgKey), data }),
   };
+}
+
+/** Whether the store answers (one trivial read), and which it is. */
+function storeHealth(db: DB): { dialect: string; ok: boolean } {
+  try {
+    db.prepare("SELECT 1 AS one").get();
+    return { dialect: db.dialect, ok: true };
+  } catch {
+    return { dialect: db.dialect, ok: false };
+  }
 }
 
 /** The market simulator unless the caller brings a feed (or a factory given the store). */

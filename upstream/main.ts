@@ -1,6 +1,8 @@
 /** Entry point of the reference upstream: `tsx upstream/main.ts` (npm start runs it for you). */
 import { ConfigError, loadConfig, type UpstreamConfig } from "./platform/config.js";
+import pino from "pino";
 import { buildUpstream } from "./app.js";
+import { startClusterNode } from "./cluster.js";
 
 let config: UpstreamConfig;
 try {
@@ -10,7 +12,21 @@ try {
   console.error(err.message);
   process.exit(1);
 }
-const up = await buildUpstream(config);
+// With DATABASE_URL the node joins the cluster (cluster.ts): it leads the engine or stands by.
+const node =
+  config.databaseUrl === null
+    ? null
+    : await startClusterNode(
+        { ...config, databaseUrl: config.databaseUrl },
+        {
+          log: pino({ level: config.logLevel, base: { svc: "upstream-node" } }),
+          onLostLeadership: (why) => {
+            console.error(`Lost the order engine's leadership (${why}); stopping this node.`);
+            process.exit(1);
+          },
+        },
+      );
+const up = node ? node.upstream() : await buildUpstream(config);
 if (config.devOutbox) {
   up.ctx.log.warn(
     "DEV_OUTBOX IS ON: verification codes are kept in the outbox and served by GET /dev/outbox?to=ADDRESS. " +
@@ -27,7 +43,7 @@ if (!config.devOutbox && unsent.length > 0) {
       "password reset and binding by that channel answer 'delivery is not configured'. The demo account works.",
   );
 }
-const url = await up.listen();
+const url = node ? node.url : await up.listen();
 up.ctx.log.info({ url }, "upstream listening");
 // The web's launcher waits for this exact line on stdout.
 console.log(`UPSTREAM_READY ${url}`);
@@ -37,7 +53,7 @@ for (const sig of ["SIGINT", "SIGTERM"] as const) {
   process.on(sig, () => {
     if (closing) return;
     closing = true;
-    up.close().then(
+    (node ? node.close() : up.close()).then(
       () => process.exit(0),
       () => process.exit(1),
     );

@@ -16,6 +16,13 @@ export interface UpstreamConfig {
   dbFile: string;
   /** DATABASE_URL: the store on PostgreSQL (postgres://…); null: SQLite in dbFile. */
   databaseUrl: string | null;
+  /** UPSTREAM_NODE_NAME: this node's name among the upstream nodes (default host:pid). */
+  nodeName: string | null;
+  /**
+   * UPSTREAM_ADVERTISE_URL: where the other upstream nodes reach this one when it leads (default:
+   * the address it listens on, right on one machine only).
+   */
+  advertiseUrl: string | null;
   smtpUrl: string | null;
   /** Sender address of code e-mails. */
   mailFrom: string;
@@ -154,6 +161,20 @@ const EnvSchema = z.object({
   UPSTREAM_PORT: int(4100, 0, 65535),
   DATA_DIR: text(),
   UPSTREAM_DB: text(),
+  UPSTREAM_NODE_NAME: z.preprocess(
+    unset,
+    z
+      .string()
+      .regex(/^[\w.:-]{1,64}$/, "must be 1 to 64 letters, digits, '.', ':', '_' or '-'")
+      .optional(),
+  ),
+  UPSTREAM_ADVERTISE_URL: z.preprocess(
+    unset,
+    z
+      .string()
+      .regex(/^https?:\/\/[^/\s]+$/i, "must be a base URL such as http://10.0.0.11:4100 (no path)")
+      .optional(),
+  ),
   DATABASE_URL: z.preprocess(
     unset,
     z
@@ -267,6 +288,8 @@ export function loadConfig(
     dataDir,
     dbFile: e.UPSTREAM_DB ?? path.join(dataDir, "upstream.sqlite"),
     databaseUrl: e.DATABASE_URL ?? null,
+    nodeName: e.UPSTREAM_NODE_NAME ?? null,
+    advertiseUrl: e.UPSTREAM_ADVERTISE_URL ?? null,
     smtpUrl,
     mailFrom: e.MAIL_FROM ?? "Tradepost <no-reply@tradepost.invalid>",
     smsWebhookUrl: e.SMS_WEBHOOK_URL ?? null,

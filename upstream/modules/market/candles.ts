@@ -46,7 +46,14 @@ export class CandleBook {
   private readonly lastTick = new Map<number, number>();
   private readonly dirty = new Map<string, { id: number; period: Period; c: Candle }>();
 
-  constructor(private readonly db: DB) {}
+  /**
+   * `persist: false` keeps the candles in memory only (a standby node mirroring the leader's
+   * market, which writes them): flush() then forgets what changed instead of writing it.
+   */
+  constructor(
+    private readonly db: DB,
+    private readonly o: { persist: boolean } = { persist: true },
+  ) {}
 
   /** Loads the latest stored candle of every period of an instrument (it continues if still forming). */
   load(id: number): void {
@@ -122,6 +129,7 @@ export class CandleBook {
     if (this.dirty.size === 0) return;
     const items = [...this.dirty.values()];
     this.dirty.clear();
+    if (!this.o.persist) return;
     this.db.transaction(() => {
       for (const { id, period, c } of items)
         upsertCandle(this.db, {

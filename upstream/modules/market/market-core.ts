@@ -26,8 +26,12 @@ export class MarketCore {
   readonly listeners = new Set<(changed: Quote[]) => void>();
   readonly alwaysOpen: () => boolean;
 
-  constructor(db: DB, configAlwaysOpen: boolean) {
-    this.book = new CandleBook(db);
+  constructor(
+    db: DB,
+    configAlwaysOpen: boolean,
+    o: { persistCandles: boolean } = { persistCandles: true },
+  ) {
+    this.book = new CandleBook(db, { persist: o.persistCandles });
     this.list = loadInstruments(db);
     this.alwaysOpen = alwaysOpenReader(db, configAlwaysOpen);
     for (const inst of this.list) {

@@ -62,12 +62,16 @@ function klineItems(book: CandleBook, id: number) {
   }));
 }
 
-/** Publishes the market topics on every tick and answers them on subscribe. */
+/**
+ * Answers the market topics on subscribe and, with `publish` (the node that makes the market),
+ * publishes them on every tick; a standby's clients get those through the broker.
+ */
 export function startMarketPushes(deps: {
   db: DB;
   hub: Hub;
   feed: PriceFeed;
   book: CandleBook;
+  publish: boolean;
 }): void {
   const { hub, feed, book } = deps;
   const codeToId = new Map<string, number>();
@@ -84,6 +88,7 @@ export function startMarketPushes(deps: {
       return id === undefined ? undefined : klineItems(book, id);
     },
   );
+  if (!deps.publish) return;
   feed.onTick((changed) => {
     if (changed.length === 0) return;
     hub.publish(

@@ -67,10 +67,20 @@ export class PgStore implements DB {
   private readonly statements = new Map<string, PgStatement & { name: string }>();
   private tablesWithId: Set<string> = new Set();
   private depth = 0;
+  /** A statement every write transaction runs after its BEGIN (the leader's fence), or null. */
+  private fence: string | null = null;
   private named = 0;
   private closed = false;
 
   constructor(readonly url: string) {}
+
+  /**
+   * Makes every write transaction begun from now on run `sql` first (in the same round trip), so
+   * that it fails when `sql` raises: the leader's fence (platform/cluster/leadership.ts).
+   */
+  fenceWith(sql: string): void {
+    this.fence = sql;
+  }
 
   /** Reads which tables have an `id` column (after the migrations, which may add tables). */
   learnSchema(): void {
@@ -109,22 +119,32 @@ export class PgStore implements DB {
 
   transaction<F extends AnyFn>(fn: F): TransactionFn<F> {
     const run =
-      (begin: string) =>
+      (begin: () => string) =>
       (...args: Parameters<F>): ReturnType<F> =>
-        this.within(begin, () => fn(...args) as ReturnType<F>);
-    const immediate = run(`BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK})`);
+        this.within(begin(), () => fn(...args) as ReturnType<F>);
+    // The fence is read when the transaction runs: one set later applies to it too.
+    const immediate = run(
+      () =>
+        `BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK})${this.fence ? `; ${this.fence}` : ""}`,
+    );
     return Object.assign(immediate, {
       default: immediate,
       immediate,
       exclusive: immediate,
-      deferred: run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"),
+      deferred: run(() => "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"),
     }) as unknown as TransactionFn<F>;
   }
 
   private within<R>(begin: string, body: () => R): R {
     const outer = this.depth === 0;
     const savepoint = `sp${this.depth}`;
-    this.exec(outer ? begin : `SAVEPOINT ${savepoint}`);
+    try {
+      this.exec(outer ? begin : `SAVEPOINT ${savepoint}`);
+    } catch (err) {
+      // A BEGIN whose fence or lock failed leaves the transaction open and aborted: end it.
+      if (outer) this.rollbackQuietly();
+      throw err;
+    }
     this.depth++;
     let result: R;
     try {
@@ -137,6 +157,14 @@ export class PgStore implements DB {
     this.depth--;
     this.exec(outer ? "COMMIT" : `RELEASE SAVEPOINT ${savepoint}`);
     return result;
+  }
+
+  private rollbackQuietly(): void {
+    try {
+      this.exec("ROLLBACK");
+    } catch {
+      // The connection is gone: the server ended the transaction with it.
+    }
   }
 
   get inTransaction(): boolean {

@@ -1,0 +1,129 @@
+/**
+ * A node of the upstream cluster (DATABASE_URL set; docs/deploy.md): it takes the engine's
+ * leadership when free (platform/cluster/leadership.ts) and runs as the leader, else runs as a
+ * standby (app.ts) and tries again every POLL_MS. When it takes the leadership, it closes its
+ * standby server and builds the leader on the same port: the engine's memory is loaded from the
+ * store, the market continues from the stored candles, and commands are served again.
+ *
+ * Invariant: the node serves as leader only while its lock connection holds the leadership; when
+ * that connection is lost, `onLostLeadership` runs (main.ts ends the process: a supervisor starts
+ * it again, as a standby).
+ */
+import os from "node:os";
+import { buildUpstream, type Upstream } from "./app.js";
+import type { UpstreamConfig } from "./platform/config.js";
+import { LeaderLock, POLL_MS, leaderFenceSql } from "./platform/cluster/leadership.js";
+import { recordLeader, recordedLeader } from "./platform/cluster/leader-store.js";
+
+export interface ClusterNode {
+  readonly id: string;
+  role(): "leader" | "standby";
+  /** The node's own base URL (as it listens). */
+  readonly url: string;
+  upstream(): Upstream;
+  close(): Promise<void>;
+}
+
+export interface ClusterLog {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/** How long a standby trusts the leader URL it read from the store (ms). */
+const LEADER_URL_TTL_MS = 1_000;
+
+export async function startClusterNode(
+  config: UpstreamConfig & { databaseUrl: string },
+  o: { log: ClusterLog; onLostLeadership: (why: string) => void },
+): Promise<ClusterNode> {
+  const lock = new LeaderLock(config.databaseUrl, o.log);
+  await lock.connect();
+  let cfg = config;
+  let up: Upstream;
+  let url = "";
+  let role: "leader" | "standby" = "standby";
+  let poll: NodeJS.Timeout | null = null;
+  let closing = false;
+  const id = config.nodeName ?? `${os.hostname()}:${process.pid}`;
+
+  let cached: { url: string | null; at: number } = { url: null, at: 0 };
+  const leaderUrl = () => {
+    if (Date.now() - cached.at > LEADER_URL_TTL_MS) {
+      try {
+        cached = { url: recordedLeader(up.ctx.db)?.url ?? null, at: Date.now() };
+      } catch {
+        cached = { url: null, at: Date.now() };
+      }
+    }
+    return cached.url;
+  };
+
+  /** Listens, then keeps the port: a promotion listens on the same one. */
+  const listen = async (u: Upstream) => {
+    url = await u.listen();
+    cfg = { ...cfg, port: Number(new URL(url).port) };
+  };
+
+  const lead = async () => {
+    role = "leader";
+    up = await buildUpstream(cfg, {
+      node: { id, role: "leader", fence: leaderFenceSql(lock.backendPid) },
+    });
+    await listen(up);
+    recordLeader(up.ctx.db, { node: id, url: config.advertiseUrl ?? url, since: Date.now() });
+    lock.onLost((why) => {
+      if (!closing) o.onLostLeadership(why);
+    });
+  };
+
+  const promote = async () => {
+    const t0 = Date.now();
+    await up.close();
+    await lead();
+    o.log.info({ node: id, ms: Date.now() - t0 }, "took over as the engine's leader");
+  };
+
+  const tryTakeOver = async () => {
+    if (closing || role === "leader") return;
+    try {
+      if (!(await lock.tryAcquire())) return;
+    } catch (err) {
+      o.log.warn({ err }, "could not ask for the leadership");
+      return;
+    }
+    if (poll) clearInterval(poll);
+    poll = null;
+    await promote();
+  };
+
+  if (await lock.tryAcquire()) await lead();
+  else {
+    up = await buildUpstream(cfg, { node: { id, role: "standby", leaderUrl } });
+    await listen(up);
+    let busy = false;
+    poll = setInterval(() => {
+      if (busy) return;
+      busy = true;
+      tryTakeOver()
+        .catch((err) => o.log.error({ err }, "take-over failed"))
+        .finally(() => (busy = false));
+    }, POLL_MS);
+  }
+  o.log.info({ node: id, role, url }, "upstream node started");
+
+  return {
+    id,
+    role: () => role,
+    get url() {
+      return url;
+    },
+    upstream: () => up,
+    async close() {
+      closing = true;
+      if (poll) clearInterval(poll);
+      await up.close();
+      await lock.close();
+    },
+  };
+}

@@ -1,0 +1,130 @@
+/**
+ * Leadership of the order engine among upstream nodes on one PostgreSQL store: the leader is the
+ * node whose lock connection holds the session advisory lock LEADER_LOCK. PostgreSQL releases it
+ * the moment that connection ends, so a leader killed with -9 (its socket closed by the kernel)
+ * frees it at once; a standby polling every POLL_MS takes it then.
+ *
+ * Fencing. A leader that loses its lock connection (PostgreSQL restarted, a network cut) stops at
+ * once (`onLost`; the node process exits and its supervisor restarts it as a standby). Between the
+ * loss and its detection, no write of the old leader can land: every write transaction of the
+ * leader's store checks, in the statement that begins it, that the lock is still held by this
+ * node's lock connection (PgStore.fenceWith, store/pg.ts), and fails otherwise.
+ *
+ * Invariant: at most one node's store accepts engine writes at any time, and it is the node holding
+ * LEADER_LOCK.
+ */
+import pg from "pg";
+
+/** The advisory lock key of the engine's leadership. */
+export const LEADER_LOCK = 7_201_002;
+/** How often a standby tries to take the lock, and a leader checks its lock connection (ms). */
+export const POLL_MS = 500;
+/** A check of the lock connection that takes longer than this counts as a lost connection (ms). */
+const CHECK_TIMEOUT_MS = 3_000;
+
+export interface LockLog {
+  info(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export class LeaderLock {
+  private client: pg.Client | null = null;
+  private held = false;
+  private lostHandlers: Array<(why: string) => void> = [];
+  private checkTimer: NodeJS.Timeout | null = null;
+  /** The PostgreSQL backend (process id) of the lock connection. */
+  backendPid = 0;
+
+  constructor(
+    private readonly url: string,
+    private readonly log: LockLog,
+  ) {}
+
+  async connect(): Promise<void> {
+    const c = new pg.Client({
+      connectionString: this.url,
+      application_name: "tradepost-leader-lock",
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 1_000,
+      query_timeout: CHECK_TIMEOUT_MS,
+    });
+    c.on("error", (err) => this.lost(`lock connection error: ${err.message}`));
+    c.on("end", () => this.lost("lock connection ended"));
+    await c.connect();
+    const r = await c.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+    this.backendPid = Number(r.rows[0].pid);
+    this.client = c;
+  }
+
+  get isLeader(): boolean {
+    return this.held;
+  }
+
+  /** Takes the lock if free; true when this node now leads. */
+  async tryAcquire(): Promise<boolean> {
+    if (this.held) return true;
+    const c = this.connected();
+    const r = await c.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1) AS ok", [
+      LEADER_LOCK,
+    ]);
+    this.held = r.rows[0].ok === true;
+    if (this.held) this.watch();
+    return this.held;
+  }
+
+  /** Calls `f` once if the leadership is lost (the lock connection failed while held). */
+  onLost(f: (why: string) => void): void {
+    this.lostHandlers.push(f);
+  }
+
+  /** Releases the lock and closes the connection (a clean shutdown hands over at once). */
+  async close(): Promise<void> {
+    if (this.checkTimer) clearInterval(this.checkTimer);
+    this.checkTimer = null;
+    const c = this.client;
+    this.client = null;
+    this.held = false;
+    this.lostHandlers = [];
+    if (c) await c.end().catch(() => undefined);
+  }
+
+  private connected(): pg.Client {
+    if (!this.client) throw new Error("leader lock: not connected");
+    return this.client;
+  }
+
+  /** While leading, checks the lock connection every POLL_MS: a half-open one is found too. */
+  private watch(): void {
+    this.checkTimer = setInterval(() => {
+      this.client
+        ?.query("SELECT 1")
+        .catch((err: Error) => this.lost(`lock check failed: ${err.message}`));
+    }, POLL_MS);
+    this.checkTimer.unref();
+  }
+
+  private lost(why: string): void {
+    if (this.client === null) return; // closed on purpose
+    const wasLeader = this.held;
+    this.held = false;
+    this.client = null;
+    if (this.checkTimer) clearInterval(this.checkTimer);
+    this.log.error({ why, wasLeader }, "leader lock lost");
+    for (const f of this.lostHandlers.splice(0)) f(why);
+  }
+}
+
+/**
+ * The statement a fenced store runs at the start of each write transaction: it fails unless the
+ * lock connection `backendPid` still holds LEADER_LOCK (a bigint key below 2^32 is classid 0,
+ * objid KEY, objsubid 1 in pg_locks).
+ */
+export function leaderFenceSql(backendPid: number): string {
+  if (!Number.isSafeInteger(backendPid) || backendPid <= 0) throw new Error("bad backend pid");
+  return `DO $$ BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = 0
+      AND objid = ${LEADER_LOCK} AND objsubid = 1 AND pid = ${backendPid} AND granted) THEN
+      RAISE EXCEPTION 'this node no longer leads the order engine' USING ERRCODE = 'TPL01';
+    END IF;
+  END $$`;
+}
