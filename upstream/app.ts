@@ -125,7 +125,11 @@ export async function buildUpstream(
   const broker: PushBroker = config.natsUrl
     ? await connectNatsBroker({ url: config.natsUrl, log })
     : createLocalBroker();
-  const db = openStore(storeOf(config));
+  const db = openStore(storeOf(config), {
+    onMigrated: (files) => {
+      if (files.length > 0) log.info({ files }, "store migrated");
+    },
+  });
   if (node.fence !== undefined && db.dialect === "postgres") (db as PgStore).fenceWith(node.fence);
   const tp = config.trustProxy;
   const app = Fastify({

@@ -99,6 +99,7 @@ export async function startPostgres(o: PostgresOptions = {}): Promise<PostgresSe
   });
   const base = `postgres://${ROLE}@127.0.0.1:${port}`;
   await waitReady(`${base}/postgres`, child);
+  await mustBeOurs(`${base}/postgres`, data, child);
   await ensureDatabase(`${base}/postgres`, ROLE);
   let stopped: Promise<void> | null = null;
   return {
@@ -137,6 +138,21 @@ async function waitReady(url: string, child: ChildProcess): Promise<void> {
       if (Date.now() > until) throw err;
       await new Promise((r) => setTimeout(r, 100));
     }
+  }
+}
+
+/** Refuses a server that answers on the port but is not the one just started (a leftover). */
+async function mustBeOurs(url: string, data: string, child: ChildProcess): Promise<void> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const r = await c.query<{ data_directory: string }>("SHOW data_directory");
+    if (child.exitCode !== null || path.resolve(r.rows[0].data_directory) !== path.resolve(data))
+      throw new Error(
+        `another PostgreSQL server answers on ${url}; stop it or choose another port`,
+      );
+  } finally {
+    await c.end();
   }
 }
 

@@ -34,18 +34,23 @@ export type SqliteDb = Database.Database & { readonly dialect: "sqlite" };
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
 
 /** The store named by `where`: a postgres:// URL, or a SQLite file (":memory:" for none). */
-export function openStore(where: string): DB {
-  return isPostgresUrl(where) ? openPostgres(where) : openDb(where);
+export function openStore(where: string, o: MigrateReport = {}): DB {
+  return isPostgresUrl(where) ? openPostgres(where, o) : openDb(where, o);
+}
+
+export interface MigrateReport {
+  /** Told the migration files applied by this opening (none when the store was current). */
+  onMigrated?: (files: string[]) => void;
 }
 
 export function isPostgresUrl(where: string): boolean {
   return /^postgres(ql)?:\/\//i.test(where);
 }
 
-export function openPostgres(url: string): DB {
+export function openPostgres(url: string, o: MigrateReport = {}): DB {
   const db = new PgStore(url);
   try {
-    migrate(db);
+    o.onMigrated?.(migrate(db));
     db.learnSchema();
   } catch (err) {
     db.close();
@@ -70,7 +75,7 @@ export function openStoreReadOnly(where: string): DB {
   return db;
 }
 
-export function openDb(file: string): SqliteDb {
+export function openDb(file: string, o: MigrateReport = {}): SqliteDb {
   if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = Object.assign(new Database(file), { dialect: "sqlite" as const });
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
@@ -78,7 +83,7 @@ export function openDb(file: string): SqliteDb {
   db.pragma("synchronous = FULL");
   db.pragma("foreign_keys = ON");
   immediateByDefault(db);
-  migrate(db);
+  o.onMigrated?.(migrate(db));
   return db;
 }
 
@@ -114,9 +119,13 @@ function migrationFiles(dialect: Dialect): { version: number; file: string; dir:
  * transaction (so two nodes starting at once apply each one once). Answers the files applied.
  */
 export function migrate(db: DB): string[] {
-  db.exec(
-    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)",
-  );
+  // In a write transaction: two nodes starting at once on one PostgreSQL would otherwise race on
+  // creating the table (its IF NOT EXISTS is not atomic there).
+  db.transaction(() =>
+    db.exec(
+      "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)",
+    ),
+  )();
   const applied = new Set(
     db
       .prepare("SELECT version FROM schema_migrations")

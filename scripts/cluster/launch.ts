@@ -1,0 +1,321 @@
+/**
+ * Starts the whole product as a cluster on one machine: PostgreSQL, NATS, upstream nodes (one
+ * leads the engine, the others stand by), web nodes in cluster mode, and HAProxy in front of the
+ * web nodes. `npm run cluster` (scripts/cluster/main.ts) runs it; the cluster test, `npm run
+ * soak:cluster` and `npm run bench:cluster` use the same launcher.
+ *
+ * Every node is supervised: a node that exits (killed, or a leader that lost its lock) is started
+ * again on the same port after RESTART_DELAY_MS, as a real supervisor (systemd, Kubernetes) would;
+ * `stop()` ends them for good.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import readline from "node:readline";
+import { fileURLToPath } from "node:url";
+import { startPostgres, type PostgresServer } from "../services/postgres.js";
+import { startNats, type NatsServer } from "../services/nats.js";
+import { startHaproxy, type HaproxyServer } from "../services/haproxy.js";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+/** How long a supervised node waits before it is started again (ms). */
+export const RESTART_DELAY_MS = 500;
+/** How long a node may take to start (ms). */
+const START_TIMEOUT_MS = 90_000;
+
+export interface ClusterOptions {
+  /** HAProxy's port: the product's address (default 3000). */
+  port: number;
+  /** Where the cluster keeps its data: PostgreSQL's files, uploads, the generated secrets. */
+  dataDir: string;
+  upstreams?: number;
+  webs?: number;
+  /** false: PostgreSQL without fsync (tests only). */
+  durable?: boolean;
+  /** More environment for every upstream and web node (e.g. MARKET_FEED=manual in tests). */
+  env?: Record<string, string>;
+  /** Each node's and service's output goes to DATA_DIR/logs/<name>.log; lines of note come here. */
+  log?: (line: string) => void;
+}
+
+export interface NodeProcess {
+  readonly name: string;
+  readonly kind: "upstream" | "web";
+  readonly url: string;
+  /** The running process's pid (a restart changes it). */
+  readonly pid: number;
+  /** Resolves when the current process has started (after a restart: the new one). */
+  ready(): Promise<void>;
+  /** kill -9 of the current process; the supervisor starts it again. */
+  kill9(): void;
+  /** Ends the node for good. */
+  stop(): Promise<void>;
+  /** The upstream node's /healthz data (role, store, broker). */
+  health(): Promise<{ role?: string; node?: string; [k: string]: unknown } | null>;
+}
+
+export interface Cluster {
+  url: string;
+  pg: PostgresServer;
+  nats: NatsServer;
+  haproxy: HaproxyServer;
+  upstreams: NodeProcess[];
+  webs: NodeProcess[];
+  secrets: Secrets;
+  /** The upstream node that now leads (waits until one does, up to `timeoutMs`). */
+  leader(timeoutMs?: number): Promise<NodeProcess>;
+  stop(): Promise<void>;
+}
+
+export interface Secrets {
+  SESSION_SECRET: string;
+  OPERATOR_SECRET_KEY: string;
+  OPERATOR_TOKEN: string;
+}
+
+/** The cluster's secrets, made once and kept in DATA_DIR/secrets.json (mode 600). */
+function secretsIn(dataDir: string): Secrets {
+  const file = path.join(dataDir, "secrets.json");
+  if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, "utf8")) as Secrets;
+  const s: Secrets = {
+    SESSION_SECRET: crypto.randomBytes(48).toString("base64url"),
+    OPERATOR_SECRET_KEY: crypto.randomBytes(32).toString("hex"),
+    OPERATOR_TOKEN: crypto.randomBytes(32).toString("base64url"),
+  };
+  fs.writeFileSync(file, JSON.stringify(s, null, 2), { mode: 0o600 });
+  return s;
+}
+
+async function healthOf(url: string) {
+  try {
+    const r = await fetch(url + "/healthz", { signal: AbortSignal.timeout(2_000) });
+    const body = (await r.json()) as { data?: Record<string, unknown> };
+    return (body.data ?? {}) as { role?: string; node?: string };
+  } catch {
+    return null;
+  }
+}
+
+function supervise(o: {
+  name: string;
+  kind: "upstream" | "web";
+  port: number;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  logDir: string;
+  /** Resolves once the process serves. */
+  readyWhen: (child: ChildProcess, url: string) => Promise<void>;
+  note: (line: string) => void;
+}): NodeProcess {
+  const url = `http://127.0.0.1:${o.port}`;
+  const logFile = path.join(o.logDir, `${o.name}.log`);
+  let child: ChildProcess;
+  let started: Promise<void>;
+  let stopped = false;
+  const run = () => {
+    const out = fs.openSync(logFile, "a");
+    child = spawn(process.execPath, o.args, {
+      cwd: ROOT,
+      env: o.env,
+      stdio: ["ignore", "pipe", out],
+    });
+    const c = child;
+    c.stdout!.on("data", (d) => fs.appendFileSync(logFile, d));
+    started = o.readyWhen(c, url);
+    started.catch(() => undefined);
+    c.once("exit", (code, signal) => {
+      if (stopped) return;
+      o.note(`${o.name} exited (${signal ?? code}); starting it again`);
+      setTimeout(() => {
+        if (!stopped) run();
+      }, RESTART_DELAY_MS);
+    });
+  };
+  run();
+  return {
+    name: o.name,
+    kind: o.kind,
+    url,
+    get pid() {
+      return child.pid ?? 0;
+    },
+    // The current process's start; when it dies while starting, the supervisor's next one.
+    async ready() {
+      const until = Date.now() + START_TIMEOUT_MS;
+      for (;;) {
+        try {
+          return await started;
+        } catch (err) {
+          if (stopped || Date.now() > until) throw err;
+          await new Promise((r) => setTimeout(r, RESTART_DELAY_MS + 100));
+        }
+      }
+    },
+    kill9: () => void child.kill("SIGKILL"),
+    async stop() {
+      stopped = true;
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      await new Promise<void>((resolve) => {
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+        setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
+      });
+    },
+    health: () => healthOf(url),
+  };
+}
+
+/** Waits for the upstream's "UPSTREAM_READY <url>" line. */
+function upstreamReady(child: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("no UPSTREAM_READY")), START_TIMEOUT_MS);
+    readline.createInterface({ input: child.stdout! }).on("line", (line) => {
+      if (line.startsWith("UPSTREAM_READY ")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once("exit", () => reject(new Error("the upstream node exited while starting")));
+  });
+}
+
+/** Waits until the web answers GET /healthz with 200. */
+async function webReady(child: ChildProcess, url: string): Promise<void> {
+  const until = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error("the web node exited while starting");
+    try {
+      if ((await fetch(url + "/healthz", { signal: AbortSignal.timeout(1_000) })).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error("the web node did not answer within 90 s");
+}
+
+export async function startCluster(o: ClusterOptions): Promise<Cluster> {
+  const started: Array<{ stop(): Promise<void> }> = [];
+  try {
+    return await start(o, started);
+  } catch (err) {
+    // Whatever started is stopped again, last first: a failed start leaves nothing running.
+    for (const s of started.reverse()) await s.stop().catch(() => undefined);
+    throw err;
+  }
+}
+
+async function start(
+  o: ClusterOptions,
+  started: Array<{ stop(): Promise<void> }>,
+): Promise<Cluster> {
+  const note = o.log ?? (() => undefined);
+  const dataDir = path.resolve(o.dataDir);
+  const logDir = path.join(dataDir, "logs");
+  fs.mkdirSync(logDir, { recursive: true });
+  const secrets = secretsIn(dataDir);
+  const pg = await startPostgres({
+    dir: path.join(dataDir, "postgres"),
+    port: o.port + 200,
+    durable: o.durable ?? true,
+    logFile: path.join(logDir, "postgres.log"),
+  });
+  started.push(pg);
+  const databaseUrl = await pg.createDatabase("tradepost");
+  const nats = await startNats({ port: o.port + 201, logFile: path.join(logDir, "nats.log") });
+  started.push(nats);
+  const base: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: process.env.NODE_ENV ?? "production",
+    DATABASE_URL: databaseUrl,
+    ...secrets,
+    ...o.env,
+  };
+  const upstreamPorts = Array.from({ length: o.upstreams ?? 2 }, (_, i) => o.port + 101 + i);
+  const upstreamNode = (port: number, i: number) =>
+    supervise({
+      name: `upstream-${i + 1}`,
+      kind: "upstream",
+      port,
+      args: ["--import", "tsx", "upstream/main.ts"],
+      env: {
+        ...base,
+        NATS_URL: nats.url,
+        UPSTREAM_HOST: "127.0.0.1",
+        UPSTREAM_PORT: String(port),
+        UPSTREAM_NODE_NAME: `upstream-${i + 1}`,
+        // The upstream nodes share their uploads (one machine: one directory).
+        DATA_DIR: path.join(dataDir, "upstream"),
+      },
+      logDir,
+      readyWhen: (c) => upstreamReady(c),
+      note,
+    });
+  // The first node starts alone and leads; the others then start as standbys.
+  const upstreams = [upstreamNode(upstreamPorts[0], 0)];
+  started.push(upstreams[0]);
+  await upstreams[0].ready();
+  for (let i = 1; i < upstreamPorts.length; i++) {
+    upstreams.push(upstreamNode(upstreamPorts[i], i));
+    started.push(upstreams[i]);
+  }
+  await Promise.all(upstreams.slice(1).map((u) => u.ready()));
+  const upstreamUrls = upstreams.map((u) => u.url);
+  const webPorts = Array.from({ length: o.webs ?? 2 }, (_, i) => o.port + 1 + i);
+  const webs = webPorts.map((port, i) =>
+    supervise({
+      name: `web-${i + 1}`,
+      kind: "web",
+      port,
+      args: ["--import", "tsx", "server.ts"],
+      env: {
+        ...base,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        // Each web node starts its list at another upstream node, spreading the connections.
+        UPSTREAM_URL: [
+          ...upstreamUrls.slice(i % upstreamUrls.length),
+          ...upstreamUrls.slice(0, i % upstreamUrls.length),
+        ].join(","),
+        // HAProxy is the one proxy hop in front of the web nodes.
+        TRUST_PROXY: "1",
+        DATA_DIR: path.join(dataDir, `web-${i + 1}`),
+      },
+      logDir,
+      readyWhen: (c, url) => webReady(c, url),
+      note,
+    }),
+  );
+  started.push(...webs);
+  await Promise.all(webs.map((w) => w.ready()));
+  const haproxy = await startHaproxy({
+    port: o.port,
+    webUrls: webs.map((w) => w.url),
+    logFile: path.join(logDir, "haproxy.log"),
+  });
+  return {
+    url: haproxy.url,
+    pg,
+    nats,
+    haproxy,
+    upstreams,
+    webs,
+    secrets,
+    async leader(timeoutMs = 30_000) {
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        for (const u of upstreams) if ((await u.health())?.role === "leader") return u;
+        if (Date.now() > until) throw new Error("no upstream node leads");
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    async stop() {
+      await haproxy.stop();
+      await Promise.all(webs.map((w) => w.stop()));
+      await Promise.all(upstreams.map((u) => u.stop()));
+      await nats.stop();
+      await pg.stop();
+    },
+  };
+}
