@@ -22,8 +22,8 @@ if [ ${#missing[@]} -gt 0 ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/
   echo "chromium: installing Debian's ${missing[*]} (apt-get, as root) ..."
   export DEBIAN_FRONTEND=noninteractive
   # The package lists are refreshed only when the install cannot find the packages without it.
-  apt-get install -y "${missing[@]}" >/dev/null 2>&1 ||
-    { apt-get update >/dev/null && apt-get install -y "${missing[@]}"; } ||
+  apt-get -o DPkg::Lock::Timeout=600 install -y "${missing[@]}" >/dev/null 2>&1 ||
+    { apt-get -o DPkg::Lock::Timeout=600 update >/dev/null && apt-get -o DPkg::Lock::Timeout=600 install -y "${missing[@]}"; } ||
     echo "chromium: apt-get could not install ${missing[*]}." >&2
 fi
 

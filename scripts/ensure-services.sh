@@ -20,8 +20,8 @@ if [ ${#missing[@]} -gt 0 ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/
   if [ ! -e /usr/sbin/policy-rc.d ]; then
     printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d && own_policy=1
   fi
-  apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null 2>&1 ||
-    { apt-get update >/dev/null && apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null; } ||
+  apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends "${missing[@]}" >/dev/null 2>&1 ||
+    { apt-get -o DPkg::Lock::Timeout=600 update >/dev/null && apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends "${missing[@]}" >/dev/null; } ||
     echo "services: apt-get could not install ${missing[*]}." >&2
   [ "$own_policy" -eq 1 ] && rm -f /usr/sbin/policy-rc.d
 fi

@@ -106,11 +106,15 @@ static_checks() {
 }
 
 # Installing a missing Chromium is mostly a download: it runs beside the build and vitest, which
-# do not use a browser, and Playwright waits for it.
+# do not use a browser, and Playwright waits for it. PostgreSQL, NATS and HAProxy (Debian's
+# packages, for the PostgreSQL store tests and the cluster test) install beside the build too, and
+# vitest waits for them. Both wait for each other's package lock (DPkg::Lock::Timeout).
+bg_start services               bash scripts/ensure-services.sh
 bg_start chromium               bash scripts/ensure-chromium.sh
 # One production build, before the tests: vitest's web tests and Playwright serve it (the web
 # integration tests would build it themselves when it is missing or older than app/).
 step "remix build"              env NODE_ENV=production npx remix build
+bg_step services                "postgresql, nats, haproxy"
 step "vitest (unit+integration)" npx vitest run
 # Playwright leaves part of a core idle (its workers wait on pages and servers); the static checks,
 # at nice 19, use that instead of a step of their own. Beside vitest, whose four processes keep

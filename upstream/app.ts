@@ -15,7 +15,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
 import formbody from "@fastify/formbody";
 import pino from "pino";
 import { storeOf, type UpstreamConfig } from "./platform/config.js";
-import { openStore, type DB } from "./platform/db.js";
+import { openStore, storeAnswers, type DB } from "./platform/db.js";
 import { CODE_INTERNAL, CODE_OK } from "./platform/http/envelope.js";
 import { clientErrorHandler, registerErrorHandling } from "./platform/http/errors.js";
 import { normaliseLang, translate, type Lang } from "./platform/i18n.js";
@@ -182,7 +182,7 @@ export async function buildUpstream(
   }));
   // The node's role, its store and its broker, for load balancers and operators (docs/deploy.md).
   app.get("/healthz", async (_req, reply) => {
-    const store = storeHealth(db);
+    const store = { dialect: db.dialect, ok: storeAnswers(db) };
     const broker = ctx.broker.status();
     const ok = store.ok && (broker.kind === "local" || broker.connected);
     reply.status(ok ? 200 : 503);
@@ -322,16 +322,6 @@ function buildServices(deps: {
     },
     ok: (req, data, msgKey = "ok") => ({ code: CODE_OK, msg: translate(req.lang, msgKey), data }),
   };
-}
-
-/** Whether the store answers (one trivial read), and which it is. */
-function storeHealth(db: DB): { dialect: string; ok: boolean } {
-  try {
-    db.prepare("SELECT 1 AS one").get();
-    return { dialect: db.dialect, ok: true };
-  } catch {
-    return { dialect: db.dialect, ok: false };
-  }
 }
 
 /** The market simulator unless the caller brings a feed (or a factory given the store). */

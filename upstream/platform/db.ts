@@ -50,8 +50,9 @@ export function isPostgresUrl(where: string): boolean {
 export function openPostgres(url: string, o: MigrateReport = {}): DB {
   const db = new PgStore(url);
   try {
-    o.onMigrated?.(migrate(db));
+    const applied = migrate(db);
     db.learnSchema();
+    o.onMigrated?.(applied);
   } catch (err) {
     db.close();
     throw err;
@@ -83,7 +84,9 @@ export function openDb(file: string, o: MigrateReport = {}): SqliteDb {
   db.pragma("synchronous = FULL");
   db.pragma("foreign_keys = ON");
   immediateByDefault(db);
-  o.onMigrated?.(migrate(db));
+  // Migrated first: an optional call (`o.onMigrated?.(…)`) skips its argument when absent.
+  const applied = migrate(db);
+  o.onMigrated?.(applied);
   return db;
 }
 
@@ -157,4 +160,14 @@ export function migrate(db: DB): string[] {
 export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "23505";
+}
+
+/** Whether the store answers a trivial read now (/healthz). */
+export function storeAnswers(db: DB): boolean {
+  try {
+    db.prepare("SELECT 1 AS one").get();
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -38,11 +38,21 @@ export class TradePusher {
     this.timer.unref();
   }
 
-  /** Pushes FOREX_TRADE to every subscribed user whose account changed since the last push. */
+  /** Users subscribed at the last flush. */
+  private seen = new Set<number>();
+
+  /**
+   * Pushes FOREX_TRADE to every subscribed user whose account changed since the last push, and to
+   * every user subscribed since the last flush: a client of another upstream node, which gets no
+   * snapshot on subscribe from that node (only this one holds the engine), gets it here.
+   */
   flush(): void {
     const users = this.hub.subscribedUsers(TOPIC.FOREX_TRADE);
+    const seen = this.seen;
+    this.seen = new Set(users);
     for (const userId of users) {
-      if (!this.engine.takeChanged(userId)) continue;
+      const changed = this.engine.takeChanged(userId);
+      if (!changed && seen.has(userId)) continue;
       try {
         this.hub.publishToUser(
           userId,
