@@ -67,6 +67,7 @@ export default defineConfig({
           name: "unit-postgres",
           include: ON_BOTH_STORES_UNIT,
           isolate: false,
+          env: { TEST_STORE: "postgres" },
           globalSetup: [POSTGRES_SETUP],
         },
       },
@@ -75,6 +76,7 @@ export default defineConfig({
         test: {
           name: "integration-postgres",
           include: ON_BOTH_STORES_INTEGRATION,
+          env: { TEST_STORE: "postgres" },
           globalSetup: [POSTGRES_SETUP],
         },
       },

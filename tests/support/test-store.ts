@@ -1,9 +1,10 @@
 /**
- * The store a test runs on: SQLite (a file or memory), or PostgreSQL when the run was started with a
- * PostgreSQL server (the vitest projects "unit-postgres" and "integration-postgres", whose global
- * setup tests/support/postgres-setup.ts sets TEST_PG_URL to a server's admin database). Each store
- * is a new database, copied from a migrated template, so a test starts from the schema and seed
- * rows exactly as a new deployment does.
+ * The store a test runs on: SQLite (a file or memory), or PostgreSQL in the vitest projects
+ * "unit-postgres" and "integration-postgres" (their TEST_STORE=postgres; their global setup,
+ * tests/support/postgres-setup.ts, starts the server and sets TEST_PG_URL to its admin database,
+ * which the other projects' workers may inherit: TEST_STORE alone chooses). Each store is a new
+ * database, copied from a migrated template, so a test starts from the schema and seed rows
+ * exactly as a new deployment does.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -18,7 +19,7 @@ export type TestDialect = "sqlite" | "postgres";
 
 /** Which store this run's tests use. */
 export function testDialect(): TestDialect {
-  return process.env.TEST_PG_URL ? "postgres" : "sqlite";
+  return process.env.TEST_STORE === "postgres" ? "postgres" : "sqlite";
 }
 
 let admin: PgStore | null = null;
@@ -27,10 +28,12 @@ let made = 0;
 /** A new, empty database's URL (PostgreSQL runs) or a new SQLite file's path. */
 export function newTestStoreWhere(): string {
   const adminUrl = process.env.TEST_PG_URL;
-  if (!adminUrl) {
+  if (testDialect() === "sqlite") {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tp-store-"));
     return path.join(dir, "up.sqlite");
   }
+  if (!adminUrl)
+    throw new Error("TEST_STORE=postgres needs the global setup tests/support/postgres-setup.ts");
   admin ??= new PgStore(adminUrl);
   const name = `t_${process.pid}_${++made}_${Date.now() % 100000}`;
   admin.exec(`CREATE DATABASE ${name} TEMPLATE ${PG_TEMPLATE}`);
