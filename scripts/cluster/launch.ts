@@ -45,10 +45,13 @@ export interface NodeProcess {
   readonly url: string;
   /** The running process's pid (a restart changes it). */
   readonly pid: number;
-  /** Resolves when the current process has started (after a restart: the new one). */
+  /** Resolves when the current process has started (after a kill or a restart: the new one). */
   ready(): Promise<void>;
-  /** kill -9 of the current process; the supervisor starts it again. */
-  kill9(): void;
+  /**
+   * kill -9 of the current process; the supervisor starts it again after `restartAfterMs`
+   * (default RESTART_DELAY_MS; longer: a node that stays down for a while).
+   */
+  kill9(o?: { restartAfterMs?: number }): void;
   /** Ends the node for good. */
   stop(): Promise<void>;
   /** The upstream node's /healthz data (role, store, broker). */
@@ -58,6 +61,8 @@ export interface NodeProcess {
 export interface Cluster {
   url: string;
   pg: PostgresServer;
+  /** The cluster's database (every node's DATABASE_URL). */
+  databaseUrl: string;
   nats: NatsServer;
   haproxy: HaproxyServer;
   upstreams: NodeProcess[];
@@ -113,7 +118,11 @@ function supervise(o: {
   let child: ChildProcess;
   let started: Promise<void>;
   let stopped = false;
+  /** True from a kill (or an exit) until the supervisor has spawned the next process. */
+  let down = false;
+  let restartDelay = RESTART_DELAY_MS;
   const run = () => {
+    down = false;
     const out = fs.openSync(logFile, "a");
     child = spawn(process.execPath, o.args, {
       cwd: ROOT,
@@ -126,10 +135,13 @@ function supervise(o: {
     started.catch(() => undefined);
     c.once("exit", (code, signal) => {
       if (stopped) return;
-      o.note(`${o.name} exited (${signal ?? code}); starting it again`);
+      down = true;
+      const delay = restartDelay;
+      restartDelay = RESTART_DELAY_MS;
+      o.note(`${o.name} exited (${signal ?? code}); starting it again in ${delay} ms`);
       setTimeout(() => {
         if (!stopped) run();
-      }, RESTART_DELAY_MS);
+      }, delay);
     });
   };
   run();
@@ -140,19 +152,27 @@ function supervise(o: {
     get pid() {
       return child.pid ?? 0;
     },
-    // The current process's start; when it dies while starting, the supervisor's next one.
+    // The current process's start; when it dies (or was killed) before or after starting, the
+    // supervisor's next one.
     async ready() {
-      const until = Date.now() + START_TIMEOUT_MS;
+      const until = Date.now() + START_TIMEOUT_MS + restartDelay;
       for (;;) {
         try {
-          return await started;
+          await started;
+          if (!down) return;
         } catch (err) {
           if (stopped || Date.now() > until) throw err;
-          await new Promise((r) => setTimeout(r, RESTART_DELAY_MS + 100));
         }
+        if (stopped) throw new Error(`${o.name} was stopped`);
+        if (Date.now() > until) throw new Error(`${o.name} did not start again`);
+        await new Promise((r) => setTimeout(r, 100));
       }
     },
-    kill9: () => void child.kill("SIGKILL"),
+    kill9(k) {
+      down = true;
+      restartDelay = k?.restartAfterMs ?? RESTART_DELAY_MS;
+      child.kill("SIGKILL");
+    },
     async stop() {
       stopped = true;
       if (child.exitCode !== null || child.signalCode !== null) return;
@@ -297,6 +317,7 @@ async function start(
   return {
     url: haproxy.url,
     pg,
+    databaseUrl,
     nats,
     haproxy,
     upstreams,
