@@ -51,7 +51,9 @@ export async function startClusterNode(
   const leaderUrl = () => {
     if (Date.now() - cached.at > LEADER_URL_TTL_MS) {
       try {
-        cached = { url: recordedLeader(up.ctx.db)?.url ?? null, at: Date.now() };
+        const row = recordedLeader(up.ctx.db);
+        // A row naming this node is stale (it led before it restarted): never forward to itself.
+        cached = { url: row && row.node !== id ? row.url : null, at: Date.now() };
       } catch {
         cached = { url: null, at: Date.now() };
       }

@@ -1,12 +1,17 @@
 /** Entry point of the reference upstream: `tsx upstream/main.ts` (npm start runs it for you). */
-import { ConfigError, loadConfig, type UpstreamConfig } from "./platform/config.js";
+import {
+  ConfigError,
+  loadConfig,
+  requireSecretKeyWithPostgres,
+  type UpstreamConfig,
+} from "./platform/config.js";
 import pino from "pino";
 import { buildUpstream } from "./app.js";
 import { startClusterNode } from "./cluster.js";
 
 let config: UpstreamConfig;
 try {
-  config = loadConfig();
+  config = requireSecretKeyWithPostgres(loadConfig());
 } catch (err) {
   if (!(err instanceof ConfigError)) throw err;
   console.error(err.message);

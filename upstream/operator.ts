@@ -11,6 +11,7 @@
 import {
   ConfigError,
   loadConfig,
+  requireSecretKeyWithPostgres,
   redactedStore,
   secretKeyDir,
   storeOf,
@@ -33,7 +34,7 @@ async function main(argv: string[]): Promise<number> {
   const [cmd, name, ...rest] = argv;
   let config: UpstreamConfig;
   try {
-    config = loadConfig();
+    config = requireSecretKeyWithPostgres(loadConfig());
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);

@@ -5,6 +5,9 @@ import {
   ConfigError,
   DEV_OUTBOX_IN_PRODUCTION,
   loadConfig,
+  redactedStore,
+  requireSecretKeyWithPostgres,
+  storeOf,
 } from "../../upstream/platform/config.js";
 
 const env = (vars: Record<string, string>) => vars as NodeJS.ProcessEnv;
@@ -133,6 +136,39 @@ describe("upstream config", () => {
     ).toBe("nats://u:p@n1.example.com:4222,tls://n2.example.com:4222");
     for (const bad of ["127.0.0.1:4222", "http://127.0.0.1:4222", "nats://a:1,", "nats://"])
       expect(problemOf({ NATS_URL: bad })).toMatch(/NATS_URL must be a nats:\/\/ or tls:\/\/ URL/);
+  });
+
+  it("reads the cluster's variables; a node on PostgreSQL needs OPERATOR_SECRET_KEY, the ledger check does not", () => {
+    const url = "postgres://tp:secret@db.example.com:5432/tradepost";
+    const c = loadConfig(
+      env({
+        DATABASE_URL: url,
+        UPSTREAM_NODE_NAME: "node-1",
+        UPSTREAM_ADVERTISE_URL: "http://10.0.0.11:4100",
+      }),
+    );
+    expect(c).toMatchObject({
+      databaseUrl: url,
+      nodeName: "node-1",
+      advertiseUrl: "http://10.0.0.11:4100",
+    });
+    expect(storeOf(c)).toBe(url);
+    expect(redactedStore(url)).toBe("postgres://tp:***@db.example.com:5432/tradepost");
+    expect(() => requireSecretKeyWithPostgres(c)).toThrow(
+      /OPERATOR_SECRET_KEY must be set with DATABASE_URL/,
+    );
+    expect(
+      requireSecretKeyWithPostgres({ ...c, operatorSecretKey: "a".repeat(64) }).databaseUrl,
+    ).toBe(url);
+    expect(requireSecretKeyWithPostgres(loadConfig(env({}))).databaseUrl).toBeNull();
+    expect(storeOf(loadConfig(env({ UPSTREAM_DB: "/srv/up.sqlite" })))).toBe("/srv/up.sqlite");
+    expect(problemOf({ DATABASE_URL: "mysql://db/tradepost" })).toMatch(
+      /DATABASE_URL must be a PostgreSQL URL/,
+    );
+    expect(problemOf({ UPSTREAM_NODE_NAME: "a b" })).toMatch(/UPSTREAM_NODE_NAME/);
+    expect(problemOf({ UPSTREAM_ADVERTISE_URL: "http://10.0.0.11:4100/x" })).toMatch(
+      /UPSTREAM_ADVERTISE_URL/,
+    );
   });
 
   it("refuses an invalid value, naming the variable", () => {

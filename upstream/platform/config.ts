@@ -318,8 +318,6 @@ export function loadConfig(
     logLevel: e.LOG_LEVEL ?? "info",
   };
   const config = { ...cfg, ...overrides };
-  if (config.databaseUrl !== null && config.operatorSecretKey === null)
-    throw new ConfigError([{ variable: "OPERATOR_SECRET_KEY", message: SECRET_KEY_WITH_POSTGRES }]);
   if (production && config.devOutbox)
     throw new ConfigError([{ variable: "DEV_OUTBOX", message: DEV_OUTBOX_IN_PRODUCTION }]);
   return config;
@@ -332,6 +330,17 @@ export const DEV_OUTBOX_IN_PRODUCTION =
 export const SECRET_KEY_WITH_POSTGRES =
   "must be set with DATABASE_URL: every upstream node must seal and open operators' secrets with the " +
   "same key, and a key generated on one node's disk is not on the others (README, docs/deploy.md)";
+
+/**
+ * The configuration of what seals or opens operators' secrets (an upstream node, the operator
+ * command): with DATABASE_URL it must name OPERATOR_SECRET_KEY. The ledger check and the
+ * migrations read no secret and do not ask for it.
+ */
+export function requireSecretKeyWithPostgres(c: UpstreamConfig): UpstreamConfig {
+  if (c.databaseUrl !== null && c.operatorSecretKey === null)
+    throw new ConfigError([{ variable: "OPERATOR_SECRET_KEY", message: SECRET_KEY_WITH_POSTGRES }]);
+  return c;
+}
 
 /** The store of the configuration: its PostgreSQL URL, or its SQLite file. */
 export function storeOf(c: Pick<UpstreamConfig, "dbFile" | "databaseUrl">): string {
