@@ -1,8 +1,8 @@
 /**
- * `npm run ledger:check`: checks every money invariant of the upstream's store (DATA_DIR/
- * upstream.sqlite, or UPSTREAM_DB) and prints what it found; exit 0 when consistent, 1 on any
- * breach, 2 when the store cannot be read. Opens the store read-only, so it can run beside a
- * running upstream (it reads one consistent snapshot).
+ * `npm run ledger:check`: checks every money invariant of the upstream's store (PostgreSQL with
+ * DATABASE_URL, else DATA_DIR/upstream.sqlite or UPSTREAM_DB) and prints what it found; exit 0 when
+ * consistent, 1 on any breach, 2 when the store cannot be read. Opens the store for reading only,
+ * so it can run beside a running upstream (it reads one consistent snapshot).
  */
 import { ConfigError, loadConfig, redactedStore, storeOf } from "./platform/config.js";
 import { openStoreReadOnly, type DB } from "./platform/db.js";

@@ -1,7 +1,7 @@
 /**
  * `npm run operator -- add NAME --role ROLE | role NAME ROLE | disable NAME | list`: operator
- * accounts of the upstream's store (DATA_DIR/upstream.sqlite, or UPSTREAM_DB). Roles: viewer,
- * support, finance, admin (contract/operators.ts).
+ * accounts of the upstream's store (PostgreSQL with DATABASE_URL, else DATA_DIR/upstream.sqlite or
+ * UPSTREAM_DB). Roles: viewer, support, finance, admin (contract/operators.ts).
  *
  * `add` prints the new operator's password once (it is stored only as an argon2id hash) and the
  * TOTP secret as an otpauth:// URI for an authenticator app; signing in at the operator console
