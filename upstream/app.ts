@@ -130,7 +130,13 @@ export async function buildUpstream(
       if (files.length > 0) log.info({ files }, "store migrated");
     },
   });
-  if (node.fence !== undefined && db.dialect === "postgres") (db as PgStore).fenceWith(node.fence);
+  if (node.fence !== undefined && db.dialect === "postgres") {
+    (db as PgStore).fenceWith(node.fence);
+    // The leader's barrier, before the engine reads the store: one fenced write transaction waits
+    // for any write a former leader began before it lost the lock (both take the write lock), and
+    // proves this node leads.
+    db.transaction(() => undefined)();
+  }
   const tp = config.trustProxy;
   const app = Fastify({
     logger: false,

@@ -6,8 +6,8 @@
  * store, the market continues from the stored candles, and commands are served again.
  *
  * Invariant: the node serves as leader only while its lock connection holds the leadership; when
- * that connection is lost, `onLostLeadership` runs (main.ts ends the process: a supervisor starts
- * it again, as a standby).
+ * that connection is lost (as leader or standby), or a take-over fails, `onLostLeadership` runs
+ * (main.ts ends the process: a supervisor starts it again, as a standby).
  */
 import os from "node:os";
 import { buildUpstream, type Upstream } from "./app.js";
@@ -74,15 +74,20 @@ export async function startClusterNode(
     });
     await listen(up);
     recordLeader(up.ctx.db, { node: id, url: config.advertiseUrl ?? url, since: Date.now() });
-    lock.onLost((why) => {
-      if (!closing) o.onLostLeadership(why);
-    });
   };
 
   const promote = async () => {
     const t0 = Date.now();
     await up.close();
-    await lead();
+    try {
+      await lead();
+    } catch (err) {
+      // Holding the lock without serving would leave the cluster with no leader: end the node
+      // (its supervisor starts it again, as a standby), which frees the lock with its connection.
+      o.log.error({ err }, "take-over failed");
+      if (!closing) o.onLostLeadership(`take-over failed: ${(err as Error).message}`);
+      return;
+    }
     o.log.info({ node: id, ms: Date.now() - t0 }, "took over as the engine's leader");
   };
 
@@ -99,6 +104,11 @@ export async function startClusterNode(
     await promote();
   };
 
+  // A leader that loses its lock connection must stop at once; a standby without one could never
+  // lead: both end the node, and its supervisor starts it again.
+  lock.onLost((why) => {
+    if (!closing) o.onLostLeadership(why);
+  });
   if (await lock.tryAcquire()) await lead();
   else {
     up = await buildUpstream(cfg, { node: { id, role: "standby", leaderUrl } });
@@ -108,7 +118,7 @@ export async function startClusterNode(
       if (busy) return;
       busy = true;
       tryTakeOver()
-        .catch((err) => o.log.error({ err }, "take-over failed"))
+        .catch((err) => o.log.error({ err }, "take-over attempt failed"))
         .finally(() => (busy = false));
     }, POLL_MS);
   }

@@ -8,6 +8,7 @@ import {
   PresenceBook,
   isPresence,
   presenceParts,
+  natsServersOf,
   redactedServers,
   subjectToken,
   subjectsOf,
@@ -49,6 +50,20 @@ describe("subject tokens", () => {
     ]);
     expect(subjectsOf("acme.prod").tick).toBe("acme.prod.tick");
     for (const bad of ["", "a..b", "a.*", "a b", "x."]) expect(() => subjectsOf(bad)).toThrow();
+  });
+
+  it("hands the client the servers, the credentials and TLS apart, as it reads them", () => {
+    expect(natsServersOf("nats://127.0.0.1:4222")).toEqual({ servers: ["127.0.0.1:4222"] });
+    expect(natsServersOf("nats://u:p%40ss@10.0.0.1:4222, nats://10.0.0.2")).toEqual({
+      servers: ["10.0.0.1:4222", "10.0.0.2:4222"],
+      user: "u",
+      pass: "p@ss",
+    });
+    expect(natsServersOf("tls://s3cret@nats.example.com:4443")).toEqual({
+      servers: ["nats.example.com:4443"],
+      token: "s3cret",
+      tls: {},
+    });
   });
 
   it("leaves credentials out of the server list it shows", () => {

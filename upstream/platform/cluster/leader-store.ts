@@ -9,10 +9,15 @@ export interface LeaderRow {
 
 /** Records `node` as the leader (the caller holds the leadership). */
 export function recordLeader(db: DB, row: LeaderRow): void {
-  db.prepare(
-    `INSERT INTO cluster_leader (id, node, url, since) VALUES (1, @node, @url, @since)
+  // A write transaction: fenced on the leader (a deposed node cannot record itself).
+  db.transaction(() =>
+    db
+      .prepare(
+        `INSERT INTO cluster_leader (id, node, url, since) VALUES (1, @node, @url, @since)
      ON CONFLICT (id) DO UPDATE SET node = excluded.node, url = excluded.url, since = excluded.since`,
-  ).run(row);
+      )
+      .run(row),
+  )();
 }
 
 /** The recorded leader, if any node ever led. */

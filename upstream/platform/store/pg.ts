@@ -36,8 +36,11 @@ type Call = (
 /** The advisory lock key every write transaction holds (one writer at a time, as SQLite). */
 export const WRITE_LOCK = 7_201_001;
 
-/** How long one call may wait for PostgreSQL before it fails (ms). */
-const CALL_TIMEOUT_MS = 60_000;
+/**
+ * How long one call may wait for PostgreSQL before it fails (ms): a node cut off from the server
+ * fails its calls (and a leader then finds its lock lost) instead of waiting on the network.
+ */
+const CALL_TIMEOUT_MS = 20_000;
 
 let call: Call | null = null;
 let nextHandle = 1;

@@ -332,6 +332,38 @@ const noLog: BrokerLog = { info: () => undefined, warn: () => undefined };
  * server cannot be reached at start (a node without its broker would serve stale pushes). Once
  * connected, it reconnects for ever.
  */
+/**
+ * The client's view of NATS_URL: the servers without credentials (the client does not read them
+ * from a URL), the user and password (or the token) of the first URL that has them, and TLS
+ * required when any URL says tls://.
+ */
+export function natsServersOf(urls: string): {
+  servers: string[];
+  user?: string;
+  pass?: string;
+  token?: string;
+  tls?: Record<string, never>;
+} {
+  const parsed = urls
+    .split(",")
+    .map((u) => u.trim())
+    .filter(Boolean)
+    .map((u) => new URL(u));
+  const withUser = parsed.find((u) => u.username !== "");
+  return {
+    servers: parsed.map(
+      (u) => `${u.hostname.includes(":") ? `[${u.hostname}]` : u.hostname}:${u.port || 4222}`,
+    ),
+    // user:password, or a token alone (nats://TOKEN@host).
+    ...(withUser && withUser.password !== ""
+      ? { user: decodeURIComponent(withUser.username), pass: decodeURIComponent(withUser.password) }
+      : withUser
+        ? { token: decodeURIComponent(withUser.username) }
+        : {}),
+    ...(parsed.some((u) => u.protocol === "tls:") ? { tls: {} } : {}),
+  };
+}
+
 export async function connectNatsBroker(o: NatsBrokerOptions): Promise<PushBroker> {
   const log = o.log ?? noLog;
   const url = redactedServers(o.url);
@@ -343,7 +375,7 @@ export async function connectNatsBroker(o: NatsBrokerOptions): Promise<PushBroke
   let nc: NatsConnection;
   try {
     nc = await connect({
-      servers: o.url.split(",").map((u) => u.trim()),
+      ...natsServersOf(o.url),
       name: o.name ?? `tradepost-upstream-${node}`,
       noEcho: true,
       maxReconnectAttempts: -1,
