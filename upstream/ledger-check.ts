@@ -4,14 +4,14 @@
  * consistent, 1 on any breach, 2 when the store cannot be read. Opens the store for reading only,
  * so it can run beside a running upstream (it reads one consistent snapshot).
  */
-import { ConfigError, loadConfig, redactedStore, storeOf } from "./platform/config.js";
+import { ConfigError, loadStoreOf, redactedStore } from "./platform/config.js";
 import { openStoreReadOnly, type DB } from "./platform/db.js";
 import { CHECK_NAMES, checkLedger } from "./modules/money/check.js";
 
 function main(): number {
   let where: string;
   try {
-    where = storeOf(loadConfig());
+    where = loadStoreOf();
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);

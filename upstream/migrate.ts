@@ -4,13 +4,13 @@
  * it cannot be opened. The upstream also migrates at start-up; this runs it ahead of a rolling
  * upgrade (docs/deploy.md).
  */
-import { ConfigError, loadConfig, redactedStore, storeOf } from "./platform/config.js";
+import { ConfigError, loadStoreOf, redactedStore } from "./platform/config.js";
 import { openStore } from "./platform/db.js";
 
 function main(): number {
   let where: string;
   try {
-    where = storeOf(loadConfig());
+    where = loadStoreOf();
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     console.error(err.message);

@@ -75,12 +75,17 @@ export function pathOf(
 /**
  * Free text of a form field (a JSON number is read as its text): at most `max` characters, counted
  * as people count them (code points) after trimming. `tooLong` is the refusal's message key (an
- * upstream message with {{max}}); without one, the route's field refusal answers.
+ * upstream message with {{max}}); without one, the route's field refusal answers. A text holding
+ * U+0000 is refused with the route's field refusal: no person types it, and PostgreSQL's text
+ * cannot hold it (the same text must be accepted or refused alike on either store).
  */
 export const text = (max = 256, tooLong?: string) =>
   z.preprocess(
     (v) => (typeof v === "number" && Number.isFinite(v) ? String(v) : v),
-    z.string().refine((s) => [...s.trim()].length <= max, { message: tooLong, params: { max } }),
+    z
+      .string()
+      .refine((s) => !s.includes("\u0000"))
+      .refine((s) => [...s.trim()].length <= max, { message: tooLong, params: { max } }),
   );
 /** The GET cache buster, accepted and ignored. */
 export const cacheBuster = { t: z.union([z.string(), z.number()]).optional() };

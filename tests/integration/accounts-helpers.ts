@@ -1,13 +1,20 @@
 /** Shared set-up of the account and settings integration tests: a fresh upstream on a temp db, and account steps. */
 import type { UpstreamConfig } from "../../upstream/platform/config.js";
-import { startUpstream, type Env, type Server } from "./upstream-harness.js";
+import { startUpstream, type Env, type Server, type StartOptions } from "./upstream-harness.js";
 
 export type { Env, Server };
 
-/** An upstream with the dev outbox on (codes readable at /dev/outbox), no simulator timer and no SMTP. */
-export function startServer(overrides: Partial<UpstreamConfig> = {}): Promise<Server> {
+/**
+ * An upstream with the dev outbox on (codes readable at /dev/outbox), no simulator timer and no SMTP;
+ * on a new store, or on `store` (a restart).
+ */
+export function startServer(
+  overrides: Partial<UpstreamConfig> = {},
+  store?: StartOptions["store"],
+): Promise<Server> {
   return startUpstream({
     tmpPrefix: "tp-acc-",
+    store,
     config: { devOutbox: true, simulate: false, smtpUrl: null, ...overrides },
   });
 }

@@ -301,11 +301,10 @@ describe("order submission", () => {
 describe("restart", () => {
   it("keeps the counts of the limits kept in the store", async () => {
     const first = await start();
-    const dbFile = first.up.ctx.config.dbFile;
     await first.setting("limit.captcha_ip", "1/600");
     expect((await get(first, "/api/captcha")).code).toBe(1);
     await first.up.close();
-    const again = await start({ dbFile });
+    const again = await startServer({ rateLimit: true }, first.store);
     try {
       expectLimited(await get(again, "/api/captcha"), 600);
     } finally {

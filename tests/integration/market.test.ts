@@ -174,6 +174,16 @@ describe("kline", () => {
     expect(Math.abs(last.Close - q.Close) / q.Close).toBeLessThan(0.01);
   });
 
+  it("names an instrument by its code in any letter case, on either store", async () => {
+    const id = (await get("/v1/api/forex/trade_list?searchCurrency=BTCUSD")).data[0].Id;
+    const byId = await get(`/v1/api/forex/kline?forex_id=${id}&period=1day`);
+    for (const code of ["BTCUSD", "btcusd", "BtcUsd"]) {
+      const byCode = await get(`/v1/api/forex/kline?forex_id=${code}&period=1day`);
+      expect(byCode.code).toBe(1);
+      expect(byCode.data[0]).toEqual(byId.data[0]);
+    }
+  });
+
   it("answers translated messages for an unknown instrument or period", async () => {
     expect(await get("/v1/api/forex/kline?forex_id=99999&period=1min", "de")).toEqual({
       code: 404,

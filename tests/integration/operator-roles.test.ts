@@ -186,7 +186,7 @@ describe("operator roles", () => {
     const cli = (...args: string[]) =>
       spawnSync(process.execPath, ["--import", "tsx", "upstream/operator.ts", ...args], {
         cwd: path.resolve(__dirname, "../.."),
-        env: { ...process.env, UPSTREAM_DB: path.join(s.dir, "up.sqlite"), DATA_DIR: s.dir },
+        env: { ...process.env, ...s.store.env, DATA_DIR: s.dir },
         encoding: "utf8",
         timeout: 60_000,
       });

@@ -286,7 +286,7 @@ describe("operator API", () => {
     const cli = (...args: string[]) =>
       spawnSync(process.execPath, ["--import", "tsx", "upstream/operator.ts", ...args], {
         cwd: path.resolve(__dirname, "../.."),
-        env: { ...process.env, UPSTREAM_DB: path.join(s.dir, "up.sqlite") },
+        env: { ...process.env, ...s.store.env },
         encoding: "utf8",
         timeout: 60_000,
       });
@@ -298,13 +298,16 @@ describe("operator API", () => {
     expect(password.length).toBeGreaterThanOrEqual(20);
     expect(secret).not.toBe("");
     expect(cli("add", "alice", "--role", "finance").status).toBe(1);
-    // The secret is stored sealed, with a key kept beside the database (mode 600).
+    // The secret is stored sealed, with OPERATOR_SECRET_KEY (always set on PostgreSQL), else with
+    // a key kept beside the database (mode 600).
     const stored = s.up.ctx.db
       .prepare("SELECT totp_secret FROM operators WHERE name = 'alice'")
       .get() as { totp_secret: string };
     expect(stored.totp_secret).toMatch(/^v1\./);
     expect(stored.totp_secret).not.toContain(secret);
-    expect(fs.statSync(path.join(s.dir, SECRET_KEY_FILE)).mode & 0o777).toBe(0o600);
+    const keyFile = path.join(s.dir, SECRET_KEY_FILE);
+    if (s.up.ctx.config.operatorSecretKey) expect(fs.existsSync(keyFile)).toBe(false);
+    else expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
 
     const login = (body: Record<string, string>) => s.post("/admin/api/login", body);
     const wrong = await login({ name: "alice", password, code: "000000" });

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { formatSoak, runSoak } from "../soak/soak.js";
+import { newTestStoreWhere, testDialect, TEST_OPERATOR_SECRET_KEY } from "../support/test-store.js";
 
 const SEED = process.env.SOAK_SEED
   ? Number(process.env.SOAK_SEED)
@@ -13,7 +14,16 @@ const SEED = process.env.SOAK_SEED
 describe("crash soak", () => {
   it("keeps every acknowledged order and the ledger invariants across 3 SIGKILLs", async () => {
     console.log(`soak seed ${SEED} (replay: SOAK_SEED=${SEED} npx vitest run ${__filename})`);
-    const r = await runSoak({ seed: SEED, kills: 3, clients: 3, maxRunMs: 600 });
+    const r = await runSoak({
+      seed: SEED,
+      kills: 3,
+      clients: 3,
+      maxRunMs: 600,
+      postgres:
+        testDialect() === "postgres"
+          ? { databaseUrl: newTestStoreWhere(), operatorSecretKey: TEST_OPERATOR_SECRET_KEY }
+          : undefined,
+    });
     console.log(formatSoak(r));
     expect(r.breaches).toEqual([]);
     expect(r.kills).toBe(3);

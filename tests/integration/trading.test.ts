@@ -14,6 +14,7 @@ import type { ManualFeed } from "../../upstream/modules/market/manual-feed.js";
 import { moneyOf } from "../../upstream/modules/money/service.js";
 import { getEnv, postEnv, startUpstream, type Env, type Server } from "./upstream-harness.js";
 import { TRADE_PUSH_INTERVAL_MS } from "../../contract/constants.js";
+import { newUpstreamStore, type UpstreamStore } from "../support/test-store.js";
 
 let server: Server;
 let up: Upstream;
@@ -690,13 +691,18 @@ describe("durability", () => {
     });
   }
 
-  function start(dataDir: string, port: number): Promise<{ child: ChildProcess; url: string }> {
+  function start(
+    dataDir: string,
+    port: number,
+    store: UpstreamStore,
+  ): Promise<{ child: ChildProcess; url: string }> {
     return new Promise((resolve, reject) => {
       const child = spawn("npx", ["tsx", "upstream/main.ts"], {
         cwd: path.resolve(__dirname, "../.."),
         env: {
           ...process.env,
           DATA_DIR: dataDir,
+          ...store.env,
           UPSTREAM_PORT: String(port),
           MARKET_ALWAYS_OPEN: "1",
           LOG_LEVEL: "error",
@@ -731,7 +737,9 @@ describe("durability", () => {
   it("an acknowledged order survives kill -9 of the upstream and is there after restart", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tp-kill-"));
     const port = await freePort();
-    let run = await start(dataDir, port);
+    // DATA_DIR's file on SQLite, a new database on PostgreSQL: the same store after the restart.
+    const store = newUpstreamStore(path.join(dataDir, "upstream.sqlite"));
+    let run = await start(dataDir, port, store);
     try {
       base = run.url;
       const c = await post("/api/user/createAccountDemoForU");
@@ -762,7 +770,7 @@ describe("durability", () => {
       );
       expect(p.code).toBe(1);
       await kill9(run.child);
-      run = await start(dataDir, port);
+      run = await start(dataDir, port, store);
       base = run.url;
       const open = await get("/v1/api/forex/my_deal?status=1", token);
       expect(open.data.data.map((o: any) => o.Id)).toEqual([s.data.Id]);

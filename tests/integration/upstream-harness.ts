@@ -1,6 +1,7 @@
 /**
- * Shared set-up of the integration tests: a real upstream built in process on a fresh temporary
- * store (listening on a free port), optionally priced by the manual feed, and small HTTP helpers
+ * Shared set-up of the integration tests: a real upstream built in process on a fresh store (a
+ * temporary SQLite file, or a new PostgreSQL database in the PostgreSQL runs: test-store.ts),
+ * listening on a free port, optionally priced by the manual feed, and small HTTP helpers
  * that read the envelope.
  */
 import fs from "node:fs";
@@ -11,6 +12,7 @@ import { buildUpstream, type Upstream } from "../../upstream/app.js";
 import { loadConfig, type UpstreamConfig } from "../../upstream/platform/config.js";
 import { secretKeyDir } from "../../upstream/platform/config.js";
 import { loadSecretKey } from "../../upstream/platform/secret-box.js";
+import { newUpstreamStore, type UpstreamStore } from "../support/test-store.js";
 import { createOperator, currentCode } from "../../upstream/modules/operators/accounts.js";
 import { isPendingApproval } from "@contract/api/admin";
 import {
@@ -75,8 +77,10 @@ export interface Server {
   up: Upstream;
   /** http://host:port of the upstream. */
   base: string;
-  /** The temporary folder of its store (removed by close). */
+  /** Its temporary data folder (uploads; the SQLite store's file), removed by close. */
   dir: string;
+  /** Its store: a SQLite file in `dir`, or a PostgreSQL database of its own (PostgreSQL runs). */
+  store: UpstreamStore;
   /** The manual price feed, when started with `manualFeed: true` (else null: the simulator). */
   feed: ManualFeed | null;
   get<T = any>(p: string, opts?: RequestOptions): Promise<Env<T>>;
@@ -99,8 +103,10 @@ export interface Server {
 export const HARNESS_OPERATOR_TOKEN = "harness-operator-token-0123456789";
 
 export interface StartOptions {
-  /** Config over the test defaults (port 0, a temp dbFile, no rate limit). */
+  /** Config over the test defaults (port 0, a new store, no rate limit). */
   config?: Partial<UpstreamConfig>;
+  /** The store of an earlier upstream (a restart on the same store); default: a new one. */
+  store?: UpstreamStore;
   /** Price with the manual feed (createManualFeed) instead of the simulator. */
   manualFeed?: boolean;
   /** Options of that manual feed (e.g. `alwaysOpen: false` for the market-hours calendar). */
@@ -117,9 +123,11 @@ export interface StartOptions {
 
 export async function startUpstream(opts: StartOptions = {}): Promise<Server> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), opts.tmpPrefix ?? "tp-up-"));
+  // A new SQLite file in `dir`, or a new PostgreSQL database when the run is on PostgreSQL.
+  const store = opts.store ?? newUpstreamStore(path.join(dir, "up.sqlite"));
   const config = loadConfig({} as NodeJS.ProcessEnv, {
     port: 0,
-    dbFile: path.join(dir, "up.sqlite"),
+    ...store.config,
     dataDir: dir,
     rateLimit: false,
     operatorToken: HARNESS_OPERATOR_TOKEN,
@@ -161,6 +169,7 @@ export async function startUpstream(opts: StartOptions = {}): Promise<Server> {
     up,
     base,
     dir,
+    store,
     feed,
     get: (p, o) => getEnv(base, p, o),
     post: (p, body, o) => postEnv(base, p, body, o),

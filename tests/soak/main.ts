@@ -1,7 +1,10 @@
 /**
  * npm run soak: the crash soak of tests/soak/soak.ts with its summary table; exits 1 on any breach.
  * SOAK_KILLS (default 20), SOAK_SEED (default random; printed for a replay), SOAK_CLIENTS (default 4).
+ * SOAK_DATABASE_URL runs the upstream on PostgreSQL, in that database (an empty one, made for the
+ * soak: it fills it with demo accounts), with OPERATOR_SECRET_KEY or a key made for the run.
  */
+import crypto from "node:crypto";
 import { formatSoak, runSoak } from "./soak.js";
 
 function intVar(name: string, dflt: number, min: number, max: number): number {
@@ -24,7 +27,21 @@ const seed = intVar("SOAK_SEED", Math.floor(Math.random() * 2 ** 31), 0, 2 ** 31
 const kills = intVar("SOAK_KILLS", 20, 1, 1000);
 const clients = intVar("SOAK_CLIENTS", 4, 1, 32);
 console.log(`soak seed ${seed} (replay: SOAK_SEED=${seed} npm run soak)`);
-const result = await runSoak({ seed, kills, clients, maxRunMs: 1500, log: (l) => console.log(l) });
+const databaseUrl = process.env.SOAK_DATABASE_URL;
+const result = await runSoak({
+  seed,
+  kills,
+  clients,
+  maxRunMs: 1500,
+  log: (l) => console.log(l),
+  postgres: databaseUrl
+    ? {
+        databaseUrl,
+        operatorSecretKey:
+          process.env.OPERATOR_SECRET_KEY || crypto.randomBytes(32).toString("hex"),
+      }
+    : undefined,
+});
 console.log("\n" + formatSoak(result));
 console.log(`\nsoak seed ${seed}: ${result.breaches.length ? "BREACHED" : "all invariants held"}`);
 process.exit(result.breaches.length ? 1 : 0);

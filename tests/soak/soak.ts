@@ -1,6 +1,7 @@
 /**
  * Crash soak (npm run soak; a short run in tests/integration/soak.test.ts): the real upstream
- * (upstream/main.ts, a child process on loopback, a fresh DATA_DIR) serves several concurrent demo
+ * (upstream/main.ts, a child process on loopback, a fresh DATA_DIR and store: SQLite there, or an
+ * empty PostgreSQL database) serves several concurrent demo
  * accounts placing market and pending orders, closing and cancelling, every command with an
  * Idempotency-Key, while it is killed with SIGKILL at random moments and started again.
  *
@@ -24,6 +25,7 @@ import readline from "node:readline";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import { openStoreReadOnly } from "../../upstream/platform/db.js";
+import { redactedStore } from "../../upstream/platform/config.js";
 import { checkLedger, CHECK_NAMES } from "../../upstream/modules/money/check.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -39,6 +41,11 @@ export interface SoakOptions {
   maxRunMs: number;
   /** Progress lines (default none). */
   log?: (line: string) => void;
+  /**
+   * Run the upstream on PostgreSQL: an empty database's URL (DATABASE_URL) and the operator key
+   * PostgreSQL requires (OPERATOR_SECRET_KEY). Default: SQLite in the soak's own DATA_DIR.
+   */
+  postgres?: { databaseUrl: string; operatorSecretKey: string };
 }
 
 export interface SoakResult {
@@ -127,7 +134,14 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
   const log = opts.log ?? (() => {});
   const rand = rng(opts.seed);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tp-soak-"));
-  const dbFile = path.join(dataDir, "upstream.sqlite");
+  // The store: DATA_DIR's SQLite file, or the PostgreSQL database given.
+  const where = opts.postgres?.databaseUrl ?? path.join(dataDir, "upstream.sqlite");
+  const storeEnv = opts.postgres
+    ? {
+        DATABASE_URL: opts.postgres.databaseUrl,
+        OPERATOR_SECRET_KEY: opts.postgres.operatorSecretKey,
+      }
+    : { DATABASE_URL: "" };
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const deadline = started + 120_000 + opts.kills * 20_000;
@@ -178,6 +192,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
         NODE_ENV: "production",
         DATA_DIR: dataDir,
         UPSTREAM_DB: "",
+        ...storeEnv,
         UPSTREAM_HOST: "127.0.0.1",
         UPSTREAM_PORT: String(port),
         MARKET_ALWAYS_OPEN: "1",
@@ -320,7 +335,9 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
 
   try {
     await startUpstream();
-    log(`soak: seed ${opts.seed}, ${opts.kills} kills, ${opts.clients} clients, store ${dbFile}`);
+    log(
+      `soak: seed ${opts.seed}, ${opts.kills} kills, ${opts.clients} clients, store ${redactedStore(where)}`,
+    );
 
     // ---- accounts and instruments
     const accounts: { userId: number; token: string; demoId: string }[] = [];
@@ -336,7 +353,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
       });
     }
     {
-      const db = openStoreReadOnly(dbFile);
+      const db = openStoreReadOnly(where);
       for (const a of accounts)
         a.userId = (
           db.prepare("SELECT id FROM users WHERE demo_id = ?").get(a.demoId) as { id: number }
@@ -449,7 +466,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
       ackedAtKill: Map<number, { userId: number; status: number }>,
       final: boolean,
     ) => {
-      const db = openStoreReadOnly(dbFile);
+      const db = openStoreReadOnly(where);
       try {
         const report = checkLedger(db);
         for (const name of CHECK_NAMES) {
@@ -538,7 +555,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
       // Only a submit creates an order, and the clients are paused: a replay that created one
       // would show here (a second fee or profit of an order is checkLedger's order_fee/profit).
       const count = () => {
-        const db = openStoreReadOnly(dbFile);
+        const db = openStoreReadOnly(where);
         try {
           return db.prepare("SELECT COUNT(*) AS n FROM orders").get() as { n: number };
         } finally {
@@ -597,7 +614,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
 
     // The final tally: acknowledged orders and how many the store holds as acknowledged.
     result.acknowledged = acked.size;
-    const db = openStoreReadOnly(dbFile);
+    const db = openStoreReadOnly(where);
     for (const [id, seen] of acked) {
       const o = db.prepare("SELECT user_id, status FROM orders WHERE id = ?").get(id) as
         { user_id: number; status: number } | undefined;

@@ -25,8 +25,12 @@ export function testDialect(): TestDialect {
 let admin: PgStore | null = null;
 let made = 0;
 
-/** A new, empty database's URL (PostgreSQL runs) or a new SQLite file's path. */
-export function newTestStoreWhere(): string {
+/**
+ * A new database's URL (PostgreSQL runs) or a new SQLite file's path. The database is a copy of the
+ * migrated template, or with `empty`, a database without a table (as a new deployment's, which the
+ * first node to start migrates); a SQLite file is always new (made when first opened).
+ */
+export function newTestStoreWhere(o: { empty?: boolean } = {}): string {
   const adminUrl = process.env.TEST_PG_URL;
   if (testDialect() === "sqlite") {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tp-store-"));
@@ -36,7 +40,7 @@ export function newTestStoreWhere(): string {
     throw new Error("TEST_STORE=postgres needs the global setup tests/support/postgres-setup.ts");
   admin ??= new PgStore(adminUrl);
   const name = `t_${process.pid}_${++made}_${Date.now() % 100000}`;
-  admin.exec(`CREATE DATABASE ${name} TEMPLATE ${PG_TEMPLATE}`);
+  admin.exec(`CREATE DATABASE ${name}${o.empty ? "" : ` TEMPLATE ${PG_TEMPLATE}`}`);
   return adminUrl.replace(/\/[^/]*$/, `/${name}`);
 }
 
@@ -44,6 +48,37 @@ export function newTestStoreWhere(): string {
 export function openTestStore(o: { file?: boolean } = {}): DB {
   if (testDialect() === "postgres") return openPostgres(newTestStoreWhere());
   return o.file ? openDb(newTestStoreWhere()) : openDb(":memory:");
+}
+
+/**
+ * The operator key of every upstream a test runs on PostgreSQL (OPERATOR_SECRET_KEY, 32 bytes in
+ * hex): required there, as every node must seal with one key (platform/config.ts).
+ */
+export const TEST_OPERATOR_SECRET_KEY = "7e57".repeat(16);
+
+/** Where an upstream under test keeps its store, in the forms its config and a child's env take. */
+export interface UpstreamStore {
+  /** The store (a SQLite file or a PostgreSQL URL), for openStore / openStoreReadOnly. */
+  where: string;
+  /** Config overrides: dbFile, or databaseUrl with the operator key. */
+  config: { dbFile: string; databaseUrl: string | null; operatorSecretKey?: string };
+  /** The same for a child process (upstream/main.ts, operator.ts, ledger-check.ts). */
+  env: Record<string, string>;
+}
+
+/**
+ * The store of a new upstream under test: `file` in its data folder on SQLite, or a new PostgreSQL
+ * database (with the operator key PostgreSQL requires) when the run is on PostgreSQL.
+ */
+export function newUpstreamStore(file: string): UpstreamStore {
+  if (testDialect() === "sqlite")
+    return { where: file, config: { dbFile: file, databaseUrl: null }, env: { UPSTREAM_DB: file } };
+  const where = newTestStoreWhere();
+  return {
+    where,
+    config: { dbFile: file, databaseUrl: where, operatorSecretKey: TEST_OPERATOR_SECRET_KEY },
+    env: { DATABASE_URL: where, OPERATOR_SECRET_KEY: TEST_OPERATOR_SECRET_KEY },
+  };
 }
 
 /** Opens again a store made by newTestStoreWhere (a restart). */

@@ -1,6 +1,7 @@
 /** The upstream's environment: defaults, parsed values, and invalid values refused by name. */
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import path from "node:path";
 import {
   ConfigError,
   DEV_OUTBOX_IN_PRODUCTION,
@@ -8,6 +9,7 @@ import {
   redactedStore,
   requireSecretKeyWithPostgres,
   storeOf,
+  loadStoreOf,
 } from "../../upstream/platform/config.js";
 
 const env = (vars: Record<string, string>) => vars as NodeJS.ProcessEnv;
@@ -187,6 +189,18 @@ describe("upstream config", () => {
     const both = problemOf({ UPSTREAM_PORT: "abc", MARKET_TICK_MS: "-1" });
     expect(both).toMatch(/UPSTREAM_PORT/);
     expect(both).toMatch(/MARKET_TICK_MS/);
+  });
+
+  it("names the store from its variables alone for the tools that only read it (ledger:check)", () => {
+    const url = "postgres://tp@db.example.com:5432/tradepost";
+    // No OPERATOR_SECRET_KEY needed: reading the store unseals nothing.
+    expect(loadStoreOf(env({ DATABASE_URL: url, OPERATOR_TOKEN: "short" }))).toBe(url);
+    expect(() => loadConfig(env({ DATABASE_URL: url }))).toThrow(/OPERATOR_SECRET_KEY/);
+    expect(loadStoreOf(env({ UPSTREAM_DB: "/srv/tp/up.sqlite" }))).toBe("/srv/tp/up.sqlite");
+    expect(loadStoreOf(env({ DATA_DIR: "/srv/tp" }))).toBe(path.resolve("/srv/tp/upstream.sqlite"));
+    expect(() => loadStoreOf(env({ DATABASE_URL: "mysql://x" }))).toThrow(
+      /DATABASE_URL must be a PostgreSQL URL/,
+    );
   });
 
   it("stops start-up with the message and exit code 1", () => {

@@ -263,31 +263,60 @@ export function isLoopbackHost(host: string): boolean {
   return h === "localhost" || h === "::1" || /^127(\.\d{1,3}){3}$/.test(h);
 }
 
+/** Where the store is, from the variables that name it (DATA_DIR, UPSTREAM_DB, DATABASE_URL). */
+function storeVars(
+  e: Pick<z.infer<typeof EnvSchema>, "DATA_DIR" | "UPSTREAM_DB" | "DATABASE_URL">,
+) {
+  const dataDir = path.resolve(e.DATA_DIR ?? "./data");
+  return {
+    dataDir,
+    dbFile: e.UPSTREAM_DB ?? path.join(dataDir, "upstream.sqlite"),
+    databaseUrl: e.DATABASE_URL ?? null,
+  };
+}
+
+/** The variables that name the store, validated as loadConfig validates them. */
+const StoreEnvSchema = EnvSchema.pick({ DATA_DIR: true, UPSTREAM_DB: true, DATABASE_URL: true });
+
+/** Throws ConfigError naming each variable of a failed parse. */
+function refused(error: z.ZodError): never {
+  throw new ConfigError(
+    error.issues.map((i) => ({
+      variable: String(i.path[0] ?? "environment"),
+      message: i.message,
+    })),
+  );
+}
+
+/**
+ * The store the environment names (storeOf), reading only DATA_DIR, UPSTREAM_DB and DATABASE_URL:
+ * for tools that read the store and nothing else (`npm run ledger:check`), which need none of the
+ * upstream's other settings (not even OPERATOR_SECRET_KEY on PostgreSQL).
+ */
+export function loadStoreOf(env: NodeJS.ProcessEnv = process.env): string {
+  const r = StoreEnvSchema.safeParse(env);
+  if (!r.success) refused(r.error);
+  return storeOf(storeVars(r.data));
+}
+
 /** Reads and validates the environment; throws ConfigError naming each invalid variable. */
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
   overrides: Partial<UpstreamConfig> = {},
 ): UpstreamConfig {
   const r = EnvSchema.safeParse(env);
-  if (!r.success) {
-    throw new ConfigError(
-      r.error.issues.map((i) => ({
-        variable: String(i.path[0] ?? "environment"),
-        message: i.message,
-      })),
-    );
-  }
+  if (!r.success) refused(r.error);
   const e = r.data;
   const production = e.NODE_ENV === "production";
-  const dataDir = path.resolve(e.DATA_DIR ?? "./data");
+  const { dataDir, dbFile, databaseUrl } = storeVars(e);
   const smtpUrl = e.SMTP_URL ?? null;
   const host = e.UPSTREAM_HOST ?? "127.0.0.1";
   const cfg: UpstreamConfig = {
     host,
     port: e.UPSTREAM_PORT,
     dataDir,
-    dbFile: e.UPSTREAM_DB ?? path.join(dataDir, "upstream.sqlite"),
-    databaseUrl: e.DATABASE_URL ?? null,
+    dbFile,
+    databaseUrl,
     nodeName: e.UPSTREAM_NODE_NAME ?? null,
     advertiseUrl: e.UPSTREAM_ADVERTISE_URL ?? null,
     smtpUrl,

@@ -80,7 +80,7 @@ export function openDb(file: string, o: MigrateReport = {}): SqliteDb {
   if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = Object.assign(new Database(file), { dialect: "sqlite" as const });
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  db.pragma("journal_mode = WAL");
+  walMode(db);
   db.pragma("synchronous = FULL");
   db.pragma("foreign_keys = ON");
   immediateByDefault(db);
@@ -92,6 +92,25 @@ export function openDb(file: string, o: MigrateReport = {}): SqliteDb {
 
 /** How long a statement waits for another connection's lock before SQLITE_BUSY. */
 export const BUSY_TIMEOUT_MS = 5_000;
+
+/**
+ * Puts the file in WAL mode, waiting up to BUSY_TIMEOUT_MS for another connection: two processes
+ * opening a new file at once both ask for the change, and SQLite answers SQLITE_BUSY at once to the
+ * one that finds the other's lock (the busy handler is not called there, to avoid a deadlock).
+ */
+function walMode(db: Database.Database): void {
+  const until = Date.now() + BUSY_TIMEOUT_MS;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      db.pragma("journal_mode = WAL");
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== "SQLITE_BUSY" || Date.now() > until) throw err;
+      Atomics.wait(pause, 0, 0, 10);
+    }
+  }
+}
 
 /** Makes the plain call of every `db.transaction(fn)` its `.immediate` variant (see above). */
 function immediateByDefault(db: Database.Database): void {
@@ -122,8 +141,8 @@ function migrationFiles(dialect: Dialect): { version: number; file: string; dir:
  * transaction (so two nodes starting at once apply each one once). Answers the files applied.
  */
 export function migrate(db: DB): string[] {
-  // In a write transaction: two nodes starting at once on one PostgreSQL would otherwise race on
-  // creating the table (its IF NOT EXISTS is not atomic there).
+  // In a write transaction, one process at a time: PostgreSQL's CREATE TABLE IF NOT EXISTS fails
+  // (a duplicate key of pg_type) when another connection makes the same table at that moment.
   db.transaction(() =>
     db.exec(
       "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)",

@@ -20,11 +20,14 @@ export interface FeedbackRow {
 /** The characters LIKE reads as wildcards, escaped. */
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** Enabled companies whose name holds `name` (as typed, no wildcards), in display order; at most 100. */
+/**
+ * Enabled companies whose name holds `name` (as typed, no wildcards, in any letter case), in display
+ * order; at most 100. Both sides lowered: SQLite's LIKE ignores case, PostgreSQL's does not.
+ */
 export function enabledCompaniesNamed(db: DB, name: string): Record<string, string | number>[] {
   return db
     .prepare(
-      "SELECT * FROM companies WHERE enabled = 1 AND name LIKE ? ESCAPE '\\' ORDER BY sort, id LIMIT 100",
+      "SELECT * FROM companies WHERE enabled = 1 AND lower(name) LIKE lower(?) ESCAPE '\\' ORDER BY sort, id LIMIT 100",
     )
     .all(`%${likeEscape(name)}%`) as Record<string, string | number>[];
 }

@@ -63,7 +63,7 @@ export function totalsOf(db: DB, userId: number, nowMs: number): TraderTotals {
   const from = nowMs - RANK_WINDOW_MS;
   const w = db
     .prepare(
-      `SELECT COALESCE(SUM(${NET}), 0) AS net, COUNT(*) AS n, COALESCE(SUM(${NET} > 0), 0) AS wins
+      `SELECT COALESCE(SUM(${NET}), 0) AS net, COUNT(*) AS n, COALESCE(SUM(CASE WHEN ${NET} > 0 THEN 1 ELSE 0 END), 0) AS wins
        ${CLOSED} AND o.closed_at > ? AND o.closed_at <= ?`,
     )
     .get(userId, from, nowMs) as { net: number; n: number; wins: number };
@@ -86,7 +86,7 @@ export function totalsOf(db: DB, userId: number, nowMs: number): TraderTotals {
     .prepare(
       `SELECT i.show_code AS v, COUNT(*) AS c, MAX(o.closed_at) AS last
        ${CLOSED.replace("FROM orders o", "FROM orders o JOIN instruments i ON i.id = o.instrument_id")}
-       AND o.closed_at > ? AND o.closed_at <= ? GROUP BY o.instrument_id ORDER BY c DESC, last DESC, o.instrument_id DESC LIMIT 1`,
+       AND o.closed_at > ? AND o.closed_at <= ? GROUP BY o.instrument_id, i.show_code ORDER BY c DESC, last DESC, o.instrument_id DESC LIMIT 1`,
     )
     .get(userId, from, nowMs) as { v: string } | undefined;
   return {

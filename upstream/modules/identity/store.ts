@@ -139,7 +139,8 @@ export function setPasswordHash(db: DB, userId: number, hash: string): void {
 export function revokeTokensExcept(db: DB, userId: number, keep: string | null): string[] {
   const rows = db
     .prepare(
-      "SELECT token_hash FROM tokens WHERE user_id = ? AND revoked_at IS NULL AND token_hash IS NOT ?",
+      // IS DISTINCT FROM: SQLite's `IS NOT` (true against NULL) in the form PostgreSQL reads too.
+      "SELECT token_hash FROM tokens WHERE user_id = ? AND revoked_at IS NULL AND token_hash IS DISTINCT FROM ?",
     )
     .all(userId, keep === null ? null : tokenHash(keep)) as { token_hash: string }[];
   const now = Date.now();

@@ -72,7 +72,8 @@ function prepare(db: DB) {
     instrumentIds: db.prepare("SELECT id FROM instruments"),
     instrumentById: db.prepare("SELECT * FROM instruments WHERE id = @id AND enabled = 1"),
     instrumentByCode: db.prepare(
-      "SELECT * FROM instruments WHERE code = @code COLLATE NOCASE AND enabled = 1",
+      // lower() on both sides: a code matches in any letter case on both stores (codes are ASCII).
+      "SELECT * FROM instruments WHERE lower(code) = lower(@code) AND enabled = 1",
     ),
     categories: db.prepare("SELECT id, names FROM categories ORDER BY sort, id"),
     categoryExists: db.prepare("SELECT 1 FROM categories WHERE id = @id"),

@@ -48,15 +48,19 @@ const UNREFERENCED = `NOT EXISTS (SELECT 1 FROM charges WHERE charges.proof = up
  */
 export function deleteOrphanUploads(db: DB, p: { before: number; limit: number }): string[] {
   return (
-    db
-      .prepare(
-        `DELETE FROM uploads WHERE name IN (
+    (
+      db
+        .prepare(
+          `DELETE FROM uploads WHERE name IN (
            SELECT name FROM uploads WHERE created_at < @before AND ${UNREFERENCED}
            ORDER BY created_at LIMIT @limit)
          RETURNING name`,
-      )
-      .all(p) as { name: string }[]
-  ).map((r) => r.name);
+        )
+        // Rows hold whole milliseconds: `created_at < before` is `< ceil(before)`, which PostgreSQL
+        // compares as a BIGINT (it refuses a fractional value there).
+        .all({ before: Math.ceil(p.before), limit: p.limit }) as { name: string }[]
+    ).map((r) => r.name)
+  );
 }
 
 /** Whether a row of that name exists. */
