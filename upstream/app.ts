@@ -84,7 +84,7 @@ export interface NodeRole {
   role: "leader" | "standby";
   /** A standby: where the leader is (null while no node leads). */
   leaderUrl?: LeaderUrlOf;
-  /** A leader on PostgreSQL: the fence its write transactions run (cluster/leadership.ts). */
+  /** A leader on PostgreSQL: the fence its write transactions run (store/leader-lock.ts). */
   fence?: string;
 }
 

@@ -1,6 +1,6 @@
 /**
  * A node of the upstream cluster (DATABASE_URL set; docs/deploy.md): it takes the engine's
- * leadership when free (platform/cluster/leadership.ts) and runs as the leader, else runs as a
+ * leadership when free (platform/store/leader-lock.ts) and runs as the leader, else runs as a
  * standby (app.ts) and tries again every POLL_MS. When it takes the leadership, it closes its
  * standby server and builds the leader on the same port: the engine's memory is loaded from the
  * store, the market continues from the stored candles, and commands are served again.
@@ -12,7 +12,7 @@
 import os from "node:os";
 import { buildUpstream, type Upstream } from "./app.js";
 import type { UpstreamConfig } from "./platform/config.js";
-import { LeaderLock, POLL_MS, leaderFenceSql } from "./platform/cluster/leadership.js";
+import { LeaderLock, POLL_MS, leaderFenceSql } from "./platform/store/leader-lock.js";
 import { recordLeader, recordedLeader } from "./platform/cluster/leader-store.js";
 
 export interface ClusterNode {

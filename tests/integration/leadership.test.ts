@@ -1,5 +1,5 @@
 /**
- * The engine's leadership on PostgreSQL (upstream/platform/cluster/leadership.ts): one holder at a
+ * The engine's leadership on PostgreSQL (upstream/platform/store/leader-lock.ts): one holder at a
  * time; a holder whose lock connection dies loses it at once (PostgreSQL frees the lock with the
  * connection) and is told; and from that moment its fenced store refuses every write transaction,
  * so a deposed leader that has not noticed yet changes nothing.
@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPostgres, type PostgresServer } from "../../scripts/services/postgres.js";
 import { openPostgres, type DB } from "../../upstream/platform/db.js";
 import type { PgStore } from "../../upstream/platform/store/pg.js";
-import { LeaderLock, leaderFenceSql } from "../../upstream/platform/cluster/leadership.js";
+import { LeaderLock, leaderFenceSql } from "../../upstream/platform/store/leader-lock.js";
 
 let server: PostgresServer;
 let url: string;

@@ -195,7 +195,9 @@ describe("upstream config", () => {
     const url = "postgres://tp@db.example.com:5432/tradepost";
     // No OPERATOR_SECRET_KEY needed: reading the store unseals nothing.
     expect(loadStoreOf(env({ DATABASE_URL: url, OPERATOR_TOKEN: "short" }))).toBe(url);
-    expect(() => loadConfig(env({ DATABASE_URL: url }))).toThrow(/OPERATOR_SECRET_KEY/);
+    expect(() => requireSecretKeyWithPostgres(loadConfig(env({ DATABASE_URL: url })))).toThrow(
+      /OPERATOR_SECRET_KEY/,
+    );
     expect(loadStoreOf(env({ UPSTREAM_DB: "/srv/tp/up.sqlite" }))).toBe("/srv/tp/up.sqlite");
     expect(loadStoreOf(env({ DATA_DIR: "/srv/tp" }))).toBe(path.resolve("/srv/tp/upstream.sqlite"));
     expect(() => loadStoreOf(env({ DATABASE_URL: "mysql://x" }))).toThrow(

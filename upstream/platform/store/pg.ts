@@ -79,7 +79,7 @@ export class PgStore implements DB {
 
   /**
    * Makes every write transaction begun from now on run `sql` first (in the same round trip), so
-   * that it fails when `sql` raises: the leader's fence (platform/cluster/leadership.ts).
+   * that it fails when `sql` raises: the leader's fence (platform/store/leader-lock.ts).
    */
   fenceWith(sql: string): void {
     this.fence = sql;
