@@ -25,6 +25,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PgStore } from "./store/pg.js";
 
+export { SqlArray } from "./store/types.js";
 export type { AnyFn, DB, Dialect, RunResult, Statement, TransactionFn } from "./store/types.js";
 import type { DB, Dialect } from "./store/types.js";
 

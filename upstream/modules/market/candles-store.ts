@@ -5,7 +5,7 @@
  * reads, and whether an instrument has any history.
  */
 import type { Period } from "@contract/constants";
-import type { DB } from "../../platform/db.js";
+import { SqlArray, type DB } from "../../platform/db.js";
 
 export interface Candle {
   time: number;
@@ -82,6 +82,7 @@ export function insertCandlesIfMissing(
   db: DB,
   q: { instrumentId: number; period: Period; candles: readonly Candle[] },
 ): void {
+  if (db.dialect === "postgres") return insertCandlesIfMissingPg(db, q);
   const row = (c: Candle) => [
     q.instrumentId,
     q.period,
@@ -99,6 +100,40 @@ export function insertCandlesIfMissing(
         ? stmts(db).insertIfMissing
         : db.prepare(insertCandlesSql(chunk.length));
     st.run(chunk.flatMap(row));
+  }
+}
+
+/** Rows one PostgreSQL statement of insertCandlesIfMissing writes (eight arrays of this length). */
+const CANDLES_PER_UNNEST = 5_000;
+
+/**
+ * PostgreSQL's form of insertCandlesIfMissing, the one statement written per store: eight arrays
+ * unnested into rows, a few statements for a whole history instead of hundreds (each statement is
+ * a round trip on PostgreSQL; SQLite has no arrays and no round trips).
+ */
+function insertCandlesIfMissingPg(
+  db: DB,
+  q: { instrumentId: number; period: Period; candles: readonly Candle[] },
+): void {
+  const st = db.prepare(
+    `INSERT INTO candles (instrument_id, period, time, open, high, low, close, volume)
+     SELECT * FROM unnest(?::bigint[], ?::text[], ?::bigint[], ?::float8[], ?::float8[],
+       ?::float8[], ?::float8[], ?::float8[])
+     ON CONFLICT DO NOTHING`,
+  );
+  for (let i = 0; i < q.candles.length; i += CANDLES_PER_UNNEST) {
+    const chunk = q.candles.slice(i, i + CANDLES_PER_UNNEST);
+    const column = (f: (c: Candle) => unknown) => new SqlArray(chunk.map(f));
+    st.run(
+      column(() => q.instrumentId),
+      column(() => q.period),
+      column((c) => c.time),
+      column((c) => c.open),
+      column((c) => c.high),
+      column((c) => c.low),
+      column((c) => c.close),
+      column((c) => c.volume),
+    );
   }
 }
 

@@ -8,6 +8,8 @@
  * Quoted text ('…', "…") and comments are copied unchanged.
  */
 
+import { SqlArray } from "./types.js";
+
 export interface PgStatement {
   text: string;
   /** Where each $k comes from: an index into the positional values, or a name of the named ones. */
@@ -82,7 +84,8 @@ export function valuesFor(slots: ReadonlyArray<number | string>, args: unknown[]
   const positional: unknown[] = [];
   let names: Record<string, unknown> = {};
   for (const a of args) {
-    if (Array.isArray(a)) positional.push(...(a as unknown[]));
+    if (a instanceof SqlArray) positional.push(a.values);
+    else if (Array.isArray(a)) positional.push(...(a as unknown[]));
     else if (a !== null && typeof a === "object" && !(a instanceof Buffer) && !(a instanceof Date))
       names = { ...names, ...(a as Record<string, unknown>) };
     else positional.push(a);

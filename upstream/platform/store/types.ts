@@ -39,3 +39,11 @@ export interface DB {
   readonly open: boolean;
   close(): void;
 }
+
+/**
+ * One parameter that is an array (PostgreSQL's `?::bigint[]`): a plain array among a statement's
+ * values is spread into positional values, as better-sqlite3 reads it.
+ */
+export class SqlArray {
+  constructor(readonly values: readonly unknown[]) {}
+}
