@@ -63,6 +63,12 @@ export interface FanoutFigures {
   p99Ms: number;
   /** p99 of the clients of each web node (web-1 reads upstream-1, the leader; web-2 the standby). */
   p99PerWebMs: number[];
+  /**
+   * Within one client process, from its first copy of a tick to each later copy (p50, p99): how
+   * long one tick takes to reach all of a web node's streams, as the clients see it.
+   */
+  spreadP50Ms: number;
+  spreadP99Ms: number;
   maxMs: number;
   webRssMiB: number[];
   webCpuPct: number[];
@@ -75,6 +81,8 @@ export interface FanoutFigures {
 
 interface Report {
   hist: number[];
+  /** Per client process: from its first copy of a tick to each later copy, ms (its own lag). */
+  spread: number[];
   samples: number;
   ready: number;
   errors: number;
@@ -284,10 +292,10 @@ function histPct(hist: number[], p: number): number {
   return hist.length - 1;
 }
 
-/** The sum of the given workers' latency histograms. */
-function histOf(reports: Report[]): number[] {
-  const hist = new Array<number>(reports[0]?.hist.length ?? 1).fill(0);
-  for (const r of reports) r.hist.forEach((v, i) => (hist[i] += v));
+/** The sum of the given workers' latency (or spread) histograms. */
+function histOf(reports: Report[], which: "hist" | "spread" = "hist"): number[] {
+  const hist = new Array<number>(reports[0]?.[which].length ?? 1).fill(0);
+  for (const r of reports) r[which].forEach((v, i) => (hist[i] += v));
   return hist;
 }
 
@@ -311,6 +319,8 @@ function summarise(reports: Report[], webOf: number[], o: FanoutOptions) {
     p50Ms: histPct(hist, 0.5),
     p99Ms: histPct(hist, 0.99),
     p99PerWebMs: webs.map((web) => histPct(histOf(ofWeb(web)), 0.99)),
+    spreadP50Ms: histPct(histOf(got, "spread"), 0.5),
+    spreadP99Ms: histPct(histOf(got, "spread"), 0.99),
     maxMs: hist.reduce((m, v, i) => (v > 0 ? i : m), 0),
     workers: webOf.length,
     clientCpuPct: got.map((r) => r.cpuPct),

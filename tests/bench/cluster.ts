@@ -110,6 +110,9 @@ function printFanout(f: FanoutFigures): void {
     `  tick -> client   p50 ${f.p50Ms} ms   p99 ${f.p99Ms} ms   max ${f.maxMs} ms   (p99 web-1 ${f.p99PerWebMs[0]} ms, web-2 ${f.p99PerWebMs[1]} ms; ${f.samples.toLocaleString("en")} events, ${f.ticks} ticks, ${f.tickErrors} refused)`,
   );
   console.log(
+    `  one tick spread  p50 ${f.spreadP50Ms} ms   p99 ${f.spreadP99Ms} ms (in a client process: its first copy of a tick -> each later copy)`,
+  );
+  console.log(
     `  upstream ws      ${f.upstreamWs.map((u) => `${u.name} ${u.min === u.max ? u.min : `${u.min}..${u.max}`}`).join(", ")} (every second while measuring)`,
   );
   console.log(
