@@ -1,0 +1,285 @@
+/**
+ * What the sections of `npm run bench:cluster` (tests/bench/cluster.ts) share: calls of the upstream
+ * API over HTTP (envelope `{code, msg, data}`, paths from contract/), a demo account, an operator's
+ * setting and price, a reference upstream node as a child process, and small measuring helpers.
+ */
+import { spawn, execFileSync, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import readline from "node:readline";
+import { fileURLToPath } from "node:url";
+import { CODE, type Envelope } from "@contract/envelope";
+import { createAccountDemoForU, loginForU } from "@contract/api/identity";
+import { setSetting } from "@contract/api/admin";
+import { marketPrice } from "@contract/api/dev";
+import { tradeList, type Instrument } from "@contract/api/market";
+import { submit } from "@contract/api/trading";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** Paces the bench (polling intervals of bounded waits, tick intervals); asserts nothing. */
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function log(line: string): void {
+  console.log(`[bench:cluster] ${line}`);
+}
+
+/** A call of the upstream API; a transport failure or a timeout throws. */
+export async function call<T = unknown>(
+  base: string,
+  method: "GET" | "POST",
+  p: string,
+  o: { body?: unknown; headers?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<Envelope<T>> {
+  const res = await fetch(base + p, {
+    method,
+    headers: {
+      ...(o.body === undefined ? {} : { "content-type": "application/json" }),
+      ...o.headers,
+    },
+    body: o.body === undefined ? undefined : JSON.stringify(o.body),
+    signal: AbortSignal.timeout(o.timeoutMs ?? 10_000),
+  });
+  const text = await res.text();
+  try {
+    const body = JSON.parse(text) as Partial<Envelope<T>> & { message?: string };
+    if (typeof body.code === "number") return body as Envelope<T>;
+    return {
+      code: NaN,
+      msg: `HTTP ${res.status} ${body.message ?? text.slice(0, 80)}`,
+      data: null as T,
+    };
+  } catch {
+    return { code: NaN, msg: `HTTP ${res.status} ${text.slice(0, 80)}`, data: null as T };
+  }
+}
+
+/** Throws with the answer's message unless it is code 1. */
+export function mustBeOk<T>(what: string, e: Envelope<T>): T {
+  if (e.code !== CODE.OK) throw new Error(`${what} refused: ${e.code} ${e.msg}`);
+  return e.data;
+}
+
+/** A new demo account, signed in: its token. */
+export async function demoToken(base: string): Promise<string> {
+  const demo = mustBeOk(
+    "demo account",
+    await call<{ demo_id: string }>(base, "POST", createAccountDemoForU.path, { body: {} }),
+  );
+  const login = mustBeOk(
+    "demo sign-in",
+    await call<{ token: string }>(base, "POST", loginForU.path, {
+      body: { demo_id: demo.demo_id },
+    }),
+  );
+  return login.token;
+}
+
+/** An operator's change of a setting (operator API, admin token). */
+export async function operatorSetting(
+  base: string,
+  operatorToken: string,
+  key: string,
+  value: string,
+): Promise<void> {
+  mustBeOk(
+    `setting ${key}`,
+    await call(base, "POST", setSetting.path, {
+      body: { key, value },
+      headers: { authorization: `Bearer ${operatorToken}` },
+    }),
+  );
+}
+
+/** A tick of the hand-driven market (MARKET_FEED=manual): answers the tick's time (ms). */
+export async function setPrice(
+  base: string,
+  operatorToken: string,
+  code: string,
+  price: number,
+): Promise<number> {
+  const q = mustBeOk(
+    `price ${code}`,
+    await call<{ time: number }>(base, "POST", marketPrice.path, {
+      body: { code, price: String(price) },
+      headers: { authorization: `Bearer ${operatorToken}` },
+    }),
+  );
+  return q.time;
+}
+
+/** An instrument orders can be placed on: its id, code, price and the order's fields. */
+export interface Tradable {
+  id: number;
+  code: string;
+  price: number;
+  precision: number;
+  lots: string;
+  multiple: number;
+}
+
+/** The first `count` instruments with leverage options and a price (EURUSD first when listed). */
+export async function tradables(base: string, count = 1): Promise<Tradable[]> {
+  const list = mustBeOk("trade list", await call<Instrument[]>(base, "GET", tradeList.path));
+  return list
+    .filter((i) => i.HasForexMultiple.length > 0 && i.ForexQuotations?.Close > 0)
+    .sort((a, b) => Number(b.Code === "EURUSD") - Number(a.Code === "EURUSD"))
+    .slice(0, count)
+    .map((i) => ({
+      id: i.Id,
+      code: i.Code,
+      price: i.ForexQuotations.Close,
+      precision: i.PricePrecision,
+      lots: String(i.ForexMinCont),
+      multiple: i.HasForexMultiple.at(-1)!.Value,
+    }));
+}
+
+/** Places one market buy of the instrument's smallest size; answers the envelope. */
+export function placeOrder(
+  base: string,
+  token: string,
+  inst: Tradable,
+  key: string,
+  timeoutMs = 10_000,
+): Promise<Envelope<{ Id: number }>> {
+  return call<{ Id: number }>(base, "POST", submit.path, {
+    body: { type: 1, cont: inst.lots, forex_id: inst.id, status: 1, multiple: inst.multiple },
+    headers: { authorization: token, "idempotency-key": key },
+    timeoutMs,
+  });
+}
+
+/** The operator token and secret key an upstream node is started with (new each run). */
+export function newSecrets(): { OPERATOR_TOKEN: string; OPERATOR_SECRET_KEY: string } {
+  return {
+    OPERATOR_TOKEN: crypto.randomBytes(32).toString("base64url"),
+    OPERATOR_SECRET_KEY: crypto.randomBytes(32).toString("hex"),
+  };
+}
+
+/** A free loopback TCP port, or null when `port` is given and taken. */
+export function portFree(port = 0): Promise<number | null> {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.once("error", () => resolve(null));
+    s.listen(port, "127.0.0.1", () => {
+      const got = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(got));
+    });
+  });
+}
+
+/** The lowest port the kernel hands out to outgoing connections (Linux; 32768 elsewhere). */
+function ephemeralLow(): number {
+  try {
+    return Number(
+      fs.readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").split(/\s+/)[0],
+    );
+  } catch {
+    return 32_768;
+  }
+}
+
+/**
+ * A base port for the cluster launcher (it uses BASE..BASE+2, BASE+101.., BASE+200, BASE+201):
+ * BENCH_PORT, else the first base from 21000 up (in steps of 300) whose ports are all free, below
+ * the range of outgoing connections' ports: thousands of bench clients take ports there, and a node
+ * the supervisor restarts must find its own port free.
+ */
+export async function clusterBasePort(offsets: number[]): Promise<number> {
+  if (process.env.BENCH_PORT) return Number(process.env.BENCH_PORT);
+  const top = ephemeralLow() - Math.max(...offsets) - 1;
+  for (let base = 21_000; base <= top; base += 300) {
+    const free = await Promise.all(offsets.map((o) => portFree(base + o)));
+    if (free.every((p) => p !== null)) return base;
+  }
+  throw new Error("no free range of ports for the cluster (set BENCH_PORT)");
+}
+
+export interface UpstreamChild {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** A reference upstream node (upstream/main.ts) as a child process; resolves once it serves. */
+export async function spawnUpstream(
+  env: Record<string, string>,
+  logFile: string,
+): Promise<UpstreamChild> {
+  const port = (await portFree())!;
+  const child = spawn(process.execPath, ["--import", "tsx", "upstream/main.ts"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      LOG_LEVEL: "warn",
+      UPSTREAM_HOST: "127.0.0.1",
+      UPSTREAM_PORT: String(port),
+      ...env,
+    },
+    stdio: ["ignore", "pipe", fs.openSync(logFile, "a")],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no UPSTREAM_READY (see ${logFile})`)), 90_000);
+    readline.createInterface({ input: child.stdout! }).on("line", (line) => {
+      fs.appendFileSync(logFile, line + "\n");
+      if (!line.startsWith("UPSTREAM_READY ")) return;
+      clearTimeout(timer);
+      resolve(line.slice("UPSTREAM_READY ".length).trim());
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the upstream exited with ${code} while starting (see ${logFile})`));
+    });
+  });
+  return {
+    url,
+    child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+        setTimeout(() => child.kill("SIGKILL"), 15_000).unref();
+      }),
+  };
+}
+
+/** The value at percentile p (0..100) of ascending values. */
+export function pct(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** User + system CPU time of a process so far, in clock ticks (1/100 s). */
+export function cpuTicksOf(pid: number): number {
+  try {
+    const f = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return Number(f[11]) + Number(f[12]);
+  } catch {
+    return NaN;
+  }
+}
+
+/** Resident memory of a process, bytes. */
+export function rssOf(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) * 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+/** This shell's soft and hard limits of open files (Infinity for "unlimited"). */
+export function fdLimits(): { soft: number; hard: number } {
+  const read = (flag: string) => {
+    const v = execFileSync("bash", ["-c", `ulimit ${flag}`], { encoding: "utf8" }).trim();
+    return v === "unlimited" ? Infinity : Number(v);
+  };
+  return { soft: read("-Sn"), hard: read("-Hn") };
+}

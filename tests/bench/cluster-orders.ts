@@ -1,0 +1,207 @@
+/**
+ * Section "orders" of `npm run bench:cluster`: orders per second acknowledged durably, on
+ * PostgreSQL and on SQLite in the same run, each against a bare durable insert on the same store.
+ *
+ * For each store, one reference upstream node (upstream/main.ts, NODE_ENV=production, a child
+ * process) serves the real order path over HTTP: the route, the token, the idempotency key, the
+ * engine's checks and its one transaction per order. PostgreSQL is Debian's server started with
+ * fsync on and synchronous_commit on (startPostgres({durable: true})), and the node runs as it
+ * does in the cluster (DATABASE_URL: a cluster node that leads, its writes fenced by the leader
+ * lock). SQLite is a file in WAL mode with synchronous=FULL (openDb, as the product runs). No
+ * NATS and no web node: the figure is the engine on its store. Both stores sit on the same disk
+ * (the temporary directory).
+ *
+ * CLIENTS clients (one demo account each) place market buys of the smallest size, each waiting
+ * for its answer before the next one, for WARMUP seconds unmeasured then SECONDS measured; an
+ * order counts when its answer is code 1 (the engine answers only after its commit returned).
+ * Then the node stops and the bench itself opens the same store through upstream/platform/db.ts
+ * `openStore` and writes a similar order row by one INSERT at a time, each committed on its own
+ * (no transaction around it: the bare durable write), for INSERT_SECONDS: the floor.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { CODE } from "@contract/envelope";
+import { startPostgres } from "../../scripts/services/postgres.js";
+import { openStore } from "../../upstream/platform/db.js";
+import {
+  demoToken,
+  log,
+  newSecrets,
+  operatorSetting,
+  pct,
+  placeOrder,
+  setPrice,
+  spawnUpstream,
+  tradables,
+  type Tradable,
+} from "./cluster-common.js";
+
+export interface OrdersOptions {
+  clients: number;
+  warmupSeconds: number;
+  seconds: number;
+  insertSeconds: number;
+}
+
+export interface OrdersFigures {
+  store: "PostgreSQL" | "SQLite";
+  clients: number;
+  seconds: number;
+  orders: number;
+  ordersPerS: number;
+  ackP50Ms: number;
+  ackP99Ms: number;
+  /** Answers other than code 1, by message (none expected). */
+  refused: Record<string, number>;
+  inserts: number;
+  insertsPerS: number;
+  /** orders/s divided by inserts/s. */
+  ratio: number;
+}
+
+/** Runs the section on PostgreSQL, then on SQLite. */
+export async function benchOrders(o: OrdersOptions): Promise<OrdersFigures[]> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tp-bench-orders-"));
+  const figures: OrdersFigures[] = [];
+  try {
+    const pg = await startPostgres({ durable: true, logFile: path.join(dir, "postgres.log") });
+    try {
+      const url = await pg.createDatabase("bench_orders");
+      figures.push(await onStore("PostgreSQL", { DATABASE_URL: url }, url, dir, o));
+    } finally {
+      await pg.stop();
+    }
+    const file = path.join(dir, "sqlite", "upstream.sqlite");
+    figures.push(await onStore("SQLite", { UPSTREAM_DB: file }, file, dir, o));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return figures;
+}
+
+async function onStore(
+  store: OrdersFigures["store"],
+  storeEnv: Record<string, string>,
+  where: string,
+  dir: string,
+  o: OrdersOptions,
+): Promise<OrdersFigures> {
+  const secrets = newSecrets();
+  const up = await spawnUpstream(
+    {
+      ...storeEnv,
+      ...secrets,
+      DATA_DIR: path.join(dir, `data-${store}`),
+      MARKET_FEED: "manual",
+      MARKET_ALWAYS_OPEN: "1",
+      RATE_LIMIT: "0",
+      STRATEGIES: "off",
+    },
+    path.join(dir, `upstream-${store}.log`),
+  );
+  let run: Measured;
+  try {
+    log(`orders on ${store}: node ${up.url}, ${o.clients} clients`);
+    const admin = secrets.OPERATOR_TOKEN;
+    // Enough money and open orders for every order of the run; the one price set stays current.
+    await operatorSetting(up.url, admin, "demo.initial_balance", "1000000000");
+    await operatorSetting(up.url, admin, "trade.max_orders", "10000");
+    await operatorSetting(up.url, admin, "market.stale_after_s", "3600");
+    const [inst] = await tradables(up.url);
+    await setPrice(up.url, admin, inst.code, inst.price);
+    const tokens: string[] = [];
+    for (let i = 0; i < o.clients; i++) tokens.push(await demoToken(up.url));
+    await drive(up.url, tokens, inst, o.warmupSeconds, `${store}-warm`);
+    run = await drive(up.url, tokens, inst, o.seconds, store);
+  } finally {
+    await up.stop();
+  }
+  const floor = bareInserts(where, o.insertSeconds);
+  const ordersPerS = run.acked / run.seconds;
+  return {
+    store,
+    clients: o.clients,
+    seconds: run.seconds,
+    orders: run.acked,
+    ordersPerS,
+    ackP50Ms: pct(run.latencies, 50),
+    ackP99Ms: pct(run.latencies, 99),
+    refused: run.refused,
+    inserts: floor.count,
+    insertsPerS: floor.count / floor.seconds,
+    ratio: ordersPerS / (floor.count / floor.seconds),
+  };
+}
+
+interface Measured {
+  acked: number;
+  seconds: number;
+  latencies: number[];
+  refused: Record<string, number>;
+}
+
+/** Every client places orders one after the other for `seconds`; answers what was acknowledged. */
+async function drive(
+  base: string,
+  tokens: string[],
+  inst: Tradable,
+  seconds: number,
+  tag: string,
+): Promise<Measured> {
+  const latencies: number[] = [];
+  const refused: Record<string, number> = {};
+  let acked = 0;
+  const t0 = performance.now();
+  const end = t0 + seconds * 1000;
+  await Promise.all(
+    tokens.map(async (token, c) => {
+      for (let n = 0; performance.now() < end; n++) {
+        const s = performance.now();
+        const answer = await placeOrder(base, token, inst, `bench-${tag}-${c}-${n}`);
+        if (answer.code === CODE.OK) {
+          acked++;
+          latencies.push(performance.now() - s);
+        } else refused[answer.msg] = (refused[answer.msg] ?? 0) + 1;
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  return { acked, seconds: (performance.now() - t0) / 1000, latencies, refused };
+}
+
+/**
+ * The floor: single-row INSERTs of an order row, each its own commit (autocommit), through the
+ * store's own interface (openStore: the same pragmas, the same PostgreSQL connection path).
+ */
+function bareInserts(where: string, seconds: number): { count: number; seconds: number } {
+  const db = openStore(where);
+  try {
+    const user = db.prepare("SELECT id FROM users ORDER BY id LIMIT 1").get() as { id: number };
+    const inst = db.prepare("SELECT id FROM instruments ORDER BY id LIMIT 1").get() as {
+      id: number;
+    };
+    const ins = db.prepare(
+      `INSERT INTO orders (user_id, instrument_id, order_type, status, pending_kind, lots, units, leverage, origin_price, open_price,
+         take_profit, stop_loss, margin_micro, fee_micro, created_at, opened_at) VALUES (?, ?, 1, 1, NULL, '0.01', '1000', 100, 1.1, 1.1, NULL, NULL, 11000000, 22000, ?, ?)`,
+    );
+    const count = () =>
+      (db.prepare("SELECT COUNT(*) AS n FROM orders").get() as { n: number | string }).n;
+    const before = Number(count());
+    let done = 0;
+    const t0 = performance.now();
+    const end = t0 + seconds * 1000;
+    while (performance.now() < end) {
+      const now = Date.now();
+      ins.run(user.id, inst.id, now, now);
+      done++;
+    }
+    const took = (performance.now() - t0) / 1000;
+    const written = Number(count()) - before;
+    if (written !== done) throw new Error(`floor: ${done} inserts, ${written} rows`);
+    return { count: done, seconds: took };
+  } finally {
+    db.close();
+  }
+}
