@@ -28,6 +28,7 @@ import {
   freePort,
   keepCookies,
   killProcess,
+  postForm,
   spawnUpstream,
   startWeb,
   type WebServer,
@@ -109,27 +110,6 @@ async function csrfOf(base: string, page: string, jar: Map<string, string>): Pro
   const csrf = /name="csrf" value="([^"]+)"/.exec(await res.text())?.[1];
   if (!csrf) throw new Error(`no csrf token on ${page} (${res.status})`);
   return csrf;
-}
-
-/** POSTs a form to `base` + `action` as a browser without JavaScript does; keeps the cookies. */
-async function postForm(
-  base: string,
-  action: string,
-  fields: Record<string, string>,
-  jar: Map<string, string>,
-): Promise<Response> {
-  const res = await fetch(base + action, {
-    method: "POST",
-    redirect: "manual",
-    headers: {
-      "content-type": "application/x-www-form-urlencoded",
-      cookie: cookieHeader(jar),
-      origin: base,
-    },
-    body: new URLSearchParams(fields).toString(),
-  });
-  keepCookies(res, jar);
-  return res;
 }
 
 const isMarket = (n: number) => (e: { event: string; data: unknown }) =>

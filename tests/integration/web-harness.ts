@@ -334,7 +334,18 @@ export async function postPageForm(
   keepCookies(page, jar);
   const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1];
   if (!csrf) throw new Error(`no csrf token on ${path} (${page.status})`);
-  const res = await fetch(base + (opts.action ?? path), {
+  const res = await postForm(base, opts.action ?? path, { csrf, ...fields }, jar);
+  return { res, jar };
+}
+
+/** POSTs `fields` to `base` + `action` as a browser without JavaScript does; keeps the cookies. */
+export async function postForm(
+  base: string,
+  action: string,
+  fields: Record<string, string>,
+  jar: Map<string, string>,
+): Promise<Response> {
+  const res = await fetch(base + action, {
     method: "POST",
     redirect: "manual",
     headers: {
@@ -342,10 +353,10 @@ export async function postPageForm(
       cookie: cookieHeader(jar),
       origin: base,
     },
-    body: new URLSearchParams({ csrf, ...fields }).toString(),
+    body: new URLSearchParams(fields).toString(),
   });
   keepCookies(res, jar);
-  return { res, jar };
+  return res;
 }
 
 /**
