@@ -15,8 +15,9 @@
  * Every count and duration is bounded; the defaults are the issue's figures:
  *   BENCH_ORDER_CLIENTS (16), BENCH_ORDER_SECONDS (10), BENCH_ORDER_WARMUP_S (2),
  *   BENCH_INSERT_SECONDS (5);
- *   BENCH_CLIENTS (20000), BENCH_PER_WORKER (1000), BENCH_RAMP (2000 new streams/s),
- *   BENCH_SECONDS (20), BENCH_TICK_MS (250), BENCH_CONNECT_S (180);
+ *   BENCH_CLIENTS (20000), BENCH_PER_WORKER (2500), BENCH_RAMP (2000 new streams/s),
+ *   BENCH_SECONDS (20), BENCH_TICK_MS (250), BENCH_CONNECT_S (180),
+ *   BENCH_CLIENT_NICE (19: the client workers' scheduling priority, see cluster-fanout.ts);
  *   BENCH_KILLS (20); BENCH_PORT: the cluster's base port (default: a free range from 21000).
  * Goals (issue 22): fan-out with every client connected, 0 client errors, p99 <= 300 ms and one
  * upstream connection per web node. BENCH_STRICT=1 makes an unmet goal exit 1.
@@ -41,6 +42,12 @@ const num = (name: string, dflt: number) => {
   if (!Number.isFinite(v) || v <= 0) throw new Error(`${name} must be a positive number`);
   return v;
 };
+
+function niceOf(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 19) throw new Error("BENCH_CLIENT_NICE must be 0..19");
+  return n;
+}
 
 function sectionsOf(args: string[]): Section[] {
   const unknown = args.filter((a) => !(SECTIONS as readonly string[]).includes(a));
@@ -119,7 +126,7 @@ function printFanout(f: FanoutFigures): void {
     `  web nodes        memory +${f.webRssMiB.map((m) => m.toFixed(0)).join(" / +")} MiB, CPU ${f.webCpuPct.map((c) => c.toFixed(0)).join(" / ")} % of a core`,
   );
   console.log(
-    `  client workers   ${f.workers}, CPU ${f.clientCpuPct.map((c) => c.toFixed(0)).join(" ")} %; load average ${f.load.toFixed(2)} on ${os.cpus().length} cores`,
+    `  client workers   ${f.workers} at nice ${f.clientNice}, CPU ${f.clientCpuPct.map((c) => c.toFixed(0)).join(" ")} %; load average ${f.load.toFixed(2)} on ${os.cpus().length} cores`,
   );
   console.log(
     `  goal (all connected, 0 errors, p99 <= ${GOAL_P99_MS} ms, 1 upstream connection per web node): ${fanoutMet(f) ? "MET" : "NOT MET"}`,
@@ -143,7 +150,7 @@ function printFailover(f: FailoverFigures): void {
 async function main(): Promise<void> {
   const sections = sectionsOf(process.argv.slice(2));
   const clients = num("BENCH_CLIENTS", 20_000);
-  const perWorker = num("BENCH_PER_WORKER", 1_000);
+  const perWorker = num("BENCH_PER_WORKER", 2_500);
   if (sections.includes("fanout"))
     checkFdLimit(Math.max(Math.ceil(clients / 2), perWorker) + 1_000);
   const out: Array<() => void> = [];
@@ -167,6 +174,7 @@ async function main(): Promise<void> {
       rampPerSecond: num("BENCH_RAMP", 2_000),
       seconds: num("BENCH_SECONDS", 20),
       tickMs: num("BENCH_TICK_MS", 250),
+      clientNice: niceOf(process.env.BENCH_CLIENT_NICE ?? "19"),
       connectTimeoutS: num("BENCH_CONNECT_S", 180),
     });
     met &&= fanoutMet(f);

@@ -7,7 +7,11 @@
  * Worker -> parent: {type:"progress", open, ready, errors}, {type:"report", hist, samples, ...}.
  */
 import net from "node:net";
+import os from "node:os";
 
+// A lower priority (BENCH_CLIENT_NICE, 0..19) keeps these clients from preempting the servers they
+// measure when both share the machine's cores (see tests/bench/cluster-fanout.ts).
+if (process.env.BENCH_CLIENT_NICE) os.setPriority(Number(process.env.BENCH_CLIENT_NICE));
 const url = process.env.BENCH_URL!;
 const count = Number(process.env.BENCH_COUNT || 1000);
 const rampPerSec = Number(process.env.BENCH_RAMP || 500);
@@ -48,6 +52,7 @@ let bytes = 0;
 let bytesAtMeasure = 0;
 let openCount = 0;
 const sockets: net.Socket[] = [];
+const readBuffer = Buffer.alloc(64 * 1024);
 
 function fail(kind: string): void {
   if (stopping) return;
@@ -59,24 +64,18 @@ function open(): void {
   let first = true;
   let state: "connecting" | "head" | "open" | "closed" = "connecting";
   let buf = "";
-  const sock = net.connect({ host: target.hostname, port: Number(target.port) });
-  sock.setNoDelay(true);
-  sock.on("connect", () => {
-    state = "head";
-    sock.write(requestBytes);
-  });
-  sock.on("data", (chunk: Buffer) => {
-    bytes += chunk.length;
-    buf += chunk.toString("latin1");
+  const onData = (length: number): boolean => {
+    bytes += length;
+    buf += readBuffer.toString("latin1", 0, length);
     if (state === "head") {
       const headEnd = buf.indexOf("\r\n\r\n");
-      if (headEnd === -1) return;
+      if (headEnd === -1) return true;
       const status = Number(buf.slice(9, 12));
       if (status !== 200) {
         fail(`HTTP ${status}`);
         state = "closed";
         sock.destroy();
-        return;
+        return false;
       }
       state = "open";
       openCount++;
@@ -93,6 +92,19 @@ function open(): void {
         } else onChange(block);
       }
     }
+    return true;
+  };
+  // `onread`: every read lands in one buffer shared by all of this process's connections and is
+  // handed over as a length, with no Buffer allocated and no stream machinery per read.
+  const sock = net.connect({
+    host: target.hostname,
+    port: Number(target.port),
+    onread: { buffer: readBuffer, callback: onData },
+  });
+  sock.setNoDelay(true);
+  sock.on("connect", () => {
+    state = "head";
+    sock.write(requestBytes);
   });
   sock.on("error", (e) => {
     if (state === "open") openCount--;
