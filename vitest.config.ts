@@ -36,6 +36,7 @@ const ON_BOTH_STORES_INTEGRATION = [
   "tests/integration/company.test.ts",
   "tests/integration/content.test.ts",
   "tests/integration/estimate.test.ts",
+  "tests/integration/copy.test.ts",
   "tests/integration/follow.test.ts",
   "tests/integration/four-eyes.test.ts",
   "tests/integration/fuzz-upstream.test.ts",

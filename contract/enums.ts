@@ -52,6 +52,12 @@ export const CLOSE_REASONS = [
   "demo_reset",
   "cancelled",
   "insufficient_margin",
+  /** Copy trading: the provider closed the position this one follows. */
+  "copy_provider_closed",
+  /** Copy trading: the copy was stopped (by its owner or an operator). */
+  "copy_stopped",
+  /** Copy trading: the copy's stop-loss fired. */
+  "copy_stop_loss",
 ] as const;
 export type CloseReason = (typeof CLOSE_REASONS)[number];
 

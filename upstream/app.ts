@@ -46,6 +46,9 @@ import { registerVerifyRoutes } from "./modules/verify/routes.js";
 import { registerCompanyRoutes } from "./modules/company/routes.js";
 import { registerContentRoutes } from "./modules/content/routes.js";
 import { registerFollowRoutes } from "./modules/follow/routes.js";
+import { registerCopyRoutes } from "./modules/copy/routes.js";
+import { CopyTrading } from "./modules/copy/service.js";
+import * as copyApi from "@contract/api/copy";
 import { StrategyRunner } from "./modules/follow/strategies.js";
 import multipart from "@fastify/multipart";
 import { createEngine } from "./modules/trading/engine.js";
@@ -95,7 +98,14 @@ export function soleNode(): NodeRole {
 
 /** The reads of the engine's memory, which only the leader holds (a standby sends them on). */
 const ENGINE_READS = new Set<string>(
-  [tradingApi.myDeal, tradingApi.forexDetail, adminApi.users].map((e) => e.path),
+  [
+    tradingApi.myDeal,
+    tradingApi.forexDetail,
+    adminApi.users,
+    copyApi.followProvider,
+    copyApi.copyList,
+    copyApi.copyDetail,
+  ].map((e) => e.path),
 );
 
 /** True when a standby serves this route itself: a read of the store (not of the engine, not /dev). */
@@ -105,9 +115,9 @@ function standbyServes(method: string | string[], url: string): boolean {
   return reads && !ENGINE_READS.has(url) && !url.startsWith("/dev/");
 }
 
-/** What a standby's context holds in place of the engine: any use is a fault of the routing. */
-function engineOnLeaderOnly(): Engine {
-  return new Proxy({} as Engine, {
+/** What a standby's context holds in place of the engine's parts: any use is a fault of the routing. */
+function onLeaderOnly<T extends object>(): T {
+  return new Proxy({} as T, {
     get(_target, prop) {
       throw new DomainError("leader_unavailable", CODE_INTERNAL, { use: String(prop) }, 503);
     },
@@ -209,6 +219,7 @@ export async function buildUpstream(
   registerMoneyRoutes(app, ctx);
   registerContentRoutes(app, ctx);
   registerFollowRoutes(app, ctx);
+  registerCopyRoutes(app, ctx);
   registerUploadRoutes(app, ctx);
   registerOperatorRoutes(app, ctx);
   registerVerifyRoutes(app, ctx);
@@ -267,7 +278,10 @@ export async function buildUpstream(
       sweepTimer = null;
       strategies?.stop();
       pusher?.stop();
-      if (!standby) ctx.engine.stop();
+      if (!standby) {
+        ctx.copies.stop();
+        ctx.engine.stop();
+      }
       ctx.feed.stop();
       await hub.close();
       await broker.close();
@@ -303,7 +317,11 @@ function buildServices(deps: {
   startMarketPushes({ db, hub, feed, book: candles, publish: !standby });
   const money = moneyOf(db);
   // The order engine follows the feed's ticks and loads open and pending orders from the store.
-  const engine = standby ? engineOnLeaderOnly() : createEngine({ db, feed, money, log });
+  const engine = standby ? onLeaderOnly<Engine>() : createEngine({ db, feed, money, log });
+  // Copy trading mirrors the engine's events and follows the ticks after the engine has booked them.
+  const copies = standby
+    ? onLeaderOnly<CopyTrading>()
+    : new CopyTrading({ db, money, engine, feed, log });
   return {
     db,
     config,
@@ -315,6 +333,7 @@ function buildServices(deps: {
     candles,
     money,
     engine,
+    copies,
     deposits: new Deposits(db),
     withdrawals: new Withdrawals({
       db,

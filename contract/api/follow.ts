@@ -10,6 +10,8 @@ export const RANK_WINDOW_DAYS = 21;
 
 /** One trader of the ranking (product-spec.md section 3, "Follow/ranking item"). */
 export interface FollowItem {
+  /** The provider's id (GET /api/follow/provider?id=, POST /api/follow/copy provider_id). */
+  id: number;
   /** The trader's display name (never an e-mail). */
   user: string;
   /** The leverage used most in the window (all time when nothing closed in it). */

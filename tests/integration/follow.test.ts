@@ -47,7 +47,7 @@ interface Row {
 function closedRows(): Row[] {
   return s.up.ctx.db
     .prepare(
-      `SELECT t.name, o.profit_micro, o.fee_micro, o.leverage, i.show_code, o.closed_at
+      `SELECT t.user_id, t.name, o.profit_micro, o.fee_micro, o.leverage, i.show_code, o.closed_at
        FROM orders o JOIN strategy_traders t ON t.user_id = o.user_id
        JOIN instruments i ON i.id = o.instrument_id WHERE o.status = 3`,
     )
@@ -55,7 +55,7 @@ function closedRows(): Row[] {
 }
 
 /** The figures of one trader computed here, independently of the upstream's SQL. */
-function byHand(name: string, now: number): Omit<FollowItem, "multiple" | "code"> {
+function byHand(name: string, now: number): Omit<FollowItem, "id" | "multiple" | "code"> {
   const capital = Number(STRATEGY_CAPITAL_USD) * 1e6;
   const rows = closedRows().filter((r) => r.name === name);
   const from = now - RANK_WINDOW_DAYS * DAY_MS;

@@ -18,6 +18,7 @@ import * as adminApi from "@contract/api/admin";
 import * as commonApi from "@contract/api/common";
 import * as companyApi from "@contract/api/company";
 import * as contentApi from "@contract/api/content";
+import * as copyApi from "@contract/api/copy";
 import * as devApi from "@contract/api/dev";
 import * as followApi from "@contract/api/follow";
 import * as financeApi from "@contract/api/finance";
@@ -41,6 +42,7 @@ const MODULES: Record<string, object> = {
   content: contentApi,
   dev: devApi,
   follow: followApi,
+  copy: copyApi,
   finance: financeApi,
   identity: identityApi,
   market: marketApi,

@@ -8,7 +8,7 @@ const M = 1_000_000;
 describe("ranking figures", () => {
   it("computes rate on the equity at the window's start, win share, profit and total rate", () => {
     // Capital 10,000; before the window +500 net; in it 4 positions, nets +300, -100, +50, 0.
-    const item = traderStats("Aurora FX", 10_000 * M, {
+    const item = traderStats(1, "Aurora FX", 10_000 * M, {
       windowNetMicro: 250 * M,
       windowCount: 4,
       windowWins: 2,
@@ -18,6 +18,7 @@ describe("ranking figures", () => {
       code: "EUR/USD",
     });
     expect(item).toEqual({
+      id: 1,
       user: "Aurora FX",
       multiple: 100,
       three_week_rate: 2.38, // 250 / 10,500
@@ -30,7 +31,7 @@ describe("ranking figures", () => {
   });
 
   it("shows an empty window as zeros, never as NaN", () => {
-    const item = traderStats("Kestrel Macro", 10_000 * M, {
+    const item = traderStats(1, "Kestrel Macro", 10_000 * M, {
       windowNetMicro: 0,
       windowCount: 0,
       windowWins: 0,
@@ -61,6 +62,7 @@ describe("ranking figures", () => {
 
   it("ranks by three-week rate, then total rate, then name", () => {
     const base = {
+      id: 1,
       multiple: 1,
       three_week_win: 0,
       three_week_profit: "0",

@@ -20,6 +20,7 @@ import type { MoneyService } from "../modules/money/service.js";
 import type { Deposits } from "../modules/money/deposits.js";
 import type { Withdrawals } from "../modules/money/withdrawals.js";
 import type { Uploads } from "../modules/uploads/service.js";
+import type { CopyTrading } from "../modules/copy/service.js";
 
 export interface AppContext {
   db: DB;
@@ -41,6 +42,8 @@ export interface AppContext {
   money: MoneyService;
   /** The order engine (modules/trading/engine.ts), following the feed's ticks. */
   engine: Engine;
+  /** Copy trading (modules/copy/service.ts): on the leader, beside the engine it mirrors with. */
+  copies: CopyTrading;
   deposits: Deposits;
   withdrawals: Withdrawals;
   uploads: Uploads;

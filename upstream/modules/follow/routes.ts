@@ -13,7 +13,7 @@ export function registerFollowRoutes(app: FastifyInstance, ctx: AppContext): voi
   route(app, api.followList, async (req) => {
     const now = Date.now();
     const items = traders(ctx.db).map((t) =>
-      traderStats(t.name, t.start_capital_micro, totalsOf(ctx.db, t.user_id, now)),
+      traderStats(t.user_id, t.name, t.start_capital_micro, totalsOf(ctx.db, t.user_id, now)),
     );
     return ctx.ok(req, rank(items));
   });

@@ -49,9 +49,15 @@ export interface TraderTotals {
   code: string | null;
 }
 
-export function traderStats(name: string, startCapitalMicro: number, t: TraderTotals): FollowItem {
+export function traderStats(
+  id: number,
+  name: string,
+  startCapitalMicro: number,
+  t: TraderTotals,
+): FollowItem {
   const startEquity = startCapitalMicro + t.beforeNetMicro;
   return {
+    id,
     user: name,
     multiple: t.multiple ?? 0,
     three_week_rate: percent(t.windowNetMicro, startEquity),

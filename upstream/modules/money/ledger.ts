@@ -15,7 +15,10 @@ export type LedgerKind =
   | "demo_reset"
   | "protection"
   | "adjustment"
-  | "demo_initial";
+  | "demo_initial"
+  /** Money moved between a follower's balance and a copy's account (both rows, opposite signs). */
+  | "copy_in"
+  | "copy_out";
 
 export const LEDGER_KINDS: readonly LedgerKind[] = [
   "deposit",
@@ -27,6 +30,8 @@ export const LEDGER_KINDS: readonly LedgerKind[] = [
   "protection",
   "adjustment",
   "demo_initial",
+  "copy_in",
+  "copy_out",
 ];
 
 export const MICRO = 1_000_000;

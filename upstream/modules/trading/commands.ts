@@ -12,7 +12,7 @@ import type { Pos } from "./book.js";
 import { cancelPending, closePosition, postProfit, realisedProfit } from "./booking.js";
 import type { EngineCore } from "./core.js";
 import type { AccountFigures, OrderState } from "./model.js";
-import { ST_OPEN, ST_PENDING, validateStops } from "./orders.js";
+import { ST_OPEN, ST_PENDING, validateStops, type CloseReason } from "./orders.js";
 import { accountValues, figuresWithoutPositions } from "./queries.js";
 import { stateOfPos } from "./snapshots.js";
 import { cancelOrder, closeOrder, orderById, readUser, setOrderStops } from "./store.js";
@@ -29,12 +29,17 @@ function ownOrder(core: EngineCore, userId: number, id: number | null): Pos {
   throw new DomainError("order_not_found", CODE_NOT_FOUND);
 }
 
-/** Closes an open position of the user at the current price. */
+/**
+ * Closes an open position of the user at the current price; `reason` is "manual" for the user's
+ * own close, or what closed it for them (copy trading mirrors a provider's close, stops a copy).
+ */
 export function close(
   core: EngineCore,
   userId: number,
   id: number | null,
   idemKey: string | null,
+  reason: CloseReason = "manual",
+  inTx?: (v: OrderState) => void,
 ): OrderState {
   const replay = core.idem.lookup<OrderState>(userId, idemKey, "close", { id });
   if (replay) return replay;
@@ -42,9 +47,10 @@ export function close(
   if (p.status !== ST_OPEN) throw new DomainError("order_not_open");
   const q = core.liveQuote(p.inst);
   core.assertTradable(p.inst, q, Date.now());
-  return closePosition(core, p, q.price, "manual", (view) =>
-    core.idem.store(userId, idemKey, "close", { id }, view),
-  );
+  return closePosition(core, p, q.price, reason, (view) => {
+    core.idem.store(userId, idemKey, "close", { id }, view);
+    inTx?.(view);
+  });
 }
 
 /** Cancels a pending order of the user. */

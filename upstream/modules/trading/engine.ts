@@ -43,7 +43,8 @@ import { round6, type Dec } from "../money/decimal.js";
 import * as commands from "./commands.js";
 import { EngineCore, type Logger } from "./core.js";
 import type { EngineEvents } from "./events.js";
-import type { InstrumentSpec } from "./orders.js";
+import { ST_OPEN, type CloseReason, type InstrumentSpec } from "./orders.js";
+import { stateOfPos } from "./snapshots.js";
 import * as queries from "./queries.js";
 import type { Settings } from "./settings.js";
 import { liveOrders } from "./store.js";
@@ -189,14 +190,29 @@ export class Engine {
 
   // ---------------------------------------------------------------- commands
 
-  /** Places a market (status 1) or pending (status 0) order. Same idempotency key again: the first result. */
-  submit(userId: number, req: OrderRequest, idemKey: string | null = null): OrderState {
-    return submit(this.core, userId, req, idemKey);
+  /**
+   * Places a market (status 1) or pending (status 0) order. Same idempotency key again: the first
+   * result. `inTx` runs inside the order's transaction with its answer (a row of the caller's that
+   * must commit with the order or not at all).
+   */
+  submit(
+    userId: number,
+    req: OrderRequest,
+    idemKey: string | null = null,
+    inTx?: (v: OrderState) => void,
+  ): OrderState {
+    return submit(this.core, userId, req, idemKey, inTx);
   }
 
-  /** Closes an open position of the user at the current price. */
-  close(userId: number, id: number | null, idemKey: string | null = null): OrderState {
-    return commands.close(this.core, userId, id, idemKey);
+  /** Closes an open position of the user at the current price ("manual" unless another reason closed it). */
+  close(
+    userId: number,
+    id: number | null,
+    idemKey: string | null = null,
+    reason: CloseReason = "manual",
+    inTx?: (v: OrderState) => void,
+  ): OrderState {
+    return commands.close(this.core, userId, id, idemKey, reason, inTx);
   }
 
   /** Cancels a pending order of the user. */
@@ -232,6 +248,32 @@ export class Engine {
   /** my_deal: status 0 pending, 1 holding, 3 history (closed and cancelled); PAGE_SIZE per page, newest first. */
   listOrders(userId: number, status: 0 | 1 | 3, page: number): OrderPage {
     return queries.listOrders(this.core, userId, status, page);
+  }
+
+  /** The instrument as the engine trades it (lot step `pip`, minimum lots, leverages), or null. */
+  instrument(id: number): InstrumentSpec | null {
+    return this.core.specs.get(id);
+  }
+
+  /** Ids of the user's open positions held in memory, in the order they opened. */
+  openPositionIds(userId: number): number[] {
+    const a = this.core.held.accts.get(userId);
+    if (!a) return [];
+    const ids: number[] = [];
+    for (const p of a.positions) if (p.status === ST_OPEN) ids.push(p.id);
+    return ids.sort((x, y) => x - y);
+  }
+
+  /** Balance plus floating profit of an account held in memory (hot path, no store read); null when not held. */
+  heldEquityMicro(userId: number): number | null {
+    const a = this.core.held.accts.get(userId);
+    return a ? a.balanceMicro + this.core.pricing.floatingMicro(a) : null;
+  }
+
+  /** An open position or pending order held in memory, at the current price; null when not live. */
+  liveOrder(id: number): OrderState | null {
+    const p = this.core.held.orders.get(id);
+    return p ? stateOfPos(p, this.core.createdAt(id), this.core.pricing) : null;
   }
 
   // ---------------------------------------------------------------- introspection (tests, bench)

@@ -31,6 +31,8 @@ interface Accepted {
   userId: number;
   req: OrderRequest;
   idemKey: string | null;
+  /** Runs inside the order's transaction with its answer (a caller's own row beside the order). */
+  inTx: ((v: OrderState) => void) | undefined;
   inst: InstrumentSpec;
   lots: Dec;
   units: Dec;
@@ -52,16 +54,20 @@ interface Placement {
   feeMicro: number;
 }
 
-/** Places a market (status 1) or pending (status 0) order. Same idempotency key again: the first result. */
+/**
+ * Places a market (status 1) or pending (status 0) order. Same idempotency key again: the first
+ * result. `inTx` runs inside the order's transaction with its answer.
+ */
 export function submit(
   core: EngineCore,
   userId: number,
   req: OrderRequest,
   idemKey: string | null,
+  inTx?: (v: OrderState) => void,
 ): OrderState {
   const replay = core.idem.lookup<OrderState>(userId, idemKey, "submit", req);
   if (replay) return replay;
-  const o = accept(core, userId, req, idemKey);
+  const o = { ...accept(core, userId, req, idemKey), inTx };
   return req.status === ST_PENDING ? placePending(core, o) : placeMarket(core, o);
 }
 
@@ -71,7 +77,7 @@ function accept(
   userId: number,
   req: OrderRequest,
   idemKey: string | null,
-): Accepted {
+): Omit<Accepted, "inTx"> {
   const inst = req.instrumentId === null ? null : core.specs.get(req.instrumentId);
   if (!inst || !inst.enabled) throw new DomainError("instrument_not_found");
   const leverage = validateLeverage(req.leverage, inst);
@@ -250,5 +256,6 @@ function postFee(core: EngineCore, p: Pos, at: number): number {
 function answer(core: EngineCore, o: Accepted, p: Pos): OrderState {
   const v = stateOfPos(p, o.now, core.pricing);
   core.idem.store(o.userId, o.idemKey, "submit", o.req, v);
+  o.inTx?.(v);
   return v;
 }

@@ -33,6 +33,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           name: "ranking",
           description: "The trader ranking (strategy traders of the simulated market)",
         },
+        {
+          name: "copy",
+          description: "Copy trading: providers, copies, their positions and money",
+        },
         { name: "dev", description: "Development helpers (only while DEV_OUTBOX is on)" },
       ],
     },

@@ -1,0 +1,301 @@
+/**
+ * Copy trading over HTTP (contract/api/copy.ts): a demo user copies a strategy trader; the test
+ * drives the provider through the order engine and the prices through the manual feed, and reads
+ * what the copier sees: copied positions scaled by the rule, mirrored stops and closes, skipped
+ * trades with their reason, pause and resume, stop (money back through copy_out), the copy
+ * stop-loss firing once at its floor, bad input changing nothing, and a clean ledger check.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CODE } from "@contract/envelope";
+import { ORDER_MODE, ORDER_TYPE } from "@contract/enums";
+import { copyFloorMicro, copyLots, type Copy, type CopyDetail } from "@contract/api/copy";
+import { dec } from "../../upstream/modules/money/decimal.js";
+import { checkLedger } from "../../upstream/modules/money/check.js";
+import { startUpstream, type Server } from "./upstream-harness.js";
+
+let s: Server;
+let providerId: number;
+
+beforeAll(async () => {
+  s = await startUpstream({
+    manualFeed: true,
+    // The strategy traders exist (funded at start) but never trade on their own here.
+    config: { marketAlwaysOpen: true, strategies: "on", strategyIntervalMs: 3_600_000 },
+  });
+  providerId = (
+    s.up.ctx.db.prepare("SELECT user_id FROM strategy_traders WHERE name = 'Aurora FX'").get() as {
+      user_id: number;
+    }
+  ).user_id;
+}, 30_000);
+
+afterAll(async () => {
+  await s?.close();
+});
+
+async function demo(initial = 10000): Promise<{ token: string; id: number }> {
+  await s.setting("demo.initial_balance", String(initial));
+  const c = await s.post("/api/user/createAccountDemoForU");
+  const l = await s.post("/api/user/loginForU", { demo_id: c.data.demo_id });
+  const id = (
+    s.up.ctx.db.prepare("SELECT id FROM users WHERE demo_id = ?").get(c.data.demo_id) as {
+      id: number;
+    }
+  ).id;
+  return { token: l.data.token, id };
+}
+
+const engine = () => s.up.ctx.engine;
+const eur = () => s.feed!.quote("EURUSD")!;
+
+/** The provider opens a market position on EURUSD (as the strategy runner does). */
+function providerOpens(side: 1 | 2, lots = "0.5", stops: { tp?: number; sl?: number } = {}) {
+  // A fresh tick at the same price: the engine refuses a stale quote.
+  s.feed!.set("EURUSD", eur().price);
+  return engine().submit(providerId, {
+    side,
+    status: ORDER_MODE.MARKET,
+    instrumentId: eur().id,
+    lots: dec(lots),
+    leverage: 100,
+    targetPrice: null,
+    takeProfit: stops.tp ?? null,
+    stopLoss: stops.sl ?? null,
+  });
+}
+
+function closeProviderPositions(): void {
+  for (const id of engine().openPositionIds(providerId)) engine().close(providerId, id);
+}
+
+async function copy(token: string, body: Record<string, string | number>, key?: string) {
+  return s.post<Copy>("/api/follow/copy", body, {
+    token,
+    headers: key ? { "idempotency-key": key } : {},
+  });
+}
+
+async function detail(token: string, id: number): Promise<CopyDetail> {
+  const r = await s.get<CopyDetail>(`/api/follow/copy?id=${id}`, { token });
+  expect(r.code).toBe(CODE.OK);
+  return r.data;
+}
+
+const balanceOf = (userId: number) =>
+  (
+    s.up.ctx.db.prepare("SELECT balance_micro FROM users WHERE id = ?").get(userId) as {
+      balance_micro: number;
+    }
+  ).balance_micro;
+
+const ledgerKinds = (userId: number) =>
+  (
+    s.up.ctx.db
+      .prepare("SELECT kind, amount_micro FROM ledger WHERE user_id = ? ORDER BY id")
+      .all(userId) as { kind: string; amount_micro: number }[]
+  ).filter((r) => r.kind.startsWith("copy_"));
+
+describe("providers", () => {
+  it("are listed with their ids, and a provider's page has its figures", async () => {
+    const list = await s.get("/api/follow/list");
+    const item = list.data.find((i: { user: string }) => i.user === "Aurora FX");
+    expect(item.id).toBe(providerId);
+    const p = await s.get(`/api/follow/provider?id=${providerId}`);
+    expect(p.code).toBe(CODE.OK);
+    expect(p.data).toMatchObject({ id: providerId, name: "Aurora FX", closed: false });
+    expect(Number(p.data.equity)).toBeGreaterThan(0);
+    const none = await s.get("/api/follow/provider?id=999999");
+    expect(none.code).toBe(CODE.NOT_FOUND);
+  });
+});
+
+describe("a copy", () => {
+  it("copies open trades in proportion, mirrors new ones, stops and closes, and stops with the money back", async () => {
+    const u = await demo(10000);
+    const open = providerOpens(ORDER_TYPE.BUY);
+    const providerEquity = engine().accountValues(providerId).equityMicro;
+    const before = balanceOf(u.id);
+    const r = await copy(u.token, { provider_id: providerId, amount: "500", copy_open: 1 });
+    expect(r.code, r.msg).toBe(CODE.OK);
+    expect(r.data).toMatchObject({ status: "active", mode: "proportional", invested: "500.00" });
+    expect(balanceOf(u.id)).toBe(before - 500e6);
+    expect(ledgerKinds(u.id)).toEqual([{ kind: "copy_in", amount_micro: -500e6 }]);
+
+    // The provider's open position was copied at market, lots scaled by equity and rounded down.
+    const inst = engine().instrument(eur().id)!;
+    const expected = copyLots(
+      {
+        mode: "proportional",
+        multiple: "1",
+        providerLots: "0.5",
+        copyEquityMicro: 500e6,
+        providerEquityMicro: providerEquity,
+      },
+      inst.pip,
+    );
+    let d = await detail(u.token, r.data.id);
+    expect(d.positions).toHaveLength(1);
+    expect(d.positions[0]).toMatchObject({ provider_order_id: open.id, OrderType: 1 });
+    expect(String(d.positions[0].Quantity)).toBe(String(Number(expected)));
+
+    // A new provider trade is mirrored at once, with its take-profit and stop-loss.
+    const price = eur().price;
+    const next = providerOpens(ORDER_TYPE.SELL, "1", { tp: price * 0.99, sl: price * 1.01 });
+    d = await detail(u.token, r.data.id);
+    const copied = d.positions.find((p) => p.provider_order_id === next.id)!;
+    expect(copied).toBeDefined();
+    expect(copied.OrderType).toBe(ORDER_TYPE.SELL);
+    expect(copied.TargetProfitPrice).toBe(next.takeProfit);
+
+    // A stop change is mirrored.
+    engine().setStops(providerId, next.id, price * 0.98, price * 1.02);
+    d = await detail(u.token, r.data.id);
+    expect(d.positions.find((p) => p.provider_order_id === next.id)!.TargetProfitPrice).toBe(
+      engine().liveOrder(next.id)!.takeProfit,
+    );
+
+    // The provider closes: the copies close too, with the reason.
+    engine().close(providerId, next.id);
+    d = await detail(u.token, r.data.id);
+    expect(d.positions.map((p) => p.provider_order_id)).toEqual([open.id]);
+    expect(d.closed[0]).toMatchObject({
+      provider_order_id: next.id,
+      CloseReason: "copy_provider_closed",
+    });
+
+    // Pause: nothing new is mirrored; resume: the next one is.
+    expect(
+      (await s.post(`/api/follow/copy/${r.data.id}/pause`, {}, { token: u.token })).data.status,
+    ).toBe("paused");
+    const whilePaused = providerOpens(ORDER_TYPE.BUY);
+    d = await detail(u.token, r.data.id);
+    expect(d.positions.some((p) => p.provider_order_id === whilePaused.id)).toBe(false);
+    expect(
+      (await s.post(`/api/follow/copy/${r.data.id}/resume`, {}, { token: u.token })).data.status,
+    ).toBe("active");
+    const afterResume = providerOpens(ORDER_TYPE.BUY);
+    d = await detail(u.token, r.data.id);
+    expect(d.positions.some((p) => p.provider_order_id === afterResume.id)).toBe(true);
+
+    // Stop: the positions close at market and the copy's equity comes back.
+    const equity = Number(d.equity) * 1e6;
+    const mid = balanceOf(u.id);
+    const st = await s.post<Copy>(`/api/follow/copy/${r.data.id}/stop`, {}, { token: u.token });
+    expect(st.code, st.msg).toBe(CODE.OK);
+    expect(st.data).toMatchObject({ status: "stopped", stop_reason: "user", open_positions: 0 });
+    const back = balanceOf(u.id) - mid;
+    // Closing at the same price costs no more than rounding: the equity shown came back.
+    expect(Math.abs(back - equity)).toBeLessThanOrEqual(10_000);
+    expect(ledgerKinds(u.id).map((x) => x.kind)).toEqual(["copy_in", "copy_out"]);
+    d = await detail(u.token, r.data.id);
+    expect(d.closed.every((o) => o.CloseReason !== null)).toBe(true);
+    closeProviderPositions();
+  });
+
+  it("records a trade it cannot take, with its reason", async () => {
+    const u = await demo(10000);
+    const r = await copy(u.token, { provider_id: providerId, amount: "1" });
+    expect(r.code, r.msg).toBe(CODE.OK);
+    const o = providerOpens(ORDER_TYPE.BUY, "0.1");
+    const d = await detail(u.token, r.data.id);
+    expect(d.positions).toHaveLength(0);
+    expect(d.skipped[0], JSON.stringify(d.skipped[0])).toMatchObject({ provider_order_id: o.id });
+    expect(d.skipped[0].reason).toMatch(/minimum lot/);
+    closeProviderPositions();
+  });
+
+  it("ends once when its equity reaches the copy stop-loss", async () => {
+    const u = await demo(10000);
+    const r = await copy(u.token, {
+      provider_id: providerId,
+      amount: "1000",
+      mode: "fixed",
+      multiple: "0.5",
+      stop_loss_pct: 5,
+    });
+    expect(r.code, r.msg).toBe(CODE.OK);
+    const start = eur().price;
+    providerOpens(ORDER_TYPE.BUY, "0.1");
+    const d = await detail(u.token, r.data.id);
+    expect(d.positions, JSON.stringify(d.skipped)).toHaveLength(1);
+    // 0.5 lots of EURUSD lose about 100 USD on a 0.2 % fall: more than 5 % of 1,000 USD, while the
+    // margin level stays far above stop-out.
+    s.feed!.set("EURUSD", start * 0.998);
+    const after = await detail(u.token, r.data.id);
+    expect(after).toMatchObject({ status: "stopped", stop_reason: "stop_loss", open_positions: 0 });
+    expect(after.closed[0].CloseReason).toBe("copy_stop_loss");
+    s.feed!.set("EURUSD", start * 0.997);
+    s.feed!.set("EURUSD", start);
+    expect(ledgerKinds(u.id).map((x) => x.kind)).toEqual(["copy_in", "copy_out"]);
+    expect(copyFloorMicro(1000e6, 5)).toBe(950e6);
+    closeProviderPositions();
+  });
+});
+
+describe("bad input changes nothing", () => {
+  it("refuses what cannot be copied, with a translated message", async () => {
+    const u = await demo(1000);
+    const before = balanceOf(u.id);
+    const cases: [Record<string, string | number>, RegExp][] = [
+      [{ provider_id: 999999, amount: "100" }, /cannot be copied/],
+      [{ provider_id: providerId, amount: "5000" }, /free margin/],
+      [{ provider_id: providerId, amount: "100", multiple: "200" }, /multiplier/],
+      [{ provider_id: providerId, amount: "100", stop_loss_pct: 99 }, /stop-loss/],
+      [{ provider_id: u.id, amount: "100" }, /cannot be copied/],
+    ];
+    for (const [body, msg] of cases) {
+      const r = await copy(u.token, body);
+      expect(r.code, JSON.stringify(body)).not.toBe(CODE.OK);
+      expect(r.msg).toMatch(msg);
+    }
+    const bad = await s.post(
+      "/api/follow/copy",
+      { provider_id: providerId, amount: "-5" },
+      { token: u.token },
+    );
+    expect(bad.code).not.toBe(CODE.OK);
+    expect(balanceOf(u.id)).toBe(before);
+    expect(ledgerKinds(u.id)).toEqual([]);
+  });
+
+  it("refuses a hidden provider and another user's copy", async () => {
+    const u = await demo(1000);
+    const other = await demo(1000);
+    const mine = await copy(u.token, { provider_id: providerId, amount: "100" });
+    expect(mine.code).toBe(CODE.OK);
+    const theirs = await s.post(
+      `/api/follow/copy/${mine.data.id}/stop`,
+      {},
+      { token: other.token },
+    );
+    expect(theirs.code).toBe(CODE.NOT_FOUND);
+    s.up.ctx.db.prepare("UPDATE strategy_traders SET hidden = 1 WHERE user_id = ?").run(providerId);
+    try {
+      const r = await copy(other.token, { provider_id: providerId, amount: "100" });
+      expect(r.code).toBe(CODE.NOT_FOUND);
+    } finally {
+      s.up.ctx.db
+        .prepare("UPDATE strategy_traders SET hidden = 0 WHERE user_id = ?")
+        .run(providerId);
+    }
+  });
+
+  it("starts one copy for one idempotency key sent twice", async () => {
+    const u = await demo(1000);
+    const a = await copy(u.token, { provider_id: providerId, amount: "100" }, "key-copy-1");
+    const b = await copy(u.token, { provider_id: providerId, amount: "100" }, "key-copy-1");
+    expect(a.code).toBe(CODE.OK);
+    expect(b.data.id).toBe(a.data.id);
+    expect(ledgerKinds(u.id)).toHaveLength(1);
+    const list = await s.get<Copy[]>("/api/follow/copies", { token: u.token });
+    expect(list.data.map((c) => c.id)).toEqual([a.data.id]);
+  });
+});
+
+describe("the ledger", () => {
+  it("checks clean with copies in it", () => {
+    const report = checkLedger(s.up.ctx.db);
+    expect(report.findings).toEqual([]);
+    expect(report.orders).toBeGreaterThan(0);
+  });
+});

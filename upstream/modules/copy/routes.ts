@@ -1,0 +1,130 @@
+/**
+ * Copy trading's API (upstream/API.md "Copy trading", @contract/api/copy). Commands honour the
+ * `Idempotency-Key` header (or the form field `idempotency_key`); a copy of another user is not
+ * found. Reads of a copy's figures and a provider's equity read the engine, so a standby sends them
+ * on to the leader (app.ts ENGINE_READS).
+ */
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import * as api from "@contract/api/copy";
+import type { AppContext } from "../../platform/context.js";
+import { requireUser } from "../../platform/http/auth.js";
+import { DomainError, CODE_NOT_FOUND } from "../../platform/errors.js";
+import { route } from "../../platform/http/route.js";
+import { idempotencyKeyOf } from "../../platform/http/params.js";
+import { copiesOfUser, providerById } from "./store.js";
+import { copyDetailView, copyView, providerView } from "./views.js";
+
+const idemKey = (req: FastifyRequest, p: unknown) =>
+  idempotencyKeyOf(req, p, "trade_invalid_field");
+
+/** A malformed field of these routes answers "Invalid value: FIELD". */
+const extras = { invalidFieldKey: "trade_invalid_field" };
+
+export function registerCopyRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const { db } = ctx;
+  const view = (row: Parameters<typeof copyView>[2]) => copyView(db, ctx.engine, row);
+
+  route(
+    app,
+    api.followProvider,
+    async (req) => {
+      const p = providerById(db, req.query.id);
+      if (!p || p.hidden) throw new DomainError("copy_provider_not_found", CODE_NOT_FOUND);
+      return ctx.ok(req, providerView(db, ctx.engine, p));
+    },
+    extras,
+  );
+
+  route(
+    app,
+    api.copyStart,
+    async (req) => {
+      const u = requireUser(db, req);
+      const b = req.body;
+      const row = ctx.copies.start(
+        u.id,
+        {
+          providerId: b.provider_id,
+          amount: b.amount,
+          mode: b.mode,
+          multiple: b.multiple,
+          stopLossPct: b.stop_loss_pct,
+          copyOpen: b.copy_open,
+        },
+        idemKey(req, b),
+      );
+      return ctx.ok(req, view(row), "copy_started");
+    },
+    extras,
+  );
+
+  route(
+    app,
+    api.copyList,
+    async (req) => {
+      const u = requireUser(db, req);
+      return ctx.ok(req, copiesOfUser(db, u.id).map(view));
+    },
+    extras,
+  );
+
+  route(
+    app,
+    api.copyDetail,
+    async (req) => {
+      const u = requireUser(db, req);
+      const c = ctx.copies.own(u.id, req.query.id);
+      return ctx.ok(req, copyDetailView(db, ctx.engine, c, req.lang));
+    },
+    extras,
+  );
+
+  // Pause, resume and stop: the copy's id in the path, no fields, the copy as the answer.
+  const changes = [
+    [api.copyPause, "pause", "copy_paused"],
+    [api.copyResume, "resume", "copy_resumed"],
+    [api.copyStop, "stopCopy", "copy_stopped"],
+  ] as const;
+  for (const [endpoint, command, msgKey] of changes)
+    route(
+      app,
+      endpoint,
+      async (req) => {
+        const u = requireUser(db, req);
+        const row = ctx.copies[command](u.id, req.params.id, idemKey(req, req.body));
+        return ctx.ok(req, view(row), msgKey);
+      },
+      extras,
+    );
+
+  route(
+    app,
+    api.copyFunds,
+    async (req) => {
+      const u = requireUser(db, req);
+      const row = ctx.copies.funds(u.id, req.params.id, req.body, idemKey(req, req.body));
+      return ctx.ok(
+        req,
+        view(row),
+        req.body.direction === "add" ? "copy_funds_added" : "copy_funds_removed",
+      );
+    },
+    extras,
+  );
+
+  route(
+    app,
+    api.copyClosePosition,
+    async (req) => {
+      const u = requireUser(db, req);
+      const row = ctx.copies.closePosition(
+        u.id,
+        req.params.id,
+        req.body.position_id,
+        idemKey(req, req.body),
+      );
+      return ctx.ok(req, view(row), "order_closed");
+    },
+    extras,
+  );
+}

@@ -1,0 +1,476 @@
+/**
+ * Copy trading on the leader (contract/api/copy.ts has the rules both programs read).
+ *
+ * A copy is its own account: a users row owned by the follower, funded by a pair of copy_in ledger
+ * rows (the follower's balance down, the copy's up, one transaction) and emptied by a pair of
+ * copy_out rows. Its positions are ordinary orders of that account, so the engine's margin,
+ * stop-out and ledger rules hold for them as for anyone, and the ledger check covers them.
+ *
+ * Mirroring follows the engine's events, which arrive synchronously after each commit, on the same
+ * tick as the provider's change:
+ * - a provider's fill (market order, or a pending order reached) opens the scaled position in every
+ *   active copy, or records why it could not (copy_trades.skip_reason);
+ * - a provider's take-profit / stop-loss change is applied to every copied position that follows;
+ * - a provider's close closes them (those the copier closed himself are detached and left alone).
+ * A copied position carries the provider's take-profit and stop-loss, so a level the tick reaches
+ * closes both in the same booking.
+ *
+ * Invariants (asserted where they are made):
+ * - a copy's position and its copy_trades row commit together (the engine's inTx hook);
+ * - a copy sees each provider trade at most once (UNIQUE copy_id, provider_order_id);
+ * - money moves between follower and copy only as a pair of equal and opposite ledger rows;
+ * - the copy stop-loss ends a copy once: the copy is marked stopped in the transaction that pays its
+ *   equity back, and a stopped copy leaves the in-memory set before anything else can see it.
+ */
+import assert from "node:assert/strict";
+import {
+  COPY_MULTIPLE,
+  COPY_STOP_LOSS_PCT,
+  copyFloorMicro,
+  copyLots,
+  type CopyMode,
+  type CopyStopReason,
+} from "@contract/api/copy";
+import { ORDER_MODE, ORDER_STATUS, ORDER_TYPE } from "@contract/enums";
+import type { DB } from "../../platform/db.js";
+import { DomainError, CODE_NOT_FOUND } from "../../platform/errors.js";
+import { Idempotency } from "../../platform/idempotency.js";
+import { dec, decConst, usdToMicro } from "../money/decimal.js";
+import type { MoneyService } from "../money/service.js";
+import type { PriceFeed } from "../market/feed.js";
+import type { Engine, OrderState } from "../trading/engine.js";
+import {
+  accountKind,
+  addInvested,
+  copyById,
+  copySawOrder,
+  copyTradeOfOrder,
+  detachCopyTrade,
+  followersOfOrder,
+  insertCopy,
+  insertCopyAccount,
+  insertCopyTrade,
+  liveCopies,
+  markCopyStopped,
+  providerById,
+  setCopyStatus,
+  type CopyRow,
+} from "./store.js";
+
+export interface CopyRequest {
+  providerId: number;
+  amount: string;
+  mode: CopyMode;
+  multiple: string | undefined;
+  stopLossPct: number | undefined;
+  copyOpen: boolean;
+}
+
+export interface CopyLog {
+  warn(obj: unknown, msg?: string): void;
+  error(obj: unknown, msg?: string): void;
+}
+
+export interface CopyTradingDeps {
+  db: DB;
+  money: MoneyService;
+  engine: Engine;
+  feed: PriceFeed;
+  log: CopyLog;
+}
+
+export class CopyTrading {
+  /** Live copies (active or paused) by id, and their ids by provider: mirroring reads only these. */
+  private readonly live = new Map<number, CopyRow>();
+  private readonly byProvider = new Map<number, Set<number>>();
+  private readonly byAccount = new Map<number, number>();
+  private readonly idem: Idempotency;
+  private readonly unsubscribe: (() => void)[] = [];
+  private readonly db: DB;
+  private readonly engine: Engine;
+
+  constructor(private readonly d: CopyTradingDeps) {
+    this.db = d.db;
+    this.engine = d.engine;
+    this.idem = new Idempotency(d.db);
+    for (const c of liveCopies(d.db)) this.remember(c);
+    const ev = d.engine.events;
+    this.unsubscribe.push(
+      ev.on("orderPlaced", (e) => {
+        if (!e.pending) this.onProviderFill(e.userId, e.orderId);
+      }),
+      ev.on("orderActivated", (e) => this.onProviderFill(e.userId, e.orderId)),
+      ev.on("stopsChanged", (e) => this.onProviderStops(e.userId, e.orderId)),
+      ev.on("positionsClosed", (e) => this.onProviderClosed(e.userId, e.orderIds)),
+      // After the engine's own tick listener (registered first): stop-outs and TP/SL are booked.
+      d.feed.onTick(() => this.checkStopLosses()),
+    );
+  }
+
+  stop(): void {
+    for (const u of this.unsubscribe.splice(0)) u();
+  }
+
+  // ---------------------------------------------------------------- commands
+
+  /** Starts a copy: the amount moves from the follower's free margin into the copy's account. */
+  start(userId: number, r: CopyRequest, idemKey: string | null): CopyRow {
+    const replay = this.idem.lookup<CopyRow>(userId, idemKey, "copy", r);
+    if (replay) return copyById(this.db, replay.id) ?? replay;
+    const provider = providerById(this.db, r.providerId);
+    if (!provider || provider.hidden || provider.stopped_at !== null)
+      throw new DomainError("copy_provider_not_found", CODE_NOT_FOUND);
+    if (provider.user_id === userId) throw new DomainError("copy_self");
+    const follower = accountKind(this.db, userId);
+    if (!follower || follower.copy_owner_id !== null)
+      throw new DomainError("copy_provider_not_found", CODE_NOT_FOUND);
+    const multiple = this.multipleOf(r);
+    const stopLossPct = r.stopLossPct ?? COPY_STOP_LOSS_PCT.default;
+    if (stopLossPct < COPY_STOP_LOSS_PCT.min || stopLossPct > COPY_STOP_LOSS_PCT.max)
+      throw new DomainError("copy_stop_loss_range", 0, {
+        min: COPY_STOP_LOSS_PCT.min,
+        max: COPY_STOP_LOSS_PCT.max,
+      });
+    const amountMicro = usdToMicro(r.amount);
+    if (amountMicro < provider.min_investment_micro)
+      throw new DomainError("copy_below_minimum", 0, {
+        amount: (provider.min_investment_micro / 1e6).toFixed(2),
+      });
+    const now = Date.now();
+    const id = this.d.money.transaction(() => {
+      // Read inside the transaction: nothing else books between the check and the move.
+      if (this.engine.accountValues(userId).freeMarginMicro < amountMicro)
+        throw new DomainError("copy_insufficient_margin");
+      const accountId = insertCopyAccount(this.db, {
+        ownerId: userId,
+        isDemo: follower.is_demo,
+        now,
+      });
+      const copyId = insertCopy(this.db, {
+        userId,
+        providerId: provider.user_id,
+        accountId,
+        mode: r.mode,
+        multiple,
+        stopLossPct,
+        copyOpen: r.copyOpen ? 1 : 0,
+        investedMicro: amountMicro,
+        now,
+      });
+      this.move(userId, accountId, amountMicro, "copy_in", copyId, now);
+      const row = copyById(this.db, copyId)!;
+      this.idem.store(userId, idemKey, "copy", r, row);
+      return copyId;
+    });
+    const row = copyById(this.db, id)!;
+    this.remember(row);
+    if (r.copyOpen) this.copyOpenTrades(row);
+    return copyById(this.db, id)!;
+  }
+
+  pause(userId: number, copyId: number, idemKey: string | null): CopyRow {
+    return this.setStatus(userId, copyId, "paused", idemKey);
+  }
+
+  resume(userId: number, copyId: number, idemKey: string | null): CopyRow {
+    return this.setStatus(userId, copyId, "active", idemKey);
+  }
+
+  /** Stops a copy of the user: its positions close at market, its balance returns (copy_out). */
+  stopCopy(userId: number, copyId: number, idemKey: string | null): CopyRow {
+    const replay = this.idem.lookup<CopyRow>(userId, idemKey, "copy_stop", { copyId });
+    if (replay) return copyById(this.db, copyId) ?? replay;
+    const c = this.own(userId, copyId);
+    if (c.status === "stopped") return c;
+    return this.end(c, "user", null, "copy_stopped", (row) =>
+      this.idem.store(userId, idemKey, "copy_stop", { copyId }, row),
+    );
+  }
+
+  /** An operator stops a copy, with a remark its owner sees. */
+  stopByOperator(copyId: number, remark: string): CopyRow {
+    const c = copyById(this.db, copyId);
+    if (!c) throw new DomainError("copy_not_found", CODE_NOT_FOUND);
+    if (c.status === "stopped") return c;
+    return this.end(c, "operator", remark, "copy_stopped");
+  }
+
+  /** Adds money from free margin, or takes some back (at most the copy's free margin and balance). */
+  funds(
+    userId: number,
+    copyId: number,
+    f: { direction: "add" | "remove"; amount: string },
+    idemKey: string | null,
+  ): CopyRow {
+    const params = { copyId, ...f };
+    const replay = this.idem.lookup<CopyRow>(userId, idemKey, "copy_funds", params);
+    if (replay) return copyById(this.db, copyId) ?? replay;
+    const c = this.own(userId, copyId);
+    if (c.status === "stopped") throw new DomainError("copy_stopped_already");
+    const amountMicro = usdToMicro(f.amount);
+    const now = Date.now();
+    this.d.money.transaction(() => {
+      if (f.direction === "add") {
+        if (this.engine.accountValues(userId).freeMarginMicro < amountMicro)
+          throw new DomainError("copy_insufficient_margin");
+        this.move(userId, c.account_id, amountMicro, "copy_in", c.id, now);
+        addInvested(this.db, c.id, amountMicro);
+      } else {
+        const v = this.engine.accountValues(c.account_id);
+        if (Math.min(v.freeMarginMicro, v.balanceMicro) < amountMicro)
+          throw new DomainError("copy_funds_in_use");
+        this.move(c.account_id, userId, amountMicro, "copy_out", c.id, now);
+        addInvested(this.db, c.id, -amountMicro);
+      }
+      this.idem.store(userId, idemKey, "copy_funds", params, copyById(this.db, c.id));
+    });
+    return this.refresh(c.id);
+  }
+
+  /** The copier closes one copied position at market; it is no longer mirrored. */
+  closePosition(
+    userId: number,
+    copyId: number,
+    positionId: number,
+    idemKey: string | null,
+  ): CopyRow {
+    const c = this.own(userId, copyId);
+    const t = copyTradeOfOrder(this.db, positionId);
+    if (!t || t.copy_id !== c.id) throw new DomainError("order_not_found", CODE_NOT_FOUND);
+    this.engine.close(c.account_id, positionId, idemKey, "manual", () =>
+      detachCopyTrade(this.db, positionId),
+    );
+    return this.refresh(c.id);
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  /** The copy of the user, or copy_not_found (another user's copy is not found either). */
+  own(userId: number, copyId: number): CopyRow {
+    const c = copyById(this.db, copyId);
+    if (!c || c.user_id !== userId) throw new DomainError("copy_not_found", CODE_NOT_FOUND);
+    return c;
+  }
+
+  // ---------------------------------------------------------------- mirroring
+
+  private onProviderFill(providerId: number, orderId: number): void {
+    const ids = this.byProvider.get(providerId);
+    if (!ids?.size) return;
+    const o = this.engine.liveOrder(orderId);
+    if (!o || o.status !== ORDER_STATUS.OPEN) return;
+    for (const id of [...ids]) {
+      const c = this.live.get(id);
+      if (c?.status === "active") this.guard(c, () => this.mirrorOpen(c, o));
+    }
+  }
+
+  private onProviderStops(providerId: number, orderId: number): void {
+    if (!this.byProvider.get(providerId)?.size) return;
+    const o = this.engine.liveOrder(orderId);
+    if (!o || o.status !== ORDER_STATUS.OPEN) return;
+    for (const f of followersOfOrder(this.db, orderId)) {
+      if (!this.engine.liveOrder(f.order_id)) continue;
+      try {
+        this.engine.setStops(f.account_id, f.order_id, o.takeProfit || null, o.stopLoss || null);
+      } catch (err) {
+        if (!(err instanceof DomainError)) throw err;
+        this.d.log.warn({ err, copy: f.copy_id, order: f.order_id }, "copy stops not mirrored");
+      }
+    }
+  }
+
+  private onProviderClosed(providerId: number, orderIds: number[]): void {
+    if (this.byAccount.has(providerId)) return;
+    if (!this.byProvider.get(providerId)?.size) return;
+    for (const orderId of orderIds)
+      for (const f of followersOfOrder(this.db, orderId)) {
+        if (!this.engine.liveOrder(f.order_id)) continue; // closed on the same tick already
+        try {
+          this.engine.close(f.account_id, f.order_id, null, "copy_provider_closed");
+        } catch (err) {
+          if (!(err instanceof DomainError)) throw err;
+          this.d.log.warn({ err, copy: f.copy_id, order: f.order_id }, "copy close not mirrored");
+        }
+      }
+  }
+
+  /** Opens the copy's share of the provider's open position `o`, or records why not. */
+  private mirrorOpen(c: CopyRow, o: OrderState): void {
+    if (copySawOrder(this.db, c.id, o.id)) return;
+    const now = Date.now();
+    const skip = (reason: string) =>
+      insertCopyTrade(this.db, {
+        copyId: c.id,
+        providerOrderId: o.id,
+        orderId: null,
+        lots: null,
+        skipReason: reason,
+        now,
+      });
+    const inst = this.engine.instrument(o.instrument.id);
+    if (!inst || !inst.enabled) return skip("instrument_not_found");
+    const lots = copyLots(
+      {
+        mode: c.mode,
+        multiple: c.multiple,
+        providerLots: o.lots,
+        copyEquityMicro: this.engine.accountValues(c.account_id).equityMicro,
+        providerEquityMicro: this.engine.accountValues(c.provider_id).equityMicro,
+      },
+      inst.pip,
+    );
+    if (lots === null || dec(lots).lt(decConst(inst.minLots))) return skip("copy_below_min_lot");
+    try {
+      this.engine.submit(
+        c.account_id,
+        {
+          side: o.side === ORDER_TYPE.BUY ? ORDER_TYPE.BUY : ORDER_TYPE.SELL,
+          status: ORDER_MODE.MARKET,
+          instrumentId: inst.id,
+          lots: dec(lots),
+          leverage: o.leverage,
+          targetPrice: null,
+          takeProfit: o.takeProfit || null,
+          stopLoss: o.stopLoss || null,
+        },
+        null,
+        (v) =>
+          insertCopyTrade(this.db, {
+            copyId: c.id,
+            providerOrderId: o.id,
+            orderId: v.id,
+            lots,
+            skipReason: null,
+            now,
+          }),
+      );
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      skip(err.key);
+    }
+  }
+
+  /** "Copy open trades": the provider's open positions, at market, in proportion. */
+  private copyOpenTrades(c: CopyRow): void {
+    for (const id of this.engine.openPositionIds(c.provider_id)) {
+      const o = this.engine.liveOrder(id);
+      if (o) this.guard(c, () => this.mirrorOpen(c, o));
+    }
+  }
+
+  /** A copy whose equity reached its floor: every copied position closes and the copy ends, once. */
+  private checkStopLosses(): void {
+    for (const c of [...this.live.values()]) {
+      if (!this.live.has(c.id)) continue;
+      // Only open positions move a copy's equity; an account without any is not even held.
+      const equity = this.engine.heldEquityMicro(c.account_id);
+      if (equity === null || this.engine.openPositionIds(c.account_id).length === 0) continue;
+      if (equity > copyFloorMicro(c.invested_micro, c.stop_loss_pct)) continue;
+      this.guard(c, () => this.end(c, "stop_loss", null, "copy_stop_loss"));
+    }
+  }
+
+  // ---------------------------------------------------------------- the parts
+
+  /**
+   * Ends a copy: closes its open positions at market (each its own command), then in one
+   * transaction pays its whole balance back (copy_out) and marks it stopped.
+   */
+  private end(
+    c: CopyRow,
+    reason: CopyStopReason,
+    remark: string | null,
+    closeReason: "copy_stopped" | "copy_stop_loss",
+    inTx?: (row: CopyRow) => void,
+  ): CopyRow {
+    // Out of the live set first: no mirroring and no second stop-loss while it closes.
+    this.forget(c);
+    for (const id of this.engine.openPositionIds(c.account_id))
+      this.engine.close(c.account_id, id, null, closeReason);
+    const now = Date.now();
+    this.d.money.transaction(() => {
+      const balance = this.engine.accountValues(c.account_id).balanceMicro;
+      if (balance > 0) this.move(c.account_id, c.user_id, balance, "copy_out", c.id, now);
+      markCopyStopped(this.db, { id: c.id, reason, remark, now });
+      inTx?.(copyById(this.db, c.id)!);
+    });
+    return copyById(this.db, c.id)!;
+  }
+
+  private setStatus(
+    userId: number,
+    copyId: number,
+    status: "active" | "paused",
+    idemKey: string | null,
+  ): CopyRow {
+    const route = status === "active" ? "copy_resume" : "copy_pause";
+    const replay = this.idem.lookup<CopyRow>(userId, idemKey, route, { copyId });
+    if (replay) return copyById(this.db, copyId) ?? replay;
+    const c = this.own(userId, copyId);
+    if (c.status === "stopped") throw new DomainError("copy_stopped_already");
+    this.d.money.transaction(() => {
+      setCopyStatus(this.db, copyId, status);
+      this.idem.store(userId, idemKey, route, { copyId }, copyById(this.db, copyId));
+    });
+    return this.refresh(copyId);
+  }
+
+  /** A pair of equal and opposite ledger rows: `from`'s balance down, `to`'s up. */
+  private move(
+    from: number,
+    to: number,
+    amountMicro: number,
+    kind: "copy_in" | "copy_out",
+    copyId: number,
+    at: number,
+  ): void {
+    assert(Number.isSafeInteger(amountMicro) && amountMicro > 0, "a copy moves a positive amount");
+    const ref = `copy:${copyId}`;
+    this.d.money.post({ userId: from, amountMicro: -amountMicro, kind, ref, at, floorMicro: 0 });
+    this.d.money.post({ userId: to, amountMicro, kind, ref, at });
+  }
+
+  private multipleOf(r: CopyRequest): string {
+    const text = r.multiple ?? (r.mode === "fixed" ? null : COPY_MULTIPLE.default);
+    if (text === null) throw new DomainError("copy_lots_required");
+    const m = dec(text);
+    if (r.mode === "proportional" && (m.lt(COPY_MULTIPLE.min) || m.gt(COPY_MULTIPLE.max)))
+      throw new DomainError("copy_multiple_range", 0, {
+        min: COPY_MULTIPLE.min,
+        max: COPY_MULTIPLE.max,
+      });
+    if (m.lte(0)) throw new DomainError("copy_lots_required");
+    return m.toFixed();
+  }
+
+  /** Runs one copy's mirroring step; a fault of one copy never stops the others. */
+  private guard(c: CopyRow, fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.d.log.error({ err, copy: c.id }, "copy step failed");
+    }
+  }
+
+  private refresh(id: number): CopyRow {
+    const row = copyById(this.db, id)!;
+    if (this.live.has(id)) this.live.set(id, row);
+    return row;
+  }
+
+  private remember(c: CopyRow): void {
+    if (c.status === "stopped") return;
+    this.live.set(c.id, c);
+    this.byAccount.set(c.account_id, c.id);
+    let s = this.byProvider.get(c.provider_id);
+    if (!s) this.byProvider.set(c.provider_id, (s = new Set()));
+    s.add(c.id);
+  }
+
+  private forget(c: CopyRow): void {
+    this.live.delete(c.id);
+    this.byAccount.delete(c.account_id);
+    this.byProvider.get(c.provider_id)?.delete(c.id);
+  }
+}

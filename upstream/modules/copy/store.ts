@@ -1,0 +1,277 @@
+/**
+ * The copy module's SQL: copies, their accounts (users rows owned by the follower), the trades each
+ * copy mirrored or skipped, and what copiers read about a provider.
+ */
+import { ORDER_STATUS } from "@contract/enums";
+import type { CopyMode, CopyStatus, CopyStopReason } from "@contract/api/copy";
+import type { DB } from "../../platform/db.js";
+import { newInviteCode, newUid } from "../identity/store.js";
+
+export interface CopyRow {
+  id: number;
+  user_id: number;
+  provider_id: number;
+  account_id: number;
+  mode: CopyMode;
+  multiple: string;
+  stop_loss_pct: number;
+  copy_open: number;
+  invested_micro: number;
+  status: CopyStatus;
+  stop_reason: CopyStopReason | null;
+  stop_remark: string | null;
+  created_at: number;
+  stopped_at: number | null;
+}
+
+export interface ProviderRow {
+  user_id: number;
+  name: string;
+  style: string;
+  description: string;
+  min_investment_micro: number;
+  start_capital_micro: number;
+  hidden: number;
+  stopped_at: number | null;
+}
+
+export interface CopyTradeRow {
+  id: number;
+  copy_id: number;
+  provider_order_id: number;
+  order_id: number | null;
+  lots: string | null;
+  skip_reason: string | null;
+  detached: number;
+  created_at: number;
+}
+
+/** A new copy's account: the owner's kind of money (demo or real), no way to sign in. */
+export function insertCopyAccount(db: DB, a: { ownerId: number; isDemo: number; now: number }) {
+  const r = db
+    .prepare(
+      "INSERT INTO users (uid, invite_code, is_demo, copy_owner_id, created_at) VALUES (?, ?, ?, ?, ?)",
+    )
+    .run(newUid(db), newInviteCode(db), a.isDemo, a.ownerId, a.now);
+  return Number(r.lastInsertRowid);
+}
+
+export function insertCopy(
+  db: DB,
+  c: {
+    userId: number;
+    providerId: number;
+    accountId: number;
+    mode: CopyMode;
+    multiple: string;
+    stopLossPct: number;
+    copyOpen: number;
+    investedMicro: number;
+    now: number;
+  },
+): number {
+  const r = db
+    .prepare(
+      `INSERT INTO copies (user_id, provider_id, account_id, mode, multiple, stop_loss_pct, copy_open,
+         invested_micro, status, created_at)
+       VALUES (@userId, @providerId, @accountId, @mode, @multiple, @stopLossPct, @copyOpen,
+         @investedMicro, 'active', @now)`,
+    )
+    .run(c);
+  return Number(r.lastInsertRowid);
+}
+
+export function copyById(db: DB, id: number): CopyRow | undefined {
+  return db.prepare("SELECT * FROM copies WHERE id = ?").get(id) as CopyRow | undefined;
+}
+
+/** The user's copies, newest first. */
+export function copiesOfUser(db: DB, userId: number): CopyRow[] {
+  return db
+    .prepare("SELECT * FROM copies WHERE user_id = ? ORDER BY id DESC")
+    .all(userId) as CopyRow[];
+}
+
+/** Every copy not stopped (active or paused), oldest first. */
+export function liveCopies(db: DB): CopyRow[] {
+  return db
+    .prepare("SELECT * FROM copies WHERE status <> 'stopped' ORDER BY id")
+    .all() as CopyRow[];
+}
+
+export function setCopyStatus(db: DB, id: number, status: "active" | "paused"): void {
+  db.prepare("UPDATE copies SET status = ? WHERE id = ? AND status <> 'stopped'").run(status, id);
+}
+
+export function markCopyStopped(
+  db: DB,
+  s: { id: number; reason: CopyStopReason; remark: string | null; now: number },
+): void {
+  db.prepare(
+    "UPDATE copies SET status = 'stopped', stop_reason = @reason, stop_remark = @remark, stopped_at = @now WHERE id = @id",
+  ).run(s);
+}
+
+export function addInvested(db: DB, id: number, deltaMicro: number): void {
+  db.prepare("UPDATE copies SET invested_micro = invested_micro + ? WHERE id = ?").run(
+    deltaMicro,
+    id,
+  );
+}
+
+export function insertCopyTrade(
+  db: DB,
+  t: {
+    copyId: number;
+    providerOrderId: number;
+    orderId: number | null;
+    lots: string | null;
+    skipReason: string | null;
+    now: number;
+  },
+): void {
+  db.prepare(
+    `INSERT INTO copy_trades (copy_id, provider_order_id, order_id, lots, skip_reason, created_at)
+     VALUES (@copyId, @providerOrderId, @orderId, @lots, @skipReason, @now)
+     ON CONFLICT (copy_id, provider_order_id) DO NOTHING`,
+  ).run(t);
+}
+
+/** The copies' positions that follow a provider's position (skipped and detached ones left out). */
+export function followersOfOrder(
+  db: DB,
+  providerOrderId: number,
+): { copy_id: number; account_id: number; order_id: number }[] {
+  return db
+    .prepare(
+      `SELECT t.copy_id, c.account_id, t.order_id FROM copy_trades t JOIN copies c ON c.id = t.copy_id
+       WHERE t.provider_order_id = ? AND t.order_id IS NOT NULL AND t.detached = 0`,
+    )
+    .all(providerOrderId) as { copy_id: number; account_id: number; order_id: number }[];
+}
+
+/** Whether the copy already saw this provider trade (copied or skipped). */
+export function copySawOrder(db: DB, copyId: number, providerOrderId: number): boolean {
+  return (
+    db
+      .prepare("SELECT 1 AS x FROM copy_trades WHERE copy_id = ? AND provider_order_id = ?")
+      .get(copyId, providerOrderId) !== undefined
+  );
+}
+
+export function copyTradeOfOrder(db: DB, orderId: number): CopyTradeRow | undefined {
+  return db.prepare("SELECT * FROM copy_trades WHERE order_id = ?").get(orderId) as
+    CopyTradeRow | undefined;
+}
+
+export function detachCopyTrade(db: DB, orderId: number): void {
+  db.prepare("UPDATE copy_trades SET detached = 1 WHERE order_id = ?").run(orderId);
+}
+
+/** The copy's positions with the provider's position each follows; `status` open or closed. */
+export function copiedOrders(
+  db: DB,
+  copyId: number,
+  status: number,
+  limit: number,
+): { order_id: number; provider_order_id: number }[] {
+  return db
+    .prepare(
+      `SELECT t.order_id, t.provider_order_id FROM copy_trades t JOIN orders o ON o.id = t.order_id
+       WHERE t.copy_id = ? AND o.status = ? ORDER BY o.id DESC LIMIT ?`,
+    )
+    .all(copyId, status, limit) as { order_id: number; provider_order_id: number }[];
+}
+
+/** The provider trades a copy skipped, newest first, with the provider's instrument, side and lots. */
+export function skippedTrades(
+  db: DB,
+  copyId: number,
+  limit: number,
+): {
+  provider_order_id: number;
+  show_code: string;
+  order_type: number;
+  lots: string;
+  skip_reason: string;
+  created_at: number;
+}[] {
+  return db
+    .prepare(
+      `SELECT t.provider_order_id, i.show_code, o.order_type, o.lots, t.skip_reason, t.created_at
+       FROM copy_trades t JOIN orders o ON o.id = t.provider_order_id
+       JOIN instruments i ON i.id = o.instrument_id
+       WHERE t.copy_id = ? AND t.skip_reason IS NOT NULL ORDER BY t.id DESC LIMIT ?`,
+    )
+    .all(copyId, limit) as ReturnType<typeof skippedTrades>;
+}
+
+// ---------------------------------------------------------------- providers
+
+export function providerById(db: DB, userId: number): ProviderRow | undefined {
+  return db
+    .prepare(
+      `SELECT user_id, name, style, description, min_investment_micro, start_capital_micro, hidden,
+         stopped_at FROM strategy_traders WHERE user_id = ?`,
+    )
+    .get(userId) as ProviderRow | undefined;
+}
+
+/** The provider's copiers (copies not stopped) and the money in them (invested sums). */
+export function copyingOf(db: DB, providerId: number): { copiers: number; invested: number } {
+  const r = db
+    .prepare(
+      `SELECT COUNT(*) AS copiers, COALESCE(SUM(invested_micro), 0) AS invested FROM copies
+       WHERE provider_id = ? AND status <> 'stopped'`,
+    )
+    .get(providerId) as { copiers: number; invested: number };
+  return r;
+}
+
+/** The provider's closed positions, oldest first: close time and net profit after fees. */
+export function closedNets(db: DB, userId: number): { closed_at: number; net: number }[] {
+  return db
+    .prepare(
+      `SELECT o.closed_at, COALESCE(o.profit_micro, 0) - o.fee_micro AS net FROM orders o
+       WHERE o.user_id = ? AND o.status = ${ORDER_STATUS.CLOSED} ORDER BY o.closed_at, o.id`,
+    )
+    .all(userId) as { closed_at: number; net: number }[];
+}
+
+/** Show codes of the instruments the provider closed positions in, most traded first. */
+export function instrumentsTraded(db: DB, userId: number): string[] {
+  return (
+    db
+      .prepare(
+        `SELECT i.show_code AS code, COUNT(*) AS n FROM orders o JOIN instruments i ON i.id = o.instrument_id
+         WHERE o.user_id = ? AND o.status IN (${ORDER_STATUS.OPEN}, ${ORDER_STATUS.CLOSED})
+         GROUP BY i.show_code ORDER BY n DESC, i.show_code`,
+      )
+      .all(userId) as { code: string }[]
+  ).map((r) => r.code);
+}
+
+/** The provider's latest filled trade (open or closed): instrument, side, lots. */
+export function lastTrade(
+  db: DB,
+  userId: number,
+): { instrument_id: number; show_code: string; order_type: number; lots: string } | undefined {
+  return db
+    .prepare(
+      `SELECT o.instrument_id, i.show_code, o.order_type, o.lots FROM orders o
+       JOIN instruments i ON i.id = o.instrument_id
+       WHERE o.user_id = ? AND o.status IN (${ORDER_STATUS.OPEN}, ${ORDER_STATUS.CLOSED})
+       ORDER BY o.opened_at DESC, o.id DESC LIMIT 1`,
+    )
+    .get(userId) as
+    { instrument_id: number; show_code: string; order_type: number; lots: string } | undefined;
+}
+
+/** The user's kind of money and whether the account is itself a copy's. */
+export function accountKind(
+  db: DB,
+  userId: number,
+): { is_demo: number; copy_owner_id: number | null } | undefined {
+  return db.prepare("SELECT is_demo, copy_owner_id FROM users WHERE id = ?").get(userId) as
+    { is_demo: number; copy_owner_id: number | null } | undefined;
+}
