@@ -22,9 +22,15 @@ export const TOPIC = {
   DAY_MARKET: "DAY_MARKET",
   FOREX_TRADE: "FOREX_TRADE",
   FOREX_CLOSED: "FOREX_CLOSED",
+  /** The user's copies with their figures (copy trading), the latest replacing the previous. */
+  COPY_TRADE: "COPY_TRADE",
 } as const;
 export const KLINE_TOPIC_PREFIX = "KLINE.";
-export const PRIVATE_TOPICS: readonly string[] = [TOPIC.FOREX_TRADE, TOPIC.FOREX_CLOSED];
+export const PRIVATE_TOPICS: readonly string[] = [
+  TOPIC.FOREX_TRADE,
+  TOPIC.FOREX_CLOSED,
+  TOPIC.COPY_TRADE,
+];
 /** An instrument code as it may appear in a KLINE topic. */
 export const TOPIC_CODE_RE = /^[A-Za-z0-9_.-]{1,32}$/;
 

@@ -11,6 +11,7 @@
  * a tick that moves a price and a volume sends those two fields, not the whole quote.
  *   FOREX_TRADE    {ProfitsTotal, HazardRate, ...}   (private) the latest replaces
  *   FOREX_CLOSED   {ids: [...]}                      (private) events; ids accumulate until flushed
+ *   COPY_TRADE     {copies: [...]}                   (private) the latest replaces
  * The topic names are the contract's (@contract/constants).
  */
 import { PRIVATE_TOPICS as CONTRACT_PRIVATE_TOPICS, TOPIC, klineCode } from "@contract/constants";
@@ -23,7 +24,7 @@ type TopicKind = "market" | "kline" | "trade" | "closed";
 
 export function topicKind(topic: string): TopicKind | null {
   if (topic === TOPIC.DAY_MARKET) return "market";
-  if (topic === TOPIC.FOREX_TRADE) return "trade";
+  if (topic === TOPIC.FOREX_TRADE || topic === TOPIC.COPY_TRADE) return "trade";
   if (topic === TOPIC.FOREX_CLOSED) return "closed";
   if (klineCode(topic) !== null) return "kline";
   return null;

@@ -107,7 +107,7 @@ const trimmed = (max: number, tooLong?: string) => text(max, tooLong).transform(
 
 const byId = z.object({ id: wholeField(ID_DIGITS) });
 /** A decision's reason: required (absent or blank is remark_required), at most 500 characters. */
-const remark = z.object({
+export const remark = z.object({
   remark: z
     .preprocess((v) => v ?? "", trimmed(500))
     .refine((r) => r !== "", { message: "remark_required" }),

@@ -9,7 +9,8 @@
  * stop-loss's bounds, and how a copy's lots follow the provider's (copyLots).
  */
 import { z } from "zod";
-import { endpoint, cacheBuster } from "./endpoint";
+import { endpoint, cacheBuster, text } from "./endpoint";
+import { remark, type AdminPage } from "./admin";
 import type { Order } from "./trading";
 import { Dec } from "../exact";
 import {
@@ -18,7 +19,11 @@ import {
   LOTS_RULE,
   optionalDecimalField,
   optionalWholeField,
+  optionalChoiceField,
+  optionalUsdAmountField,
+  pageField,
   usdAmountField,
+  USD_RULE,
   wholeField,
   type DecimalRule,
 } from "../fields";
@@ -296,4 +301,147 @@ export const copyClosePosition = endpoint<Copy>()({
   idempotent: true,
   params: byId,
   body: z.object({ position_id: id }),
+});
+
+/** A COPY_TRADE push (private): every copy of the user not stopped, with its figures now. */
+export interface CopyTradePush {
+  copies: Copy[];
+}
+
+// ---------------------------------------------------------------- a user as a provider
+
+/** The least a provider may ask copiers to start with, and the most, USD. */
+export const PROVIDER_MIN_INVESTMENT_MAX_USD = 1_000_000;
+export const PROVIDER_NAME_MAX = 40;
+export const PROVIDER_DESCRIPTION_MAX = 280;
+
+/** The user's own provider settings (GET /api/follow/provider/mine). */
+export interface ProviderSettings {
+  /**
+   * Whether the user may be a provider: a real (not demo) account whose real-name verification was
+   * approved. `reason` says why not (a translated message), null when eligible.
+   */
+  eligible: boolean;
+  reason: string | null;
+  /** The settings once the user is (or was) a provider; null before. */
+  provider: {
+    id: number;
+    name: string;
+    description: string;
+    min_investment: string;
+    /** False once the user stopped being a provider (no new copies). */
+    active: boolean;
+    /** True when an operator hid the provider. */
+    hidden: boolean;
+    copiers: number;
+  } | null;
+}
+
+export const providerMine = endpoint<ProviderSettings>()({
+  method: "GET",
+  path: "/api/follow/provider/mine",
+  auth: true,
+  tag: "copy",
+  summary: "The user's provider settings, and whether the user may be a provider",
+  query: z.object({ ...cacheBuster }),
+});
+
+export const providerSave = endpoint<ProviderSettings>()({
+  method: "POST",
+  path: "/api/follow/provider/mine",
+  auth: true,
+  realAccount: true,
+  tag: "copy",
+  summary:
+    "Become a provider, or change the public name, description and minimum investment (verified real accounts)",
+  body: z.object({
+    name: text(PROVIDER_NAME_MAX, "provider_name_too_long").transform((s) => s.trim()),
+    description: z
+      .preprocess((v) => v ?? "", text(PROVIDER_DESCRIPTION_MAX, "provider_description_too_long"))
+      .transform((s) => s.trim()),
+    min_investment: optionalUsdAmountField(USD_RULE),
+  }),
+});
+
+export const providerStop = endpoint<ProviderSettings>()({
+  method: "POST",
+  path: "/api/follow/provider/mine/stop",
+  auth: true,
+  tag: "copy",
+  summary:
+    "Stop being a provider: no new copies; existing copiers keep their copies until they stop them",
+  body: z.object({}),
+});
+
+// ---------------------------------------------------------------- operators
+
+/** A copy as operators see it: the copy's figures with its owner. */
+export interface AdminCopy extends Copy {
+  user_id: number;
+  uid: string;
+  stop_remark: string | null;
+}
+
+/** A provider as operators see it. */
+export interface AdminProvider {
+  id: number;
+  name: string;
+  /** "user" for a real user, else the strategy's style. */
+  style: string;
+  hidden: boolean;
+  active: boolean;
+  copiers: number;
+  copying: string;
+}
+
+export const adminCopies = endpoint<AdminPage<AdminCopy>>()({
+  method: "GET",
+  path: "/admin/api/copies",
+  auth: true,
+  operator: "read",
+  tag: "operators",
+  summary:
+    "Copies, newest first, PAGE_SIZE a page: optionally of one user (uid) or provider, or of one status",
+  query: z.object({
+    uid: text(64).optional(),
+    provider_id: optionalWholeField(ID_DIGITS),
+    /** 0 every copy (default), 1 active, 2 paused, 3 stopped. */
+    status: optionalChoiceField([0, 1, 2, 3], 0),
+    page: pageField(),
+    ...cacheBuster,
+  }),
+});
+
+export const adminCopyStop = endpoint<AdminCopy>()({
+  method: "POST",
+  path: "/admin/api/copies/:id/stop",
+  auth: true,
+  operator: "money",
+  tag: "operators",
+  summary:
+    "Stop a copy with a remark its owner sees: positions closed at market, money returned (audited)",
+  params: byId,
+  body: remark,
+});
+
+export const adminProviders = endpoint<AdminProvider[]>()({
+  method: "GET",
+  path: "/admin/api/providers",
+  auth: true,
+  operator: "read",
+  tag: "operators",
+  summary: "Every provider with its copiers and whether it is hidden",
+  query: z.object({ ...cacheBuster }),
+});
+
+export const adminProviderHide = endpoint<AdminProvider>()({
+  method: "POST",
+  path: "/admin/api/providers/:id/hide",
+  auth: true,
+  operator: "support",
+  tag: "operators",
+  summary:
+    "Hide a provider from copiers (hidden 1) or show it again (0), with a remark (audited); existing copies go on",
+  params: byId,
+  body: remark.extend({ hidden: optionalChoiceField([0, 1], 1) }),
 });
