@@ -16,6 +16,7 @@ import path from "node:path";
 /** The unit tests that run on both stores: every one that writes through the store. */
 const ON_BOTH_STORES_UNIT = [
   "tests/unit/engine-*.test.ts",
+  "tests/unit/copy-*.test.ts",
   "tests/unit/money-*.test.ts",
   "tests/unit/market-history.test.ts",
   "tests/unit/market-feed.test.ts",

@@ -11,7 +11,11 @@ import { ORDER_MODE, ORDER_TYPE } from "@contract/enums";
 import { copyFloorMicro, copyLots, type Copy, type CopyDetail } from "@contract/api/copy";
 import { dec } from "../../upstream/modules/money/decimal.js";
 import { checkLedger } from "../../upstream/modules/money/check.js";
-import { startUpstream, type Server } from "./upstream-harness.js";
+import { TOPIC } from "@contract/constants";
+import sharp from "sharp";
+import { loginEmail, registerEmail } from "./accounts-helpers.js";
+import { Client } from "./ws-client.js";
+import { HARNESS_OPERATOR_TOKEN, startUpstream, type Server } from "./upstream-harness.js";
 
 let s: Server;
 let providerId: number;
@@ -20,7 +24,13 @@ beforeAll(async () => {
   s = await startUpstream({
     manualFeed: true,
     // The strategy traders exist (funded at start) but never trade on their own here.
-    config: { marketAlwaysOpen: true, strategies: "on", strategyIntervalMs: 3_600_000 },
+    config: {
+      marketAlwaysOpen: true,
+      // The hand-driven market's dev routes (POST /dev/provider...) are served with it.
+      marketFeed: "manual",
+      strategies: "on",
+      strategyIntervalMs: 3_600_000,
+    },
   });
   providerId = (
     s.up.ctx.db.prepare("SELECT user_id FROM strategy_traders WHERE name = 'Aurora FX'").get() as {
@@ -289,6 +299,221 @@ describe("bad input changes nothing", () => {
     expect(ledgerKinds(u.id)).toHaveLength(1);
     const list = await s.get<Copy[]>("/api/follow/copies", { token: u.token });
     expect(list.data.map((c) => c.id)).toEqual([a.data.id]);
+  });
+});
+
+describe("the COPY_TRADE push", () => {
+  it("gives a snapshot on subscribe and the copy's new value after a tick", async () => {
+    const u = await demo(10000);
+    const r = await copy(u.token, {
+      provider_id: providerId,
+      amount: "500",
+      mode: "fixed",
+      multiple: "0.1",
+    });
+    expect(r.code, r.msg).toBe(CODE.OK);
+    providerOpens(ORDER_TYPE.BUY, "0.1");
+    const c = await Client.open(s.base.replace(/^http/, "ws") + "/v1/ws");
+    try {
+      c.send({ op: "login", token: u.token });
+      expect((await c.next((m) => m.op === "login")).code).toBe(1);
+      c.send({ op: "subscribe", topics: [TOPIC.COPY_TRADE] });
+      const snap = await c.next((m) => m.topic === TOPIC.COPY_TRADE);
+      expect(snap.data.copies.map((x: Copy) => x.id)).toEqual([r.data.id]);
+      const before = snap.data.copies[0].equity;
+      const from = c.msgs.length;
+      s.feed!.set("EURUSD", eur().price * 1.001);
+      const moved = await c.next(
+        (m) => m.topic === TOPIC.COPY_TRADE && m.data.copies[0].equity !== before,
+        5000,
+        from,
+      );
+      expect(Number(moved.data.copies[0].equity)).toBeGreaterThan(Number(before));
+    } finally {
+      c.close();
+      closeProviderPositions();
+    }
+  });
+});
+
+/** An identity image upload of the user (a small PNG, as a phone would send). */
+async function upload(token: string, color: string): Promise<string> {
+  const png = await sharp({ create: { width: 12, height: 8, channels: 3, background: color } })
+    .png()
+    .toBuffer();
+  const form = new FormData();
+  form.append("file", new Blob([new Uint8Array(png)], { type: "image/png" }), "id.png");
+  const r = await fetch(`${s.base}/api/common/image_upload`, {
+    method: "POST",
+    headers: { authorization: token },
+    body: form,
+  });
+  return ((await r.json()) as { data: { name: string } }).data.name;
+}
+
+/** Real-name verification as a user submits it and an operator approves it. */
+async function verify(token: string, userId: number): Promise<void> {
+  const sent = await s.post(
+    "/api/user_real/real_name",
+    {
+      name: "Ada Lovelace",
+      card_id: "A1234567",
+      front_pic: await upload(token, "#123"),
+      reverse_pic: await upload(token, "#456"),
+    },
+    { token },
+  );
+  expect(sent.code, sent.msg).toBe(CODE.OK);
+  const op = { token: `Bearer ${HARNESS_OPERATOR_TOKEN}` };
+  const queue = await s.get("/admin/api/real_names?review_status=1", op);
+  const req = queue.data.data.find((x: { user: { id: number } }) => x.user.id === userId);
+  expect((await s.post(`/admin/api/real_names/${req.id}/approve`, {}, op)).code).toBe(CODE.OK);
+}
+
+describe("a user as a provider", () => {
+  it("is refused on a demo account and before verification, then becomes one once verified", async () => {
+    const d = await demo(1000);
+    const refused = await s.post(
+      "/api/follow/provider/mine",
+      { name: "Demo Desk" },
+      { token: d.token },
+    );
+    expect(refused.code).not.toBe(CODE.OK);
+
+    const email = `provider-${Date.now()}@example.com`;
+    await registerEmail(s, email);
+    const token = (await loginEmail(s, email)).data.token;
+    const mine = await s.get("/api/follow/provider/mine", { token });
+    expect(mine.data).toMatchObject({ eligible: false, provider: null });
+    expect(mine.data.reason).toMatch(/verif/i);
+    expect((await s.post("/api/follow/provider/mine", { name: "Desk" }, { token })).code).not.toBe(
+      CODE.OK,
+    );
+
+    const userId = (
+      s.up.ctx.db.prepare("SELECT id FROM users WHERE email = ?").get(email) as { id: number }
+    ).id;
+    await verify(token, userId);
+    const taken = await s.post("/api/follow/provider/mine", { name: "aurora fx" }, { token });
+    expect(taken.code).not.toBe(CODE.OK);
+    const saved = await s.post(
+      "/api/follow/provider/mine",
+      { name: "Ada Desk", description: "Swing trades on majors", min_investment: "50" },
+      { token },
+    );
+    expect(saved.code, saved.msg).toBe(CODE.OK);
+    expect(saved.data.provider).toMatchObject({
+      id: userId,
+      name: "Ada Desk",
+      min_investment: "50.00",
+      active: true,
+    });
+    const list = await s.get("/api/follow/list");
+    expect(list.data.some((i: { id: number }) => i.id === userId)).toBe(true);
+
+    // Copying yourself is refused; below the minimum investment too.
+    expect((await copy(token, { provider_id: userId, amount: "100" })).msg).toMatch(/yourself/);
+    const other = await demo(1000);
+    expect((await copy(other.token, { provider_id: userId, amount: "10" })).msg).toMatch(/50\.00/);
+    // Stopping: no new copies.
+    const stopped = await s.post("/api/follow/provider/mine/stop", {}, { token });
+    expect(stopped.data.provider.active).toBe(false);
+    expect((await copy(other.token, { provider_id: userId, amount: "100" })).code).toBe(
+      CODE.NOT_FOUND,
+    );
+  });
+});
+
+describe("operators", () => {
+  const asOperator = { token: `Bearer ${HARNESS_OPERATOR_TOKEN}` };
+
+  it("find copies, stop one with a remark (audited), hide and show a provider", async () => {
+    const u = await demo(1000);
+    const r = await copy(u.token, { provider_id: providerId, amount: "100" });
+    const uid = (
+      s.up.ctx.db.prepare("SELECT uid FROM users WHERE id = ?").get(u.id) as { uid: string }
+    ).uid;
+    const found = await s.get(`/admin/api/copies?uid=${uid}`, asOperator);
+    expect(found.data.data.map((c: Copy) => c.id)).toEqual([r.data.id]);
+    expect(found.data.total).toBe(1);
+
+    const noRemark = await s.post(
+      `/admin/api/copies/${r.data.id}/stop`,
+      { remark: " " },
+      asOperator,
+    );
+    expect(noRemark.code).not.toBe(CODE.OK);
+    const stopped = await s.post(
+      `/admin/api/copies/${r.data.id}/stop`,
+      { remark: "Account review" },
+      asOperator,
+    );
+    expect(stopped.code, stopped.msg).toBe(CODE.OK);
+    expect(stopped.data).toMatchObject({
+      status: "stopped",
+      stop_reason: "operator",
+      stop_remark: "Account review",
+    });
+    expect(balanceOf(u.id)).toBe(1000e6);
+    const mine = await detail(u.token, r.data.id);
+    expect(mine.stop_reason).toBe("operator");
+
+    const hide = await s.post(
+      `/admin/api/providers/${providerId}/hide`,
+      { remark: "Under review", hidden: 1 },
+      asOperator,
+    );
+    expect(hide.data).toMatchObject({ id: providerId, hidden: true });
+    expect(
+      (await s.get("/api/follow/list")).data.some((i: { id: number }) => i.id === providerId),
+    ).toBe(false);
+    const show = await s.post(
+      `/admin/api/providers/${providerId}/hide`,
+      { remark: "Cleared", hidden: 0 },
+      asOperator,
+    );
+    expect(show.data.hidden).toBe(false);
+    const audit = s.up.ctx.db
+      .prepare(
+        "SELECT action, remark FROM audit WHERE action IN ('copy.stop','provider.hide','provider.show') ORDER BY id",
+      )
+      .all();
+    expect(audit).toEqual([
+      { action: "copy.stop", remark: "Account review" },
+      { action: "provider.hide", remark: "Under review" },
+      { action: "provider.show", remark: "Cleared" },
+    ]);
+    const providers = await s.get("/admin/api/providers", asOperator);
+    expect(providers.data.find((p: { id: number }) => p.id === providerId)).toMatchObject({
+      hidden: false,
+      style: "trend",
+    });
+  });
+});
+
+describe("hand-driven providers (manual market)", () => {
+  const asOperator = { token: `Bearer ${HARNESS_OPERATOR_TOKEN}` };
+
+  it("trade only when told, and their copies follow", async () => {
+    const p = await s.post("/dev/provider", { name: "Test Desk" }, asOperator);
+    expect(p.code, p.msg).toBe(CODE.OK);
+    const u = await demo(10000);
+    const r = await copy(u.token, { provider_id: p.data.id, amount: "1000" });
+    const t = await s.post(
+      "/dev/provider/trade",
+      { id: p.data.id, code: "EURUSD", side: 1, lots: "1" },
+      asOperator,
+    );
+    expect(t.code, t.msg).toBe(CODE.OK);
+    expect((await detail(u.token, r.data.id)).positions.map((x) => x.provider_order_id)).toEqual([
+      t.data.id,
+    ]);
+    const c = await s.post("/dev/provider/close", { id: p.data.id }, asOperator);
+    expect(c.data.closed).toEqual([t.data.id]);
+    expect((await detail(u.token, r.data.id)).positions).toEqual([]);
+    expect((await s.post("/dev/provider/close", { id: providerId }, asOperator)).code).toBe(
+      CODE.NOT_FOUND,
+    );
   });
 });
 

@@ -102,7 +102,13 @@ export class CopyTrading {
       }),
       ev.on("orderActivated", (e) => this.onProviderFill(e.userId, e.orderId)),
       ev.on("stopsChanged", (e) => this.onProviderStops(e.userId, e.orderId)),
-      ev.on("positionsClosed", (e) => this.onProviderClosed(e.userId, e.orderIds)),
+      ev.on("positionsClosed", (e) => {
+        const copyId = this.byAccount.get(e.userId);
+        // A copy's own position closed (its take-profit, stop-loss or a stop-out): realised money
+        // may have reached the floor with nothing left open for the tick's check to see.
+        if (copyId !== undefined) this.checkFloorOf(copyId);
+        else this.onProviderClosed(e.userId, e.orderIds);
+      }),
       // After the engine's own tick listener (registered first): stop-outs and TP/SL are booked.
       d.feed.onTick(() => this.checkStopLosses()),
     );
@@ -228,6 +234,9 @@ export class CopyTrading {
         const v = this.engine.accountValues(c.account_id);
         if (Math.min(v.freeMarginMicro, v.balanceMicro) < amountMicro)
           throw new DomainError("copy_funds_in_use");
+        // Taking money back lowers the floor by only (100 − pct) % of it: never to the floor.
+        const floor = copyFloorMicro(c.invested_micro - amountMicro, c.stop_loss_pct);
+        if (v.equityMicro - amountMicro <= floor) throw new DomainError("copy_funds_stop_loss");
         this.move(c.account_id, userId, amountMicro, "copy_out", c.id, now);
         addInvested(this.db, c.id, -amountMicro);
       }
@@ -270,7 +279,10 @@ export class CopyTrading {
     if (!o || o.status !== ORDER_STATUS.OPEN) return;
     for (const id of [...ids]) {
       const c = this.live.get(id);
-      if (c?.status === "active") this.guard(c, () => this.mirrorOpen(c, o));
+      if (c?.status !== "active") continue;
+      this.guard(c, () => this.mirrorOpen(c, o));
+      // The copied position's fee is a loss like any other.
+      this.checkFloorOf(id);
     }
   }
 
@@ -368,16 +380,30 @@ export class CopyTrading {
     }
   }
 
-  /** A copy whose equity reached its floor: every copied position closes and the copy ends, once. */
+  /**
+   * After a tick: a copy whose equity reached its floor closes every copied position and ends, once.
+   * Between ticks only its own events move a copy's equity (a fill's fee, a close, a transfer), and
+   * each of those checks it too (checkFloorOf), so a live copy is above its floor after every step.
+   */
   private checkStopLosses(): void {
     for (const c of [...this.live.values()]) {
       if (!this.live.has(c.id)) continue;
-      // Only open positions move a copy's equity; an account without any is not even held.
+      // Only open positions move a copy's equity on a tick (read from memory, no store call).
+      if (this.engine.openPositionIds(c.account_id).length === 0) continue;
       const equity = this.engine.heldEquityMicro(c.account_id);
-      if (equity === null || this.engine.openPositionIds(c.account_id).length === 0) continue;
-      if (equity > copyFloorMicro(c.invested_micro, c.stop_loss_pct)) continue;
-      this.guard(c, () => this.end(c, "stop_loss", null, "copy_stop_loss"));
+      if (equity !== null) this.endAtFloor(c, equity);
     }
+  }
+
+  /** The floor check of one live copy, its equity read in full. */
+  private checkFloorOf(copyId: number): void {
+    const c = this.live.get(copyId);
+    if (c) this.endAtFloor(c, this.engine.accountValues(c.account_id).equityMicro);
+  }
+
+  private endAtFloor(c: CopyRow, equityMicro: number): void {
+    if (equityMicro > copyFloorMicro(c.invested_micro, c.stop_loss_pct)) return;
+    this.guard(c, () => this.end(c, "stop_loss", null, "copy_stop_loss"));
   }
 
   // ---------------------------------------------------------------- the parts

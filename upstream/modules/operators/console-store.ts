@@ -79,14 +79,14 @@ export function usersMatching(
 ): UserListRow[] {
   return db
     .prepare(
-      `SELECT ${USER_COLS} FROM users WHERE uid = ? OR email = lower(?) OR mobile = ? ORDER BY id LIMIT ?`,
+      `SELECT ${USER_COLS} FROM users WHERE (uid = ? OR email = lower(?) OR mobile = ?) AND copy_owner_id IS NULL ORDER BY id LIMIT ?`,
     )
     .all(p.q, p.q, p.mobileDigits, p.limit) as UserListRow[];
 }
 
-/** The `limit` newest users. */
+/** The `limit` newest users (copies' accounts are not customers: they are reached through their copy). */
 export function newestUsers(db: DB, p: { limit: number }): UserListRow[] {
   return db
-    .prepare(`SELECT ${USER_COLS} FROM users ORDER BY id DESC LIMIT ?`)
+    .prepare(`SELECT ${USER_COLS} FROM users WHERE copy_owner_id IS NULL ORDER BY id DESC LIMIT ?`)
     .all(p.limit) as UserListRow[];
 }
