@@ -46,6 +46,7 @@ export default function Providers() {
                 data-testid="provider"
                 data-id={p.id}
                 data-hidden={p.hidden ? "1" : "0"}
+                data-style={p.style}
               >
                 <dl className="console-facts">
                   <dt>{t("id")}</dt>
