@@ -59,6 +59,13 @@ export const rejectDrawSchema = z.object({ intent: z.literal("reject"), id, rema
 export const approveRequestSchema = z.object({ intent: z.literal("approve"), id, remark });
 export const rejectRequestSchema = z.object({ intent: z.literal("reject"), id, remark });
 
+/** An operator's stop of a copy, with a remark its owner sees. */
+export const stopCopySchema = z.object({ intent: z.literal("stop"), id, remark });
+
+/** Hiding a provider from copiers, or showing it again, each with a remark. */
+export const hideProviderSchema = z.object({ intent: z.literal("hide"), id, remark });
+export const showProviderSchema = z.object({ intent: z.literal("show"), id, remark });
+
 export const adjustSchema = z.object({
   intent: z.literal("adjust"),
   uid: text().pipe(z.string().max(64)),

@@ -5,6 +5,7 @@
  */
 import { data } from "@remix-run/node";
 import * as admin from "@contract/api/admin";
+import * as copy from "@contract/api/copy";
 import { pathOf, type EndpointDef } from "@contract/api/endpoint";
 import { CODE } from "@contract/envelope";
 import { callerFor, send, type Params, type UpstreamResult } from "./client.server";
@@ -229,3 +230,33 @@ export const decideRequest = (
   const def = intent === "approve" ? admin.approveRequest : admin.rejectRequest;
   return opCall<admin.DecidedRequest>(request, op, def, pathOf(def, { id }), { remark });
 };
+
+/** Copies (newest first): of one user (`uid`) or provider, of one status (0 every one). */
+export const adminCopies = (
+  { request, op }: Ctx,
+  q: { uid: string; providerId: number | null; status: number; page: number },
+) =>
+  opCall<admin.AdminPage<copy.AdminCopy>>(request, op, copy.adminCopies, copy.adminCopies.path, {
+    uid: q.uid || undefined,
+    provider_id: q.providerId ?? undefined,
+    status: q.status,
+    page: q.page,
+  });
+
+export const stopCopy = ({ request, op }: Ctx, id: number, remark: string) =>
+  opCall<copy.AdminCopy>(request, op, copy.adminCopyStop, pathOf(copy.adminCopyStop, { id }), {
+    remark,
+  });
+
+export const adminProviders = ({ request, op }: Ctx) =>
+  opCall<copy.AdminProvider[]>(request, op, copy.adminProviders, copy.adminProviders.path);
+
+/** Hides a provider from copiers (true) or shows it again (false), with a remark. */
+export const hideProvider = ({ request, op }: Ctx, id: number, hidden: boolean, remark: string) =>
+  opCall<copy.AdminProvider>(
+    request,
+    op,
+    copy.adminProviderHide,
+    pathOf(copy.adminProviderHide, { id }),
+    { remark, hidden: hidden ? 1 : 0 },
+  );

@@ -1,6 +1,7 @@
 /** Small pieces the operator console's server and pages share. */
 import { CHARGE_STATUS, WITHDRAW_STATUS } from "@contract/enums";
 import { REQUEST_STATUS } from "@contract/api/admin";
+import { COPY_STATUSES } from "@contract/api/copy";
 import { useRouteLoaderData } from "@remix-run/react";
 import { can, type OperatorRole, type Permission } from "@contract/operators";
 
@@ -43,6 +44,15 @@ export const REQUEST_TABS = [
   [REQUEST_STATUS.APPROVED, "request_status_1"],
   [REQUEST_STATUS.REJECTED, "request_status_2"],
 ] as const;
+
+/**
+ * The copies list's status filter as the operator API reads it (0 every copy, then each of
+ * COPY_STATUSES in order from 1), with its message keys.
+ */
+export const COPY_STATUS_FILTER: readonly (readonly [number, string])[] = [
+  [0, "copy_status_all"],
+  ...COPY_STATUSES.map((s, i) => [i + 1, `copy_status_${s}`] as const),
+];
 
 /** The name of an upload from its operator URL (…/admin/api/uploads/NAME). */
 export function uploadName(proofUrl: string): string {

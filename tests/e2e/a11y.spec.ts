@@ -156,6 +156,8 @@ const CONSOLE = [
   "/operator/news-categories",
   // Global set-up's approved requests (the abuse limits it lifts) are on this tab.
   "/operator/requests?status=1",
+  "/operator/copies",
+  "/operator/providers",
 ];
 const SIGNED_IN = [
   "/mine/announcement",

@@ -165,6 +165,8 @@ test.describe("content security policy", () => {
       "/operator/notices?edit=2",
       "/operator/news-categories",
       "/operator/requests?status=1",
+      "/operator/copies",
+      "/operator/providers",
     ]) {
       await page.goto(url);
       await page.waitForLoadState("load");

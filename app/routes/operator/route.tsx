@@ -34,6 +34,8 @@ const LINKS = [
   ["/operator/requests", "nav_requests"],
   ["/operator/verifications", "verify:nav_verifications"],
   ["/operator/users", "nav_users"],
+  ["/operator/copies", "nav_copies"],
+  ["/operator/providers", "nav_providers"],
   ["/operator/settings", "nav_settings"],
   ["/operator/audit", "nav_audit"],
   ["/operator/feedback", "company:nav_feedback"],
