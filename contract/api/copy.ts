@@ -405,7 +405,7 @@ export const adminCopies = endpoint<AdminPage<AdminCopy>>()({
   query: z.object({
     uid: text(64).optional(),
     provider_id: optionalWholeField(ID_DIGITS),
-    /** 0 every copy (default), 1 active, 2 paused, 3 stopped. */
+    /** 0 every copy (default), else COPY_STATUSES[status - 1]: 1 active, 2 paused, 3 stopped. */
     status: optionalChoiceField([0, 1, 2, 3], 0),
     page: pageField(),
     ...cacheBuster,

@@ -13,8 +13,6 @@ import { adminProviders, hideProvider } from "./providers.js";
 import { copiesPage, copyById, uidOfUser, type CopyRow } from "./store.js";
 import { copyView } from "./views.js";
 
-/** The copy statuses of the lookup's `status` choice (0: every copy). */
-const STATUS_OF_CHOICE = [null, "active", "paused", "stopped"] as const;
 
 const extras = { invalidFieldKey: "money_invalid_field" };
 
@@ -37,7 +35,8 @@ export function registerCopyAdminRoutes(app: FastifyInstance, ctx: AppContext): 
         {
           uid: q.uid?.trim() || null,
           providerId: q.provider_id ?? null,
-          status: STATUS_OF_CHOICE[q.status],
+          // The choice n is COPY_STATUSES[n - 1]; 0 is every copy.
+          status: q.status === 0 ? null : api.COPY_STATUSES[q.status - 1],
         },
         q.page,
         PAGE_SIZE,
