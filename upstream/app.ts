@@ -48,6 +48,7 @@ import { registerContentRoutes } from "./modules/content/routes.js";
 import { registerFollowRoutes } from "./modules/follow/routes.js";
 import { registerCopyRoutes } from "./modules/copy/routes.js";
 import { CopyTrading } from "./modules/copy/service.js";
+import { CopyPusher } from "./modules/copy/pushes.js";
 import * as copyApi from "@contract/api/copy";
 import { StrategyRunner } from "./modules/follow/strategies.js";
 import multipart from "@fastify/multipart";
@@ -227,6 +228,8 @@ export async function buildUpstream(
 
   // The engine's events and figures reach the websocket as FOREX_CLOSED and FOREX_TRADE pushes.
   const pusher = standby ? null : new TradePusher(hub, ctx.engine, log);
+  // Copies' figures reach their owners as COPY_TRADE pushes.
+  const copyPusher = standby ? null : new CopyPusher(hub, db, ctx.engine, log);
   // The ranking's strategy traders trade on the simulated market (or any feed when forced on).
   const strategies =
     !standby &&
@@ -278,6 +281,7 @@ export async function buildUpstream(
       sweepTimer = null;
       strategies?.stop();
       pusher?.stop();
+      copyPusher?.stop();
       if (!standby) {
         ctx.copies.stop();
         ctx.engine.stop();

@@ -13,6 +13,8 @@ import { route } from "../../platform/http/route.js";
 import { idempotencyKeyOf } from "../../platform/http/params.js";
 import { copiesOfUser, providerById } from "./store.js";
 import { copyDetailView, copyView, providerView } from "./views.js";
+import { providerSettings, saveProvider, stopProvider } from "./providers.js";
+import { registerCopyAdminRoutes } from "./admin-routes.js";
 
 const idemKey = (req: FastifyRequest, p: unknown) =>
   idempotencyKeyOf(req, p, "trade_invalid_field");
@@ -22,6 +24,40 @@ const extras = { invalidFieldKey: "trade_invalid_field" };
 
 export function registerCopyRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { db } = ctx;
+  registerCopyAdminRoutes(app, ctx);
+
+  route(
+    app,
+    api.providerMine,
+    async (req) => ctx.ok(req, providerSettings(db, requireUser(db, req).id, req.lang)),
+    extras,
+  );
+
+  route(
+    app,
+    api.providerSave,
+    async (req) => {
+      const u = requireUser(db, req);
+      saveProvider(ctx, u.id, {
+        name: req.body.name,
+        description: req.body.description,
+        minInvestment: req.body.min_investment,
+      });
+      return ctx.ok(req, providerSettings(db, u.id, req.lang), "provider_saved");
+    },
+    extras,
+  );
+
+  route(
+    app,
+    api.providerStop,
+    async (req) => {
+      const u = requireUser(db, req);
+      stopProvider(db, u.id);
+      return ctx.ok(req, providerSettings(db, u.id, req.lang), "provider_stopped");
+    },
+    extras,
+  );
   const view = (row: Parameters<typeof copyView>[2]) => copyView(db, ctx.engine, row);
 
   route(

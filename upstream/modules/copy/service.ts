@@ -35,6 +35,7 @@ import { ORDER_MODE, ORDER_STATUS, ORDER_TYPE } from "@contract/enums";
 import type { DB } from "../../platform/db.js";
 import { DomainError, CODE_NOT_FOUND } from "../../platform/errors.js";
 import { Idempotency } from "../../platform/idempotency.js";
+import { writeAudit } from "../operators/audit.js";
 import { dec, decConst, usdToMicro } from "../money/decimal.js";
 import type { MoneyService } from "../money/service.js";
 import type { PriceFeed } from "../market/feed.js";
@@ -187,12 +188,20 @@ export class CopyTrading {
     );
   }
 
-  /** An operator stops a copy, with a remark its owner sees. */
-  stopByOperator(copyId: number, remark: string): CopyRow {
+  /** An operator stops a copy, with a remark its owner sees; the audit row commits with the stop. */
+  stopByOperator(actor: string, copyId: number, remark: string): CopyRow {
     const c = copyById(this.db, copyId);
-    if (!c) throw new DomainError("copy_not_found", CODE_NOT_FOUND);
-    if (c.status === "stopped") return c;
-    return this.end(c, "operator", remark, "copy_stopped");
+    if (!c) throw new DomainError("not_found", CODE_NOT_FOUND, {}, 404);
+    if (c.status === "stopped") throw new DomainError("copy_stopped_already");
+    return this.end(c, "operator", remark, "copy_stopped", (row) =>
+      writeAudit(this.db, {
+        actor,
+        action: "copy.stop",
+        target: `copy:${row.id}`,
+        userId: row.user_id,
+        remark,
+      }),
+    );
   }
 
   /** Adds money from free margin, or takes some back (at most the copy's free margin and balance). */

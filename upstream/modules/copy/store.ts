@@ -275,3 +275,91 @@ export function accountKind(
   return db.prepare("SELECT is_demo, copy_owner_id FROM users WHERE id = ?").get(userId) as
     { is_demo: number; copy_owner_id: number | null } | undefined;
 }
+
+/** Every provider (hidden ones too) with its copiers and the money in them, by id. */
+export function providersWithCopying(
+  db: DB,
+): (ProviderRow & { copiers: number; invested: number })[] {
+  return db
+    .prepare(
+      `SELECT t.user_id, t.name, t.style, t.description, t.min_investment_micro, t.start_capital_micro,
+         t.hidden, t.stopped_at,
+         (SELECT COUNT(*) FROM copies c WHERE c.provider_id = t.user_id AND c.status <> 'stopped') AS copiers,
+         (SELECT COALESCE(SUM(c.invested_micro), 0) FROM copies c
+            WHERE c.provider_id = t.user_id AND c.status <> 'stopped') AS invested
+       FROM strategy_traders t ORDER BY t.user_id`,
+    )
+    .all() as (ProviderRow & { copiers: number; invested: number })[];
+}
+
+export function setProviderHidden(db: DB, userId: number, hidden: number): void {
+  db.prepare("UPDATE strategy_traders SET hidden = ? WHERE user_id = ?").run(hidden, userId);
+}
+
+/** A user becomes a provider, or changes the settings (and is copyable again). */
+export function upsertUserProvider(
+  db: DB,
+  p: {
+    userId: number;
+    name: string;
+    description: string;
+    minInvestmentMicro: number;
+    startCapitalMicro: number;
+    now: number;
+  },
+): void {
+  db.prepare(
+    `INSERT INTO strategy_traders (user_id, name, style, start_capital_micro, created_at, description,
+       min_investment_micro)
+     VALUES (@userId, @name, 'user', @startCapitalMicro, @now, @description, @minInvestmentMicro)
+     ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, description = excluded.description,
+       min_investment_micro = excluded.min_investment_micro, stopped_at = NULL`,
+  ).run(p);
+}
+
+export function stopUserProvider(db: DB, userId: number, now: number): void {
+  db.prepare(
+    "UPDATE strategy_traders SET stopped_at = ? WHERE user_id = ? AND stopped_at IS NULL",
+  ).run(now, userId);
+}
+
+/** Whether another provider already uses this public name (names are unique, case aside). */
+export function providerNameTaken(db: DB, name: string, userId: number): boolean {
+  return (
+    db
+      .prepare("SELECT 1 AS x FROM strategy_traders WHERE lower(name) = lower(?) AND user_id <> ?")
+      .get(name, userId) !== undefined
+  );
+}
+
+/** The latest real-name request's status of a user (REAL_NAME_REQUEST), or undefined. */
+export function realNameStatus(db: DB, userId: number): number | undefined {
+  const r = db
+    .prepare("SELECT status FROM real_name_requests WHERE user_id = ? ORDER BY id DESC LIMIT 1")
+    .get(userId) as { status: number } | undefined;
+  return r?.status;
+}
+
+const COPY_FILTER = `FROM copies c JOIN users u ON u.id = c.user_id
+  WHERE (@uid IS NULL OR u.uid = @uid) AND (@providerId IS NULL OR c.provider_id = @providerId)
+    AND (@status IS NULL OR c.status = @status)`;
+
+/** A page of copies for operators, newest first, with the owner's uid. */
+export function copiesPage(
+  db: DB,
+  q: { uid: string | null; providerId: number | null; status: string | null },
+  page: number,
+  pageSize: number,
+): { rows: (CopyRow & { uid: string })[]; total: number } {
+  const params = { ...q, limit: pageSize, offset: (page - 1) * pageSize };
+  const rows = db
+    .prepare(`SELECT c.*, u.uid ${COPY_FILTER} ORDER BY c.id DESC LIMIT @limit OFFSET @offset`)
+    .all(params) as (CopyRow & { uid: string })[];
+  const total = (db.prepare(`SELECT COUNT(*) AS n ${COPY_FILTER}`).get(q) as { n: number }).n;
+  return { rows, total };
+}
+
+/** The uid of a user (a copy's owner). */
+export function uidOfUser(db: DB, userId: number): string {
+  return (db.prepare("SELECT uid FROM users WHERE id = ?").get(userId) as { uid: string }).uid;
+}

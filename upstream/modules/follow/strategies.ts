@@ -134,6 +134,48 @@ export function exitLevels(
 }
 
 /**
+ * Creates a provider's account (no e-mail, phone or password: it cannot sign in), lists it in
+ * strategy_traders and funds it with its starting capital by an adjustment (a ledger row, in the
+ * audit log as any adjustment is), in one transaction. Returns its user id.
+ */
+export function fundProvider(
+  db: DB,
+  money: MoneyService,
+  p: { name: string; style: string; capital: number },
+): number {
+  return money.transaction(() => {
+    const now = Date.now();
+    const userId = insertTraderUser(db, now);
+    insertTrader(db, {
+      userId,
+      name: p.name,
+      style: p.style,
+      startCapitalMicro: p.capital,
+      createdAt: now,
+    });
+    const memo = `Starting capital of the strategy trader ${p.name}`;
+    const after = money.post({
+      userId,
+      amountMicro: p.capital,
+      kind: "adjustment",
+      memo,
+      ref: `strategy:${userId}`,
+    });
+    writeAudit(db, {
+      actor: "system",
+      action: "strategy.fund",
+      target: `user:${userId}`,
+      userId,
+      amountMicro: p.capital,
+      balanceBeforeMicro: 0,
+      balanceAfterMicro: after,
+      remark: memo,
+    });
+    return userId;
+  });
+}
+
+/**
  * Creates the strategy traders that are missing: an account without e-mail, phone or password (it
  * cannot sign in), listed in strategy_traders, funded with its starting capital by an adjustment.
  * Returns every trader's user id by name.
@@ -147,36 +189,7 @@ export function ensureTraders(db: DB, money: MoneyService): Map<string, number> 
       ids.set(def.name, found);
       continue;
     }
-    money.transaction(() => {
-      const now = Date.now();
-      const userId = insertTraderUser(db, now);
-      insertTrader(db, {
-        userId,
-        name: def.name,
-        style: def.style,
-        startCapitalMicro: capital,
-        createdAt: now,
-      });
-      const after = money.post({
-        userId,
-        amountMicro: capital,
-        kind: "adjustment",
-        memo: `Starting capital of the strategy trader ${def.name}`,
-        ref: `strategy:${userId}`,
-      });
-      // Money the product creates, in the operators' audit log as any adjustment is.
-      writeAudit(db, {
-        actor: "system",
-        action: "strategy.fund",
-        target: `user:${userId}`,
-        userId,
-        amountMicro: capital,
-        balanceBeforeMicro: 0,
-        balanceAfterMicro: after,
-        remark: `Starting capital of the strategy trader ${def.name}`,
-      });
-      ids.set(def.name, userId);
-    });
+    ids.set(def.name, fundProvider(db, money, { name: def.name, style: def.style, capital }));
   }
   return ids;
 }

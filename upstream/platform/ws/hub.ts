@@ -7,7 +7,7 @@
  *                   {"op":"push","topic","data"}
  *                   {"op":"revoked","code":999,"msg"} when the connection's token was revoked (its
  *                   private topics are dropped; the connection stays open for public topics)
- * Public topics: DAY_MARKET, KLINE.{code}. Private topics (need login): FOREX_TRADE, FOREX_CLOSED.
+ * Public topics: DAY_MARKET, KLINE.{code}. Private topics (need login): FOREX_TRADE, FOREX_CLOSED, COPY_TRADE.
  *
  * Pushes and revocations go through a push broker (broker.ts): in process it hands them straight
  * back to this hub's local delivery; with NATS it also carries them to every other node's hub,

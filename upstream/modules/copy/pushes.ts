@@ -1,0 +1,66 @@
+/**
+ * The COPY_TRADE push (private): the user's copies not stopped, with their figures now. Sent as a
+ * snapshot on subscribe, then at most once per TRADE_PUSH_INTERVAL_MS to each subscribed user one
+ * of whose copies' accounts changed (a tick moved a copied position, a fill, a close, a transfer),
+ * and to every user subscribed since the last flush (a client of another node gets its first
+ * snapshot here, as FOREX_TRADE's does).
+ */
+import { TOPIC, TRADE_PUSH_INTERVAL_MS } from "@contract/constants";
+import type { CopyTradePush } from "@contract/api/copy";
+import type { DB } from "../../platform/db.js";
+import type { Hub } from "../../platform/ws/hub.js";
+import type { Engine } from "../trading/engine.js";
+import { copiesOfUser } from "./store.js";
+import { copyView } from "./views.js";
+
+export class CopyPusher {
+  private timer: NodeJS.Timeout | null;
+  private seen = new Set<number>();
+
+  constructor(
+    private readonly hub: Hub,
+    private readonly db: DB,
+    private readonly engine: Engine,
+    private readonly log: { error(obj: unknown, msg?: string): void },
+    intervalMs: number = TRADE_PUSH_INTERVAL_MS,
+  ) {
+    hub.onSubscribe(
+      (t) => t === TOPIC.COPY_TRADE,
+      (_t, conn) => (conn.userId === null ? undefined : this.pushOf(conn.userId, true)),
+    );
+    this.timer = setInterval(() => this.flush(), intervalMs);
+    this.timer.unref();
+  }
+
+  /** The push of a user's live copies; with `all`, also reads every account's changed flag. */
+  private pushOf(userId: number, all: boolean): CopyTradePush {
+    const live = copiesOfUser(this.db, userId).filter((c) => c.status !== "stopped");
+    if (all) for (const c of live) this.engine.takeChanged(c.account_id);
+    return { copies: live.map((c) => copyView(this.db, this.engine, c)) };
+  }
+
+  flush(): void {
+    const users = this.hub.subscribedUsers(TOPIC.COPY_TRADE);
+    const seen = this.seen;
+    this.seen = new Set(users);
+    for (const userId of users) {
+      try {
+        const live = copiesOfUser(this.db, userId).filter((c) => c.status !== "stopped");
+        // Every flag read (no short cut): each is cleared for the next flush.
+        let changed = false;
+        for (const c of live) changed = this.engine.takeChanged(c.account_id) || changed;
+        if (!changed && seen.has(userId)) continue;
+        this.hub.publishToUser(userId, TOPIC.COPY_TRADE, {
+          copies: live.map((c) => copyView(this.db, this.engine, c)),
+        } satisfies CopyTradePush);
+      } catch (err) {
+        this.log.error({ err }, "COPY_TRADE push failed");
+      }
+    }
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+}
