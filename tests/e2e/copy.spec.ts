@@ -8,6 +8,7 @@
  * The provider is driven through the upstream's dev routes (tests/e2e/copy.ts), with a name of its
  * own per run and project; the market is hand-driven (no price moves unless a test sets one).
  */
+import AxeBuilder from "@axe-core/playwright";
 import type { Page, TestInfo } from "@playwright/test";
 import { test, expect, jsOn, newSignedInUser, num } from "./fixtures";
 import { operatorAdjust } from "./operator";
@@ -18,6 +19,8 @@ import { devProvider, devProviderTrade, lotsForCopy, providerOf } from "./copy";
 /** Instruments the strategy traders do not trade and no other spec prices. */
 const FIRST = "USDCHF";
 const SECOND = "NZDUSD";
+/** Their show codes, as the screens name them. */
+const SHOWN: Record<string, string> = { USDCHF: "USD/CHF", NZDUSD: "NZD/USD" };
 
 function providerName(info: TestInfo): string {
   return `e2e-copy-${info.project.name}-${Date.now().toString(36)}`.slice(0, 40);
@@ -58,14 +61,16 @@ test("a user copies a provider with 500 USD, follows its trades, pauses, resumes
   await row.getByTestId("trader-link").click();
   await expect(page).toHaveURL(new RegExp(`/rank/provider\\?id=${providerId}$`));
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
-  await expect(page.getByTestId("provider-position")).toHaveText([`${FIRST} ${EN("trade:buy")}`]);
-  await expect(page.getByTestId("equity-chart")).toBeVisible();
+  await expect(page.getByTestId("provider-position")).toHaveText([
+    `${SHOWN[FIRST]} ${EN("trade:buy")}`,
+  ]);
+  await expect(page.getByTestId("provider-copiers")).toHaveText("0");
 
   // The copy form: free margin shown, the example follows the provider's last trade.
   await page.getByTestId("copy-button").click();
   await expect(page).toHaveURL(new RegExp(`/rank/provider/copy\\?id=${providerId}$`));
   await expect(page.getByTestId("copy-free-margin")).toContainText("1,000.00");
-  await expect(page.getByTestId("copy-example")).toContainText(FIRST);
+  await expect(page.getByTestId("copy-example")).toContainText(SHOWN[FIRST]);
   await page.getByLabel(EN("copy:form.amount")).fill("500");
   if (jsOn(info))
     await expect(page.getByTestId("copy-example")).toContainText(
@@ -80,14 +85,17 @@ test("a user copies a provider with 500 USD, follows its trades, pauses, resumes
   await expect(page.getByTestId("copy-status")).toHaveAttribute("data-status", "active");
   await expect(page.getByTestId("copy-invested")).toHaveText("500.00");
   await expectOpenPositions(page, info, 1);
-  await expect(page.getByTestId("copy-position").first()).toHaveAttribute("data-code", FIRST);
+  await expect(page.getByTestId("copy-position").first()).toHaveAttribute(
+    "data-code",
+    SHOWN[FIRST],
+  );
 
   // The provider trades again: the copy follows.
   await devProviderTrade(providerId, SECOND, 2, lots);
   await expectOpenPositions(page, info, 2);
-  await expect(page.getByTestId("copy-positions").locator(`[data-code="${SECOND}"]`)).toContainText(
-    EN("trade:sell"),
-  );
+  await expect(
+    page.getByTestId("copy-positions").locator(`[data-code="${SHOWN[SECOND]}"]`),
+  ).toContainText(EN("trade:sell"));
 
   // /order shows the copied positions with their provider, linking to the copy.
   await page.goto("/order");
@@ -131,4 +139,77 @@ test("a user copies a provider with 500 USD, follows its trades, pauses, resumes
   expect(returned).toBeLessThanOrEqual(500);
   const balance = num((await page.getByTestId("history-balance").textContent()) ?? "");
   expect(balance).toBeCloseTo(500 + returned, 2);
+});
+
+test("an unknown provider is a translated 404; a copy beyond the free margin is refused in place; an unverified user sees why it cannot be a provider", async ({
+  page,
+}, info) => {
+  const missing = await page.goto("/rank/provider?id=999999999");
+  expect(missing?.status()).toBe(404);
+  await expect(page.getByTestId("provider-notice")).toHaveText(EN("copy:provider.not_found"));
+
+  const name = providerName(info);
+  const providerId = await devProvider(name);
+  await newSignedInUser(page, info);
+  await page.goto(`/rank/provider/copy?id=${providerId}`);
+  await expect(page.getByTestId("copy-free-margin")).toContainText("0.00");
+  await page.getByLabel(EN("copy:form.amount")).fill("500");
+  const posted = page.waitForResponse((r) => r.request().method() === "POST");
+  await page.getByTestId("copy-submit").click();
+  if (!jsOn(info)) expect((await posted).status()).toBe(400);
+  await expect(page.getByRole("alert")).toContainText(
+    upstream("en", "copy", "copy_insufficient_margin"),
+  );
+  await expect(page).toHaveURL(new RegExp(`/rank/provider/copy\\?id=${providerId}$`));
+  await expect(page.getByLabel(EN("copy:form.amount"))).toHaveValue("500");
+
+  // The user centre leads to the copies and to the provider settings.
+  await page.goto("/mine");
+  await page.getByRole("link", { name: EN("common:user.entry.copies") }).click();
+  await expect(page).toHaveURL(/\/mine\/copies$/);
+  await expect(page.getByTestId("copies-empty")).toBeVisible();
+  await page.goto("/mine");
+  await page.getByRole("link", { name: EN("common:user.entry.provider") }).click();
+  await expect(page).toHaveURL(/\/mine\/provider$/);
+  await expect(page.getByTestId("provider-mine-reason")).toBeVisible();
+  await expect(page.getByTestId("provider-form")).toHaveCount(0);
+});
+
+test("the copy screens have no accessibility violations", async ({ page }, info) => {
+  // The server's HTML is what hydration keeps: the js project's check covers both.
+  test.skip(!jsOn(info), "checked with JavaScript");
+  const axe = async (screen: string) => {
+    const { violations } = await new AxeBuilder({ page })
+      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"])
+      .analyze();
+    expect(
+      violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+      screen,
+    ).toEqual([]);
+  };
+  const providerId = await devProvider(providerName(info));
+  await devProviderTrade(providerId, FIRST, 2, "0.5");
+  await newSignedInUser(page, info);
+  await page.goto("/user");
+  const uid = (await page.getByTestId("user-uid").textContent())!.trim();
+  await operatorAdjust(uid, "1000", "Copy trading e2e funds");
+
+  await page.goto(`/rank/provider?id=${providerId}`);
+  await axe("provider page");
+  await page.goto(`/rank/provider/copy?id=${providerId}`);
+  await axe("copy form");
+  await page.getByLabel(EN("copy:form.amount")).fill("-1");
+  await page.getByTestId("copy-submit").click();
+  await expect(page.locator('[data-error-for="amount"]')).toHaveText(EN("copy:errors.amount"));
+  await axe("copy form with an error");
+  await page.getByLabel(EN("copy:form.amount")).fill("200");
+  await page.getByTestId("copy-submit").click();
+  await expect(page).toHaveURL(/\/mine\/copies\/\d+$/);
+  await axe("copy page");
+  await page.goto("/mine/copies");
+  await axe("copies");
+  await page.goto("/mine/provider");
+  await axe("provider settings");
+  await page.goto("/order");
+  await axe("orders with a copy");
 });

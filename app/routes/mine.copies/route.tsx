@@ -4,7 +4,8 @@
  * remove funds, stop after a confirmation). With JavaScript the figures move with COPY_TRADE.
  */
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useCallback } from "react";
+import { Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PageHeader } from "~/components/PageHeader";
 import { FormErrors, refusalMessages } from "~/components/Form";
@@ -32,7 +33,11 @@ export default function Copies() {
   const d = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("copy");
-  const live = useLiveCopies(d.copies);
+  const revalidator = useRevalidator();
+  const onChange = useCallback(() => {
+    if (revalidator.state === "idle") revalidator.revalidate();
+  }, [revalidator]);
+  const live = useLiveCopies(d.copies, onChange);
   const orphan =
     actionData && !("copyId" in actionData && actionData.copyId)
       ? refusalMessages(actionData)
