@@ -2,7 +2,8 @@
  * Copy trading, JavaScript on and off: a real user with 1,000 USD finds a hand-driven provider on
  * the documentary tab, copies it with 500 USD and "copy open trades", sees the provider's open
  * position copied at once and its next trade copied as it happens (live with JavaScript; on the
- * next load without), sees the copied positions on /order, pauses, resumes and stops the copy: the
+ * next load without), sees the copied positions on /order, adds funds, closes one copied position,
+ * pauses, resumes and stops the copy: the
  * positions close, the money returns, and /mine/history shows the copy_in and copy_out rows.
  *
  * The provider is driven through the upstream's dev routes (tests/e2e/copy.ts), with a name of its
@@ -105,6 +106,15 @@ test("a user copies a provider with 500 USD, follows its trades, pauses, resumes
   await copied.getByRole("link", { name: EN("copy:order.from", { name }) }).click();
   await expect(page).toHaveURL(copyUrl);
 
+  // Add 100 USD from free margin; close the second copied position by hand.
+  await page.getByTestId("copy-funds-open").click();
+  await page.getByLabel(EN("copy:copies.funds_amount")).fill("100");
+  await page.getByTestId("copy-funds-submit").click();
+  await expect(page.getByTestId("copy-invested")).toHaveText("600.00");
+  await page.getByRole("button", { name: new RegExp(`${SHOWN[SECOND]} #\\d+$`) }).click();
+  await expectOpenPositions(page, info, 1);
+  await expect(page.getByTestId("copy-closed").getByTestId("copy-position")).toHaveCount(1);
+
   // Pause, resume.
   await page.getByTestId("copy-pause").click();
   await expect(page.getByTestId("copy-status")).toHaveAttribute("data-status", "paused");
@@ -128,17 +138,18 @@ test("a user copies a provider with 500 USD, follows its trades, pauses, resumes
   await page.goto("/mine/history");
   const into = page.locator('[data-testid="history-row"][data-kind="copy_in"]');
   const back = page.locator('[data-testid="history-row"][data-kind="copy_out"]');
-  await expect(into).toHaveCount(1);
+  await expect(into).toHaveCount(2);
   await expect(back).toHaveCount(1);
-  await expect(into).toContainText(upstream("en", "money", "ledger_kind_copy_in"));
-  await expect(into).toContainText("-500.00");
+  await expect(into.nth(0)).toContainText(upstream("en", "money", "ledger_kind_copy_in"));
+  await expect(into.nth(0)).toContainText("-100.00");
+  await expect(into.nth(1)).toContainText("-500.00");
   await expect(back).toContainText(upstream("en", "money", "ledger_kind_copy_out"));
   const returned = num((await back.locator(".ledger-value").textContent()) ?? "");
-  // The copy's equity at the stop: 500 less the spreads and fees of a few lot steps.
-  expect(returned).toBeGreaterThan(450);
-  expect(returned).toBeLessThanOrEqual(500);
+  // The copy's equity at the stop: 600 less the spreads and fees of a few lot steps.
+  expect(returned).toBeGreaterThan(550);
+  expect(returned).toBeLessThanOrEqual(600);
   const balance = num((await page.getByTestId("history-balance").textContent()) ?? "");
-  expect(balance).toBeCloseTo(500 + returned, 2);
+  expect(balance).toBeCloseTo(400 + returned, 2);
 });
 
 test("an unknown provider is a translated 404; a copy beyond the free margin is refused in place; an unverified user sees why it cannot be a provider", async ({

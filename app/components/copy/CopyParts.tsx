@@ -135,7 +135,9 @@ export function CopyActions({
         )}
       </div>
       <details className="copy-more" open={fundsRefused || undefined}>
-        <summary className="btn btn-small btn-outline">{t("copies.funds")}</summary>
+        <summary className="btn btn-small btn-outline" data-testid="copy-funds-open">
+          {t("copies.funds")}
+        </summary>
         <Form method="post" className="copy-funds" preventScrollReset>
           <AuthenticityTokenInput />
           <Hidden name="intent" value="funds" />
