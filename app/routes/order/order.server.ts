@@ -10,6 +10,7 @@ import {
 } from "~/upstream/trading.server";
 import type { Order, OrderPage } from "@contract/api/trading";
 import { tradeList } from "~/upstream/market.server";
+import { copyDetail, copyList } from "~/upstream/follow.server";
 import { requireSignedIn } from "~/utils/session.server";
 import { getT } from "~/i18n.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -43,6 +44,28 @@ function parsePage(v: string | null): number {
   return Number.isInteger(n) && n >= 1 && n <= 100_000 ? n : 1;
 }
 
+/**
+ * The open positions of the user's copies that are not stopped, each group with its provider: they
+ * belong to each copy's own account, so my_deal does not list them (Holding tab only).
+ */
+async function copiedPositions(caller: Awaited<ReturnType<typeof callerFor>>) {
+  const list = await copyList(caller);
+  if (!list.ok) return [];
+  const open = list.data.filter((c) => c.status !== "stopped" && c.open_positions > 0);
+  const details = await Promise.all(open.map((c) => copyDetail(caller, c.id)));
+  return details.flatMap((r) =>
+    r.ok && r.data.positions.length > 0
+      ? [
+          {
+            copyId: r.data.id,
+            provider: r.data.provider_name,
+            positions: r.data.positions.map(orderView),
+          },
+        ]
+      : [],
+  );
+}
+
 /** Instrument price precision and lot step by id (for formatting), from trade_list. */
 type InstInfo = Record<number, { precision: number; lotStep: number }>;
 
@@ -55,10 +78,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const caller = await callerFor(request);
   const t = await getT(caller.lang, ["order", "trade", "common"]);
 
-  const [detail, deals, list] = await Promise.all([
+  const [detail, deals, list, copied] = await Promise.all([
     forexDetail(caller),
     myDeal(caller, { status, page }),
     tradeList(caller),
+    status === ORDER_TAB.HOLDING && page === 1 ? copiedPositions(caller) : Promise.resolve([]),
   ]);
   const pageData: OrderPage = deals.ok
     ? deals.data
@@ -103,6 +127,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       summary,
       inst,
       detail: detailOrder ? orderView(detailOrder) : null,
+      copied,
       detailTab,
       detailKeys: {
         stop: newIdempotencyKey(),

@@ -34,13 +34,14 @@ import { OrderDetail } from "~/components/trade/OrderDetail";
 import { useHydrated, useLang, useRefreshAfterPosts } from "~/components/trade/hooks";
 import tradeStyles from "~/styles/trade.css";
 import { listHref } from "./href";
+import { copyHref } from "~/utils/copy-href";
 import type { action, loader } from "./order.server";
 
 export { action, loader } from "./order.server";
 
 const orderId = (o: OrderView) => o.id;
 
-export const handle = { i18n: ["order", "trade"] };
+export const handle = { i18n: ["order", "trade", "copy"] };
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: tradeStyles }];
 
@@ -59,7 +60,7 @@ const TABS = ORDER_TABS.map((status) => ({ status, key: TAB_KEY[status] }));
 export default function OrderScreen() {
   const d = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const { t } = useTranslation(["order", "trade"]);
+  const { t } = useTranslation(["order", "trade", "copy"]);
   const lang = useLang();
   const hydrated = useHydrated();
   const navigate = useNavigate();
@@ -277,6 +278,44 @@ export default function OrderScreen() {
           </nav>
         ) : null}
       </section>
+      {d.copied.length > 0 ? (
+        <section className="copied" aria-labelledby="copied-title" data-testid="copied-positions">
+          <h2 id="copied-title" className="copied-title">
+            {t("copy:order.title")}
+          </h2>
+          {d.copied.map((g) => (
+            <div key={g.copyId} className="copied-group" data-testid="copied-group">
+              <Link to={copyHref(g.copyId)} className="copied-provider">
+                {t("copy:order.from", { name: g.provider })}
+              </Link>
+              <ul className="order-list">
+                {g.positions.map((o) => (
+                  <li key={o.id} className="order-row copied-row" data-testid="copied-row">
+                    <div className="order-row-main">
+                      <span className="order-code">{o.code}</span>
+                      <span className={o.side === "buy" ? "dir buy" : "dir sell"}>
+                        {o.side === "buy" ? t("trade:buy") : t("trade:sell")}
+                      </span>
+                      <span className="order-lots">
+                        {t("trade:lots_value", {
+                          lots: formatLots(o.lots, pipOf(o), lang),
+                          count: Number(o.lots),
+                        })}
+                      </span>
+                      <span className="badge">{g.provider}</span>
+                    </div>
+                    <div className="order-row-side">
+                      <span className={`profit ${signOf(o.profit)}`}>
+                        {formatProfit(o.profit, lang)}
+                      </span>
+                    </div>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))}
+        </section>
+      ) : null}
       {detailVisible && d.detail ? (
         <OrderDetail
           key={d.detail.id}

@@ -1,15 +1,16 @@
 /**
- * Ranking (/rank) and copy trading (/rank?view=copy), public; product-spec.md section 2: the
- * strategy traders ranked by their three-week rate, each with its figures formatted in the user's
- * locale. Tapping a trader shows the coming-soon message: without JavaScript a <details> opens
- * under the row; with it, the same tap opens a native modal <dialog>.
+ * Ranking (/rank) and copy trading (/rank?view=copy, the documentary tab), public;
+ * product-spec.md section 2: the strategy traders (the providers one may copy) ranked by their
+ * three-week rate, each with its figures formatted in the user's locale. Each trader links to its
+ * provider page (/rank/provider?id=N), where the Copy button leads to the copy form.
  */
-import { useRef, useState, type MouseEvent } from "react";
 import type { LinksFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PageHeader } from "~/components/PageHeader";
+import { Icon } from "~/components/Icon";
 import { formatChange, formatFixed, formatPercent } from "~/utils/format";
+import { providerHref } from "~/utils/copy-href";
 import rankStyles from "~/styles/rank.css";
 import type { loader } from "./rank.server";
 
@@ -22,19 +23,9 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: rankStyles
 export default function Rank() {
   const d = useLoaderData<typeof loader>();
   const { t } = useTranslation("rank");
-  const dialog = useRef<HTMLDialogElement>(null);
-  const [chosen, setChosen] = useState("");
   const copy = d.view === "copy";
-  const anyClosed = d.traders.some((x) => x.total_trade_num > 0);
-
-  /** With JavaScript the tap opens the modal dialog instead of the row's <details>. */
-  const openDialog = (e: MouseEvent, name: string) => {
-    const el = dialog.current;
-    if (!el || typeof el.showModal !== "function") return;
-    e.preventDefault();
-    setChosen(name);
-    el.showModal();
-  };
+  // The ranking waits for closed positions; the providers to copy are listed at once.
+  const shown = copy ? d.traders.length > 0 : d.traders.some((x) => x.total_trade_num > 0);
 
   return (
     <div className="rank">
@@ -44,39 +35,35 @@ export default function Rank() {
         <p className="card notice" role="status" data-testid="rank-notice">
           {d.notice}
         </p>
-      ) : !anyClosed ? (
+      ) : !shown ? (
         <p className="card empty" data-testid="rank-empty">
           {t("empty")}
         </p>
       ) : (
         <ol className="rank-list" data-testid="rank-list">
           {d.traders.map((x, i) => (
-            <li key={x.user} className="card rank-item" data-testid="trader" data-name={x.user}>
-              <details className="rank-details">
-                <summary className="rank-summary" onClick={(e) => openDialog(e, x.user)}>
-                  <span className="rank-pos" aria-hidden="true">
-                    {i + 1}
+            <li key={x.id} className="card rank-item" data-testid="trader" data-name={x.user}>
+              <Link to={providerHref(x.id)} className="rank-summary" data-testid="trader-link">
+                <span className="rank-pos" aria-hidden="true">
+                  {i + 1}
+                </span>
+                <span className="rank-name">
+                  <strong>{x.user}</strong>
+                  <span className="muted">
+                    {x.code || "--"} · {t("multiple", { value: x.multiple })}
                   </span>
-                  <span className="rank-name">
-                    <strong>{x.user}</strong>
-                    <span className="muted">
-                      {x.code || "--"} · {t("multiple", { value: x.multiple })}
-                    </span>
+                </span>
+                <span className="rank-rate">
+                  <span
+                    className={x.three_week_rate >= 0 ? "price up" : "price down"}
+                    data-testid="rate"
+                  >
+                    {formatChange(x.three_week_rate, d.lang)}
                   </span>
-                  <span className="rank-rate">
-                    <span
-                      className={x.three_week_rate >= 0 ? "price up" : "price down"}
-                      data-testid="rate"
-                    >
-                      {formatChange(x.three_week_rate, d.lang)}
-                    </span>
-                    <span className="muted rank-rate-label">{t("three_week_rate")}</span>
-                  </span>
-                </summary>
-                <p className="rank-soon" data-testid="coming-soon">
-                  {t("coming_soon")}
-                </p>
-              </details>
+                  <span className="muted rank-rate-label">{t("three_week_rate")}</span>
+                </span>
+                <Icon name="chevron" size={18} className="flip-rtl rank-chevron" />
+              </Link>
               <dl className="rank-figures">
                 <div>
                   <dt>{t("three_week_win")}</dt>
@@ -101,20 +88,6 @@ export default function Rank() {
           ))}
         </ol>
       )}
-      <dialog
-        ref={dialog}
-        className="card rank-dialog"
-        aria-labelledby="rank-dialog-title"
-        data-testid="rank-dialog"
-      >
-        <h2 id="rank-dialog-title">{chosen}</h2>
-        <p>{t("coming_soon")}</p>
-        <form method="dialog">
-          <button type="submit" className="btn btn-primary">
-            {t("ok")}
-          </button>
-        </form>
-      </dialog>
     </div>
   );
 }

@@ -36,6 +36,8 @@ const ENTRIES: { key: string; to: string; icon: IconName; real?: boolean }[] = [
   { key: "wallet", to: "/mine/wallet", icon: "chevron", real: true },
   { key: "auth", to: "/mine/auth", icon: "chevron", real: true },
   { key: "invite", to: "/mine/invite", icon: "chevron", real: true },
+  { key: "copies", to: "/mine/copies", icon: "chevron" },
+  { key: "provider", to: "/mine/provider", icon: "chevron" },
   { key: "password", to: "/mine/password", icon: "chevron", real: true },
   { key: "chat", to: "/mine/chat", icon: "chevron" },
   { key: "email", to: "/mine/email", icon: "chevron" },
