@@ -229,7 +229,7 @@ export async function buildUpstream(
   // The engine's events and figures reach the websocket as FOREX_CLOSED and FOREX_TRADE pushes.
   const pusher = standby ? null : new TradePusher(hub, ctx.engine, log);
   // Copies' figures reach their owners as COPY_TRADE pushes.
-  const copyPusher = standby ? null : new CopyPusher(hub, db, ctx.engine, log);
+  const copyPusher = standby ? null : new CopyPusher(hub, db, ctx.engine, ctx.copies, log);
   // The ranking's strategy traders trade on the simulated market (or any feed when forced on).
   const strategies =
     !standby &&

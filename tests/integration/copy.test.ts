@@ -303,7 +303,7 @@ describe("bad input changes nothing", () => {
 });
 
 describe("the COPY_TRADE push", () => {
-  it("gives a snapshot on subscribe and the copy's new value after a tick", async () => {
+  it("gives a snapshot on subscribe, the copy's new value after a tick, and its changes", async () => {
     const u = await demo(10000);
     const r = await copy(u.token, {
       provider_id: providerId,
@@ -329,6 +329,21 @@ describe("the COPY_TRADE push", () => {
         from,
       );
       expect(Number(moved.data.copies[0].equity)).toBeGreaterThan(Number(before));
+      // A command changes the copy: the owner hears of it (paused), and of its end (gone).
+      const beforePause = c.msgs.length;
+      await s.post(`/api/follow/copy/${r.data.id}/pause`, {}, { token: u.token });
+      await c.next(
+        (m) => m.topic === TOPIC.COPY_TRADE && m.data.copies[0]?.status === "paused",
+        5000,
+        beforePause,
+      );
+      const beforeStop = c.msgs.length;
+      await s.post(`/api/follow/copy/${r.data.id}/stop`, {}, { token: u.token });
+      await c.next(
+        (m) => m.topic === TOPIC.COPY_TRADE && m.data.copies.length === 0,
+        5000,
+        beforeStop,
+      );
     } finally {
       c.close();
       closeProviderPositions();

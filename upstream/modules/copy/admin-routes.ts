@@ -13,7 +13,6 @@ import { adminProviders, hideProvider } from "./providers.js";
 import { copiesPage, copyById, uidOfUser, type CopyRow } from "./store.js";
 import { copyView } from "./views.js";
 
-
 const extras = { invalidFieldKey: "money_invalid_field" };
 
 export function registerCopyAdminRoutes(app: FastifyInstance, ctx: AppContext): void {

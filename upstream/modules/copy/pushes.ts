@@ -1,8 +1,9 @@
 /**
  * The COPY_TRADE push (private): the user's copies not stopped, with their figures now. Sent as a
  * snapshot on subscribe, then at most once per TRADE_PUSH_INTERVAL_MS to each subscribed user one
- * of whose copies' accounts changed (a tick moved a copied position, a fill, a close, a transfer),
- * and to every user subscribed since the last flush (a client of another node gets its first
+ * of whose copies' accounts changed (a tick moved a copied position, a fill, a close, a transfer)
+ * or whose copies a command changed (started, paused, resumed, stopped: a stopped copy leaves the
+ * push), and to every user subscribed since the last flush (a client of another node gets its first
  * snapshot here, as FOREX_TRADE's does).
  */
 import { TOPIC, TRADE_PUSH_INTERVAL_MS } from "@contract/constants";
@@ -10,20 +11,26 @@ import type { CopyTradePush } from "@contract/api/copy";
 import type { DB } from "../../platform/db.js";
 import type { Hub } from "../../platform/ws/hub.js";
 import type { Engine } from "../trading/engine.js";
+import type { CopyTrading } from "./service.js";
 import { copiesOfUser } from "./store.js";
 import { copyView } from "./views.js";
 
 export class CopyPusher {
   private timer: NodeJS.Timeout | null;
   private seen = new Set<number>();
+  /** Owners whose copies a command changed since the last flush. */
+  private touched = new Set<number>();
+  private readonly unsubscribe: () => void;
 
   constructor(
     private readonly hub: Hub,
     private readonly db: DB,
     private readonly engine: Engine,
+    copies: CopyTrading,
     private readonly log: { error(obj: unknown, msg?: string): void },
     intervalMs: number = TRADE_PUSH_INTERVAL_MS,
   ) {
+    this.unsubscribe = copies.onChange((userId) => this.touched.add(userId));
     hub.onSubscribe(
       (t) => t === TOPIC.COPY_TRADE,
       (_t, conn) => (conn.userId === null ? undefined : this.pushOf(conn.userId, true)),
@@ -43,13 +50,15 @@ export class CopyPusher {
     const users = this.hub.subscribedUsers(TOPIC.COPY_TRADE);
     const seen = this.seen;
     this.seen = new Set(users);
+    const touched = this.touched;
+    this.touched = new Set();
     for (const userId of users) {
       try {
         const live = copiesOfUser(this.db, userId).filter((c) => c.status !== "stopped");
         // Every flag read (no short cut): each is cleared for the next flush.
         let changed = false;
         for (const c of live) changed = this.engine.takeChanged(c.account_id) || changed;
-        if (!changed && seen.has(userId)) continue;
+        if (!changed && seen.has(userId) && !touched.has(userId)) continue;
         this.hub.publishToUser(userId, TOPIC.COPY_TRADE, {
           copies: live.map((c) => copyView(this.db, this.engine, c)),
         } satisfies CopyTradePush);
@@ -60,6 +69,7 @@ export class CopyPusher {
   }
 
   stop(): void {
+    this.unsubscribe();
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
   }

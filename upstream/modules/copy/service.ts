@@ -87,6 +87,8 @@ export class CopyTrading {
   private readonly byAccount = new Map<number, number>();
   private readonly idem: Idempotency;
   private readonly unsubscribe: (() => void)[] = [];
+  /** Told the owner of a copy whose status or money changed (the COPY_TRADE push follows). */
+  private readonly changeListeners = new Set<(userId: number) => void>();
   private readonly db: DB;
   private readonly engine: Engine;
 
@@ -116,6 +118,16 @@ export class CopyTrading {
 
   stop(): void {
     for (const u of this.unsubscribe.splice(0)) u();
+  }
+
+  /** Listens to changes of copies made by commands (start, pause, resume, funds, stop). */
+  onChange(fn: (userId: number) => void): () => void {
+    this.changeListeners.add(fn);
+    return () => this.changeListeners.delete(fn);
+  }
+
+  private changed(userId: number): void {
+    for (const fn of this.changeListeners) fn(userId);
   }
 
   // ---------------------------------------------------------------- commands
@@ -172,6 +184,7 @@ export class CopyTrading {
     const row = copyById(this.db, id)!;
     this.remember(row);
     if (r.copyOpen) this.copyOpenTrades(row);
+    this.changed(userId);
     return copyById(this.db, id)!;
   }
 
@@ -242,6 +255,7 @@ export class CopyTrading {
       }
       this.idem.store(userId, idemKey, "copy_funds", params, copyById(this.db, c.id));
     });
+    this.changed(userId);
     return this.refresh(c.id);
   }
 
@@ -430,6 +444,7 @@ export class CopyTrading {
       markCopyStopped(this.db, { id: c.id, reason, remark, now });
       inTx?.(copyById(this.db, c.id)!);
     });
+    this.changed(c.user_id);
     return copyById(this.db, c.id)!;
   }
 
@@ -448,6 +463,7 @@ export class CopyTrading {
       setCopyStatus(this.db, copyId, status);
       this.idem.store(userId, idemKey, route, { copyId }, copyById(this.db, copyId));
     });
+    this.changed(userId);
     return this.refresh(copyId);
   }
 
