@@ -291,48 +291,80 @@ export class CopyTrading {
     if (!ids?.size) return;
     const o = this.engine.liveOrder(orderId);
     if (!o || o.status !== ORDER_STATUS.OPEN) return;
-    for (const id of [...ids]) {
-      const c = this.live.get(id);
-      if (c?.status !== "active") continue;
-      this.guard(c, () => this.mirrorOpen(c, o));
-      // The copied position's fee is a loss like any other.
-      this.checkFloorOf(id);
-    }
+    const active = [...ids]
+      .map((id) => this.live.get(id))
+      .filter((c): c is CopyRow => c?.status === "active");
+    if (active.length === 0) return;
+    const providerEquityMicro = this.engine.accountValues(providerId).equityMicro;
+    // Every copy's order in one transaction (one commit); each in its own savepoint.
+    this.engine.batch(() => {
+      for (const c of active)
+        this.guard(c, () =>
+          this.savepoint(() => this.mirrorOpen(c, o, providerEquityMicro, "new")),
+        );
+    });
+    // The copied positions' fees are losses like any other.
+    for (const c of active) this.checkFloorOf(c.id);
   }
 
   private onProviderStops(providerId: number, orderId: number): void {
     if (!this.byProvider.get(providerId)?.size) return;
     const o = this.engine.liveOrder(orderId);
     if (!o || o.status !== ORDER_STATUS.OPEN) return;
-    for (const f of followersOfOrder(this.db, orderId)) {
-      if (!this.engine.liveOrder(f.order_id)) continue;
-      try {
-        this.engine.setStops(f.account_id, f.order_id, o.takeProfit || null, o.stopLoss || null);
-      } catch (err) {
-        if (!(err instanceof DomainError)) throw err;
-        this.d.log.warn({ err, copy: f.copy_id, order: f.order_id }, "copy stops not mirrored");
-      }
-    }
+    const followers = followersOfOrder(this.db, orderId).filter((f) =>
+      this.engine.liveOrder(f.order_id),
+    );
+    this.followEach(followers, "copy stops not mirrored", (f) =>
+      this.engine.setStops(f.account_id, f.order_id, o.takeProfit || null, o.stopLoss || null),
+    );
   }
 
   private onProviderClosed(providerId: number, orderIds: number[]): void {
-    if (this.byAccount.has(providerId)) return;
     if (!this.byProvider.get(providerId)?.size) return;
-    for (const orderId of orderIds)
-      for (const f of followersOfOrder(this.db, orderId)) {
-        if (!this.engine.liveOrder(f.order_id)) continue; // closed on the same tick already
-        try {
-          this.engine.close(f.account_id, f.order_id, null, "copy_provider_closed");
-        } catch (err) {
-          if (!(err instanceof DomainError)) throw err;
-          this.d.log.warn({ err, copy: f.copy_id, order: f.order_id }, "copy close not mirrored");
-        }
-      }
+    // Followers closed on the same tick already (the same take-profit or stop-loss) are left out.
+    const followers = orderIds
+      .flatMap((orderId) => followersOfOrder(this.db, orderId))
+      .filter((f) => this.engine.liveOrder(f.order_id));
+    this.followEach(followers, "copy close not mirrored", (f) =>
+      this.engine.close(f.account_id, f.order_id, null, "copy_provider_closed"),
+    );
   }
 
-  /** Opens the copy's share of the provider's open position `o`, or records why not. */
-  private mirrorOpen(c: CopyRow, o: OrderState): void {
-    if (copySawOrder(this.db, c.id, o.id)) return;
+  /** One command per follower, all in one transaction, each in its own savepoint. */
+  private followEach(
+    followers: { copy_id: number; account_id: number; order_id: number }[],
+    refused: string,
+    command: (f: { copy_id: number; account_id: number; order_id: number }) => void,
+  ): void {
+    if (followers.length === 0) return;
+    this.engine.batch(() => {
+      for (const f of followers)
+        try {
+          this.savepoint(() => command(f));
+        } catch (err) {
+          if (!(err instanceof DomainError)) throw err;
+          this.d.log.warn({ err, copy: f.copy_id, order: f.order_id }, refused);
+        }
+    });
+  }
+
+  /** Runs fn in a savepoint of the transaction under way: a refusal undoes only fn's writes. */
+  private savepoint(fn: () => void): void {
+    this.db.transaction(fn)();
+  }
+
+  /**
+   * Opens the copy's share of the provider's open position `o`, or records why not. The provider's
+   * equity is read once by the caller for every copy of one fill.
+   */
+  private mirrorOpen(
+    c: CopyRow,
+    o: OrderState,
+    providerEquityMicro: number,
+    seenBefore: "check" | "new",
+  ): void {
+    // A fill's event comes once; "copy open trades" may meet a trade the copy already took.
+    if (seenBefore === "check" && copySawOrder(this.db, c.id, o.id)) return;
     const now = Date.now();
     const skip = (reason: string) =>
       insertCopyTrade(this.db, {
@@ -351,7 +383,7 @@ export class CopyTrading {
         multiple: c.multiple,
         providerLots: o.lots,
         copyEquityMicro: this.engine.accountValues(c.account_id).equityMicro,
-        providerEquityMicro: this.engine.accountValues(c.provider_id).equityMicro,
+        providerEquityMicro,
       },
       inst.pip,
     );
@@ -388,9 +420,10 @@ export class CopyTrading {
 
   /** "Copy open trades": the provider's open positions, at market, in proportion. */
   private copyOpenTrades(c: CopyRow): void {
+    const providerEquityMicro = this.engine.accountValues(c.provider_id).equityMicro;
     for (const id of this.engine.openPositionIds(c.provider_id)) {
       const o = this.engine.liveOrder(id);
-      if (o) this.guard(c, () => this.mirrorOpen(c, o));
+      if (o) this.guard(c, () => this.mirrorOpen(c, o, providerEquityMicro, "check"));
     }
   }
 
@@ -403,16 +436,18 @@ export class CopyTrading {
     for (const c of [...this.live.values()]) {
       if (!this.live.has(c.id)) continue;
       // Only open positions move a copy's equity on a tick (read from memory, no store call).
-      if (this.engine.openPositionIds(c.account_id).length === 0) continue;
+      if (this.engine.openPositionCount(c.account_id) === 0) continue;
       const equity = this.engine.heldEquityMicro(c.account_id);
       if (equity !== null) this.endAtFloor(c, equity);
     }
   }
 
-  /** The floor check of one live copy, its equity read in full. */
+  /** The floor check of one live copy (its equity from memory when the engine holds the account). */
   private checkFloorOf(copyId: number): void {
     const c = this.live.get(copyId);
-    if (c) this.endAtFloor(c, this.engine.accountValues(c.account_id).equityMicro);
+    if (!c) return;
+    const held = this.engine.heldEquityMicro(c.account_id);
+    this.endAtFloor(c, held ?? this.engine.accountValues(c.account_id).equityMicro);
   }
 
   private endAtFloor(c: CopyRow, equityMicro: number): void {
@@ -435,15 +470,25 @@ export class CopyTrading {
   ): CopyRow {
     // Out of the live set first: no mirroring and no second stop-loss while it closes.
     this.forget(c);
-    for (const id of this.engine.openPositionIds(c.account_id))
-      this.engine.close(c.account_id, id, null, closeReason);
-    const now = Date.now();
-    this.d.money.transaction(() => {
-      const balance = this.engine.accountValues(c.account_id).balanceMicro;
-      if (balance > 0) this.move(c.account_id, c.user_id, balance, "copy_out", c.id, now);
-      markCopyStopped(this.db, { id: c.id, reason, remark, now });
-      inTx?.(copyById(this.db, c.id)!);
-    });
+    try {
+      const open = this.engine.openPositionIds(c.account_id);
+      if (open.length > 0)
+        this.engine.batch(() => {
+          for (const id of open) this.engine.close(c.account_id, id, null, closeReason);
+        });
+      const now = Date.now();
+      this.d.money.transaction(() => {
+        const balance = this.engine.accountValues(c.account_id).balanceMicro;
+        if (balance > 0) this.move(c.account_id, c.user_id, balance, "copy_out", c.id, now);
+        markCopyStopped(this.db, { id: c.id, reason, remark, now });
+        inTx?.(copyById(this.db, c.id)!);
+      });
+    } catch (err) {
+      // Not ended (a market closed, the store failed): live again, as the store still says.
+      const row = copyById(this.db, c.id);
+      if (row) this.remember(row);
+      throw err;
+    }
     this.changed(c.user_id);
     return copyById(this.db, c.id)!;
   }

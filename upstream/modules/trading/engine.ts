@@ -236,6 +236,16 @@ export class Engine {
     return commands.resetDemo(this.core, userId, idemKey);
   }
 
+  /**
+   * Runs several commands as one transaction, one commit for all (copy trading mirrors one
+   * provider trade to many accounts). Each command inside runs in its own savepoint
+   * (`db.transaction`), so that one refusal undoes only itself; memory is undone with the store if
+   * the whole fails, and events wait for the commit. Not inside another transaction.
+   */
+  batch(fn: () => void): void {
+    this.core.tx.atomically(fn);
+  }
+
   // ---------------------------------------------------------------- the tick
 
   /** Marks to market the instruments that ticked, then books TP/SL, pending activations and stop-outs. */
@@ -253,6 +263,15 @@ export class Engine {
   /** The instrument as the engine trades it (lot step `pip`, minimum lots, leverages), or null. */
   instrument(id: number): InstrumentSpec | null {
     return this.core.specs.get(id);
+  }
+
+  /** How many open positions of the user memory holds (no allocation: the tick's checks). */
+  openPositionCount(userId: number): number {
+    const a = this.core.held.accts.get(userId);
+    if (!a) return 0;
+    let n = 0;
+    for (const p of a.positions) if (p.status === ST_OPEN) n++;
+    return n;
   }
 
   /** Ids of the user's open positions held in memory, in the order they opened. */

@@ -1,0 +1,238 @@
+/**
+ * npm run bench:copy — copy trading's mirroring on this machine (issue 23): one provider with
+ * BENCH_COPIES (1,000 and 10,000 by default, comma-separated) active copies, on SQLite (a file,
+ * WAL, synchronous=FULL, as the product runs) and on PostgreSQL (Debian's server, fsync on, as
+ * `npm run cluster` runs it), in the same run. BENCH_STORES=sqlite or postgres runs one.
+ *
+ * In process, over the store's own interface: the order engine, the copy service and a manual
+ * feed, as the leader runs them. Each copier is an account with 1,000 USD that copies the provider
+ * with 500 USD (proportional, multiplier 1, copy stop-loss 95 % so that none ends). Then
+ * BENCH_TRIALS times (default 10): the provider opens 1 lot of EURUSD at market, and
+ * - fill -> last copy: from the provider's committed fill (a listener on the engine's orderPlaced
+ *   event, registered before the copy service's) to the return of its submit, when every copy's
+ *   position is committed (mirroring is synchronous): p50, p99, max;
+ * - every copy took the trade (copy_trades rows with an order): checked, not assumed;
+ * - the tick while the copies hold their positions: one tick of EURUSD marks every copied position
+ *   and runs the copy stop-loss check (p50, p99 over BENCH_TICKS ticks, default 20), against the
+ *   same tick with no copy open;
+ * - the provider closes: the time to the last copy's close.
+ * Goals: 1,000 copies within 250 ms and 10,000 within 2 s, fill to last copy, and the tick for
+ * everyone else never delayed by more than that.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { ORDER_MODE, ORDER_TYPE } from "@contract/enums";
+import { startPostgres } from "../../scripts/services/postgres.js";
+import { openStore, type DB } from "../../upstream/platform/db.js";
+import { CopyTrading } from "../../upstream/modules/copy/service.js";
+import { fundProvider } from "../../upstream/modules/follow/strategies.js";
+import { createManualFeed, type ManualFeed } from "../../upstream/modules/market/manual-feed.js";
+import { dec } from "../../upstream/modules/money/decimal.js";
+import { moneyOf, type MoneyService } from "../../upstream/modules/money/service.js";
+import { Engine } from "../../upstream/modules/trading/engine.js";
+
+const num = (name: string, dflt: number) => {
+  const v = Number(process.env[name] ?? dflt);
+  if (!Number.isFinite(v) || v <= 0) throw new Error(`${name} must be a positive number`);
+  return v;
+};
+const SIZES = (process.env.BENCH_COPIES ?? "1000,10000").split(",").map(Number);
+const TRIALS = num("BENCH_TRIALS", 10);
+const TICKS = num("BENCH_TICKS", 20);
+const STORES = (process.env.BENCH_STORES ?? "sqlite,postgres").split(",");
+const GOAL_MS: Record<number, number> = { 1000: 250, 10000: 2000 };
+
+const log = (m: string) => console.error(`[bench:copy] ${m}`);
+const quiet = { error: (o: unknown) => console.error(o), warn: () => {} };
+
+interface Figures {
+  store: string;
+  copies: number;
+  fillP50: number;
+  fillP99: number;
+  fillMax: number;
+  closeP50: number;
+  closeMax: number;
+  tickOpenP50: number;
+  tickOpenP99: number;
+  tickIdleP50: number;
+  tickIdleP99: number;
+  copied: number;
+  expected: number;
+}
+
+function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(s.length * p) - 1)] ?? 0;
+}
+
+/** `n` copiers of `provider`, each an account with 1,000 USD copying with 500 USD. */
+function makeCopiers(
+  db: DB,
+  money: MoneyService,
+  copying: CopyTrading,
+  provider: number,
+  n: number,
+) {
+  const BATCH = 500;
+  for (let from = 0; from < n; from += BATCH) {
+    db.transaction(() => {
+      for (let i = from; i < Math.min(n, from + BATCH); i++) {
+        const userId = Number(
+          db
+            .prepare(
+              "INSERT INTO users (uid, email, invite_code, is_demo, created_at) VALUES (?, ?, ?, 0, ?)",
+            )
+            .run(`bc${i}`, `bc${i}@example.com`, `BC${i}`, Date.now()).lastInsertRowid,
+        );
+        money.post({ userId, amountMicro: 1000e6, kind: "deposit" });
+        copying.start(
+          userId,
+          {
+            providerId: provider,
+            amount: "500",
+            mode: "proportional",
+            multiple: "1",
+            stopLossPct: 95,
+            copyOpen: false,
+          },
+          null,
+        );
+      }
+    })();
+  }
+}
+
+function ticks(feed: ManualFeed, base: number, count: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const t0 = performance.now();
+    feed.set("EURUSD", base * (i % 2 ? 1.00002 : 0.99998));
+    out.push(performance.now() - t0);
+  }
+  return out;
+}
+
+function onStore(store: string, where: string, copies: number): Figures {
+  const db = openStore(where);
+  const feed = createManualFeed(db, { alwaysOpen: true });
+  const money = moneyOf(db);
+  const engine = new Engine({ db, feed, money, log: quiet });
+  let filledAt = 0;
+  let provider = -1;
+  engine.events.on("orderPlaced", (e) => {
+    if (e.userId === provider && !e.pending) filledAt = performance.now();
+  });
+  engine.events.on("positionsClosed", (e) => {
+    if (e.userId === provider) filledAt = performance.now();
+  });
+  const copying = new CopyTrading({ db, money, engine, feed, log: quiet });
+  try {
+    const base = feed.quote("EURUSD")!.price;
+    feed.set("EURUSD", base);
+    provider = fundProvider(db, money, { name: "Bench Desk", style: "manual", capital: 10_000e6 });
+    const t0 = performance.now();
+    makeCopiers(db, money, copying, provider, copies);
+    log(`${store}: ${copies} copies made in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const idle = ticks(feed, base, TICKS);
+    const fill: number[] = [];
+    const close: number[] = [];
+    const open: number[] = [];
+    let copied = 0;
+    for (let t = 0; t < TRIALS; t++) {
+      feed.set("EURUSD", base);
+      const o = engine.submit(provider, {
+        side: ORDER_TYPE.BUY,
+        status: ORDER_MODE.MARKET,
+        instrumentId: feed.quote("EURUSD")!.id,
+        lots: dec("1"),
+        leverage: 100,
+        targetPrice: null,
+        takeProfit: null,
+        stopLoss: null,
+      });
+      fill.push(performance.now() - filledAt);
+      copied += (
+        db
+          .prepare(
+            "SELECT COUNT(*) AS n FROM copy_trades WHERE provider_order_id = ? AND order_id IS NOT NULL",
+          )
+          .get(o.id) as { n: number }
+      ).n;
+      if (t === 0) open.push(...ticks(feed, base, TICKS));
+      engine.close(provider, o.id);
+      close.push(performance.now() - filledAt);
+    }
+    return {
+      store,
+      copies,
+      fillP50: pct(fill, 0.5),
+      fillP99: pct(fill, 0.99),
+      fillMax: Math.max(...fill),
+      closeP50: pct(close, 0.5),
+      closeMax: Math.max(...close),
+      tickOpenP50: pct(open, 0.5),
+      tickOpenP99: pct(open, 0.99),
+      tickIdleP50: pct(idle, 0.5),
+      tickIdleP99: pct(idle, 0.99),
+      copied,
+      expected: copies * TRIALS,
+    };
+  } finally {
+    copying.stop();
+    engine.stop();
+    feed.stop();
+    db.close();
+  }
+}
+
+function print(f: Figures): boolean {
+  const goal = GOAL_MS[f.copies];
+  const met = goal === undefined ? null : f.fillP99 <= goal && f.copied === f.expected;
+  const ms = (x: number) => `${x.toFixed(1)} ms`;
+  console.log(
+    `${f.store.padEnd(10)} ${String(f.copies).padStart(6)} copies  fill -> last copy p50 ${ms(f.fillP50)} p99 ${ms(f.fillP99)} max ${ms(f.fillMax)}` +
+      `  (copied ${f.copied}/${f.expected})  close -> last copy p50 ${ms(f.closeP50)} max ${ms(f.closeMax)}`,
+  );
+  console.log(
+    `${"".padEnd(24)}tick with the copies open p50 ${ms(f.tickOpenP50)} p99 ${ms(f.tickOpenP99)}; with none open p50 ${ms(f.tickIdleP50)} p99 ${ms(f.tickIdleP99)}` +
+      (goal === undefined ? "" : `  goal p99 <= ${goal} ms: ${met ? "MET" : "NOT MET"}`),
+  );
+  return met !== false;
+}
+
+async function main(): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tp-bench-copy-"));
+  fs.chmodSync(dir, 0o755);
+  const figures: Figures[] = [];
+  try {
+    if (STORES.includes("sqlite"))
+      for (const n of SIZES) figures.push(onStore("SQLite", path.join(dir, `copy-${n}.sqlite`), n));
+    if (STORES.includes("postgres")) {
+      const pg = await startPostgres({ durable: true, logFile: path.join(dir, "postgres.log") });
+      try {
+        for (const n of SIZES)
+          figures.push(onStore("PostgreSQL", await pg.createDatabase(`bench_copy_${n}`), n));
+      } finally {
+        await pg.stop();
+      }
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  console.log("-".repeat(96));
+  console.log(
+    `copy trading: one provider, ${TRIALS} trades, node ${process.version}, ${os.cpus().length} cores`,
+  );
+  let met = true;
+  for (const f of figures) met = print(f) && met;
+  console.log("-".repeat(96));
+  if (!met && process.env.BENCH_STRICT === "1") process.exit(1);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
