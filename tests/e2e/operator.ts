@@ -43,6 +43,37 @@ export async function operatorPost(
   return answer.data;
 }
 
+/** An operator's GET on the upstream's operator API (/admin/api/...); its data, fails unless answered. */
+export async function operatorGet<T>(path: string): Promise<T> {
+  const upstream = process.env.E2E_UPSTREAM_URL;
+  if (!upstream) throw new Error("E2E_UPSTREAM_URL is not set (playwright.config.ts sets it)");
+  const res = await fetch(`${upstream}/admin/api${path}`, {
+    headers: { authorization: `Bearer ${E2E_OPERATOR_TOKEN}` },
+  });
+  const answer = (await res.json()) as { code: number; msg: string; data: T };
+  if (answer.code !== 1) throw new Error(`${path} refused: ${answer.msg}`);
+  return answer.data;
+}
+
+/**
+ * Approves the waiting real-name verification request with this id number, as an operator does
+ * from the queue (GET /admin/api/real_names, oldest first, a page at a time; then approve).
+ */
+export async function approveRealName(cardId: string): Promise<void> {
+  for (let page = 1; page <= 50; page++) {
+    const { data } = await operatorGet<{ data: { id: number; card_id: string }[] }>(
+      `/real_names?review_status=1&page=${page}`,
+    );
+    const request = data.find((r) => r.card_id === cardId.toUpperCase());
+    if (request) {
+      await operatorPost(`/real_names/${request.id}/approve`);
+      return;
+    }
+    if (data.length === 0) break;
+  }
+  throw new Error(`no waiting verification request with id number ${cardId}`);
+}
+
 let approver: Promise<string> | null = null;
 
 /** The bearer token of this process's second operator (an admin), signed in once. */
