@@ -352,9 +352,12 @@ export function realNameStatus(db: DB, userId: number): number | undefined {
   return r?.status;
 }
 
+// Each optional filter's parameter is typed by a CAST: PostgreSQL cannot tell the type of a
+// parameter that is only tested for NULL.
 const COPY_FILTER = `FROM copies c JOIN users u ON u.id = c.user_id
-  WHERE (@uid IS NULL OR u.uid = @uid) AND (@providerId IS NULL OR c.provider_id = @providerId)
-    AND (@status IS NULL OR c.status = @status)`;
+  WHERE (CAST(@uid AS TEXT) IS NULL OR u.uid = @uid)
+    AND (CAST(@providerId AS BIGINT) IS NULL OR c.provider_id = @providerId)
+    AND (CAST(@status AS TEXT) IS NULL OR c.status = @status)`;
 
 /** A page of copies for operators, newest first, with the owner's uid. */
 export function copiesPage(
