@@ -4,7 +4,7 @@
  */
 import { ORDER_STATUS } from "@contract/enums";
 import type { CopyMode, CopyStatus, CopyStopReason } from "@contract/api/copy";
-import { chunked, tuples, type DB } from "../../platform/db.js";
+import { chunked, prepareOnce, tuples, type DB } from "../../platform/db.js";
 import { newInviteCode, newUid } from "../identity/store.js";
 
 export interface CopyRow {
@@ -132,7 +132,8 @@ export interface NewCopyTrade {
 /** Records copy trades in order, one INSERT per ROWS_PER_STATEMENT (a trade seen before is kept). */
 export function insertCopyTrades(db: DB, ts: readonly NewCopyTrade[]): void {
   for (const part of chunked(ts))
-    db.prepare(
+    prepareOnce(
+      db,
       `INSERT INTO copy_trades (copy_id, provider_order_id, order_id, lots, skip_reason, created_at)
        VALUES ${tuples(part.length, "(?, ?, ?, ?, ?, ?)")}
        ON CONFLICT (copy_id, provider_order_id) DO NOTHING`,

@@ -4,7 +4,7 @@
  * moves balances; only the money service (service.ts, and ledger.ts for the reads) imports it
  * (tests/unit/upstream-boundaries.test.ts).
  */
-import { chunked, tuples, type DB, type Statement } from "../../platform/db.js";
+import { chunked, prepareOnce, tuples, type DB, type Statement } from "../../platform/db.js";
 
 /** A user's balance and locked balance as stored (micro-USD). */
 export interface BalanceRow {
@@ -96,13 +96,12 @@ export function ledgerStore(db: DB): LedgerStore {
 function moveBalances(db: DB, moves: readonly BalanceMove[]): Map<number, number> {
   const after = new Map<number, number>();
   for (const part of chunked(moves)) {
-    const rows = db
-      .prepare(
-        `UPDATE users SET balance_micro = users.balance_micro + v.column2
+    const rows = prepareOnce(
+      db,
+      `UPDATE users SET balance_micro = users.balance_micro + v.column2
          FROM (VALUES ${tuples(part.length, "(CAST(? AS BIGINT), CAST(? AS BIGINT))")}) AS v
          WHERE users.id = v.column1 RETURNING id, balance_micro`,
-      )
-      .all(part.flatMap((m) => [m.userId, m.amountMicro])) as {
+    ).all(part.flatMap((m) => [m.userId, m.amountMicro])) as {
       id: number;
       balance_micro: number;
     }[];
@@ -112,7 +111,8 @@ function moveBalances(db: DB, moves: readonly BalanceMove[]): Map<number, number
 }
 
 function insertRows(db: DB, rows: readonly LedgerInsert[]): void {
-  db.prepare(
+  prepareOnce(
+    db,
     `INSERT INTO ledger (user_id, amount_micro, balance_after_micro, kind, memo, ref, created_at)
      VALUES ${tuples(rows.length, "(?, ?, ?, ?, ?, ?, ?)")}`,
   ).run(

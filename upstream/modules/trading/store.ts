@@ -7,7 +7,7 @@
  */
 import { ORDER_STATUS, ORDER_TAB, type OrderTab } from "@contract/enums";
 import { PAGE_SIZE } from "@contract/constants";
-import { chunked, inList, tuples, type DB } from "../../platform/db.js";
+import { chunked, prepareOnce, inList, tuples, type DB } from "../../platform/db.js";
 import type { InstrumentRow } from "../market/instruments.js";
 import type { CloseReason, PendingKind } from "./orders.js";
 
@@ -172,9 +172,10 @@ export function readBalance(db: DB, q: { userId: number }): number | null {
 export function readBalances(db: DB, userIds: readonly number[]): Map<number, number> {
   const out = new Map<number, number>();
   for (const part of chunked(userIds)) {
-    const rows = db
-      .prepare(`SELECT id, balance_micro FROM users WHERE id IN (${inList(part.length)})`)
-      .all(part) as { id: number; balance_micro: number }[];
+    const rows = prepareOnce(
+      db,
+      `SELECT id, balance_micro FROM users WHERE id IN (${inList(part.length)})`,
+    ).all(part) as { id: number; balance_micro: number }[];
     for (const r of rows) out.set(Number(r.id), r.balance_micro);
   }
   return out;
@@ -193,13 +194,12 @@ export interface OrderCheckRow {
 export function readOrderChecks(db: DB, userIds: readonly number[]): Map<number, OrderCheckRow> {
   const out = new Map<number, OrderCheckRow>();
   for (const part of chunked(userIds)) {
-    const rows = db
-      .prepare(
-        `SELECT u.id, u.balance_micro,
+    const rows = prepareOnce(
+      db,
+      `SELECT u.id, u.balance_micro,
            (SELECT COUNT(*) FROM orders o WHERE o.user_id = u.id AND o.status IN ${LIVE}) AS live
          FROM users u WHERE u.id IN (${inList(part.length)})`,
-      )
-      .all(part) as { id: number; balance_micro: number; live: number }[];
+    ).all(part) as { id: number; balance_micro: number; live: number }[];
     for (const r of rows)
       out.set(Number(r.id), { balance_micro: r.balance_micro, live: Number(r.live) });
   }
@@ -287,12 +287,11 @@ const orderValues = (o: NewOrder): unknown[] => [
 export function insertOrders(db: DB, os: readonly NewOrder[]): Map<number, number> {
   const ids = new Map<number, number>();
   for (const part of chunked(os)) {
-    const rows = db
-      .prepare(
-        `INSERT INTO orders (${ORDER_COLUMNS.join(", ")})
+    const rows = prepareOnce(
+      db,
+      `INSERT INTO orders (${ORDER_COLUMNS.join(", ")})
          VALUES ${tuples(part.length, ORDER_TUPLE)} RETURNING id, user_id`,
-      )
-      .all(part.flatMap(orderValues)) as { id: number; user_id: number }[];
+    ).all(part.flatMap(orderValues)) as { id: number; user_id: number }[];
     for (const r of rows) ids.set(Number(r.user_id), Number(r.id));
   }
   return ids;

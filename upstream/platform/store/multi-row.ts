@@ -5,6 +5,7 @@
  * 8,000 values) under PostgreSQL's 65,535 parameters and SQLite's 32,766 variables.
  */
 import assert from "node:assert/strict";
+import type { DB, Statement } from "./types.js";
 
 export const ROWS_PER_STATEMENT = 500;
 
@@ -29,4 +30,19 @@ export function tuples(rows: number, row: string): string {
 export function inList(n: number): string {
   assert(n > 0 && n <= ROWS_PER_STATEMENT, `an IN list of ${n} values`);
   return Array.from({ length: n }, () => "?").join(", ");
+}
+
+const cached = new WeakMap<DB, Map<string, Statement>>();
+
+/**
+ * `sql` prepared once per store: a multi-row statement's text depends only on its row count, so a
+ * store holds at most ROWS_PER_STATEMENT of each (SQLite would otherwise parse thousands of
+ * parameters on every call; PostgreSQL's store keeps its own by text).
+ */
+export function prepareOnce(db: DB, sql: string): Statement {
+  let m = cached.get(db);
+  if (!m) cached.set(db, (m = new Map()));
+  let st = m.get(sql);
+  if (!st) m.set(sql, (st = db.prepare(sql)));
+  return st;
 }
