@@ -26,6 +26,7 @@ import { fileURLToPath } from "node:url";
 import { PgStore } from "./store/pg.js";
 
 export { SqlArray } from "./store/types.js";
+export { ROWS_PER_STATEMENT, chunked, inList, prepareOnce, tuples } from "./store/multi-row.js";
 export type { AnyFn, DB, Dialect, RunResult, Statement, TransactionFn } from "./store/types.js";
 import type { DB, Dialect } from "./store/types.js";
 

@@ -39,7 +39,7 @@ import { writeAudit } from "../operators/audit.js";
 import { dec, decConst, usdToMicro } from "../money/decimal.js";
 import type { MoneyService } from "../money/service.js";
 import type { PriceFeed } from "../market/feed.js";
-import type { Engine, OrderState } from "../trading/engine.js";
+import type { Engine, MarketItem, OrderState } from "../trading/engine.js";
 import {
   accountKind,
   addInvested,
@@ -51,11 +51,13 @@ import {
   insertCopy,
   insertCopyAccount,
   insertCopyTrade,
+  insertCopyTrades,
   liveCopies,
   markCopyStopped,
   providerById,
   setCopyStatus,
   type CopyRow,
+  type NewCopyTrade,
 } from "./store.js";
 
 export interface CopyRequest {
@@ -286,6 +288,12 @@ export class CopyTrading {
 
   // ---------------------------------------------------------------- mirroring
 
+  /**
+   * Opens the provider's new position `orderId` in every active copy, or records why a copy could
+   * not take it: every copy's lots computed in memory, the orders placed by one submitMarketMany
+   * and every copy_trades row (copied and skipped) written by one multi-row insert inside the same
+   * transaction, so a copy's position and its row commit together.
+   */
   private onProviderFill(providerId: number, orderId: number): void {
     const ids = this.byProvider.get(providerId);
     if (!ids?.size) return;
@@ -296,15 +304,82 @@ export class CopyTrading {
       .filter((c): c is CopyRow => c?.status === "active");
     if (active.length === 0) return;
     const providerEquityMicro = this.engine.accountValues(providerId).equityMicro;
-    // Every copy's order in one transaction (one commit); each in its own savepoint.
-    this.engine.batch(() => {
-      for (const c of active)
-        this.guard(c, () =>
-          this.savepoint(() => this.mirrorOpen(c, o, providerEquityMicro, "new")),
-        );
-    });
+    const equities = this.engine.equitiesMicro(active.map((c) => c.account_id));
+    const now = Date.now();
+    const trades: NewCopyTrade[] = [];
+    const orders: { trade: number; item: MarketItem }[] = [];
+    for (const c of active) {
+      const equity = equities.get(c.account_id);
+      // A live copy's account is a stored user (its row is never deleted).
+      assert(equity !== undefined, `copy ${c.id} has no account ${c.account_id}`);
+      const share = this.shareOf(c, o, providerEquityMicro, equity);
+      trades.push({
+        copyId: c.id,
+        providerOrderId: o.id,
+        orderId: null,
+        lots: share.lots,
+        skipReason: share.skip,
+        now,
+      });
+      if (share.item) orders.push({ trade: trades.length - 1, item: share.item });
+    }
+    try {
+      this.engine.submitMarketMany(
+        orders.map((x) => x.item),
+        (placed) => {
+          placed.forEach((v, k) => {
+            const t = trades[orders[k].trade];
+            if (v instanceof DomainError) {
+              t.lots = null;
+              t.skipReason = v.key;
+            } else t.orderId = v.id;
+          });
+          insertCopyTrades(this.db, trades);
+        },
+      );
+    } catch (err) {
+      // Nothing of this fill was mirrored (the group rolled back as a whole).
+      this.d.log.error({ err, provider: providerId, order: o.id }, "copy fill not mirrored");
+    }
     // The copied positions' fees are losses like any other.
     for (const c of active) this.checkFloorOf(c.id);
+  }
+
+  /**
+   * A copy's share of the provider's open position `o`: the market order to place (its lots, the
+   * provider's side, leverage and stops), or why the copy skips it.
+   */
+  private shareOf(
+    c: CopyRow,
+    o: OrderState,
+    providerEquityMicro: number,
+    copyEquityMicro: number,
+  ): { item: MarketItem | null; lots: string | null; skip: string | null } {
+    const inst = this.engine.instrument(o.instrument.id);
+    if (!inst || !inst.enabled) return { item: null, lots: null, skip: "instrument_not_found" };
+    const lots = copyLots(
+      {
+        mode: c.mode,
+        multiple: c.multiple,
+        providerLots: o.lots,
+        copyEquityMicro,
+        providerEquityMicro,
+      },
+      inst.pip,
+    );
+    if (lots === null || dec(lots).lt(decConst(inst.minLots)))
+      return { item: null, lots: null, skip: "copy_below_min_lot" };
+    const req = {
+      side: o.side === ORDER_TYPE.BUY ? ORDER_TYPE.BUY : ORDER_TYPE.SELL,
+      status: ORDER_MODE.MARKET,
+      instrumentId: inst.id,
+      lots: dec(lots),
+      leverage: o.leverage,
+      targetPrice: null,
+      takeProfit: o.takeProfit || null,
+      stopLoss: o.stopLoss || null,
+    };
+    return { item: { userId: c.account_id, req }, lots, skip: null };
   }
 
   private onProviderStops(providerId: number, orderId: number): void {
@@ -354,67 +429,32 @@ export class CopyTrading {
   }
 
   /**
-   * Opens the copy's share of the provider's open position `o`, or records why not. The provider's
-   * equity is read once by the caller for every copy of one fill.
+   * Opens the copy's share of the provider's open position `o` unless the copy saw it already, or
+   * records why not ("copy open trades" at the start of a copy, one order at a time). The
+   * provider's equity is read once by the caller for every position.
    */
-  private mirrorOpen(
-    c: CopyRow,
-    o: OrderState,
-    providerEquityMicro: number,
-    seenBefore: "check" | "new",
-  ): void {
-    // A fill's event comes once; "copy open trades" may meet a trade the copy already took.
-    if (seenBefore === "check" && copySawOrder(this.db, c.id, o.id)) return;
+  private mirrorOpen(c: CopyRow, o: OrderState, providerEquityMicro: number): void {
+    if (copySawOrder(this.db, c.id, o.id)) return;
     const now = Date.now();
-    const skip = (reason: string) =>
+    const record = (orderId: number | null, lots: string | null, skipReason: string | null) =>
       insertCopyTrade(this.db, {
         copyId: c.id,
         providerOrderId: o.id,
-        orderId: null,
-        lots: null,
-        skipReason: reason,
+        orderId,
+        lots,
+        skipReason,
         now,
       });
-    const inst = this.engine.instrument(o.instrument.id);
-    if (!inst || !inst.enabled) return skip("instrument_not_found");
-    const lots = copyLots(
-      {
-        mode: c.mode,
-        multiple: c.multiple,
-        providerLots: o.lots,
-        copyEquityMicro: this.engine.accountValues(c.account_id).equityMicro,
-        providerEquityMicro,
-      },
-      inst.pip,
-    );
-    if (lots === null || dec(lots).lt(decConst(inst.minLots))) return skip("copy_below_min_lot");
+    const equity = this.engine.accountValues(c.account_id).equityMicro;
+    const share = this.shareOf(c, o, providerEquityMicro, equity);
+    if (!share.item) return record(null, null, share.skip);
     try {
-      this.engine.submit(
-        c.account_id,
-        {
-          side: o.side === ORDER_TYPE.BUY ? ORDER_TYPE.BUY : ORDER_TYPE.SELL,
-          status: ORDER_MODE.MARKET,
-          instrumentId: inst.id,
-          lots: dec(lots),
-          leverage: o.leverage,
-          targetPrice: null,
-          takeProfit: o.takeProfit || null,
-          stopLoss: o.stopLoss || null,
-        },
-        null,
-        (v) =>
-          insertCopyTrade(this.db, {
-            copyId: c.id,
-            providerOrderId: o.id,
-            orderId: v.id,
-            lots,
-            skipReason: null,
-            now,
-          }),
+      this.engine.submit(share.item.userId, share.item.req, null, (v) =>
+        record(v.id, share.lots, null),
       );
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
-      skip(err.key);
+      record(null, null, err.key);
     }
   }
 
@@ -423,7 +463,7 @@ export class CopyTrading {
     const providerEquityMicro = this.engine.accountValues(c.provider_id).equityMicro;
     for (const id of this.engine.openPositionIds(c.provider_id)) {
       const o = this.engine.liveOrder(id);
-      if (o) this.guard(c, () => this.mirrorOpen(c, o, providerEquityMicro, "check"));
+      if (o) this.guard(c, () => this.mirrorOpen(c, o, providerEquityMicro));
     }
   }
 

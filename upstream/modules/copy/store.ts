@@ -4,7 +4,7 @@
  */
 import { ORDER_STATUS } from "@contract/enums";
 import type { CopyMode, CopyStatus, CopyStopReason } from "@contract/api/copy";
-import type { DB } from "../../platform/db.js";
+import { chunked, prepareOnce, tuples, type DB } from "../../platform/db.js";
 import { newInviteCode, newUid } from "../identity/store.js";
 
 export interface CopyRow {
@@ -119,17 +119,30 @@ export function addInvested(db: DB, id: number, deltaMicro: number): void {
   );
 }
 
-export function insertCopyTrade(
-  db: DB,
-  t: {
-    copyId: number;
-    providerOrderId: number;
-    orderId: number | null;
-    lots: string | null;
-    skipReason: string | null;
-    now: number;
-  },
-): void {
+/** A copy's record of one provider trade: the order it opened, or why it skipped it. */
+export interface NewCopyTrade {
+  copyId: number;
+  providerOrderId: number;
+  orderId: number | null;
+  lots: string | null;
+  skipReason: string | null;
+  now: number;
+}
+
+/** Records copy trades in order, one INSERT per ROWS_PER_STATEMENT (a trade seen before is kept). */
+export function insertCopyTrades(db: DB, ts: readonly NewCopyTrade[]): void {
+  for (const part of chunked(ts))
+    prepareOnce(
+      db,
+      `INSERT INTO copy_trades (copy_id, provider_order_id, order_id, lots, skip_reason, created_at)
+       VALUES ${tuples(part.length, "(?, ?, ?, ?, ?, ?)")}
+       ON CONFLICT (copy_id, provider_order_id) DO NOTHING`,
+    ).run(
+      part.flatMap((t) => [t.copyId, t.providerOrderId, t.orderId, t.lots, t.skipReason, t.now]),
+    );
+}
+
+export function insertCopyTrade(db: DB, t: NewCopyTrade): void {
   db.prepare(
     `INSERT INTO copy_trades (copy_id, provider_order_id, order_id, lots, skip_reason, created_at)
      VALUES (@copyId, @providerOrderId, @orderId, @lots, @skipReason, @now)

@@ -4,8 +4,7 @@
  * moves balances; only the money service (service.ts, and ledger.ts for the reads) imports it
  * (tests/unit/upstream-boundaries.test.ts).
  */
-import type { Statement } from "../../platform/db.js";
-import type { DB } from "../../platform/db.js";
+import { chunked, prepareOnce, tuples, type DB, type Statement } from "../../platform/db.js";
 
 /** A user's balance and locked balance as stored (micro-USD). */
 export interface BalanceRow {
@@ -36,8 +35,15 @@ export interface BalanceMove {
 export interface LedgerStore {
   /** Moves a balance by a signed amount; the balance after, or undefined for no such user. */
   moveBalance(m: BalanceMove): number | undefined;
+  /**
+   * Moves the balances of distinct users by signed amounts, ROWS_PER_STATEMENT users a statement;
+   * each moved user's balance after (a user not stored is absent).
+   */
+  moveBalances(moves: readonly BalanceMove[]): Map<number, number>;
   /** Appends one ledger row. */
   insertRow(row: LedgerInsert): void;
+  /** Appends ledger rows in order, ROWS_PER_STATEMENT rows a statement. */
+  insertRows(rows: readonly LedgerInsert[]): void;
   /** Moves an amount between balance and lock_balance (positive: into the lock); both after. */
   shiftToLock(m: BalanceMove): BalanceRow;
   /** Takes an amount out of lock_balance (paid out); both after. */
@@ -71,12 +77,55 @@ export function ledgerStore(db: DB): LedgerStore {
   } satisfies Record<string, Statement>;
   return {
     moveBalance: (m) => (st.move.get(m) as { balance_micro: number } | undefined)?.balance_micro,
+    moveBalances: (moves) => moveBalances(db, moves),
     insertRow: (row) => void st.insert.run(row),
+    insertRows: (rows) => {
+      for (const part of chunked(rows)) insertRows(db, part);
+    },
     shiftToLock: (m) => st.hold.get(m) as BalanceRow,
     releaseLock: (m) => st.release.get(m) as BalanceRow,
     balances: (userId) => st.balances.get({ userId }) as BalanceRow | undefined,
     sum: (userId) => (st.sum.get({ userId }) as { s: number }).s,
   };
+}
+
+/**
+ * One UPDATE … FROM (VALUES …) per slice. The values are cast to BIGINT: PostgreSQL types a
+ * parameter in a VALUES list as text otherwise, and SQLite reads the cast as integer affinity.
+ */
+function moveBalances(db: DB, moves: readonly BalanceMove[]): Map<number, number> {
+  const after = new Map<number, number>();
+  for (const part of chunked(moves)) {
+    const rows = prepareOnce(
+      db,
+      `UPDATE users SET balance_micro = users.balance_micro + v.column2
+         FROM (VALUES ${tuples(part.length, "(CAST(? AS BIGINT), CAST(? AS BIGINT))")}) AS v
+         WHERE users.id = v.column1 RETURNING id, balance_micro`,
+    ).all(part.flatMap((m) => [m.userId, m.amountMicro])) as {
+      id: number;
+      balance_micro: number;
+    }[];
+    for (const r of rows) after.set(Number(r.id), r.balance_micro);
+  }
+  return after;
+}
+
+function insertRows(db: DB, rows: readonly LedgerInsert[]): void {
+  prepareOnce(
+    db,
+    `INSERT INTO ledger (user_id, amount_micro, balance_after_micro, kind, memo, ref, created_at)
+     VALUES ${tuples(rows.length, "(?, ?, ?, ?, ?, ?, ?)")}`,
+  ).run(
+    rows.flatMap((r) => [
+      r.userId,
+      r.amountMicro,
+      r.balanceAfterMicro,
+      r.kind,
+      r.memo,
+      r.ref,
+      r.createdAt,
+    ]),
+  );
 }
 
 /** A ledger row as a user's statement shows it. */

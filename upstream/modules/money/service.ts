@@ -89,6 +89,57 @@ export class MoneyService {
   }
 
   /**
+   * Books many postings of distinct users at once, as many post() calls would in that order: one
+   * balance statement and one ledger statement per ROWS_PER_STATEMENT postings. Returns each
+   * posting's balance after, in order. Runs inside the caller's db transaction when there is one,
+   * otherwise in its own; a floor refusal (floorMicro) undoes all of them with the transaction.
+   */
+  postMany(ps: readonly Posting[]): number[] {
+    if (ps.length === 0) return [];
+    if (!this.db.inTransaction) return this.transaction(() => this.postMany(ps));
+    const users = new Set<number>();
+    for (const p of ps) {
+      assert(
+        Number.isSafeInteger(p.amountMicro),
+        `amount is not an integer micro-USD value: ${p.amountMicro}`,
+      );
+      assert(LEDGER_KINDS.includes(p.kind), `unknown ledger kind: ${p.kind}`);
+      // One UPDATE row per user: a user twice would be moved once (UPDATE … FROM takes one match).
+      assert(!users.has(p.userId), `user ${p.userId} posted twice in one postMany`);
+      users.add(p.userId);
+    }
+    const moved = this.st.moveBalances(ps);
+    // Every posting moved exactly one stored balance.
+    assert.equal(moved.size, ps.length, "postMany moved a balance of no such user");
+    const after = ps.map((p) => {
+      const a = moved.get(p.userId);
+      assert(a !== undefined, `no such user ${p.userId}`);
+      assert(Number.isSafeInteger(a), `balance out of range for user ${p.userId}`);
+      if (p.floorMicro !== undefined && a < p.floorMicro)
+        throw new DomainError(p.refusal ?? "insufficient_balance");
+      return a;
+    });
+    const now = Date.now();
+    this.st.insertRows(
+      ps.map((p, i) => ({
+        userId: p.userId,
+        amountMicro: p.amountMicro,
+        balanceAfterMicro: after[i],
+        kind: p.kind,
+        memo: p.memo ?? null,
+        ref: p.ref ?? null,
+        createdAt: p.at ?? now,
+      })),
+    );
+    // As book() does for one row: rolled-back users are re-announced, listeners learn the balance.
+    for (let i = 0; i < ps.length; i++) {
+      this.touched?.add(ps[i].userId);
+      this.announce(ps[i].userId, after[i]);
+    }
+    return after;
+  }
+
+  /**
    * Holds money for a withdrawal: moves `amountMicro` from the balance into lock_balance, with its
    * ledger row (kind withdrawal_request, the amount negative: the balance went down). Refused when
    * the balance after would be below 0, so two requests can never hold the same money.

@@ -17,7 +17,7 @@ import { InstrumentSpecs } from "./instrument-specs.js";
 import type { InstrumentSpec } from "./orders.js";
 import { Pricing } from "./pricing.js";
 import { TradeSettings, type Settings } from "./settings.js";
-import { orderById, readBalance, type OrderRow } from "./store.js";
+import { orderById, readBalance, readBalances, type OrderRow } from "./store.js";
 import { Transactions } from "./transactions.js";
 
 export interface Logger {
@@ -81,6 +81,24 @@ export class EngineCore {
   /** The user's account in memory, loaded with its stored balance on first use. */
   account(userId: number): Account {
     return this.held.accts.get(userId) ?? this.held.accts.add(userId, this.balance(userId));
+  }
+
+  /**
+   * The accounts of these users in memory, those not yet held loaded with their stored balances by
+   * one query (per ROWS_PER_STATEMENT users); a user with no stored row is left out.
+   */
+  accounts(userIds: readonly number[]): Map<number, Account> {
+    const out = new Map<number, Account>();
+    const missing: number[] = [];
+    for (const id of userIds) {
+      const a = this.held.accts.get(id);
+      if (a) out.set(id, a);
+      else missing.push(id);
+    }
+    if (missing.length === 0) return out;
+    for (const [id, balance] of readBalances(this.db, missing))
+      out.set(id, this.held.accts.get(id) ?? this.held.accts.add(id, balance));
+    return out;
   }
 
   /** When the order was placed (now when the store has no such order). */

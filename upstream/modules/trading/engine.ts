@@ -48,7 +48,7 @@ import { stateOfPos } from "./snapshots.js";
 import * as queries from "./queries.js";
 import type { Settings } from "./settings.js";
 import { liveOrders } from "./store.js";
-import { submit } from "./submit.js";
+import { submit, submitMarketMany, type MarketItem, type Placed } from "./submit.js";
 import { Ticks } from "./ticks.js";
 import type {
   AccountFigures,
@@ -61,6 +61,7 @@ import type {
 // The engine's public API, importable from this module.
 export type { Logger } from "./core.js";
 export type { Settings } from "./settings.js";
+export type { MarketItem, Placed } from "./submit.js";
 export type {
   AccountFigures,
   AccountSnapshot,
@@ -204,6 +205,20 @@ export class Engine {
     return submit(this.core, userId, req, idemKey, inTx);
   }
 
+  /**
+   * Places market orders of distinct users at once (copy trading mirrors one provider fill to every
+   * copy): each checked exactly as submit checks a market order, a refusal being that item's answer
+   * (a DomainError, not thrown), all of them booked in one transaction with a few multi-row
+   * statements. `inTx` runs inside it with every answer; a failure other than a refusal undoes
+   * the whole, store and memory. Not inside another transaction.
+   */
+  submitMarketMany(
+    items: readonly MarketItem[],
+    inTx?: (placed: readonly Placed[]) => void,
+  ): Placed[] {
+    return submitMarketMany(this.core, items, inTx);
+  }
+
   /** Closes an open position of the user at the current price ("manual" unless another reason closed it). */
   close(
     userId: number,
@@ -287,6 +302,18 @@ export class Engine {
   heldEquityMicro(userId: number): number | null {
     const a = this.core.held.accts.get(userId);
     return a ? a.balanceMicro + this.core.pricing.floatingMicro(a) : null;
+  }
+
+  /**
+   * Equity (balance plus floating profit, micro-USD) of each of these accounts from memory, the
+   * accounts not yet held loaded first with one query; equal to accountValues(id).equityMicro, as
+   * the money service tells memory every balance change. Absent: no such user.
+   */
+  equitiesMicro(userIds: readonly number[]): Map<number, number> {
+    const out = new Map<number, number>();
+    for (const [id, a] of this.core.accounts(userIds))
+      out.set(id, a.balanceMicro + this.core.pricing.floatingMicro(a));
+    return out;
   }
 
   /** An open position or pending order held in memory, at the current price; null when not live. */

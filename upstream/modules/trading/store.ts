@@ -7,7 +7,7 @@
  */
 import { ORDER_STATUS, ORDER_TAB, type OrderTab } from "@contract/enums";
 import { PAGE_SIZE } from "@contract/constants";
-import type { DB } from "../../platform/db.js";
+import { chunked, prepareOnce, inList, tuples, type DB } from "../../platform/db.js";
 import type { InstrumentRow } from "../market/instruments.js";
 import type { CloseReason, PendingKind } from "./orders.js";
 
@@ -168,6 +168,44 @@ export function readBalance(db: DB, q: { userId: number }): number | null {
   return r ? r.balance_micro : null;
 }
 
+/** The stored balances of these users (micro-USD), one statement per ROWS_PER_STATEMENT users. */
+export function readBalances(db: DB, userIds: readonly number[]): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const part of chunked(userIds)) {
+    const rows = prepareOnce(
+      db,
+      `SELECT id, balance_micro FROM users WHERE id IN (${inList(part.length)})`,
+    ).all(part) as { id: number; balance_micro: number }[];
+    for (const r of rows) out.set(Number(r.id), r.balance_micro);
+  }
+  return out;
+}
+
+/** A user's stored balance and count of pending and open orders, as a market order is checked. */
+export interface OrderCheckRow {
+  balance_micro: number;
+  live: number;
+}
+
+/**
+ * Balance and live-order count of each of these users (absent: no such user), one statement per
+ * ROWS_PER_STATEMENT users: what placing a market order reads, for many orders at once.
+ */
+export function readOrderChecks(db: DB, userIds: readonly number[]): Map<number, OrderCheckRow> {
+  const out = new Map<number, OrderCheckRow>();
+  for (const part of chunked(userIds)) {
+    const rows = prepareOnce(
+      db,
+      `SELECT u.id, u.balance_micro,
+           (SELECT COUNT(*) FROM orders o WHERE o.user_id = u.id AND o.status IN ${LIVE}) AS live
+         FROM users u WHERE u.id IN (${inList(part.length)})`,
+    ).all(part) as { id: number; balance_micro: number; live: number }[];
+    for (const r of rows)
+      out.set(Number(r.id), { balance_micro: r.balance_micro, live: Number(r.live) });
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------- orders
 
 /** How many pending and open orders the user holds. */
@@ -199,6 +237,64 @@ export interface NewOrder {
 /** Stores a new pending or open order; returns its id. */
 export function insertOrder(db: DB, o: NewOrder): number {
   return (st(db).insertOrder.get(o) as { id: number }).id;
+}
+
+const ORDER_COLUMNS = [
+  "user_id",
+  "instrument_id",
+  "order_type",
+  "status",
+  "pending_kind",
+  "lots",
+  "units",
+  "leverage",
+  "origin_price",
+  "open_price",
+  "take_profit",
+  "stop_loss",
+  "margin_micro",
+  "fee_micro",
+  "created_at",
+  "opened_at",
+];
+/** One order's tuple of parameters in a multi-row INSERT. */
+const ORDER_TUPLE = `(${ORDER_COLUMNS.map(() => "?").join(", ")})`;
+
+/** The values of a NewOrder in the order of ORDER_COLUMNS. */
+const orderValues = (o: NewOrder): unknown[] => [
+  o.userId,
+  o.instrumentId,
+  o.side,
+  o.status,
+  o.pendingKind,
+  o.lots,
+  o.units,
+  o.leverage,
+  o.originPrice,
+  o.openPrice,
+  o.takeProfit,
+  o.stopLoss,
+  o.marginMicro,
+  o.feeMicro,
+  o.createdAt,
+  o.openedAt,
+];
+
+/**
+ * Stores new orders of distinct users, one INSERT per ROWS_PER_STATEMENT orders; returns each
+ * user's new order id (the ids are read back by user: RETURNING's row order is not promised).
+ */
+export function insertOrders(db: DB, os: readonly NewOrder[]): Map<number, number> {
+  const ids = new Map<number, number>();
+  for (const part of chunked(os)) {
+    const rows = prepareOnce(
+      db,
+      `INSERT INTO orders (${ORDER_COLUMNS.join(", ")})
+         VALUES ${tuples(part.length, ORDER_TUPLE)} RETURNING id, user_id`,
+    ).all(part.flatMap(orderValues)) as { id: number; user_id: number }[];
+    for (const r of rows) ids.set(Number(r.user_id), Number(r.id));
+  }
+  return ids;
 }
 
 /** Fills a pending order; true when the stored order was pending (and so is now open). */

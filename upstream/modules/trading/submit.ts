@@ -3,8 +3,11 @@
  * instrument, the settings and the feed, then either a pending order at its target price or a
  * market order filled at the current price with its margin and fee. One transaction each, with the
  * order cap, the free-margin check, the fee's ledger row and the idempotency key's answer.
+ * Many market orders of distinct users (copy trading's mirroring) are placed at once by
+ * submitMarketMany: the same checks, one booking group and a few multi-row statements.
  */
-import { DomainError, CODE_FAIL } from "../../platform/errors.js";
+import assert from "node:assert/strict";
+import { DomainError, CODE_FAIL, CODE_NOT_FOUND } from "../../platform/errors.js";
 import type { Quote } from "../market/feed.js";
 import { decConst, microToNumber, type Dec } from "../money/decimal.js";
 import type { Account, Pos } from "./book.js";
@@ -24,7 +27,13 @@ import {
 } from "./orders.js";
 import type { Settings } from "./settings.js";
 import { stateOfPos } from "./snapshots.js";
-import { countLiveOrders, insertOrder } from "./store.js";
+import {
+  countLiveOrders,
+  insertOrder,
+  insertOrders,
+  readOrderChecks,
+  type NewOrder,
+} from "./store.js";
 
 /** A request that passed the checks common to both kinds of order. */
 interface Accepted {
@@ -127,6 +136,25 @@ function placePending(core: EngineCore, o: Accepted): OrderState {
 }
 
 function placeMarket(core: EngineCore, o: Accepted): OrderState {
+  const pl = priceMarket(core, o);
+  const a = core.account(o.userId);
+  const { v, p, balAfter } = core.tx.run(() => {
+    checkOrderCap(core, o.userId, o.settings.maxOrders);
+    const bal = core.balance(o.userId);
+    a.balanceMicro = bal;
+    checkFreeMargin(core, a, bal, pl.marginMicro + pl.feeMicro);
+    const p = store(core, o, a, pl);
+    const balAfter = pl.feeMicro !== 0 ? postFee(core, p, o.now) : bal;
+    return { v: answer(core, o, p), p, balAfter };
+  });
+  a.balanceMicro = balAfter;
+  core.held.enter(p);
+  core.tx.emit("orderPlaced", { userId: o.userId, orderId: p.id, pending: false });
+  return v;
+}
+
+/** A market order's fill at the current price, its margin and fee (refused when not tradable now). */
+function priceMarket(core: EngineCore, o: Accepted): Placement {
   core.assertTradable(o.inst, o.quote, o.now);
   const price = o.quote.price;
   assertPrice(price, "market order");
@@ -140,27 +168,158 @@ function placeMarket(core: EngineCore, o: Accepted): OrderState {
     o.rate,
   );
   assertOpenAmounts(marginMicro, feeMicro);
-  const a = core.account(o.userId);
-  const { v, p, balAfter } = core.tx.run(() => {
-    checkOrderCap(core, o.userId, o.settings.maxOrders);
-    const bal = core.balance(o.userId);
-    a.balanceMicro = bal;
-    checkFreeMargin(core, a, bal, marginMicro + feeMicro);
-    const p = store(core, o, a, {
-      status: ST_OPEN,
-      pendingKind: null,
-      originPrice: price,
-      openPrice: price,
-      marginMicro,
-      feeMicro,
+  return {
+    status: ST_OPEN,
+    pendingKind: null,
+    originPrice: price,
+    openPrice: price,
+    marginMicro,
+    feeMicro,
+  };
+}
+
+// ---------------------------------------------------------------- many market orders at once
+
+/** One market order of a batch (submitMarketMany). */
+export interface MarketItem {
+  userId: number;
+  req: OrderRequest;
+}
+
+/** A batch's answer for one item, in the items' order: the placed order, or why it was refused. */
+export type Placed = OrderState | DomainError;
+
+/** An item that passed the checks made in memory, with its placement. */
+interface Priced {
+  i: number;
+  o: Accepted;
+  pl: Placement;
+}
+
+/**
+ * Places market orders of distinct users at once, each checked exactly as placeMarket checks it
+ * (accepted, tradable, stops, amounts, then in the transaction the user, the order cap and free
+ * margin on the stored balance), in one booking group: a few multi-row statements for all of them
+ * (their checks' reads, the orders, the fees' balances, the fees' ledger rows) instead of ~8 each.
+ *
+ * A refusal is that item's answer (a DomainError, not thrown) and writes nothing of it; anything
+ * else that fails undoes the whole group, store and memory (Transactions.atomically). `inTx` runs
+ * inside the group with every item's answer. orderPlaced is emitted per order after the commit.
+ *
+ * One order per user: each check reads its account as it was before the batch, which is the
+ * account as placed one by one only when no other item of the batch changed it.
+ */
+export function submitMarketMany(
+  core: EngineCore,
+  items: readonly MarketItem[],
+  inTx?: (placed: readonly Placed[]) => void,
+): Placed[] {
+  const users = new Set(items.map((it) => it.userId));
+  assert.equal(users.size, items.length, "submitMarketMany places one order per user");
+  const out: (Placed | undefined)[] = new Array<Placed | undefined>(items.length);
+  const priced: Priced[] = [];
+  items.forEach((it, i) => {
+    assert.equal(it.req.status, ST_OPEN, "submitMarketMany places market orders only");
+    const r = refusalOr(() => {
+      const o = { ...accept(core, it.userId, it.req, null), inTx: undefined };
+      priced.push({ i, o, pl: priceMarket(core, o) });
     });
-    const balAfter = feeMicro !== 0 ? postFee(core, p, o.now) : bal;
-    return { v: answer(core, o, p), p, balAfter };
+    if (r) out[i] = r;
   });
-  a.balanceMicro = balAfter;
-  core.held.enter(p);
-  core.tx.emit("orderPlaced", { userId: o.userId, orderId: p.id, pending: false });
-  return v;
+  core.tx.atomically(() => {
+    const fits = checkInStore(core, priced, out);
+    const ps = storeMany(core, fits);
+    fits.forEach((x, k) => (out[x.i] = stateOfPos(ps[k], x.o.now, core.pricing)));
+    // Every item has its answer: a placed order or a refusal.
+    const placed = out.map((v, i) => {
+      assert(v !== undefined, `item ${i} of submitMarketMany has no answer`);
+      return v;
+    });
+    inTx?.(placed);
+    for (const p of ps) {
+      core.held.enter(p);
+      core.tx.emit("orderPlaced", { userId: p.userId, orderId: p.id, pending: false });
+    }
+  });
+  return out as Placed[];
+}
+
+/** The DomainError fn refused with, or null when it passed (any other error is thrown on). */
+function refusalOr(fn: () => void): DomainError | null {
+  try {
+    fn();
+    return null;
+  } catch (err) {
+    if (err instanceof DomainError) return err;
+    throw err;
+  }
+}
+
+/**
+ * The checks placeMarket makes in its transaction, for every priced item with one read per
+ * ROWS_PER_STATEMENT users: the user (not_found), the order cap, free margin on the stored balance
+ * (set on the account in memory, as placeMarket does). Refusals go to `out`; returns the items that
+ * fit, each with its account.
+ */
+function checkInStore(
+  core: EngineCore,
+  priced: readonly Priced[],
+  out: (Placed | undefined)[],
+): (Priced & { a: Account })[] {
+  if (priced.length === 0) return [];
+  const checks = readOrderChecks(
+    core.db,
+    priced.map((x) => x.o.userId),
+  );
+  const fits: (Priced & { a: Account })[] = [];
+  for (const x of priced) {
+    const userId = x.o.userId;
+    let a: Account | undefined;
+    const r = refusalOr(() => {
+      const c = checks.get(userId);
+      if (!c) throw new DomainError("not_found", CODE_NOT_FOUND);
+      a = core.held.accts.get(userId) ?? core.held.accts.add(userId, c.balance_micro);
+      if (c.live >= x.o.settings.maxOrders)
+        throw new DomainError("too_many_orders", CODE_FAIL, { count: x.o.settings.maxOrders });
+      a.balanceMicro = c.balance_micro;
+      checkFreeMargin(core, a, c.balance_micro, x.pl.marginMicro + x.pl.feeMicro);
+    });
+    if (r) out[x.i] = r;
+    else fits.push({ ...x, a: a! });
+  }
+  return fits;
+}
+
+/**
+ * Stores the orders that fit (one INSERT per ROWS_PER_STATEMENT) and books their fees through the
+ * money service (postMany); returns them as they will be held in memory, in the same order.
+ */
+function storeMany(core: EngineCore, fits: readonly (Priced & { a: Account })[]): Pos[] {
+  if (fits.length === 0) return [];
+  const ids = insertOrders(
+    core.db,
+    fits.map((x) => newOrderOf(x.o, x.pl)),
+  );
+  // One new order per user, each read back by its user.
+  assert.equal(ids.size, fits.length, "every order of the batch was stored");
+  const ps = fits.map((x) => {
+    const id = ids.get(x.o.userId);
+    assert(id !== undefined, `no stored order for user ${x.o.userId}`);
+    return posOf(core, x.o, x.a, x.pl, id);
+  });
+  const charged = ps.filter((p) => p.feeMicro !== 0);
+  const at = new Map(fits.map((x) => [x.o.userId, x.o.now]));
+  const after = core.money.postMany(
+    charged.map((p) => ({
+      userId: p.userId,
+      amountMicro: -p.feeMicro,
+      kind: "fee" as const,
+      ref: `order:${p.id}`,
+      at: at.get(p.userId),
+    })),
+  );
+  charged.forEach((p, k) => (p.acc.balanceMicro = after[k]));
+  return ps;
 }
 
 /** Refuses a new order while the account holds trade.max_orders pending and open orders (in the order's transaction). */
@@ -200,11 +359,15 @@ function clearlyAffordable(
 
 /** Stores the accepted order as placed; returns it as it will be held in memory. */
 function store(core: EngineCore, o: Accepted, a: Account, pl: Placement): Pos {
-  const { req, inst } = o;
-  const id = insertOrder(core.db, {
+  return posOf(core, o, a, pl, insertOrder(core.db, newOrderOf(o, pl)));
+}
+
+/** The orders row of an accepted order as placed. */
+function newOrderOf(o: Accepted, pl: Placement): NewOrder {
+  return {
     userId: o.userId,
-    instrumentId: inst.id,
-    side: req.side,
+    instrumentId: o.inst.id,
+    side: o.req.side,
     status: pl.status,
     pendingKind: pl.pendingKind,
     lots: o.lots.toString(),
@@ -212,13 +375,18 @@ function store(core: EngineCore, o: Accepted, a: Account, pl: Placement): Pos {
     leverage: o.leverage,
     originPrice: pl.originPrice,
     openPrice: pl.openPrice,
-    takeProfit: req.takeProfit,
-    stopLoss: req.stopLoss,
+    takeProfit: o.req.takeProfit,
+    stopLoss: o.req.stopLoss,
     marginMicro: pl.marginMicro,
     feeMicro: pl.feeMicro,
     createdAt: o.now,
     openedAt: pl.openPrice === null ? null : o.now,
-  });
+  };
+}
+
+/** The stored order `id` as it will be held in memory. */
+function posOf(core: EngineCore, o: Accepted, a: Account, pl: Placement, id: number): Pos {
+  const { req, inst } = o;
   return {
     id,
     userId: o.userId,
