@@ -400,9 +400,18 @@ export class CopyTrading {
     const followers = orderIds
       .flatMap((orderId) => followersOfOrder(this.db, orderId))
       .filter((f) => this.engine.liveOrder(f.order_id));
-    this.followEach(followers, "copy close not mirrored", (f) =>
-      this.engine.close(f.account_id, f.order_id, null, "copy_provider_closed"),
+    if (followers.length === 0) return;
+    const closed = this.engine.closeMany(
+      followers.map((f) => ({ userId: f.account_id, id: f.order_id })),
+      "copy_provider_closed",
     );
+    closed.forEach((v, k) => {
+      if (v instanceof DomainError)
+        this.d.log.warn(
+          { err: v, copy: followers[k].copy_id, order: followers[k].order_id },
+          "copy close not mirrored",
+        );
+    });
   }
 
   /** One command per follower, all in one transaction, each in its own savepoint. */
@@ -498,7 +507,7 @@ export class CopyTrading {
   // ---------------------------------------------------------------- the parts
 
   /**
-   * Ends a copy: closes its open positions at market (each its own command), then in one
+   * Ends a copy: closes its open positions at market (one closeMany, all or none), then in one
    * transaction pays its whole balance back (copy_out) and marks it stopped.
    */
   private end(
@@ -512,10 +521,15 @@ export class CopyTrading {
     this.forget(c);
     try {
       const open = this.engine.openPositionIds(c.account_id);
+      // All or none: a refusal (a market closed) undoes every close of the copy.
       if (open.length > 0)
-        this.engine.batch(() => {
-          for (const id of open) this.engine.close(c.account_id, id, null, closeReason);
-        });
+        this.engine.closeMany(
+          open.map((id) => ({ userId: c.account_id, id })),
+          closeReason,
+          (closed) => {
+            for (const v of closed) if (v instanceof DomainError) throw v;
+          },
+        );
       const now = Date.now();
       this.d.money.transaction(() => {
         const balance = this.engine.accountValues(c.account_id).balanceMicro;

@@ -16,7 +16,7 @@ import { ST_CANCELLED, ST_OPEN, openAmounts, profitUsd, type CloseReason } from 
 import { ONE } from "./pricing.js";
 import { protectionAmount, stopOutOrder } from "./risk.js";
 import { stateClosed, stateOfPos } from "./snapshots.js";
-import { cancelOrder, closeOrder, fillOrder } from "./store.js";
+import { cancelOrder, closeOrder, closeOrders, fillOrder, readBalances } from "./store.js";
 
 /** Realised profit of closing `p` at `price`, micro-USD (an unknown USD rate counts as 1). */
 export function realisedProfit(core: EngineCore, p: Pos, price: number): number {
@@ -78,6 +78,112 @@ export function closePosition(
   core.held.close(p);
   core.tx.emit("positionsClosed", { userId: p.userId, orderIds: [p.id], reason });
   return view;
+}
+
+/** An open position of a bulk close priced in memory: where its answer goes, its price and profit. */
+export interface PricedClose {
+  i: number;
+  p: Pos;
+  price: number;
+  profit: number;
+}
+
+/**
+ * Closes priced positions at once inside the caller's booking group, each booked as closePosition
+ * books it (order row, realised_profit row unless 0, protection when it was the account's last
+ * position), in rounds of distinct accounts (a position's round is how many of its account's
+ * positions came before it): per round one UPDATE of the orders and at most two postMany, per
+ * ROWS_PER_STATEMENT rows. A position the store no longer holds open is refused (order_not_open)
+ * and books nothing. Answers go to `out`; memory changes (undoable) and positionsClosed is emitted
+ * per account after the commit.
+ */
+export function bookCloses(
+  core: EngineCore,
+  priced: readonly PricedClose[],
+  reason: CloseReason,
+  out: (OrderState | DomainError | undefined)[],
+): void {
+  const now = Date.now();
+  const closedIds = new Map<number, number[]>();
+  for (const round of rounds(priced)) {
+    const created = closeOrders(
+      core.db,
+      round.map((x) => ({
+        id: x.p.id,
+        closePrice: x.price,
+        profitMicro: x.profit,
+        reason,
+        closedAt: now,
+      })),
+    );
+    const ok = round.filter((x) => created.has(x.p.id));
+    for (const x of round) if (!created.has(x.p.id)) out[x.i] = new DomainError("order_not_open");
+    const bal = postProfits(core, ok, now);
+    const prots: { x: PricedClose; amount: number }[] = [];
+    for (const x of ok) {
+      // Memory closed the account's earlier rounds already: what is left besides this one.
+      const amount = protectionAmount(bal.get(x.p.userId)!, x.p.acc.positions.size - 1);
+      if (amount !== 0) prots.push({ x, amount });
+    }
+    const after = core.money.postMany(
+      prots.map(({ x, amount }) => ({
+        userId: x.p.userId,
+        amountMicro: amount,
+        kind: "protection" as const,
+        ref: `order:${x.p.id}`,
+        at: now,
+      })),
+    );
+    prots.forEach(({ x }, k) => bal.set(x.p.userId, after[k]));
+    for (const x of ok) {
+      x.p.acc.balanceMicro = bal.get(x.p.userId)!;
+      const c = created.get(x.p.id)!;
+      out[x.i] = stateClosed(x.p, c, core.pricing, x.price, x.profit, reason, now);
+      core.held.close(x.p);
+      const ids = closedIds.get(x.p.userId) ?? [];
+      closedIds.set(x.p.userId, ids.concat(x.p.id));
+    }
+  }
+  for (const [userId, orderIds] of closedIds)
+    core.tx.emit("positionsClosed", { userId, orderIds, reason });
+}
+
+/** `priced` in rounds where each account appears at most once, each account's positions in order. */
+function rounds(priced: readonly PricedClose[]): PricedClose[][] {
+  const out: PricedClose[][] = [];
+  const seen = new Map<number, number>();
+  for (const x of priced) {
+    const k = seen.get(x.p.userId) ?? 0;
+    seen.set(x.p.userId, k + 1);
+    (out[k] ??= []).push(x);
+  }
+  return out;
+}
+
+/**
+ * Books the realised profits of closed positions of distinct accounts as postProfit does (no row
+ * for 0); returns every account's balance after, by user (read from the store when nothing moved).
+ */
+function postProfits(
+  core: EngineCore,
+  ok: readonly PricedClose[],
+  at: number,
+): Map<number, number> {
+  const gains = ok.filter((x) => x.profit !== 0);
+  const after = core.money.postMany(
+    gains.map((x) => ({
+      userId: x.p.userId,
+      amountMicro: x.profit,
+      kind: "realised_profit" as const,
+      ref: `order:${x.p.id}`,
+      at,
+    })),
+  );
+  const bal = new Map(gains.map((x, k) => [x.p.userId, after[k]]));
+  const still = ok.filter((x) => x.profit === 0).map((x) => x.p.userId);
+  if (still.length > 0) for (const [userId, b] of readBalances(core.db, still)) bal.set(userId, b);
+  for (const x of ok) assert(bal.has(x.p.userId), `no stored balance for user ${x.p.userId}`);
+  return bal;
 }
 
 /** Cancels a pending order in one transaction; `inTx` as for closePosition. */

@@ -9,12 +9,21 @@ import { IS_DEMO } from "@contract/enums";
 import { DomainError, CODE_NOT_FOUND } from "../../platform/errors.js";
 import { dec, toMicro } from "../money/decimal.js";
 import type { Pos } from "./book.js";
-import { cancelPending, closePosition, postProfit, realisedProfit } from "./booking.js";
+import {
+  bookCloses,
+  cancelPending,
+  closePosition,
+  postProfit,
+  realisedProfit,
+  type PricedClose,
+} from "./booking.js";
 import type { EngineCore } from "./core.js";
 import type { AccountFigures, OrderState } from "./model.js";
 import { ST_OPEN, ST_PENDING, validateStops, type CloseReason } from "./orders.js";
+import { assertPrice } from "./invariants.js";
 import { accountValues, figuresWithoutPositions } from "./queries.js";
 import { stateOfPos } from "./snapshots.js";
+import { refusalOr } from "./submit.js";
 import { cancelOrder, closeOrder, orderById, readUser, setOrderStops } from "./store.js";
 
 /** The user's live order `id`; refused as not pending / not open / not found otherwise. */
@@ -51,6 +60,60 @@ export function close(
     core.idem.store(userId, idemKey, "close", { id }, view);
     inTx?.(view);
   });
+}
+
+/** One position of a bulk close: its user and order id. */
+export interface CloseItem {
+  userId: number;
+  id: number;
+}
+
+/** A bulk close's answer for one item, in the items' order: the closed order, or why it was refused. */
+export type Closed = OrderState | DomainError;
+
+/**
+ * Closes open positions at once (copy trading mirrors a provider's close to every copy): each
+ * checked and priced in memory exactly as close does (own order, open, live and tradable quote),
+ * a refusal being that item's answer (a DomainError, not thrown); then all of them booked in one
+ * booking group (bookCloses). `inTx` runs inside the group with every answer. Anything else that
+ * fails undoes the whole, store and memory. Not inside another transaction.
+ */
+export function closeMany(
+  core: EngineCore,
+  items: readonly CloseItem[],
+  reason: CloseReason,
+  inTx?: (closed: readonly Closed[]) => void,
+): Closed[] {
+  const out: (Closed | undefined)[] = new Array<Closed | undefined>(items.length);
+  const priced: PricedClose[] = [];
+  const taken = new Set<number>();
+  items.forEach((it, i) => {
+    const r = refusalOr(() => {
+      const p = ownOrder(core, it.userId, it.id);
+      // The same position twice: the second finds it closed, as one by one.
+      if (p.status !== ST_OPEN || taken.has(p.id)) throw new DomainError("order_not_open");
+      const q = core.liveQuote(p.inst);
+      core.assertTradable(p.inst, q, Date.now());
+      assertPrice(q.price, `close of order ${p.id}`);
+      taken.add(p.id);
+      priced.push({ i, p, price: q.price, profit: realisedProfit(core, p, q.price) });
+    });
+    if (r) out[i] = r;
+  });
+  const answers = () =>
+    out.map((v, i) => {
+      assert(v !== undefined, `item ${i} of closeMany has no answer`);
+      return v;
+    });
+  if (priced.length === 0) {
+    inTx?.(answers());
+    return answers();
+  }
+  core.tx.atomically(() => {
+    bookCloses(core, priced, reason, out);
+    inTx?.(answers());
+  });
+  return answers();
 }
 
 /** Cancels a pending order of the user. */

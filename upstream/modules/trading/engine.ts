@@ -41,6 +41,7 @@ import type { PriceFeed, Quote } from "../market/feed.js";
 import { moneyOf, type MoneyService } from "../money/service.js";
 import { round6, type Dec } from "../money/decimal.js";
 import * as commands from "./commands.js";
+import type { CloseItem, Closed } from "./commands.js";
 import { EngineCore, type Logger } from "./core.js";
 import type { EngineEvents } from "./events.js";
 import { ST_OPEN, type CloseReason, type InstrumentSpec } from "./orders.js";
@@ -62,6 +63,7 @@ import type {
 export type { Logger } from "./core.js";
 export type { Settings } from "./settings.js";
 export type { MarketItem, Placed } from "./submit.js";
+export type { CloseItem, Closed } from "./commands.js";
 export type {
   AccountFigures,
   AccountSnapshot,
@@ -228,6 +230,21 @@ export class Engine {
     inTx?: (v: OrderState) => void,
   ): OrderState {
     return commands.close(this.core, userId, id, idemKey, reason, inTx);
+  }
+
+  /**
+   * Closes open positions at once (copy trading mirrors a provider's close to every copy): each
+   * checked and priced exactly as close does, a refusal being that item's answer (a DomainError,
+   * not thrown), all of them booked in one transaction with a few multi-row statements. `inTx`
+   * runs inside it with every answer; a failure other than a refusal undoes the whole, store and
+   * memory. positionsClosed goes out per account after the commit. Not inside another transaction.
+   */
+  closeMany(
+    items: readonly CloseItem[],
+    reason: CloseReason,
+    inTx?: (closed: readonly Closed[]) => void,
+  ): Closed[] {
+    return commands.closeMany(this.core, items, reason, inTx);
   }
 
   /** Cancels a pending order of the user. */

@@ -313,6 +313,41 @@ export function closeOrder(
   return st(db).close.run(c).changes === 1;
 }
 
+/** An open order's close: price, realised profit, reason and time. */
+export interface OrderClose {
+  id: number;
+  closePrice: number;
+  profitMicro: number;
+  reason: CloseReason;
+  closedAt: number;
+}
+
+/**
+ * Closes open orders as closeOrder does, one UPDATE … FROM (VALUES …) per ROWS_PER_STATEMENT
+ * orders; returns the created_at of each order that was open (and so is now closed), by id. The
+ * values are cast: PostgreSQL
+ * types a parameter in a VALUES list as text otherwise; SQLite reads the casts as affinities.
+ */
+export function closeOrders(db: DB, cs: readonly OrderClose[]): Map<number, number> {
+  const closed = new Map<number, number>();
+  const row =
+    "(CAST(? AS BIGINT), CAST(? AS DOUBLE PRECISION), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS BIGINT))";
+  for (const part of chunked(cs)) {
+    const rows = prepareOnce(
+      db,
+      `UPDATE orders SET status = ${CLOSED}, close_price = v.column2, profit_micro = v.column3,
+         close_reason = v.column4, closed_at = v.column5
+       FROM (VALUES ${tuples(part.length, row)}) AS v
+       WHERE orders.id = v.column1 AND orders.status = ${OPEN} RETURNING orders.id, orders.created_at`,
+    ).all(part.flatMap((c) => [c.id, c.closePrice, c.profitMicro, c.reason, c.closedAt])) as {
+      id: number;
+      created_at: number;
+    }[];
+    for (const r of rows) closed.set(Number(r.id), Number(r.created_at));
+  }
+  return closed;
+}
+
 /** Cancels a pending order; true when the stored order was pending. */
 export function cancelOrder(
   db: DB,

@@ -245,7 +245,7 @@ export function submitMarketMany(
 }
 
 /** The DomainError fn refused with, or null when it passed (any other error is thrown on). */
-function refusalOr(fn: () => void): DomainError | null {
+export function refusalOr(fn: () => void): DomainError | null {
   try {
     fn();
     return null;
