@@ -302,6 +302,29 @@ describe("bad input changes nothing", () => {
   });
 });
 
+describe("a demo reset", () => {
+  it("stops the demo user's copies first, so the reset restores the whole demo money", async () => {
+    const u = await demo(10000);
+    const r = await copy(u.token, {
+      provider_id: providerId,
+      amount: "2000",
+      mode: "fixed",
+      multiple: "0.1",
+    });
+    expect(r.code, r.msg).toBe(CODE.OK);
+    providerOpens(ORDER_TYPE.BUY, "0.1");
+    expect((await detail(u.token, r.data.id)).positions).toHaveLength(1);
+    const reset = await s.post("/v1/api/main/user/resetForexDemoAccount", {}, { token: u.token });
+    expect(reset.code, reset.msg).toBe(CODE.OK);
+    const after = await detail(u.token, r.data.id);
+    expect(after).toMatchObject({ status: "stopped", stop_reason: "user", open_positions: 0 });
+    expect(after.closed[0].CloseReason).toBe("copy_stopped");
+    expect(balanceOf(u.id)).toBe(10000e6);
+    expect(ledgerKinds(u.id).map((x) => x.kind)).toEqual(["copy_in", "copy_out"]);
+    closeProviderPositions();
+  });
+});
+
 describe("the COPY_TRADE push", () => {
   it("gives a snapshot on subscribe, the copy's new value after a tick, and its changes", async () => {
     const u = await demo(10000);

@@ -225,6 +225,16 @@ export class CopyTrading {
     );
   }
 
+  /**
+   * Before a demo account's reset: its copies stop (positions closed, money back), so the reset
+   * restores the whole demo money and no copy keeps demo money beside it. Nothing for a real account.
+   */
+  stopForDemoReset(userId: number): void {
+    if (accountKind(this.db, userId)?.is_demo !== 1) return;
+    for (const c of [...this.live.values()])
+      if (c.user_id === userId) this.end(c, "user", null, "copy_stopped");
+  }
+
   /** Adds money from free margin, or takes some back (at most the copy's free margin and balance). */
   funds(
     userId: number,

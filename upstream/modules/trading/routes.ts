@@ -116,6 +116,8 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): vo
     api.resetForexDemoAccount,
     async (req) => {
       const u = requireUser(ctx.db, req);
+      // The user's copies end first: their money returns and is then part of the reset.
+      ctx.copies.stopForDemoReset(u.id);
       return ctx.ok(
         req,
         accountView(engine.resetDemo(u.id, idemKey(req, req.body))),
