@@ -397,7 +397,7 @@ export class CopyTrading {
     const o = this.engine.liveOrder(orderId);
     if (!o || o.status !== ORDER_STATUS.OPEN) return;
     const followers = followersOfOrder(this.db, orderId).filter((f) =>
-      this.engine.liveOrder(f.order_id),
+      this.engine.isLive(f.order_id),
     );
     this.followEach(followers, "copy stops not mirrored", (f) =>
       this.engine.setStops(f.account_id, f.order_id, o.takeProfit || null, o.stopLoss || null),
@@ -409,7 +409,7 @@ export class CopyTrading {
     // Followers closed on the same tick already (the same take-profit or stop-loss) are left out.
     const followers = orderIds
       .flatMap((orderId) => followersOfOrder(this.db, orderId))
-      .filter((f) => this.engine.liveOrder(f.order_id));
+      .filter((f) => this.engine.isLive(f.order_id));
     if (followers.length === 0) return;
     const closed = this.engine.closeMany(
       followers.map((f) => ({ userId: f.account_id, id: f.order_id })),

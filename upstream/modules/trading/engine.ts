@@ -333,6 +333,11 @@ export class Engine {
     return out;
   }
 
+  /** Whether the order is an open position or a pending order (memory only, no store read). */
+  isLive(id: number): boolean {
+    return this.core.held.orders.has(id);
+  }
+
   /** An open position or pending order held in memory, at the current price; null when not live. */
   liveOrder(id: number): OrderState | null {
     const p = this.core.held.orders.get(id);
