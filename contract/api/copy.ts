@@ -303,9 +303,19 @@ export const copyClosePosition = endpoint<Copy>()({
   body: z.object({ position_id: id }),
 });
 
-/** A COPY_TRADE push (private): every copy of the user not stopped, with its figures now. */
+/** An open copied position's price and floating profit (USD, for display) at a push. */
+export interface CopyPositionFigures {
+  id: number;
+  price: number;
+  profit: number;
+}
+
+/**
+ * A COPY_TRADE push (private): every copy of the user not stopped, with its figures now and each
+ * open copied position's price and profit.
+ */
 export interface CopyTradePush {
-  copies: Copy[];
+  copies: (Copy & { positions: CopyPositionFigures[] })[];
 }
 
 // ---------------------------------------------------------------- a user as a provider

@@ -352,6 +352,10 @@ describe("the COPY_TRADE push", () => {
         from,
       );
       expect(Number(moved.data.copies[0].equity)).toBeGreaterThan(Number(before));
+      // Each open copied position's price and profit travel with it.
+      expect(moved.data.copies[0].positions).toHaveLength(1);
+      expect(moved.data.copies[0].positions[0].profit).toBeGreaterThan(0);
+      expect(moved.data.copies[0].positions[0].price).toBe(eur().price);
       // A command changes the copy: the owner hears of it (paused), and of its end (gone).
       const beforePause = c.msgs.length;
       await s.post(`/api/follow/copy/${r.data.id}/pause`, {}, { token: u.token });

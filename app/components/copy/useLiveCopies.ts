@@ -5,13 +5,16 @@
  * stop may leave an older push as the latest), and a copy the server shows stopped is never
  * overwritten. `initial` (the loader's copies) starts again from the server's figures.
  *
+ * Each copy also carries `livePositions`: its open copied positions' price and profit from the
+ * latest push, by position id (a copy's page shows them moving).
+ *
  * `onChange` hears when the page should load again: a copy's open positions changed, or a push
  * (after the first one, which may be older than the page) no longer names a copy the page shows
  * live (it stopped: by its copy stop-loss, say).
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import { TOPIC } from "@contract/constants";
-import type { Copy, CopyTradePush } from "@contract/api/copy";
+import type { Copy, CopyPositionFigures, CopyTradePush } from "@contract/api/copy";
 import { useLive } from "~/live/useLive";
 
 const TOPICS = [TOPIC.COPY_TRADE] as const;
@@ -27,7 +30,12 @@ type Figures = Pick<
   | "open_positions"
 >;
 
-const figuresOf = (c: Copy): Figures => ({
+/** A copy with its open positions' figures from the latest push (absent before any push). */
+export type LiveCopy = Copy & { livePositions?: Record<number, CopyPositionFigures> };
+
+const figuresOf = (
+  c: CopyTradePush["copies"][number],
+): Figures & Pick<LiveCopy, "livePositions"> => ({
   invested: c.invested,
   balance: c.balance,
   equity: c.equity,
@@ -35,13 +43,16 @@ const figuresOf = (c: Copy): Figures => ({
   stop_loss_level: c.stop_loss_level,
   free_margin: c.free_margin,
   open_positions: c.open_positions,
+  livePositions: Object.fromEntries(
+    (Array.isArray(c.positions) ? c.positions : []).map((p) => [p.id, p]),
+  ),
 });
 
 export function useLiveCopies(
   initial: readonly Copy[],
   onChange?: () => void,
-): Record<number, Copy> {
-  const [live, setLive] = useState<Record<number, Figures>>({});
+): Record<number, LiveCopy> {
+  const [live, setLive] = useState<Record<number, Figures & Pick<LiveCopy, "livePositions">>>({});
   const counts = useRef<Record<number, number>>({});
   const pushes = useRef(0);
   useEffect(() => {
@@ -75,7 +86,7 @@ export function useLiveCopies(
   );
   useLive(TOPICS, onLive);
 
-  const out: Record<number, Copy> = {};
+  const out: Record<number, LiveCopy> = {};
   for (const c of initial) out[c.id] = live[c.id] ? { ...c, ...live[c.id] } : c;
   return out;
 }

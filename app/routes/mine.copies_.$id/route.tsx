@@ -11,6 +11,7 @@ import { Form, Link, useActionData, useLoaderData, useRevalidator } from "@remix
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
 import { ORDER_TYPE } from "@contract/enums";
+import type { CopyPositionFigures } from "@contract/api/copy";
 import { PageHeader } from "~/components/PageHeader";
 import { FormErrors, Hidden, refusalMessages, usePostIntent } from "~/components/Form";
 import { CopyActions, CopyFigures } from "~/components/copy/CopyParts";
@@ -42,19 +43,23 @@ function Side({ side }: { side: "buy" | "sell" | number }) {
 }
 
 function PositionRow({
-  o,
+  o: stored,
+  live,
   precision,
   lang,
   closeKey,
   copyId,
 }: {
   o: OrderView;
+  /** An open position's price and profit from the latest COPY_TRADE push. */
+  live?: CopyPositionFigures;
   precision: number;
   lang: string;
   closeKey?: string;
   copyId: number;
 }) {
   const { t } = useTranslation(["copy", "trade"]);
+  const o = live ? { ...stored, price: live.price, profit: live.profit } : stored;
   const { busyIntent } = usePostIntent();
   return (
     <li className="copy-position" data-testid="copy-position" data-code={o.code}>
@@ -62,7 +67,9 @@ function PositionRow({
         <span className="order-code">{o.code}</span>
         <Side side={o.side} />
         <span>{t("trade:lots_value", { lots: formatLotHint(o.lots, lang), count: o.lots })}</span>
-        <span className={`profit ${signOf(o.profit)}`}>{formatProfit(o.profit, lang)}</span>
+        <span className={`profit ${signOf(o.profit)}`} data-testid="copy-position-profit">
+          {formatProfit(o.profit, lang)}
+        </span>
       </div>
       <div className="copy-position-sub muted">
         <span>
@@ -150,6 +157,7 @@ export default function CopyPage() {
               <PositionRow
                 key={o.id}
                 o={o}
+                live={c.livePositions?.[o.id]}
                 precision={precisionOf(o)}
                 lang={d.lang}
                 closeKey={d.closeKeys[o.id]}

@@ -12,7 +12,8 @@ import type { DB } from "../../platform/db.js";
 import type { Hub } from "../../platform/ws/hub.js";
 import type { Engine } from "../trading/engine.js";
 import type { CopyTrading } from "./service.js";
-import { copiesOfUser } from "./store.js";
+import { MICRO } from "../money/decimal.js";
+import { copiesOfUser, type CopyRow } from "./store.js";
 import { copyView } from "./views.js";
 
 export class CopyPusher {
@@ -43,7 +44,21 @@ export class CopyPusher {
   private pushOf(userId: number, all: boolean): CopyTradePush {
     const live = copiesOfUser(this.db, userId).filter((c) => c.status !== "stopped");
     if (all) for (const c of live) this.engine.takeChanged(c.account_id);
-    return { copies: live.map((c) => copyView(this.db, this.engine, c)) };
+    return this.viewOf(live);
+  }
+
+  /** The copies with their figures and each open copied position's price and profit now. */
+  private viewOf(live: CopyRow[]): CopyTradePush {
+    return {
+      copies: live.map((c) => ({
+        ...copyView(this.db, this.engine, c),
+        positions: this.engine.snapshot(c.account_id).positions.map((p) => ({
+          id: p.id,
+          price: p.price,
+          profit: p.profitMicro / MICRO,
+        })),
+      })),
+    };
   }
 
   flush(): void {
@@ -59,9 +74,7 @@ export class CopyPusher {
         let changed = false;
         for (const c of live) changed = this.engine.takeChanged(c.account_id) || changed;
         if (!changed && seen.has(userId) && !touched.has(userId)) continue;
-        this.hub.publishToUser(userId, TOPIC.COPY_TRADE, {
-          copies: live.map((c) => copyView(this.db, this.engine, c)),
-        } satisfies CopyTradePush);
+        this.hub.publishToUser(userId, TOPIC.COPY_TRADE, this.viewOf(live));
       } catch (err) {
         this.log.error({ err }, "COPY_TRADE push failed");
       }
