@@ -202,6 +202,37 @@ describe("a copy", () => {
     closeProviderPositions();
   });
 
+  it("mirrors a provider's pending order when it fills, on the same tick", async () => {
+    const u = await demo(10000);
+    const r = await copy(u.token, {
+      provider_id: providerId,
+      amount: "1000",
+      mode: "fixed",
+      multiple: "0.1",
+    });
+    expect(r.code, r.msg).toBe(CODE.OK);
+    const price = eur().price;
+    s.feed!.set("EURUSD", price);
+    const target = Number((price * 0.999).toFixed(5));
+    const pending = engine().submit(providerId, {
+      side: ORDER_TYPE.BUY,
+      status: ORDER_MODE.PENDING,
+      instrumentId: eur().id,
+      lots: dec("0.5"),
+      leverage: 100,
+      targetPrice: target,
+      takeProfit: null,
+      stopLoss: null,
+    });
+    // A pending order is not a trade yet: nothing is copied.
+    expect((await detail(u.token, r.data.id)).positions).toHaveLength(0);
+    s.feed!.set("EURUSD", target * 0.9999);
+    const d = await detail(u.token, r.data.id);
+    expect(d.positions.map((p) => p.provider_order_id)).toEqual([pending.id]);
+    expect(d.positions[0].Price).toBe(engine().liveOrder(pending.id)!.openPrice);
+    closeProviderPositions();
+  });
+
   it("records a trade it cannot take, with its reason", async () => {
     const u = await demo(10000);
     const r = await copy(u.token, { provider_id: providerId, amount: "1" });
