@@ -180,8 +180,15 @@ export const EQUITY_POINTS = 120;
 
 const id = wholeField(ID_DIGITS);
 const byId = z.object({ id });
+/** A checkbox: "1", "on", "true" (or JSON true) on; absent, "0", "off", "false" off; else refused. */
 const flag = z.preprocess(
-  (v) => (v === undefined || v === null || v === "" ? undefined : String(v)),
+  (v) =>
+    v === undefined || v === null || v === ""
+      ? undefined
+      : // Only a scalar is read as text: anything else (an object, an array) is refused as it is.
+        typeof v === "string" || typeof v === "number" || typeof v === "boolean"
+        ? String(v)
+        : v,
   z
     .enum(["1", "0", "true", "false", "on", "off"])
     .optional()
