@@ -23,7 +23,7 @@ import {
   stopUserProvider,
   upsertUserProvider,
 } from "./store.js";
-import { usd2 } from "./views.js";
+import { usd2 } from "../follow/stats.js";
 
 /** Why the user may not be a provider (a message key), or null. */
 function ineligibility(db: DB, userId: number): string | null {

@@ -10,13 +10,13 @@ import {
   type CopyDetail,
   type Provider,
 } from "@contract/api/copy";
-import { ORDER_TAB } from "@contract/enums";
+import { ORDER_STATUS, ORDER_TAB } from "@contract/enums";
 import type { DB } from "../../platform/db.js";
 import { translate, type Lang } from "../../platform/i18n.js";
 import { wireTime } from "../../platform/wire.js";
 import type { Engine } from "../trading/engine.js";
 import { orderView } from "../trading/views.js";
-import { traderStats } from "../follow/stats.js";
+import { percent, traderStats, usd2 } from "../follow/stats.js";
 import { totalsOf } from "../follow/store.js";
 import {
   closedNets,
@@ -29,13 +29,6 @@ import {
   type CopyRow,
   type ProviderRow,
 } from "./store.js";
-import { ORDER_STATUS } from "@contract/enums";
-
-/** Micro-USD as USD text with 2 decimals (half away from zero on the third). */
-export function usd2(micro: number): string {
-  const cents = Math.round(micro / 10_000);
-  return (cents / 100).toFixed(2);
-}
 
 export function copyView(db: DB, engine: Engine, c: CopyRow): Copy {
   const provider = providerById(db, c.provider_id);
@@ -129,7 +122,7 @@ export function providerView(db: DB, engine: Engine, p: ProviderRow): Provider {
     three_week_profit: stats.three_week_profit,
     total_rate: stats.total_rate,
     total_trade_num: stats.total_trade_num,
-    win_rate: nets.length ? Math.round((wins / nets.length) * 10_000) / 100 : 0,
+    win_rate: percent(wins, nets.length),
     profit: usd2(nets.reduce((a, n) => a + n.net, 0)),
     max_drawdown: maxDrawdownPct,
     copiers: copying.copiers,
