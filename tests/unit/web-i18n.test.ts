@@ -31,6 +31,8 @@ function flatten(
 }
 
 const placeholders = (s: string) => [...s.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
+/** Markup a string carries for <Trans> (e.g. <bdi> isolating a figure in right-to-left text). */
+const tags = (s: string) => [...s.matchAll(/<\/?(\w+)>/g)].map((m) => m[0]).sort();
 
 const PLURAL_RE = /^(.*)_(zero|one|two|few|many|other)$/;
 const categoriesOf = (l: Lang) =>
@@ -83,7 +85,7 @@ describe("locale files", () => {
 
   const namespaces = fs.readdirSync(path.join(DIR, "en")).filter((f) => f.endsWith(".json"));
   for (const ns of namespaces) {
-    it(`${ns}: same keys (each plural with its language's forms), non-empty strings and the same placeholders`, () => {
+    it(`${ns}: same keys (each plural with its language's forms), non-empty strings, the same placeholders and markup`, () => {
       const en = byBase(flatten(JSON.parse(fs.readFileSync(path.join(DIR, "en", ns), "utf8"))));
       for (const l of LANGUAGES) {
         const file = path.join(DIR, l, ns);
@@ -101,6 +103,9 @@ describe("locale files", () => {
             expect((v as string).trim().length, `${l}/${ns} ${base}_${form}`).toBeGreaterThan(0);
             expect(placeholders(v as string), `${l}/${ns} ${base}_${form}`).toEqual(
               placeholders(refOther as string),
+            );
+            expect(tags(v as string), `${l}/${ns} ${base}_${form} markup`).toEqual(
+              tags(refOther as string),
             );
           }
         }
