@@ -48,7 +48,8 @@ export function web(
   const file = path.join(ROOT, "locales", lang, `${ns}.json`);
   const text = lookup(readJson(file), key);
   if (text === undefined) throw new Error(`no text ${nsKey} in ${file}`);
-  return fill(text, params);
+  // What a person sees: markup for <Trans> (a <bdi> isolating a figure) is not text.
+  return fill(text.replace(/<\/?\w+>/g, ""), params);
 }
 
 /** An upstream message: `upstream("en", "accounts", "accounts.login_failed")`. */

@@ -96,9 +96,10 @@ function englishOf(key: string): string | undefined {
   return m ? english.get(`${m[1]}_other`) : undefined;
 }
 
-/** The terms an English string uses, longer terms first and taken out before shorter ones. */
+/** The terms an English string uses: longer terms first, each taken out before shorter ones. */
 function termsIn(text: string): string[] {
-  let rest = text;
+  // A placeholder's name ({{network}}) and markup are not words the user reads.
+  let rest = text.replace(/\{\{\s*\w+\s*\}\}|<\/?\w+>/g, " ");
   const found: string[] = [];
   for (const { term, pattern } of TERMS) {
     if (!pattern) continue;
@@ -119,6 +120,7 @@ describe("glossaries", () => {
     expect(termsIn("Copy stop-loss reached")).toEqual(["copy stop-loss"]);
     expect(termsIn("Free margin and used margin")).toEqual(["free margin", "margin"]);
     expect(termsIn("Service providers near you")).toEqual([]);
+    expect(termsIn("Not a valid {{network}} address")).toEqual([]);
   });
 
   for (const lang of OTHERS) {

@@ -11,6 +11,7 @@
 import { Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
+import { Isolated } from "~/components/Isolated";
 import { useState, type FormEvent } from "react";
 import { CHANNEL_TYPE, CHARGE_STATUS } from "@contract/enums";
 import { IDEMPOTENCY_FIELD } from "@contract/constants";
@@ -112,11 +113,12 @@ function CoinTab({ d }: { d: Data }) {
             dangerouslySetInnerHTML={{ __html: d.qr }}
           />
         ) : null}
-        <p className="muted">
-          {t("price", {
-            currency: c.currency_code,
-            price: formatBalance(c.usd_price, d.lang),
-          })}
+        <p className="muted" data-testid="charge-price">
+          <Isolated
+            t={t}
+            k="price"
+            values={{ currency: c.currency_code, price: formatBalance(c.usd_price, d.lang) }}
+          />
         </p>
       </div>
       <ChargeForm key={d.idempotencyKey} d={d} intent="coin" usdPrice={c.usd_price}>

@@ -14,6 +14,7 @@ import { useEffect, useRef, useState } from "react";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
+import { Isolated } from "~/components/Isolated";
 import type { DrawCurrency, DrawMethod, DrawRecord } from "@contract/api/finance";
 import { DRAW_FEE_TYPE, DRAW_TYPE, WITHDRAW_STATUS } from "@contract/enums";
 import { IDEMPOTENCY_FIELD } from "@contract/constants";
@@ -304,12 +305,16 @@ function Records(p: {
               data-status={r.status}
             >
               <div className="ledger-main">
-                <span className="ledger-value">
-                  {t("record_amount", {
-                    amount: formatBalance(r.number, p.lang),
-                    net: r.real_number,
-                    code: r.draw_currency.code,
-                  })}
+                <span className="ledger-value ledger-formula">
+                  <Isolated
+                    t={t}
+                    k="record_amount"
+                    values={{
+                      amount: formatBalance(r.number, p.lang),
+                      net: r.real_number,
+                      code: r.draw_currency.code,
+                    }}
+                  />
                 </span>
                 <span className="status">{r.status_name}</span>
               </div>

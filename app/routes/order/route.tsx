@@ -211,8 +211,8 @@ export default function OrderScreen() {
                       </span>
                       {cancelled ? <span className="badge">{t("order:cancelled")}</span> : null}
                     </div>
-                    <div className="order-row-prices">
-                      <span>
+                    <div className="order-row-prices" data-testid="order-prices">
+                      <span data-testid="order-open-price">
                         {formatPrice(
                           d.status === ORDER_TAB.PENDING
                             ? o.originPrice
