@@ -686,7 +686,7 @@ describe("dev outbox switched off", () => {
         { lang: "fr" },
       );
       expect(fr.msg).toBe(
-        "L'envoi des codes n'est pas configuré sur ce serveur ; veuillez contacter le support",
+        "L'envoi des codes n'est pas configuré sur ce serveur ; veuillez contacter l'assistance",
       );
       const db = off.up.ctx.db;
       expect(db.prepare("SELECT COUNT(*) AS n FROM outbox").get()).toEqual({ n: 0 });

@@ -214,7 +214,7 @@ describe("money API", () => {
 
     const ledger = await s.get("/v1/api/main/accountLog/forexChange", { token, lang: "fr" });
     expect(ledger.data.data.map((r: any) => [r.MemoTran, r.Value, r.Balance])).toEqual([
-      ["Retrait restitué", 300, 1000],
+      ["Retrait recrédité", 300, 1000],
       ["Retrait", -300, 700],
       ["Dépôt", 1000, 1000],
     ]);
