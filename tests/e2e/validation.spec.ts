@@ -3,14 +3,14 @@ import { test, expect, field, button, registerEmailByApi, signIn, uniqueEmail } 
 import { upstream, web } from "./texts";
 
 test.describe("bad input", () => {
-  test("mismatched passwords on sign-up: 'Password inconsistency'", async ({ page }, info) => {
+  test("mismatched passwords on sign-up: 'The passwords do not match'", async ({ page }, info) => {
     await page.goto("/register");
     await field(page, "auth:email").fill(uniqueEmail(info, "mismatch"));
     await field(page, "auth:code").fill("123456");
     await field(page, "auth:password").fill("secret-one-1");
     await field(page, "auth:re_password").fill("secret-two-2");
     await button(page, "auth:register_submit").click();
-    await expect(page.getByText("Password inconsistency", { exact: true })).toBeVisible();
+    await expect(page.getByText("The passwords do not match", { exact: true })).toBeVisible();
     await expect(page).toHaveURL(/\/register/);
   });
 

@@ -167,7 +167,7 @@ describe("register and sign in by e-mail", () => {
       s.up.ctx.db.prepare("SELECT COUNT(*) AS n FROM users WHERE email = ?").get("bob@example.com"),
     ).toEqual({ n: 0 });
     expect((await s.post("/api/user/register", { ...base, re_password: "other123" })).msg).toBe(
-      "Password inconsistency",
+      "The passwords do not match",
     );
     expect((await s.post("/api/user/register", { ...base, sms_code: "" })).msg).toBe(
       "Please enter the verification code",
@@ -494,7 +494,7 @@ describe("passwords", () => {
       secondary_password: "Newpass-02",
       auth_code: code,
     });
-    expect(mismatch.msg).toBe("Password inconsistency");
+    expect(mismatch.msg).toBe("The passwords do not match");
     const ok = await s.post("/api/user/forget_password", {
       type: "email",
       account: email,

@@ -301,7 +301,7 @@ describe("money API", () => {
       ],
       [
         { draw_currency_id: trc.id, number: "50", draw_method_id: 999999 },
-        "Please set up a collection account first",
+        "Please add a withdrawal address or bank account first",
       ],
       [{ draw_currency_id: 999999, number: "50", draw_method_id: method }, "No payment channel"],
       // Beyond any amount (15 digits): the field's refusal, never an error.

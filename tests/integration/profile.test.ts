@@ -81,7 +81,7 @@ describe("send_own_code and amend_password", () => {
       { new_password: "Newpass-77", re_password: "Newpass-78", auth_code: box.code },
       { token: keep },
     );
-    expect(mismatch.msg).toBe("Password inconsistency");
+    expect(mismatch.msg).toBe("The passwords do not match");
     const changed = await s.post(
       "/api/user/amend_password",
       { new_password: "Newpass-77", re_password: "Newpass-77", auth_code: box.code },

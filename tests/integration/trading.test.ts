@@ -152,7 +152,7 @@ describe("orders over HTTP", () => {
       ],
       [
         { type: 1, cont: "0.1", forex_id: feed.quote("AMZN")!.id, status: 1, multiple: 10 },
-        "No lever configured, unable to place an order temporarily",
+        "No leverage is set up for this instrument, so orders cannot be placed for now",
       ],
       [
         { type: 1, cont: "0.1", forex_id: EUR(), status: 0, multiple: 100 },

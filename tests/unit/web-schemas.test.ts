@@ -70,7 +70,7 @@ describe("register", () => {
       invite_code: "ABC123",
     });
   });
-  it("says 'Password inconsistency' when the passwords differ", () => {
+  it("says 'The passwords do not match' when the passwords differ", () => {
     expect(parse(registerSchema, { ...ok, re_password: "Secret-1235" }).error?.re_password).toEqual(
       ["auth:password_inconsistency"],
     );
@@ -208,8 +208,8 @@ describe("small forms", () => {
 describe("messages", () => {
   it("every schema message is a translated key, with the spec's English wording", async () => {
     const t = await getT("en", ["common", "auth"]);
-    expect(t("auth:password_inconsistency")).toBe("Password inconsistency");
-    expect(t("auth:please_complete")).toBe("Please complete");
+    expect(t("auth:password_inconsistency")).toBe("The passwords do not match");
+    expect(t("auth:please_complete")).toBe("Please fill in this field");
     const keys = [
       "auth:input_account",
       "auth:input_password",
