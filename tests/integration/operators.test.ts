@@ -579,7 +579,7 @@ describe("operator API", () => {
     // Changing one field checks the whole entry again; hiding takes it off the users' list.
     const path = `/admin/api/charge_channels/${added.data.id}`;
     expect((await post(path, { protocol_code: "TRC20" }, "de")).msg).toBe(
-      "Dies ist keine gültige TRC20-Adresse",
+      "Dies ist keine gültige Adresse im Netzwerk TRC20",
     );
     expect((await post(path, { enabled: "0" })).data.enabled).toBe(0);
     expect((await info()).map((c) => c.id)).not.toContain(added.data.id);
