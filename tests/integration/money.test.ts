@@ -120,7 +120,11 @@ describe("money API", () => {
       { type: 1, draw_id: trc.id, dc_address: "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063" },
       { token, lang: "de" },
     );
-    expect(bad).toMatchObject({ code: 0, msg: "Dies ist keine gültige Adresse im Netzwerk TRC20", data: null });
+    expect(bad).toMatchObject({
+      code: 0,
+      msg: "Dies ist keine gültige Adresse im Netzwerk TRC20",
+      data: null,
+    });
     const id = await bindTron(token, trc.id);
     const bank = await s.post(
       "/api/wallet/bind_draw_method",
