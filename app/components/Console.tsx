@@ -1,7 +1,8 @@
-/** Pieces of the operator console's pages: status tabs, pager, a remark form. */
+/** Pieces of the operator console's pages: status tabs, pager, a remark form, a list of items. */
 import { Form, Link } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
+import type { ReactNode } from "react";
 import { Pager as PagerLinks } from "./Pager";
 import { FormErrors, Hidden, refusalMessages } from "./Form";
 
@@ -102,4 +103,41 @@ export function useQueueRefusals(actionData: unknown, items: readonly { id: numb
       ? refusalMessages(actionData)
       : undefined;
   return { errorsFor, orphan };
+}
+
+/**
+ * A console list screen's body: the last decision's notice, then the items as cards (each drawn by
+ * `children`, an <li>) or the empty text. The list is `testId`, the empty text `${testId}-empty`.
+ */
+export function ConsoleList<T>({
+  notice,
+  items,
+  empty,
+  testId,
+  children,
+}: {
+  notice?: string | null;
+  items: readonly T[];
+  empty: string;
+  testId: string;
+  children: (item: T) => ReactNode;
+}) {
+  return (
+    <>
+      {notice ? (
+        <p className="card notice" role="status">
+          {notice}
+        </p>
+      ) : null}
+      {items.length === 0 ? (
+        <p className="card empty" data-testid={`${testId}-empty`}>
+          {empty}
+        </p>
+      ) : (
+        <ul className="console-list" role="list" data-testid={testId}>
+          {items.map(children)}
+        </ul>
+      )}
+    </>
+  );
 }

@@ -9,7 +9,7 @@ import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
 import { CHARGE_STATUS } from "@contract/enums";
 import { FormErrors, Hidden } from "~/components/Form";
-import { Pager, RemarkForm, StatusTabs, useQueueRefusals } from "~/components/Console";
+import { Pager, RemarkForm, StatusTabs, useQueueRefusals, ConsoleList } from "~/components/Console";
 import { CHARGE_TABS, useConsoleCan } from "~/utils/console";
 import { formatMoney } from "~/utils/format";
 import type { action, loader } from "./charges.server";
@@ -40,105 +40,94 @@ export default function Charges() {
       ) : null}
       <StatusTabs tabs={CHARGE_TABS} current={d.status} label={t("charges_title")} />
       <FormErrors errors={orphan} />
-      {d.notice ? (
-        <p className="card notice" role="status">
-          {d.notice}
-        </p>
-      ) : null}
-      {d.items.length === 0 ? (
-        <p className="card empty" data-testid="charges-empty">
-          {t("queue_empty")}
-        </p>
-      ) : (
-        <ul className="console-list" role="list" data-testid="charges">
-          {d.items.map((c) => (
-            <li key={c.id} className="card console-item" data-testid="charge" data-id={c.id}>
-              <div className="console-item-main">
-                <dl className="console-facts">
-                  <dt>{t("id")}</dt>
-                  <dd>#{c.id}</dd>
-                  <dt>{t("user")}</dt>
-                  <dd>
-                    <span className="mono">{c.user.uid}</span> {c.user.email ?? c.user.mobile ?? ""}
-                  </dd>
-                  <dt>{t("amount")}</dt>
-                  <dd data-testid="charge-amount">{formatMoney(c.number, d.lang)} USD</dd>
-                  {c.credited !== null ? (
-                    <>
-                      <dt>{t("credited")}</dt>
-                      <dd>{formatMoney(c.credited, d.lang)} USD</dd>
-                    </>
-                  ) : null}
-                  <dt>{t("currency")}</dt>
-                  <dd>{c.currency_code}</dd>
-                  {c.address ? (
-                    <>
-                      <dt>{t("address")}</dt>
-                      <dd className="mono">{c.address}</dd>
-                    </>
-                  ) : null}
-                  <dt>{t("created_at")}</dt>
-                  <dd>{c.created_at} UTC</dd>
-                  {c.remark ? (
-                    <>
-                      <dt>{t("remark")}</dt>
-                      <dd>{c.remark}</dd>
-                    </>
-                  ) : null}
-                  {c.decided_by ? (
-                    <>
-                      <dt>{t("decided_by")}</dt>
-                      <dd>
-                        {c.decided_by} {c.decided_at} UTC
-                      </dd>
-                    </>
-                  ) : null}
-                </dl>
-                <a href={c.proof} target="_blank" rel="noreferrer" className="console-proof">
-                  <img src={c.proof} alt={t("proof_alt", { id: c.id })} loading="lazy" />
-                </a>
+      <ConsoleList notice={d.notice} items={d.items} empty={t("queue_empty")} testId="charges">
+        {(c) => (
+          <li key={c.id} className="card console-item" data-testid="charge" data-id={c.id}>
+            <div className="console-item-main">
+              <dl className="console-facts">
+                <dt>{t("id")}</dt>
+                <dd>#{c.id}</dd>
+                <dt>{t("user")}</dt>
+                <dd>
+                  <span className="mono">{c.user.uid}</span> {c.user.email ?? c.user.mobile ?? ""}
+                </dd>
+                <dt>{t("amount")}</dt>
+                <dd data-testid="charge-amount">{formatMoney(c.number, d.lang)} USD</dd>
+                {c.credited !== null ? (
+                  <>
+                    <dt>{t("credited")}</dt>
+                    <dd>{formatMoney(c.credited, d.lang)} USD</dd>
+                  </>
+                ) : null}
+                <dt>{t("currency")}</dt>
+                <dd>{c.currency_code}</dd>
+                {c.address ? (
+                  <>
+                    <dt>{t("address")}</dt>
+                    <dd className="mono">{c.address}</dd>
+                  </>
+                ) : null}
+                <dt>{t("created_at")}</dt>
+                <dd>{c.created_at} UTC</dd>
+                {c.remark ? (
+                  <>
+                    <dt>{t("remark")}</dt>
+                    <dd>{c.remark}</dd>
+                  </>
+                ) : null}
+                {c.decided_by ? (
+                  <>
+                    <dt>{t("decided_by")}</dt>
+                    <dd>
+                      {c.decided_by} {c.decided_at} UTC
+                    </dd>
+                  </>
+                ) : null}
+              </dl>
+              <a href={c.proof} target="_blank" rel="noreferrer" className="console-proof">
+                <img src={c.proof} alt={t("proof_alt", { id: c.id })} loading="lazy" />
+              </a>
+            </div>
+            {c.status === CHARGE_STATUS.UNCHECKED && may("money") ? (
+              <div className="console-actions">
+                <Form method="post" className="form console-action" data-testid="approve-form">
+                  <AuthenticityTokenInput />
+                  <Hidden name="intent" value="approve" />
+                  <Hidden name="id" value={c.id} />
+                  <FormErrors errors={errorsFor("approve", c.id)} />
+                  <div className="field">
+                    <label htmlFor={`approve-${c.id}-amount`}>{t("received")}</label>
+                    <input
+                      id={`approve-${c.id}-amount`}
+                      name="amount"
+                      inputMode="decimal"
+                      maxLength={32}
+                      autoComplete="off"
+                      placeholder={String(c.number)}
+                    />
+                  </div>
+                  <button type="submit" className="btn btn-primary">
+                    {t("approve")}
+                  </button>
+                </Form>
+                <RemarkForm
+                  intent="reject"
+                  id={c.id}
+                  button={t("reject")}
+                  errors={errorsFor("reject", c.id)}
+                  danger
+                />
+                <RemarkForm
+                  intent="invalid"
+                  id={c.id}
+                  button={t("mark_invalid")}
+                  errors={errorsFor("invalid", c.id)}
+                />
               </div>
-              {c.status === CHARGE_STATUS.UNCHECKED && may("money") ? (
-                <div className="console-actions">
-                  <Form method="post" className="form console-action" data-testid="approve-form">
-                    <AuthenticityTokenInput />
-                    <Hidden name="intent" value="approve" />
-                    <Hidden name="id" value={c.id} />
-                    <FormErrors errors={errorsFor("approve", c.id)} />
-                    <div className="field">
-                      <label htmlFor={`approve-${c.id}-amount`}>{t("received")}</label>
-                      <input
-                        id={`approve-${c.id}-amount`}
-                        name="amount"
-                        inputMode="decimal"
-                        maxLength={32}
-                        autoComplete="off"
-                        placeholder={String(c.number)}
-                      />
-                    </div>
-                    <button type="submit" className="btn btn-primary">
-                      {t("approve")}
-                    </button>
-                  </Form>
-                  <RemarkForm
-                    intent="reject"
-                    id={c.id}
-                    button={t("reject")}
-                    errors={errorsFor("reject", c.id)}
-                    danger
-                  />
-                  <RemarkForm
-                    intent="invalid"
-                    id={c.id}
-                    button={t("mark_invalid")}
-                    errors={errorsFor("invalid", c.id)}
-                  />
-                </div>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      )}
+            ) : null}
+          </li>
+        )}
+      </ConsoleList>
       <Pager page={d.page} pages={d.pages} query={`status=${d.status}`} />
     </section>
   );

@@ -8,7 +8,7 @@
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormErrors } from "~/components/Form";
-import { Pager, RemarkForm, useQueueRefusals } from "~/components/Console";
+import { Pager, RemarkForm, useQueueRefusals, ConsoleList } from "~/components/Console";
 import { COPY_STATUS_FILTER, useConsoleCan } from "~/utils/console";
 import { formatMoney, signOf } from "~/utils/format";
 import type { action, loader } from "./copies.server";
@@ -33,89 +33,76 @@ export default function Copies() {
       <h1 id="copies-title">{t("copies_title")}</h1>
       <CopyFilter uid={d.uid} providerId={d.providerId} status={d.status} providers={d.providers} />
       <FormErrors errors={orphan} />
-      {d.notice ? (
-        <p className="card notice" role="status">
-          {d.notice}
-        </p>
-      ) : null}
-      {d.items.length === 0 ? (
-        <p className="card empty" data-testid="copies-empty">
-          {t("copies_empty")}
-        </p>
-      ) : (
-        <ul className="console-list" role="list" data-testid="copies">
-          {d.items.map((c) => (
-            <li
-              key={c.id}
-              className="card console-item"
-              data-testid="copy"
-              data-id={c.id}
-              data-status={c.status}
-            >
-              <dl className="console-facts">
-                <dt>{t("id")}</dt>
-                <dd>#{c.id}</dd>
-                <dt>{t("copy_owner")}</dt>
-                <dd className="mono">{c.uid}</dd>
-                <dt>{t("copy_provider")}</dt>
-                <dd>
-                  {c.provider_name} <span className="muted">#{c.provider_id}</span>
-                </dd>
-                <dt>{t("copy_status")}</dt>
-                <dd data-testid="copy-status">{t(`copy_status_${c.status}`)}</dd>
-                <dt>{t("copy_invested")}</dt>
-                <dd>{formatMoney(c.invested, d.lang)} USD</dd>
-                <dt>{t("equity")}</dt>
-                <dd>{formatMoney(c.equity, d.lang)} USD</dd>
-                <dt>{t("copy_profit")}</dt>
-                <dd className={signOf(c.profit)}>{formatMoney(c.profit, d.lang)} USD</dd>
-                <dt>{t("copy_stop_loss_level")}</dt>
-                <dd>
-                  {formatMoney(c.stop_loss_level, d.lang)} USD{" "}
-                  <span className="muted">
-                    ({t("copy_stop_loss_pct", { pct: c.stop_loss_pct })})
-                  </span>
-                </dd>
-                <dt>{t("copy_open_positions")}</dt>
-                <dd>{c.open_positions}</dd>
-                <dt>{t("created_at")}</dt>
-                <dd>{c.created_at} UTC</dd>
-                {c.stopped_at ? (
-                  <>
-                    <dt>{t("copy_stopped_at")}</dt>
-                    <dd>{c.stopped_at} UTC</dd>
-                  </>
-                ) : null}
-                {c.stop_reason ? (
-                  <>
-                    <dt>{t("copy_stop_reason")}</dt>
-                    <dd data-testid="copy-stop-reason" data-reason={c.stop_reason}>
-                      {t(`copy_stop_reason_${c.stop_reason}`)}
-                    </dd>
-                  </>
-                ) : null}
-                {c.stop_remark ? (
-                  <>
-                    <dt>{t("remark")}</dt>
-                    <dd data-testid="copy-remark">{c.stop_remark}</dd>
-                  </>
-                ) : null}
-              </dl>
-              {c.status !== "stopped" && may("money") ? (
-                <div className="console-actions">
-                  <RemarkForm
-                    intent="stop"
-                    id={c.id}
-                    button={t("copy_stop")}
-                    errors={errorsFor("stop", c.id)}
-                    danger
-                  />
-                </div>
+      <ConsoleList notice={d.notice} items={d.items} empty={t("copies_empty")} testId="copies">
+        {(c) => (
+          <li
+            key={c.id}
+            className="card console-item"
+            data-testid="copy"
+            data-id={c.id}
+            data-status={c.status}
+          >
+            <dl className="console-facts">
+              <dt>{t("id")}</dt>
+              <dd>#{c.id}</dd>
+              <dt>{t("copy_owner")}</dt>
+              <dd className="mono">{c.uid}</dd>
+              <dt>{t("copy_provider")}</dt>
+              <dd>
+                {c.provider_name} <span className="muted">#{c.provider_id}</span>
+              </dd>
+              <dt>{t("copy_status")}</dt>
+              <dd data-testid="copy-status">{t(`copy_status_${c.status}`)}</dd>
+              <dt>{t("copy_invested")}</dt>
+              <dd>{formatMoney(c.invested, d.lang)} USD</dd>
+              <dt>{t("equity")}</dt>
+              <dd>{formatMoney(c.equity, d.lang)} USD</dd>
+              <dt>{t("copy_profit")}</dt>
+              <dd className={signOf(c.profit)}>{formatMoney(c.profit, d.lang)} USD</dd>
+              <dt>{t("copy_stop_loss_level")}</dt>
+              <dd>
+                {formatMoney(c.stop_loss_level, d.lang)} USD{" "}
+                <span className="muted">({t("copy_stop_loss_pct", { pct: c.stop_loss_pct })})</span>
+              </dd>
+              <dt>{t("copy_open_positions")}</dt>
+              <dd>{c.open_positions}</dd>
+              <dt>{t("created_at")}</dt>
+              <dd>{c.created_at} UTC</dd>
+              {c.stopped_at ? (
+                <>
+                  <dt>{t("copy_stopped_at")}</dt>
+                  <dd>{c.stopped_at} UTC</dd>
+                </>
               ) : null}
-            </li>
-          ))}
-        </ul>
-      )}
+              {c.stop_reason ? (
+                <>
+                  <dt>{t("copy_stop_reason")}</dt>
+                  <dd data-testid="copy-stop-reason" data-reason={c.stop_reason}>
+                    {t(`copy_stop_reason_${c.stop_reason}`)}
+                  </dd>
+                </>
+              ) : null}
+              {c.stop_remark ? (
+                <>
+                  <dt>{t("remark")}</dt>
+                  <dd data-testid="copy-remark">{c.stop_remark}</dd>
+                </>
+              ) : null}
+            </dl>
+            {c.status !== "stopped" && may("money") ? (
+              <div className="console-actions">
+                <RemarkForm
+                  intent="stop"
+                  id={c.id}
+                  button={t("copy_stop")}
+                  errors={errorsFor("stop", c.id)}
+                  danger
+                />
+              </div>
+            ) : null}
+          </li>
+        )}
+      </ConsoleList>
       <Pager page={d.page} pages={d.pages} query={query} />
     </section>
   );

@@ -8,7 +8,7 @@ import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
 import { WITHDRAW_STATUS } from "@contract/enums";
 import { FormErrors, Hidden } from "~/components/Form";
-import { Pager, RemarkForm, StatusTabs, useQueueRefusals } from "~/components/Console";
+import { Pager, RemarkForm, StatusTabs, useQueueRefusals, ConsoleList } from "~/components/Console";
 import { DRAW_TABS, useConsoleCan } from "~/utils/console";
 import { formatMoney } from "~/utils/format";
 import type { action, loader } from "./draws.server";
@@ -28,86 +28,75 @@ export default function Draws() {
       <h1 id="draws-title">{t("draws_title")}</h1>
       <StatusTabs tabs={DRAW_TABS} current={d.status} label={t("draws_title")} />
       <FormErrors errors={orphan} />
-      {d.notice ? (
-        <p className="card notice" role="status">
-          {d.notice}
-        </p>
-      ) : null}
-      {d.items.length === 0 ? (
-        <p className="card empty" data-testid="draws-empty">
-          {t("queue_empty")}
-        </p>
-      ) : (
-        <ul className="console-list" role="list" data-testid="draws">
-          {d.items.map((w) => (
-            <li key={w.id} className="card console-item" data-testid="draw" data-id={w.id}>
-              <dl className="console-facts">
-                <dt>{t("id")}</dt>
-                <dd>#{w.id}</dd>
-                <dt>{t("user")}</dt>
-                <dd>
-                  <span className="mono">{w.user.uid}</span> {w.user.email ?? w.user.mobile ?? ""}
-                </dd>
-                <dt>{t("amount")}</dt>
-                <dd>{formatMoney(w.number, d.lang)} USD</dd>
-                <dt>{t("fee")}</dt>
-                <dd>{formatMoney(w.fee, d.lang)} USD</dd>
-                <dt>{t("payout")}</dt>
-                <dd>
-                  {w.real_number} {w.currency.code} ({w.currency.protocol})
-                </dd>
-                <dt>{t("destination")}</dt>
-                <dd className="mono">
-                  {w.address ??
-                    [w.bank_name, w.payee_name, w.payee_account].filter(Boolean).join(" · ")}
-                </dd>
-                {w.notes ? (
-                  <>
-                    <dt>{t("notes")}</dt>
-                    <dd>{w.notes}</dd>
-                  </>
-                ) : null}
-                <dt>{t("created_at")}</dt>
-                <dd>{w.created_at} UTC</dd>
-                {w.remark ? (
-                  <>
-                    <dt>{t("remark")}</dt>
-                    <dd data-testid="draw-remark">{w.remark}</dd>
-                  </>
-                ) : null}
-                {w.decided_by ? (
-                  <>
-                    <dt>{t("decided_by")}</dt>
-                    <dd>
-                      {w.decided_by} {w.decided_at} UTC
-                    </dd>
-                  </>
-                ) : null}
-              </dl>
-              {w.status === WITHDRAW_STATUS.REVIEWING && may("money") ? (
-                <div className="console-actions">
-                  <Form method="post" className="form console-action" data-testid="approve-form">
-                    <AuthenticityTokenInput />
-                    <Hidden name="intent" value="approve" />
-                    <Hidden name="id" value={w.id} />
-                    <FormErrors errors={errorsFor("approve", w.id)} />
-                    <button type="submit" className="btn btn-primary">
-                      {t("mark_paid")}
-                    </button>
-                  </Form>
-                  <RemarkForm
-                    intent="reject"
-                    id={w.id}
-                    button={t("reject")}
-                    errors={errorsFor("reject", w.id)}
-                    danger
-                  />
-                </div>
+      <ConsoleList notice={d.notice} items={d.items} empty={t("queue_empty")} testId="draws">
+        {(w) => (
+          <li key={w.id} className="card console-item" data-testid="draw" data-id={w.id}>
+            <dl className="console-facts">
+              <dt>{t("id")}</dt>
+              <dd>#{w.id}</dd>
+              <dt>{t("user")}</dt>
+              <dd>
+                <span className="mono">{w.user.uid}</span> {w.user.email ?? w.user.mobile ?? ""}
+              </dd>
+              <dt>{t("amount")}</dt>
+              <dd>{formatMoney(w.number, d.lang)} USD</dd>
+              <dt>{t("fee")}</dt>
+              <dd>{formatMoney(w.fee, d.lang)} USD</dd>
+              <dt>{t("payout")}</dt>
+              <dd>
+                {w.real_number} {w.currency.code} ({w.currency.protocol})
+              </dd>
+              <dt>{t("destination")}</dt>
+              <dd className="mono">
+                {w.address ??
+                  [w.bank_name, w.payee_name, w.payee_account].filter(Boolean).join(" · ")}
+              </dd>
+              {w.notes ? (
+                <>
+                  <dt>{t("notes")}</dt>
+                  <dd>{w.notes}</dd>
+                </>
               ) : null}
-            </li>
-          ))}
-        </ul>
-      )}
+              <dt>{t("created_at")}</dt>
+              <dd>{w.created_at} UTC</dd>
+              {w.remark ? (
+                <>
+                  <dt>{t("remark")}</dt>
+                  <dd data-testid="draw-remark">{w.remark}</dd>
+                </>
+              ) : null}
+              {w.decided_by ? (
+                <>
+                  <dt>{t("decided_by")}</dt>
+                  <dd>
+                    {w.decided_by} {w.decided_at} UTC
+                  </dd>
+                </>
+              ) : null}
+            </dl>
+            {w.status === WITHDRAW_STATUS.REVIEWING && may("money") ? (
+              <div className="console-actions">
+                <Form method="post" className="form console-action" data-testid="approve-form">
+                  <AuthenticityTokenInput />
+                  <Hidden name="intent" value="approve" />
+                  <Hidden name="id" value={w.id} />
+                  <FormErrors errors={errorsFor("approve", w.id)} />
+                  <button type="submit" className="btn btn-primary">
+                    {t("mark_paid")}
+                  </button>
+                </Form>
+                <RemarkForm
+                  intent="reject"
+                  id={w.id}
+                  button={t("reject")}
+                  errors={errorsFor("reject", w.id)}
+                  danger
+                />
+              </div>
+            ) : null}
+          </li>
+        )}
+      </ConsoleList>
       <Pager page={d.page} pages={d.pages} query={`status=${d.status}`} />
     </section>
   );

@@ -7,7 +7,7 @@
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormErrors } from "~/components/Form";
-import { RemarkForm, useQueueRefusals } from "~/components/Console";
+import { RemarkForm, useQueueRefusals, ConsoleList } from "~/components/Console";
 import { useConsoleCan } from "~/utils/console";
 import { formatMoney } from "~/utils/format";
 import type { action, loader } from "./providers.server";
@@ -26,62 +26,56 @@ export default function Providers() {
     <section aria-labelledby="providers-title">
       <h1 id="providers-title">{t("providers_title")}</h1>
       <FormErrors errors={orphan} />
-      {d.notice ? (
-        <p className="card notice" role="status">
-          {d.notice}
-        </p>
-      ) : null}
-      {d.items.length === 0 ? (
-        <p className="card empty" data-testid="providers-empty">
-          {t("providers_empty")}
-        </p>
-      ) : (
-        <ul className="console-list" role="list" data-testid="providers">
-          {d.items.map((p) => {
-            const intent = p.hidden ? "show" : "hide";
-            return (
-              <li
-                key={p.id}
-                className="card console-item"
-                data-testid="provider"
-                data-id={p.id}
-                data-hidden={p.hidden ? "1" : "0"}
-                data-style={p.style}
-              >
-                <dl className="console-facts">
-                  <dt>{t("id")}</dt>
-                  <dd>#{p.id}</dd>
-                  <dt>{t("provider_name")}</dt>
-                  <dd>{p.name}</dd>
-                  <dt>{t("provider_style")}</dt>
-                  <dd>{t(`provider_style_${p.style}`, { defaultValue: p.style })}</dd>
-                  <dt>{t("provider_visibility")}</dt>
-                  <dd data-testid="provider-visibility">
-                    {p.hidden ? t("hidden_mark") : t("provider_shown")}
-                  </dd>
-                  <dt>{t("provider_active")}</dt>
-                  <dd>{p.active ? t("provider_active_1") : t("provider_active_0")}</dd>
-                  <dt>{t("provider_copiers")}</dt>
-                  <dd>{p.copiers}</dd>
-                  <dt>{t("provider_copying")}</dt>
-                  <dd>{formatMoney(p.copying, d.lang)} USD</dd>
-                </dl>
-                {may("support") ? (
-                  <div className="console-actions">
-                    <RemarkForm
-                      intent={intent}
-                      id={p.id}
-                      button={t(`provider_${intent}`)}
-                      errors={errorsFor(intent, p.id)}
-                      danger={!p.hidden}
-                    />
-                  </div>
-                ) : null}
-              </li>
-            );
-          })}
-        </ul>
-      )}
+      <ConsoleList
+        notice={d.notice}
+        items={d.items}
+        empty={t("providers_empty")}
+        testId="providers"
+      >
+        {(p) => {
+          const intent = p.hidden ? "show" : "hide";
+          return (
+            <li
+              key={p.id}
+              className="card console-item"
+              data-testid="provider"
+              data-id={p.id}
+              data-hidden={p.hidden ? "1" : "0"}
+              data-style={p.style}
+            >
+              <dl className="console-facts">
+                <dt>{t("id")}</dt>
+                <dd>#{p.id}</dd>
+                <dt>{t("provider_name")}</dt>
+                <dd>{p.name}</dd>
+                <dt>{t("provider_style")}</dt>
+                <dd>{t(`provider_style_${p.style}`, { defaultValue: p.style })}</dd>
+                <dt>{t("provider_visibility")}</dt>
+                <dd data-testid="provider-visibility">
+                  {p.hidden ? t("hidden_mark") : t("provider_shown")}
+                </dd>
+                <dt>{t("provider_active")}</dt>
+                <dd>{p.active ? t("provider_active_1") : t("provider_active_0")}</dd>
+                <dt>{t("provider_copiers")}</dt>
+                <dd>{p.copiers}</dd>
+                <dt>{t("provider_copying")}</dt>
+                <dd>{formatMoney(p.copying, d.lang)} USD</dd>
+              </dl>
+              {may("support") ? (
+                <div className="console-actions">
+                  <RemarkForm
+                    intent={intent}
+                    id={p.id}
+                    button={t(`provider_${intent}`)}
+                    errors={errorsFor(intent, p.id)}
+                    danger={!p.hidden}
+                  />
+                </div>
+              ) : null}
+            </li>
+          );
+        }}
+      </ConsoleList>
     </section>
   );
 }

@@ -9,7 +9,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { REQUEST_STATUS } from "@contract/api/admin";
 import { FormErrors } from "~/components/Form";
-import { Pager, RemarkForm, StatusTabs, useQueueRefusals } from "~/components/Console";
+import { Pager, RemarkForm, StatusTabs, useQueueRefusals, ConsoleList } from "~/components/Console";
 import { REQUEST_TABS, useConsoleCan } from "~/utils/console";
 import type { action, loader } from "./requests.server";
 
@@ -29,82 +29,71 @@ export default function Requests() {
       <p className="muted">{t("requests_intro")}</p>
       <StatusTabs tabs={REQUEST_TABS} current={d.status} label={t("requests_title")} />
       <FormErrors errors={orphan} />
-      {d.notice ? (
-        <p className="card notice" role="status">
-          {d.notice}
-        </p>
-      ) : null}
-      {d.items.length === 0 ? (
-        <p className="card empty" data-testid="requests-empty">
-          {t("queue_empty")}
-        </p>
-      ) : (
-        <ul className="console-list" role="list" data-testid="requests">
-          {d.items.map((r) => (
-            <li
-              key={r.id}
-              className="card console-item"
-              data-testid="request"
-              data-id={r.id}
-              data-kind={r.kind}
-            >
-              <dl className="console-facts">
-                <dt>{t("id")}</dt>
-                <dd>#{r.id}</dd>
-                <dt>{t("request_kind")}</dt>
-                <dd>{t(`request_kind_${r.kind.replace(".", "_")}`)}</dd>
-                <dt>{t("target")}</dt>
-                <dd className="mono" data-testid="request-target">
-                  {r.target}
-                </dd>
-                <dt>{t("request_change")}</dt>
-                <dd className="mono" data-testid="request-summary">
-                  {r.summary}
-                </dd>
-                <dt>{t("requested_by")}</dt>
-                <dd data-testid="request-by">
-                  {r.requested_by} {r.requested_at} UTC
-                </dd>
-                {r.decided_by ? (
-                  <>
-                    <dt>{t("decided_by")}</dt>
-                    <dd>
-                      {r.decided_by} {r.decided_at} UTC
-                    </dd>
-                  </>
-                ) : null}
-                {r.remark ? (
-                  <>
-                    <dt>{t("remark")}</dt>
-                    <dd data-testid="request-remark">{r.remark}</dd>
-                  </>
-                ) : null}
-              </dl>
-              {r.status !== REQUEST_STATUS.PENDING ? null : r.requested_by === d.me ? (
-                <p className="muted" data-testid="request-own">
-                  {t("request_own_note")}
-                </p>
-              ) : may(r.permission) ? (
-                <div className="console-actions">
-                  <RemarkForm
-                    intent="approve"
-                    id={r.id}
-                    button={t("approve")}
-                    errors={errorsFor("approve", r.id)}
-                  />
-                  <RemarkForm
-                    intent="reject"
-                    id={r.id}
-                    button={t("reject")}
-                    errors={errorsFor("reject", r.id)}
-                    danger
-                  />
-                </div>
+      <ConsoleList notice={d.notice} items={d.items} empty={t("queue_empty")} testId="requests">
+        {(r) => (
+          <li
+            key={r.id}
+            className="card console-item"
+            data-testid="request"
+            data-id={r.id}
+            data-kind={r.kind}
+          >
+            <dl className="console-facts">
+              <dt>{t("id")}</dt>
+              <dd>#{r.id}</dd>
+              <dt>{t("request_kind")}</dt>
+              <dd>{t(`request_kind_${r.kind.replace(".", "_")}`)}</dd>
+              <dt>{t("target")}</dt>
+              <dd className="mono" data-testid="request-target">
+                {r.target}
+              </dd>
+              <dt>{t("request_change")}</dt>
+              <dd className="mono" data-testid="request-summary">
+                {r.summary}
+              </dd>
+              <dt>{t("requested_by")}</dt>
+              <dd data-testid="request-by">
+                {r.requested_by} {r.requested_at} UTC
+              </dd>
+              {r.decided_by ? (
+                <>
+                  <dt>{t("decided_by")}</dt>
+                  <dd>
+                    {r.decided_by} {r.decided_at} UTC
+                  </dd>
+                </>
               ) : null}
-            </li>
-          ))}
-        </ul>
-      )}
+              {r.remark ? (
+                <>
+                  <dt>{t("remark")}</dt>
+                  <dd data-testid="request-remark">{r.remark}</dd>
+                </>
+              ) : null}
+            </dl>
+            {r.status !== REQUEST_STATUS.PENDING ? null : r.requested_by === d.me ? (
+              <p className="muted" data-testid="request-own">
+                {t("request_own_note")}
+              </p>
+            ) : may(r.permission) ? (
+              <div className="console-actions">
+                <RemarkForm
+                  intent="approve"
+                  id={r.id}
+                  button={t("approve")}
+                  errors={errorsFor("approve", r.id)}
+                />
+                <RemarkForm
+                  intent="reject"
+                  id={r.id}
+                  button={t("reject")}
+                  errors={errorsFor("reject", r.id)}
+                  danger
+                />
+              </div>
+            ) : null}
+          </li>
+        )}
+      </ConsoleList>
       <Pager page={d.page} pages={d.pages} query={`status=${d.status}`} />
     </section>
   );

@@ -11,7 +11,7 @@ import { useTranslation } from "react-i18next";
 import { useConsoleCan } from "~/utils/console";
 import { REAL_NAME_REQUEST } from "@contract/api/verify";
 import { FormErrors, Hidden } from "~/components/Form";
-import { Pager, RemarkForm, StatusTabs, useQueueRefusals } from "~/components/Console";
+import { Pager, RemarkForm, StatusTabs, useQueueRefusals, ConsoleList } from "~/components/Console";
 import verifyStyles from "~/styles/verify.css";
 import { VERIFY_TABS } from "~/utils/verify";
 import type { action, loader } from "./verifications.server";
@@ -33,93 +33,87 @@ export default function Verifications() {
       <h1 id="verifications-title">{t("verify:queue_title")}</h1>
       <StatusTabs tabs={VERIFY_TABS} current={d.status} label={t("verify:queue_title")} />
       <FormErrors errors={orphan} />
-      {d.notice ? (
-        <p className="card notice" role="status">
-          {d.notice}
-        </p>
-      ) : null}
-      {d.items.length === 0 ? (
-        <p className="card empty" data-testid="verifications-empty">
-          {t("operator:queue_empty")}
-        </p>
-      ) : (
-        <ul className="console-list" role="list" data-testid="verifications">
-          {d.items.map((r) => (
-            <li key={r.id} className="card console-item" data-testid="verification" data-id={r.id}>
-              <dl className="console-facts">
-                <dt>{t("operator:id")}</dt>
-                <dd>#{r.id}</dd>
-                <dt>{t("operator:user")}</dt>
-                <dd>
-                  <span className="mono">{r.user.uid}</span> {r.user.email ?? r.user.mobile ?? ""}
-                </dd>
-                <dt>{t("verify:name")}</dt>
-                <dd data-testid="verification-name">{r.name}</dd>
-                <dt>{t("verify:card_id")}</dt>
-                <dd className="mono" data-testid="verification-card">
-                  {r.card_id}
-                </dd>
-                <dt>{t("operator:created_at")}</dt>
-                <dd>{r.created_at} UTC</dd>
-                {r.remark ? (
-                  <>
-                    <dt>{t("operator:remark")}</dt>
-                    <dd data-testid="verification-remark">{r.remark}</dd>
-                  </>
-                ) : null}
-                {r.decided_by ? (
-                  <>
-                    <dt>{t("operator:decided_by")}</dt>
-                    <dd>
-                      {r.decided_by} {r.decided_at} UTC
-                    </dd>
-                  </>
-                ) : null}
-              </dl>
-              <div className="verify-pics">
-                {(
-                  [
-                    [r.front, t("verify:front"), "front"],
-                    [r.back, t("verify:back"), "back"],
-                  ] as const
-                ).map(([src, label, side]) => (
-                  <figure key={side}>
-                    <figcaption>{label}</figcaption>
-                    <a href={src} target="_blank" rel="noreferrer">
-                      <img
-                        src={src}
-                        alt={t("verify:image_alt", { side: label, id: r.id })}
-                        loading="lazy"
-                        data-testid={`verification-${side}`}
-                      />
-                    </a>
-                  </figure>
-                ))}
-              </div>
-              {r.status === REAL_NAME_REQUEST.WAITING && may("support") ? (
-                <div className="console-actions">
-                  <Form method="post" className="form console-action" data-testid="approve-form">
-                    <AuthenticityTokenInput />
-                    <Hidden name="intent" value="approve" />
-                    <Hidden name="id" value={r.id} />
-                    <FormErrors errors={errorsFor("approve", r.id)} />
-                    <button type="submit" className="btn btn-primary">
-                      {t("verify:approve")}
-                    </button>
-                  </Form>
-                  <RemarkForm
-                    intent="reject"
-                    id={r.id}
-                    button={t("verify:reject")}
-                    errors={errorsFor("reject", r.id)}
-                    danger
-                  />
-                </div>
+      <ConsoleList
+        notice={d.notice}
+        items={d.items}
+        empty={t("operator:queue_empty")}
+        testId="verifications"
+      >
+        {(r) => (
+          <li key={r.id} className="card console-item" data-testid="verification" data-id={r.id}>
+            <dl className="console-facts">
+              <dt>{t("operator:id")}</dt>
+              <dd>#{r.id}</dd>
+              <dt>{t("operator:user")}</dt>
+              <dd>
+                <span className="mono">{r.user.uid}</span> {r.user.email ?? r.user.mobile ?? ""}
+              </dd>
+              <dt>{t("verify:name")}</dt>
+              <dd data-testid="verification-name">{r.name}</dd>
+              <dt>{t("verify:card_id")}</dt>
+              <dd className="mono" data-testid="verification-card">
+                {r.card_id}
+              </dd>
+              <dt>{t("operator:created_at")}</dt>
+              <dd>{r.created_at} UTC</dd>
+              {r.remark ? (
+                <>
+                  <dt>{t("operator:remark")}</dt>
+                  <dd data-testid="verification-remark">{r.remark}</dd>
+                </>
               ) : null}
-            </li>
-          ))}
-        </ul>
-      )}
+              {r.decided_by ? (
+                <>
+                  <dt>{t("operator:decided_by")}</dt>
+                  <dd>
+                    {r.decided_by} {r.decided_at} UTC
+                  </dd>
+                </>
+              ) : null}
+            </dl>
+            <div className="verify-pics">
+              {(
+                [
+                  [r.front, t("verify:front"), "front"],
+                  [r.back, t("verify:back"), "back"],
+                ] as const
+              ).map(([src, label, side]) => (
+                <figure key={side}>
+                  <figcaption>{label}</figcaption>
+                  <a href={src} target="_blank" rel="noreferrer">
+                    <img
+                      src={src}
+                      alt={t("verify:image_alt", { side: label, id: r.id })}
+                      loading="lazy"
+                      data-testid={`verification-${side}`}
+                    />
+                  </a>
+                </figure>
+              ))}
+            </div>
+            {r.status === REAL_NAME_REQUEST.WAITING && may("support") ? (
+              <div className="console-actions">
+                <Form method="post" className="form console-action" data-testid="approve-form">
+                  <AuthenticityTokenInput />
+                  <Hidden name="intent" value="approve" />
+                  <Hidden name="id" value={r.id} />
+                  <FormErrors errors={errorsFor("approve", r.id)} />
+                  <button type="submit" className="btn btn-primary">
+                    {t("verify:approve")}
+                  </button>
+                </Form>
+                <RemarkForm
+                  intent="reject"
+                  id={r.id}
+                  button={t("verify:reject")}
+                  errors={errorsFor("reject", r.id)}
+                  danger
+                />
+              </div>
+            ) : null}
+          </li>
+        )}
+      </ConsoleList>
       <Pager page={d.page} pages={d.pages} query={`status=${d.status}`} />
     </section>
   );
