@@ -11,6 +11,7 @@ import {
   createOperatorAccount,
   operatorPost,
   operatorSetting,
+  setPrice,
 } from "./operator";
 import { consoleSessionFile } from "./console";
 import { TEST_BROWSER_PATH } from "../chromium";
@@ -42,6 +43,22 @@ async function raisePerAddressLimits(): Promise<void> {
  */
 async function keepQuotesCurrent(): Promise<void> {
   await operatorSetting("market.stale_after_s", "3600");
+  await openMarket();
+}
+
+/**
+ * Ticks every instrument once at its last price, so that every quote is current from the run's
+ * start whatever the day. The seeded history ends at the last minute each market was open: on a
+ * weekend, Friday's close, which is older than the hour a quote stays current, and a spec that
+ * trades at the price it finds would be refused as stale on Saturdays and Sundays only.
+ */
+async function openMarket(): Promise<void> {
+  const res = await fetch(`${process.env.E2E_UPSTREAM_URL}/v1/api/forex/trade_list`);
+  const list = (await res.json()) as {
+    data: { Code: string; PricePrecision: number; ForexQuotations: { Close: number } }[];
+  };
+  for (const i of list.data)
+    await setPrice(i.Code, i.ForexQuotations.Close.toFixed(i.PricePrecision));
 }
 
 /**

@@ -41,7 +41,9 @@ async function node(name: string, databaseUrl: string): Promise<ClusterNode> {
       devOutbox: true,
       smtpUrl: null,
       rateLimit: false,
+      // Every market open whatever the day: the test prices EURUSD itself.
       marketFeed: "manual",
+      marketAlwaysOpen: true,
       strategies: "off",
       logLevel: "silent",
     },

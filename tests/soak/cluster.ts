@@ -205,6 +205,7 @@ export async function runClusterSoak(
         lots: String(i.ForexMinCont),
         multiple: leverages.includes(100) ? 100 : leverages.at(-1)!,
         price: i.ForexQuotations.Close as number,
+        precision: i.PricePrecision as number,
       };
     });
     const accounts: Account[] = [];
@@ -316,8 +317,13 @@ export async function runClusterSoak(
     const ticker = async () => {
       for (let t = 1; !stopping; t++) {
         const inst = instruments[t % instruments.length];
-        const price = inst.price * (1 + 0.0004 * Math.sin(t / 7));
-        await setPrice(cluster, inst.code, price).catch(() => undefined); // no leader this moment
+        // A price as a person would type it (the contract refuses more decimals than the
+        // instrument quotes); a refusal is a breach, only a moment without a leader is not.
+        const price = (inst.price * (1 + 0.0004 * Math.sin(t / 7))).toFixed(inst.precision);
+        await setPrice(cluster, inst.code, Number(price)).catch((err: Error) => {
+          if (err.message.includes('"status":400'))
+            breach(`tick ${inst.code} ${price}: ${err.message}`);
+        });
         await sleep(250);
       }
     };
@@ -373,6 +379,10 @@ export async function runClusterSoak(
     };
 
     log(`cluster soak: ${o.kills} leader kills, ${o.clients} clients`);
+    // Every instrument ticked once before the clients start: its quote is current whatever the
+    // day (the seeded history ends at the market's last open minute, on a weekend Friday's close).
+    for (const inst of instruments)
+      await setPrice(cluster, inst.code, Number(inst.price.toFixed(inst.precision)));
     const load = [...accounts.map((_, n) => client(n)), ticker()];
     try {
       for (let k = 1; k <= o.kills; k++) {
