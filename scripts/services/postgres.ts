@@ -11,10 +11,13 @@
  */
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { freePort } from "./ports.js";
+
+// Kept for the modules that import it from here (scripts/services/nats.ts among them).
+export { freePort };
 
 export interface PostgresServer {
   /** postgres://tradepost@127.0.0.1:PORT/tradepost */
@@ -54,18 +57,6 @@ export function postgresBinDir(): string {
       "PostgreSQL is not installed: run `bash scripts/ensure-services.sh` (as root it installs Debian's postgresql), or set PG_BIN.",
     );
   return path.join(root, versions[0], "bin");
-}
-
-/** A free loopback TCP port. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 function asServerUser(): { uid?: number; gid?: number } {

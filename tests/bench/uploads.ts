@@ -16,30 +16,19 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import readline from "node:readline";
 import sharp from "sharp";
 import { startMessageSink, waitForCode, type MessageSink } from "../support/message-sink.js";
+import { freePort } from "../../scripts/services/ports.js";
 
 const UPLOADS = Number(process.env.BENCH_UPLOADS || 10);
 const SIGNINS = Number(process.env.BENCH_SIGNINS || 60);
 const MEGAPIXELS = Number(process.env.BENCH_MEGAPIXELS || 16);
 const ROOT = path.resolve(process.env.BENCH_UPSTREAM_ROOT || ".");
 const PASSWORD = "Bench-pass-1234";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function startUpstream(
   sink: MessageSink,

@@ -31,6 +31,7 @@ import {
 } from "../support/cluster";
 import { EventReader, type SseEvent } from "../support/event-reader";
 import { startMessageSink, waitForCode, type MessageSink } from "../support/message-sink";
+import { until } from "../support/wait";
 import { formatClusterSoak, runClusterSoak } from "../soak/cluster";
 import { expectClusterSoakHeld } from "./cluster-soak-expect";
 import { cookieHeader, ensureBuild, keepCookies, postForm } from "./web-harness";
@@ -102,14 +103,6 @@ const profitIs = (orderId: number, price: number, profit: number) => (e: SseEven
     Math.abs(d.ProfitsTotal - profit) < 0.005
   );
 };
-
-async function until(what: string, ok: () => boolean | Promise<boolean>, ms: number) {
-  const end = Date.now() + ms;
-  while (!(await ok())) {
-    if (Date.now() > end) throw new Error(`${what}: not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 interface Instrument {
   Id: number;

@@ -19,6 +19,7 @@ import { LiveManager } from "../../app/live/useLive";
 import { TopicState, topicKind } from "../../app/live/topics";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { until } from "../support/wait";
 
 let dir: string;
 let up: Upstream;
@@ -80,6 +81,8 @@ class Client {
   events: Ev[] = [];
   states = new Map<string, TopicState>();
   status = 0;
+  /** The stream's `error` events: each is a drop the browser saw (it then reconnects). */
+  errors = 0;
   es: EventSource;
   constructor(topics: string, cookie?: string) {
     this.es = new EventSource(`${web.url}/live?topics=${topics}`, {
@@ -115,6 +118,7 @@ class Client {
         this.events.push({ type: t, data, raw });
       });
     }
+    this.es.addEventListener("error", () => this.errors++);
     open.push(this.es);
   }
   of(type: string): unknown[] {
@@ -137,13 +141,6 @@ class Client {
 }
 
 type Quote = { Id: number; Code: string; Close: number; Time: number };
-const until = async (cond: () => boolean | Promise<boolean>, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 const upstreamWs = async () =>
   ((await (await fetch(`${upUrl}/health`)).json()) as { data: { ws: number } }).data.ws;
 
@@ -309,10 +306,13 @@ describe("live bridge", () => {
     await Promise.all(clients.map((c) => c.waitFor((x) => x.of("DAY_MARKET").length >= 2)));
 
     for (const c of clients.slice(1)) c.close();
-    await until(() => bridge.stats().streams === 1);
+    await until("the closed streams leave the bridge", () => bridge.stats().streams === 1);
     expect(bridge.publicTopics().sort()).toEqual(["DAY_MARKET", "KLINE.USDJPY"]);
     clients[0].close();
-    await until(() => bridge.stats().streams === 0 && bridge.publicTopics().length === 0);
+    await until(
+      "the last stream and its topics leave the bridge",
+      () => bridge.stats().streams === 0 && bridge.publicTopics().length === 0,
+    );
     expect(await upstreamWs()).toBe(1);
   });
 
@@ -338,7 +338,7 @@ describe("live bridge", () => {
     const aud = (body.DAY_MARKET as Quote[]).find((q) => q.Code === "AUDUSD")!;
     const p = Math.round(aud.Close * 1.002 * 1e5) / 1e5;
     feed.set("AUDUSD", p);
-    await until(async () => {
+    await until("the new AUDUSD price in /live.json", async () => {
       const b = (await (await fetch(`${web.url}/live.json?topics=DAY_MARKET`)).json()) as {
         DAY_MARKET: Quote[];
       };
@@ -383,7 +383,7 @@ describe("live bridge", () => {
     await Promise.all([a1, a2, b1].map((c) => c.waitFor((x) => x.of("FOREX_TRADE").length >= 1)));
     expect(a1.of("ready")[0]).toEqual({ topics: ["DAY_MARKET", "FOREX_TRADE", "FOREX_CLOSED"] });
     // public + one per user (a1 and a2 share theirs)
-    await until(async () => (await upstreamWs()) === 3);
+    await until("three upstream connections", async () => (await upstreamWs()) === 3);
     expect(bridge.stats().userChannels).toBe(2);
 
     // A buys EURUSD: A's streams see the position, B's never do.
@@ -454,11 +454,11 @@ describe("live bridge", () => {
     // The user's upstream connection closes with their last stream.
     a1.close();
     a2.close();
-    await until(async () => (await upstreamWs()) === 2);
+    await until("A's upstream connection closed", async () => (await upstreamWs()) === 2);
     expect(bridge.stats().userChannels).toBe(1);
     b1.close();
     anon.close();
-    await until(async () => (await upstreamWs()) === 1);
+    await until("only the public upstream connection left", async () => (await upstreamWs()) === 1);
   });
 
   it("keys a private stream by the user the upstream confirms for the token, not by the cookie", async () => {
@@ -512,14 +512,23 @@ describe("live bridge", () => {
     await c.waitFor((x) => x.of("DAY_MARKET").length >= 1);
     await up.close();
     await startUpstream(port);
-    await until(async () => (await upstreamWs().catch(() => 0)) === 1, 10_000);
+    // Set again on every poll: the bridge reconnects on its own schedule, and what counts is a
+    // price set after the restart reaching the stream.
     const p = Math.round(feed.quote("EURUSD")!.price * 1.003 * 1e5) / 1e5;
-    await until(() => {
-      feed.set("EURUSD", p);
-      return c
-        .of("DAY_MARKET")
-        .some((d) => (d as Quote[]).some((q) => q.Code === "EURUSD" && q.Close === p));
-    }, 10_000);
+    await until(
+      "a price set after the restart on the stream opened before it",
+      () => {
+        feed.set("EURUSD", p);
+        return c
+          .of("DAY_MARKET")
+          .some((d) => (d as Quote[]).some((q) => q.Code === "EURUSD" && q.Close === p));
+      },
+      10_000,
+    );
+    // The browser saw no drop: the stream it opened before the restart carried on, with no error
+    // and no new `ready` (which a reconnect of the browser's own would have brought).
+    expect(c.errors).toBe(0);
+    expect(c.of("ready")).toHaveLength(1);
     c.close();
   });
 });
@@ -542,7 +551,7 @@ describe("browser hook's manager (useLive)", () => {
     const b: [string, unknown, unknown][] = [];
     m.add({ topics: new Set(["DAY_MARKET"]), cb: (t, d, st) => a.push([t, d, st]) });
     m.add({ topics: new Set(["KLINE.EURUSD"]), cb: (t, d, st) => b.push([t, d, st]) });
-    await until(() => a.length >= 1 && b.length >= 1);
+    await until("both components' first data", () => a.length >= 1 && b.length >= 1);
     expect(made).toBe(1);
     expect(m.currentMode).toBe("stream");
     expect(a.every(([t]) => t === "DAY_MARKET")).toBe(true);
@@ -551,7 +560,7 @@ describe("browser hook's manager (useLive)", () => {
     const eur = feed.quote("EURUSD")!.price;
     const p = Math.round(eur * 1.0005 * 1e5) / 1e5;
     feed.set("EURUSD", p);
-    await until(() =>
+    await until("the EURUSD change on the first component", () =>
       a.some(([, d]) => (d as Quote[]).length === 1 && (d as Quote[])[0].Close === p),
     );
     // The state handed along is the whole market with the change merged in.
@@ -565,7 +574,7 @@ describe("browser hook's manager (useLive)", () => {
     // A later price reaches the late joiner, still over the one stream made at first.
     const p2 = Math.round(p * 1.0005 * 1e5) / 1e5;
     feed.set("EURUSD", p2);
-    await until(() =>
+    await until("the later price on the late joiner", () =>
       late.some((d) => (d as Quote[]).some((q) => q.Code === "EURUSD" && q.Close === p2)),
     );
     expect(made).toBe(1);
@@ -596,23 +605,28 @@ describe("browser hook's manager (useLive)", () => {
       const m = new LiveManager({ base, firstDataMs: 400, pollMs: 200, retryStreamMs: 1500 });
       const got: Quote[][] = [];
       m.add({ topics: new Set(["DAY_MARKET"]), cb: (_t, d) => got.push(d as Quote[]) });
-      await until(() => m.currentMode === "polling", 3000);
-      await until(() => got.length >= 1);
+      await until("the fall-back to polling", () => m.currentMode === "polling", 3_000);
+      await until("the first poll's data", () => got.length >= 1);
       expect(got[0].length).toBeGreaterThanOrEqual(24);
       const p = Math.round(feed.quote("USDJPY")!.price * 1.001 * 1000) / 1000;
       feed.set("USDJPY", p);
-      await until(() => got.some((d) => d.some((q) => q.Code === "USDJPY" && q.Close === p)), 3000);
+      await until(
+        "the new USDJPY price by polling",
+        () => got.some((d) => d.some((q) => q.Code === "USDJPY" && q.Close === p)),
+        3_000,
+      );
 
       block = false;
       const before = got.length;
-      await until(() => m.currentMode === "stream", 4000);
+      await until("the return to the stream", () => m.currentMode === "stream", 4_000);
       const p2 = Math.round(p * 1.001 * 1000) / 1000;
       feed.set("USDJPY", p2);
       await until(
+        "the next USDJPY price over the stream",
         () =>
           got.length > before &&
           got.some((d) => d.some((q) => q.Code === "USDJPY" && q.Close === p2)),
-        3000,
+        3_000,
       );
       expect(m.currentMode).toBe("stream");
       m.dispose();

@@ -17,7 +17,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOPIC } from "@contract/constants";
 import { hasNatsServer, startNats, type NatsServer } from "../../scripts/services/nats.js";
-import { freePort } from "../../scripts/services/postgres.js";
+import { freePort } from "../../scripts/services/ports.js";
 import { openDb, type DB } from "../../upstream/platform/db.js";
 import { issueToken, tokenHash } from "../../upstream/platform/http/auth.js";
 import {
@@ -29,6 +29,7 @@ import { createHub, type Hub } from "../../upstream/platform/ws/hub.js";
 import type { Quote } from "../../upstream/modules/market/feed.js";
 import { startUpstream } from "./upstream-harness.js";
 import { Client, type Msg } from "./ws-client.js";
+import { until } from "../support/wait.js";
 
 const isRoot = process.getuid?.() === 0;
 const runnable = hasNatsServer() || isRoot;
@@ -37,15 +38,6 @@ if (!runnable)
     "nats-broker.test.ts skipped: nats-server is not installed and this user cannot install it. " +
       "Run `sudo bash scripts/ensure-services.sh` (or `sudo apt-get install nats-server`).",
   );
-
-/** Polls `cond` every 25 ms until it holds; fails after `ms`. */
-async function until(cond: () => boolean, what: string, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 interface Node {
   hub: Hub;
@@ -168,10 +160,10 @@ describe.skipIf(!runnable)("push broker on NATS", () => {
     await loggedIn(other, u2.token);
     await subscribed(mine, [TOPIC.FOREX_TRADE]);
     // The leader's trading pushes ask the hub whom to push: B's subscriber counts on A.
-    await until(() => a.hub.subscribedUsers(TOPIC.FOREX_TRADE).includes(u1.id), "presence on A");
+    await until("presence on A", () => a.hub.subscribedUsers(TOPIC.FOREX_TRADE).includes(u1.id));
     expect(a.hub.subscribedUsers(TOPIC.FOREX_TRADE)).not.toContain(u2.id);
     await subscribed(other, [TOPIC.FOREX_TRADE]);
-    await until(() => a.hub.subscribedUsers(TOPIC.FOREX_TRADE).includes(u2.id), "u2 on A");
+    await until("u2 on A", () => a.hub.subscribedUsers(TOPIC.FOREX_TRADE).includes(u2.id));
 
     a.hub.publishToUser(u1.id, TOPIC.FOREX_TRADE, { for: u1.id });
     a.hub.publishToUser(u2.id, TOPIC.FOREX_TRADE, { for: u2.id });
@@ -189,7 +181,7 @@ describe.skipIf(!runnable)("push broker on NATS", () => {
     // A revocation on A logs out the token's connections on B, and B stops announcing the user.
     a.hub.dropTokenHash(tokenHash(u2.token));
     await seen(other, (m) => m.op === "revoked");
-    await until(() => !a.hub.subscribedUsers(TOPIC.FOREX_TRADE).includes(u2.id), "u2 gone on A");
+    await until("u2 gone on A", () => !a.hub.subscribedUsers(TOPIC.FOREX_TRADE).includes(u2.id));
     expect(a.hub.subscribedUsers(TOPIC.FOREX_TRADE)).toContain(u1.id);
   });
 
@@ -210,10 +202,10 @@ describe.skipIf(!runnable)("push broker on NATS", () => {
       time: Date.now(),
     };
     a.broker.publishTick([quote]);
-    await until(() => onB.length === 1, "the tick on B");
+    await until("the tick on B", () => onB.length === 1);
     expect(onB[0]).toEqual([quote]);
     b.broker.publishTick([{ ...quote, price: 2 }]); // a fence: A's own tick would have come first
-    await until(() => onA.length === 1, "the fence on A");
+    await until("the fence on A", () => onA.length === 1);
     expect(onA[0][0].price).toBe(2);
     offA();
     offB();
@@ -224,7 +216,7 @@ describe.skipIf(!runnable)("push broker on NATS", () => {
     const c = await client(b);
     await loggedIn(c, u3.token);
     await subscribed(c, [TOPIC.DAY_MARKET, TOPIC.FOREX_TRADE]);
-    await until(() => a.hub.subscribedUsers(TOPIC.FOREX_TRADE).includes(u3.id), "u3 on A");
+    await until("u3 on A", () => a.hub.subscribedUsers(TOPIC.FOREX_TRADE).includes(u3.id));
     // What a resync republishes: the snapshot of each topic hub A has published.
     a.hub.onSubscribe(
       (t) => t === TOPIC.DAY_MARKET,
@@ -238,8 +230,8 @@ describe.skipIf(!runnable)("push broker on NATS", () => {
     await nats.restart();
     expect(nats.pid).not.toBe(pid);
     await until(
-      () => a.broker.status().connected && b.broker.status().connected,
       "both brokers reconnected",
+      () => a.broker.status().connected && b.broker.status().connected,
       10_000,
     );
     await seen(

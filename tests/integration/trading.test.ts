@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import net from "node:net";
 import { spawn, type ChildProcess } from "node:child_process";
 import WebSocket from "ws";
 import type { Upstream } from "../../upstream/app.js";
@@ -15,6 +14,8 @@ import { moneyOf } from "../../upstream/modules/money/service.js";
 import { getEnv, postEnv, startUpstream, type Env, type Server } from "./upstream-harness.js";
 import { TRADE_PUSH_INTERVAL_MS } from "../../contract/constants.js";
 import { newUpstreamStore, type UpstreamStore } from "../support/test-store.js";
+import { until } from "../support/wait.js";
+import { freePort } from "../../scripts/services/ports.js";
 
 let server: Server;
 let up: Upstream;
@@ -285,7 +286,9 @@ describe("orders over HTTP", () => {
     await new Promise((r) => ws.once("open", r));
     ws.send(JSON.stringify({ op: "login", token }));
     ws.send(JSON.stringify({ op: "subscribe", topics: ["FOREX_TRADE", "FOREX_CLOSED"] }));
-    await until(() => msgs.some((m) => m.op === "push" && m.topic === "FOREX_TRADE"));
+    await until("the first FOREX_TRADE push", () =>
+      msgs.some((m) => m.op === "push" && m.topic === "FOREX_TRADE"),
+    );
     const snap = msgs.find((m) => m.topic === "FOREX_TRADE").data;
     expect(snap).toMatchObject({
       Balance: 300,
@@ -303,7 +306,9 @@ describe("orders over HTTP", () => {
     );
     expect(s.data.CautionMoney).toBe(220);
     feed.set("EURUSD", 1.0955); // -90: equity 209.56 / 220 = 95% -> margin call
-    await until(() => msgs.some((m) => m.topic === "FOREX_TRADE" && m.data.MarginCall === true));
+    await until("a FOREX_TRADE push with MarginCall", () =>
+      msgs.some((m) => m.topic === "FOREX_TRADE" && m.data.MarginCall === true),
+    );
     const mc = msgs.filter((m) => m.topic === "FOREX_TRADE").at(-1).data;
     expect(mc).toMatchObject({
       ProfitsTotal: -90,
@@ -312,7 +317,9 @@ describe("orders over HTTP", () => {
       TransOrder: [{ Id: s.data.Id, UpdatePrice: 1.0955, FactProfits: -90 }],
     });
     feed.set("EURUSD", 1.09); // -200: equity 99.56 / 220 = 45% -> stop-out
-    await until(() => msgs.some((m) => m.topic === "FOREX_CLOSED"));
+    await until("the stop-out's FOREX_CLOSED push", () =>
+      msgs.some((m) => m.topic === "FOREX_CLOSED"),
+    );
     expect(msgs.find((m) => m.topic === "FOREX_CLOSED").data).toEqual({ ids: [s.data.Id] });
     const h = await get("/v1/api/forex/my_deal?status=3", token);
     expect(h.data.data[0]).toMatchObject({
@@ -329,7 +336,7 @@ describe("orders over HTTP", () => {
       token,
     );
     // Counting starts once the push that shows the new position has come (not after a guess).
-    await until(() =>
+    await until("a FOREX_TRADE push showing the new position", () =>
       msgs.some(
         (m) =>
           m.topic === "FOREX_TRADE" &&
@@ -351,6 +358,7 @@ describe("orders over HTTP", () => {
     expect(pushes).toBeLessThanOrEqual(intervals + 1);
     expect(pushes).toBeLessThan(40);
     await until(
+      "a FOREX_TRADE push at the burst's last price",
       () =>
         msgs.filter((m) => m.topic === "FOREX_TRADE").at(-1).data.TransOrder[0]?.UpdatePrice ===
         1.09039,
@@ -358,7 +366,9 @@ describe("orders over HTTP", () => {
 
     // A close from another session (plain HTTP) also pushes FOREX_CLOSED.
     await post("/v1/api/forex/close", { id: o.data.Id }, token);
-    await until(() => msgs.some((m) => m.topic === "FOREX_CLOSED" && m.data.ids[0] === o.data.Id));
+    await until("the FOREX_CLOSED push of the close over HTTP", () =>
+      msgs.some((m) => m.topic === "FOREX_CLOSED" && m.data.ids[0] === o.data.Id),
+    );
     ws.close();
   });
 
@@ -672,25 +682,7 @@ describe("idempotency keys", () => {
   });
 });
 
-async function until(cond: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error("timed out waiting");
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 describe("durability", () => {
-  function freePort(): Promise<number> {
-    return new Promise((resolve) => {
-      const s = net.createServer();
-      s.listen(0, "127.0.0.1", () => {
-        const p = (s.address() as net.AddressInfo).port;
-        s.close(() => resolve(p));
-      });
-    });
-  }
-
   function start(
     dataDir: string,
     port: number,

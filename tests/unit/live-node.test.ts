@@ -12,6 +12,7 @@ import { LiveBridge, installBridge } from "../../app/live/bridge.server";
 import { StreamLimits } from "../../app/live/limits.server";
 import { serveLive } from "../../app/live/node.server";
 import { env } from "../../app/utils/env.server";
+import { until } from "../support/wait";
 
 let bridge: LiveBridge;
 
@@ -70,14 +71,6 @@ async function open(ip: string, cookie?: string): Promise<Connection> {
   return conn;
 }
 
-async function until(check: () => boolean, limitMs: number, what: string): Promise<void> {
-  const end = Date.now() + limitMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`not within ${limitMs} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
 describe("/live stream bounds", () => {
   it("drops a stream whose connection leaves more than the buffer bound unsent", async () => {
     const conn = await open("192.0.2.1");
@@ -87,14 +80,14 @@ describe("/live stream bounds", () => {
     expect(bridge.stats().streams).toBe(1);
     // The browser stops reading: the connection's buffer passes the bound; the next write ends it.
     conn.socket.writableLength = env().liveMaxBufferBytes + 1;
-    await until(() => conn.ended, 2000, "the stream ends");
+    await until("the stream ends", () => conn.ended, 2_000);
     expect(bridge.stats().streams).toBe(0);
     conn.close();
   });
 
   it("keeps a stream whose browser reads, however long it runs", async () => {
     const conn = await open("192.0.2.2");
-    await until(() => (conn.body.match(/^: hb/gm) ?? []).length >= 5, 2000, "five heartbeats");
+    await until("five heartbeats", () => (conn.body.match(/^: hb/gm) ?? []).length >= 5, 2_000);
     expect(conn.ended).toBe(false);
     expect(bridge.stats().streams).toBe(1);
     conn.close();

@@ -7,6 +7,7 @@ import net from "node:net";
 import type { AddressInfo } from "node:net";
 import { WebSocketServer, type WebSocket } from "ws";
 import { SocketTargets, UpstreamSocket } from "../../app/live/upstream-socket.server";
+import { until } from "../support/wait";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -25,14 +26,6 @@ async function server(onMessage: (ws: WebSocket, msg: Record<string, unknown>) =
   return { url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/v1/ws`, connections, wss };
 }
 
-const until = async (cond: () => boolean, ms = 3000) => {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
-
 describe("upstream socket", () => {
   it("reconnects after 3 unanswered pings and subscribes its topics again", async () => {
     const subscribes: unknown[] = [];
@@ -48,14 +41,14 @@ describe("upstream socket", () => {
     const sock = new UpstreamSocket({ url: s.url, pingMs: 40, minBackoffMs: 10, onPush: () => {} });
     cleanups.push(() => sock.close());
     sock.add(["DAY_MARKET", "KLINE.EURUSD"]);
-    await until(() => subscribes.length === 1);
+    await until("the first subscribe", () => subscribes.length === 1, 3_000);
     // Answered pings keep the connection: after 5 answered pings (more than the 3 it tolerates
     // unanswered) it is still the first one.
-    await until(() => pongs >= 5, 2000);
+    await until("five answered pings", () => pongs >= 5, 2_000);
     expect(sock.connects).toBe(1);
     answerPings = false;
-    await until(() => sock.connects === 2, 2000);
-    await until(() => subscribes.length === 2);
+    await until("a second connection", () => sock.connects === 2, 2_000);
+    await until("the subscribe on the new connection", () => subscribes.length === 2, 3_000);
     expect(subscribes[1]).toEqual(["DAY_MARKET", "KLINE.EURUSD"]);
   });
 
@@ -77,7 +70,7 @@ describe("upstream socket", () => {
       onEvent: (e) => events.push(e),
     });
     cleanups.push(() => sock.close());
-    await until(() => sock.connects >= 2, 2000);
+    await until("a second connection attempt", () => sock.connects >= 2, 2_000);
     expect(events).toContain("close");
   });
 
@@ -98,7 +91,7 @@ describe("upstream socket", () => {
     });
     cleanups.push(() => good.close());
     good.add(["FOREX_TRADE"]);
-    await until(() => pushes.length === 1);
+    await until("the push after login", () => pushes.length === 1, 3_000);
     expect(seen.slice(0, 2)).toEqual(["login", "subscribe"]);
 
     let refused = 0;
@@ -118,8 +111,8 @@ describe("upstream socket", () => {
     cleanups.push(() => witness.close());
     bad.add(["FOREX_TRADE"]);
     witness.add(["DAY_MARKET"]);
-    await until(() => refused === 999);
-    await until(() => witness.connects >= 3);
+    await until("the refused login", () => refused === 999, 3_000);
+    await until("the witness's third connection", () => witness.connects >= 3, 3_000);
     expect(bad.connects).toBe(1);
     expect(bad.isReady).toBe(false);
   });
@@ -142,12 +135,12 @@ describe("upstream socket", () => {
     });
     cleanups.push(() => sock.close());
     sock.add(["DAY_MARKET"]);
-    await until(() => pushes.length === 1);
+    await until("node a's snapshot", () => pushes.length === 1, 3_000);
     expect(sock.url).toBe(a.url);
 
     // Node a drops the connection: the socket goes to b, subscribes again and gets b's snapshot.
     a.connections[0].terminate();
-    await until(() => pushes.length === 2);
+    await until("b's snapshot after a drops", () => pushes.length === 2, 3_000);
     expect(pushes[1]).toEqual([{ Code: "b" }]);
     expect(sock.url).toBe(b.url);
     expect(subscribes).toEqual([
@@ -158,11 +151,11 @@ describe("upstream socket", () => {
     const next = new UpstreamSocket({ url: targets, onPush: () => {} });
     cleanups.push(() => next.close());
     expect(next.url).toBe(b.url);
-    await until(() => b.connections.length === 2);
+    await until("the new socket's connection to b", () => b.connections.length === 2, 3_000);
 
     // Then b drops it: back to a, in turn. One connection at a time throughout.
     b.connections[0].terminate();
-    await until(() => pushes.length === 3);
+    await until("a's snapshot after b drops", () => pushes.length === 3, 3_000);
     expect(pushes[2]).toEqual([{ Code: "a" }]);
     expect(a.connections.length).toBe(2);
     expect(a.connections.filter((c) => c.readyState === c.OPEN).length).toBe(1);

@@ -109,10 +109,33 @@ describe("Limits", () => {
     expect(db.prepare("SELECT COUNT(*) AS n FROM rate_limits").get()).toEqual({ n: 0 });
   });
 
-  it("does nothing while switched off", async () => {
+  /**
+   * Uses far past two limits, one after the other: demo_ip set to 1 a minute (counted in the
+   * store) and order_second (counted in memory). Answers how many of each were refused.
+   */
+  async function overuse(limits: Limits): Promise<{ stored: number; inMemory: number }> {
     setSetting(db, "limit.demo_ip", "1/60");
-    const limits = new Limits(db, false);
-    for (let i = 0; i < 5; i++) await limits.consume(["demo_ip", "ip"]);
+    let stored = 0;
+    for (let i = 0; i < 20; i++) if (await refusal(limits.consume(["demo_ip", "ip"]))) stored++;
+    let inMemory = 0;
+    for (let i = 0; i < LIMITS.order_second.points * 3; i++)
+      if (await refusal(limits.consume(["order_second", "7"]))) inMemory++;
+    return { stored, inMemory };
+  }
+
+  it("does nothing while switched off: no use is refused and nothing is counted", async () => {
+    expect(await overuse(new Limits(db, false))).toEqual({ stored: 0, inMemory: 0 });
+    expect(db.prepare("SELECT COUNT(*) AS n FROM rate_limits").get()).toEqual({ n: 0 });
+  });
+
+  it("refuses the same uses when switched on", async () => {
+    const refused = await overuse(new Limits(db, true));
+    // All but the first of demo_ip's. Of order_second's 30 uses at 10 a second, those past 10 within
+    // one second: 20, or fewer should the loop straddle a second, but some in any case.
+    expect(refused.stored).toBe(19);
+    expect(refused.inMemory).toBeGreaterThan(0);
+    // demo_ip's use is counted in the store, order_second's is not.
+    expect(db.prepare("SELECT key FROM rate_limits").all()).toEqual([{ key: "demo_ip:ip" }]);
   });
 });
 
