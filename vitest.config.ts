@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 import path from "node:path";
 
 /**
- * Two projects with the same aliases and time limits:
+ * Four projects with the same aliases and time limits:
  * - unit: pure modules and in-memory stores. Its files share one module cache per worker
  *   (isolate off): each file makes its own databases, engines and fake clocks and restores what it
  *   changes, so a fresh process per file would only repeat the imports (38 s → 24 s).
@@ -11,54 +11,91 @@ import path from "node:path";
  * - unit-postgres, integration-postgres: the tests that write through the store again, on
  *   PostgreSQL (one server for the run, a new database per store and per upstream:
  *   tests/support/test-store.ts, tests/integration/upstream-harness.ts).
+ *
+ * Two lanes (tests/support/lane.ts, decision 0022). `npm test` is the fast lane: every test on
+ * SQLite, and on PostgreSQL every store statement (store-statements) and the areas where a store's
+ * behaviour decides the outcome: trading, copy, money, the ledger check, store concurrency, limits
+ * and operators. `npm run test:full` (TEST_LANE=full) adds the PostgreSQL reruns of the rest, whose
+ * store behaviour cannot differ from what those already prove, and the 3-kill cluster soak.
  */
+const FULL = process.env.TEST_LANE === "full";
 
-/** The unit tests that run on both stores: every one that writes through the store. */
-const ON_BOTH_STORES_UNIT = [
-  "tests/unit/engine-*.test.ts",
+/** The unit tests that run on PostgreSQL in both lanes. */
+const POSTGRES_UNIT_FAST = [
+  "tests/unit/store-statements.test.ts",
+  "tests/unit/engine-store.test.ts",
+  "tests/unit/engine-rules.test.ts",
+  "tests/unit/engine-booking-rules.test.ts",
+  "tests/unit/engine-tick-rules.test.ts",
+  "tests/unit/engine-tick-group.test.ts",
   "tests/unit/copy-*.test.ts",
+  "tests/unit/money-service.test.ts",
+  "tests/unit/money-service-rules.test.ts",
+  "tests/unit/money-deposits.test.ts",
+  "tests/unit/money-deposit-rules.test.ts",
+  "tests/unit/money-withdrawals.test.ts",
+  "tests/unit/money-withdrawal-rules.test.ts",
+  "tests/unit/money-check.test.ts",
+  "tests/unit/money-check-findings.test.ts",
+  "tests/unit/upstream-limits.test.ts",
+];
+/**
+ * The unit tests that run on PostgreSQL in the full lane only: the engine's and the money service's
+ * bulk paths and property runs, whose statements store-statements prepares and runs and whose
+ * rules the SQLite runs and the fast PostgreSQL files above already hold; the market's history and
+ * feed; codes, addresses and verification.
+ */
+const POSTGRES_UNIT_FULL = [
+  "tests/unit/engine-*.test.ts",
   "tests/unit/money-*.test.ts",
   "tests/unit/market-history.test.ts",
   "tests/unit/market-feed.test.ts",
   "tests/unit/addresses.test.ts",
   "tests/unit/verify.test.ts",
   "tests/unit/upstream-codes.test.ts",
-  "tests/unit/upstream-limits.test.ts",
 ];
-/**
- * The integration tests that run on both stores: every upstream one that reaches the store, within
- * about 90 s on a 2-core machine (85 s measured). Left to SQLite: the web-*, live and ws tests
- * (their own work), live-bridge and nats-broker (pushes, not the store), openapi (the document
- * only), code-delivery (SMTP and SMS; its outbox writes, sent and failed, run in accounts) and
- * market-manual (its price path runs in trading, estimate and the fuzz).
- */
-const ON_BOTH_STORES_INTEGRATION = [
+/** The integration tests that run on PostgreSQL in both lanes. */
+const POSTGRES_INTEGRATION_FAST = [
+  "tests/integration/trading.test.ts",
+  "tests/integration/copy.test.ts",
+  "tests/integration/money.test.ts",
+  "tests/integration/ledger-check.test.ts",
+  "tests/integration/store-concurrency.test.ts",
+  "tests/integration/limits.test.ts",
+  "tests/integration/operators.test.ts",
+  "tests/integration/operator-roles.test.ts",
+];
+/** The upstream integration tests that run on PostgreSQL in the full lane only. */
+const POSTGRES_INTEGRATION_FULL = [
   "tests/integration/accounts.test.ts",
   "tests/integration/company.test.ts",
   "tests/integration/content.test.ts",
   "tests/integration/estimate.test.ts",
-  "tests/integration/copy.test.ts",
   "tests/integration/follow.test.ts",
   "tests/integration/four-eyes.test.ts",
   "tests/integration/fuzz-upstream.test.ts",
-  "tests/integration/ledger-check.test.ts",
-  "tests/integration/limits.test.ts",
   "tests/integration/market.test.ts",
-  "tests/integration/money.test.ts",
-  "tests/integration/operator-roles.test.ts",
-  "tests/integration/operators.test.ts",
   "tests/integration/profile.test.ts",
   "tests/integration/request-schemas.test.ts",
   "tests/integration/settings.test.ts",
   "tests/integration/soak.test.ts",
-  "tests/integration/store-concurrency.test.ts",
   "tests/integration/trading-rules.test.ts",
-  "tests/integration/trading.test.ts",
   "tests/integration/upload-sweep.test.ts",
   "tests/integration/uploads.test.ts",
   "tests/integration/verify.test.ts",
 ];
+/** Integration tests of the full lane only: the 3-kill cluster soak. */
+const INTEGRATION_FULL_ONLY = ["tests/integration/soak-cluster.test.ts"];
+
+const ON_BOTH_STORES_UNIT = FULL
+  ? [...POSTGRES_UNIT_FAST, ...POSTGRES_UNIT_FULL]
+  : POSTGRES_UNIT_FAST;
+const ON_BOTH_STORES_INTEGRATION = FULL
+  ? [...POSTGRES_INTEGRATION_FAST, ...POSTGRES_INTEGRATION_FULL]
+  : POSTGRES_INTEGRATION_FAST;
 const POSTGRES_SETUP = "tests/support/postgres-setup.ts";
+/** The market every new test upstream starts with, written once per run (store-templates.ts). */
+const TEMPLATE_SETUP = "tests/support/template-setup.ts";
 export const shared = {
   resolve: {
     alias: {
@@ -86,7 +123,12 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "integration", include: ["tests/integration/**/*.test.ts"] },
+        test: {
+          name: "integration",
+          include: ["tests/integration/**/*.test.ts"],
+          exclude: FULL ? [] : INTEGRATION_FULL_ONLY,
+          globalSetup: [TEMPLATE_SETUP],
+        },
       },
       {
         extends: true,
@@ -104,9 +146,9 @@ export default defineConfig({
           name: "integration-postgres",
           include: ON_BOTH_STORES_INTEGRATION,
           env: { TEST_STORE: "postgres" },
-          globalSetup: [POSTGRES_SETUP],
-          // An upstream's first start writes its market history (about 80 000 candle rows): about
-          // 1.5 s on PostgreSQL against 0.3 s on SQLite, and a test may start two or three.
+          globalSetup: [TEMPLATE_SETUP, POSTGRES_SETUP],
+          // Every statement is a round trip to the server: a test that starts two or three
+          // upstreams and drives them takes two to four times its SQLite time.
           testTimeout: 40_000,
           hookTimeout: 60_000,
         },

@@ -6,8 +6,21 @@
 #   beside Playwright was measured too: both slowed so much that the total did not fall, and 20 s
 #   tests timed out.)
 # Stops at the first failing step and prints a summary of what ran, what passed and how long it took.
+#
+# Two lanes (tests/README.md, decision 0022): `npm test` is the fast lane (fixed seeds, the
+# PostgreSQL runs that matter, every form in both browser projects); `npm run test:full` runs this
+# with TEST_LANE=full: random seeds (printed), more fuzz runs, every PostgreSQL rerun, the 3-kill
+# cluster soak, every page in both browser projects, and then the long soaks (`npm run soak`,
+# `npm run soak:cluster`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+LANE=${TEST_LANE:-fast}
+if [ "$LANE" != "fast" ] && [ "$LANE" != "full" ]; then
+  echo "TEST_LANE must be fast or full, not '$LANE'" >&2
+  exit 2
+fi
+export TEST_LANE=$LANE
+echo "test lane: $LANE"
 
 STEPS=()
 RESULTS=()
@@ -123,4 +136,9 @@ bg_step chromium                "chromium"
 bg_start static                 static_checks
 step "playwright (js + no-js)"  npx playwright test
 bg_step static                  "format, typecheck, lint"
+if [ "$LANE" = "full" ]; then
+  # The long soaks: the upstream killed 20 times under load (SQLite), then the cluster's leader.
+  step "soak (20 kills)"            npm run soak
+  step "cluster soak (20 kills)"    npm run soak:cluster
+fi
 summary 0

@@ -21,8 +21,10 @@ import {
   type WebServer,
 } from "./web-harness.js";
 import { SEED, assertOptions, fieldsFor, formText, value } from "./fuzz-values.js";
+import { byLane } from "../support/lane.js";
 
-const RUNS = Number(process.env.FUZZ_WEB_RUNS || 12);
+/** Runs per action (FUZZ_WEB_RUNS overrides): 6 from a fixed seed in `npm test`, 30 in the full lane. */
+const RUNS = Number(process.env.FUZZ_WEB_RUNS || byLane(6, 30));
 
 interface Jar {
   cookies: Map<string, string>;

@@ -6,10 +6,9 @@
 import { describe, expect, it } from "vitest";
 import { formatSoak, runSoak } from "../soak/soak.js";
 import { newTestStoreWhere, testDialect, TEST_OPERATOR_SECRET_KEY } from "../support/test-store.js";
+import { runSeed } from "../support/lane.js";
 
-const SEED = process.env.SOAK_SEED
-  ? Number(process.env.SOAK_SEED)
-  : Math.floor(Math.random() * 2 ** 31);
+const SEED = runSeed(20261105, "SOAK_SEED");
 
 describe("crash soak", () => {
   it("keeps every acknowledged order and the ledger invariants across 3 SIGKILLs", async () => {

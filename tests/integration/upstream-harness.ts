@@ -123,8 +123,16 @@ export interface StartOptions {
 
 export async function startUpstream(opts: StartOptions = {}): Promise<Server> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), opts.tmpPrefix ?? "tp-up-"));
-  // A new SQLite file in `dir`, or a new PostgreSQL database when the run is on PostgreSQL.
-  const store = opts.store ?? newUpstreamStore(path.join(dir, "up.sqlite"));
+  // A new SQLite file in `dir`, or a new PostgreSQL database when the run is on PostgreSQL; with
+  // the run's market template (the default seed's history) unless the hand-driven feed, without
+  // history, prices it or the test sets its own seed.
+  const store =
+    opts.store ??
+    newUpstreamStore(path.join(dir, "up.sqlite"), {
+      market:
+        opts.config?.seed === undefined &&
+        (!opts.manualFeed || opts.manualFeedOptions?.history === true),
+    });
   const config = loadConfig({} as NodeJS.ProcessEnv, {
     port: 0,
     ...store.config,

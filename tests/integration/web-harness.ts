@@ -5,13 +5,14 @@
  */
 import { execSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
 import { generate } from "otplib";
 import { startMessageSink, waitForCode, type MessageSink } from "../support/message-sink";
+import { freePort } from "../../scripts/services/ports.js";
+import { copySqliteMarketTemplate } from "../support/store-templates";
 
 // import.meta.url rather than __dirname: the benchmarks (tsx, ES modules) start the web through this too.
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -59,17 +60,8 @@ export function ensureBuild(): void {
   }
 }
 
-/** A port free on loopback right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+// The web tests import it from here along with the rest of the harness.
+export { freePort };
 
 export interface WebServer {
   proc: ChildProcess;
@@ -104,6 +96,10 @@ export async function startWeb(
   let upstreamPort = await freePort();
   while (upstreamPort === port) upstreamPort = await freePort();
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "tradepost-web-"));
+  // A new embedded upstream on SQLite starts from the run's market template (store-templates.ts)
+  // rather than writing the default market's history itself.
+  const ownStore = opts.env?.DATABASE_URL || opts.env?.UPSTREAM_DB || opts.env?.MARKET_SEED;
+  if (!opts.dataDir && !ownStore) copySqliteMarketTemplate(path.join(dataDir, "upstream.sqlite"));
   const sink = await startMessageSink();
   const env: NodeJS.ProcessEnv = {
     ...process.env,

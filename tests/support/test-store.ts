@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { openDb, openPostgres, openStore, type DB } from "../../upstream/platform/db.js";
 import { PgStore } from "../../upstream/platform/store/pg.js";
+import { copySqliteMarketTemplate, PG_MARKET_TEMPLATE } from "./store-templates.js";
 
 /** The database every test database is copied from (made by postgres-setup.ts). */
 export const PG_TEMPLATE = "tradepost_template";
@@ -27,20 +28,24 @@ let made = 0;
 
 /**
  * A new database's URL (PostgreSQL runs) or a new SQLite file's path. The database is a copy of the
- * migrated template, or with `empty`, a database without a table (as a new deployment's, which the
- * first node to start migrates); a SQLite file is always new (made when first opened).
+ * migrated template; with `market`, of the template that also holds the default market and its
+ * history (store-templates.ts), as an upstream's first start leaves it; with `empty`, a database
+ * without a table (as a new deployment's, which the first node to start migrates). A SQLite file
+ * is new (made when first opened), or with `market` a copy of the run's market template.
  */
-export function newTestStoreWhere(o: { empty?: boolean } = {}): string {
+export function newTestStoreWhere(o: { empty?: boolean; market?: boolean } = {}): string {
   const adminUrl = process.env.TEST_PG_URL;
   if (testDialect() === "sqlite") {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tp-store-"));
-    return path.join(dir, "up.sqlite");
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "tp-store-")), "up.sqlite");
+    if (o.market) copySqliteMarketTemplate(file);
+    return file;
   }
   if (!adminUrl)
     throw new Error("TEST_STORE=postgres needs the global setup tests/support/postgres-setup.ts");
   admin ??= new PgStore(adminUrl);
   const name = `t_${process.pid}_${++made}_${Date.now() % 100000}`;
-  admin.exec(`CREATE DATABASE ${name}${o.empty ? "" : ` TEMPLATE ${PG_TEMPLATE}`}`);
+  const template = o.empty ? "" : ` TEMPLATE ${o.market ? PG_MARKET_TEMPLATE : PG_TEMPLATE}`;
+  admin.exec(`CREATE DATABASE ${name}${template}`);
   return adminUrl.replace(/\/[^/]*$/, `/${name}`);
 }
 
@@ -68,12 +73,17 @@ export interface UpstreamStore {
 
 /**
  * The store of a new upstream under test: `file` in its data folder on SQLite, or a new PostgreSQL
- * database (with the operator key PostgreSQL requires) when the run is on PostgreSQL.
+ * database (with the operator key PostgreSQL requires) when the run is on PostgreSQL. Either holds
+ * the default market already (store-templates.ts), unless `market: false` (an upstream priced by
+ * the hand-driven feed without history, whose markets start at their base prices).
  */
-export function newUpstreamStore(file: string): UpstreamStore {
-  if (testDialect() === "sqlite")
+export function newUpstreamStore(file: string, o: { market?: boolean } = {}): UpstreamStore {
+  const market = o.market ?? true;
+  if (testDialect() === "sqlite") {
+    if (market) copySqliteMarketTemplate(file);
     return { where: file, config: { dbFile: file, databaseUrl: null }, env: { UPSTREAM_DB: file } };
-  const where = newTestStoreWhere();
+  }
+  const where = newTestStoreWhere({ market });
   return {
     where,
     config: { dbFile: file, databaseUrl: where, operatorSecretKey: TEST_OPERATOR_SECRET_KEY },

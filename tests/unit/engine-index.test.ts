@@ -20,10 +20,9 @@ import {
 } from "../../upstream/modules/trading/orders.js";
 import { dec } from "../../upstream/modules/money/decimal.js";
 import { rig } from "./engine-helpers.js";
+import { runSeed } from "../support/lane.js";
 
-const SEED = process.env.PROPERTY_SEED
-  ? Number(process.env.PROPERTY_SEED)
-  : Math.floor(Math.random() * 2 ** 31);
+const SEED = runSeed(20261102);
 
 const KINDS: PendingKind[] = ["buy_limit", "buy_stop", "sell_limit", "sell_stop"];
 /** Prices on a coarse grid so that ties (price equal to a target, equal targets) are frequent. */
