@@ -133,7 +133,16 @@ export default defineConfig({
   },
   projects: [
     { name: "js", use: { javaScriptEnabled: true }, testIgnore: /\.after-all\.ts$/ },
-    { name: "no-js", use: { javaScriptEnabled: false }, testIgnore: /\.after-all\.ts$/ },
+    // Every form, and every navigation (links, tab bars, pickers), in both projects. A test tagged
+    // @same-without-js only opens pages and reads them, and their markup is the same without
+    // JavaScript: the js run, which reads the server's HTML too, covers it, so the fast lane runs it
+    // there only. The full lane (TEST_LANE=full, `npm run test:full`) runs it in both projects.
+    {
+      name: "no-js",
+      use: { javaScriptEnabled: false },
+      testIgnore: /\.after-all\.ts$/,
+      grepInvert: process.env.TEST_LANE === "full" ? undefined : /@same-without-js/,
+    },
     // Specs that switch an upstream setting for everyone (the sign-up captcha) run alone, after the
     // others, one project after the other.
     {

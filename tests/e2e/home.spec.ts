@@ -17,37 +17,45 @@ async function upstreamData<T>(path: string): Promise<T> {
 }
 
 test.describe("home quotes", () => {
-  test("a visitor sees every instrument with its code, price and change", async ({ page }) => {
-    const instruments = await upstreamData<Instrument[]>("/v1/api/forex/trade_list");
-    expect(instruments.length).toBeGreaterThanOrEqual(24);
+  // Reads the page only (it ticks no price: the rows are the server's); its markup is the same
+  // without JavaScript.
+  test(
+    "a visitor sees every instrument with its code, price and change",
+    { tag: "@same-without-js" },
+    async ({ page }) => {
+      const instruments = await upstreamData<Instrument[]>("/v1/api/forex/trade_list");
+      expect(instruments.length).toBeGreaterThanOrEqual(24);
 
-    await page.goto("/");
-    await expect(page.getByRole("heading", { name: web("en", "common:home.title") })).toBeVisible();
-    const rows = page.locator('a[href^="/trade?code="]');
-    await expect(rows).toHaveCount(instruments.length);
+      await page.goto("/");
+      await expect(
+        page.getByRole("heading", { name: web("en", "common:home.title") }),
+      ).toBeVisible();
+      const rows = page.locator('a[href^="/trade?code="]');
+      await expect(rows).toHaveCount(instruments.length);
 
-    // The rows are the upstream's instruments, each showing its code, a price and a change in %.
-    const hrefs = await rows.evaluateAll((els) => els.map((e) => e.getAttribute("href") ?? ""));
-    const shown = hrefs.map((h) => decodeURIComponent(h.replace("/trade?code=", "")));
-    expect(new Set(shown)).toEqual(new Set(instruments.map((i) => i.Code)));
-    for (const inst of instruments.slice(0, 6)) {
-      const row = page.locator(`a[href="/trade?code=${encodeURIComponent(inst.Code)}"]`);
-      await expect(row).toBeVisible();
-      await expect(row).toContainText(inst.ShowCode);
-      await expect(row.locator(`[data-live-price="${inst.Code}"]`)).toHaveText(
-        /^\d[\d,]*(\.\d+)?$/,
-      );
-      await expect(row.locator(`[data-live-change="${inst.Code}"]`)).toHaveText(
-        /^[+\-−]?\d+(\.\d+)?\s?%$/,
-      );
-      // the sparkline: the instrument's symbol of the server-drawn sprite, which holds its drawing
-      await expect(row.locator("svg")).toHaveCount(1);
-      const href = await row.locator("svg use").getAttribute("href");
-      expect(href).toMatch(new RegExp(`^/media/sparklines\\.svg\\?v=[\\w-]+#s${inst.Id}$`));
-      const sprite = await (await page.request.get(href!.split("#")[0])).text();
-      expect(sprite).toMatch(new RegExp(`<symbol id="s${inst.Id}"[^>]*><path d="M`));
-    }
-  });
+      // The rows are the upstream's instruments, each showing its code, a price and a change in %.
+      const hrefs = await rows.evaluateAll((els) => els.map((e) => e.getAttribute("href") ?? ""));
+      const shown = hrefs.map((h) => decodeURIComponent(h.replace("/trade?code=", "")));
+      expect(new Set(shown)).toEqual(new Set(instruments.map((i) => i.Code)));
+      for (const inst of instruments.slice(0, 6)) {
+        const row = page.locator(`a[href="/trade?code=${encodeURIComponent(inst.Code)}"]`);
+        await expect(row).toBeVisible();
+        await expect(row).toContainText(inst.ShowCode);
+        await expect(row.locator(`[data-live-price="${inst.Code}"]`)).toHaveText(
+          /^\d[\d,]*(\.\d+)?$/,
+        );
+        await expect(row.locator(`[data-live-change="${inst.Code}"]`)).toHaveText(
+          /^[+\-−]?\d+(\.\d+)?\s?%$/,
+        );
+        // the sparkline: the instrument's symbol of the server-drawn sprite, which holds its drawing
+        await expect(row.locator("svg")).toHaveCount(1);
+        const href = await row.locator("svg use").getAttribute("href");
+        expect(href).toMatch(new RegExp(`^/media/sparklines\\.svg\\?v=[\\w-]+#s${inst.Id}$`));
+        const sprite = await (await page.request.get(href!.split("#")[0])).text();
+        expect(sprite).toMatch(new RegExp(`<symbol id="s${inst.Id}"[^>]*><path d="M`));
+      }
+    },
+  );
 
   test("category chips filter the list and tapping the active chip clears the filter", async ({
     page,

@@ -38,14 +38,20 @@ const toast = (page: Page, text: string) =>
   expect(page.getByText(text, { exact: true }).first()).toBeVisible();
 
 test.describe("operator console", () => {
-  test("without a console session /operator leads to its sign-in", async ({ page }) => {
-    for (const url of ["/operator", "/operator/draws", "/operator/audit"]) {
-      await page.goto(url);
-      await expect(page).toHaveURL(/\/operator\/login$/);
-    }
-    const img = await page.request.get("/operator/uploads/anything.jpg");
-    expect(img.status()).toBe(401);
-  });
+  // Opens pages only: the redirect is the server's answer to the document's request, the same
+  // without JavaScript.
+  test(
+    "without a console session /operator leads to its sign-in",
+    { tag: "@same-without-js" },
+    async ({ page }) => {
+      for (const url of ["/operator", "/operator/draws", "/operator/audit"]) {
+        await page.goto(url);
+        await expect(page).toHaveURL(/\/operator\/login$/);
+      }
+      const img = await page.request.get("/operator/uploads/anything.jpg");
+      expect(img.status()).toBe(401);
+    },
+  );
 
   test("repeated wrong codes: the upstream's limit refuses the sign-in with 429", async ({
     page,

@@ -184,12 +184,17 @@ test.describe("real-name verification", () => {
     await slow.close();
   });
 
-  test("a demo account sees the real-account message instead of the form", async ({ page }) => {
-    await demoByForm(page);
-    await page.goto("/mine/auth");
-    await expect(page.getByTestId("verify-notice")).toHaveText(
-      upstream("en", "common", "demo_only_true_account"),
-    );
-    await expect(page.getByTestId("verify-form")).toHaveCount(0);
-  });
+  // Reads the page only; its markup is the same without JavaScript.
+  test(
+    "a demo account sees the real-account message instead of the form",
+    { tag: "@same-without-js" },
+    async ({ page }) => {
+      await demoByForm(page);
+      await page.goto("/mine/auth");
+      await expect(page.getByTestId("verify-notice")).toHaveText(
+        upstream("en", "common", "demo_only_true_account"),
+      );
+      await expect(page.getByTestId("verify-form")).toHaveCount(0);
+    },
+  );
 });
