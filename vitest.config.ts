@@ -20,30 +20,27 @@ import path from "node:path";
  */
 const FULL = process.env.TEST_LANE === "full";
 
-/** The unit tests that run on PostgreSQL in both lanes. */
+/**
+ * The unit tests that run on PostgreSQL in both lanes: every statement of every store file
+ * (store-statements), the store's own contract (engine-store), what commits and rolls back together
+ * (engine-tick-group, money-service, money-service-rules), copy trading's whole runs, and the
+ * limits the store counts. The rest of the engine's and money's rules reach PostgreSQL through
+ * the integration tests below.
+ */
 const POSTGRES_UNIT_FAST = [
   "tests/unit/store-statements.test.ts",
   "tests/unit/engine-store.test.ts",
-  "tests/unit/engine-rules.test.ts",
-  "tests/unit/engine-booking-rules.test.ts",
-  "tests/unit/engine-tick-rules.test.ts",
   "tests/unit/engine-tick-group.test.ts",
   "tests/unit/copy-*.test.ts",
   "tests/unit/money-service.test.ts",
   "tests/unit/money-service-rules.test.ts",
-  "tests/unit/money-deposits.test.ts",
-  "tests/unit/money-deposit-rules.test.ts",
-  "tests/unit/money-withdrawals.test.ts",
-  "tests/unit/money-withdrawal-rules.test.ts",
-  "tests/unit/money-check.test.ts",
-  "tests/unit/money-check-findings.test.ts",
   "tests/unit/upstream-limits.test.ts",
 ];
 /**
  * The unit tests that run on PostgreSQL in the full lane only: the engine's and the money service's
- * bulk paths and property runs, whose statements store-statements prepares and runs and whose
- * rules the SQLite runs and the fast PostgreSQL files above already hold; the market's history and
- * feed; codes, addresses and verification.
+ * other rules, bulk paths and property runs, whose statements store-statements prepares and runs
+ * and whose outcomes the SQLite runs and the PostgreSQL integration tests already hold; the
+ * market's history and feed; codes, addresses and verification.
  */
 const POSTGRES_UNIT_FULL = [
   "tests/unit/engine-*.test.ts",
@@ -63,10 +60,10 @@ const POSTGRES_INTEGRATION_FAST = [
   "tests/integration/store-concurrency.test.ts",
   "tests/integration/limits.test.ts",
   "tests/integration/operators.test.ts",
-  "tests/integration/operator-roles.test.ts",
 ];
 /** The upstream integration tests that run on PostgreSQL in the full lane only. */
 const POSTGRES_INTEGRATION_FULL = [
+  "tests/integration/operator-roles.test.ts",
   "tests/integration/accounts.test.ts",
   "tests/integration/company.test.ts",
   "tests/integration/content.test.ts",

@@ -6,7 +6,28 @@
 #
 #   npm run test:clean-clone            # keeps nothing: the folder is removed at the end
 #   KEEP_CLONE=1 npm run test:clean-clone   # leaves the folder for a look after a failure
+#   CLEAN_CLONE_RUNS=5 npm run test:clean-clone   # five runs one after the other, each on a new
+#                                                 # clone; a table of their times at the end
 set -euo pipefail
+RUNS=${CLEAN_CLONE_RUNS:-1}
+if [ "$RUNS" -gt 1 ]; then
+  failed=0
+  lines=()
+  for n in $(seq 1 "$RUNS"); do
+    echo "==> clean-clone run $n of $RUNS ($(date -u '+%a %F %T UTC'))"
+    out=$(mktemp)
+    rc=0
+    CLEAN_CLONE_RUNS=1 bash "$0" 2>&1 | tee "$out" || rc=$?
+    lines+=("run $n ($(date -u '+%a %T UTC')): $(grep -E '^test:clean-clone: npm install' "$out" | sed 's/^test:clean-clone: //' || echo "exit $rc")")
+    [ "$rc" -eq 0 ] || failed=$((failed + 1))
+    rm -f "$out"
+  done
+  echo
+  printf 'test:clean-clone: %s\n' "${lines[@]}"
+  echo "test:clean-clone: $((RUNS - failed)) of $RUNS runs passed"
+  [ "$failed" -eq 0 ]
+  exit
+fi
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 COMMIT=$(git rev-parse HEAD)

@@ -179,6 +179,13 @@ const DEMO_MONEY = [
   "/mine/withdraw-way?type=1",
 ];
 
+/**
+ * axe measures the contrast of what is painted at that moment, and a toast fading in is partly
+ * transparent then. With reduced motion the app draws every toast in its final colours at once
+ * (app.css), so each check sees what a person reads whenever it runs.
+ */
+test.use({ reducedMotion: "reduce" });
+
 test.describe("accessibility (axe, WCAG 2.2 AA)", () => {
   for (const url of PUBLIC) {
     forScreens([url], () => {

@@ -186,41 +186,46 @@ test("an unknown provider is a translated 404; a copy beyond the free margin is 
   await expect(page.getByTestId("provider-form")).toHaveCount(0);
 });
 
-test("the copy screens have no accessibility violations", async ({ page }, info) => {
-  // The server's HTML is what hydration keeps: the js project's check covers both.
-  test.skip(!jsOn(info), "checked with JavaScript");
-  const axe = async (screen: string) => {
-    const { violations } = await new AxeBuilder({ page })
-      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"])
-      .analyze();
-    expect(
-      violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-      screen,
-    ).toEqual([]);
-  };
-  const providerId = await devProvider(providerName(info));
-  await devProviderTrade(providerId, FIRST, 2, "0.5");
-  await newSignedInUser(page, info);
-  await page.goto("/user");
-  const uid = (await page.getByTestId("user-uid").textContent())!.trim();
-  await operatorAdjust(uid, "1000", "Copy trading e2e funds");
+test.describe(() => {
+  // axe measures what is painted at that moment: toasts drawn in their final colours at once
+  // (reduced motion), as in a11y.spec.ts.
+  test.use({ reducedMotion: "reduce" });
+  test("the copy screens have no accessibility violations", async ({ page }, info) => {
+    // The server's HTML is what hydration keeps: the js project's check covers both.
+    test.skip(!jsOn(info), "checked with JavaScript");
+    const axe = async (screen: string) => {
+      const { violations } = await new AxeBuilder({ page })
+        .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"])
+        .analyze();
+      expect(
+        violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+        screen,
+      ).toEqual([]);
+    };
+    const providerId = await devProvider(providerName(info));
+    await devProviderTrade(providerId, FIRST, 2, "0.5");
+    await newSignedInUser(page, info);
+    await page.goto("/user");
+    const uid = (await page.getByTestId("user-uid").textContent())!.trim();
+    await operatorAdjust(uid, "1000", "Copy trading e2e funds");
 
-  await page.goto(`/rank/provider?id=${providerId}`);
-  await axe("provider page");
-  await page.goto(`/rank/provider/copy?id=${providerId}`);
-  await axe("copy form");
-  await page.getByLabel(EN("copy:form.amount")).fill("-1");
-  await page.getByTestId("copy-submit").click();
-  await expect(page.locator('[data-error-for="amount"]')).toHaveText(EN("copy:errors.amount"));
-  await axe("copy form with an error");
-  await page.getByLabel(EN("copy:form.amount")).fill("200");
-  await page.getByTestId("copy-submit").click();
-  await expect(page).toHaveURL(/\/mine\/copies\/\d+$/);
-  await axe("copy page");
-  await page.goto("/mine/copies");
-  await axe("copies");
-  await page.goto("/mine/provider");
-  await axe("provider settings");
-  await page.goto("/order");
-  await axe("orders with a copy");
+    await page.goto(`/rank/provider?id=${providerId}`);
+    await axe("provider page");
+    await page.goto(`/rank/provider/copy?id=${providerId}`);
+    await axe("copy form");
+    await page.getByLabel(EN("copy:form.amount")).fill("-1");
+    await page.getByTestId("copy-submit").click();
+    await expect(page.locator('[data-error-for="amount"]')).toHaveText(EN("copy:errors.amount"));
+    await axe("copy form with an error");
+    await page.getByLabel(EN("copy:form.amount")).fill("200");
+    await page.getByTestId("copy-submit").click();
+    await expect(page).toHaveURL(/\/mine\/copies\/\d+$/);
+    await axe("copy page");
+    await page.goto("/mine/copies");
+    await axe("copies");
+    await page.goto("/mine/provider");
+    await axe("provider settings");
+    await page.goto("/order");
+    await axe("orders with a copy");
+  });
 });

@@ -23,8 +23,8 @@ import {
 import { SEED, assertOptions, fieldsFor, formText, value } from "./fuzz-values.js";
 import { byLane } from "../support/lane.js";
 
-/** Runs per action (FUZZ_WEB_RUNS overrides): 6 from a fixed seed in `npm test`, 30 in the full lane. */
-const RUNS = Number(process.env.FUZZ_WEB_RUNS || byLane(6, 30));
+/** Runs per action (FUZZ_WEB_RUNS overrides): 4 from a fixed seed in `npm test`, 30 in the full lane. */
+const RUNS = Number(process.env.FUZZ_WEB_RUNS || byLane(4, 30));
 
 interface Jar {
   cookies: Map<string, string>;

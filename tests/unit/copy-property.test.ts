@@ -98,10 +98,10 @@ const op = fc.oneof(
 const SEED = runSeed(20261103);
 
 /**
- * Whole runs: 60 on SQLite and 15 on PostgreSQL (where each statement is a round trip) in `npm test`;
+ * Whole runs: 40 on SQLite and 10 on PostgreSQL (where each statement is a round trip) in `npm test`;
  * 200 and 50 from a new seed in the full lane.
  */
-const RUNS = testDialect() === "postgres" ? byLane(15, 50) : byLane(60, 200);
+const RUNS = testDialect() === "postgres" ? byLane(10, 50) : byLane(40, 200);
 
 /** What the copy service saw at a provider fill: each copy's equity and the provider's. */
 interface FillMoment {

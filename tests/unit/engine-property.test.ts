@@ -74,10 +74,10 @@ const op = fc.oneof(
 const SEED = runSeed(20261104);
 
 /**
- * Whole engine runs: 100 on SQLite in `npm test`, 400 in the full lane; on PostgreSQL (the full lane
+ * Whole engine runs: 60 on SQLite in `npm test`, 400 in the full lane; on PostgreSQL (the full lane
  * only), where each statement is a round trip, 100: the same rules, fewer sequences.
  */
-const RUNS = testDialect() === "postgres" ? byLane(60, 100) : byLane(100, 400);
+const RUNS = testDialect() === "postgres" ? byLane(60, 100) : byLane(60, 400);
 
 describe("engine property", () => {
   it("balance = sum of ledger, no free money spent twice, memory = store", async () => {
