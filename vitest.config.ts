@@ -1,5 +1,6 @@
 import { defineConfig } from "vitest/config";
 import path from "node:path";
+import { IntegrationFirst } from "./tests/support/sequencer";
 
 /**
  * Four projects with the same aliases and time limits:
@@ -113,6 +114,7 @@ export default defineConfig({
   test: {
     ...shared.test,
     poolOptions: { forks: { maxForks: 4, minForks: 1 } },
+    sequence: { sequencer: IntegrationFirst },
     projects: [
       {
         extends: true,

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of the product (npm test runs this; .ci/run runs npm test):
 #   remix build -> vitest (unit + integration) -> playwright. Chromium is made present beside the
-#   first two; format, typecheck and lint run beside Playwright at the lowest CPU priority (nice 19).
+#   first two; format, typecheck and lint run beside vitest at the lowest CPU priority (nice 19).
 #   A background job's output is printed, and its result counted, when it is joined. (vitest
 #   beside Playwright was measured too: both slowed so much that the total did not fall, and 20 s
 #   tests timed out.)
@@ -128,14 +128,15 @@ bg_start chromium               bash scripts/ensure-chromium.sh
 # integration tests would build it themselves when it is missing or older than app/).
 step "remix build"              env NODE_ENV=production npx remix build
 bg_step services                "postgresql, nats, haproxy"
-step "vitest (unit+integration)" npx vitest run
-# Playwright leaves part of a core idle (its workers wait on pages and servers); the static checks,
-# at nice 19, use that instead of a step of their own. Beside vitest, whose four processes keep
-# both cores busy, they only made it slower.
-bg_step chromium                "chromium"
+# The static checks (about 65 CPU-seconds) run beside vitest at nice 19, and are joined before
+# Playwright, which then runs alone: beside Playwright they stretched it by 80 s (its pages are
+# latency-bound, and every idle moment of a core went to the checks), beside vitest they add about
+# half their own time.
 bg_start static                 static_checks
-step "playwright (js + no-js)"  npx playwright test
+step "vitest (unit+integration)" npx vitest run
 bg_step static                  "format, typecheck, lint"
+bg_step chromium                "chromium"
+step "playwright (js + no-js)"  npx playwright test
 if [ "$LANE" = "full" ]; then
   # The long soaks: the upstream killed 20 times under load (SQLite), then the cluster's leader.
   step "soak (20 kills)"            npm run soak
