@@ -23,18 +23,9 @@ import type {
   TransactionFn,
 } from "../../upstream/platform/db.js";
 import { toPostgres } from "../../upstream/platform/store/sql-dialect.js";
+import { ROOT, isStoreFile, sourceFiles } from "./source-files.js";
 
-export const ROOT = path.resolve(__dirname, "../..");
-
-/**
- * Files that may hold SQL: store files, the database's own opening and migrations, and the store
- * drivers (the same rule as tests/unit/architecture.test.ts's, which a test file cannot import
- * without running that file's tests too).
- */
-export const isStoreFile = (rel: string) =>
-  /(^|\/)(store|[\w-]+-store)\.ts$/.test(rel) ||
-  rel === "upstream/platform/db.ts" ||
-  rel.startsWith("upstream/platform/store/");
+export { ROOT };
 
 /**
  * Store files whose `.prepare(` serves other store files: prepareOnce (multi-row.ts) prepares what
@@ -42,18 +33,6 @@ export const isStoreFile = (rel: string) =>
  * counted where prepareOnce was called.
  */
 export const HELPER_FILES = ["upstream/platform/store/multi-row.ts"];
-
-function sourceFiles(dir: string): string[] {
-  return fs
-    .readdirSync(path.join(ROOT, dir), { withFileTypes: true })
-    .flatMap((d) =>
-      d.isDirectory()
-        ? sourceFiles(`${dir}/${d.name}`)
-        : d.name.endsWith(".ts")
-          ? [`${dir}/${d.name}`]
-          : [],
-    );
-}
 
 /** Every store file of the upstream, relative to the repository, sorted. */
 export function storeFiles(): string[] {

@@ -11,8 +11,8 @@ import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { ROOT, isStoreFile, sourceFiles } from "../support/source-files.js";
 
-const ROOT = path.resolve(__dirname, "../..");
 const DEPCRUISE = path.join(ROOT, "node_modules/dependency-cruiser/bin/dependency-cruise.mjs");
 const CONFIG = path.join(ROOT, ".dependency-cruiser.cjs");
 
@@ -60,12 +60,6 @@ describe("upstream architecture", () => {
   }, 60_000);
 });
 
-/** Files that may hold SQL: store files, the database's own opening and migrations, and the store drivers. */
-export const isStoreFile = (rel: string) =>
-  /(^|\/)(store|[\w-]+-store)\.ts$/.test(rel) ||
-  rel === "upstream/platform/db.ts" ||
-  rel.startsWith("upstream/platform/store/");
-
 /** SQL in a source text: a statement's keywords in a string, or a call that runs SQL. */
 export function sqlIn(src: string): string[] {
   const code = src.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
@@ -75,18 +69,6 @@ export function sqlIn(src: string): string[] {
     ),
   ];
   return hits.map((m) => m[0].replace(/\s+/g, " ").slice(0, 40));
-}
-
-function sourceFiles(dir: string): string[] {
-  return fs
-    .readdirSync(path.join(ROOT, dir), { withFileTypes: true })
-    .flatMap((d) =>
-      d.isDirectory()
-        ? sourceFiles(`${dir}/${d.name}`)
-        : d.name.endsWith(".ts")
-          ? [`${dir}/${d.name}`]
-          : [],
-    );
 }
 
 describe("SQL only in store files", () => {

@@ -7,6 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { sourceFiles } from "../support/source-files.js";
 
 const ROOT = path.resolve(__dirname, "../../upstream");
 
@@ -17,16 +18,8 @@ function importsOf(file: string): string[] {
 
 describe("upstream boundaries", () => {
   it("only the money service writes ledger rows", () => {
-    const files = (dir: string): string[] =>
-      fs
-        .readdirSync(path.join(ROOT, dir), { withFileTypes: true })
-        .flatMap((d) =>
-          d.isDirectory()
-            ? files(`${dir}/${d.name}`)
-            : d.name.endsWith(".ts")
-              ? [`${dir}/${d.name}`]
-              : [],
-        );
+    const files = (dir: string) =>
+      sourceFiles(`upstream/${dir}`).map((f) => f.slice("upstream/".length));
     // Exactly one file holds the SQL that writes ledger rows and moves balances...
     const writers = files("modules")
       .concat(files("platform"))
