@@ -2,7 +2,10 @@
  * The engine's leadership on PostgreSQL (upstream/platform/store/leader-lock.ts): one holder at a
  * time; a holder whose lock connection dies loses it at once (PostgreSQL frees the lock with the
  * connection) and is told; and from that moment its fenced store refuses every write transaction,
- * so a deposed leader that has not noticed yet changes nothing.
+ * so a deposed leader that has not noticed yet changes nothing. The lock connection's health is its
+ * own answers: a leader whose event loop was held for seconds keeps the lead, one whose connection
+ * stops answering loses it. And a store whose connection breaks inside a transaction fails that
+ * whole transaction: nothing of it commits on a new connection.
  */
 import { execFileSync } from "node:child_process";
 import pg from "pg";
@@ -10,7 +13,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPostgres, type PostgresServer } from "../../scripts/services/postgres.js";
 import { openPostgres, type DB } from "../../upstream/platform/db.js";
 import type { PgStore } from "../../upstream/platform/store/pg.js";
-import { LeaderLock, leaderFenceSql } from "../../upstream/platform/store/leader-lock.js";
+import {
+  LeaderLock,
+  POLL_MS,
+  UNANSWERED_POLLS,
+  leaderFenceSql,
+} from "../../upstream/platform/store/leader-lock.js";
 
 let server: PostgresServer;
 let url: string;
@@ -86,5 +94,66 @@ describe("the engine's leadership", () => {
     expect(
       db.prepare("SELECT COUNT(*) AS n FROM settings WHERE key = 'after.deposed'").get(),
     ).toEqual({ n: 0 });
+  });
+});
+
+/** Holds this process's event loop for `ms`, as a long synchronous piece of work would. */
+function holdEventLoop(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+describe("the lock connection's health", () => {
+  it("a leader whose event loop is held for 5 s while a check is in flight keeps the lead", async () => {
+    const l = await lock();
+    expect(await l.tryAcquire()).toBe(true);
+    const lost: string[] = [];
+    l.onLost((why) => lost.push(why));
+    const answered = l.check();
+    holdEventLoop(5_000);
+    await answered;
+    // The polls that follow find the connection answering.
+    await new Promise((r) => setTimeout(r, POLL_MS * 3));
+    expect(lost).toEqual([]);
+    expect(l.isLeader).toBe(true);
+    const other = await lock();
+    expect(await other.tryAcquire()).toBe(false);
+    await l.close();
+  });
+
+  it("a leader whose lock connection stops answering loses the lead and frees the lock", async () => {
+    const l = await lock();
+    expect(await l.tryAcquire()).toBe(true);
+    const lost = new Promise<string>((resolve) => l.onLost(resolve));
+    // The connection's server process stops (as a half-open link would): no error, no answer.
+    process.kill(l.backendPid, "SIGSTOP");
+    try {
+      expect(await lost).toMatch(new RegExp(`unanswered for ${UNANSWERED_POLLS} polls`));
+      expect(l.isLeader).toBe(false);
+    } finally {
+      process.kill(l.backendPid, "SIGCONT");
+    }
+    const next = await lock();
+    await expect.poll(() => next.tryAcquire(), { timeout: 5_000 }).toBe(true);
+    await next.close();
+  });
+});
+
+describe("a store whose connection breaks inside a transaction", () => {
+  it("fails the whole transaction; nothing of it is written, and the store works afterwards", async () => {
+    const db = store();
+    const admin = store();
+    db.exec("CREATE TABLE broken_tx (n INTEGER)");
+    const pid = Number((db.prepare("SELECT pg_backend_pid() AS pid").get() as { pid: number }).pid);
+    const insert = db.prepare("INSERT INTO broken_tx (n) VALUES (?)");
+    const write = db.transaction(() => {
+      insert.run(1);
+      admin.prepare("SELECT pg_terminate_backend(?)").get(pid);
+      insert.run(2);
+      insert.run(3);
+    });
+    expect(() => write()).toThrow();
+    // The next transaction runs on a new connection, with all of its statements.
+    db.transaction(() => insert.run(4))();
+    expect(db.prepare("SELECT n FROM broken_tx ORDER BY n").all()).toEqual([{ n: 4 }]);
   });
 });

@@ -10,6 +10,13 @@
  * leader's store checks, in the statement that begins it, that the lock is still held by this
  * node's lock connection (PgStore.fenceWith, store/pg.ts), and fails otherwise.
  *
+ * Health. The leader's lock connection is judged by its own answers, never by a clock: every
+ * POLL_MS the leader asks it `SELECT 1`, and the connection counts as lost when it fails, when it
+ * ends, or when a check stays unanswered for UNANSWERED_POLLS polls in a row (a half-open
+ * connection). Polls are counted as the event loop runs them, and a timer does not catch up after
+ * the loop was busy: a leader whose loop was held for seconds (a large push flush, a long tick)
+ * counts one poll for that time and keeps its leadership.
+ *
  * Invariant: at most one node's store accepts engine writes at any time, and it is the node holding
  * LEADER_LOCK.
  */
@@ -19,8 +26,17 @@ import pg from "pg";
 export const LEADER_LOCK = 7_201_002;
 /** How often a standby tries to take the lock, and a leader checks its lock connection (ms). */
 export const POLL_MS = 500;
-/** A check of the lock connection that takes longer than this counts as a lost connection (ms). */
-const CHECK_TIMEOUT_MS = 3_000;
+/**
+ * A leader's check of its lock connection that is still unanswered after this many polls counts
+ * as a lost connection (about 3 s of a running event loop at POLL_MS).
+ */
+export const UNANSWERED_POLLS = 6;
+/**
+ * How long a standby's attempt to take the lock may wait for its answer (ms). An attempt without
+ * an answer may still have taken the lock on the server, so the connection is then ended (which
+ * frees it) and counted as lost.
+ */
+const ACQUIRE_TIMEOUT_MS = 3_000;
 
 export interface LockLog {
   info(obj: object, msg?: string): void;
@@ -32,6 +48,9 @@ export class LeaderLock {
   private held = false;
   private lostHandlers: Array<(why: string) => void> = [];
   private checkTimer: NodeJS.Timeout | null = null;
+  /** The leader's check in flight (null when none), and the polls it has stayed unanswered. */
+  private pending: Promise<void> | null = null;
+  private unansweredPolls = 0;
   /** The PostgreSQL backend (process id) of the lock connection. */
   backendPid = 0;
 
@@ -46,7 +65,6 @@ export class LeaderLock {
       application_name: "tradepost-leader-lock",
       keepAlive: true,
       keepAliveInitialDelayMillis: 1_000,
-      query_timeout: CHECK_TIMEOUT_MS,
     });
     c.on("error", (err) => this.lost(`lock connection error: ${err.message}`));
     c.on("end", () => this.lost("lock connection ended"));
@@ -64,9 +82,17 @@ export class LeaderLock {
   async tryAcquire(): Promise<boolean> {
     if (this.held) return true;
     const c = this.connected();
-    const r = await c.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1) AS ok", [
-      LEADER_LOCK,
-    ]);
+    let r: pg.QueryResult<{ ok: boolean }>;
+    try {
+      r = await c.query<{ ok: boolean }>({
+        text: "SELECT pg_try_advisory_lock($1) AS ok",
+        values: [LEADER_LOCK],
+        query_timeout: ACQUIRE_TIMEOUT_MS,
+      } as pg.QueryConfig<[number]>);
+    } catch (err) {
+      this.lost(`leadership attempt failed: ${(err as Error).message}`);
+      throw err;
+    }
     this.held = r.rows[0].ok === true;
     if (this.held) this.watch();
     return this.held;
@@ -93,23 +119,49 @@ export class LeaderLock {
     return this.client;
   }
 
+  /**
+   * Asks the lock connection for an answer (one check at a time; the one in flight when called
+   * again): it settles when the connection answers, and reports the connection lost if it fails.
+   */
+  check(): Promise<void> {
+    const c = this.client;
+    if (!c) return Promise.resolve();
+    this.pending ??= c.query("SELECT 1").then(
+      () => {
+        this.pending = null;
+        this.unansweredPolls = 0;
+      },
+      (err: Error) => {
+        this.pending = null;
+        this.lost(`lock check failed: ${err.message}`);
+      },
+    );
+    return this.pending;
+  }
+
   /** While leading, checks the lock connection every POLL_MS: a half-open one is found too. */
   private watch(): void {
     this.checkTimer = setInterval(() => {
-      this.client
-        ?.query("SELECT 1")
-        .catch((err: Error) => this.lost(`lock check failed: ${err.message}`));
+      if (this.pending && ++this.unansweredPolls >= UNANSWERED_POLLS) {
+        this.lost(`lock check unanswered for ${this.unansweredPolls} polls`);
+        return;
+      }
+      void this.check();
     }, POLL_MS);
     this.checkTimer.unref();
   }
 
   private lost(why: string): void {
-    if (this.client === null) return; // closed on purpose
+    const c = this.client;
+    if (c === null) return; // closed on purpose
     const wasLeader = this.held;
     this.held = false;
     this.client = null;
     if (this.checkTimer) clearInterval(this.checkTimer);
     this.log.error({ why, wasLeader }, "leader lock lost");
+    // Ending the connection frees the lock on the server if it still holds it (a half-open link,
+    // an attempt whose answer never came).
+    c.end().catch(() => undefined);
     for (const f of this.lostHandlers.splice(0)) f(why);
   }
 }

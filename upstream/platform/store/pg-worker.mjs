@@ -16,6 +16,16 @@ pg.types.setTypeParser(1700, (v) => Number(v)); // numeric
 
 /** @type {Map<number, pg.Client>} */
 const clients = new Map();
+/**
+ * The connection each open transaction began on, by handle. A statement of that transaction runs
+ * only on that connection: when it broke, the server has rolled the transaction back, and every
+ * later statement of it fails (BROKEN_IN_TRANSACTION) until the store ends it, instead of running
+ * on a new connection outside any transaction, without the write lock or the leader's fence.
+ * @type {Map<number, pg.Client>}
+ */
+const transactions = new Map();
+/** SQLSTATE connection_failure: what a statement of a transaction whose connection broke answers. */
+const BROKEN_IN_TRANSACTION = "08006";
 
 async function clientOf(handle, url) {
   let c = clients.get(handle);
@@ -36,16 +46,50 @@ function failure(err) {
   };
 }
 
+/** The open transaction's connection of `handle` when it still works; else a failure to answer. */
+function transactionClient(handle) {
+  const c = transactions.get(handle);
+  if (c && clients.get(handle) === c) return { client: c };
+  return {
+    failure: {
+      error: {
+        message: "The connection to PostgreSQL broke inside a transaction; it was rolled back",
+        code: BROKEN_IN_TRANSACTION,
+        detail: null,
+      },
+    },
+  };
+}
+
+/**
+ * Ops: "begin" opens a transaction (its SQL begins it), "commit" and "rollback" end it, "exec" and
+ * "query" run inside the open one if any, "close" ends the connection. An op of a transaction
+ * whose connection broke fails, except "rollback", which has nothing left to undo.
+ */
 runAsWorker(async (handle, url, op, sql, params, name) => {
   try {
     if (op === "close") {
       const c = clients.get(handle);
       clients.delete(handle);
+      transactions.delete(handle);
       if (c) await c.end();
       return { ok: true };
     }
-    const c = await clientOf(handle, url);
-    if (op === "exec") {
+    let c;
+    if (transactions.has(handle)) {
+      const t = transactionClient(handle);
+      if (op === "commit" || op === "rollback") transactions.delete(handle);
+      if (t.failure) return op === "rollback" ? { ok: true } : t.failure;
+      c = t.client;
+    } else {
+      c = await clientOf(handle, url);
+    }
+    if (op === "begin") {
+      transactions.set(handle, c);
+      await c.query(sql);
+      return { ok: true };
+    }
+    if (op === "exec" || op === "commit" || op === "rollback") {
       await c.query(sql);
       return { ok: true };
     }

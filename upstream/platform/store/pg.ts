@@ -24,10 +24,13 @@ interface Answer {
   error?: { message: string; code: string | null; detail: string | null };
 }
 
+/** What the worker runs (pg-worker.mjs): a transaction's statements stay on its connection. */
+type Op = "query" | "exec" | "begin" | "commit" | "rollback" | "close";
+
 type Call = (
   handle: number,
   url: string,
-  op: "query" | "exec" | "close",
+  op: Op,
   sql: string,
   params: unknown[],
   name: string | null,
@@ -142,7 +145,8 @@ export class PgStore implements DB {
     const outer = this.depth === 0;
     const savepoint = `sp${this.depth}`;
     try {
-      this.exec(outer ? begin : `SAVEPOINT ${savepoint}`);
+      if (outer) this.send("begin", begin, []);
+      else this.exec(`SAVEPOINT ${savepoint}`);
     } catch (err) {
       // A BEGIN whose fence or lock failed leaves the transaction open and aborted: end it.
       if (outer) this.rollbackQuietly();
@@ -154,17 +158,19 @@ export class PgStore implements DB {
       result = body();
     } catch (err) {
       this.depth--;
-      this.exec(outer ? "ROLLBACK" : `ROLLBACK TO SAVEPOINT ${savepoint}`);
+      if (outer) this.send("rollback", "ROLLBACK", []);
+      else this.exec(`ROLLBACK TO SAVEPOINT ${savepoint}`);
       throw err;
     }
     this.depth--;
-    this.exec(outer ? "COMMIT" : `RELEASE SAVEPOINT ${savepoint}`);
+    if (outer) this.send("commit", "COMMIT", []);
+    else this.exec(`RELEASE SAVEPOINT ${savepoint}`);
     return result;
   }
 
   private rollbackQuietly(): void {
     try {
-      this.exec("ROLLBACK");
+      this.send("rollback", "ROLLBACK", []);
     } catch {
       // The connection is gone: the server ended the transaction with it.
     }
@@ -192,12 +198,7 @@ export class PgStore implements DB {
     this.send("close", "", []);
   }
 
-  private send(
-    op: "query" | "exec" | "close",
-    sql: string,
-    params: unknown[],
-    name?: string,
-  ): Answer {
+  private send(op: Op, sql: string, params: unknown[], name?: string): Answer {
     if (this.closed && op !== "close") throw new PgError("The store is closed", null, null);
     const a = worker()(this.handle, this.url, op, sql, params, name ?? null);
     if (a.error) throw new PgError(a.error.message, a.error.code, a.error.detail);
