@@ -146,9 +146,18 @@ export class Ticks {
 
   /** True when an account the tick touched is at or below the stop-out level (float figures). */
   private anyAtStopOut(stopOutPct: number): boolean {
-    const accts = this.core.held.accts;
-    for (let k = 0; k < accts.touchedN; k++)
-      if (this.atStopOut(accts.list[accts.touchedList[k]], stopOutPct)) return true;
+    // The hot loop of every tick (one pass over the accounts it touched): what it reads is held
+    // in locals, and the level is atStopOut's.
+    const { list, touchedList, float, touchedN } = this.core.held.accts;
+    const limit = stopOutPct + 1e-6;
+    for (let k = 0; k < touchedN; k++) {
+      const a = list[touchedList[k]];
+      const level = marginLevelPct(
+        a.balanceMicro / MICRO + float[a.idx],
+        a.usedMarginMicro / MICRO,
+      );
+      if (level !== null && level <= limit) return true;
+    }
     return false;
   }
 
