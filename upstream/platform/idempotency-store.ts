@@ -18,7 +18,11 @@ function prepare(db: DB) {
     ),
     insert: db.prepare(
       `INSERT INTO idempotency (user_id, key, route, request_hash, response, created_at)
-       VALUES (@userId, @key, @route, @requestHash, @response, @createdAt)`,
+       VALUES (@userId, @key, @route, @requestHash, @response, @createdAt)
+       ON CONFLICT (user_id, key) DO UPDATE SET route = excluded.route,
+         request_hash = excluded.request_hash, response = excluded.response,
+         created_at = excluded.created_at
+       WHERE idempotency.created_at <= @expiredUpTo`,
     ),
     purge: db.prepare("DELETE FROM idempotency WHERE created_at <= @createdUpTo"),
   };
@@ -40,7 +44,10 @@ export function findAnswer(
   return stmts(db).find.get(q) as StoredAnswer | undefined;
 }
 
-/** Stores the answer of a user's key. */
+/**
+ * Stores the answer of a user's key, over an expired answer of the same key (stored at or before
+ * `expiredUpTo`, ms); false when a live answer of the key is stored already (nothing changed).
+ */
 export function insertAnswer(
   db: DB,
   a: {
@@ -50,9 +57,10 @@ export function insertAnswer(
     requestHash: string;
     response: string;
     createdAt: number;
+    expiredUpTo: number;
   },
-): void {
-  stmts(db).insert.run(a);
+): boolean {
+  return stmts(db).insert.run(a).changes === 1;
 }
 
 /** Deletes every answer stored at or before `createdUpTo` (ms). */

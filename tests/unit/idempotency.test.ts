@@ -1,0 +1,83 @@
+/**
+ * Idempotency keys (platform/idempotency.ts): a key answers its first result for a day, refuses
+ * another request, and expired keys leave the store, deleted at most once a minute by a command
+ * that stores a key (not by every command).
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import type { DB } from "../../upstream/platform/db.js";
+import {
+  IDEMPOTENCY_TTL_MS,
+  Idempotency,
+  PURGE_EVERY_MS,
+} from "../../upstream/platform/idempotency.js";
+import { openTestStore } from "../support/test-store.js";
+
+let db: DB;
+afterEach(() => db?.close());
+
+function keysStored(): string[] {
+  return (db.prepare("SELECT key FROM idempotency ORDER BY key").all() as { key: string }[]).map(
+    (r) => r.key,
+  );
+}
+
+/** A store with one user, and keys whose clock the test moves. */
+function setUp(): { idem: Idempotency; clock: { now: number }; userId: number } {
+  db = openTestStore();
+  const userId = Number(
+    db.prepare("INSERT INTO users (uid, invite_code, created_at) VALUES ('idem', 'IDEM', 0)").run()
+      .lastInsertRowid,
+  );
+  const clock = { now: 1_000_000_000_000 };
+  return { idem: new Idempotency(db, () => clock.now), clock, userId };
+}
+
+describe("idempotency keys", () => {
+  it("answer the first result, refuse another request, and expire after a day", () => {
+    const { idem, clock, userId } = setUp();
+    idem.store(userId, "k1", "order", { lots: "0.1" }, { id: 7 });
+    expect(idem.lookup(userId, "k1", "order", { lots: "0.1" })).toEqual({ id: 7 });
+    expect(() => idem.lookup(userId, "k1", "order", { lots: "0.2" })).toThrow(
+      expect.objectContaining({ key: "idempotency_key_reused", status: 422 }),
+    );
+    clock.now += IDEMPOTENCY_TTL_MS + 1;
+    expect(idem.lookup(userId, "k1", "order", { lots: "0.2" })).toBeUndefined();
+    // The expired key is used again, for another request: a new answer.
+    idem.store(userId, "k1", "order", { lots: "0.2" }, { id: 8 });
+    expect(idem.lookup(userId, "k1", "order", { lots: "0.2" })).toEqual({ id: 8 });
+    // An expired key used again before the next deletion: its new answer replaces the old one.
+    idem.store(userId, "k2", "order", {}, { id: 9 });
+    clock.now += IDEMPOTENCY_TTL_MS - 10_000;
+    idem.store(userId, "k3", "order", {}, {}); // deletes what has expired by now: not k2
+    clock.now += 11_000; // k2 expired a second ago; the last deletion was 11 s ago
+    expect(idem.lookup(userId, "k2", "order", { x: 1 })).toBeUndefined();
+    idem.store(userId, "k2", "order", { x: 1 }, { id: 10 });
+    expect(idem.lookup(userId, "k2", "order", { x: 1 })).toEqual({ id: 10 });
+  });
+
+  it("refuse to store a live key twice (the caller looks it up first)", () => {
+    const { idem, userId } = setUp();
+    idem.store(userId, "k", "order", {}, { id: 1 });
+    expect(() => idem.store(userId, "k", "order", {}, { id: 2 })).toThrow(/stored again/);
+    expect(idem.lookup(userId, "k", "order", {})).toEqual({ id: 1 });
+  });
+
+  it("are deleted once expired, by a key stored a minute after the last deletion", () => {
+    const { idem, clock, userId } = setUp();
+    idem.store(userId, "old", "order", {}, {});
+    clock.now += IDEMPOTENCY_TTL_MS + 1;
+    // The first key stored after the expiry deletes the expired one.
+    idem.store(userId, "a", "order", {}, {});
+    expect(keysStored()).toEqual(["a"]);
+    // Keys expiring later are left until a minute has passed since that deletion.
+    clock.now += IDEMPOTENCY_TTL_MS + 1 - PURGE_EVERY_MS;
+    idem.store(userId, "b", "order", {}, {});
+    clock.now += PURGE_EVERY_MS - 1;
+    idem.store(userId, "c", "order", {}, {});
+    expect(keysStored()).toEqual(["a", "b", "c"]);
+    expect(idem.lookup(userId, "a", "order", {})).toBeUndefined();
+    clock.now += 1;
+    idem.store(userId, "d", "order", {}, {});
+    expect(keysStored()).toEqual(["b", "c", "d"]);
+  });
+});
