@@ -203,6 +203,19 @@ export interface UpstreamChild {
   url: string;
   child: ChildProcess;
   stop(): Promise<void>;
+  /**
+   * The node's event-loop delay since the last call (or since it started), from the probe
+   * tests/bench/loop-delay.ts, which every node spawned here loads.
+   */
+  loopDelay(): Promise<LoopDelay>;
+}
+
+/** Event-loop delay of a node over a window (loop-delay.ts). */
+export interface LoopDelay {
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  samples: number;
 }
 
 /** A reference upstream node (upstream/main.ts) as a child process; resolves once it serves. */
@@ -211,22 +224,31 @@ export async function spawnUpstream(
   logFile: string,
 ): Promise<UpstreamChild> {
   const port = (await portFree())!;
-  const child = spawn(process.execPath, ["--import", "tsx", "upstream/main.ts"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      LOG_LEVEL: "warn",
-      UPSTREAM_HOST: "127.0.0.1",
-      UPSTREAM_PORT: String(port),
-      ...env,
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "--import", "./tests/bench/loop-delay.ts", "upstream/main.ts"],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        LOG_LEVEL: "warn",
+        UPSTREAM_HOST: "127.0.0.1",
+        UPSTREAM_PORT: String(port),
+        ...env,
+      },
+      stdio: ["ignore", "pipe", fs.openSync(logFile, "a")],
     },
-    stdio: ["ignore", "pipe", fs.openSync(logFile, "a")],
-  });
+  );
+  const delays: Array<(d: LoopDelay) => void> = [];
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no UPSTREAM_READY (see ${logFile})`)), 90_000);
     readline.createInterface({ input: child.stdout! }).on("line", (line) => {
       fs.appendFileSync(logFile, line + "\n");
+      if (line.startsWith("LOOP_DELAY ")) {
+        delays.shift()?.(JSON.parse(line.slice("LOOP_DELAY ".length)) as LoopDelay);
+        return;
+      }
       if (!line.startsWith("UPSTREAM_READY ")) return;
       clearTimeout(timer);
       resolve(line.slice("UPSTREAM_READY ".length).trim());
@@ -239,6 +261,11 @@ export async function spawnUpstream(
   return {
     url,
     child,
+    loopDelay: () =>
+      new Promise<LoopDelay>((resolve) => {
+        delays.push(resolve);
+        child.kill("SIGUSR2");
+      }),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();

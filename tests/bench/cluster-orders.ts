@@ -14,6 +14,8 @@
  * CLIENTS clients (one demo account each) place market buys of the smallest size, each waiting
  * for its answer before the next one, for WARMUP seconds unmeasured then SECONDS measured; an
  * order counts when its answer is code 1 (the engine answers only after its commit returned).
+ * The node's event-loop delay over the measured seconds (p50, p99, max: how long a timer, a tick
+ * or a health check waited behind the order path) is read from the probe it loads (loop-delay.ts).
  * Then the node stops and the bench itself opens the same store through upstream/platform/db.ts
  * `openStore` and writes a similar order row by one INSERT at a time, each committed on its own
  * (no transaction around it: the bare durable write), for INSERT_SECONDS: the floor.
@@ -35,6 +37,7 @@ import {
   setPrice,
   spawnUpstream,
   tradables,
+  type LoopDelay,
   type Tradable,
 } from "./cluster-common.js";
 
@@ -59,6 +62,8 @@ export interface OrdersFigures {
   insertsPerS: number;
   /** orders/s divided by inserts/s. */
   ratio: number;
+  /** The node's event-loop delay while the measured orders ran (tests/bench/loop-delay.ts). */
+  loop: LoopDelay;
 }
 
 /** Runs the section on PostgreSQL, then on SQLite. */
@@ -102,6 +107,7 @@ async function onStore(
     path.join(dir, `upstream-${store}.log`),
   );
   let run: Measured;
+  let loop: LoopDelay;
   try {
     log(`orders on ${store}: node ${up.url}, ${o.clients} clients`);
     const admin = secrets.OPERATOR_TOKEN;
@@ -114,7 +120,9 @@ async function onStore(
     const tokens: string[] = [];
     for (let i = 0; i < o.clients; i++) tokens.push(await demoToken(up.url));
     await drive(up.url, tokens, inst, o.warmupSeconds, `${store}-warm`);
+    await up.loopDelay(); // starts the window over: the warm-up is not measured
     run = await drive(up.url, tokens, inst, o.seconds, store);
+    loop = await up.loopDelay();
   } finally {
     await up.stop();
   }
@@ -132,6 +140,7 @@ async function onStore(
     inserts: floor.count,
     insertsPerS: floor.count / floor.seconds,
     ratio: ordersPerS / (floor.count / floor.seconds),
+    loop,
   };
 }
 

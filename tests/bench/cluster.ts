@@ -85,6 +85,7 @@ function printOrders(fs: OrdersFigures[]): void {
         `  (${f.orders} in ${f.seconds.toFixed(1)} s, ack p50 ${f.ackP50Ms.toFixed(1)} ms, p99 ${f.ackP99Ms.toFixed(1)} ms)` +
         `   bare insert ${Math.round(f.insertsPerS).toLocaleString("en").padStart(6)} inserts/s` +
         `   orders/inserts ${f.ratio.toFixed(2)}` +
+        `   event-loop delay p50 ${f.loop.p50Ms.toFixed(1)} ms, p99 ${f.loop.p99Ms.toFixed(1)} ms, max ${f.loop.maxMs.toFixed(1)} ms` +
         (refused.length ? `   refused: ${refused.map(([m, n]) => `${m} x${n}`).join("; ")}` : ""),
     );
   }
