@@ -33,7 +33,7 @@ import { registerMoneyRoutes } from "./modules/money/routes.js";
 import { registerUploadRoutes } from "./modules/uploads/routes.js";
 import { registerOperatorRoutes } from "./modules/operators/routes.js";
 import { guardOperator } from "./platform/http/operator-guard.js";
-import { requireUser } from "./platform/http/auth.js";
+import { guardSession } from "./platform/http/auth.js";
 import { DomainError } from "./platform/errors.js";
 import type { AppContext } from "./platform/context.js";
 import { hasOperators, operatorOfToken } from "./modules/operators/accounts.js";
@@ -182,7 +182,7 @@ export async function buildUpstream(
     guardOperator(ctx.operators, req, need),
   );
   app.decorate("sessionGuard", (req: FastifyRequest, real: boolean) => {
-    const u = requireUser(db, req);
+    const u = guardSession(db, req);
     if (real && u.is_demo) throw new DomainError("demo_only_true_account");
   });
   app.addHook("onRequest", async (req) => {

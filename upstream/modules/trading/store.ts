@@ -81,9 +81,6 @@ function prepareAll(db: DB) {
       "SELECT is_demo, balance_micro, lock_balance_micro FROM users WHERE id = @userId",
     ),
     balance: db.prepare("SELECT balance_micro FROM users WHERE id = @userId"),
-    liveOrderCount: db.prepare(
-      `SELECT COUNT(*) AS n FROM orders WHERE user_id = @userId AND status IN ${LIVE}`,
-    ),
     insertOrder: db.prepare(
       `INSERT INTO orders (user_id, instrument_id, order_type, status, pending_kind, lots, units,
          leverage, origin_price, open_price, take_profit, stop_loss, margin_micro, fee_micro,
@@ -207,11 +204,6 @@ export function readOrderChecks(db: DB, userIds: readonly number[]): Map<number,
 }
 
 // ---------------------------------------------------------------- orders
-
-/** How many pending and open orders the user holds. */
-export function countLiveOrders(db: DB, q: { userId: number }): number {
-  return (st(db).liveOrderCount.get(q) as { n: number }).n;
-}
 
 export interface NewOrder {
   userId: number;

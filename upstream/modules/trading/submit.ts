@@ -28,7 +28,6 @@ import {
 import type { Settings } from "./settings.js";
 import { stateOfPos } from "./snapshots.js";
 import {
-  countLiveOrders,
   insertOrder,
   insertOrders,
   readOrderChecks,
@@ -119,7 +118,7 @@ function placePending(core: EngineCore, o: Accepted): OrderState {
   const kind = pendingKind(o.req.side, target, o.quote.price);
   const a = core.account(o.userId);
   const { v, p } = core.tx.run(() => {
-    checkOrderCap(core, o.userId, o.settings.maxOrders);
+    checkOrderCap(a, o.settings.maxOrders);
     const p = store(core, o, a, {
       status: ST_PENDING,
       pendingKind: kind,
@@ -139,7 +138,7 @@ function placeMarket(core: EngineCore, o: Accepted): OrderState {
   const pl = priceMarket(core, o);
   const a = core.account(o.userId);
   const { v, p, balAfter } = core.tx.run(() => {
-    checkOrderCap(core, o.userId, o.settings.maxOrders);
+    checkOrderCap(a, o.settings.maxOrders);
     const bal = core.balance(o.userId);
     a.balanceMicro = bal;
     checkFreeMargin(core, a, bal, pl.marginMicro + pl.feeMicro);
@@ -322,9 +321,13 @@ function storeMany(core: EngineCore, fits: readonly (Priced & { a: Account })[])
   return ps;
 }
 
-/** Refuses a new order while the account holds trade.max_orders pending and open orders (in the order's transaction). */
-function checkOrderCap(core: EngineCore, userId: number, max: number): void {
-  if (countLiveOrders(core.db, { userId }) >= max)
+/**
+ * Refuses a new order while the account holds trade.max_orders pending and open orders. Counted in
+ * memory: the engine holds every live order of the store (loadLiveOrders) and is their one writer,
+ * so the account's sets are the count the store would give, without a read on the order path.
+ */
+function checkOrderCap(a: Account, max: number): void {
+  if (a.positions.size + a.pendings.size >= max)
     throw new DomainError("too_many_orders", CODE_FAIL, { count: max });
 }
 

@@ -75,9 +75,31 @@ export function tokenOf(req: FastifyRequest): string | null {
   return h.startsWith("Bearer ") ? h.slice(7).trim() : h.trim();
 }
 
+/**
+ * The user the session guard read for a request (guardSession), handed to the handler's first
+ * requireUser instead of a second read of the same row. Taken once: a later call in the handler
+ * reads the row as it is then.
+ */
+const guarded = new WeakMap<FastifyRequest, UserRow>();
+
 /** The signed-in user of a request, or an DomainError with code 999. */
 export function requireUser(db: DB, req: FastifyRequest): UserRow {
+  const g = guarded.get(req);
+  if (g) {
+    guarded.delete(req);
+    return g;
+  }
   const u = userForToken(db, tokenOf(req));
   if (!u) throw new DomainError("session_invalid", CODE_SESSION_INVALID);
+  return u;
+}
+
+/**
+ * The session check of an endpoint that declares one (before its handler, platform/http/route.ts):
+ * requireUser, whose row the handler's first requireUser then reuses.
+ */
+export function guardSession(db: DB, req: FastifyRequest): UserRow {
+  const u = requireUser(db, req);
+  guarded.set(req, u);
   return u;
 }
