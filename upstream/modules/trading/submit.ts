@@ -27,12 +27,7 @@ import {
 } from "./orders.js";
 import type { Settings } from "./settings.js";
 import { stateOfPos } from "./snapshots.js";
-import {
-  insertOrder,
-  insertOrders,
-  readOrderChecks,
-  type NewOrder,
-} from "./store.js";
+import { insertOrder, insertOrders, readOrderChecks, type NewOrder } from "./store.js";
 
 /** A request that passed the checks common to both kinds of order. */
 interface Accepted {
