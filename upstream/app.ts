@@ -53,6 +53,7 @@ import * as copyApi from "@contract/api/copy";
 import { StrategyRunner } from "./modules/follow/strategies.js";
 import multipart from "@fastify/multipart";
 import { createEngine } from "./modules/trading/engine.js";
+import { Sequencer } from "./platform/store/sequencer.js";
 import { TradePusher } from "./modules/trading/pushes.js";
 import { moneyOf } from "./modules/money/service.js";
 import { registerOpenApi } from "./platform/http/openapi.js";
@@ -127,7 +128,16 @@ function onLeaderOnly<T extends object>(): T {
 
 export async function buildUpstream(
   config: UpstreamConfig,
-  opts: { feed?: PriceFeed | ((db: DB) => PriceFeed); node?: NodeRole } = {},
+  opts: {
+    feed?: PriceFeed | ((db: DB) => PriceFeed);
+    node?: NodeRole;
+    /**
+     * What the node does when a batch of commands could not be written (store/sequencer.ts): its
+     * memory no longer equals the store. Default: log it and exit, so that a standby (or the web's
+     * supervisor of the embedded upstream) starts over from what was committed.
+     */
+    onWriteFailure?: (err: unknown) => void;
+  } = {},
 ): Promise<Upstream> {
   const node = opts.node ?? soleNode();
   const standby = node.role === "standby";
@@ -162,7 +172,22 @@ export async function buildUpstream(
     limits: { fileSize: config.uploadMaxBytes, files: 1, fields: 4, parts: 5, fieldSize: 1024 },
   });
   const hub = createHub(app.server, db, broker);
-  const ctx = buildServices({ config, db, hub, broker, log, feed: opts.feed, standby });
+  const onWriteFailure =
+    opts.onWriteFailure ??
+    ((err: unknown) => {
+      log.fatal({ err }, "a batch of commands could not be written; stopping this node");
+      process.exit(1);
+    });
+  const ctx = buildServices({
+    config,
+    db,
+    hub,
+    broker,
+    log,
+    feed: opts.feed,
+    standby,
+    onWriteFailure,
+  });
   if (standby) {
     // Registered before the routes: each route a standby does not serve is sent to the leader,
     // which checks its caller and fields itself.
@@ -181,8 +206,8 @@ export async function buildUpstream(
   app.decorate("operatorGuard", (req: FastifyRequest, need: Permission) =>
     guardOperator(ctx.operators, req, need),
   );
-  app.decorate("sessionGuard", (req: FastifyRequest, real: boolean) => {
-    const u = guardSession(db, req);
+  app.decorate("sessionGuard", async (req: FastifyRequest, real: boolean) => {
+    const u = await guardSession(db, req);
     if (real && u.is_demo) throw new DomainError("demo_only_true_account");
   });
   app.addHook("onRequest", async (req) => {
@@ -307,6 +332,7 @@ function buildServices(deps: {
   log: pino.Logger;
   feed?: PriceFeed | ((db: DB) => PriceFeed);
   standby: boolean;
+  onWriteFailure: (err: unknown) => void;
 }): AppContext {
   const { config, db, hub, broker, log, standby } = deps;
   const feed = standby
@@ -338,6 +364,13 @@ function buildServices(deps: {
     money,
     engine,
     copies,
+    sequencer: standby
+      ? onLeaderOnly<Sequencer>()
+      : new Sequencer({
+          db,
+          onWriteFailure: deps.onWriteFailure,
+          transaction: (command) => money.transaction(command),
+        }),
     deposits: new Deposits(db),
     withdrawals: new Withdrawals({
       db,

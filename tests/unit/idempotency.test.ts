@@ -10,6 +10,7 @@ import {
   Idempotency,
   PURGE_EVERY_MS,
 } from "../../upstream/platform/idempotency.js";
+import { Sequencer } from "../../upstream/platform/store/sequencer.js";
 import { openTestStore } from "../support/test-store.js";
 
 let db: DB;
@@ -79,5 +80,34 @@ describe("idempotency keys", () => {
     clock.now += 1;
     idem.store(userId, "d", "order", {}, {});
     expect(keysStored()).toEqual(["b", "c", "d"]);
+  });
+
+  it("in the sequencer: a key read ahead, or committed by an earlier batch, answers without the store; a key of a rolled-back command does not", async () => {
+    const { idem, userId } = setUp();
+    const seq = new Sequencer({ db, onWriteFailure: () => undefined, maxBatchMs: 60_000 });
+    const run = (key: string, id: number) =>
+      seq.run(() => {
+        const prior = idem.lookup<{ id: number }>(userId, key, "order", {});
+        if (prior) return prior;
+        idem.store(userId, key, "order", {}, { id });
+        return { id };
+      });
+    // Both read ahead as unused, both in one batch: the second finds the first's uncommitted key.
+    await Promise.all([idem.prefetch(userId, "same"), idem.prefetch(userId, "same")]);
+    expect(await Promise.all([run("same", 1), run("same", 2)])).toEqual([{ id: 1 }, { id: 1 }]);
+    // Read ahead before an earlier batch committed it: the committed answer still wins.
+    await idem.prefetch(userId, "raced");
+    expect(await run("raced", 3)).toEqual({ id: 3 });
+    expect(await run("raced", 4)).toEqual({ id: 3 });
+    // A command that stored its key and then failed: the key stays unused.
+    await idem.prefetch(userId, "undone");
+    await expect(
+      seq.run(() => {
+        idem.store(userId, "undone", "order", {}, { id: 5 });
+        throw new Error("refused after storing");
+      }),
+    ).rejects.toThrow(/refused after storing/);
+    expect(await run("undone", 6)).toEqual({ id: 6 });
+    expect(keysStored()).toEqual(["raced", "same", "undone"]);
   });
 });

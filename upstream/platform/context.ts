@@ -13,6 +13,7 @@ import type { OperatorLookup } from "./http/operator-guard.js";
 import type { Limits } from "./limits.js";
 import type { Hub } from "./ws/hub.js";
 import type { PushBroker } from "./ws/broker.js";
+import type { Sequencer } from "./store/sequencer.js";
 import type { PriceFeed } from "../modules/market/feed.js";
 import type { CandleBook } from "../modules/market/candles.js";
 import type { Engine } from "../modules/trading/engine.js";
@@ -44,6 +45,12 @@ export interface AppContext {
   engine: Engine;
   /** Copy trading (modules/copy/service.ts): on the leader, beside the engine it mirrors with. */
   copies: CopyTrading;
+  /**
+   * The one serial queue of the engine's commands (store/sequencer.ts): a route hands it each
+   * order, close, cancel, stop change, demo reset and copy command, and answers once the
+   * command's batch is durable.
+   */
+  sequencer: Sequencer;
   deposits: Deposits;
   withdrawals: Withdrawals;
   uploads: Uploads;

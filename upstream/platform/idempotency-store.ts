@@ -3,6 +3,7 @@
  * fingerprint and the JSON answer of the first command, with its time.
  */
 import type { DB } from "./db.js";
+import { getLater } from "./store/read-later.js";
 
 /** A stored answer: the fingerprint of its request and the answer as JSON text. */
 export interface StoredAnswer {
@@ -10,12 +11,12 @@ export interface StoredAnswer {
   response: string;
 }
 
+const FIND = `SELECT request_hash, response FROM idempotency
+       WHERE user_id = @userId AND key = @key AND created_at > @createdAfter`;
+
 function prepare(db: DB) {
   return {
-    find: db.prepare(
-      `SELECT request_hash, response FROM idempotency
-       WHERE user_id = @userId AND key = @key AND created_at > @createdAfter`,
-    ),
+    find: db.prepare(FIND),
     insert: db.prepare(
       `INSERT INTO idempotency (user_id, key, route, request_hash, response, created_at)
        VALUES (@userId, @key, @route, @requestHash, @response, @createdAt)
@@ -42,6 +43,14 @@ export function findAnswer(
   q: { userId: number; key: string; createdAfter: number },
 ): StoredAnswer | undefined {
   return stmts(db).find.get(q) as StoredAnswer | undefined;
+}
+
+/** findAnswer without holding the event loop (store/read-later.ts): what was committed. */
+export async function findAnswerLater(
+  db: DB,
+  q: { userId: number; key: string; createdAfter: number },
+): Promise<StoredAnswer | undefined> {
+  return (await getLater(db, FIND, q)) as StoredAnswer | undefined;
 }
 
 /**

@@ -5,17 +5,44 @@
  * as unused at once, and are deleted by the first key stored PURGE_EVERY_MS or more after the last
  * deletion (inside that command's transaction, so no writer runs beside the commands): a command
  * pays for the deletion about once a minute, not every time.
+ *
+ * In the sequencer (platform/store/sequencer.ts) a command looks its key up without a read of the
+ * store: the request read the key ahead (prefetch, off the event loop: what was committed), and the
+ * answers this process committed since are kept in memory (RECENT_MS). A key stored earlier in the
+ * same batch, not yet committed, is looked up in the store (which sees the batch's own writes).
  */
 import { createHash } from "node:crypto";
 import type { DB } from "./db.js";
 import { DomainError, CODE_FAIL } from "./errors.js";
-import { findAnswer, insertAnswer, purgeAnswers } from "./idempotency-store.js";
+import {
+  findAnswer,
+  findAnswerLater,
+  insertAnswer,
+  purgeAnswers,
+  type StoredAnswer,
+} from "./idempotency-store.js";
+import { afterCommit, inBatch } from "./store/sequencer.js";
 
 /** How long a key answers its first result (24 h). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** How often expired keys are deleted, at most (ms). */
 export const PURGE_EVERY_MS = 60 * 1000;
+
+/** A key read ahead answers its command for this long; a later command reads the store again. */
+export const AHEAD_VALID_MS = 60 * 1000;
+/**
+ * Answers committed by this process are kept in memory this long: longer than AHEAD_VALID_MS, so
+ * a key read ahead before another command of this process committed it is still found here.
+ */
+export const RECENT_MS = 5 * 60 * 1000;
+
+interface Kept {
+  answer: StoredAnswer | null;
+  at: number;
+}
+
+const keyOf = (userId: number, key: string) => `${userId}\n${key}`;
 
 /** A JSON text of `v` with object keys sorted, so equal requests give equal texts. */
 function canonical(v: unknown): string {
@@ -41,6 +68,12 @@ export class Idempotency {
    * done again by a key stored PURGE_EVERY_MS later: an expired key answers nothing meanwhile.
    */
   private lastPurgeAt = -Infinity;
+  /** Keys read ahead of their commands (prefetch), oldest first. */
+  private readonly ahead = new Map<string, Kept>();
+  /** Answers committed by this process's batches, oldest first. */
+  private readonly recent = new Map<string, Kept>();
+  /** Keys stored in the batch under way, not yet committed (or rolled back with their command). */
+  private readonly uncommitted = new Set<string>();
 
   constructor(
     private readonly db: DB,
@@ -53,15 +86,64 @@ export class Idempotency {
    */
   lookup<T>(userId: number, key: string | null, route: string, params: unknown): T | undefined {
     if (!key) return undefined;
-    const r = findAnswer(this.db, {
-      userId,
-      key,
-      createdAfter: this.now() - IDEMPOTENCY_TTL_MS,
-    });
+    const r = this.known(userId, key);
     if (!r) return undefined;
     if (r.request_hash !== requestHash(route, params))
       throw new DomainError("idempotency_key_reused", CODE_FAIL, {}, 422);
     return JSON.parse(r.response) as T;
+  }
+
+  /**
+   * Reads a key's stored answer ahead of its command, without holding the event loop, so that the
+   * command's lookup needs no read of the store. Nothing without a key.
+   */
+  async prefetch(userId: number, key: string | null): Promise<void> {
+    if (!key) return;
+    const at = this.now();
+    const answer = await findAnswerLater(this.db, {
+      userId,
+      key,
+      createdAfter: at - IDEMPOTENCY_TTL_MS,
+    });
+    const k = keyOf(userId, key);
+    this.ahead.delete(k);
+    this.ahead.set(k, { answer: answer ?? null, at });
+    this.forgetOld();
+  }
+
+  /** The live stored answer of a key: from memory when it is known there, else from the store. */
+  private known(userId: number, key: string): StoredAnswer | undefined {
+    const k = keyOf(userId, key);
+    const now = this.now();
+    if (!this.uncommitted.has(k)) {
+      const mine = this.recent.get(k);
+      if (mine && now - mine.at < RECENT_MS) return mine.answer!;
+      const read = this.ahead.get(k);
+      this.ahead.delete(k);
+      if (read && now - read.at < AHEAD_VALID_MS) return read.answer ?? undefined;
+    }
+    return findAnswer(this.db, { userId, key, createdAfter: now - IDEMPOTENCY_TTL_MS });
+  }
+
+  /**
+   * Forgets every key held in memory, so that lookups read the store again: for a store changed
+   * from outside the engine (a repair by hand, a test that ages a key).
+   */
+  forgetKept(): void {
+    this.ahead.clear();
+    this.recent.clear();
+  }
+
+  private forgetOld(): void {
+    const now = this.now();
+    for (const [k, v] of this.ahead) {
+      if (now - v.at < AHEAD_VALID_MS) break;
+      this.ahead.delete(k);
+    }
+    for (const [k, v] of this.recent) {
+      if (now - v.at < RECENT_MS) break;
+      this.recent.delete(k);
+    }
   }
 
   /**
@@ -75,12 +157,14 @@ export class Idempotency {
       purgeAnswers(this.db, { createdUpTo: now - IDEMPOTENCY_TTL_MS });
       this.lastPurgeAt = now;
     }
+    const hash = requestHash(route, params);
+    const response = JSON.stringify(data);
     const stored = insertAnswer(this.db, {
       userId,
       key,
       route,
-      requestHash: requestHash(route, params),
-      response: JSON.stringify(data),
+      requestHash: hash,
+      response,
       createdAt: now,
       // An expired answer of the key not deleted yet is replaced.
       expiredUpTo: now - IDEMPOTENCY_TTL_MS,
@@ -88,5 +172,17 @@ export class Idempotency {
     // Invariant: a key is stored only after lookup found no live answer of it, in the same
     // transaction of the one writer.
     if (!stored) throw new Error(`idempotency: a live key was stored again (user ${userId})`);
+    if (inBatch(this.db)) this.keep(keyOf(userId, key), { request_hash: hash, response }, now);
+  }
+
+  /** Keeps a batch's answer in memory once its batch committed (never when it rolled back). */
+  private keep(k: string, answer: StoredAnswer, at: number): void {
+    this.uncommitted.add(k);
+    afterCommit(this.db, () => {
+      this.uncommitted.delete(k);
+      this.recent.delete(k);
+      this.recent.set(k, { answer, at });
+      this.forgetOld();
+    });
   }
 }

@@ -4,6 +4,7 @@
  * user a live token reads.
  */
 import type { DB } from "./db.js";
+import { getLater } from "./store/read-later.js";
 
 /** A user as a session knows them: the users row's columns a request reads. */
 export interface UserRow {
@@ -24,6 +25,10 @@ export interface TokenUserRow extends UserRow {
   token_used_at: number;
 }
 
+const USER_OF_LIVE_TOKEN = `SELECT u.id, u.uid, u.email, u.mobile, u.area_id, u.invite_code, u.is_demo, u.balance_micro, u.lock_balance_micro, u.created_at, t.used_at AS token_used_at
+       FROM tokens t JOIN users u ON u.id = t.user_id
+       WHERE t.token_hash = @tokenHash AND t.revoked_at IS NULL AND t.expires_at > @now AND t.used_at + t.idle_s * 1000 > @now`;
+
 function prepare(db: DB) {
   return {
     insert: db.prepare(
@@ -36,11 +41,7 @@ function prepare(db: DB) {
     revokeAll: db.prepare(
       "UPDATE tokens SET revoked_at = @revokedAt WHERE user_id = @userId AND revoked_at IS NULL",
     ),
-    userOf: db.prepare(
-      `SELECT u.id, u.uid, u.email, u.mobile, u.area_id, u.invite_code, u.is_demo, u.balance_micro, u.lock_balance_micro, u.created_at, t.used_at AS token_used_at
-       FROM tokens t JOIN users u ON u.id = t.user_id
-       WHERE t.token_hash = @tokenHash AND t.revoked_at IS NULL AND t.expires_at > @now AND t.used_at + t.idle_s * 1000 > @now`,
-    ),
+    userOf: db.prepare(USER_OF_LIVE_TOKEN),
     touch: db.prepare("UPDATE tokens SET used_at = @usedAt WHERE token_hash = @tokenHash"),
   };
 }
@@ -84,6 +85,14 @@ export function userOfLiveToken(
   q: { tokenHash: string; now: number },
 ): TokenUserRow | undefined {
   return stmts(db).userOf.get(q) as TokenUserRow | undefined;
+}
+
+/** userOfLiveToken without holding the event loop (store/read-later.ts): what was committed. */
+export async function userOfLiveTokenLater(
+  db: DB,
+  q: { tokenHash: string; now: number },
+): Promise<TokenUserRow | undefined> {
+  return (await getLater(db, USER_OF_LIVE_TOKEN, q)) as TokenUserRow | undefined;
 }
 
 /** Records a token's use. */

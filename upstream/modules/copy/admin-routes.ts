@@ -50,7 +50,9 @@ export function registerCopyAdminRoutes(app: FastifyInstance, ctx: AppContext): 
     api.adminCopyStop,
     async (req) => {
       const op = operatorOf(req);
-      const row = ctx.copies.stopByOperator(op.actor, req.params.id, req.body.remark);
+      const row = await ctx.sequencer.run(() =>
+        ctx.copies.stopByOperator(op.actor, req.params.id, req.body.remark),
+      );
       return ctx.ok(req, adminView(copyById(db, row.id)!), "copy_stopped");
     },
     extras,

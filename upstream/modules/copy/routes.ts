@@ -77,17 +77,20 @@ export function registerCopyRoutes(app: FastifyInstance, ctx: AppContext): void 
     async (req) => {
       const u = requireUser(db, req);
       const b = req.body;
-      const row = ctx.copies.start(
-        u.id,
-        {
-          providerId: b.provider_id,
-          amount: b.amount,
-          mode: b.mode,
-          multiple: b.multiple,
-          stopLossPct: b.stop_loss_pct,
-          copyOpen: b.copy_open,
-        },
-        idemKey(req, b),
+      const key = idemKey(req, b);
+      const row = await ctx.sequencer.run(() =>
+        ctx.copies.start(
+          u.id,
+          {
+            providerId: b.provider_id,
+            amount: b.amount,
+            mode: b.mode,
+            multiple: b.multiple,
+            stopLossPct: b.stop_loss_pct,
+            copyOpen: b.copy_open,
+          },
+          key,
+        ),
       );
       return ctx.ok(req, view(row), "copy_started");
     },
@@ -127,7 +130,8 @@ export function registerCopyRoutes(app: FastifyInstance, ctx: AppContext): void 
       endpoint,
       async (req) => {
         const u = requireUser(db, req);
-        const row = ctx.copies[command](u.id, req.params.id, idemKey(req, req.body));
+        const key = idemKey(req, req.body);
+        const row = await ctx.sequencer.run(() => ctx.copies[command](u.id, req.params.id, key));
         return ctx.ok(req, view(row), msgKey);
       },
       extras,
@@ -138,7 +142,10 @@ export function registerCopyRoutes(app: FastifyInstance, ctx: AppContext): void 
     api.copyFunds,
     async (req) => {
       const u = requireUser(db, req);
-      const row = ctx.copies.funds(u.id, req.params.id, req.body, idemKey(req, req.body));
+      const key = idemKey(req, req.body);
+      const row = await ctx.sequencer.run(() =>
+        ctx.copies.funds(u.id, req.params.id, req.body, key),
+      );
       return ctx.ok(
         req,
         view(row),
@@ -153,11 +160,9 @@ export function registerCopyRoutes(app: FastifyInstance, ctx: AppContext): void 
     api.copyClosePosition,
     async (req) => {
       const u = requireUser(db, req);
-      const row = ctx.copies.closePosition(
-        u.id,
-        req.params.id,
-        req.body.position_id,
-        idemKey(req, req.body),
+      const key = idemKey(req, req.body);
+      const row = await ctx.sequencer.run(() =>
+        ctx.copies.closePosition(u.id, req.params.id, req.body.position_id, key),
       );
       return ctx.ok(req, view(row), "order_closed");
     },

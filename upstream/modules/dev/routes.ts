@@ -83,24 +83,29 @@ function registerHandDrivenProviders(app: FastifyInstance, ctx: AppContext): voi
     // A tick at the last price first: the order fills at it however long the market stood still.
     const q = feed.set(req.body.code, last.price);
     const inst = ctx.engine.instrument(q.id);
-    const order = ctx.engine.submit(userId, {
-      side: req.body.side,
-      status: ORDER_MODE.MARKET,
-      instrumentId: q.id,
-      lots: dec(req.body.lots),
-      // The instrument's highest leverage: the least margin for the provider's capital.
-      leverage: Math.max(1, ...(inst?.multiples ?? [])),
-      targetPrice: null,
-      takeProfit: null,
-      stopLoss: null,
-    });
+    const order = await ctx.sequencer.run(() =>
+      ctx.engine.submit(userId, {
+        side: req.body.side,
+        status: ORDER_MODE.MARKET,
+        instrumentId: q.id,
+        lots: dec(req.body.lots),
+        // The instrument's highest leverage: the least margin for the provider's capital.
+        leverage: Math.max(1, ...(inst?.multiples ?? [])),
+        targetPrice: null,
+        takeProfit: null,
+        stopLoss: null,
+      }),
+    );
     return ctx.ok(req, { id: order.id });
   });
 
   route(app, api.providerClose, async (req) => {
     const userId = handDriven(req.body.id);
-    const closed = ctx.engine.openPositionIds(userId);
-    for (const id of closed) ctx.engine.close(userId, id);
+    const closed = await ctx.sequencer.run(() => {
+      const ids = ctx.engine.openPositionIds(userId);
+      for (const id of ids) ctx.engine.close(userId, id);
+      return ids;
+    });
     return ctx.ok(req, { closed });
   });
 }

@@ -26,7 +26,7 @@ export function realisedProfit(core: EngineCore, p: Pos, price: number): number 
 
 /** Books realised profit of `p` (none when 0); returns the balance after. */
 export function postProfit(core: EngineCore, p: Pos, profitMicro: number, at: number): number {
-  if (profitMicro === 0) return core.balance(p.userId);
+  if (profitMicro === 0) return p.acc.balanceMicro;
   return core.money.post({
     userId: p.userId,
     amountMicro: profitMicro,
@@ -243,8 +243,7 @@ function bookFill(
   now: number,
 ): boolean {
   const a = p.acc;
-  const bal = core.balance(p.userId);
-  a.balanceMicro = bal;
+  const bal = a.balanceMicro;
   const free = bal + core.pricing.floatingMicro(a) - a.usedMarginMicro;
   if (marginMicro + feeMicro > free) {
     const cancelled = cancelOrder(core.db, {

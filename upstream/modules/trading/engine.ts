@@ -194,6 +194,19 @@ export class Engine {
   // ---------------------------------------------------------------- commands
 
   /**
+   * Reads a command's idempotency key ahead of it (off the event loop), so that the command, in the
+   * sequencer, looks it up in memory (platform/idempotency.ts). Nothing without a key.
+   */
+  prefetchKey(userId: number, idemKey: string | null): Promise<void> {
+    return this.core.idem.prefetch(userId, idemKey);
+  }
+
+  /** Forgets the idempotency keys held in memory (Idempotency.forgetKept): lookups read the store. */
+  forgetKeptKeys(): void {
+    this.core.idem.forgetKept();
+  }
+
+  /**
    * Places a market (status 1) or pending (status 0) order. Same idempotency key again: the first
    * result. `inTx` runs inside the order's transaction with its answer (a row of the caller's that
    * must commit with the order or not at all).

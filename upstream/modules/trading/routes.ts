@@ -26,7 +26,8 @@ const idemKey = (req: FastifyRequest, p: unknown) =>
 const extras = { invalidFieldKey: "trade_invalid_field" };
 
 export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const { engine } = ctx;
+  // Every command goes through the sequencer: answered once its batch is durable.
+  const { engine, sequencer: seq } = ctx;
 
   route(
     app,
@@ -36,7 +37,10 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): vo
       // Counted before the engine sees the order, so a script cannot flood it (platform/limits.ts).
       const who = String(u.id);
       await ctx.limits.consume(["order_second", who], ["order_minute", who]);
-      const order = engine.submit(u.id, orderRequestOf(req.body), idemKey(req, req.body));
+      const request = orderRequestOf(req.body);
+      const key = idemKey(req, req.body);
+      await engine.prefetchKey(u.id, key);
+      const order = await seq.run(() => engine.submit(u.id, request, key));
       return ctx.ok(
         req,
         orderView(order, req.lang),
@@ -62,11 +66,10 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): vo
     api.close,
     async (req) => {
       const u = requireUser(ctx.db, req);
-      return ctx.ok(
-        req,
-        orderView(engine.close(u.id, req.body.id, idemKey(req, req.body)), req.lang),
-        "order_closed",
-      );
+      const key = idemKey(req, req.body);
+      await engine.prefetchKey(u.id, key);
+      const closed = await seq.run(() => engine.close(u.id, req.body.id, key));
+      return ctx.ok(req, orderView(closed, req.lang), "order_closed");
     },
     extras,
   );
@@ -76,11 +79,10 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): vo
     api.cancelTrade,
     async (req) => {
       const u = requireUser(ctx.db, req);
-      return ctx.ok(
-        req,
-        orderView(engine.cancel(u.id, req.body.id, idemKey(req, req.body)), req.lang),
-        "order_cancelled",
-      );
+      const key = idemKey(req, req.body);
+      await engine.prefetchKey(u.id, key);
+      const cancelled = await seq.run(() => engine.cancel(u.id, req.body.id, key));
+      return ctx.ok(req, orderView(cancelled, req.lang), "order_cancelled");
     },
     extras,
   );
@@ -92,11 +94,10 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): vo
       const u = requireUser(ctx.db, req);
       const b = req.body;
       const [tp, sl] = [stopOf(b.target_profit_price), stopOf(b.stop_loss_price)];
-      return ctx.ok(
-        req,
-        orderView(engine.setStops(u.id, b.id, tp, sl, idemKey(req, b)), req.lang),
-        "stops_updated",
-      );
+      const key = idemKey(req, b);
+      await engine.prefetchKey(u.id, key);
+      const order = await seq.run(() => engine.setStops(u.id, b.id, tp, sl, key));
+      return ctx.ok(req, orderView(order, req.lang), "stops_updated");
     },
     extras,
   );
@@ -116,13 +117,12 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): vo
     api.resetForexDemoAccount,
     async (req) => {
       const u = requireUser(ctx.db, req);
+      const key = idemKey(req, req.body);
       // The user's copies end first: their money returns and is then part of the reset.
-      ctx.copies.stopForDemoReset(u.id);
-      return ctx.ok(
-        req,
-        accountView(engine.resetDemo(u.id, idemKey(req, req.body))),
-        "demo_reset_done",
-      );
+      await seq.run(() => ctx.copies.stopForDemoReset(u.id));
+      await engine.prefetchKey(u.id, key);
+      const figures = await seq.run(() => engine.resetDemo(u.id, key));
+      return ctx.ok(req, accountView(figures), "demo_reset_done");
     },
     extras,
   );

@@ -134,8 +134,9 @@ function placeMarket(core: EngineCore, o: Accepted): OrderState {
   const a = core.account(o.userId);
   const { v, p, balAfter } = core.tx.run(() => {
     checkOrderCap(a, o.settings.maxOrders);
-    const bal = core.balance(o.userId);
-    a.balanceMicro = bal;
+    // The leader's memory holds every balance as booked (the money service tells it each change,
+    // and again after a rollback): no read of the store.
+    const bal = a.balanceMicro;
     checkFreeMargin(core, a, bal, pl.marginMicro + pl.feeMicro);
     const p = store(core, o, a, pl);
     const balAfter = pl.feeMicro !== 0 ? postFee(core, p, o.now) : bal;

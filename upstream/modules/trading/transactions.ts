@@ -2,9 +2,15 @@
  * The engine's transactions: one store transaction per command, one per tick's bookings (a
  * "booking group"). Inside a group every in-memory change records its inverse, so a failure rolls
  * store and memory back together; events wait for the commit either way.
+ *
+ * Inside the sequencer's batch (platform/store/sequencer.ts) a command's transaction and a booking
+ * group are savepoints of the batch's transaction: a failure still rolls back store and memory of
+ * that command together, and its events wait for the batch's commit (afterCommit), not for the
+ * savepoint's release.
  */
 import assert from "node:assert/strict";
 import type { DB } from "../../platform/db.js";
+import { afterCommit, inBatch } from "../../platform/store/sequencer.js";
 import type { MoneyService } from "../money/service.js";
 import type { EngineEventMap, EngineEventName, EngineEvents } from "./events.js";
 
@@ -38,7 +44,7 @@ export class Transactions {
    */
   atomically(fn: () => void): void {
     assert(this.group === null, "booking groups do not nest");
-    assert(!this.db.inTransaction, "a booking group is its own transaction");
+    assert(!this.db.inTransaction || inBatch(this.db), "a booking group is its own transaction");
     const g: Group = { undo: [], events: [] };
     this.group = g;
     try {
@@ -49,8 +55,8 @@ export class Transactions {
       throw err;
     }
     this.group = null;
-    assert(!this.db.inTransaction, "the group committed");
-    for (const e of g.events) e();
+    assert(!this.db.inTransaction || inBatch(this.db), "the group committed");
+    for (const e of g.events) afterCommit(this.db, e);
   }
 
   /** Records the inverse of an in-memory change while a booking group is under way. */
@@ -64,7 +70,7 @@ export class Transactions {
       this.group.events.push(() => this.events.emit(name, e));
       return;
     }
-    assert(!this.db.inTransaction, `event ${name} emitted before the commit`);
-    this.events.emit(name, e);
+    assert(!this.db.inTransaction || inBatch(this.db), `event ${name} emitted before the commit`);
+    afterCommit(this.db, () => this.events.emit(name, e));
   }
 }

@@ -12,6 +12,8 @@ import {
   revokeUserTokens,
   touchToken,
   userOfLiveToken,
+  userOfLiveTokenLater,
+  type TokenUserRow,
   type UserRow,
 } from "../sessions-store.js";
 
@@ -59,7 +61,26 @@ export function userForToken(db: DB, token: string | undefined | null): UserRow 
   if (!token || !/^[0-9a-f]{32}$/.test(token)) return null;
   const now = Date.now();
   const hash = tokenHash(token);
-  const row = userOfLiveToken(db, { tokenHash: hash, now });
+  return liveUser(db, hash, now, userOfLiveToken(db, { tokenHash: hash, now }));
+}
+
+/** userForToken, its read made without holding the event loop (a write only once a minute). */
+export async function userForTokenLater(
+  db: DB,
+  token: string | undefined | null,
+): Promise<UserRow | null> {
+  if (!token || !/^[0-9a-f]{32}$/.test(token)) return null;
+  const now = Date.now();
+  const hash = tokenHash(token);
+  return liveUser(db, hash, now, await userOfLiveTokenLater(db, { tokenHash: hash, now }));
+}
+
+function liveUser(
+  db: DB,
+  hash: string,
+  now: number,
+  row: TokenUserRow | undefined,
+): UserRow | null {
   if (!row) return null;
   const { token_used_at: usedAt, ...user } = row;
   if (now - usedAt >= USED_AT_RESOLUTION_MS) {
@@ -96,10 +117,12 @@ export function requireUser(db: DB, req: FastifyRequest): UserRow {
 
 /**
  * The session check of an endpoint that declares one (before its handler, platform/http/route.ts):
- * requireUser, whose row the handler's first requireUser then reuses.
+ * requireUser's check, read without holding the event loop (what was committed), whose row the
+ * handler's first requireUser then reuses.
  */
-export function guardSession(db: DB, req: FastifyRequest): UserRow {
-  const u = requireUser(db, req);
+export async function guardSession(db: DB, req: FastifyRequest): Promise<UserRow> {
+  const u = await userForTokenLater(db, tokenOf(req));
+  if (!u) throw new DomainError("session_invalid", CODE_SESSION_INVALID);
   guarded.set(req, u);
   return u;
 }

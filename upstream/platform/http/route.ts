@@ -26,7 +26,7 @@ declare module "fastify" {
      * code 999 refusal for anything but a live session, and with `real` the demo-account refusal.
      * Decorated before any route registers.
      */
-    sessionGuard: (req: FastifyRequest, real: boolean) => void;
+    sessionGuard: (req: FastifyRequest, real: boolean) => Promise<void>;
   }
   interface FastifyRequest {
     /** Set before the handler of an endpoint that declares `operator`; null elsewhere. */
@@ -164,6 +164,6 @@ function callerCheck(app: FastifyInstance, def: EndpointDef): RouteOptions["preV
   const session = app.sessionGuard;
   const real = def.realAccount === true;
   return async (req: FastifyRequest) => {
-    session(req, real);
+    await session(req, real);
   };
 }

@@ -63,10 +63,11 @@ function transactionClient(handle) {
 
 /**
  * Ops: "begin" opens a transaction (its SQL begins it), "commit" and "rollback" end it, "exec" and
- * "query" run inside the open one if any, "close" ends the connection. An op of a transaction
+ * "query" run inside the open one if any, "close" ends the connection. `pre`, when given, is run
+ * first on the same connection (the savepoint statements that waited for this op). An op of a transaction
  * whose connection broke fails, except "rollback", which has nothing left to undo.
  */
-runAsWorker(async (handle, url, op, sql, params, name) => {
+runAsWorker(async (handle, url, op, sql, params, name, pre) => {
   try {
     if (op === "close") {
       const c = clients.get(handle);
@@ -84,6 +85,8 @@ runAsWorker(async (handle, url, op, sql, params, name) => {
     } else {
       c = await clientOf(handle, url);
     }
+    // Savepoint statements that waited for this one (pg.ts), in one simple query before it.
+    if (pre) await c.query(pre);
     if (op === "begin") {
       transactions.set(handle, c);
       await c.query(sql);

@@ -10,9 +10,13 @@
  *   write lock. A read-then-write inside it therefore sees no other writer's commit in between.
  * - `.deferred()` is a read-only snapshot (REPEATABLE READ) without the lock.
  * - A transaction called inside another is a savepoint; a throw rolls back to it and rethrows.
+ *   Savepoints cost no round trip of their own: `SAVEPOINT` and `RELEASE SAVEPOINT` wait and go to
+ *   the worker with the next statement (in one simple query before it), and a savepoint in which
+ *   nothing was sent is never sent at all (the sequencer's batch puts every command in one).
  * Commits are synchronous (synchronous_commit on): a commit returned is on the server's disk.
  */
 import { createSyncFn } from "synckit";
+import pg from "pg";
 import { fileURLToPath } from "node:url";
 import type { AnyFn, DB, RunResult, Statement, TransactionFn } from "./types.js";
 import { toPostgres, valuesFor, type PgStatement } from "./sql-dialect.js";
@@ -34,6 +38,7 @@ type Call = (
   sql: string,
   params: unknown[],
   name: string | null,
+  pre: string | null,
 ) => Answer;
 
 /** The advisory lock key every write transaction holds (one writer at a time, as SQLite). */
@@ -44,6 +49,9 @@ export const WRITE_LOCK = 7_201_001;
  * fails its calls (and a leader then finds its lock lost) instead of waiting on the network.
  */
 const CALL_TIMEOUT_MS = 20_000;
+
+/** Connections of a store's asynchronous reads (getLater). */
+const READ_POOL_SIZE = 4;
 
 let call: Call | null = null;
 let nextHandle = 1;
@@ -73,12 +81,71 @@ export class PgStore implements DB {
   private readonly statements = new Map<string, PgStatement & { name: string }>();
   private tablesWithId: Set<string> = new Set();
   private depth = 0;
+  /** Savepoint statements not yet sent, in order; they go with the next statement (flush). */
+  private pending: string[] = [];
+  /** Depths whose SAVEPOINT is still among the pending statements (nothing sent inside yet). */
+  private readonly unsent = new Set<number>();
   /** A statement every write transaction runs after its BEGIN (the leader's fence), or null. */
   private fence: string | null = null;
   private named = 0;
   private closed = false;
 
+  /** Connections of the asynchronous reads (readLater), opened at the first one. */
+  private pool: pg.Pool | null = null;
+
   constructor(readonly url: string) {}
+
+  /**
+   * One row of a read that does not wait in line with the store's statements: it runs on a small
+   * pool of its own connections while the event loop goes on, and sees what was committed (never
+   * the store's open transaction). For the reads a request makes before its command enters the
+   * sequencer (its session, its idempotency key).
+   */
+  async getLater(sql: string, args: unknown[]): Promise<Record<string, unknown> | undefined> {
+    if (this.closed) throw new PgError("The store is closed", null, null);
+    const st = this.statementOf(sql);
+    this.pool ??= this.openPool();
+    try {
+      const r = await this.pool.query({
+        name: st.name,
+        text: st.text,
+        values: valuesFor(st.slots, args),
+      });
+      return r.rows[0] as Record<string, unknown> | undefined;
+    } catch (err) {
+      const e = err as { message?: string; code?: string; detail?: string };
+      throw new PgError(String(e.message ?? err), e.code ?? null, e.detail ?? null);
+    }
+  }
+
+  private openPool(): pg.Pool {
+    const pool = new pg.Pool({
+      connectionString: this.url,
+      max: READ_POOL_SIZE,
+      application_name: "tradepost-upstream-reads",
+      // BIGINT and NUMERIC as numbers, as the worker reads them (pg-worker.mjs).
+      types: {
+        getTypeParser: ((oid: number, format?: string) =>
+          oid === 20 || oid === 1700
+            ? (v: string) => Number(v)
+            : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
+      },
+    });
+    // A connection that breaks is dropped by the pool; its query already failed.
+    pool.on("error", () => undefined);
+    this.onClose(() => void pool.end().catch(() => undefined));
+    return pool;
+  }
+
+  private statementOf(sql: string): PgStatement & { name: string } {
+    let st = this.statements.get(sql);
+    if (!st) {
+      // Names are never reused on the connection, even after learnSchema() forgets the statements.
+      st = { ...toPostgres(sql, this.tablesWithId), name: `t${++this.named}` };
+      this.statements.set(sql, st);
+    }
+    return st;
+  }
 
   /**
    * Makes every write transaction begun from now on run `sql` first (in the same round trip), so
@@ -100,13 +167,7 @@ export class PgStore implements DB {
   }
 
   prepare(sql: string): Statement {
-    let st = this.statements.get(sql);
-    if (!st) {
-      // Names are never reused on the connection, even after learnSchema() forgets the statements.
-      st = { ...toPostgres(sql, this.tablesWithId), name: `t${++this.named}` };
-      this.statements.set(sql, st);
-    }
-    const s = st;
+    const s = this.statementOf(sql);
     const query = (args: unknown[]) => this.send("query", s.text, valuesFor(s.slots, args), s.name);
     return {
       run: (...args: unknown[]): RunResult => {
@@ -144,13 +205,17 @@ export class PgStore implements DB {
   private within<R>(begin: string, body: () => R): R {
     const outer = this.depth === 0;
     const savepoint = `sp${this.depth}`;
-    try {
-      if (outer) this.send("begin", begin, []);
-      else this.exec(`SAVEPOINT ${savepoint}`);
-    } catch (err) {
-      // A BEGIN whose fence or lock failed leaves the transaction open and aborted: end it.
-      if (outer) this.rollbackQuietly();
-      throw err;
+    if (outer) {
+      try {
+        this.send("begin", begin, []);
+      } catch (err) {
+        // A BEGIN whose fence or lock failed leaves the transaction open and aborted: end it.
+        this.rollbackQuietly();
+        throw err;
+      }
+    } else {
+      this.pending.push(`SAVEPOINT ${savepoint}`);
+      this.unsent.add(this.depth);
     }
     this.depth++;
     let result: R;
@@ -158,14 +223,34 @@ export class PgStore implements DB {
       result = body();
     } catch (err) {
       this.depth--;
-      if (outer) this.send("rollback", "ROLLBACK", []);
-      else this.exec(`ROLLBACK TO SAVEPOINT ${savepoint}`);
+      if (outer) {
+        this.dropPending();
+        this.send("rollback", "ROLLBACK", []);
+      } else if (!this.forgetUnsent(savepoint)) this.exec(`ROLLBACK TO SAVEPOINT ${savepoint}`);
       throw err;
     }
     this.depth--;
     if (outer) this.send("commit", "COMMIT", []);
-    else this.exec(`RELEASE SAVEPOINT ${savepoint}`);
+    else if (!this.forgetUnsent(savepoint)) this.pending.push(`RELEASE SAVEPOINT ${savepoint}`);
     return result;
+  }
+
+  /**
+   * Ends the savepoint at the current depth when it was never sent (nothing ran inside it): its
+   * SAVEPOINT is the last pending statement (any inner one was ended the same way or sent it).
+   */
+  private forgetUnsent(savepoint: string): boolean {
+    if (!this.unsent.has(this.depth)) return false;
+    this.unsent.delete(this.depth);
+    const last = this.pending.pop();
+    if (last !== `SAVEPOINT ${savepoint}`)
+      throw new Error(`pending savepoints out of order: ${last} at ${savepoint}`);
+    return true;
+  }
+
+  private dropPending(): void {
+    this.pending = [];
+    this.unsent.clear();
   }
 
   private rollbackQuietly(): void {
@@ -200,7 +285,9 @@ export class PgStore implements DB {
 
   private send(op: Op, sql: string, params: unknown[], name?: string): Answer {
     if (this.closed && op !== "close") throw new PgError("The store is closed", null, null);
-    const a = worker()(this.handle, this.url, op, sql, params, name ?? null);
+    const pre = this.pending.length > 0 ? this.pending.join("; ") : null;
+    this.dropPending();
+    const a = worker()(this.handle, this.url, op, sql, params, name ?? null, pre);
     if (a.error) throw new PgError(a.error.message, a.error.code, a.error.detail);
     return a;
   }

@@ -1,0 +1,192 @@
+/**
+ * The sequencer (platform/store/sequencer.ts): commands that arrive together are written as one
+ * batch (one transaction, one commit), each in a savepoint of its own; an answer and a command's
+ * events come only once its batch is durable; a refused command leaves nothing behind; and a batch
+ * that cannot be written answers none of its commands, stops the sequencer and says so once.
+ * Runs on both stores (unit-postgres too).
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { openStore, type DB } from "../../upstream/platform/db.js";
+import {
+  Sequencer,
+  SequencerStopped,
+  afterCommit,
+} from "../../upstream/platform/store/sequencer.js";
+import { DomainError } from "../../upstream/platform/errors.js";
+import { newTestStoreWhere, testDialect } from "../support/test-store.js";
+
+const opened: DB[] = [];
+afterEach(() => {
+  for (const d of opened.splice(0)) if (d.open) d.close();
+});
+
+/** A new store and a second connection to it, which sees only what was committed. */
+function twoConnections(): { db: DB; other: DB } {
+  const where = newTestStoreWhere();
+  const db = openStore(where);
+  const other = openStore(where);
+  opened.push(db, other);
+  return { db, other };
+}
+
+const memoOf = (n: number) => `seq-${n}`;
+
+/** A command that books one row the other connection can look for. */
+function writeRow(db: DB, n: number): () => number {
+  return () => {
+    db.prepare("INSERT INTO users (uid, invite_code, created_at) VALUES (?, ?, 0)").run(
+      memoOf(n),
+      memoOf(n),
+    );
+    return n;
+  };
+}
+
+function committedRows(other: DB): string[] {
+  return (
+    other.prepare("SELECT uid FROM users WHERE uid LIKE 'seq-%' ORDER BY id").all() as {
+      uid: string;
+    }[]
+  ).map((r) => r.uid);
+}
+
+describe("the sequencer", () => {
+  it("writes commands that arrive together as one batch, in arrival order, and answers after the commit", async () => {
+    const { db, other } = twoConnections();
+    const failures: unknown[] = [];
+    // No time cap: a slow machine must not split the batch (the cap is tested below by count).
+    const seq = new Sequencer({ db, onWriteFailure: (e) => failures.push(e), maxBatchMs: 60_000 });
+    const seenByHooks: string[][] = [];
+    const answers = await Promise.all(
+      [1, 2, 3, 4, 5].map((n) =>
+        seq.run(() => {
+          const v = writeRow(db, n)();
+          // What a command's event sees: the commit of its whole batch, from another connection.
+          afterCommit(db, () => seenByHooks.push(committedRows(other)));
+          return v;
+        }),
+      ),
+    );
+    expect(answers).toEqual([1, 2, 3, 4, 5]);
+    expect(seq.stats).toMatchObject({ batches: 1, commands: 5, largestBatch: 5 });
+    const all = [1, 2, 3, 4, 5].map(memoOf);
+    expect(committedRows(other)).toEqual(all);
+    expect(seenByHooks).toEqual([all, all, all, all, all]);
+    expect(failures).toEqual([]);
+  });
+
+  it("a refused command leaves nothing and fires nothing; the rest of its batch is written", async () => {
+    const { db, other } = twoConnections();
+    const seq = new Sequencer({ db, onWriteFailure: () => undefined, maxBatchMs: 60_000 });
+    const fired: number[] = [];
+    const command = (n: number) => () => {
+      writeRow(db, n)();
+      afterCommit(db, () => fired.push(n));
+      if (n === 2) throw new DomainError("insufficient_balance");
+      return n;
+    };
+    const settled = await Promise.allSettled([1, 2, 3].map((n) => seq.run(command(n))));
+    expect(settled.map((s) => s.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect((settled[1] as PromiseRejectedResult).reason).toBeInstanceOf(DomainError);
+    expect(committedRows(other)).toEqual([memoOf(1), memoOf(3)]);
+    expect(fired).toEqual([1, 3]);
+    expect(seq.stats.batches).toBe(1);
+  });
+
+  it("takes what arrives while a batch is written into the next one, and caps a batch's size", async () => {
+    const { db, other } = twoConnections();
+    const seq = new Sequencer({
+      db,
+      onWriteFailure: () => undefined,
+      maxBatchCommands: 2,
+      maxBatchMs: 60_000,
+    });
+    const first = [1, 2, 3, 4, 5].map((n) => seq.run(writeRow(db, n)));
+    await first[0];
+    const later = [6, 7].map((n) => seq.run(writeRow(db, n)));
+    expect(await Promise.all([...first, ...later])).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(seq.stats.largestBatch).toBe(2);
+    expect(seq.stats.batches).toBe(4);
+    expect(committedRows(other)).toEqual([1, 2, 3, 4, 5, 6, 7].map(memoOf));
+  });
+
+  it("answers no command of a batch whose commit fails, runs none of its events, and stops", async () => {
+    const { db, other } = twoConnections();
+    const failing = { on: true };
+    const failures: unknown[] = [];
+    const store = failingCommits(db, failing);
+    const seq = new Sequencer({ db: store, onWriteFailure: (e) => failures.push(e) });
+    const fired: number[] = [];
+    const settled = await Promise.allSettled(
+      [1, 2, 3].map((n) =>
+        seq.run(() => {
+          writeRow(store, n)();
+          afterCommit(store, () => fired.push(n));
+          return n;
+        }),
+      ),
+    );
+    expect(settled.every((s) => s.status === "rejected")).toBe(true);
+    for (const s of settled)
+      expect((s as PromiseRejectedResult).reason).toBeInstanceOf(SequencerStopped);
+    expect(fired).toEqual([]);
+    expect(committedRows(other)).toEqual([]);
+    expect(failures).toHaveLength(1);
+    // The node is stopping: nothing more is taken, even once the store would write again.
+    failing.on = false;
+    await expect(seq.run(writeRow(store, 9))).rejects.toBeInstanceOf(SequencerStopped);
+    expect(committedRows(other)).toEqual([]);
+  });
+
+  it.runIf(testDialect() === "postgres")(
+    "a connection killed inside a batch: nothing of it is written or answered",
+    async () => {
+      const { db, other } = twoConnections();
+      const failures: unknown[] = [];
+      const seq = new Sequencer({ db, onWriteFailure: (e) => failures.push(e) });
+      const pid = (db.prepare("SELECT pg_backend_pid() AS pid").get() as { pid: number }).pid;
+      const settled = await Promise.allSettled([
+        seq.run(writeRow(db, 1)),
+        seq.run(() => {
+          other.prepare("SELECT pg_terminate_backend(?)").get(pid);
+          return writeRow(db, 2)();
+        }),
+        seq.run(writeRow(db, 3)),
+      ]);
+      expect(settled.map((s) => s.status)).toEqual(["rejected", "rejected", "rejected"]);
+      for (const s of settled)
+        expect((s as PromiseRejectedResult).reason).toBeInstanceOf(SequencerStopped);
+      expect(committedRows(other)).toEqual([]);
+      expect(failures).toHaveLength(1);
+    },
+  );
+});
+
+/**
+ * The store with its outermost transactions failing at their end while `failing.on`: the body ran,
+ * then the commit "fails" (a throw inside the transaction, so the store rolls it all back), as a
+ * disk that refuses the write would.
+ */
+function failingCommits(db: DB, failing: { on: boolean }): DB {
+  let depth = 0;
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop !== "transaction") {
+        const v = Reflect.get(target, prop, target) as unknown;
+        return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      }
+      return (fn: (...a: unknown[]) => unknown) =>
+        target.transaction((...args: unknown[]) => {
+          const outer = depth === 0;
+          depth++;
+          try {
+            const r = fn(...args);
+            if (outer && failing.on) throw new Error("disk I/O error");
+            return r;
+          } finally {
+            depth--;
+          }
+        });
+    },
+  });
+}

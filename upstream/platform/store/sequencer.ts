@@ -1,0 +1,213 @@
+/**
+ * The sequencer in front of the order engine (docs/decisions/0023-sequencer-and-group-commit.md).
+ *
+ * Commands (orders, closes, cancels, stop changes, demo resets, copy commands) enter one serial
+ * queue. A batch takes every command waiting when it starts (smart batching: what arrived while the
+ * previous batch was written), runs them in arrival order inside ONE store transaction, each in a
+ * savepoint of its own, and commits once: one commit, one flush to disk (and one advisory lock and
+ * fence on PostgreSQL) for the whole batch instead of one per command.
+ *
+ * What the acknowledgement promises. A command's promise settles only after its batch's commit
+ * returned: fulfilled with its answer when the command succeeded and the batch is durable, rejected
+ * with its own refusal when it failed (its savepoint rolled back, nothing of it written, the rest of
+ * the batch unaffected). Its events (pushes, copy mirroring) run after the commit too, in order,
+ * and only when the command succeeded (afterCommit).
+ *
+ * A batch whose transaction fails as a whole (the commit, or the connection inside it) settles every
+ * command of it with that failure, never with an answer, and stops the sequencer: the commands had
+ * already changed the engine's memory, which no longer equals the store, so the process must stop
+ * leading and rebuild from the store (`onWriteFailure`: the node exits; a standby or the web's
+ * supervisor starts over from what was committed). Every later command is refused at once.
+ *
+ * Invariants (asserted): batches do not nest; a command runs only inside its batch's transaction;
+ * every command of a batch is settled exactly once; hooks of a failed command never run.
+ * A command is what used to be one transaction: its memory changes follow its store writes, so a
+ * command that fails has changed nothing in memory that its savepoint's rollback does not undo
+ * (a route with two transactions sends two commands).
+ */
+import assert from "node:assert/strict";
+import type { DB } from "./types.js";
+
+/** At most this many commands per batch. */
+export const MAX_BATCH_COMMANDS = 512;
+/**
+ * A batch stops taking the queue's next command once it has run this long (ms), so that the event
+ * loop (ticks, pushes, reads) is never held much longer than this by one batch.
+ */
+export const MAX_BATCH_MS = 8;
+
+interface Pending {
+  command: () => unknown;
+  resolve: (v: unknown) => void;
+  reject: (e: unknown) => void;
+}
+
+/** The hooks of the batch under way on a store: those of settled commands, and the current one's. */
+interface OpenBatch {
+  committed: (() => void)[];
+  current: (() => void)[] | null;
+}
+
+const openBatches = new WeakMap<DB, OpenBatch>();
+
+/**
+ * Runs `fn` once what is being done on `db` is durable: after the commit of the sequencer's batch
+ * under way (and only if the current command succeeds), at once when no batch is open.
+ */
+export function afterCommit(db: DB, fn: () => void): void {
+  const b = openBatches.get(db);
+  if (!b) return fn();
+  assert(b.current !== null, "afterCommit inside a batch but outside its commands");
+  b.current.push(fn);
+}
+
+/** True while a sequencer's batch is open on `db` (a command runs in a savepoint of it). */
+export function inBatch(db: DB): boolean {
+  return openBatches.has(db);
+}
+
+/** Why the sequencer refuses commands once a batch failed: the node is stopping. */
+export class SequencerStopped extends Error {
+  constructor(readonly cause: unknown) {
+    super(`the store failed to write a batch; this node stops leading: ${String(cause)}`);
+    this.name = "SequencerStopped";
+  }
+}
+
+export interface SequencerOptions {
+  db: DB;
+  /** Called once, with the failure, when a batch could not be written (the node must stop). */
+  onWriteFailure: (err: unknown) => void;
+  maxBatchCommands?: number;
+  maxBatchMs?: number;
+  /**
+   * Runs one command in a transaction of its own, nested in the batch's (a savepoint). Default:
+   * db.transaction. The upstream passes the money service's, which tells the balances again as the
+   * store holds them when a command is rolled back.
+   */
+  transaction?: <T>(command: () => T) => T;
+}
+
+/** Figures of the batches so far (the bench and the node's status report them). */
+export interface SequencerStats {
+  batches: number;
+  commands: number;
+  largestBatch: number;
+}
+
+export class Sequencer {
+  private queue: Pending[] = [];
+  private head = 0;
+  private scheduled = false;
+  private stopped: SequencerStopped | null = null;
+  private readonly maxCommands: number;
+  private readonly maxMs: number;
+  readonly stats: SequencerStats = { batches: 0, commands: 0, largestBatch: 0 };
+
+  constructor(private readonly o: SequencerOptions) {
+    this.maxCommands = o.maxBatchCommands ?? MAX_BATCH_COMMANDS;
+    this.maxMs = o.maxBatchMs ?? MAX_BATCH_MS;
+    assert(this.maxCommands >= 1 && this.maxMs > 0, "a batch takes at least one command");
+  }
+
+  /**
+   * Queues `command` (synchronous: it decides in memory and writes through the store) and resolves
+   * with its answer once its batch is durable; rejects with its refusal, or with SequencerStopped.
+   */
+  run<T>(command: () => T): Promise<T> {
+    if (this.stopped) return Promise.reject(this.stopped);
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ command, resolve: resolve as (v: unknown) => void, reject });
+      this.schedule();
+    });
+  }
+
+  /** Commands queued and not yet in a batch. */
+  get waiting(): number {
+    return this.queue.length - this.head;
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    // After the current I/O phase: every request read in it joins the same batch.
+    setImmediate(() => {
+      this.scheduled = false;
+      this.drain();
+    });
+  }
+
+  private drain(): void {
+    if (this.stopped || this.waiting === 0) return;
+    this.writeBatch();
+    if (this.waiting > 0) this.schedule();
+    else this.compact();
+  }
+
+  private compact(): void {
+    this.queue = [];
+    this.head = 0;
+  }
+
+  /** One batch: its commands in savepoints of one transaction, then hooks and answers. */
+  private writeBatch(): void {
+    const db = this.o.db;
+    assert(!openBatches.has(db) && !db.inTransaction, "batches do not nest");
+    const batch: OpenBatch = { committed: [], current: null };
+    const taken: Pending[] = [];
+    const results: { ok: boolean; value: unknown }[] = [];
+    const started = performance.now();
+    openBatches.set(db, batch);
+    try {
+      db.transaction(() => {
+        while (
+          this.waiting > 0 &&
+          taken.length < this.maxCommands &&
+          (taken.length === 0 || performance.now() - started < this.maxMs)
+        ) {
+          const p = this.queue[this.head++];
+          taken.push(p);
+          results.push(this.runOne(db, batch, p));
+        }
+      })();
+    } catch (err) {
+      openBatches.delete(db);
+      this.fail(err, taken);
+      return;
+    }
+    openBatches.delete(db);
+    assert.equal(results.length, taken.length, "every command of the batch has a result");
+    this.stats.batches++;
+    this.stats.commands += taken.length;
+    this.stats.largestBatch = Math.max(this.stats.largestBatch, taken.length);
+    for (const h of batch.committed) h();
+    taken.forEach((p, i) =>
+      results[i].ok ? p.resolve(results[i].value) : p.reject(results[i].value),
+    );
+  }
+
+  /** One command in its own savepoint; its hooks join the batch's only when it succeeded. */
+  private runOne(db: DB, batch: OpenBatch, p: Pending): { ok: boolean; value: unknown } {
+    batch.current = [];
+    try {
+      const value = this.o.transaction
+        ? this.o.transaction(p.command)
+        : db.transaction(p.command)();
+      batch.committed.push(...batch.current);
+      return { ok: true, value };
+    } catch (err) {
+      return { ok: false, value: err };
+    } finally {
+      batch.current = null;
+    }
+  }
+
+  /** The batch was not written: nothing of it is acknowledged, and this node stops leading. */
+  private fail(err: unknown, taken: Pending[]): void {
+    this.stopped = new SequencerStopped(err);
+    const rest = this.queue.slice(this.head);
+    this.compact();
+    for (const p of [...taken, ...rest]) p.reject(this.stopped);
+    this.o.onWriteFailure(err);
+  }
+}
