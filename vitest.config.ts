@@ -115,6 +115,8 @@ export default defineConfig({
   test: {
     ...shared.test,
     poolOptions: { forks: { maxForks: 4, minForks: 1 } },
+    // The watchdog ends a run that outlives its limit, naming the files still running.
+    reporters: ["default", "./tests/support/watchdog-reporter.ts"],
     sequence: { sequencer: IntegrationFirst },
     projects: [
       {

@@ -65,6 +65,11 @@ function asServerUser(): { uid?: number; gid?: number } {
   return { uid: id("-u"), gid: id("-g") };
 }
 
+/** A fast shutdown that has not ended after this long (ms) becomes an immediate one. */
+const STOP_FAST_MS = 15_000;
+/** An immediate shutdown that has not ended after this long (ms) is ended by SIGKILL. */
+const STOP_IMMEDIATE_MS = 10_000;
+
 export async function startPostgres(o: PostgresOptions = {}): Promise<PostgresServer> {
   const bin = postgresBinDir();
   const owned = o.dir === undefined;
@@ -105,7 +110,16 @@ export async function startPostgres(o: PostgresOptions = {}): Promise<PostgresSe
     stop() {
       stopped ??= new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
-        child.once("exit", () => resolve());
+        const escalate = [
+          // A backend that cannot end (one stopped by a signal, or stuck in the kernel) holds the
+          // fast shutdown forever: immediate shutdown, then the server's own kill, never a hang.
+          setTimeout(() => child.kill("SIGQUIT"), STOP_FAST_MS),
+          setTimeout(() => child.kill("SIGKILL"), STOP_FAST_MS + STOP_IMMEDIATE_MS),
+        ];
+        child.once("exit", () => {
+          escalate.forEach(clearTimeout);
+          resolve();
+        });
         child.kill("SIGINT"); // fast shutdown: ends connections, then a checkpoint
       }).then(() => {
         if (owned) fs.rmSync(dir, { recursive: true, force: true });

@@ -123,7 +123,12 @@ describe("the lock connection's health", () => {
   it("a leader whose lock connection stops answering loses the lead and frees the lock", async () => {
     const l = await lock();
     expect(await l.tryAcquire()).toBe(true);
-    const lost = new Promise<string>((resolve) => l.onLost(resolve));
+    // Settles even when the loss is never noticed, so that the server process is always resumed
+    // (a stopped one would hold the server's shutdown forever).
+    const lost = new Promise<string>((resolve) => {
+      l.onLost(resolve);
+      setTimeout(() => resolve("not noticed within 20 s"), 20_000).unref();
+    });
     // The connection's server process stops (as a half-open link would): no error, no answer.
     process.kill(l.backendPid, "SIGSTOP");
     try {
