@@ -5,11 +5,30 @@
  * overrides it) it prints every file still running with the tests of it not finished, and ends the
  * run with exit code 1. It runs beside the default reporter (vitest.config.ts), never instead.
  */
+import { execFileSync } from "node:child_process";
 import path from "node:path";
 import type { Reporter, TestCase, TestModule } from "vitest/node";
 
 /** Far above a whole run on a 2-core machine (about 3 minutes), far below CI's 90 minutes. */
 const RUN_LIMIT_S = 900;
+
+/** Every process below `root`, children first listed before their own children. */
+function descendants(root: number): number[] {
+  const rows = execFileSync("ps", ["-e", "-o", "pid=,ppid="], { encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .map((l) => l.trim().split(/\s+/).map(Number));
+  const out: number[] = [];
+  const walk = (pid: number) => {
+    for (const [child, parent] of rows)
+      if (parent === pid) {
+        out.push(child);
+        walk(child);
+      }
+  };
+  walk(root);
+  return out;
+}
 
 export default class WatchdogReporter implements Reporter {
   private readonly running = new Map<string, TestModule>();
@@ -54,6 +73,14 @@ export default class WatchdogReporter implements Reporter {
     }
     if (this.running.size === 0) lines.push("  none: the run's global teardown did not end");
     process.stderr.write(lines.join("\n") + "\n");
+    // The workers (and the servers they started) would outlive the run and keep spinning.
+    for (const pid of descendants(process.pid)) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
     process.exit(1);
   }
 }
