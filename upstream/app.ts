@@ -54,6 +54,7 @@ import { StrategyRunner } from "./modules/follow/strategies.js";
 import multipart from "@fastify/multipart";
 import { createEngine } from "./modules/trading/engine.js";
 import { Sequencer } from "./platform/store/sequencer.js";
+import { IdempotencySweep } from "./platform/idempotency.js";
 import { TradePusher } from "./modules/trading/pushes.js";
 import { moneyOf } from "./modules/money/service.js";
 import { registerOpenApi } from "./platform/http/openapi.js";
@@ -285,6 +286,13 @@ export async function buildUpstream(
     }
   };
   let sweepTimer: NodeJS.Timeout | null = null;
+  const keySweep = standby
+    ? null
+    : new IdempotencySweep({
+        db,
+        run: (command) => ctx.sequencer.run(command),
+        onError: (err) => log.error({ err }, "expired idempotency keys could not be deleted"),
+      });
 
   return {
     app,
@@ -295,6 +303,7 @@ export async function buildUpstream(
         sweepUploads();
         sweepTimer = setInterval(sweepUploads, SWEEP_INTERVAL_MS);
         sweepTimer.unref();
+        keySweep?.start();
       }
       const address = await app.listen({ host: config.host, port: config.port });
       ctx.feed.start();
@@ -304,6 +313,7 @@ export async function buildUpstream(
     async close() {
       if (sweepTimer) clearInterval(sweepTimer);
       sweepTimer = null;
+      keySweep?.stop();
       strategies?.stop();
       pusher?.stop();
       copyPusher?.stop();

@@ -1,14 +1,15 @@
 /**
  * Idempotency keys (platform/idempotency.ts): a key answers its first result for a day, refuses
- * another request, and expired keys leave the store, deleted at most once a minute by a command
- * that stores a key (not by every command).
+ * another request, and expired keys leave the store, deleted by the leader's sweep through the
+ * sequencer in short commands (never by a user's command).
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { DB } from "../../upstream/platform/db.js";
 import {
   IDEMPOTENCY_TTL_MS,
   Idempotency,
-  PURGE_EVERY_MS,
+  IdempotencySweep,
+  PURGE_ROWS_PER_COMMAND,
 } from "../../upstream/platform/idempotency.js";
 import { Sequencer } from "../../upstream/platform/store/sequencer.js";
 import { openTestStore } from "../support/test-store.js";
@@ -46,11 +47,9 @@ describe("idempotency keys", () => {
     // The expired key is used again, for another request: a new answer.
     idem.store(userId, "k1", "order", { lots: "0.2" }, { id: 8 });
     expect(idem.lookup(userId, "k1", "order", { lots: "0.2" })).toEqual({ id: 8 });
-    // An expired key used again before the next deletion: its new answer replaces the old one.
+    // An expired key used again before the sweep deleted it: its new answer replaces the old one.
     idem.store(userId, "k2", "order", {}, { id: 9 });
-    clock.now += IDEMPOTENCY_TTL_MS - 10_000;
-    idem.store(userId, "k3", "order", {}, {}); // deletes what has expired by now: not k2
-    clock.now += 11_000; // k2 expired a second ago; the last deletion was 11 s ago
+    clock.now += IDEMPOTENCY_TTL_MS + 1_000;
     expect(idem.lookup(userId, "k2", "order", { x: 1 })).toBeUndefined();
     idem.store(userId, "k2", "order", { x: 1 }, { id: 10 });
     expect(idem.lookup(userId, "k2", "order", { x: 1 })).toEqual({ id: 10 });
@@ -63,23 +62,41 @@ describe("idempotency keys", () => {
     expect(idem.lookup(userId, "k", "order", {})).toEqual({ id: 1 });
   });
 
-  it("are deleted once expired, by a key stored a minute after the last deletion", () => {
+  it("are deleted once expired by the sweep, in commands of the sequencer of a bounded size", async () => {
     const { idem, clock, userId } = setUp();
-    idem.store(userId, "old", "order", {}, {});
+    const seq = new Sequencer({ db, onWriteFailure: () => undefined });
+    const sizes: number[] = [];
+    const sweep = new IdempotencySweep({
+      db,
+      run: (command) =>
+        seq.run(() => {
+          const n = command() as number;
+          sizes.push(n);
+          return n;
+        }) as never,
+      onError: (err) => {
+        throw err;
+      },
+      now: () => clock.now,
+    });
+    const insert = db.prepare(
+      `INSERT INTO idempotency (user_id, key, route, request_hash, response, created_at)
+       VALUES (?, ?, 'order', '', '{}', ?)`,
+    );
+    const expired = PURGE_ROWS_PER_COMMAND + 5;
+    db.transaction(() => {
+      for (let i = 0; i < expired; i++) insert.run(userId, `old-${i}`, clock.now);
+    })();
     clock.now += IDEMPOTENCY_TTL_MS + 1;
-    // The first key stored after the expiry deletes the expired one.
-    idem.store(userId, "a", "order", {}, {});
-    expect(keysStored()).toEqual(["a"]);
-    // Keys expiring later are left until a minute has passed since that deletion.
-    clock.now += IDEMPOTENCY_TTL_MS + 1 - PURGE_EVERY_MS;
-    idem.store(userId, "b", "order", {}, {});
-    clock.now += PURGE_EVERY_MS - 1;
-    idem.store(userId, "c", "order", {}, {});
-    expect(keysStored()).toEqual(["a", "b", "c"]);
-    expect(idem.lookup(userId, "a", "order", {})).toBeUndefined();
-    clock.now += 1;
-    idem.store(userId, "d", "order", {}, {});
-    expect(keysStored()).toEqual(["b", "c", "d"]);
+    idem.store(userId, "live", "order", {}, { id: 1 });
+    // Nothing is deleted by storing a key; the sweep deletes every expired one, a command at a time.
+    expect(keysStored()).toHaveLength(expired + 1);
+    expect(await sweep.sweep()).toBe(expired);
+    expect(sizes).toEqual([PURGE_ROWS_PER_COMMAND, 5]);
+    expect(keysStored()).toEqual(["live"]);
+    expect(idem.lookup(userId, "live", "order", {})).toEqual({ id: 1 });
+    // Nothing left to delete: one command that deletes nothing.
+    expect(await sweep.sweep()).toBe(0);
   });
 
   it("in the sequencer: a key read ahead, or committed by an earlier batch, answers without the store; a key of a rolled-back command does not", async () => {
@@ -108,6 +125,8 @@ describe("idempotency keys", () => {
       }),
     ).rejects.toThrow(/refused after storing/);
     expect(await run("undone", 6)).toEqual({ id: 6 });
+    // Every key's batch has ended: none is held as uncommitted any longer.
+    expect(idem.uncommittedKeys).toBe(0);
     expect(keysStored()).toEqual(["raced", "same", "undone"]);
   });
 });

@@ -10,6 +10,7 @@ import { openStore, type DB } from "../../upstream/platform/db.js";
 import {
   Sequencer,
   SequencerStopped,
+  afterBatch,
   afterCommit,
 } from "../../upstream/platform/store/sequencer.js";
 import { DomainError } from "../../upstream/platform/errors.js";
@@ -79,9 +80,11 @@ describe("the sequencer", () => {
     const { db, other } = twoConnections();
     const seq = new Sequencer({ db, onWriteFailure: () => undefined, maxBatchMs: 60_000 });
     const fired: number[] = [];
+    const ended: number[] = [];
     const command = (n: number) => () => {
       writeRow(db, n)();
       afterCommit(db, () => fired.push(n));
+      afterBatch(db, () => ended.push(n));
       if (n === 2) throw new DomainError("insufficient_balance");
       return n;
     };
@@ -90,6 +93,8 @@ describe("the sequencer", () => {
     expect((settled[1] as PromiseRejectedResult).reason).toBeInstanceOf(DomainError);
     expect(committedRows(other)).toEqual([memoOf(1), memoOf(3)]);
     expect(fired).toEqual([1, 3]);
+    // The end of the batch is told for every command, the refused one included.
+    expect(ended).toEqual([1, 2, 3]);
     expect(seq.stats.batches).toBe(1);
   });
 
@@ -115,18 +120,25 @@ describe("the sequencer", () => {
     const failing = { on: true };
     const failures: unknown[] = [];
     const store = failingCommits(db, failing);
-    const seq = new Sequencer({ db: store, onWriteFailure: (e) => failures.push(e) });
+    const seq = new Sequencer({
+      db: store,
+      onWriteFailure: (e) => failures.push(e),
+      maxBatchMs: 60_000,
+    });
     const fired: number[] = [];
+    const ended: number[] = [];
     const settled = await Promise.allSettled(
       [1, 2, 3].map((n) =>
         seq.run(() => {
           writeRow(store, n)();
           afterCommit(store, () => fired.push(n));
+          afterBatch(store, () => ended.push(n));
           return n;
         }),
       ),
     );
     expect(settled.every((s) => s.status === "rejected")).toBe(true);
+    expect(ended).toEqual([1, 2, 3]);
     for (const s of settled)
       expect((s as PromiseRejectedResult).reason).toBeInstanceOf(SequencerStopped);
     expect(fired).toEqual([]);

@@ -25,7 +25,13 @@ function prepare(db: DB) {
          created_at = excluded.created_at
        WHERE idempotency.created_at <= @expiredUpTo`,
     ),
-    purge: db.prepare("DELETE FROM idempotency WHERE created_at <= @createdUpTo"),
+    // The oldest first, at most @limit rows: one short statement however many expired at once
+    // (idempotency_created orders them; (user_id, key) is the table's primary key).
+    purge: db.prepare(
+      `DELETE FROM idempotency WHERE (user_id, key) IN (
+         SELECT user_id, key FROM idempotency WHERE created_at <= @createdUpTo
+         ORDER BY created_at LIMIT @limit)`,
+    ),
   };
 }
 
@@ -72,7 +78,7 @@ export function insertAnswer(
   return stmts(db).insert.run(a).changes === 1;
 }
 
-/** Deletes every answer stored at or before `createdUpTo` (ms). */
-export function purgeAnswers(db: DB, q: { createdUpTo: number }): void {
-  stmts(db).purge.run(q);
+/** Deletes the oldest `limit` answers stored at or before `createdUpTo` (ms); how many it deleted. */
+export function purgeAnswers(db: DB, q: { createdUpTo: number; limit: number }): number {
+  return stmts(db).purge.run(q).changes;
 }

@@ -2,9 +2,9 @@
  * Idempotency keys of the engine's commands, per user: the same key with the same request again
  * answers the first result; the same key with another request (another route, other parameters)
  * is refused with HTTP 422 and changes nothing. A key lives IDEMPOTENCY_TTL_MS: older keys count
- * as unused at once, and are deleted by the first key stored PURGE_EVERY_MS or more after the last
- * deletion (inside that command's transaction, so no writer runs beside the commands): a command
- * pays for the deletion about once a minute, not every time.
+ * as unused at once (a new answer replaces an expired one), and are deleted by the leader's sweep
+ * (IdempotencySweep) every PURGE_EVERY_MS, through the sequencer and in commands of at most
+ * PURGE_ROWS_PER_COMMAND rows: no command of a user pays for the deletion of others' keys.
  *
  * In the sequencer (platform/store/sequencer.ts) a command looks its key up without a read of the
  * store: the request read the key ahead (prefetch, off the event loop: what was committed), and the
@@ -21,13 +21,15 @@ import {
   purgeAnswers,
   type StoredAnswer,
 } from "./idempotency-store.js";
-import { afterCommit, inBatch } from "./store/sequencer.js";
+import { afterBatch, afterCommit, inBatch } from "./store/sequencer.js";
 
 /** How long a key answers its first result (24 h). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
-/** How often expired keys are deleted, at most (ms). */
+/** How often the leader deletes expired keys (ms). */
 export const PURGE_EVERY_MS = 60 * 1000;
+/** Expired keys deleted by one command of the sweep: a short batch, however many expired at once. */
+export const PURGE_ROWS_PER_COMMAND = 2_000;
 
 /** A key read ahead answers its command for this long; a later command reads the store again. */
 export const AHEAD_VALID_MS = 60 * 1000;
@@ -63,11 +65,6 @@ export function requestHash(route: string, params: unknown): string {
 }
 
 export class Idempotency {
-  /**
-   * When expired keys were last deleted. A deletion rolled back with its command's transaction is
-   * done again by a key stored PURGE_EVERY_MS later: an expired key answers nothing meanwhile.
-   */
-  private lastPurgeAt = -Infinity;
   /** Keys read ahead of their commands (prefetch), oldest first. */
   private readonly ahead = new Map<string, Kept>();
   /** Answers committed by this process's batches, oldest first. */
@@ -125,6 +122,11 @@ export class Idempotency {
     return findAnswer(this.db, { userId, key, createdAfter: now - IDEMPOTENCY_TTL_MS });
   }
 
+  /** Keys stored by commands whose batch has not ended yet (0 between batches). */
+  get uncommittedKeys(): number {
+    return this.uncommitted.size;
+  }
+
   /**
    * Forgets every key held in memory, so that lookups read the store again: for a store changed
    * from outside the engine (a repair by hand, a test that ages a key).
@@ -146,17 +148,10 @@ export class Idempotency {
     }
   }
 
-  /**
-   * Stores the answer of `key` (inside the command's transaction; nothing without a key), after
-   * deleting every expired key when the last deletion is PURGE_EVERY_MS old.
-   */
+  /** Stores the answer of `key` (inside the command's transaction; nothing without a key). */
   store(userId: number, key: string | null, route: string, params: unknown, data: unknown): void {
     if (!key) return;
     const now = this.now();
-    if (now - this.lastPurgeAt >= PURGE_EVERY_MS) {
-      purgeAnswers(this.db, { createdUpTo: now - IDEMPOTENCY_TTL_MS });
-      this.lastPurgeAt = now;
-    }
     const hash = requestHash(route, params);
     const response = JSON.stringify(data);
     const stored = insertAnswer(this.db, {
@@ -175,14 +170,64 @@ export class Idempotency {
     if (inBatch(this.db)) this.keep(keyOf(userId, key), { request_hash: hash, response }, now);
   }
 
-  /** Keeps a batch's answer in memory once its batch committed (never when it rolled back). */
+  /**
+   * Keeps a batch's answer in memory once its batch committed (never when its command or the batch
+   * rolled back); the key counts as uncommitted (looked up in the store) until its batch ended.
+   */
   private keep(k: string, answer: StoredAnswer, at: number): void {
     this.uncommitted.add(k);
     afterCommit(this.db, () => {
-      this.uncommitted.delete(k);
       this.recent.delete(k);
       this.recent.set(k, { answer, at });
       this.forgetOld();
     });
+    afterBatch(this.db, () => this.uncommitted.delete(k));
+  }
+}
+
+/**
+ * The leader's deletion of expired keys: every PURGE_EVERY_MS, commands of the sequencer (so that
+ * they are serialised with every other writer) of at most PURGE_ROWS_PER_COMMAND rows each, until
+ * none is left.
+ */
+export class IdempotencySweep {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<number> | null = null;
+
+  constructor(
+    private readonly o: {
+      db: DB;
+      run: <T>(command: () => T) => Promise<T>;
+      onError: (err: unknown) => void;
+      now?: () => number;
+    },
+  ) {}
+
+  /** Deletes every key expired by now; resolves with how many. One sweep at a time. */
+  sweep(): Promise<number> {
+    this.running ??= this.deleteAll().finally(() => (this.running = null));
+    return this.running;
+  }
+
+  private async deleteAll(): Promise<number> {
+    const createdUpTo = (this.o.now ?? Date.now)() - IDEMPOTENCY_TTL_MS;
+    let deleted = 0;
+    for (;;) {
+      const n = await this.o.run(() =>
+        purgeAnswers(this.o.db, { createdUpTo, limit: PURGE_ROWS_PER_COMMAND }),
+      );
+      deleted += n;
+      if (n < PURGE_ROWS_PER_COMMAND) return deleted;
+    }
+  }
+
+  start(): void {
+    this.timer ??= setInterval(() => void this.sweep().catch(this.o.onError), PURGE_EVERY_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
   }
 }

@@ -46,6 +46,8 @@ interface Pending {
 interface OpenBatch {
   committed: (() => void)[];
   current: (() => void)[] | null;
+  /** Run when the batch ended, whatever became of it and of its commands (afterBatch). */
+  ended: (() => void)[];
 }
 
 const openBatches = new WeakMap<DB, OpenBatch>();
@@ -59,6 +61,17 @@ export function afterCommit(db: DB, fn: () => void): void {
   if (!b) return fn();
   assert(b.current !== null, "afterCommit inside a batch but outside its commands");
   b.current.push(fn);
+}
+
+/**
+ * Runs `fn` when the sequencer's batch under way on `db` has ended, whether it committed or failed
+ * and whether the current command succeeded or was rolled back (at once when no batch is open):
+ * for what a command holds only while its outcome is unknown.
+ */
+export function afterBatch(db: DB, fn: () => void): void {
+  const b = openBatches.get(db);
+  if (!b) return fn();
+  b.ended.push(fn);
 }
 
 /** True while a sequencer's batch is open on `db` (a command runs in a savepoint of it). */
@@ -153,7 +166,7 @@ export class Sequencer {
   private writeBatch(): void {
     const db = this.o.db;
     assert(!openBatches.has(db) && !db.inTransaction, "batches do not nest");
-    const batch: OpenBatch = { committed: [], current: null };
+    const batch: OpenBatch = { committed: [], current: null, ended: [] };
     const taken: Pending[] = [];
     const results: { ok: boolean; value: unknown }[] = [];
     const started = performance.now();
@@ -172,10 +185,12 @@ export class Sequencer {
       })();
     } catch (err) {
       openBatches.delete(db);
+      for (const h of batch.ended) h();
       this.fail(err, taken);
       return;
     }
     openBatches.delete(db);
+    for (const h of batch.ended) h();
     assert.equal(results.length, taken.length, "every command of the batch has a result");
     this.stats.batches++;
     this.stats.commands += taken.length;
