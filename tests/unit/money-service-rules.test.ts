@@ -199,18 +199,22 @@ describe("holding money for a withdrawal", () => {
     expect(money.balances(9999)).toBeUndefined();
   });
 
-  it("every change is announced with the balance after, until the listener unsubscribes", () => {
+  it("every change is announced with the balance and the lock after, until the listener unsubscribes", () => {
     const { money, u } = setup(100);
-    const heard: [number, number][] = [];
-    const off = money.onBalance((userId, bal) => heard.push([userId, bal]));
+    const heard: [number, number, number | undefined][] = [];
+    const off = money.onBalance((userId, bal, lock) => heard.push([userId, bal, lock]));
+    money.post({ userId: u, amountMicro: 2 * M, kind: "deposit" });
     money.hold({ userId: u, amountMicro: 10 * M, ref: "draw:1" });
     money.unhold({ userId: u, amountMicro: 4 * M, ref: "draw:1" });
+    // A payout moves only the lock: announced too, so that a lock held in memory follows it.
     money.payOut({ userId: u, amountMicro: 6 * M, ref: "draw:1" });
     off();
     money.post({ userId: u, amountMicro: 1, kind: "deposit" });
     expect(heard).toEqual([
-      [u, 90 * M],
-      [u, 94 * M],
+      [u, 102 * M, undefined],
+      [u, 92 * M, 10 * M],
+      [u, 96 * M, 6 * M],
+      [u, 96 * M, 0],
     ]);
   });
 });

@@ -4,7 +4,8 @@
  * of whose copies' accounts changed (a tick moved a copied position, a fill, a close, a transfer)
  * or whose copies a command changed (started, paused, resumed, stopped: a stopped copy leaves the
  * push), and to every user subscribed since the last flush (a client of another node gets its first
- * snapshot here, as FOREX_TRADE's does).
+ * snapshot here, as FOREX_TRADE's does). Everything it sends comes from memory (the copies and the
+ * provider names the copy service holds, the accounts the engine holds): the loop reads no store.
  */
 import { TOPIC, TRADE_PUSH_INTERVAL_MS } from "@contract/constants";
 import type { CopyTradePush } from "@contract/api/copy";
@@ -13,7 +14,7 @@ import type { Hub } from "../../platform/ws/hub.js";
 import type { Engine } from "../trading/engine.js";
 import type { CopyTrading } from "./service.js";
 import { MICRO } from "../money/decimal.js";
-import { copiesOfUser, type CopyRow } from "./store.js";
+import type { CopyRow } from "./store.js";
 import { copyView } from "./views.js";
 
 export class CopyPusher {
@@ -27,7 +28,7 @@ export class CopyPusher {
     private readonly hub: Hub,
     private readonly db: DB,
     private readonly engine: Engine,
-    copies: CopyTrading,
+    private readonly copies: CopyTrading,
     private readonly log: { error(obj: unknown, msg?: string): void },
     intervalMs: number = TRADE_PUSH_INTERVAL_MS,
   ) {
@@ -42,7 +43,7 @@ export class CopyPusher {
 
   /** The push of a user's live copies; with `all`, also reads every account's changed flag. */
   private pushOf(userId: number, all: boolean): CopyTradePush {
-    const live = copiesOfUser(this.db, userId).filter((c) => c.status !== "stopped");
+    const live = this.copies.liveCopiesOf(userId);
     if (all) for (const c of live) this.engine.takeChanged(c.account_id);
     return this.viewOf(live);
   }
@@ -51,7 +52,7 @@ export class CopyPusher {
   private viewOf(live: CopyRow[]): CopyTradePush {
     return {
       copies: live.map((c) => ({
-        ...copyView(this.db, this.engine, c),
+        ...copyView(this.db, this.engine, c, this.copies.providerName(c.provider_id)),
         positions: this.engine.snapshot(c.account_id).positions.map((p) => ({
           id: p.id,
           price: p.price,
@@ -69,7 +70,7 @@ export class CopyPusher {
     this.touched = new Set();
     for (const userId of users) {
       try {
-        const live = copiesOfUser(this.db, userId).filter((c) => c.status !== "stopped");
+        const live = this.copies.liveCopiesOf(userId);
         // Every flag read (no short cut): each is cleared for the next flush.
         let changed = false;
         for (const c of live) changed = this.engine.takeChanged(c.account_id) || changed;

@@ -43,6 +43,7 @@ export function registerCopyRoutes(app: FastifyInstance, ctx: AppContext): void 
         description: req.body.description,
         minInvestment: req.body.min_investment,
       });
+      ctx.copies.forgetProvider(u.id);
       return ctx.ok(req, providerSettings(db, u.id, req.lang), "provider_saved");
     },
     extras,

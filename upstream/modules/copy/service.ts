@@ -87,6 +87,10 @@ export class CopyTrading {
   private readonly live = new Map<number, CopyRow>();
   private readonly byProvider = new Map<number, Set<number>>();
   private readonly byAccount = new Map<number, number>();
+  /** Ids of the live copies by owner: the COPY_TRADE push reads only these. */
+  private readonly byUser = new Map<number, Set<number>>();
+  /** Names of providers asked for (the COPY_TRADE push), until a provider saves its settings. */
+  private readonly providerNames = new Map<number, string>();
   private readonly idem: Idempotency;
   private readonly unsubscribe: (() => void)[] = [];
   /** Told the owner of a copy whose status or money changed (the COPY_TRADE push follows). */
@@ -626,11 +630,44 @@ export class CopyTrading {
     let s = this.byProvider.get(c.provider_id);
     if (!s) this.byProvider.set(c.provider_id, (s = new Set()));
     s.add(c.id);
+    let u = this.byUser.get(c.user_id);
+    if (!u) this.byUser.set(c.user_id, (u = new Set()));
+    u.add(c.id);
   }
 
   private forget(c: CopyRow): void {
     this.live.delete(c.id);
     this.byAccount.delete(c.account_id);
     this.byProvider.get(c.provider_id)?.delete(c.id);
+    const u = this.byUser.get(c.user_id);
+    u?.delete(c.id);
+    if (u?.size === 0) this.byUser.delete(c.user_id);
+  }
+
+  // ---------------------------------------------------------------- reads from memory
+
+  /**
+   * The user's copies not stopped, newest first, as the store holds them: from memory (this node
+   * leads, and every command on a copy runs here and refreshes its row), no read of the store.
+   */
+  liveCopiesOf(userId: number): CopyRow[] {
+    const ids = this.byUser.get(userId);
+    if (!ids) return [];
+    return [...ids].sort((a, b) => b - a).map((id) => this.live.get(id)!);
+  }
+
+  /** A provider's name: read from the store once, then from memory until forgetProvider. */
+  providerName(providerId: number): string {
+    let name = this.providerNames.get(providerId);
+    if (name === undefined) {
+      name = providerById(this.db, providerId)?.name ?? "";
+      this.providerNames.set(providerId, name);
+    }
+    return name;
+  }
+
+  /** A provider saved its settings (its name may have changed): its name is read again. */
+  forgetProvider(providerId: number): void {
+    this.providerNames.delete(providerId);
   }
 }

@@ -30,13 +30,13 @@ import {
   type ProviderRow,
 } from "./store.js";
 
-export function copyView(db: DB, engine: Engine, c: CopyRow): Copy {
-  const provider = providerById(db, c.provider_id);
+/** A copy's wire shape; `providerName` when the caller holds it (else read from the store). */
+export function copyView(db: DB, engine: Engine, c: CopyRow, providerName?: string): Copy {
   const v = engine.accountValues(c.account_id);
   return {
     id: c.id,
     provider_id: c.provider_id,
-    provider_name: provider?.name ?? "",
+    provider_name: providerName ?? providerById(db, c.provider_id)?.name ?? "",
     status: c.status,
     mode: c.mode,
     multiple: c.multiple,

@@ -53,8 +53,16 @@ export interface Balances {
   lockMicro: number;
 }
 
-/** Called with a user's balance after each change, inside the booking's transaction. */
-export type BalanceListener = (userId: number, balanceMicro: number) => void;
+/**
+ * Called with a user's balance after each change, inside the booking's transaction, and with the
+ * locked balance after it when that changed too (a withdrawal held, returned or paid out) or is
+ * told again after a rollback; undefined when the change left the lock as it was.
+ */
+export type BalanceListener = (
+  userId: number,
+  balanceMicro: number,
+  lockMicro: number | undefined,
+) => void;
 
 export class MoneyService {
   private readonly st: LedgerStore;
@@ -157,7 +165,13 @@ export class MoneyService {
     assert.equal(after.balance_micro, before.balanceMicro - h.amountMicro);
     assert.equal(after.lock_balance_micro, before.lockMicro + h.amountMicro);
     assert(after.balance_micro >= 0, `hold of ${h.ref} took the balance below 0`);
-    this.book(h, -h.amountMicro, after.balance_micro, "withdrawal_request");
+    this.book(
+      h,
+      -h.amountMicro,
+      after.balance_micro,
+      "withdrawal_request",
+      after.lock_balance_micro,
+    );
     return toBalances(after);
   }
 
@@ -171,7 +185,13 @@ export class MoneyService {
     this.assertHeld(h);
     const after = this.st.shiftToLock({ userId: h.userId, amountMicro: -h.amountMicro });
     assert(after.lock_balance_micro >= 0, `unhold of ${h.ref} took the lock below 0`);
-    this.book(h, h.amountMicro, after.balance_micro, "withdrawal_returned");
+    this.book(
+      h,
+      h.amountMicro,
+      after.balance_micro,
+      "withdrawal_returned",
+      after.lock_balance_micro,
+    );
     return toBalances(after);
   }
 
@@ -185,6 +205,8 @@ export class MoneyService {
     this.assertHeld(h);
     const after = this.st.releaseLock({ userId: h.userId, amountMicro: h.amountMicro });
     assert(after.lock_balance_micro >= 0, `payout of ${h.ref} took the lock below 0`);
+    this.touched?.add(h.userId);
+    this.announce(h.userId, after.balance_micro, after.lock_balance_micro);
     return toBalances(after);
   }
 
@@ -204,6 +226,7 @@ export class MoneyService {
     amountMicro: number,
     balanceAfterMicro: number,
     kind: LedgerKind,
+    lockAfterMicro?: number,
   ): void {
     this.st.insertRow({
       userId: on.userId,
@@ -215,7 +238,7 @@ export class MoneyService {
       createdAt: on.at ?? Date.now(),
     });
     this.touched?.add(on.userId);
-    this.announce(on.userId, balanceAfterMicro);
+    this.announce(on.userId, balanceAfterMicro, lockAfterMicro);
   }
 
   /**
@@ -231,7 +254,7 @@ export class MoneyService {
     } catch (err) {
       for (const userId of touched) {
         const b = this.balances(userId);
-        if (b) this.announce(userId, b.balanceMicro);
+        if (b) this.announce(userId, b.balanceMicro, b.lockMicro);
       }
       throw err;
     } finally {
@@ -256,8 +279,8 @@ export class MoneyService {
     return () => this.listeners.delete(listener);
   }
 
-  private announce(userId: number, balanceMicro: number): void {
-    for (const l of this.listeners) l(userId, balanceMicro);
+  private announce(userId: number, balanceMicro: number, lockMicro?: number): void {
+    for (const l of this.listeners) l(userId, balanceMicro, lockMicro);
   }
 }
 

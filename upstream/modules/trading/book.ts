@@ -15,6 +15,11 @@ export interface Account {
   /** Slot in the typed arrays of the AccountTable. */
   idx: number;
   balanceMicro: number;
+  /**
+   * The locked balance (withdrawals under review): read from the store the first time it is asked
+   * for, then kept current by the money service's announcements (undefined until then).
+   */
+  lockMicro?: number;
   usedMarginMicro: number;
   positions: Set<Pos>;
   pendings: Set<Pos>;

@@ -103,10 +103,11 @@ export class Engine {
     this.setFeed(opts.feed);
     this.loadLiveOrders();
     // Every balance change of a loaded account, whoever booked it, reaches its in-memory account.
-    this.unsubscribeMoney = this.core.money.onBalance((userId, balanceMicro) => {
+    this.unsubscribeMoney = this.core.money.onBalance((userId, balanceMicro, lockMicro) => {
       const a = this.core.held.accts.get(userId);
       if (a) {
         a.balanceMicro = balanceMicro;
+        if (lockMicro !== undefined) a.lockMicro = lockMicro;
         this.core.held.markDirty(a);
       }
     });

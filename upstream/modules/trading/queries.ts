@@ -3,6 +3,7 @@
  * values"), its live snapshot for the FOREX_TRADE push, and the pages of my_deal (live orders from
  * memory at the current price, the rest as stored).
  */
+import assert from "node:assert/strict";
 import { ORDER_TAB } from "@contract/enums";
 import { DomainError, CODE_NOT_FOUND } from "../../platform/errors.js";
 import type { EngineCore } from "./core.js";
@@ -33,14 +34,28 @@ function figuresOf(
   };
 }
 
-/** Balance, lock, equity, used and free margin, margin level (trading-rules.md "Account values"). */
+/**
+ * Balance, lock, equity, used and free margin, margin level (trading-rules.md "Account values").
+ * An account the engine holds is answered from memory (its balance and lock are kept current by
+ * the money service): the push loops and the copy checks read no store. Another account, or a held
+ * one whose lock was never asked for, is read once.
+ */
 export function accountValues(core: EngineCore, userId: number): AccountFigures {
+  const a = core.held.accts.get(userId);
+  if (a?.lockMicro !== undefined)
+    return figuresOf(
+      core,
+      { balance_micro: a.balanceMicro, lock_balance_micro: a.lockMicro },
+      core.pricing.floatingMicro(a),
+      a.usedMarginMicro,
+    );
   const u = readUser(core.db, { userId });
   if (!u) throw new DomainError("not_found", CODE_NOT_FOUND);
-  const a = core.held.accts.get(userId);
-  const used = a ? a.usedMarginMicro : 0;
-  const floating = a ? core.pricing.floatingMicro(a) : 0;
-  return figuresOf(core, u, floating, used);
+  if (!a) return figuresOf(core, u, 0, 0);
+  // Invariant: the balance the engine holds is the one the store holds.
+  assert.equal(a.balanceMicro, u.balance_micro, `balance of account ${userId} in memory`);
+  a.lockMicro = u.lock_balance_micro;
+  return figuresOf(core, u, core.pricing.floatingMicro(a), a.usedMarginMicro);
 }
 
 /** The account's figures once it holds no position (read inside the transaction that emptied it). */
