@@ -38,6 +38,7 @@ const POSTGRES_UNIT_FAST = [
   "tests/unit/upstream-limits.test.ts",
   "tests/unit/sequencer.test.ts",
   "tests/unit/push-loops.test.ts",
+  "tests/unit/sequencer-property.test.ts",
 ];
 /**
  * The unit tests that run on PostgreSQL in the full lane only: the engine's and the money service's

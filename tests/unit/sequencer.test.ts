@@ -15,6 +15,7 @@ import {
 } from "../../upstream/platform/store/sequencer.js";
 import { DomainError } from "../../upstream/platform/errors.js";
 import { newTestStoreWhere, testDialect } from "../support/test-store.js";
+import { failingCommits } from "../support/failing-store.js";
 
 const opened: DB[] = [];
 afterEach(() => {
@@ -173,32 +174,3 @@ describe("the sequencer", () => {
     },
   );
 });
-
-/**
- * The store with its outermost transactions failing at their end while `failing.on`: the body ran,
- * then the commit "fails" (a throw inside the transaction, so the store rolls it all back), as a
- * disk that refuses the write would.
- */
-function failingCommits(db: DB, failing: { on: boolean }): DB {
-  let depth = 0;
-  return new Proxy(db, {
-    get(target, prop) {
-      if (prop !== "transaction") {
-        const v = Reflect.get(target, prop, target) as unknown;
-        return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-      }
-      return (fn: (...a: unknown[]) => unknown) =>
-        target.transaction((...args: unknown[]) => {
-          const outer = depth === 0;
-          depth++;
-          try {
-            const r = fn(...args);
-            if (outer && failing.on) throw new Error("disk I/O error");
-            return r;
-          } finally {
-            depth--;
-          }
-        });
-    },
-  });
-}
