@@ -500,6 +500,9 @@ export class CopyTrading {
       if (!this.live.has(c.id)) continue;
       // Only open positions move a copy's equity on a tick (read from memory, no store call).
       if (this.engine.openPositionCount(c.account_id) === 0) continue;
+      // Far above its floor by the float figures: no exact figure needed (most copies, most ticks).
+      const floor = copyFloorMicro(c.invested_micro, c.stop_loss_pct);
+      if (this.engine.clearlyAboveMicro(c.account_id, floor)) continue;
       const equity = this.engine.heldEquityMicro(c.account_id);
       if (equity !== null) this.endAtFloor(c, equity);
     }

@@ -27,6 +27,15 @@ export interface Account {
   agg: Map<number, { inst: InstrumentSpec; netUnits: Dec; netCost: Dec; count: number }>;
 }
 
+/**
+ * The safety band around a figure computed from the hot path's float floating profit: 1 USD plus
+ * 1 % of the floating profit (micro-USD), far above float error and cross-rate drift between
+ * ticks. A float figure beyond the band decides a check at once; within it, the exact figure does.
+ */
+export function floatBandMicro(floatingMicro: number): number {
+  return 1e6 + Math.abs(floatingMicro) * 0.01;
+}
+
 export class AccountTable {
   readonly byUser = new Map<number, Account>();
   readonly list: Account[] = [];

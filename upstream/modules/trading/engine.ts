@@ -36,6 +36,7 @@
  * pricing.ts, snapshots.ts (OrderState of an order), store.ts (all of the module's SQL),
  * settings.ts, instrument-specs.ts, orders.ts and risk.ts (the rules), and platform/idempotency.ts.
  */
+import { floatBandMicro } from "./book.js";
 import type { DB } from "../../platform/db.js";
 import type { PriceFeed, Quote } from "../market/feed.js";
 import { moneyOf, type MoneyService } from "../money/service.js";
@@ -330,6 +331,19 @@ export class Engine {
   }
 
   /** Balance plus floating profit of an account held in memory (hot path, no store read); null when not held. */
+  /**
+   * True when the held account's equity, from the hot path's float floating profit, is above
+   * `floorMicro` by the float band (floatBandMicro): clearly above, no exact figure needed. False
+   * when it may not be, or the account is not held: the caller decides with the exact equity.
+   */
+  clearlyAboveMicro(userId: number, floorMicro: number): boolean {
+    const accts = this.core.held.accts;
+    const a = accts.get(userId);
+    if (!a) return false;
+    const floatingMicro = accts.float[a.idx] * 1e6;
+    return a.balanceMicro + floatingMicro - floatBandMicro(floatingMicro) > floorMicro;
+  }
+
   heldEquityMicro(userId: number): number | null {
     const a = this.core.held.accts.get(userId);
     return a ? a.balanceMicro + this.core.pricing.floatingMicro(a) : null;

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { DomainError, CODE_FAIL, CODE_NOT_FOUND } from "../../platform/errors.js";
 import type { Quote } from "../market/feed.js";
 import { decConst, microToNumber, type Dec } from "../money/decimal.js";
-import type { Account, Pos } from "./book.js";
+import { floatBandMicro, type Account, type Pos } from "./book.js";
 import type { EngineCore } from "./core.js";
 import { assertAcceptedLots, assertOpenAmounts, assertPrice } from "./invariants.js";
 import type { OrderRequest, OrderState } from "./model.js";
@@ -340,9 +340,8 @@ function checkFreeMargin(core: EngineCore, a: Account, balanceMicro: number, nee
 
 /**
  * Fast path of the free-margin check: true when free margin computed from the hot path's float
- * floating profit exceeds `needMicro` by a wide safety band (1 USD + 1% of the floating profit,
- * far above float error and cross-rate drift between ticks). Otherwise the caller decides with
- * the exact figure, so the outcome is always the exact rule's.
+ * floating profit exceeds `needMicro` by the float band (floatBandMicro). Otherwise the caller
+ * decides with the exact figure, so the outcome is always the exact rule's.
  */
 function clearlyAffordable(
   core: EngineCore,
@@ -352,8 +351,9 @@ function clearlyAffordable(
 ): boolean {
   if (a.positions.size === 0) return balanceMicro >= needMicro;
   const floatingMicro = core.held.accts.float[a.idx] * 1e6;
-  const slack = 1e6 + Math.abs(floatingMicro) * 0.01;
-  return balanceMicro + floatingMicro - a.usedMarginMicro - slack >= needMicro;
+  return (
+    balanceMicro + floatingMicro - a.usedMarginMicro - floatBandMicro(floatingMicro) >= needMicro
+  );
 }
 
 /** Stores the accepted order as placed; returns it as it will be held in memory. */
