@@ -156,7 +156,12 @@ describe("the sequencer", () => {
     async () => {
       const { db, other } = twoConnections();
       const failures: unknown[] = [];
-      const seq = new Sequencer({ db, onWriteFailure: (e) => failures.push(e) });
+      // No time cap: a slow machine must not split the batch (the three commands are one batch).
+      const seq = new Sequencer({
+        db,
+        onWriteFailure: (e) => failures.push(e),
+        maxBatchMs: 60_000,
+      });
       const pid = (db.prepare("SELECT pg_backend_pid() AS pid").get() as { pid: number }).pid;
       const settled = await Promise.allSettled([
         seq.run(writeRow(db, 1)),
