@@ -19,7 +19,7 @@ export interface Account {
    * The locked balance (withdrawals under review): read from the store the first time it is asked
    * for, then kept current by the money service's announcements (undefined until then).
    */
-  lockMicro?: number;
+  lockMicro: number | undefined;
   usedMarginMicro: number;
   positions: Set<Pos>;
   pendings: Set<Pos>;
@@ -61,6 +61,8 @@ export class AccountTable {
       userId,
       idx,
       balanceMicro,
+      // Declared at creation, so that every account keeps one shape when its lock is first read.
+      lockMicro: undefined,
       usedMarginMicro: 0,
       positions: new Set(),
       pendings: new Set(),
