@@ -19,6 +19,10 @@
  * Then the node stops and the bench itself opens the same store through upstream/platform/db.ts
  * `openStore` and writes a similar order row by one INSERT at a time, each committed on its own
  * (no transaction around it: the bare durable write), for INSERT_SECONDS: the floor.
+ *
+ * With PG_DELAY_MS above 0 (BENCH_PG_DELAY_MS, default 1), PostgreSQL runs a second time "farther
+ * away": the node and the floor reach the same server through a delaying TCP proxy
+ * (delay-proxy.ts), and the round trip measured through it is printed with the figures.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -26,6 +30,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { CODE } from "@contract/envelope";
 import { startPostgres } from "../../scripts/services/postgres.js";
+import { roundTripMs, startDelayProxy } from "./delay-proxy.js";
 import { openStore } from "../../upstream/platform/db.js";
 import {
   demoToken,
@@ -46,10 +51,14 @@ export interface OrdersOptions {
   warmupSeconds: number;
   seconds: number;
   insertSeconds: number;
+  /** Extra PostgreSQL run through a proxy that adds this many ms to each round trip (0: none). */
+  pgDelayMs: number;
 }
 
 export interface OrdersFigures {
-  store: "PostgreSQL" | "SQLite";
+  store: string;
+  /** The median `SELECT 1` round trip to the store (PostgreSQL runs only). */
+  roundTripMs?: number;
   clients: number;
   seconds: number;
   orders: number;
@@ -74,7 +83,26 @@ export async function benchOrders(o: OrdersOptions): Promise<OrdersFigures[]> {
     const pg = await startPostgres({ durable: true, logFile: path.join(dir, "postgres.log") });
     try {
       const url = await pg.createDatabase("bench_orders");
-      figures.push(await onStore("PostgreSQL", { DATABASE_URL: url }, url, dir, o));
+      figures.push({
+        ...(await onStore("PostgreSQL", { DATABASE_URL: url }, url, dir, o)),
+        roundTripMs: await roundTripMs(url),
+      });
+      if (o.pgDelayMs > 0) {
+        const proxy = await startDelayProxy(pg.port, o.pgDelayMs);
+        try {
+          const far = (await pg.createDatabase("bench_orders_far")).replace(
+            `:${pg.port}/`,
+            `:${proxy.port}/`,
+          );
+          const label = `PostgreSQL +${o.pgDelayMs} ms`;
+          figures.push({
+            ...(await onStore(label, { DATABASE_URL: far }, far, dir, o)),
+            roundTripMs: await roundTripMs(far),
+          });
+        } finally {
+          await proxy.close();
+        }
+      }
     } finally {
       await pg.stop();
     }
@@ -98,7 +126,7 @@ async function onStore(
     {
       ...storeEnv,
       ...secrets,
-      DATA_DIR: path.join(dir, `data-${store}`),
+      DATA_DIR: path.join(dir, `data-${store.replace(/[^A-Za-z0-9]+/g, "-")}`),
       MARKET_FEED: "manual",
       MARKET_ALWAYS_OPEN: "1",
       RATE_LIMIT: "0",
@@ -119,9 +147,11 @@ async function onStore(
     await setPrice(up.url, admin, inst.code, inst.price);
     const tokens: string[] = [];
     for (let i = 0; i < o.clients; i++) tokens.push(await demoToken(up.url));
-    await drive(up.url, tokens, inst, o.warmupSeconds, `${store}-warm`);
+    // The run's part of each idempotency key: letters, digits and dashes only.
+    const tag = store.replace(/[^A-Za-z0-9]+/g, "-");
+    await drive(up.url, tokens, inst, o.warmupSeconds, `${tag}-warm`);
     await up.loopDelay(); // starts the window over: the warm-up is not measured
-    run = await drive(up.url, tokens, inst, o.seconds, store);
+    run = await drive(up.url, tokens, inst, o.seconds, tag);
     loop = await up.loopDelay();
   } finally {
     await up.stop();

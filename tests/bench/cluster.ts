@@ -14,6 +14,7 @@
  * Needs Debian's postgresql, nats-server and haproxy (`bash scripts/ensure-services.sh` as root).
  * Every count and duration is bounded; the defaults are the issue's figures:
  *   BENCH_ORDER_CLIENTS (16), BENCH_ORDER_SECONDS (10), BENCH_ORDER_WARMUP_S (2),
+ *   BENCH_PG_DELAY_MS (1: PostgreSQL again through a proxy that adds it to each round trip; 0 skips),
  *   BENCH_INSERT_SECONDS (5);
  *   BENCH_CLIENTS (20000), BENCH_PER_WORKER (2500), BENCH_RAMP (2000 new streams/s),
  *   BENCH_SECONDS (20), BENCH_TICK_MS (250), BENCH_CONNECT_S (180),
@@ -81,10 +82,11 @@ function printOrders(fs: OrdersFigures[]): void {
   for (const f of fs) {
     const refused = Object.entries(f.refused);
     console.log(
-      `  ${f.store.padEnd(10)} ${Math.round(f.ordersPerS).toLocaleString("en").padStart(6)} orders/s` +
+      `  ${f.store.padEnd(17)} ${Math.round(f.ordersPerS).toLocaleString("en").padStart(6)} orders/s` +
         `  (${f.orders} in ${f.seconds.toFixed(1)} s, ack p50 ${f.ackP50Ms.toFixed(1)} ms, p99 ${f.ackP99Ms.toFixed(1)} ms)` +
         `   bare insert ${Math.round(f.insertsPerS).toLocaleString("en").padStart(6)} inserts/s` +
         `   orders/inserts ${f.ratio.toFixed(2)}` +
+        (f.roundTripMs === undefined ? "" : `   round trip ${f.roundTripMs.toFixed(2)} ms`) +
         `   event-loop delay p50 ${f.loop.p50Ms.toFixed(1)} ms, p99 ${f.loop.p99Ms.toFixed(1)} ms, max ${f.loop.maxMs.toFixed(1)} ms` +
         (refused.length ? `   refused: ${refused.map(([m, n]) => `${m} x${n}`).join("; ")}` : ""),
     );
@@ -164,6 +166,7 @@ async function main(): Promise<void> {
       clients: num("BENCH_ORDER_CLIENTS", 16),
       warmupSeconds: num("BENCH_ORDER_WARMUP_S", 2),
       seconds: num("BENCH_ORDER_SECONDS", 10),
+      pgDelayMs: num("BENCH_PG_DELAY_MS", 1),
       insertSeconds: num("BENCH_INSERT_SECONDS", 5),
     });
     out.push(() => printOrders(f));

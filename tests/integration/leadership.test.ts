@@ -43,12 +43,19 @@ async function lock(): Promise<LeaderLock> {
   return l;
 }
 
-/** Ends another session as a network cut or a killed process would. */
+/**
+ * Ends another session as a network cut or a killed process would, and returns once it has ended
+ * (its locks released): pg_terminate_backend only signals the session unless given a time-out.
+ */
 async function terminate(backendPid: number): Promise<void> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
-  await admin.query("SELECT pg_terminate_backend($1)", [backendPid]);
+  const r = await admin.query<{ ended: boolean }>(
+    "SELECT pg_terminate_backend($1, 10000) AS ended",
+    [backendPid],
+  );
   await admin.end();
+  if (!r.rows[0].ended) throw new Error(`session ${backendPid} did not end within 10 s`);
 }
 
 function store(): DB {
@@ -152,7 +159,7 @@ describe("a store whose connection breaks inside a transaction", () => {
     const insert = db.prepare("INSERT INTO broken_tx (n) VALUES (?)");
     const write = db.transaction(() => {
       insert.run(1);
-      admin.prepare("SELECT pg_terminate_backend(?)").get(pid);
+      admin.prepare("SELECT pg_terminate_backend(?, 10000)").get(pid);
       insert.run(2);
       insert.run(3);
     });

@@ -166,7 +166,7 @@ describe("the sequencer", () => {
       const settled = await Promise.allSettled([
         seq.run(writeRow(db, 1)),
         seq.run(() => {
-          other.prepare("SELECT pg_terminate_backend(?)").get(pid);
+          other.prepare("SELECT pg_terminate_backend(?, 10000)").get(pid);
           return writeRow(db, 2)();
         }),
         seq.run(writeRow(db, 3)),
