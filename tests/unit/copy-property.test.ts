@@ -24,6 +24,7 @@ import { checkLedger } from "../../upstream/modules/money/check.js";
 import { dec } from "../../upstream/modules/money/decimal.js";
 import { moneyOf } from "../../upstream/modules/money/service.js";
 import { Engine } from "../../upstream/modules/trading/engine.js";
+import { newUser } from "./engine-helpers.js";
 import { newTestStoreWhere, testDialect } from "../support/test-store.js";
 import { byLane, runSeed } from "../support/lane.js";
 
@@ -434,26 +435,6 @@ describe("copy trading property", () => {
     expect(seen.stopLoss).toBeGreaterThan(0);
   }, 240_000);
 });
-
-let seq = 0;
-
-function newUser(db: ReturnType<typeof openStore>, money: ReturnType<typeof moneyOf>, usd: number) {
-  seq++;
-  const id = Number(
-    db
-      .prepare(
-        "INSERT INTO users (uid, email, invite_code, is_demo, created_at) VALUES (?, ?, ?, 0, ?)",
-      )
-      .run(
-        `c${seq}-${process.pid}`,
-        `c${seq}-${process.pid}@example.com`,
-        `C${seq}x${process.pid}`,
-        Date.now(),
-      ).lastInsertRowid,
-  );
-  money.post({ userId: id, amountMicro: usd * 1e6, kind: "deposit" });
-  return id;
-}
 
 function balanceOf(db: ReturnType<typeof openStore>, userId: number): number {
   return (

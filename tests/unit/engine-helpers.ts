@@ -9,7 +9,7 @@ import { openStore, type DB } from "../../upstream/platform/db.js";
 import { newTestStoreWhere } from "../support/test-store.js";
 import { createManualFeed, type ManualFeed } from "../../upstream/modules/market/manual-feed.js";
 import { Engine } from "../../upstream/modules/trading/engine.js";
-import { moneyOf } from "../../upstream/modules/money/service.js";
+import { moneyOf, type MoneyService } from "../../upstream/modules/money/service.js";
 import type { z } from "zod";
 import * as api from "@contract/api/trading";
 import { orderRequestOf, stopOf } from "../../upstream/modules/trading/requests.js";
@@ -92,6 +92,30 @@ let seq = 0;
  * A fresh store, manual feed and engine. `alwaysOpen: false` puts the markets on the market-hours
  * calendar (hours.ts) of the current clock instead of keeping them all open.
  */
+/** A new user with a deposit of `usd` (a 'deposit' ledger row, 'demo_initial' for a demo). */
+export function newUser(db: DB, money: MoneyService, usd: number, isDemo = false): number {
+  seq++;
+  const r = db
+    .prepare(
+      "INSERT INTO users (uid, email, invite_code, is_demo, created_at) VALUES (?, ?, ?, ?, ?)",
+    )
+    .run(
+      `u${seq}-${process.pid}`,
+      `u${seq}-${process.pid}@example.com`,
+      `I${seq}x${process.pid}`,
+      isDemo ? 1 : 0,
+      Date.now(),
+    );
+  const id = Number(r.lastInsertRowid);
+  if (usd)
+    money.post({
+      userId: id,
+      amountMicro: Math.round(usd * 1e6),
+      kind: isDemo ? "demo_initial" : "deposit",
+    });
+  return id;
+}
+
 export function rig(opts: { alwaysOpen?: boolean } = {}): Rig {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tp-eng-"));
   const file = newTestStoreWhere();
@@ -107,28 +131,7 @@ export function rig(opts: { alwaysOpen?: boolean } = {}): Rig {
     db,
     feed,
     engine,
-    user(usd, isDemo = false) {
-      seq++;
-      const r = db
-        .prepare(
-          "INSERT INTO users (uid, email, invite_code, is_demo, created_at) VALUES (?, ?, ?, ?, ?)",
-        )
-        .run(
-          `u${seq}-${process.pid}`,
-          `u${seq}-${process.pid}@example.com`,
-          `I${seq}x${process.pid}`,
-          isDemo ? 1 : 0,
-          Date.now(),
-        );
-      const id = Number(r.lastInsertRowid);
-      if (usd)
-        money.post({
-          userId: id,
-          amountMicro: Math.round(usd * 1e6),
-          kind: isDemo ? "demo_initial" : "deposit",
-        });
-      return id;
-    },
+    user: (usd, isDemo = false) => newUser(db, money, usd, isDemo),
     balance(userId) {
       return (
         db.prepare("SELECT balance_micro FROM users WHERE id = ?").get(userId) as {

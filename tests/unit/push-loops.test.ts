@@ -14,11 +14,12 @@ import { CopyPusher } from "../../upstream/modules/copy/pushes.js";
 import { usd2 } from "../../upstream/modules/follow/stats.js";
 import { fundProvider } from "../../upstream/modules/follow/strategies.js";
 import { createManualFeed, type ManualFeed } from "../../upstream/modules/market/manual-feed.js";
-import { moneyOf, type MoneyService } from "../../upstream/modules/money/service.js";
+import { moneyOf } from "../../upstream/modules/money/service.js";
 import { Engine } from "../../upstream/modules/trading/engine.js";
 import { TradePusher } from "../../upstream/modules/trading/pushes.js";
 import { orderRequestOf } from "../../upstream/modules/trading/requests.js";
 import * as api from "@contract/api/trading";
+import { newUser } from "./engine-helpers.js";
 import { newTestStoreWhere } from "../support/test-store.js";
 
 const M = 1_000_000;
@@ -72,25 +73,6 @@ const closers: (() => void)[] = [];
 afterEach(() => {
   for (const c of closers.splice(0).reverse()) c();
 });
-
-let seq = 0;
-function newUser(db: DB, money: MoneyService, usd: number): number {
-  seq++;
-  const id = Number(
-    db
-      .prepare(
-        "INSERT INTO users (uid, email, invite_code, is_demo, created_at) VALUES (?, ?, ?, 0, ?)",
-      )
-      .run(
-        `pl${seq}-${process.pid}`,
-        `pl${seq}-${process.pid}@example.com`,
-        `PL${seq}x${process.pid}`,
-        0,
-      ).lastInsertRowid,
-  );
-  money.post({ userId: id, amountMicro: usd * M, kind: "deposit" });
-  return id;
-}
 
 function setUp() {
   const base = openStore(newTestStoreWhere());
