@@ -39,6 +39,7 @@ const POSTGRES_UNIT_FAST = [
   "tests/unit/sequencer.test.ts",
   "tests/unit/push-loops.test.ts",
   "tests/unit/sequencer-property.test.ts",
+  "tests/unit/pg-write-behind.test.ts",
 ];
 /**
  * The unit tests that run on PostgreSQL in the full lane only: the engine's and the money service's

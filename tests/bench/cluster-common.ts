@@ -226,7 +226,14 @@ export async function spawnUpstream(
   const port = (await portFree())!;
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", "--import", "./tests/bench/loop-delay.ts", "upstream/main.ts"],
+    [
+      ...(process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean),
+      "--import",
+      "tsx",
+      "--import",
+      "./tests/bench/loop-delay.ts",
+      "upstream/main.ts",
+    ],
     {
       cwd: ROOT,
       env: {

@@ -19,7 +19,9 @@
  *   BENCH_CLIENTS (20000), BENCH_PER_WORKER (2500), BENCH_RAMP (2000 new streams/s),
  *   BENCH_SECONDS (20), BENCH_TICK_MS (250), BENCH_CONNECT_S (180),
  *   BENCH_CLIENT_NICE (19: the client workers' scheduling priority, see cluster-fanout.ts);
- *   BENCH_KILLS (20); BENCH_PORT: the cluster's base port (default: a free range from 21000).
+ *   BENCH_KILLS (20); BENCH_PORT: the cluster's base port (default: a free range from 21000);
+ *   BENCH_NODE_ARGS: extra node options for the upstream nodes the bench starts (e.g.
+ *   "--cpu-prof --cpu-prof-dir=/tmp/prof", which Node refuses in NODE_OPTIONS).
  * Goals (issue 22): fan-out with every client connected, 0 client errors, p99 <= 300 ms and one
  * upstream connection per web node. BENCH_STRICT=1 makes an unmet goal exit 1.
  *
@@ -38,9 +40,10 @@ const SECTIONS = ["orders", "fanout", "failover"] as const;
 type Section = (typeof SECTIONS)[number];
 const GOAL_P99_MS = 300;
 
-const num = (name: string, dflt: number) => {
+const num = (name: string, dflt: number, o: { zero?: boolean } = {}) => {
   const v = Number(process.env[name] ?? dflt);
-  if (!Number.isFinite(v) || v <= 0) throw new Error(`${name} must be a positive number`);
+  if (!Number.isFinite(v) || v < 0 || (v === 0 && !o.zero))
+    throw new Error(`${name} must be a positive number${o.zero ? " or 0" : ""}`);
   return v;
 };
 
@@ -166,7 +169,7 @@ async function main(): Promise<void> {
       clients: num("BENCH_ORDER_CLIENTS", 16),
       warmupSeconds: num("BENCH_ORDER_WARMUP_S", 2),
       seconds: num("BENCH_ORDER_SECONDS", 10),
-      pgDelayMs: num("BENCH_PG_DELAY_MS", 1),
+      pgDelayMs: num("BENCH_PG_DELAY_MS", 1, { zero: true }),
       insertSeconds: num("BENCH_INSERT_SECONDS", 5),
     });
     out.push(() => printOrders(f));

@@ -127,3 +127,22 @@ export function allowUpdates(db: DB, t: { name: string; table: string }): void {
       : `DROP TRIGGER ${t.name} ON ${t.table}; DROP FUNCTION ${t.name}_fn()`,
   );
 }
+
+const pairs: DB[] = [];
+
+/**
+ * A new store (newTestStoreWhere) opened twice: `db` for the code under test, `other` a second
+ * connection that sees only what was committed. Closed by closeConnectionPairs (an afterEach).
+ */
+export function twoConnections(): { db: DB; other: DB } {
+  const where = newTestStoreWhere();
+  const db = openStore(where);
+  const other = openStore(where);
+  pairs.push(db, other);
+  return { db, other };
+}
+
+/** Closes every store twoConnections opened and left open. */
+export function closeConnectionPairs(): void {
+  for (const d of pairs.splice(0)) if (d.open) d.close();
+}

@@ -6,7 +6,7 @@
  * Runs on both stores (unit-postgres too).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { openStore, type DB } from "../../upstream/platform/db.js";
+import type { DB } from "../../upstream/platform/db.js";
 import {
   Sequencer,
   SequencerStopped,
@@ -14,22 +14,11 @@ import {
   afterCommit,
 } from "../../upstream/platform/store/sequencer.js";
 import { DomainError } from "../../upstream/platform/errors.js";
-import { newTestStoreWhere, testDialect } from "../support/test-store.js";
+import { closeConnectionPairs, testDialect, twoConnections } from "../support/test-store.js";
 import { failingCommits } from "../support/failing-store.js";
+import { expectChanges } from "../../upstream/platform/store/expect-changes.js";
 
-const opened: DB[] = [];
-afterEach(() => {
-  for (const d of opened.splice(0)) if (d.open) d.close();
-});
-
-/** A new store and a second connection to it, which sees only what was committed. */
-function twoConnections(): { db: DB; other: DB } {
-  const where = newTestStoreWhere();
-  const db = openStore(where);
-  const other = openStore(where);
-  opened.push(db, other);
-  return { db, other };
-}
+afterEach(closeConnectionPairs);
 
 const memoOf = (n: number) => `seq-${n}`;
 
@@ -50,6 +39,18 @@ function committedRows(other: DB): string[] {
       uid: string;
     }[]
   ).map((r) => r.uid);
+}
+
+/**
+ * Two connections to a new store, a sequencer on the first (no time cap: a slow machine must not
+ * split a test's batch) and the first's server process, for a test that ends it.
+ */
+function killable() {
+  const { db, other } = twoConnections();
+  const failures: unknown[] = [];
+  const seq = new Sequencer({ db, onWriteFailure: (e) => failures.push(e), maxBatchMs: 60_000 });
+  const pid = (db.prepare("SELECT pg_backend_pid() AS pid").get() as { pid: number }).pid;
+  return { db, other, seq, failures, pid };
 }
 
 describe("the sequencer", () => {
@@ -152,19 +153,16 @@ describe("the sequencer", () => {
   });
 
   it.runIf(testDialect() === "postgres")(
-    "a connection killed inside a batch: nothing of it is written or answered",
+    "a connection killed inside a batch that had begun: nothing of it is written or answered",
     async () => {
-      const { db, other } = twoConnections();
-      const failures: unknown[] = [];
-      // No time cap: a slow machine must not split the batch (the three commands are one batch).
-      const seq = new Sequencer({
-        db,
-        onWriteFailure: (e) => failures.push(e),
-        maxBatchMs: 60_000,
-      });
-      const pid = (db.prepare("SELECT pg_backend_pid() AS pid").get() as { pid: number }).pid;
+      const { db, other, seq, failures, pid } = killable();
       const settled = await Promise.allSettled([
-        seq.run(writeRow(db, 1)),
+        seq.run(() => {
+          const n = writeRow(db, 1)();
+          // A read needs an answer: the batch's transaction is open on the connection from here.
+          db.prepare("SELECT 1 AS one").get();
+          return n;
+        }),
         seq.run(() => {
           other.prepare("SELECT pg_terminate_backend(?, 10000)").get(pid);
           return writeRow(db, 2)();
@@ -178,4 +176,55 @@ describe("the sequencer", () => {
       expect(failures).toHaveLength(1);
     },
   );
+
+  it.runIf(testDialect() === "postgres")(
+    "a batch that needed no answer is written whole, after its commands ran, on a working connection",
+    async () => {
+      const { db, other, seq, failures, pid } = killable();
+      const seenInside: string[][] = [];
+      const settled = await Promise.allSettled([
+        seq.run(writeRow(db, 1)),
+        seq.run(() => {
+          // Nothing of the batch has reached the server yet: ending the connection loses nothing.
+          other.prepare("SELECT pg_terminate_backend(?, 10000)").get(pid);
+          seenInside.push(committedRows(other));
+          return writeRow(db, 2)();
+        }),
+        seq.run(writeRow(db, 3)),
+      ]);
+      expect(seenInside).toEqual([[]]);
+      expect(settled.map((s) => s.status)).toEqual(["fulfilled", "fulfilled", "fulfilled"]);
+      expect(committedRows(other)).toEqual(["seq-1", "seq-2", "seq-3"]);
+      expect(failures).toEqual([]);
+    },
+  );
+
+  it("a write that changes another number of rows than it must fails its whole batch before any commit", async () => {
+    const { db, other } = twoConnections();
+    const failures: unknown[] = [];
+    const seq = new Sequencer({ db, onWriteFailure: (e) => failures.push(e), maxBatchMs: 60_000 });
+    const settled = await Promise.allSettled([
+      seq.run(writeRow(db, 1)),
+      seq.run(() => {
+        const r = db.prepare("UPDATE users SET created_at = 1 WHERE uid = 'nobody'").run();
+        expectChanges(r, 1, "the row to update was not there");
+        return 2;
+      }),
+      seq.run(writeRow(db, 3)),
+    ]);
+    const reasons = settled.map((s) => (s as PromiseRejectedResult).reason as unknown);
+    if (testDialect() === "postgres") {
+      // The UPDATE waited to go with the batch: its row count is known only there, and fails it.
+      for (const r of reasons) expect(r).toBeInstanceOf(SequencerStopped);
+      expect(String(reasons[0])).toContain("the row to update was not there");
+      expect(committedRows(other)).toEqual([]);
+      expect(failures).toHaveLength(1);
+    } else {
+      // SQLite answered at once: the command alone is refused, the others are written.
+      expect(settled.map((s) => s.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+      expect(String(reasons[1])).toContain("the row to update was not there");
+      expect(committedRows(other)).toEqual(["seq-1", "seq-3"]);
+      expect(failures).toEqual([]);
+    }
+  });
 });

@@ -4,6 +4,7 @@
  */
 import type { DB } from "./db.js";
 import { getLater } from "./store/read-later.js";
+import { expectChanges } from "./store/expect-changes.js";
 
 /** A stored answer: the fingerprint of its request and the answer as JSON text. */
 export interface StoredAnswer {
@@ -61,7 +62,9 @@ export async function findAnswerLater(
 
 /**
  * Stores the answer of a user's key, over an expired answer of the same key (stored at or before
- * `expiredUpTo`, ms); false when a live answer of the key is stored already (nothing changed).
+ * `expiredUpTo`, ms). A live answer of the key stored already is a broken invariant (the one writer
+ * looked the key up first): the write then fails, when its result arrives (expectChanges: inside the
+ * sequencer's batch on PostgreSQL the insert waits, and the batch fails).
  */
 export function insertAnswer(
   db: DB,
@@ -74,8 +77,12 @@ export function insertAnswer(
     createdAt: number;
     expiredUpTo: number;
   },
-): boolean {
-  return stmts(db).insert.run(a).changes === 1;
+): void {
+  expectChanges(
+    stmts(db).insert.run(a),
+    1,
+    `idempotency: a live key was stored again (user ${a.userId})`,
+  );
 }
 
 /** Deletes the oldest `limit` answers stored at or before `createdUpTo` (ms); how many it deleted. */

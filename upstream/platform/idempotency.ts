@@ -154,7 +154,9 @@ export class Idempotency {
     const now = this.now();
     const hash = requestHash(route, params);
     const response = JSON.stringify(data);
-    const stored = insertAnswer(this.db, {
+    // Invariant: a key is stored only after lookup found no live answer of it, in the same
+    // transaction of the one writer (insertAnswer checks it).
+    insertAnswer(this.db, {
       userId,
       key,
       route,
@@ -164,9 +166,6 @@ export class Idempotency {
       // An expired answer of the key not deleted yet is replaced.
       expiredUpTo: now - IDEMPOTENCY_TTL_MS,
     });
-    // Invariant: a key is stored only after lookup found no live answer of it, in the same
-    // transaction of the one writer.
-    if (!stored) throw new Error(`idempotency: a live key was stored again (user ${userId})`);
     if (inBatch(this.db)) this.keep(keyOf(userId, key), { request_hash: hash, response }, now);
   }
 

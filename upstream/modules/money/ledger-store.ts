@@ -4,7 +4,14 @@
  * moves balances; only the money service (service.ts, and ledger.ts for the reads) imports it
  * (tests/unit/upstream-boundaries.test.ts).
  */
-import { chunked, prepareOnce, tuples, type DB, type Statement } from "../../platform/db.js";
+import {
+  chunked,
+  prepareOnce,
+  tuples,
+  type DB,
+  type RunResult,
+  type Statement,
+} from "../../platform/db.js";
 
 /** A user's balance and locked balance as stored (micro-USD). */
 export interface BalanceRow {
@@ -36,6 +43,11 @@ export interface LedgerStore {
   /** Moves a balance by a signed amount; the balance after, or undefined for no such user. */
   moveBalance(m: BalanceMove): number | undefined;
   /**
+   * Moves a balance known to be `beforeMicro` (no answer needed: the write may wait); the result's
+   * `changes` is 1 only when the stored balance was `beforeMicro`.
+   */
+  moveKnownBalance(m: BalanceMove & { beforeMicro: number }): RunResult;
+  /**
    * Moves the balances of distinct users by signed amounts, ROWS_PER_STATEMENT users a statement;
    * each moved user's balance after (a user not stored is absent).
    */
@@ -58,6 +70,9 @@ export function ledgerStore(db: DB): LedgerStore {
     move: db.prepare(
       "UPDATE users SET balance_micro = balance_micro + @amountMicro WHERE id = @userId RETURNING balance_micro",
     ),
+    moveKnown: db.prepare(
+      "UPDATE users SET balance_micro = balance_micro + @amountMicro WHERE id = @userId AND balance_micro = @beforeMicro",
+    ),
     insert: db.prepare(
       `INSERT INTO ledger (user_id, amount_micro, balance_after_micro, kind, memo, ref, created_at)
        VALUES (@userId, @amountMicro, @balanceAfterMicro, @kind, @memo, @ref, @createdAt)`,
@@ -77,6 +92,7 @@ export function ledgerStore(db: DB): LedgerStore {
   } satisfies Record<string, Statement>;
   return {
     moveBalance: (m) => (st.move.get(m) as { balance_micro: number } | undefined)?.balance_micro,
+    moveKnownBalance: (m) => st.moveKnown.run(m),
     moveBalances: (moves) => moveBalances(db, moves),
     insertRow: (row) => void st.insert.run(row),
     insertRows: (rows) => {

@@ -13,6 +13,7 @@ import type { DB } from "../../platform/db.js";
 import { DomainError } from "../../platform/errors.js";
 import { LEDGER_KINDS, type LedgerKind } from "./ledger.js";
 import { ledgerStore, type BalanceRow, type LedgerStore } from "./ledger-store.js";
+import { expectChanges } from "../../platform/store/expect-changes.js";
 
 export type { LedgerKind } from "./ledger.js";
 
@@ -70,10 +71,20 @@ export class MoneyService {
   /** Users booked inside the current MoneyService.transaction (re-announced when it rolls back). */
   private touched: Set<number> | null = null;
   private readonly txRunner: (fn: () => unknown) => unknown;
+  /**
+   * Balances (micro-USD) as the last write of this service inside a sequencer batch left them, on a
+   * store whose writes wait there (PostgreSQL's write-behind): a posting then needs no answer from
+   * the store. Each such write is guarded (it moves the balance only if it still is what memory
+   * holds, checked when its result arrives), so a stale entry fails its batch instead of booking a
+   * wrong balance. Forgotten whenever the store rolls anything back, and per user on every write
+   * made outside a batch.
+   */
+  private readonly known = new Map<number, number>();
 
   constructor(private readonly db: DB) {
     this.st = ledgerStore(db);
     this.txRunner = db.transaction((fn: () => unknown) => fn());
+    db.onRollback?.(() => this.known.clear());
   }
 
   /**
@@ -87,13 +98,37 @@ export class MoneyService {
     );
     assert(LEDGER_KINDS.includes(p.kind), `unknown ledger kind: ${p.kind}`);
     if (!this.db.inTransaction) return this.transaction(() => this.post(p));
-    const after = this.st.moveBalance({ userId: p.userId, amountMicro: p.amountMicro });
-    assert(after !== undefined, `no such user ${p.userId}`);
+    const after = this.move(p.userId, p.amountMicro);
     assert(Number.isSafeInteger(after), `balance out of range for user ${p.userId}`);
     if (p.floorMicro !== undefined && after < p.floorMicro)
       throw new DomainError(p.refusal ?? "insufficient_balance");
     this.book(p, p.amountMicro, after, p.kind);
     return after;
+  }
+
+  /** Moves a user's balance by `amountMicro`; the balance after. */
+  private move(userId: number, amountMicro: number): number {
+    const before = this.db.writesWait ? this.known.get(userId) : undefined;
+    if (before === undefined) {
+      const after = this.st.moveBalance({ userId, amountMicro });
+      assert(after !== undefined, `no such user ${userId}`);
+      this.remember(userId, after);
+      return after;
+    }
+    const after = before + amountMicro;
+    expectChanges(
+      this.st.moveKnownBalance({ userId, amountMicro, beforeMicro: before }),
+      1,
+      `user ${userId}'s balance in memory (${before}) is not the stored one`,
+    );
+    this.known.set(userId, after);
+    return after;
+  }
+
+  /** Keeps a balance just written or read inside a batch; forgets it otherwise (see `known`). */
+  private remember(userId: number, balanceMicro: number): void {
+    if (this.db.writesWait) this.known.set(userId, balanceMicro);
+    else this.known.delete(userId);
   }
 
   /**
@@ -117,6 +152,7 @@ export class MoneyService {
       users.add(p.userId);
     }
     const moved = this.st.moveBalances(ps);
+    for (const [userId, balanceMicro] of moved) this.remember(userId, balanceMicro);
     // Every posting moved exactly one stored balance.
     assert.equal(moved.size, ps.length, "postMany moved a balance of no such user");
     const after = ps.map((p) => {
@@ -161,6 +197,7 @@ export class MoneyService {
     if (before.balanceMicro - h.amountMicro < 0)
       throw new DomainError(h.refusal ?? "insufficient_balance");
     const after = this.st.shiftToLock({ userId: h.userId, amountMicro: h.amountMicro });
+    this.remember(h.userId, after.balance_micro);
     // Funds locked at request: the balance went down and the lock up by exactly the amount.
     assert.equal(after.balance_micro, before.balanceMicro - h.amountMicro);
     assert.equal(after.lock_balance_micro, before.lockMicro + h.amountMicro);
@@ -184,6 +221,7 @@ export class MoneyService {
     if (!this.db.inTransaction) return this.transaction(() => this.unhold(h));
     this.assertHeld(h);
     const after = this.st.shiftToLock({ userId: h.userId, amountMicro: -h.amountMicro });
+    this.remember(h.userId, after.balance_micro);
     assert(after.lock_balance_micro >= 0, `unhold of ${h.ref} took the lock below 0`);
     this.book(
       h,
@@ -204,6 +242,7 @@ export class MoneyService {
     if (!this.db.inTransaction) return this.transaction(() => this.payOut(h));
     this.assertHeld(h);
     const after = this.st.releaseLock({ userId: h.userId, amountMicro: h.amountMicro });
+    this.remember(h.userId, after.balance_micro);
     assert(after.lock_balance_micro >= 0, `payout of ${h.ref} took the lock below 0`);
     this.touched?.add(h.userId);
     this.announce(h.userId, after.balance_micro, after.lock_balance_micro);
@@ -265,6 +304,7 @@ export class MoneyService {
   /** A user's balance and locked balance (micro-USD), or undefined for no such user. */
   balances(userId: number): Balances | undefined {
     const r = this.st.balances(userId);
+    if (r) this.remember(userId, r.balance_micro);
     return r ? toBalances(r) : undefined;
   }
 

@@ -90,6 +90,14 @@ function prepareAll(db: DB) {
          @createdAt, @openedAt)
        RETURNING id`,
     ),
+    insertOrderWithId: db.prepare(
+      `INSERT INTO orders (id, user_id, instrument_id, order_type, status, pending_kind, lots,
+         units, leverage, origin_price, open_price, take_profit, stop_loss, margin_micro, fee_micro,
+         created_at, opened_at)
+       VALUES (@id, @userId, @instrumentId, @side, @status, @pendingKind, @lots, @units,
+         @leverage, @originPrice, @openPrice, @takeProfit, @stopLoss, @marginMicro, @feeMicro,
+         @createdAt, @openedAt)`,
+    ),
     fill: db.prepare(
       `UPDATE orders SET status = ${OPEN}, open_price = @openPrice, margin_micro = @marginMicro,
          fee_micro = @feeMicro, opened_at = @openedAt
@@ -228,7 +236,11 @@ export interface NewOrder {
 
 /** Stores a new pending or open order; returns its id. */
 export function insertOrder(db: DB, o: NewOrder): number {
-  return (st(db).insertOrder.get(o) as { id: number }).id;
+  // Inside a batch on PostgreSQL the id is taken ahead, and the INSERT waits to go with the others.
+  const id = db.nextId?.("orders");
+  if (id === undefined) return (st(db).insertOrder.get(o) as { id: number }).id;
+  st(db).insertOrderWithId.run({ ...o, id });
+  return id;
 }
 
 const ORDER_COLUMNS = [

@@ -10,6 +10,7 @@
  */
 import pg from "pg";
 import { runAsWorker } from "synckit";
+import { inlined } from "./pg-literal.mjs";
 
 pg.types.setTypeParser(20, (v) => Number(v)); // int8
 pg.types.setTypeParser(1700, (v) => Number(v)); // numeric
@@ -61,13 +62,213 @@ function transactionClient(handle) {
   };
 }
 
+/** A statement's answer as a waiting statement's result: its row count and its first row. */
+function preResult(r) {
+  return { rowCount: r.rowCount ?? 0, row: r.rows?.[0] ?? null };
+}
+
+/**
+ * Runs the statements that waited (pg.ts `pre`), in order: runs of them whose values can be
+ * written as literals go in one simple query (one round trip), the others with their parameters.
+ * `lead` (a BEGIN with its lock and fence), when given, goes first in the same round trip. A
+ * statement's expected row count (pg.ts `expectChanges`) is checked on its answer: a statement
+ * that changed another number of rows fails with the message given.
+ */
+async function runPre(c, pre, lead = null) {
+  const results = [];
+  let texts = lead ? [lead] : [];
+  let leading = lead !== null;
+  const sendTexts = async () => {
+    if (texts.length === 0) return;
+    const r = await c.query(texts.join(";\n"));
+    const rs = Array.isArray(r) ? r : [r];
+    const own = leading ? texts.length - 1 : texts.length;
+    if (rs.length < own) throw new Error(`${own} statements answered ${rs.length} times`);
+    for (const one of rs.slice(rs.length - own)) results.push(preResult(one));
+    texts = [];
+    leading = false;
+  };
+  for (const [sql, values, name] of pre) {
+    const text = inlined((v) => c.escapeLiteral(v), sql, values);
+    if (text !== null) {
+      texts.push(text.replace(/[\s;]+$/, ""));
+      continue;
+    }
+    await sendTexts();
+    results.push(
+      preResult(await c.query(name ? { name, text: sql, values } : { text: sql, values })),
+    );
+  }
+  await sendTexts();
+  pre.forEach(([, , , expect], i) => {
+    if (expect && results[i].rowCount !== expect[0]) throw new Error(expect[1]);
+  });
+  return results;
+}
+
+/**
+ * Each store's calls run one after the other, in the order they came (a batch written
+ * asynchronously first, then the calls made while it was written).
+ * @type {Map<number, Promise<unknown>>}
+ */
+const chains = new Map();
+/**
+ * The failure of a store's last batch, until the store has read it ("batchError"): a call made
+ * before that was decided on what the failed batch held, so it fails too.
+ */
+const batchFailures = new Map();
+
+function enqueue(handle, fn) {
+  const p = (chains.get(handle) ?? Promise.resolve()).then(fn);
+  chains.set(
+    handle,
+    p.catch(() => undefined),
+  );
+  return p;
+}
+
+/**
+ * A batch's whole transaction (pg.ts commitLater): its BEGIN (lock and fence) and its statements,
+ * the expected row counts checked, then COMMIT; any failure rolls it back.
+ */
+async function writeBatch(handle, url, begin, pre) {
+  let c;
+  try {
+    c = await clientOf(handle, url);
+    transactions.set(handle, c);
+    const quote = (v) => c.escapeLiteral(v);
+    const texts = pre.map(([sql, values, , expect]) => {
+      const text = inlined(quote, sql, values);
+      return text === null || !expect ? text : expectingRows(quote, text, expect);
+    });
+    if (texts.every((t) => t !== null)) {
+      // One round trip: the server stops at the first failure, and the COMMIT then never runs.
+      await c.query([begin, ...texts.map((t) => t.replace(/[\s;]+$/, "")), "COMMIT"].join(";\n"));
+    } else {
+      await runPre(c, pre, begin);
+      await c.query("COMMIT");
+    }
+    return { ok: true };
+  } catch (err) {
+    if (c) await c.query("ROLLBACK").catch(() => undefined);
+    return failure(err);
+  } finally {
+    transactions.delete(handle);
+  }
+}
+
+/**
+ * A write made to check its own row count on the server (tp_expect_rows, migration 029): it
+ * raises `expect[1]` unless it changed `expect[0]` rows.
+ */
+function expectingRows(quote, text, [rows, message]) {
+  const body = text.replace(/[\s;]+$/, "");
+  const returning = /\bRETURNING\b/i.test(body) ? "" : " RETURNING 1";
+  return `WITH written AS (${body}${returning}) SELECT tp_expect_rows((SELECT count(*) FROM written), ${Number(rows)}, ${quote(message)})`;
+}
+
+/** Slots of a batch channel's control words (pg.ts BatchChannel). */
+const BATCH_POSTED = 0;
+const BATCH_DONE = 1;
+const BATCH_OUTCOME = 2;
+const BATCH_BYTES = 3;
+
+/**
+ * Each store's batch channel (pg.ts BatchChannel), once attached: its control words, its data,
+ * and the number of the last batch taken.
+ * @type {Map<number, { ctrl: Int32Array, bytes: Uint8Array, taken: number, closed: boolean }>}
+ */
+const channels = new Map();
+const decoder = new TextDecoder();
+
+/** Starts writing batch `seq` of a store (after everything asked before it); reports on `ctrl`. */
+function startBatch(handle, url, ctrl, seq, begin, pre) {
+  void enqueue(handle, async () => {
+    const a = await writeBatch(handle, url, begin, pre);
+    if (a.error) batchFailures.set(handle, a);
+    Atomics.store(ctrl, BATCH_OUTCOME, a.error ? 2 : 1);
+    Atomics.store(ctrl, BATCH_DONE, seq);
+    Atomics.notify(ctrl, BATCH_DONE);
+  });
+}
+
+/** Takes the batch posted on a store's channel, if one waits: before any later call of it. */
+function takePosted(handle, url) {
+  const ch = channels.get(handle);
+  if (!ch) return;
+  const seq = Atomics.load(ch.ctrl, BATCH_POSTED);
+  if (seq === ch.taken) return;
+  ch.taken = seq;
+  const length = Atomics.load(ch.ctrl, BATCH_BYTES);
+  // Copied out of the shared memory before decoding (TextDecoder does not read shared views).
+  const [begin, pre] = JSON.parse(decoder.decode(ch.bytes.slice(0, length)));
+  startBatch(handle, url, ch.ctrl, seq, begin, pre);
+}
+
+/** Waits (without holding the worker) for batches posted on a store's channel. */
+function watch(handle, url, ch) {
+  if (ch.closed) return;
+  const w = Atomics.waitAsync(ch.ctrl, BATCH_POSTED, ch.taken);
+  const next = () => {
+    takePosted(handle, url);
+    watch(handle, url, ch);
+  };
+  if (w.async) void w.value.then(next);
+  else next();
+}
+
 /**
  * Ops: "begin" opens a transaction (its SQL begins it), "commit" and "rollback" end it, "exec" and
  * "query" run inside the open one if any, "close" ends the connection. `pre`, when given, is run
- * first on the same connection (the savepoint statements that waited for this op). An op of a transaction
+ * first on the same connection (the statements that waited for this op). An op of a transaction
  * whose connection broke fails, except "rollback", which has nothing left to undo.
+ * "attach" gives the store's batch channel (pg.ts BatchChannel: `params` its control words and
+ * data). "batch" starts writing a whole transaction (`sql` its BEGIN, `pre` its statements; for one
+ * the channel cannot carry) and answers at once; its outcome is reported on the channel, and a
+ * failure's details are read with "batchError".
  */
 runAsWorker(async (handle, url, op, sql, params, name, pre) => {
+  // A batch posted before this call is written before it.
+  takePosted(handle, url);
+  if (op === "attach") {
+    const ch = {
+      ctrl: new Int32Array(params[0]),
+      bytes: new Uint8Array(params[1]),
+      taken: 0,
+      closed: false,
+    };
+    channels.set(handle, ch);
+    watch(handle, url, ch);
+    return { ok: true };
+  }
+  if (op === "batch") {
+    const ctrl = new Int32Array(params[0]);
+    startBatch(handle, url, ctrl, params[1], sql, pre);
+    return { ok: true };
+  }
+  if (op === "batchError") {
+    const a = batchFailures.get(handle) ?? { ok: true };
+    batchFailures.delete(handle);
+    return a;
+  }
+  if (op === "close") {
+    const ch = channels.get(handle);
+    if (ch) {
+      ch.closed = true;
+      channels.delete(handle);
+      // Wakes its watch, which then stops.
+      Atomics.store(ch.ctrl, BATCH_POSTED, -1);
+      Atomics.notify(ch.ctrl, BATCH_POSTED);
+    }
+  }
+  return enqueue(handle, () => {
+    if (batchFailures.has(handle) && op !== "rollback" && op !== "close")
+      return failure(new Error("The batch written before this call failed; nothing of it ran"));
+    return runOp(handle, url, op, sql, params, name, pre);
+  });
+});
+
+async function runOp(handle, url, op, sql, params, name, pre) {
   try {
     if (op === "close") {
       const c = clients.get(handle);
@@ -85,23 +286,36 @@ runAsWorker(async (handle, url, op, sql, params, name, pre) => {
     } else {
       c = await clientOf(handle, url);
     }
-    // Savepoint statements that waited for this one (pg.ts), in one simple query before it.
-    if (pre) await c.query(pre);
-    if (op === "begin") {
-      transactions.set(handle, c);
-      await c.query(sql);
-      return { ok: true };
+    // Statements that waited for this one (pg.ts: savepoints, waiting writes), before it. When
+    // one fails, nothing after it runs, and a COMMIT becomes a ROLLBACK.
+    let preResults;
+    if (pre && op !== "rollback") {
+      try {
+        preResults = await runPre(c, pre);
+      } catch (err) {
+        if (op === "commit") await c.query("ROLLBACK").catch(() => undefined);
+        return failure(err);
+      }
     }
-    if (op === "exec" || op === "commit" || op === "rollback") {
-      await c.query(sql);
-      return { ok: true };
+    try {
+      if (op === "begin") {
+        transactions.set(handle, c);
+        await c.query(sql);
+        return { ok: true, pre: preResults };
+      }
+      if (op === "exec" || op === "commit" || op === "rollback") {
+        await c.query(sql);
+        return { ok: true, pre: preResults };
+      }
+      // A named statement is parsed once per connection and reused.
+      const r = await c.query(
+        name ? { name, text: sql, values: params } : { text: sql, values: params },
+      );
+      return { rows: r.rows, rowCount: r.rowCount ?? 0, pre: preResults };
+    } catch (err) {
+      return { ...failure(err), pre: preResults };
     }
-    // A named statement is parsed once per connection and reused.
-    const r = await c.query(
-      name ? { name, text: sql, values: params } : { text: sql, values: params },
-    );
-    return { rows: r.rows, rowCount: r.rowCount ?? 0 };
   } catch (err) {
     return failure(err);
   }
-});
+}

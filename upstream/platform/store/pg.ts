@@ -14,11 +14,29 @@
  *   the worker with the next statement (in one simple query before it), and a savepoint in which
  *   nothing was sent is never sent at all (the sequencer's batch puts every command in one).
  * Commits are synchronous (synchronous_commit on): a commit returned is on the server's disk.
+ *
+ * Write-behind inside the sequencer's batches (`batchWrites`, decision 0024): there, a write's
+ * `run()` (INSERT, UPDATE, DELETE) is not sent at once. It waits, with the savepoints and the
+ * batch's BEGIN, and goes with the next statement that must answer (a read, a result asked for),
+ * all of them in one round trip and, where their values allow, one simple query. Reads therefore
+ * always see the writes before them. The row count a write must have is given with
+ * `expectChanges` and checked where its answer arrives (by the server, inside the batch's own
+ * round trip, when the batch is written whole). When nothing in a batch had to answer (the
+ * engine decided it from memory), the whole transaction (BEGIN, lock, fence, statements, COMMIT)
+ * is handed to the worker through shared memory and written while the event loop goes on; the
+ * batch's promise settles once it is durable or failed. The worker runs a store's calls in the
+ * order they were made, a handed batch included, and fails every call made while a batch that
+ * then failed was being written (it was decided on what that batch held).
+ * A waiting write that fails breaks the whole transaction (every later call of it fails, the
+ * COMMIT too), since which of the waiting statements failed is not known to their callers:
+ * inside a batch, what any failed write means already (the batch fails, the node stops leading).
  */
+import assert from "node:assert/strict";
 import { createSyncFn } from "synckit";
 import pg from "pg";
 import { fileURLToPath } from "node:url";
 import type { AnyFn, DB, RunResult, Statement, TransactionFn } from "./types.js";
+import type { LaterRunResult } from "./expect-changes.js";
 import { toPostgres, valuesFor, type PgStatement } from "./sql-dialect.js";
 
 interface Answer {
@@ -26,10 +44,30 @@ interface Answer {
   rowCount?: number;
   ok?: boolean;
   error?: { message: string; code: string | null; detail: string | null };
+  /** The results of the statements that waited (`pre`), in order. */
+  pre?: PreResult[];
 }
 
+/** What the worker answers for one statement that waited: its row count and its first row. */
+export interface PreResult {
+  rowCount: number;
+  row: Record<string, unknown> | null;
+}
+
+/**
+ * A statement that waits to be sent: its text, its values (null: none), its prepared name, and the
+ * number of rows it must change with the failure's message when it does not (expectChanges).
+ */
+export type PreStatement = [
+  sql: string,
+  values: unknown[] | null,
+  name: string | null,
+  expect: [rows: number, message: string] | null,
+];
+
 /** What the worker runs (pg-worker.mjs): a transaction's statements stay on its connection. */
-type Op = "query" | "exec" | "begin" | "commit" | "rollback" | "close";
+type Op =
+  "query" | "exec" | "begin" | "commit" | "rollback" | "close" | "attach" | "batch" | "batchError";
 
 type Call = (
   handle: number,
@@ -38,7 +76,7 @@ type Call = (
   sql: string,
   params: unknown[],
   name: string | null,
-  pre: string | null,
+  pre: PreStatement[] | null,
 ) => Answer;
 
 /** The advisory lock key every write transaction holds (one writer at a time, as SQLite). */
@@ -49,6 +87,9 @@ export const WRITE_LOCK = 7_201_001;
  * fails its calls (and a leader then finds its lock lost) instead of waiting on the network.
  */
 const CALL_TIMEOUT_MS = 20_000;
+
+/** Ids a table's sequence is asked for at once (nextId): one read per this many new rows. */
+const IDS_PER_READ = 256;
 
 /** Connections of a store's asynchronous reads (getLater). */
 const READ_POOL_SIZE = 4;
@@ -75,16 +116,161 @@ export class PgError extends Error {
   }
 }
 
+/** Atomics.waitAsync (Node 16+; not in the ES2022 library the project compiles against). */
+const waitAsync = (
+  Atomics as unknown as {
+    waitAsync(
+      a: Int32Array,
+      index: number,
+      value: number,
+      timeoutMs: number,
+    ): { async: boolean; value: Promise<string> | string };
+  }
+).waitAsync;
+
+/** Slots of a batch channel's control words (see BatchChannel). */
+const BATCH_POSTED = 0;
+const BATCH_DONE = 1;
+const BATCH_OUTCOME = 2;
+const BATCH_BYTES = 3;
+/** The largest batch (its statements as JSON) the channel carries; a larger one goes by a call. */
+const BATCH_CHANNEL_BYTES = 8 * 1024 * 1024;
+
+/**
+ * How a batch reaches the worker without a blocking call: shared memory. The main thread writes
+ * the batch (JSON) into `data`, its length and sequence number into `ctrl` (BATCH_POSTED) and
+ * wakes the worker; the worker takes it (also before any call that comes after it, so calls and
+ * batches run in the order made), writes it, then sets BATCH_OUTCOME (1 written, 2 failed) and
+ * BATCH_DONE to its number and wakes the main thread, which waits without holding its event loop
+ * (Atomics.waitAsync). One batch at a time: the sequencer starts the next once this one is done.
+ */
+class BatchChannel {
+  readonly ctrl = new Int32Array(new SharedArrayBuffer(4 * 4));
+  readonly data = new SharedArrayBuffer(BATCH_CHANNEL_BYTES);
+  private readonly bytes = new Uint8Array(this.data);
+  private readonly encoder = new TextEncoder();
+
+  /** Posts batch `seq`; false when it cannot go this way (too large, or a value JSON cannot carry). */
+  post(seq: number, begin: string, pre: PreStatement[]): boolean {
+    for (const [, values] of pre) if (values && !values.every(jsonSafe)) return false;
+    const encoded = this.encoder.encode(JSON.stringify([begin, pre]));
+    if (encoded.length > this.bytes.length) return false;
+    this.bytes.set(encoded);
+    Atomics.store(this.ctrl, BATCH_BYTES, encoded.length);
+    Atomics.store(this.ctrl, BATCH_POSTED, seq);
+    Atomics.notify(this.ctrl, BATCH_POSTED);
+    return true;
+  }
+}
+
+/** A value JSON carries unchanged (what a statement's values are, but buffers and dates). */
+const jsonSafe = (v: unknown): boolean =>
+  v === null ||
+  typeof v === "string" ||
+  typeof v === "boolean" ||
+  (typeof v === "number" && Number.isFinite(v)) ||
+  (Array.isArray(v) && v.every(jsonSafe));
+
+/** A batch's transaction that needed no answer: written later, asynchronously (commitLater). */
+interface HandOff {
+  begin: string;
+  statements: Queued[];
+}
+
+/** BIGINT and NUMERIC as numbers, as the worker reads them (pg-worker.mjs). */
+const NUMBER_TYPES = {
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === 20 || oid === 1700
+      ? (v: string) => Number(v)
+      : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
+};
+
+/** A write that waits (write-behind), or a savepoint statement; see the module's comment. */
+interface Queued {
+  sql: string;
+  values: unknown[] | null;
+  name: string | null;
+  returnsId: boolean;
+  /** The result handed to the caller of the write's run(); null for savepoint statements. */
+  result: LaterResult | null;
+  /** For a SAVEPOINT: the depth it opens. */
+  opens: number | null;
+}
+
+/**
+ * The result of a write that waits: reading `changes` or `lastInsertRowid` sends what waits first.
+ * The row count it must have (expectChanges) is checked where its answer arrives.
+ */
+class LaterResult implements LaterRunResult {
+  private value: RunResult | null = null;
+  private dropped = false;
+  private failed: Error | null = null;
+  expected: [rows: number, message: string] | null = null;
+
+  constructor(private readonly flush: () => void) {}
+
+  settle(r: RunResult): void {
+    this.value = r;
+  }
+
+  /** It was sent and what waited with it failed: reading it throws that failure. */
+  fail(err: Error): void {
+    this.failed = err;
+  }
+
+  /** The savepoint around it was rolled back before it was sent: it never ran. */
+  drop(): void {
+    this.dropped = true;
+  }
+
+  private read(): RunResult {
+    assert(!this.dropped, "the result of a write that was rolled back before it ran");
+    if (this.failed) throw this.failed;
+    if (!this.value) this.flush();
+    assert(this.value, "a waiting write was sent and has a result");
+    return this.value;
+  }
+
+  get changes(): number {
+    return this.read().changes;
+  }
+
+  get lastInsertRowid(): number {
+    return Number(this.read().lastInsertRowid);
+  }
+
+  expect(rows: number, message: string): void {
+    assert(this.expected === null, "one expected row count per write");
+    if (this.value) {
+      if (this.value.changes !== rows) throw new Error(message);
+    } else if (!this.dropped && !this.failed) this.expected = [rows, message];
+  }
+}
+
+const WRITE = /^\s*(INSERT|UPDATE|DELETE)\b/i;
+
 export class PgStore implements DB {
   readonly dialect = "postgres" as const;
   private readonly handle = nextHandle++;
   private readonly statements = new Map<string, PgStatement & { name: string }>();
   private tablesWithId: Set<string> = new Set();
   private depth = 0;
-  /** Savepoint statements not yet sent, in order; they go with the next statement (flush). */
-  private pending: string[] = [];
-  /** Depths whose SAVEPOINT is still among the pending statements (nothing sent inside yet). */
-  private readonly unsent = new Set<number>();
+  /** Statements not yet sent (savepoints, waiting writes), in order; they go with the next one. */
+  private pending: Queued[] = [];
+  /** The outer BEGIN of a batch, not sent yet (see within). */
+  private beginWaiting: string | null = null;
+  private batchChannel: BatchChannel | null = null;
+  /** Batches handed to the worker so far (their sequence numbers). */
+  private batchSeq = 0;
+  /** A batch that needed no answer, handed from its transaction to batchWrites' commitLater. */
+  private handOff: HandOff | null = null;
+  /** Writes wait (write-behind) while this is on: inside the sequencer's batch (batchWrites). */
+  private deferring = false;
+  /**
+   * The failure of a waiting write, which broke the transaction under way: every later call of the
+   * transaction fails with it, its COMMIT too, until it is rolled back.
+   */
+  private broken: PgError | null = null;
   /** A statement every write transaction runs after its BEGIN (the leader's fence), or null. */
   private fence: string | null = null;
   private named = 0;
@@ -123,13 +309,7 @@ export class PgStore implements DB {
       connectionString: this.url,
       max: READ_POOL_SIZE,
       application_name: "tradepost-upstream-reads",
-      // BIGINT and NUMERIC as numbers, as the worker reads them (pg-worker.mjs).
-      types: {
-        getTypeParser: ((oid: number, format?: string) =>
-          oid === 20 || oid === 1700
-            ? (v: string) => Number(v)
-            : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
-      },
+      types: NUMBER_TYPES,
     });
     // A connection that breaks is dropped by the pool; its query already failed.
     pool.on("error", () => undefined);
@@ -169,8 +349,21 @@ export class PgStore implements DB {
   prepare(sql: string): Statement {
     const s = this.statementOf(sql);
     const query = (args: unknown[]) => this.send("query", s.text, valuesFor(s.slots, args), s.name);
+    const write = WRITE.test(s.text);
     return {
       run: (...args: unknown[]): RunResult => {
+        if (write && this.deferring && this.depth > 0) {
+          const result = new LaterResult(() => this.flush());
+          this.pending.push({
+            sql: s.text,
+            values: valuesFor(s.slots, args),
+            name: s.name,
+            returnsId: s.returnsId,
+            result,
+            opens: null,
+          });
+          return result;
+        }
         const r = query(args);
         const id = s.returnsId && r.rows!.length > 0 ? Number(r.rows![0].id) : 0;
         return { changes: r.rowCount ?? 0, lastInsertRowid: id };
@@ -182,6 +375,110 @@ export class PgStore implements DB {
 
   exec(sql: string): void {
     this.send("exec", sql, []);
+  }
+
+  get writesWait(): boolean {
+    return this.deferring && this.depth > 0;
+  }
+
+  /** Ids taken from each table's sequence and not used yet, by table (nextId). */
+  private readonly ids = new Map<string, number[]>();
+
+  nextId(table: string): number | undefined {
+    if (!this.writesWait) return undefined;
+    let free = this.ids.get(table);
+    if (!free || free.length === 0) {
+      assert(this.tablesWithId.has(table), `table ${table} has no id column`);
+      const rows = this.send(
+        "query",
+        `SELECT nextval(pg_get_serial_sequence('${table}', 'id')) AS id FROM generate_series(1, ${IDS_PER_READ})`,
+        [],
+      ).rows!;
+      // nextval is outside any transaction: the ids stay taken whatever becomes of this one, and no
+      // other connection is given them.
+      free = rows.map((r) => Number(r.id)).reverse();
+      this.ids.set(table, free);
+    }
+    return free.pop();
+  }
+
+  private readonly rollbackListeners: Array<() => void> = [];
+
+  onRollback(listener: () => void): void {
+    this.rollbackListeners.push(listener);
+  }
+
+  /** Sends what waits (savepoints, waiting writes), in one round trip. */
+  private flush(): void {
+    if (this.pending.length > 0) this.send("exec", "SELECT 1", []);
+  }
+
+  /**
+   * Runs `fn` (which opens and ends a write transaction: the sequencer's batch) with its writes
+   * waiting and sent together (write-behind, see the module's comment). When nothing in it had to
+   * answer, the transaction is not written yet when `fn` returns: the promise settles once it is
+   * (committed, or failed and rolled back), and the event loop goes on meanwhile. Null when it was
+   * written already (a statement had to answer, so the batch went on the synchronous connection).
+   */
+  batchWrites(fn: () => void): Promise<void> | null {
+    assert(!this.deferring && this.depth === 0, "write-behind batches do not nest");
+    assert(this.handOff === null, "a batch is handed off once");
+    this.deferring = true;
+    try {
+      fn();
+    } finally {
+      this.deferring = false;
+      assert.equal(this.pending.length, 0, "a write-behind batch ended with writes not sent");
+    }
+    const h = this.handOff;
+    this.handOff = null;
+    return h ? this.commitLater(h) : null;
+  }
+
+  /**
+   * Writes a batch that needed no answer, without holding the event loop: the worker writes its
+   * BEGIN (lock and fence) and statements in one simple query where their values allow, checks
+   * their expected row counts, and commits, or rolls back on any failure. The store's later calls
+   * wait behind it in the worker, and fail when it failed (they were decided on what it held).
+   */
+  private async commitLater(h: HandOff): Promise<void> {
+    const pre: PreStatement[] = h.statements.map((q) => [
+      q.sql,
+      q.values,
+      q.name,
+      q.result?.expected ?? null,
+    ]);
+    try {
+      const ch = this.channel();
+      const seq = ++this.batchSeq;
+      if (!ch.post(seq, h.begin, pre))
+        this.call("batch", h.begin, [ch.ctrl.buffer, seq], null, pre);
+      const wait = waitAsync(ch.ctrl, BATCH_DONE, seq - 1, CALL_TIMEOUT_MS);
+      if (wait.async) await wait.value;
+      if (Atomics.load(ch.ctrl, BATCH_DONE) !== seq)
+        throw new PgError(`a batch was not written within ${CALL_TIMEOUT_MS} ms`, null, null);
+      if (Atomics.load(ch.ctrl, BATCH_OUTCOME) === 1) return;
+      const a = this.call("batchError", "", [], null, null);
+      throw new PgError(
+        a.error?.message ?? "a batch failed",
+        a.error?.code ?? null,
+        a.error?.detail ?? null,
+      );
+    } catch (err) {
+      for (const q of h.statements) q.result?.fail(err as Error);
+      for (const l of this.rollbackListeners) l();
+      throw err;
+    }
+  }
+
+  /** The store's batch channel to the worker, attached at the first batch (see BatchChannel). */
+  private channel(): BatchChannel {
+    if (!this.batchChannel) {
+      const ch = new BatchChannel();
+      this.call("attach", "", [ch.ctrl.buffer, ch.data], null, null);
+      this.batchChannel = ch;
+    }
+    return this.batchChannel;
   }
 
   transaction<F extends AnyFn>(fn: F): TransactionFn<F> {
@@ -201,21 +498,24 @@ export class PgStore implements DB {
       deferred: run(() => "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"),
     }) as unknown as TransactionFn<F>;
   }
-
   private within<R>(begin: string, body: () => R): R {
     const outer = this.depth === 0;
     const savepoint = `sp${this.depth}`;
-    if (outer) {
-      try {
-        this.send("begin", begin, []);
-      } catch (err) {
-        // A BEGIN whose fence or lock failed leaves the transaction open and aborted: end it.
-        this.rollbackQuietly();
-        throw err;
-      }
+    if (outer && this.deferring) {
+      // The batch's BEGIN waits too: sent before the first statement that must answer, or with
+      // the whole batch at its end (commitLater) when none had to.
+      this.beginWaiting = begin;
+    } else if (outer) {
+      this.sendBegin(begin);
     } else {
-      this.pending.push(`SAVEPOINT ${savepoint}`);
-      this.unsent.add(this.depth);
+      this.pending.push({
+        sql: `SAVEPOINT ${savepoint}`,
+        values: null,
+        name: null,
+        returnsId: false,
+        result: null,
+        opens: this.depth,
+      });
     }
     this.depth++;
     let result: R;
@@ -223,34 +523,108 @@ export class PgStore implements DB {
       result = body();
     } catch (err) {
       this.depth--;
-      if (outer) {
-        this.dropPending();
-        this.send("rollback", "ROLLBACK", []);
-      } else if (!this.forgetUnsent(savepoint)) this.exec(`ROLLBACK TO SAVEPOINT ${savepoint}`);
+      try {
+        if (outer) this.endOuter("rollback");
+        else if (!this.dropUnsent() && !this.broken)
+          this.exec(`ROLLBACK TO SAVEPOINT ${savepoint}`);
+      } finally {
+        for (const l of this.rollbackListeners) l();
+      }
       throw err;
     }
     this.depth--;
-    if (outer) this.send("commit", "COMMIT", []);
-    else if (!this.forgetUnsent(savepoint)) this.pending.push(`RELEASE SAVEPOINT ${savepoint}`);
+    if (outer && this.beginWaiting !== null) {
+      // Nothing had to answer: the whole batch is written later, without holding the event loop.
+      this.handOff = { begin: this.beginWaiting, statements: this.pending };
+      this.beginWaiting = null;
+      this.pending = [];
+    } else if (outer) {
+      if (this.broken) {
+        const err = this.broken;
+        try {
+          this.endOuter("rollback");
+        } finally {
+          for (const l of this.rollbackListeners) l();
+        }
+        throw err;
+      }
+      try {
+        this.endOuter("commit");
+      } catch (err) {
+        // A COMMIT that failed (or whose waiting writes failed) was rolled back.
+        for (const l of this.rollbackListeners) l();
+        throw err;
+      }
+    } else if (!this.releaseUnsent()) {
+      this.pending.push({
+        sql: `RELEASE SAVEPOINT ${savepoint}`,
+        values: null,
+        name: null,
+        returnsId: false,
+        result: null,
+        opens: null,
+      });
+    }
     return result;
   }
 
+  private sendBegin(begin: string): void {
+    try {
+      this.send("begin", begin, []);
+    } catch (err) {
+      // A BEGIN whose fence or lock failed leaves the transaction open and aborted: end it.
+      this.rollbackQuietly();
+      throw err;
+    }
+  }
+
+  /** Commits (with what waits) or rolls back (dropping it) the outer transaction. */
+  private endOuter(how: "commit" | "rollback"): void {
+    if (how === "rollback") {
+      this.dropPending(0);
+      this.broken = null;
+      // A BEGIN that never left has nothing to roll back.
+      if (this.beginWaiting !== null) this.beginWaiting = null;
+      else this.send("rollback", "ROLLBACK", []);
+      return;
+    }
+    try {
+      this.send("commit", "COMMIT", []);
+    } finally {
+      // The worker rolled back a COMMIT whose waiting statements failed.
+      this.broken = null;
+    }
+  }
+
+  /** Where the SAVEPOINT of the current depth waits among the pending statements, or -1 (sent). */
+  private unsentAt(): number {
+    for (let i = this.pending.length - 1; i >= 0; i--)
+      if (this.pending[i].opens === this.depth) return i;
+    return -1;
+  }
+
   /**
-   * Ends the savepoint at the current depth when it was never sent (nothing ran inside it): its
-   * SAVEPOINT is the last pending statement (any inner one was ended the same way or sent it).
+   * Ends a savepoint that never reached the server by forgetting it with everything after it (a
+   * rollback that costs no round trip); false when its SAVEPOINT was sent.
    */
-  private forgetUnsent(savepoint: string): boolean {
-    if (!this.unsent.has(this.depth)) return false;
-    this.unsent.delete(this.depth);
-    const last = this.pending.pop();
-    if (last !== `SAVEPOINT ${savepoint}`)
-      throw new Error(`pending savepoints out of order: ${last} at ${savepoint}`);
+  private dropUnsent(): boolean {
+    const at = this.unsentAt();
+    if (at < 0) return false;
+    this.dropPending(at);
     return true;
   }
 
-  private dropPending(): void {
-    this.pending = [];
-    this.unsent.clear();
+  /** Releases a savepoint in which nothing was done by forgetting it; false otherwise. */
+  private releaseUnsent(): boolean {
+    const at = this.unsentAt();
+    if (at < 0 || at !== this.pending.length - 1) return false;
+    this.pending.pop();
+    return true;
+  }
+
+  /** Forgets the pending statements from index `from` on; their writes never run. */
+  private dropPending(from: number): void {
+    for (const q of this.pending.splice(from)) q.result?.drop();
   }
 
   private rollbackQuietly(): void {
@@ -283,12 +657,56 @@ export class PgStore implements DB {
     this.send("close", "", []);
   }
 
+  private call(
+    op: Op,
+    sql: string,
+    params: unknown[],
+    name: string | null,
+    pre: PreStatement[] | null,
+  ): Answer {
+    return worker()(this.handle, this.url, op, sql, params, name, pre);
+  }
+
   private send(op: Op, sql: string, params: unknown[], name?: string): Answer {
     if (this.closed && op !== "close") throw new PgError("The store is closed", null, null);
-    const pre = this.pending.length > 0 ? this.pending.join("; ") : null;
-    this.dropPending();
-    const a = worker()(this.handle, this.url, op, sql, params, name ?? null, pre);
-    if (a.error) throw new PgError(a.error.message, a.error.code, a.error.detail);
+    if (this.broken && op !== "rollback" && op !== "close") throw this.broken;
+    if (this.beginWaiting !== null && op !== "close") {
+      // The batch's BEGIN goes first, before the savepoints and writes that waited after it.
+      const begin = this.beginWaiting;
+      const waiting = this.pending;
+      this.beginWaiting = null;
+      this.pending = [];
+      this.sendBegin(begin);
+      this.pending = waiting;
+    }
+    const sent = this.pending;
+    this.pending = [];
+    const pre: PreStatement[] | null =
+      sent.length > 0
+        ? sent.map((q) => [q.sql, q.values, q.name, q.result?.expected ?? null])
+        : null;
+    const a = this.call(op, sql, params, name ?? null, pre);
+    if (a.error) {
+      const err = new PgError(a.error.message, a.error.code, a.error.detail);
+      if (sent.length > 0 && a.pre) this.settle(sent, a.pre);
+      else if (sent.length > 0) {
+        // What waited failed: the transaction is broken (see the module's comment).
+        for (const q of sent) q.result?.fail(err);
+        if (this.depth > 0) this.broken = err;
+      }
+      throw err;
+    }
+    if (sent.length > 0) this.settle(sent, a.pre);
     return a;
+  }
+
+  /** Hands the waiting writes their results (their expected row counts were checked in the worker). */
+  private settle(sent: Queued[], results: PreResult[] | undefined): void {
+    assert(results && results.length === sent.length, "a result for every statement sent");
+    sent.forEach((q, i) => {
+      const r = results[i];
+      const id = q.returnsId && r.row ? Number(r.row.id) : 0;
+      q.result?.settle({ changes: r.rowCount, lastInsertRowid: id });
+    });
   }
 }

@@ -113,6 +113,8 @@ export class Sequencer {
   private head = 0;
   private scheduled = false;
   private stopped: SequencerStopped | null = null;
+  /** A batch is being written asynchronously; the next waits for it. */
+  private writing = false;
   private readonly maxCommands: number;
   private readonly maxMs: number;
   readonly stats: SequencerStats = { batches: 0, commands: 0, largestBatch: 0 };
@@ -151,8 +153,9 @@ export class Sequencer {
   }
 
   private drain(): void {
-    if (this.stopped || this.waiting === 0) return;
+    if (this.stopped || this.writing || this.waiting === 0) return;
     this.writeBatch();
+    if (this.writing) return;
     if (this.waiting > 0) this.schedule();
     else this.compact();
   }
@@ -162,7 +165,12 @@ export class Sequencer {
     this.head = 0;
   }
 
-  /** One batch: its commands in savepoints of one transaction, then hooks and answers. */
+  /**
+   * One batch: its commands in savepoints of one transaction, then hooks and answers once it is
+   * written. A store that writes it asynchronously (batchWrites' promise) leaves the event loop
+   * free meanwhile; the commands arriving then form the next batch, which starts once this one
+   * is written.
+   */
   private writeBatch(): void {
     const db = this.o.db;
     assert(!openBatches.has(db) && !db.inTransaction, "batches do not nest");
@@ -171,18 +179,20 @@ export class Sequencer {
     const results: { ok: boolean; value: unknown }[] = [];
     const started = performance.now();
     openBatches.set(db, batch);
+    const write = db.transaction(() => {
+      while (
+        this.waiting > 0 &&
+        taken.length < this.maxCommands &&
+        (taken.length === 0 || performance.now() - started < this.maxMs)
+      ) {
+        const p = this.queue[this.head++];
+        taken.push(p);
+        results.push(this.runOne(db, batch, p));
+      }
+    });
+    let written: Promise<void> | null;
     try {
-      db.transaction(() => {
-        while (
-          this.waiting > 0 &&
-          taken.length < this.maxCommands &&
-          (taken.length === 0 || performance.now() - started < this.maxMs)
-        ) {
-          const p = this.queue[this.head++];
-          taken.push(p);
-          results.push(this.runOne(db, batch, p));
-        }
-      })();
+      written = db.batchWrites ? db.batchWrites(() => write()) : (write(), null);
     } catch (err) {
       openBatches.delete(db);
       for (const h of batch.ended) h();
@@ -190,6 +200,24 @@ export class Sequencer {
       return;
     }
     openBatches.delete(db);
+    if (!written) return this.settle(batch, taken, results);
+    this.writing = true;
+    written.then(
+      () => {
+        this.writing = false;
+        this.settle(batch, taken, results);
+        this.drain();
+      },
+      (err: unknown) => {
+        this.writing = false;
+        for (const h of batch.ended) h();
+        this.fail(err, taken);
+      },
+    );
+  }
+
+  /** The batch is written: its hooks run, then every command gets its answer or refusal. */
+  private settle(batch: OpenBatch, taken: Pending[], results: { ok: boolean; value: unknown }[]) {
     for (const h of batch.ended) h();
     assert.equal(results.length, taken.length, "every command of the batch has a result");
     this.stats.batches++;

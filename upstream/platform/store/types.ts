@@ -38,6 +38,25 @@ export interface DB {
   /** The store was not closed. */
   readonly open: boolean;
   close(): void;
+  /**
+   * Runs `fn`, a write transaction of the sequencer's batch, with its writes sent together
+   * (PostgreSQL's write-behind, store/pg.ts): null when the transaction was written when `fn`
+   * returned, else a promise settled once it is written (or failed). A store without it runs `fn`
+   * as it is.
+   */
+  batchWrites?(fn: () => void): Promise<void> | null;
+  /** True while writes wait to be sent together (inside batchWrites' transaction). */
+  readonly writesWait?: boolean;
+  /**
+   * Calls `listener` whenever a transaction or savepoint is rolled back (what was written in it is
+   * undone): for memory kept beside the store's rows. Only a store that has writesWait has it.
+   */
+  onRollback?(listener: () => void): void;
+  /**
+   * A new id for a row of `table`, taken ahead of its INSERT, while writes wait (writesWait), so
+   * that the INSERT needs no answer; undefined otherwise (the INSERT then answers its id).
+   */
+  nextId?(table: string): number | undefined;
 }
 
 /**

@@ -1,0 +1,131 @@
+/**
+ * PostgreSQL's write-behind inside the sequencer's batches (store/pg.ts, decision 0024): writes
+ * wait and go together; a read sees the writes before it; a batch that needed no answer is written
+ * whole while the event loop goes on, and every call made meanwhile waits for it and fails when it
+ * failed; a write's expected row count and a waiting write's failure fail the whole batch, with
+ * nothing of it written; ids are taken ahead from the table's own sequence; and a balance held in
+ * memory that is no longer the stored one fails its batch instead of booking on it.
+ * PostgreSQL only (unit-postgres): SQLite runs every statement at once.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import type { DB } from "../../upstream/platform/db.js";
+import { Sequencer, SequencerStopped } from "../../upstream/platform/store/sequencer.js";
+import { moneyOf } from "../../upstream/modules/money/service.js";
+import { closeConnectionPairs, testDialect, twoConnections } from "../support/test-store.js";
+import { newUser } from "./engine-helpers.js";
+
+afterEach(closeConnectionPairs);
+
+const insertUser = (db: DB, uid: string) =>
+  db.prepare("INSERT INTO users (uid, invite_code, created_at) VALUES (?, ?, 0)").run(uid, uid);
+
+const uids = (db: DB): string[] =>
+  (
+    db.prepare("SELECT uid FROM users WHERE uid LIKE 'wb-%' ORDER BY id").all() as {
+      uid: string;
+    }[]
+  ).map((r) => r.uid);
+
+const sequencer = (db: DB, failures: unknown[] = []) =>
+  new Sequencer({ db, onWriteFailure: (e) => failures.push(e), maxBatchMs: 60_000 });
+
+describe.runIf(testDialect() === "postgres")("write-behind on PostgreSQL", () => {
+  it("a read inside a batch sees the writes that waited before it, and a result asked for is there", async () => {
+    const { db, other } = twoConnections();
+    const seq = sequencer(db);
+    const seen = await seq.run(() => {
+      const r = insertUser(db, "wb-1");
+      const id = Number(r.lastInsertRowid);
+      insertUser(db, "wb-2");
+      const n = (
+        db.prepare("SELECT COUNT(*) AS n FROM users WHERE uid LIKE 'wb-%'").get() as {
+          n: number;
+        }
+      ).n;
+      return { id, n, inserted: r.changes };
+    });
+    expect(seen.n).toBe(2);
+    expect(seen.inserted).toBe(1);
+    const stored = other.prepare("SELECT id FROM users WHERE uid = 'wb-1'").get() as { id: number };
+    expect(seen.id).toBe(stored.id);
+    expect(uids(other)).toEqual(["wb-1", "wb-2"]);
+  });
+
+  it("a waiting write that fails (a duplicate key) fails its whole batch: nothing of it is written or answered", async () => {
+    const { db, other } = twoConnections();
+    const failures: unknown[] = [];
+    const seq = sequencer(db, failures);
+    const settled = await Promise.allSettled([
+      seq.run(() => insertUser(db, "wb-1").changes === undefined),
+      seq.run(() => {
+        insertUser(db, "wb-2");
+        // users.uid is unique: this write fails on the server, where the batch is written.
+        insertUser(db, "wb-2");
+        return true;
+      }),
+    ]);
+    for (const s of settled) {
+      expect(s.status).toBe("rejected");
+      expect((s as PromiseRejectedResult).reason).toBeInstanceOf(SequencerStopped);
+    }
+    expect(uids(other)).toEqual([]);
+    expect(failures).toHaveLength(1);
+  });
+
+  it("a call made while a batch is written waits for it: it sees the batch, or fails when the batch failed", async () => {
+    const { db, other } = twoConnections();
+    const seq = sequencer(db);
+    const written = seq.run(() => insertUser(db, "wb-1").lastInsertRowid === undefined);
+    // The sequencer's turn (setImmediate) has handed the batch to the worker before this one's.
+    await new Promise((r) => setImmediate(r));
+    const during = uids(db);
+    await written;
+    expect(during).toEqual(["wb-1"]);
+
+    const failing = sequencer(db);
+    const failed = failing.run(() => {
+      insertUser(db, "wb-1");
+      return 1;
+    });
+    await new Promise((r) => setImmediate(r));
+    expect(() => uids(db)).toThrow(/batch written before this call failed/);
+    await expect(failed).rejects.toBeInstanceOf(SequencerStopped);
+    // Once the failure is known, the store answers again; nothing of the failed batch is there.
+    expect(uids(db)).toEqual(["wb-1"]);
+    expect(uids(other)).toEqual(["wb-1"]);
+  });
+
+  it("ids taken ahead come from the table's own sequence: a row inserted the usual way later gets a later id", async () => {
+    const { db, other } = twoConnections();
+    const seq = sequencer(db);
+    const taken = await seq.run(() => [db.nextId!("users")!, db.nextId!("users")!]);
+    expect(taken[1]).toBe(taken[0] + 1);
+    // Outside a batch no id is taken ahead: the INSERT answers its own.
+    expect(db.nextId!("users")).toBeUndefined();
+    const later = Number(insertUser(other, "wb-later").lastInsertRowid);
+    expect(later).toBeGreaterThan(taken[1]);
+  });
+
+  it("a balance held in memory that is no longer the stored one fails its batch instead of booking on it", async () => {
+    const { db, other } = twoConnections();
+    const money = moneyOf(db);
+    const userId = newUser(db, money, 100);
+    const failures: unknown[] = [];
+    const seq = sequencer(db, failures);
+    const fee = { userId, amountMicro: -1_000_000, kind: "fee" as const };
+    // The first booking inside a batch reads the balance; the second books from memory.
+    expect(await seq.run(() => money.post(fee))).toBe(99_000_000);
+    expect(await seq.run(() => money.post(fee))).toBe(98_000_000);
+    // Changed behind the service's back (a repair by hand on another connection).
+    other.prepare("UPDATE users SET balance_micro = balance_micro + 5 WHERE id = ?").run(userId);
+    await expect(seq.run(() => money.post(fee))).rejects.toThrow(/balance in memory/);
+    expect(failures).toHaveLength(1);
+    const stored = other
+      .prepare(
+        "SELECT balance_micro AS b, (SELECT COUNT(*) FROM ledger WHERE user_id = ?) AS n FROM users WHERE id = ?",
+      )
+      .get(userId, userId) as { b: number; n: number };
+    // Nothing of the refused batch: the balance as changed by hand, no third fee row.
+    expect(stored).toEqual({ b: 98_000_005, n: 3 });
+  });
+});
