@@ -13,6 +13,8 @@ module.exports = {
     "test-results/",
     "playwright-report/",
     "*.log",
+    // The config vite bundles for a moment while vitest starts (beside the lint in npm test).
+    "*.timestamp-*.mjs",
   ],
   plugins: ["@typescript-eslint", "react", "react-hooks"],
   extends: [
