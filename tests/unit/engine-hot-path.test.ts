@@ -118,6 +118,37 @@ describe("marking a book to the market", () => {
     for (const p of [...held.get(a)!, ...held.get(b)!]) expect(book.pos[p.slot]).toBe(p);
   });
 
+  it("opening and closing positions moves the account's floating profit by theirs, back to exactly 0", () => {
+    const accts = new AccountTable();
+    const a = accts.add(1, 0);
+    const book = new Book(inst);
+    const open: Pos[] = [];
+    const join = (p: Pos, profit: number) => {
+      book.add(p, profit);
+      a.positions.add(p);
+      accts.moveFloat(a, profit);
+      open.push(p);
+    };
+    const leave = (p: Pos) => {
+      const profit = book.profit[p.slot];
+      book.remove(p);
+      a.positions.delete(p);
+      accts.moveFloat(a, -profit);
+      open.splice(open.indexOf(p), 1);
+    };
+    // Past the small-account bound (summed again) into the large one (moved in O(1)).
+    for (let i = 1; i <= 200; i++)
+      join(position(i, a, book, i % 2 === 0 ? 1 : 2, 1 + i / 1000, 1000 + i), (i % 7) - 3.25);
+    const exact = () => open.reduce((sum, p) => sum + book.profit[p.slot], 0);
+    expect(accts.float[a.idx]).toBeCloseTo(exact(), 9);
+    book.mark(1.2, 0.9, accts, 0);
+    for (const p of [...open].filter((_, k) => k % 3 === 0)) leave(p);
+    expect(accts.float[a.idx]).toBeCloseTo(exact(), 9);
+    for (const p of [...open]) leave(p);
+    expect(accts.float[a.idx]).toBe(0);
+    expect(accts.dirty[a.idx]).toBe(1);
+  });
+
   it("a removed row's stops leave with it; the row swapped in keeps its own", () => {
     const accts = new AccountTable();
     const a = accts.add(1, 0);

@@ -98,6 +98,19 @@ export class AccountTable {
     this.dirty[a.idx] = 1;
   }
 
+  /**
+   * A position with last marked profit `profit` (USD) joined (or, negative, left) the account:
+   * its float accumulator moves by it. An account of at most REFLOAT_UP_TO positions is summed
+   * again instead (no drift, and an account left with none has exactly 0); a larger one moves
+   * in O(1), as a tick moves it: recomputing on every order made opening the n-th position cost
+   * n (0.9 s of a 10 s bench with a thousand positions per account).
+   */
+  moveFloat(a: Account, profit: number): void {
+    if (a.positions.size <= REFLOAT_UP_TO) return this.refloat(a);
+    this.float[a.idx] += profit;
+    this.dirty[a.idx] = 1;
+  }
+
   /** Recomputes an account's float accumulator from its positions' last marked profits (no drift). */
   refloat(a: Account): void {
     let s = 0;
@@ -106,6 +119,9 @@ export class AccountTable {
     this.dirty[a.idx] = 1;
   }
 }
+
+/** Accounts with at most this many open positions have their float summed again on each change. */
+const REFLOAT_UP_TO = 32;
 
 /** Adds (sign 1) or removes (sign -1) an open position to or from its account's exact aggregates. */
 export function aggregate(p: Pos, sign: 1 | -1): void {

@@ -129,7 +129,7 @@ export class Holdings {
     p.acc.usedMarginMicro += p.marginMicro;
     aggregate(p, 1);
     this.orders.set(p.id, p);
-    this.accts.refloat(p.acc);
+    this.accts.moveFloat(p.acc, profit);
     this.undoable(() => this.removeOpen(p));
   }
 
@@ -138,13 +138,14 @@ export class Holdings {
       p.status === ST_OPEN && p.slot >= 0,
       `order ${p.id} is not an open position in the book`,
     );
+    const profit = p.book.profit[p.slot];
     p.book.remove(p);
     p.acc.positions.delete(p);
     p.acc.usedMarginMicro -= p.marginMicro;
     assert(p.acc.usedMarginMicro >= 0, `used margin of user ${p.userId} negative`);
     aggregate(p, -1);
     this.orders.delete(p.id);
-    this.accts.refloat(p.acc);
+    this.accts.moveFloat(p.acc, -profit);
     this.undoable(() => this.addOpen(p));
   }
 
