@@ -44,6 +44,8 @@ export function haproxyConfig(
     "  option redispatch",
     "frontend tradepost",
     `  bind 127.0.0.1:${port}`,
+    "  # The web reads the Host header; a browser's own X-Forwarded-Host never reaches it.",
+    "  http-request del-header X-Forwarded-Host",
     "  default_backend web",
     "backend web",
     "  balance roundrobin",

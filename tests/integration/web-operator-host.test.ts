@@ -10,15 +10,21 @@ import { startWeb, type WebServer } from "./web-harness.js";
 const CONSOLE_HOST = "console.localhost";
 let web: WebServer;
 
-/** A GET with a given Host header (not followed). */
+/** A GET with a given Host header and any other headers (not followed). */
 function get(
   path: string,
   host: string,
+  headers: Record<string, string> = {},
 ): Promise<{ status: number; location?: string; body: string }> {
   const url = new URL(path, web.base);
   return new Promise((resolve, reject) => {
     const req = http.get(
-      { host: url.hostname, port: url.port, path: url.pathname + url.search, headers: { host } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        headers: { ...headers, host },
+      },
       (res) => {
         let body = "";
         res.setEncoding("utf8");
@@ -33,7 +39,8 @@ function get(
 }
 
 beforeAll(async () => {
-  web = await startWeb({ env: { OPERATOR_HOST: CONSOLE_HOST } });
+  // Behind a proxy (TRUST_PROXY), as the console's recommended deployment runs.
+  web = await startWeb({ env: { OPERATOR_HOST: CONSOLE_HOST, TRUST_PROXY: "1" } });
 }, 120_000);
 
 afterAll(async () => {
@@ -56,6 +63,16 @@ describe("OPERATOR_HOST", () => {
     const asset = /\/build\/[^"]+\.js/.exec(login.body)?.[0];
     expect(asset).toBeTruthy();
     expect((await get(asset!, CONSOLE_HOST)).status).toBe(200);
+  });
+
+  it("decides on the Host header: an X-Forwarded-Host of the console's name opens nothing on the users' host", async () => {
+    const users = new URL(web.base).host;
+    const forged = { "x-forwarded-host": CONSOLE_HOST };
+    for (const path of ["/operator/login", "/operator", "/operator/login.data"])
+      expect((await get(path, users, forged)).status, path).toBe(404);
+    // And the users' pages still answer there, the console's host with a port too.
+    expect((await get("/login", users, forged)).status).toBe(200);
+    expect((await get("/operator/login", `${CONSOLE_HOST}:443`)).status).toBe(200);
   });
 
   it("stops the web at start-up when it is no host name", async () => {
