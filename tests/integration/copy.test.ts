@@ -564,6 +564,48 @@ describe("operators", () => {
   });
 });
 
+describe("adjustments", () => {
+  const asOperator = { token: `Bearer ${HARNESS_OPERATOR_TOKEN}` };
+  const uidOf = (id: number) =>
+    (s.up.ctx.db.prepare("SELECT uid FROM users WHERE id = ?").get(id) as { uid: string }).uid;
+
+  it("are refused on a copy's account and on a strategy trader's, with nothing booked", async () => {
+    const u = await demo(1000);
+    const r = await copy(u.token, { provider_id: providerId, amount: "100" });
+    const copyAccount = (
+      s.up.ctx.db.prepare("SELECT account_id FROM copies WHERE id = ?").get(r.data.id) as {
+        account_id: number;
+      }
+    ).account_id;
+    const adjust = (userId: number, lang = "en") =>
+      s.post(
+        "/admin/api/adjustments",
+        { uid: uidOf(userId), amount: "50", remark: "Goodwill" },
+        { ...asOperator, lang },
+      );
+    const adjustments = (userId: number) =>
+      (
+        s.up.ctx.db
+          .prepare("SELECT COUNT(*) AS n FROM ledger WHERE user_id = ? AND kind = 'adjustment'")
+          .get(userId) as { n: number }
+      ).n;
+    const before = [balanceOf(copyAccount), balanceOf(providerId), adjustments(providerId)];
+    const toCopy = await adjust(copyAccount);
+    expect(toCopy.code).toBe(CODE.FAIL);
+    expect(toCopy.msg).toMatch(/copy's account/);
+    const toStrategy = await adjust(providerId, "de");
+    expect(toStrategy.code).toBe(CODE.FAIL);
+    expect(toStrategy.msg).toMatch(/Strategie-Traders/);
+    expect([balanceOf(copyAccount), balanceOf(providerId), adjustments(providerId)]).toEqual(
+      before,
+    );
+    expect(adjustments(copyAccount)).toBe(0);
+    // The copy's owner's own account is adjusted as any person's.
+    expect((await adjust(u.id)).code).toBe(CODE.OK);
+    expect(balanceOf(u.id)).toBe(950e6);
+  });
+});
+
 describe("hand-driven providers (manual market)", () => {
   const asOperator = { token: `Bearer ${HARNESS_OPERATOR_TOKEN}` };
 

@@ -70,6 +70,20 @@ export function userIdByUid(db: DB, p: { uid: string }): number | null {
   return r?.id ?? null;
 }
 
+/**
+ * What a user id that is not a person's own account is: a copy's account (money moves only between
+ * the copy and its owner) or a strategy trader's (funded once at its creation); null for a person.
+ */
+export function accountRoleOf(db: DB, userId: number): "copy" | "strategy" | null {
+  const r = db
+    .prepare(
+      `SELECT EXISTS (SELECT 1 FROM copies WHERE account_id = @userId) AS copy,
+              EXISTS (SELECT 1 FROM strategy_traders WHERE user_id = @userId) AS strategy`,
+    )
+    .get({ userId }) as { copy: number | boolean; strategy: number | boolean };
+  return r.copy ? "copy" : r.strategy ? "strategy" : null;
+}
+
 const USER_COLS = "id, uid, email, mobile, is_demo, created_at";
 
 /** Up to `limit` users whose uid, e-mail (any case) or mobile (its digits) is `q`, oldest first. */

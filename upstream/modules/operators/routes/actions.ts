@@ -11,6 +11,7 @@ import { getSetting, setSetting as setStoredSetting } from "../../../platform/se
 import { dec, MICRO, toMicro } from "../../money/decimal.js";
 import { auditRecord, writeAudit } from "../audit.js";
 import { SETTINGS } from "../settings-registry.js";
+import { accountRoleOf } from "../console-store.js";
 import { notFound, receivedNote } from "./shared.js";
 import { auditView } from "./views.js";
 
@@ -88,12 +89,23 @@ export function approveDeposit(
 }
 
 /** An adjustment booked with its audit row, by `op`; never takes a balance below zero. */
+/**
+ * An adjustment books only on a person's own account: a copy's account and a strategy trader's are
+ * refused (adjustment_copy_account, adjustment_strategy_account), at filing and again at approval.
+ */
+export function assertAdjustable(db: AppContext["db"], userId: number): void {
+  const role = accountRoleOf(db, userId);
+  if (role === "copy") throw new DomainError("adjustment_copy_account");
+  if (role === "strategy") throw new DomainError("adjustment_strategy_account");
+}
+
 export function bookAdjustment(
   ctx: AppContext,
   op: OperatorCaller,
   p: { userId: number; amountMicro: number; remark: string },
 ): api.AuditRow {
   const { money, db } = ctx;
+  assertAdjustable(db, p.userId);
   return money.transaction(() => {
     const before = money.balances(p.userId)!;
     money.post({

@@ -12,7 +12,7 @@ import { route } from "../../../platform/http/route.js";
 import { Idempotency } from "../../../platform/idempotency.js";
 import { dec, MICRO, usdToMicro } from "../../money/decimal.js";
 import { userIdByUid } from "../console-store.js";
-import { bookAdjustment, fourEyesAdjustmentMicro } from "./actions.js";
+import { assertAdjustable, bookAdjustment, fourEyesAdjustmentMicro } from "./actions.js";
 import { pending, requestsOf } from "./four-eyes.js";
 import { extras, INVALID, notFound } from "./shared.js";
 
@@ -31,6 +31,7 @@ export function registerAdjustmentRoutes(app: FastifyInstance, ctx: AppContext):
       const { uid, remark } = req.body;
       const userId = userIdByUid(ctx.db, { uid });
       if (userId === null) throw notFound();
+      assertAdjustable(ctx.db, userId);
       const amountMicro = signedAmountOf(req.body.amount);
       const key = idempotencyKeyOf(req, req.body, INVALID);
       // The same key again (a double click, a resubmitted form, a retried time-out) answers the
