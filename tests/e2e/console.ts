@@ -120,13 +120,13 @@ export async function userSession(email: string): Promise<{ token: string; uid: 
   return { token: r.data.token, uid: String(r.data.user.uid) };
 }
 
-/** A coin deposit of `usd` with a real JPEG proof, made through the user API; its id. */
-export async function depositAs(token: string, usd: string): Promise<number> {
-  const jpeg = await sharp({ create: { width: 24, height: 24, channels: 3, background: "#09c" } })
+/** An image uploaded through the user API (a plain square of `color`); its name. */
+async function uploadAs(token: string, color: string): Promise<string> {
+  const jpeg = await sharp({ create: { width: 24, height: 24, channels: 3, background: color } })
     .jpeg()
     .toBuffer();
   const form = new FormData();
-  form.append("file", new Blob([new Uint8Array(jpeg)], { type: "image/jpeg" }), "proof.jpg");
+  form.append("file", new Blob([new Uint8Array(jpeg)], { type: "image/jpeg" }), "image.jpg");
   const up = (await (
     await fetch(`${UPSTREAM_URL}/api/common/image_upload`, {
       method: "POST",
@@ -135,14 +135,32 @@ export async function depositAs(token: string, usd: string): Promise<number> {
     })
   ).json()) as Envelope<{ name: string }>;
   expect(up.code, up.msg).toBe(1);
+  return up.data.name;
+}
+
+/** A coin deposit of `usd` with a real JPEG proof, made through the user API; its id. */
+export async function depositAs(token: string, usd: string): Promise<number> {
+  const proof = await uploadAs(token, "#09c");
   const info = await userApi(token, "GET", "/api/quickCharge/info");
   const c = await userApi(token, "POST", "/api/quickCharge/submit", {
     number: usd,
-    proofImg: up.data.name,
+    proofImg: proof,
     charge_id: info.data.channels[0].id,
   });
   expect(c.code, c.msg).toBe(1);
   return c.data.id;
+}
+
+/** A verification request with both sides of an ID and the id number `card`, through the user API. */
+export async function verificationAs(token: string, card: string): Promise<void> {
+  const [front, back] = [await uploadAs(token, "#c90"), await uploadAs(token, "#09c")];
+  const r = await userApi(token, "POST", "/api/user_real/real_name", {
+    name: "Vera Viewer",
+    card_id: card,
+    front_pic: front,
+    reverse_pic: back,
+  });
+  expect(r.code, r.msg).toBe(1);
 }
 
 /** A withdrawal of `usd` to a bound TRC20 address, through the user API; its id. */

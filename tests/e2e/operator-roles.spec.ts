@@ -16,6 +16,7 @@ import {
   openQueueItem,
   totp,
   userSession,
+  verificationAs,
 } from "./console";
 import { setOperatorAccountRole } from "./operator";
 import { upstream } from "./texts";
@@ -26,6 +27,8 @@ test("a viewer reads without forms, a forged decision gets 403; as finance the s
   const email = await newSignedInUser(page, info);
   const user = await userSession(email);
   const depositId = await depositAs(user.token, "75");
+  const card = `V${info.project.name.replace(/\W/g, "")}${Date.now().toString(36)}`.toUpperCase();
+  await verificationAs(user.token, card);
 
   const op = newOperator(info, "view", "viewer");
   await page.goto("/operator/login");
@@ -44,6 +47,14 @@ test("a viewer reads without forms, a forged decision gets 403; as finance the s
   await expect(page.getByTestId("adjust-form")).toHaveCount(0);
   await page.goto("/operator/channels");
   await expect(page.getByTestId("channel-add")).toHaveCount(0);
+  // A verification request: the viewer reads it without the pictures of the ID.
+  const request = page.getByTestId("verification").filter({ hasText: card });
+  for (let n = 1; n <= 10 && (await request.count()) === 0; n++)
+    await page.goto(`/operator/verifications?page=${n}`);
+  await expect(request.getByTestId("verification-pics-hidden")).toHaveText(
+    EN("verify:pics_for_support"),
+  );
+  await expect(request.locator("img")).toHaveCount(0);
 
   // The viewer's own session and CSRF token (from the sign-out form), posting what the queue's
   // approve form would.

@@ -25,6 +25,7 @@ import {
 import { loadSecretKey } from "../../upstream/platform/secret-box.js";
 import { secretKeyDir } from "../../upstream/platform/config.js";
 import { HARNESS_OPERATOR_TOKEN, startUpstream, type Server } from "./upstream-harness.js";
+import sharp from "sharp";
 import { loginEmail, registerEmail } from "./accounts-helpers.js";
 
 let s: Server;
@@ -121,6 +122,43 @@ describe("operator roles", () => {
           });
         }
       }
+  });
+
+  it("opens an identity document only to roles that decide verifications, another upload to every reader", async () => {
+    await registerEmail(s, "roles-docs@example.com");
+    const userId = (
+      s.up.ctx.db.prepare("SELECT id FROM users WHERE email = ?").get("roles-docs@example.com") as {
+        id: number;
+      }
+    ).id;
+    const png = (r: number) =>
+      sharp({ create: { width: 8, height: 8, channels: 3, background: { r, g: 0, b: 0 } } })
+        .png()
+        .toBuffer();
+    const [front, back, proof] = await Promise.all(
+      [10, 20, 30].map(async (r) => (await s.up.ctx.uploads.store(userId, await png(r))).name),
+    );
+    s.up.ctx.db
+      .prepare(
+        `INSERT INTO real_name_requests (user_id, name, card_id, front_pic, reverse_pic, status, created_at)
+         VALUES (?, 'Ada Lovelace', 'X1234567', ?, ?, 1, ?)`,
+      )
+      .run(userId, front, back, Date.now());
+    const status = async (name: string, role: OperatorRole) =>
+      (
+        await fetch(`${s.base}/admin/api/uploads/${name}`, {
+          headers: { authorization: `Bearer ${bearer[role]}` },
+        })
+      ).status;
+    for (const role of OPERATOR_ROLES) {
+      const expected = can(role, "support") ? 200 : 403;
+      expect([role, await status(front, role), await status(back, role)]).toEqual([
+        role,
+        expected,
+        expected,
+      ]);
+      expect([role, await status(proof, role)]).toEqual([role, 200]);
+    }
   });
 
   it("OPERATOR_TOKEN acts as an admin named `token`", async () => {

@@ -1,8 +1,8 @@
 /**
  * The verification queue (/operator/verifications): requests by status (waiting first), paged,
  * oldest first; each with the name, the whole id number, the user and both images side by side
- * (served by the console's image proxy); while waiting, approve or reject with a remark the user
- * sees. Plain forms and links; a refusal shows at the item with 400.
+ * (served by the console's image proxy) to a role that decides verifications (a viewer reads the
+ * rest without them); while waiting, approve or reject with a remark the user sees. Plain forms and links; a refusal shows at the item with 400.
  */
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import type { LinksFunction } from "@remix-run/node";
@@ -71,26 +71,32 @@ export default function Verifications() {
                 </>
               ) : null}
             </dl>
-            <div className="verify-pics">
-              {(
-                [
-                  [r.front, t("verify:front"), "front"],
-                  [r.back, t("verify:back"), "back"],
-                ] as const
-              ).map(([src, label, side]) => (
-                <figure key={side}>
-                  <figcaption>{label}</figcaption>
-                  <a href={src} target="_blank" rel="noreferrer">
-                    <img
-                      src={src}
-                      alt={t("verify:image_alt", { side: label, id: r.id })}
-                      loading="lazy"
-                      data-testid={`verification-${side}`}
-                    />
-                  </a>
-                </figure>
-              ))}
-            </div>
+            {may("support") ? (
+              <div className="verify-pics">
+                {(
+                  [
+                    [r.front, t("verify:front"), "front"],
+                    [r.back, t("verify:back"), "back"],
+                  ] as const
+                ).map(([src, label, side]) => (
+                  <figure key={side}>
+                    <figcaption>{label}</figcaption>
+                    <a href={src} target="_blank" rel="noreferrer">
+                      <img
+                        src={src}
+                        alt={t("verify:image_alt", { side: label, id: r.id })}
+                        loading="lazy"
+                        data-testid={`verification-${side}`}
+                      />
+                    </a>
+                  </figure>
+                ))}
+              </div>
+            ) : (
+              <p className="muted" data-testid="verification-pics-hidden">
+                {t("verify:pics_for_support")}
+              </p>
+            )}
             {r.status === REAL_NAME_REQUEST.WAITING && may("support") ? (
               <div className="console-actions">
                 <Form method="post" className="form console-action" data-testid="approve-form">

@@ -98,6 +98,17 @@ export function userDemoFlag(db: DB, userId: number): { is_demo: number } | unde
     { is_demo: number } | undefined;
 }
 
+/** True when a verification request names the upload `name` (an identity document). */
+export function isIdentityDocument(db: DB, name: string): boolean {
+  return (
+    db
+      .prepare(
+        "SELECT 1 AS x FROM real_name_requests WHERE front_pic = ? OR reverse_pic = ? LIMIT 1",
+      )
+      .get(name, name) !== undefined
+  );
+}
+
 /** Who uploaded the picture stored under `name`, or undefined. */
 export function uploadOwner(db: DB, name: string): { user_id: number } | undefined {
   return db.prepare("SELECT user_id FROM uploads WHERE name = ?").get(name) as

@@ -1,9 +1,15 @@
-/** A user's uploaded image for operators (GET /admin/api/uploads/:name); each look is audited. */
+/**
+ * A user's uploaded image for operators (GET /admin/api/uploads/:name); each look is audited. A
+ * deposit's proof is open to every role that reads the queues; an identity document (a
+ * verification's picture) only to a role that decides verifications (`support`): a viewer reads the
+ * verification queue without the pictures.
+ */
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../../platform/context.js";
 import { guardOperator } from "../../../platform/http/operator-guard.js";
 import { writeAudit } from "../audit.js";
+import { isIdentityDocument } from "../../verify/store.js";
 
 export function registerUploadRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get(
@@ -18,6 +24,7 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: AppContext): voi
     async (req, reply) => {
       const op = guardOperator(ctx.operators, req, "read");
       const name = (req.params as { name: string }).name;
+      if (isIdentityDocument(ctx.db, name)) guardOperator(ctx.operators, req, "support");
       const { upload, data } = ctx.uploads.read(name, null);
       // Who looked at a user's proof of payment or identity document, and when.
       writeAudit(ctx.db, { actor: op.actor, action: "upload.view", target: `upload:${name}` });
