@@ -11,7 +11,12 @@ import type { OperatorRole } from "@contract/operators";
 import { createOperator, currentCode } from "../../upstream/modules/operators/accounts.js";
 import { loadSecretKey } from "../../upstream/platform/secret-box.js";
 import { secretKeyDir } from "../../upstream/platform/config.js";
-import { declareDeposit, startUpstream, type Server } from "./upstream-harness.js";
+import {
+  declareDeposit,
+  HARNESS_OPERATOR_TOKEN,
+  startUpstream,
+  type Server,
+} from "./upstream-harness.js";
 import { loginEmail, registerEmail } from "./accounts-helpers.js";
 
 let s: Server;
@@ -92,6 +97,17 @@ describe("four-eyes approval", () => {
     );
     const bySupport = await decide("sue", req.id, "approve");
     expect(bySupport.msg).toBe("Your operator role does not allow this action");
+    // Nor the scripts' OPERATOR_TOKEN (an admin, but no person): refused with 403.
+    const byToken = await fetch(`${s.base}/admin/api/requests/${req.id}/approve`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${HARNESS_OPERATOR_TOKEN}`,
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: new URLSearchParams({ remark: "From a script" }).toString(),
+    });
+    expect(byToken.status).toBe(403);
+    expect(((await byToken.json()) as { msg: string }).msg).toMatch(/cannot approve a request/);
     expect(await balance(u.token)).toBe(1000);
     // Another finance operator approves: booked as requested, by the approver.
     const done = await decide("bob", req.id, "approve", "Ticket 4411 checked");

@@ -12,7 +12,7 @@
  * - each step writes its audit row (request.create, request.approve, request.reject) in the same
  *   transaction, besides the action's own row.
  */
-import { can, type Permission } from "@contract/operators";
+import { can, TOKEN_ACTOR, type Permission } from "@contract/operators";
 import { REQUEST_STATUS, type RequestKind } from "@contract/api/admin";
 import type { DB } from "../../platform/db.js";
 import { CODE, DomainError } from "../../platform/errors.js";
@@ -88,6 +88,9 @@ export class Requests {
       if (!r) throw new DomainError("not_found", CODE.NOT_FOUND, {}, 404);
       if (r.status !== REQUEST_STATUS.PENDING) throw new DomainError("request_decided");
       if (r.requestedBy === by.actor) throw new DomainError("request_own", CODE.FORBIDDEN, {}, 403);
+      // The scripts' token is no person: a second pair of eyes is an operator who signed in.
+      if (approve && by.actor === TOKEN_ACTOR)
+        throw new DomainError("request_token", CODE.FORBIDDEN, {}, 403);
       if (!can(by.role, r.permission))
         throw new DomainError("operator_forbidden", CODE.FORBIDDEN, { role: by.role }, 403);
       const result = approve ? this.executors[r.kind](r, by) : null;
