@@ -195,7 +195,7 @@ export async function buildUpstream(
     const leaderUrl = node.leaderUrl ?? (() => null);
     app.addHook("onRoute", (r) => {
       if (standbyServes(r.method, r.url)) return;
-      r.handler = (req, reply) => forwardToLeader(leaderUrl, req, reply);
+      r.handler = (req, reply) => forwardToLeader(leaderUrl, req, reply, node.id);
       r.preValidation = undefined;
       r.schema = undefined;
     });

@@ -10,6 +10,10 @@
  *
  * The client's address travels on in X-Forwarded-For (the leader must trust the standby nodes as
  * proxies: UPSTREAM_TRUST_PROXY), so the leader's abuse limits count the client, not the standby.
+ *
+ * A request is forwarded at most once (FORWARDED_HEADER marks it): a standby that receives one
+ * already forwarded answers 503 instead of sending it on, so a stale leader row that names a
+ * standby (or this very node under a new name after a restart) can never make requests circle.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { CODE } from "@contract/envelope";
@@ -27,6 +31,9 @@ const HOP_BY_HOP = new Set([
   "host",
   "content-length",
 ]);
+
+/** Marks a request a standby sent on to the leader (its node's name as the value). */
+export const FORWARDED_HEADER = "x-tradepost-forwarded-by";
 
 /** How long a forwarded call may wait for the leader's answer (ms). */
 export const FORWARD_TIMEOUT_MS = 30_000;
@@ -65,13 +72,22 @@ function headersOf(req: FastifyRequest, type: string | undefined): Headers {
   return h;
 }
 
-/** Sends the request to the leader and relays its answer (503 when it cannot be reached). */
+function withHeader(h: Headers, name: string, value: string): Headers {
+  h.set(name, value);
+  return h;
+}
+
+/**
+ * Sends the request to the leader and relays its answer (503 when it cannot be reached, or when
+ * the request was forwarded to this node already). `node`: this node's name, in FORWARDED_HEADER.
+ */
 export async function forwardToLeader(
   leaderUrl: LeaderUrlOf,
   req: FastifyRequest,
   reply: FastifyReply,
+  node = "standby",
 ): Promise<void> {
-  const base = leaderUrl();
+  const base = req.headers[FORWARDED_HEADER] === undefined ? leaderUrl() : null;
   const unavailable = () =>
     reply
       .status(503)
@@ -83,7 +99,7 @@ export async function forwardToLeader(
   try {
     res = await fetch(base + req.url, {
       method: req.method,
-      headers: headersOf(req, type),
+      headers: withHeader(headersOf(req, type), FORWARDED_HEADER, node),
       body,
       duplex: "half",
       redirect: "manual",
