@@ -70,6 +70,9 @@ describe("subject tokens", () => {
     expect(redactedServers("nats://u:p@10.0.0.1:4222, tls://tok@nats.example.com")).toBe(
       "nats://10.0.0.1:4222,tls://nats.example.com",
     );
+    // A password with an @ of its own, written as typed or encoded: nothing of it is shown.
+    expect(redactedServers("nats://user:p@ss@10.0.0.1:4222")).toBe("nats://10.0.0.1:4222");
+    expect(redactedServers("nats://user:p%40ss@10.0.0.1:4222/")).toBe("nats://10.0.0.1:4222/");
   });
 });
 

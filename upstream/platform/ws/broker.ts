@@ -319,10 +319,13 @@ const CLOSE_GRACE_MS = 2_000;
 
 /** The server list of a URL option, with any user and password left out (for logs, /healthz). */
 export function redactedServers(url: string): string {
-  return url
-    .split(",")
-    .map((u) => u.trim().replace(/\/\/[^@/]*@/, "//"))
-    .join(",");
+  return (
+    url
+      .split(",")
+      // Up to the last @ before the host: a password may hold an @ of its own (nats://u:p@ss@host).
+      .map((u) => u.trim().replace(/\/\/[^/]*@/, "//"))
+      .join(",")
+  );
 }
 
 const noLog: BrokerLog = { info: () => undefined, warn: () => undefined };
