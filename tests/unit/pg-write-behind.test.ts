@@ -84,7 +84,11 @@ describe.runIf(testDialect() === "postgres")("write-behind on PostgreSQL", () =>
 
     const failing = sequencer(db);
     const failed = failing.run(() => {
-      insertUser(db, "wb-1");
+      // The same uid again, after a second on the server: the batch is still being written when
+      // the call below is made (a batch that fails at once may be known to have failed before).
+      db.prepare(
+        "INSERT INTO users (uid, invite_code, created_at) SELECT 'wb-1', 'wb-1', 0 FROM pg_sleep(1)",
+      ).run();
       return 1;
     });
     await new Promise((r) => setImmediate(r));
