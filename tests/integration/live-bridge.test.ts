@@ -46,6 +46,9 @@ async function startUpstream(p: number) {
   port = Number(new URL(upUrl).port);
 }
 
+// Integration files share a process (vitest.config.ts): what this file sets, it puts back.
+const upstreamUrlBefore = process.env.UPSTREAM_URL;
+
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "tp-live-"));
   await startUpstream(0);
@@ -67,6 +70,8 @@ afterAll(async () => {
   bridge?.close();
   await up?.close();
   fs.rmSync(dir, { recursive: true, force: true });
+  if (upstreamUrlBefore === undefined) delete process.env.UPSTREAM_URL;
+  else process.env.UPSTREAM_URL = upstreamUrlBefore;
 });
 
 interface Ev {
