@@ -51,6 +51,21 @@ export function Pager({ page, pages, query }: { page: number; pages: number; que
   );
 }
 
+/**
+ * An approve form's optional note, for the second operator who reads it when the approval needs
+ * one (a large deposit or withdrawal, money controls).
+ */
+export function ApprovalNoteField({ id }: { id: number }) {
+  const { t } = useTranslation("operator");
+  const inputId = `approve-${id}-remark`;
+  return (
+    <div className="field">
+      <label htmlFor={inputId}>{t("approval_note")}</label>
+      <input id={inputId} name="remark" maxLength={500} autoComplete="off" />
+    </div>
+  );
+}
+
 /** A decision with a required remark (reject, invalid). */
 export function RemarkForm({
   intent,

@@ -13,6 +13,8 @@ const id = z
   .int()
   .positive();
 const remark = text().pipe(z.string().max(500));
+/** An approval's optional note, read by a second operator when the approval waits for one. */
+const approvalNote = z.string().trim().max(500).optional();
 
 export const operatorLoginSchema = z.object({
   name: text().pipe(z.string().max(40)),
@@ -47,12 +49,17 @@ export const approveChargeSchema = z.object({
     .trim()
     .optional()
     .refine((v) => v === undefined || v === "" || usdAmount(v, false), AMOUNT_INVALID),
+  remark: approvalNote,
 });
 
 export const rejectChargeSchema = z.object({ intent: z.literal("reject"), id, remark });
 export const invalidChargeSchema = z.object({ intent: z.literal("invalid"), id, remark });
 
-export const approveDrawSchema = z.object({ intent: z.literal("approve"), id });
+export const approveDrawSchema = z.object({
+  intent: z.literal("approve"),
+  id,
+  remark: approvalNote,
+});
 export const rejectDrawSchema = z.object({ intent: z.literal("reject"), id, remark });
 
 /** A second operator's decision on a four-eyes request: approve or reject, each with a remark. */

@@ -61,9 +61,10 @@ export const charges = ({ request, op }: Ctx, status: number, page: number) =>
     page,
   });
 
-export const approveCharge = ({ request, op }: Ctx, id: number, amount?: string) =>
+export const approveCharge = ({ request, op }: Ctx, id: number, amount?: string, remark?: string) =>
   opCall<admin.AdminCharge>(request, op, admin.approveCharge, pathOf(admin.approveCharge, { id }), {
     amount: amount || undefined,
+    remark: remark || undefined,
   });
 
 export const decideCharge = (
@@ -82,8 +83,10 @@ export const draws = ({ request, op }: Ctx, status: number, page: number) =>
     page,
   });
 
-export const approveDraw = ({ request, op }: Ctx, id: number) =>
-  opCall<admin.AdminDraw>(request, op, admin.approveDraw, pathOf(admin.approveDraw, { id }));
+export const approveDraw = ({ request, op }: Ctx, id: number, remark?: string) =>
+  opCall<admin.AdminDraw>(request, op, admin.approveDraw, pathOf(admin.approveDraw, { id }), {
+    remark: remark || undefined,
+  });
 
 export const rejectDraw = ({ request, op }: Ctx, id: number, remark: string) =>
   opCall<admin.AdminDraw>(request, op, admin.rejectDraw, pathOf(admin.rejectDraw, { id }), {

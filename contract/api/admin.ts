@@ -112,6 +112,11 @@ export const remark = z.object({
     .preprocess((v) => v ?? "", trimmed(500))
     .refine((r) => r !== "", { message: "remark_required" }),
 });
+/**
+ * The deciding operator's optional words on an approval: when the approval waits for a second
+ * operator (four-eyes), the approver reads them beside the request.
+ */
+const approvalRemark = { remark: z.preprocess((v) => v ?? "", trimmed(500)) };
 /** A queue's status (CHARGE_STATUS or WITHDRAW_STATUS, 0 to 3; default 0) and page. */
 const queue = z.object({
   status: optionalChoiceField([0, 1, 2, 3], 0),
@@ -138,7 +143,10 @@ export const approveCharge = endpoint<AdminCharge>()({
   summary:
     "Credit a deposit: the amount actually received (default the declared one), one ledger row",
   params: byId,
-  body: z.object({ amount: optionalUsdAmountField(USD_RULE, "deposit_amount_positive") }),
+  body: z.object({
+    amount: optionalUsdAmountField(USD_RULE, "deposit_amount_positive"),
+    ...approvalRemark,
+  }),
 });
 
 export const rejectCharge = endpoint<AdminCharge>()({
@@ -179,9 +187,10 @@ export const approveDraw = endpoint<AdminDraw>()({
   auth: true,
   operator: "money",
   tag: "operators",
-  summary: "Mark a withdrawal paid: the amount leaves lock_balance",
+  summary:
+    "Mark a withdrawal paid: the amount leaves lock_balance (above the four-eyes amounts, a second operator pays it)",
   params: byId,
-  body: z.object({}),
+  body: z.object(approvalRemark),
 });
 
 export const rejectDraw = endpoint<AdminDraw>()({
@@ -540,8 +549,28 @@ export const REQUEST_STATUS = { PENDING: 0, APPROVED: 1, REJECTED: 2 } as const;
 export const REQUEST_TABS = [0, 1, 2] as const;
 
 /** What a request does when approved. */
-export const REQUEST_KINDS = ["catalog", "setting", "adjustment", "charge.approve"] as const;
+export const REQUEST_KINDS = [
+  "catalog",
+  "setting",
+  "adjustment",
+  "charge.approve",
+  "draw.approve",
+] as const;
 export type RequestKind = (typeof REQUEST_KINDS)[number];
+
+/**
+ * Whose money a request moves (an adjustment, a deposit credited, a withdrawal paid), as the
+ * approver must see it to judge: never only an internal id.
+ */
+export interface RequestSubject {
+  uid: string;
+  email: string | null;
+  mobile: string | null;
+  /** The user's balance as it stands now, USD. */
+  balance: string;
+  /** What the request moves, USD: signed for an adjustment, the amount credited or paid otherwise. */
+  amount: string;
+}
 
 /** An action waiting for (or decided by) a second operator. */
 export interface OperatorRequest {
@@ -553,6 +582,10 @@ export interface OperatorRequest {
   target: string;
   /** What changes, as the approver reads it. */
   summary: string;
+  /** The requesting operator's own words (an adjustment's reason, an approval's remark), or null. */
+  note: string | null;
+  /** The user whose money it moves, as it stands now; null for a catalogue or setting change. */
+  subject: RequestSubject | null;
   status: number;
   requested_by: string;
   /** "YYYY-MM-DD HH:mm:ss" UTC. */

@@ -194,6 +194,28 @@ test.describe("operator console", () => {
       expect((await balanceOf(user.token)).balance).toBe(512.5);
     });
 
+    await test.step("a large adjustment waits; the approval screen shows whose money, how much and why", async () => {
+      const form = page.getByTestId("adjust-form");
+      await form.getByLabel(EN("operator:adjust_amount"), { exact: true }).fill("1500");
+      await form.getByLabel(EN("operator:remark"), { exact: true }).fill("Large goodwill (e2e)");
+      await form.getByRole("button").click();
+      await expect(page.getByText(/^Sent to a second operator for approval/).first()).toBeVisible();
+      expect((await balanceOf(user.token)).balance).toBe(512.5);
+      await page.goto("/operator/requests?status=0");
+      const item = page
+        .getByTestId("request")
+        .filter({ has: page.getByTestId("request-user").filter({ hasText: user.uid }) });
+      await expect(item).toHaveCount(1);
+      await expect(item.getByTestId("request-balance")).toHaveText("512.50 USD");
+      await expect(item.getByTestId("request-amount")).toHaveText("1,500.00 USD");
+      await expect(item.getByTestId("request-note")).toHaveText("Large goodwill (e2e)");
+      await expect(item.getByTestId("request-summary")).toContainText(
+        "above risk.adjustment_four_eyes_usd",
+      );
+      // The requester's own: shown, but decided by another.
+      await expect(item.getByTestId("request-own")).toBeVisible();
+    });
+
     // A plain setting (a security one, or a deposit bound, would wait for a second operator).
     const KEY = "trade.max_orders";
     await test.step("a setting is changed; a bad value is refused with 400", async () => {

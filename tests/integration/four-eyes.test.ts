@@ -18,6 +18,7 @@ import {
   type Server,
 } from "./upstream-harness.js";
 import { loginEmail, registerEmail } from "./accounts-helpers.js";
+import { clearOfUtcMidnight } from "../support/wait.js";
 
 let s: Server;
 const team: Record<string, { headers: { authorization: string } }> = {};
@@ -50,6 +51,8 @@ const decide = (who: string, id: number, verb: "approve" | "reject", remark = "C
   s.post(`/admin/api/requests/${id}/${verb}`, { remark }, team[who]);
 
 beforeAll(async () => {
+  // The money controls count one UTC day's totals: the file never runs across midnight.
+  await clearOfUtcMidnight();
   s = await startUpstream({
     tmpPrefix: "tp-4eyes-",
     config: { devOutbox: true, smtpUrl: null },
@@ -60,7 +63,7 @@ beforeAll(async () => {
   await member("sue", "support");
   await member("ada", "admin");
   await member("max", "admin");
-}, 60_000);
+}, 160_000);
 
 afterAll(async () => {
   await s?.close();
@@ -84,10 +87,14 @@ describe("four-eyes approval", () => {
       kind: "adjustment",
       permission: "money",
       target: expect.stringMatching(/^user:\d+$/),
-      summary: "+1000.01 USD, Compensation",
+      summary: "+1000.01 USD: above risk.adjustment_four_eyes_usd 1000.00",
+      note: "Compensation",
+      // Whose money, as it stands: never only an internal id.
+      subject: { uid: u.uid, balance: "1000.00", amount: "1000.01" },
       requested_by: "ann",
       status: 0,
     });
+    expect(req.subject.email).toMatch(/^fe\d+-\d+@example\.com$/);
     expect(await balance(u.token)).toBe(1000);
     const pending = (await s.get("/admin/api/requests?status=0", team.sue)).data;
     expect(pending.data.map((r: any) => r.id)).toContain(req.id);
@@ -127,20 +134,28 @@ describe("four-eyes approval", () => {
 
   it("a rejected request changes nothing and keeps its remark; a debit counts by its size", async () => {
     const u = await user();
-    await s.post(
-      "/admin/api/adjustments",
-      { uid: u.uid, amount: "900", remark: "Start" },
-      team.ann,
-    );
+    const id = await deposit(u.token, "2000");
+    await s.post(`/admin/api/charges/${id}/approve`, {}, team.ann);
     const filed = await s.post(
       "/admin/api/adjustments",
       { uid: u.uid, amount: "-1500", remark: "Chargeback" },
       team.ann,
     );
-    expect(filed.data.pending_request.summary).toBe("-1500.00 USD, Chargeback");
+    expect(filed.data.pending_request).toMatchObject({
+      summary: "-1500.00 USD: above risk.adjustment_four_eyes_usd 1000.00",
+      note: "Chargeback",
+      subject: { uid: u.uid, balance: "2000.00", amount: "-1500.00" },
+    });
+    // A debit the balance could never take is refused at once, not filed.
+    const never = await s.post(
+      "/admin/api/adjustments",
+      { uid: u.uid, amount: "-2000.01", remark: "Chargeback" },
+      team.ann,
+    );
+    expect(never).toMatchObject({ code: 0, msg: "Insufficient balance", data: null });
     const rejected = await decide("bob", filed.data.pending_request.id, "reject", "Not ours");
     expect(rejected.data).toMatchObject({ status: 2, remark: "Not ours", result: null });
-    expect(await balance(u.token)).toBe(900);
+    expect(await balance(u.token)).toBe(2000);
     const log = (await s.get("/admin/api/audit?actor=bob", team.sue)).data.data;
     expect(log[0]).toMatchObject({
       action: "request.reject",
@@ -160,6 +175,12 @@ describe("four-eyes approval", () => {
     await s.post(`/admin/api/charges/${id}/reject`, { remark: "Proof unreadable" }, team.bob);
     const late = await decide("bob", filed.data.pending_request.id, "approve");
     expect(late.msg).toBe("This deposit has already been processed");
+    // The decision that no longer holds is on record.
+    expect((await s.get("/admin/api/audit?actor=bob", team.sue)).data.data[0]).toMatchObject({
+      action: "request.refused",
+      target: `request:${filed.data.pending_request.id}`,
+      remark: "approve: deposit_already_decided",
+    });
     expect(await balance(u.token)).toBe(0);
     const still = (await s.get("/admin/api/requests?status=0", team.sue)).data.data;
     expect(still.map((r: any) => r.id)).toContain(filed.data.pending_request.id);
@@ -172,7 +193,9 @@ describe("four-eyes approval", () => {
       { amount: "1000000.01" },
       team.ann,
     );
-    expect(over.data.pending_request.summary).toBe("received 1000000.01 of 900.00");
+    expect(over.data.pending_request.summary).toBe(
+      "received 1000000.01 of 900.00; above risk.deposit_four_eyes_usd 10000.00",
+    );
     // The declared amount, within the maximum: at once.
     const plain = await deposit(u.token, "300");
     expect((await s.post(`/admin/api/charges/${plain}/approve`, {}, team.ann)).data).toMatchObject({
@@ -223,6 +246,16 @@ describe("four-eyes approval", () => {
       ["register.captcha", "1"],
       ["service_link", "https://support.example.com/chat"],
       ["risk.adjustment_four_eyes_usd", "100000"],
+      // Every risk setting, the fee rule, the market's hours and quote age, the deposit maximum.
+      ["risk.stop_out_pct", "40"],
+      ["risk.margin_call_pct", "120"],
+      ["risk.deposit_four_eyes_usd", "20000"],
+      ["risk.withdrawal_four_eyes_usd", "20000"],
+      ["risk.operator_daily_usd", "90000"],
+      ["trade_fee_type", "2"],
+      ["market.always_open", "0"],
+      ["market.stale_after_s", "600"],
+      ["deposit.max_usd", "2000000"],
     ]) {
       const filed = await set(key, value);
       expect(filed.data.pending_request, key).toMatchObject({
@@ -234,5 +267,188 @@ describe("four-eyes approval", () => {
     expect((await set("limit.login_ip", "lots")).data).toBeNull();
     const list = (await s.get("/admin/api/settings", team.sue)).data as any[];
     expect(list.find((x) => x.key === "risk.adjustment_four_eyes_usd").value).toBe("1000");
+  });
+});
+
+/** A user's withdrawal of `usd` to a bound TRON address; its id. */
+async function withdrawal(token: string, usd: string): Promise<number> {
+  const cur = (await s.get("/api/account/draw_symbol_list?type=1", { token })).data[0];
+  const m = await s.post(
+    "/api/wallet/bind_draw_method",
+    { type: 1, draw_id: cur.id, dc_address: "TJ8GzYaHquqyWfQH8bCeRBwz6Zmv3BboKk" },
+    { token },
+  );
+  const d = await s.post(
+    "/api/account/draw",
+    { draw_currency_id: cur.id, number: usd, draw_method_id: m.data.id },
+    { token },
+  );
+  expect(d.code, d.msg).toBe(1);
+  return d.data.id as number;
+}
+
+/** A setting changed by one admin and approved by another. */
+async function setRisk(key: string, value: string): Promise<void> {
+  const filed = await s.post("/admin/api/settings", { key, value }, team.ada);
+  expect((await decide("max", filed.data.pending_request.id, "approve")).code).toBe(1);
+}
+
+describe("money controls: nothing enters or leaves on one operator's word", () => {
+  it("a deposit above risk.deposit_four_eyes_usd waits for a second operator, who sees the user, balance, amount and note", async () => {
+    await member("cid", "finance");
+    const u = await user();
+    const id = await deposit(u.token, "10000.01");
+    const filed = await s.post(
+      `/admin/api/charges/${id}/approve`,
+      { remark: "Wire 88 matched the statement" },
+      team.cid,
+    );
+    expect(filed.data.pending_request).toMatchObject({
+      kind: "charge.approve",
+      summary: "above risk.deposit_four_eyes_usd 10000.00",
+      note: "Wire 88 matched the statement",
+      subject: { uid: u.uid, balance: "0.00", amount: "10000.01" },
+    });
+    expect(await balance(u.token)).toBe(0);
+    await decide("bob", filed.data.pending_request.id, "approve");
+    expect(await balance(u.token)).toBe(10000.01);
+    // At the amount itself, one operator credits it.
+    const at = await deposit(u.token, "10000");
+    expect((await s.post(`/admin/api/charges/${at}/approve`, {}, team.cid)).data).toMatchObject({
+      status: 1,
+    });
+  });
+
+  it("who put money into an account today pays none of it out; a payout above risk.withdrawal_four_eyes_usd waits", async () => {
+    await member("dot", "finance");
+    await member("eve", "finance");
+    const u = await user();
+    const id = await deposit(u.token, "5000");
+    await s.post(`/admin/api/charges/${id}/approve`, {}, team.dot);
+    const small = await withdrawal(u.token, "200");
+    // dot credited the deposit: refused, with 403 and an audit row.
+    const self = await s.post(`/admin/api/draws/${small}/approve`, {}, team.dot);
+    expect(self.msg).toBe(
+      "You put money into this account today (a deposit credited or an adjustment booked): another operator pays out this withdrawal",
+    );
+    expect((await s.get("/admin/api/audit?actor=dot", team.sue)).data.data[0]).toMatchObject({
+      action: "denied",
+      target: "POST /admin/api/draws/:id/approve",
+    });
+    // So is who filed an adjustment another approved, and who approved it.
+    const adj = await s.post(
+      "/admin/api/adjustments",
+      { uid: u.uid, amount: "1500", remark: "Promotion" },
+      team.eve,
+    );
+    await decide("ann", adj.data.pending_request.id, "approve");
+    for (const who of ["eve", "ann"])
+      expect((await s.post(`/admin/api/draws/${small}/approve`, {}, team[who])).msg, who).toMatch(
+        /^You put money into this account today/,
+      );
+    // Anyone else pays a small withdrawal alone.
+    await member("fay", "finance");
+    expect((await s.post(`/admin/api/draws/${small}/approve`, {}, team.fay)).data).toMatchObject({
+      status: 1,
+    });
+    // Above the withdrawal amount (lowered here to 1,000 USD by two admins): a second operator.
+    await setRisk("risk.withdrawal_four_eyes_usd", "1000");
+    try {
+      const big = await withdrawal(u.token, "1000.01");
+      const filed = await s.post(`/admin/api/draws/${big}/approve`, {}, team.fay);
+      expect(filed.data.pending_request).toMatchObject({
+        kind: "draw.approve",
+        target: `draw:${big}`,
+        summary: "above risk.withdrawal_four_eyes_usd 1000.00",
+        subject: { uid: u.uid, amount: "1000.01" },
+      });
+      // Its approver may not be one who put money in today either.
+      expect((await decide("dot", filed.data.pending_request.id, "approve")).msg).toMatch(
+        /^You put money into this account today/,
+      );
+      const paid = await decide("cid", filed.data.pending_request.id, "approve");
+      expect(paid.data).toMatchObject({ status: 1, decided_by: "cid" });
+      expect(paid.data.result).toMatchObject({ id: big, status: 1 });
+    } finally {
+      await setRisk("risk.withdrawal_four_eyes_usd", "10000");
+    }
+  });
+
+  it("an operator's running total of the day passes risk.operator_daily_usd: each further move waits", async () => {
+    await member("gil", "finance");
+    await setRisk("risk.operator_daily_usd", "1500");
+    try {
+      const u = await user();
+      const one = await deposit(u.token, "1000");
+      expect((await s.post(`/admin/api/charges/${one}/approve`, {}, team.gil)).data).toMatchObject({
+        status: 1,
+      });
+      const two = await deposit(u.token, "500.01");
+      const filed = await s.post(`/admin/api/charges/${two}/approve`, {}, team.gil);
+      expect(filed.data.pending_request.summary).toBe(
+        "gil's money moved alone today 1500.01, above risk.operator_daily_usd 1500.00",
+      );
+      // An adjustment counts toward it by its size, a debit too.
+      const debit = await s.post(
+        "/admin/api/adjustments",
+        { uid: u.uid, amount: "-500.01", remark: "Reversal" },
+        team.gil,
+      );
+      expect(debit.data.pending_request.summary).toBe(
+        "-500.01 USD: gil's money moved alone today 1500.01, above risk.operator_daily_usd 1500.00",
+      );
+      // What a second operator approved counts toward nobody's: gil may still move 500 alone.
+      await decide("bob", filed.data.pending_request.id, "approve");
+      const three = await deposit(u.token, "500");
+      expect(
+        (await s.post(`/admin/api/charges/${three}/approve`, {}, team.gil)).data,
+      ).toMatchObject({ status: 1 });
+    } finally {
+      await setRisk("risk.operator_daily_usd", "50000");
+    }
+  });
+
+  it("a user's adjustments of the day add up: one split in parts needs the same second operator", async () => {
+    await member("hal", "finance");
+    await member("ivy", "finance");
+    const u = await user();
+    const adjust = (who: string, amount: string) =>
+      s.post("/admin/api/adjustments", { uid: u.uid, amount, remark: "Rebate" }, team[who]);
+    expect((await adjust("hal", "600")).data).toMatchObject({ action: "adjustment" });
+    const second = await adjust("ivy", "400.01");
+    expect(second.data.pending_request.summary).toBe(
+      "+400.01 USD: the user's adjustments today 1000.01, above risk.adjustment_four_eyes_usd 1000.00",
+    );
+    expect(await balance(u.token)).toBe(600);
+    expect((await adjust("ivy", "400")).data).toMatchObject({ action: "adjustment" });
+    expect(await balance(u.token)).toBe(1000);
+  });
+
+  it("a role without the permission gets 403, and the attempt is on record", async () => {
+    const u = await user();
+    const filed = await s.post(
+      "/admin/api/adjustments",
+      { uid: u.uid, amount: "5000", remark: "Goodwill" },
+      team.ann,
+    );
+    const res = await fetch(
+      `${s.base}/admin/api/requests/${filed.data.pending_request.id}/approve`,
+      {
+        method: "POST",
+        headers: { ...team.sue.headers, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ remark: "Looks fine" }).toString(),
+      },
+    );
+    expect(res.status).toBe(403);
+    const log = (await s.get("/admin/api/audit?actor=sue", team.sue)).data.data;
+    expect(log.slice(0, 2)).toMatchObject([
+      { action: "denied", target: "POST /admin/api/requests/:id/approve" },
+      {
+        action: "request.refused",
+        target: `request:${filed.data.pending_request.id}`,
+        remark: "approve: operator_forbidden",
+      },
+    ]);
+    expect(await balance(u.token)).toBe(0);
   });
 });

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkLedger } from "../../upstream/modules/money/check.js";
 import { loginEmail, registerEmail, type Server } from "./accounts-helpers.js";
 import { asTeam, declareDeposit, startUpstream } from "./upstream-harness.js";
+import { clearOfUtcMidnight } from "../support/wait.js";
 
 const OPERATOR = "op-test-token-0123456789abcdef-0123";
 const TRON = "TJ8GzYaHquqyWfQH8bCeRBwz6Zmv3BboKk";
@@ -23,6 +24,8 @@ let closed: Server;
 let seq = 0;
 
 beforeAll(async () => {
+  // A deposit credited today keeps its operator from paying the user out today: never at midnight.
+  await clearOfUtcMidnight();
   s = await startUpstream({
     tmpPrefix: "tp-op-",
     seededDeposits: "shown",
@@ -38,7 +41,7 @@ beforeAll(async () => {
     tmpPrefix: "tp-op-off-",
     config: { simulate: false, operatorToken: null },
   });
-}, 60_000);
+}, 160_000);
 
 afterAll(async () => {
   await s?.close();
@@ -159,10 +162,18 @@ describe("operator API", () => {
     ).toEqual([
       ["token", "charge.invalid", `charge:${c}`, 99.5, 99.5],
       ["token", "charge.reject", `charge:${b}`, 99.5, 99.5],
+      // A refused decision leaves its row: the late reject, and the filer's own approval.
+      ["token", "request.refused", `request:${rid}`, null, null],
       ["harness-approver", "request.approve", `request:${rid}`, null, null],
       ["harness-approver", "charge.approve", `charge:${a}`, 0, 99.5],
+      ["token", "request.refused", `request:${rid}`, null, null],
       ["token", "request.create", `request:${rid}`, null, null],
     ]);
+    expect(
+      log.data.data
+        .filter((r: any) => r.action === "request.refused" && r.target === `request:${rid}`)
+        .map((r: any) => r.remark),
+    ).toEqual(["reject: request_decided", "approve: request_own"]);
     expect(log.data.data.find((r: any) => r.action === "charge.approve")).toMatchObject({
       amount: 99.5,
       remark: "received 99.50 of 100.00",
@@ -194,7 +205,18 @@ describe("operator API", () => {
       d2,
     ]);
 
-    expect((await s.post(`/admin/api/draws/${d1}/approve`, {}, op)).data).toMatchObject({
+    // Who credited this user's deposit today does not also pay them out.
+    const self = await fetch(`${s.base}/admin/api/draws/${d1}/approve`, {
+      method: "POST",
+      headers: { ...op.headers, "content-type": "application/x-www-form-urlencoded" },
+      body: "",
+    });
+    expect(self.status).toBe(403);
+    expect(((await self.json()) as { msg: string }).msg).toBe(
+      "You put money into this account today (a deposit credited or an adjustment booked): another operator pays out this withdrawal",
+    );
+    expect(await balance(u.token)).toMatchObject({ balance: 200, lock_balance: 300 });
+    expect((await s.asApprover(`/admin/api/draws/${d1}/approve`)).data).toMatchObject({
       status: 1,
     });
     expect(await balance(u.token)).toMatchObject({ balance: 200, lock_balance: 200 });
@@ -473,7 +495,7 @@ describe("operator API", () => {
       address,
     });
     // Paid as requested.
-    const paid = await s.post(`/admin/api/draws/${d.data.id}/approve`, {}, op);
+    const paid = await s.asApprover(`/admin/api/draws/${d.data.id}/approve`);
     expect(paid.data).toMatchObject({ status: 1, currency: asked, address });
   });
 

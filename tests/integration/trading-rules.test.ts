@@ -134,9 +134,10 @@ describe("closing needs a fresh quote and an open market", () => {
 
     it("closes are refused from Friday 21:00 UTC; a pending order reached then fills on Sunday's open", async () => {
       const friday = next(5, 20, 59);
+      // Before the clock moves: the setting waits for a second operator, whose sign-in is today's.
+      await setSetting("market.always_open", "0");
       vi.useFakeTimers({ toFake: ["Date"] });
       vi.setSystemTime(friday);
-      await setSetting("market.always_open", "0");
       const { token, id } = await demo();
       feed.set("EURUSD", 1.1);
       const o = await post("/v1/api/forex/submit", market(), token);

@@ -96,6 +96,11 @@ export interface Server {
   setting(key: string, value: string): Promise<void>;
   /** Approves a pending four-eyes request as that second operator; the approved request. */
   approve(id: number): Promise<unknown>;
+  /**
+   * Posts to the operator API as that second operator: another person than OPERATOR_TOKEN, as when
+   * the one who credited a user's deposit today may not pay that user out.
+   */
+  asApprover<T = any>(p: string, body?: Record<string, string | number>): Promise<Env<T>>;
   close(): Promise<void>;
 }
 
@@ -192,6 +197,10 @@ export async function startUpstream(opts: StartOptions = {}): Promise<Server> {
       if (isPendingApproval(r.data)) await approve(r.data.pending_request.id);
     },
     approve,
+    asApprover: async (p, body) =>
+      postEnv(base, p, body, {
+        headers: { authorization: `Bearer ${await approverToken()}` },
+      }),
     async close() {
       await up.close();
       fs.rmSync(dir, { recursive: true, force: true });

@@ -20,3 +20,15 @@ export async function until(
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
+
+const UTC_DAY_MS = 86_400_000;
+
+/**
+ * Resolves at once unless fewer than `marginMs` remain of the UTC day; then once the next UTC day
+ * has begun. For a file whose expectations count one UTC day's totals (the money controls), so
+ * its outcome is the same whatever the hour it runs at. Its hook's timeout must exceed `marginMs`.
+ */
+export async function clearOfUtcMidnight(marginMs = 90_000): Promise<void> {
+  const left = UTC_DAY_MS - (Date.now() % UTC_DAY_MS);
+  if (left < marginMs) await new Promise((r) => setTimeout(r, left + 1_000));
+}

@@ -50,7 +50,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const v = form.value;
   const r =
     v.intent === "approve"
-      ? await approveCharge({ request, op }, v.id, v.amount)
+      ? await approveCharge({ request, op }, v.id, v.amount, v.remark)
       : await decideCharge({ request, op }, v.intent, v.id, v.remark);
   if (!r.ok)
     return data(

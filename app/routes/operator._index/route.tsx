@@ -9,7 +9,14 @@ import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
 import { CHARGE_STATUS } from "@contract/enums";
 import { FormErrors, Hidden } from "~/components/Form";
-import { Pager, RemarkForm, StatusTabs, useQueueRefusals, ConsoleList } from "~/components/Console";
+import {
+  ApprovalNoteField,
+  Pager,
+  RemarkForm,
+  StatusTabs,
+  useQueueRefusals,
+  ConsoleList,
+} from "~/components/Console";
 import { CHARGE_TABS, useConsoleCan } from "~/utils/console";
 import { formatMoney } from "~/utils/format";
 import type { action, loader } from "./charges.server";
@@ -106,6 +113,7 @@ export default function Charges() {
                       placeholder={String(c.number)}
                     />
                   </div>
+                  <ApprovalNoteField id={c.id} />
                   <button type="submit" className="btn btn-primary">
                     {t("approve")}
                   </button>

@@ -19,7 +19,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const v = form.value;
   const r =
     v.intent === "approve"
-      ? await approveDraw({ request, op }, v.id)
+      ? await approveDraw({ request, op }, v.id, v.remark)
       : await rejectDraw({ request, op }, v.id, v.remark);
   if (!r.ok)
     return data(

@@ -8,7 +8,14 @@ import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
 import { WITHDRAW_STATUS } from "@contract/enums";
 import { FormErrors, Hidden } from "~/components/Form";
-import { Pager, RemarkForm, StatusTabs, useQueueRefusals, ConsoleList } from "~/components/Console";
+import {
+  ApprovalNoteField,
+  Pager,
+  RemarkForm,
+  StatusTabs,
+  useQueueRefusals,
+  ConsoleList,
+} from "~/components/Console";
 import { DRAW_TABS, useConsoleCan } from "~/utils/console";
 import { formatMoney } from "~/utils/format";
 import type { action, loader } from "./draws.server";
@@ -81,6 +88,7 @@ export default function Draws() {
                   <Hidden name="intent" value="approve" />
                   <Hidden name="id" value={w.id} />
                   <FormErrors errors={errorsFor("approve", w.id)} />
+                  <ApprovalNoteField id={w.id} />
                   <button type="submit" className="btn btn-primary">
                     {t("mark_paid")}
                   </button>

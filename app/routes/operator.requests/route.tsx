@@ -1,8 +1,9 @@
 /**
  * Four-eyes requests (/operator/requests): actions another operator filed for a second pair of eyes
- * (a change to where users send money, a security setting, a large adjustment, a deposit approved
- * for another amount), by status (pending first), newest first; each with what it changes, who
- * asked and when. A pending request another operator filed can be approved (it takes effect then)
+ * (a change to where users send money, a risk or security setting, an adjustment, a deposit credited
+ * or a withdrawal paid above what one operator may move alone), by status (pending first), newest
+ * first; each with what it changes, whose money it moves (uid, e-mail or mobile, balance now,
+ * amount), the requester's note, who asked and when. A pending request another operator filed can be approved (it takes effect then)
  * or rejected, each with a remark, by a role that holds its permission. Plain forms and links.
  */
 import { useActionData, useLoaderData } from "@remix-run/react";
@@ -11,6 +12,7 @@ import { REQUEST_STATUS } from "@contract/api/admin";
 import { FormErrors } from "~/components/Form";
 import { Pager, RemarkForm, StatusTabs, useQueueRefusals, ConsoleList } from "~/components/Console";
 import { REQUEST_TABS, useConsoleCan } from "~/utils/console";
+import { formatMoney } from "~/utils/format";
 import type { action, loader } from "./requests.server";
 
 export { action, loader } from "./requests.server";
@@ -51,6 +53,27 @@ export default function Requests() {
               <dd className="mono" data-testid="request-summary">
                 {r.summary}
               </dd>
+              {r.subject ? (
+                <>
+                  <dt>{t("user")}</dt>
+                  <dd data-testid="request-user">
+                    <span className="mono">{r.subject.uid}</span>{" "}
+                    {r.subject.email ?? r.subject.mobile ?? ""}
+                  </dd>
+                  <dt>{t("request_balance_now")}</dt>
+                  <dd data-testid="request-balance">
+                    {formatMoney(r.subject.balance, d.lang)} USD
+                  </dd>
+                  <dt>{t("amount")}</dt>
+                  <dd data-testid="request-amount">{formatMoney(r.subject.amount, d.lang)} USD</dd>
+                </>
+              ) : null}
+              {r.note ? (
+                <>
+                  <dt>{t("request_note")}</dt>
+                  <dd data-testid="request-note">{r.note}</dd>
+                </>
+              ) : null}
               <dt>{t("requested_by")}</dt>
               <dd data-testid="request-by">
                 {r.requested_by} {r.requested_at} UTC

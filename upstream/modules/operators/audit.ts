@@ -15,6 +15,8 @@ export interface AuditEntry {
   balanceAfterMicro?: number | null;
   remark?: string | null;
   at?: number;
+  /** The four-eyes request whose approval carries the action out (null: one operator acted alone). */
+  requestId?: number | null;
 }
 
 /** Appends a row (now, unless the entry says when); its id. */
@@ -29,6 +31,7 @@ export function writeAudit(db: DB, e: AuditEntry): number {
     balanceAfterMicro: e.balanceAfterMicro ?? null,
     remark: e.remark ?? null,
     createdAt: e.at ?? Date.now(),
+    requestId: e.requestId ?? null,
   });
 }
 

@@ -47,6 +47,13 @@ export function drawUserAndDecider(
     .get(p.id) as (UserRefRow & { decided_by: string | null }) | undefined;
 }
 
+/** A user as the console names them, or undefined. */
+export function userRefById(db: DB, p: { userId: number }): UserRefRow | undefined {
+  return db
+    .prepare("SELECT id AS user_id, uid, email, mobile FROM users WHERE id = ?")
+    .get(p.userId) as UserRefRow | undefined;
+}
+
 /** The ids of one status of a queue (deposits or withdrawals), oldest first; with their total. */
 export function queueIds(
   db: DB,

@@ -10,6 +10,8 @@ export interface RequestRecord {
   target: string;
   payload: Record<string, unknown>;
   summary: string;
+  /** The requesting operator's own words, or null. */
+  note: string | null;
   status: number;
   requestedBy: string;
   requestedAt: number;
@@ -25,6 +27,7 @@ interface Row {
   target: string;
   payload: string;
   summary: string;
+  note: string | null;
   status: number;
   requested_by: string;
   requested_at: number;
@@ -40,6 +43,7 @@ const toRecord = (r: Row): RequestRecord => ({
   target: r.target,
   payload: JSON.parse(r.payload) as Record<string, unknown>,
   summary: r.summary,
+  note: r.note,
   status: r.status,
   requestedBy: r.requested_by,
   requestedAt: r.requested_at,
@@ -57,13 +61,14 @@ export function insertRequest(
     target: string;
     payload: Record<string, unknown>;
     summary: string;
+    note: string | null;
     requestedBy: string;
     requestedAt: number;
   },
 ): number {
   const r = db
     .prepare(
-      "INSERT INTO operator_requests (kind, permission, target, payload, summary, requested_by, requested_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO operator_requests (kind, permission, target, payload, summary, note, requested_by, requested_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     )
     .run(
       p.kind,
@@ -71,6 +76,7 @@ export function insertRequest(
       p.target,
       JSON.stringify(p.payload),
       p.summary,
+      p.note,
       p.requestedBy,
       p.requestedAt,
     );

@@ -10,7 +10,10 @@
  * - an approval whose action is refused (the deposit was decided meanwhile, the balance no longer
  *   covers the adjustment) changes nothing and leaves the request pending, to be rejected;
  * - each step writes its audit row (request.create, request.approve, request.reject) in the same
- *   transaction, besides the action's own row.
+ *   transaction, besides the action's own row, which names the request (audit.request_id);
+ * - a decision refused (not the approver's to make, already decided, or no longer possible: the
+ *   deposit was decided meanwhile, the balance no longer covers it) changes nothing and leaves its
+ *   own audit row, request.refused, naming the refusal.
  */
 import { can, TOKEN_ACTOR, type Permission } from "@contract/operators";
 import { REQUEST_STATUS, type RequestKind } from "@contract/api/admin";
@@ -34,6 +37,8 @@ export interface NewRequest {
   target: string;
   payload: Record<string, unknown>;
   summary: string;
+  /** The requesting operator's own words (an adjustment's reason, an approval's remark). */
+  note?: string | null;
 }
 
 /**
@@ -53,7 +58,12 @@ export class Requests {
   create(n: NewRequest, by: OperatorCaller): RequestRecord {
     return this.db.transaction(() => {
       const at = this.now();
-      const id = insertRequest(this.db, { ...n, requestedBy: by.actor, requestedAt: at });
+      const id = insertRequest(this.db, {
+        ...n,
+        note: n.note || null,
+        requestedBy: by.actor,
+        requestedAt: at,
+      });
       writeAudit(this.db, {
         actor: by.actor,
         action: "request.create",
@@ -78,6 +88,34 @@ export class Requests {
    * whose role holds the request's permission.
    */
   decide(
+    id: number,
+    by: OperatorCaller,
+    approve: boolean,
+    remark: string,
+  ): { request: RequestRecord; result: unknown } {
+    try {
+      return this.decided(id, by, approve, remark);
+    } catch (err) {
+      // The decision's transaction rolled back: its refusal is recorded on its own.
+      if (err instanceof DomainError) this.refused(id, by, approve, err);
+      throw err;
+    }
+  }
+
+  /** The audit row of a refused decision (request.refused): who, which, and why. */
+  private refused(id: number, by: OperatorCaller, approve: boolean, err: DomainError): void {
+    this.db.transaction(() =>
+      writeAudit(this.db, {
+        actor: by.actor,
+        action: "request.refused",
+        target: `request:${id}`,
+        remark: `${approve ? "approve" : "reject"}: ${err.key}`,
+        at: this.now(),
+      }),
+    )();
+  }
+
+  private decided(
     id: number,
     by: OperatorCaller,
     approve: boolean,

@@ -36,13 +36,15 @@ const url: Check = (v) =>
 const num = (db: DB, key: string) => Number(getSetting(db, key));
 
 /**
- * `fourEyes`: a change waits for a second operator (requests.ts): the abuse limits, the sign-up
- * captcha and verification, where users are sent for support and complaints, the deposit bounds
- * and the four-eyes amount of adjustments itself.
+ * `fourEyes`: a change waits for a second operator (requests.ts): every risk setting (`risk.*`:
+ * margin call and stop-out levels, the money controls' amounts), the fee rule, the market's hours
+ * and quote age, the abuse limits, the sign-up captcha and verification, where users are sent for
+ * support and complaints, and the deposit bounds.
  */
 export const SETTINGS: Record<string, { check: Check; limit?: string; fourEyes?: boolean }> = {
   trade_fee_type: {
     check: oneOf("1", "2"),
+    fourEyes: true,
   },
   "trade.max_lots": { check: positiveDecimal(2) },
   "trade.max_orders": {
@@ -50,9 +52,11 @@ export const SETTINGS: Record<string, { check: Check; limit?: string; fourEyes?:
   },
   "market.stale_after_s": {
     check: intIn(1, 3600),
+    fourEyes: true,
   },
-  "market.always_open": { check: flag },
+  "market.always_open": { check: flag, fourEyes: true },
   "risk.margin_call_pct": {
+    fourEyes: true,
     check: (v, db) =>
       intIn(1, 10_000)(v, db) ??
       (Number(v) > num(db, "risk.stop_out_pct")
@@ -60,6 +64,7 @@ export const SETTINGS: Record<string, { check: Check; limit?: string; fourEyes?:
         : { key: "setting_margin_call_above_stop_out" }),
   },
   "risk.stop_out_pct": {
+    fourEyes: true,
     check: (v, db) =>
       intIn(0, 10_000)(v, db) ??
       (Number(v) < num(db, "risk.margin_call_pct")
@@ -68,6 +73,9 @@ export const SETTINGS: Record<string, { check: Check; limit?: string; fourEyes?:
   },
   "demo.initial_balance": { check: positiveDecimal(2) },
   "risk.adjustment_four_eyes_usd": { check: positiveDecimal(2), fourEyes: true },
+  "risk.deposit_four_eyes_usd": { check: positiveDecimal(2), fourEyes: true },
+  "risk.withdrawal_four_eyes_usd": { check: positiveDecimal(2), fourEyes: true },
+  "risk.operator_daily_usd": { check: positiveDecimal(2), fourEyes: true },
   "upload.max_megapixels": { check: intIn(1, 40) },
   "deposit.min_usd": {
     fourEyes: true,

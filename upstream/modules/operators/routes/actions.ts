@@ -8,10 +8,11 @@ import type { AppContext } from "../../../platform/context.js";
 import { CODE_FAIL, DomainError } from "../../../platform/errors.js";
 import type { OperatorCaller } from "../../../platform/http/operator-guard.js";
 import { getSetting, setSetting as setStoredSetting } from "../../../platform/settings.js";
-import { dec, MICRO, toMicro } from "../../money/decimal.js";
+import { dec, MICRO } from "../../money/decimal.js";
 import { auditRecord, writeAudit } from "../audit.js";
 import { SETTINGS } from "../settings-registry.js";
 import { accountRoleOf } from "../console-store.js";
+import { assertMayPayOut } from "../money-controls.js";
 import { notFound, receivedNote } from "./shared.js";
 import { auditView } from "./views.js";
 
@@ -24,6 +25,8 @@ interface MoneyAction<T> {
   run: () => T;
   amountMicro: (result: T) => number | null;
   remark: string | null;
+  /** The four-eyes request whose approval carries it out; null or absent: one operator alone. */
+  requestId?: number | null;
 }
 
 /** Runs an action on a user's money with its audit row, in one transaction. */
@@ -47,6 +50,7 @@ export function audited<T>(ctx: AppContext, a: MoneyAction<T>): T {
       balanceBeforeMicro: before.balanceMicro,
       balanceAfterMicro: after.balanceMicro,
       remark: [a.remark, lock].filter(Boolean).join("; ") || null,
+      requestId: a.requestId ?? null,
     });
     return result;
   });
@@ -66,12 +70,16 @@ export function drawOwner(ctx: AppContext, id: number) {
   return d;
 }
 
-/** The deposit approval as booked: credited (`received`, or as declared), with its audit row, by `op`. */
+/**
+ * The deposit approval as booked: credited (`received`, or as declared), with its audit row, by
+ * `op` (as the approver of request `requestId`, when a second operator was needed).
+ */
 export function approveDeposit(
   ctx: AppContext,
   op: OperatorCaller,
   id: number,
   received: number | null,
+  requestId: number | null = null,
 ) {
   const c = chargeOwner(ctx, id);
   return audited(ctx, {
@@ -85,10 +93,36 @@ export function approveDeposit(
       received !== null && received !== c.amountMicro
         ? receivedNote(received, c.amountMicro)
         : null,
+    requestId,
   });
 }
 
-/** An adjustment booked with its audit row, by `op`; never takes a balance below zero. */
+/**
+ * A withdrawal paid, with its audit row, by `op` (as the approver of request `requestId`, when a
+ * second operator was needed); refused to an operator who put money into the account today.
+ */
+export function approveWithdrawal(
+  ctx: AppContext,
+  op: OperatorCaller,
+  id: number,
+  requestId: number | null = null,
+) {
+  const d = drawOwner(ctx, id);
+  return ctx.money.transaction(() => {
+    assertMayPayOut(ctx.db, { actor: op.actor, userId: d.userId, nowMs: Date.now() });
+    return audited(ctx, {
+      op,
+      action: "draw.approve",
+      target: `draw:${id}`,
+      userId: d.userId,
+      run: () => ctx.withdrawals.approve(id, op.actor),
+      amountMicro: (r) => r.amountMicro,
+      remark: null,
+      requestId,
+    });
+  });
+}
+
 /**
  * An adjustment books only on a person's own account: a copy's account and a strategy trader's are
  * refused (adjustment_copy_account, adjustment_strategy_account), at filing and again at approval.
@@ -99,10 +133,15 @@ export function assertAdjustable(db: AppContext["db"], userId: number): void {
   if (role === "strategy") throw new DomainError("adjustment_strategy_account");
 }
 
+/**
+ * An adjustment booked with its audit row, by `op` (as the approver of request `requestId`, when a
+ * second operator was needed); never takes a balance below zero.
+ */
 export function bookAdjustment(
   ctx: AppContext,
   op: OperatorCaller,
   p: { userId: number; amountMicro: number; remark: string },
+  requestId: number | null = null,
 ): api.AuditRow {
   const { money, db } = ctx;
   assertAdjustable(db, p.userId);
@@ -126,14 +165,11 @@ export function bookAdjustment(
       balanceBeforeMicro: before.balanceMicro,
       balanceAfterMicro: after.balanceMicro,
       remark: p.remark,
+      requestId,
     });
     return auditView(auditRecord(db, id)!);
   });
 }
-
-/** Adjustments above this (micro-USD, either sign) need a second operator. */
-export const fourEyesAdjustmentMicro = (ctx: AppContext) =>
-  toMicro(dec(getSetting(ctx.db, "risk.adjustment_four_eyes_usd") ?? "1000"));
 
 /** A setting operators may change; refused for any other key (own keys only: never the prototype's). */
 export function settingEntry(key: string): (typeof SETTINGS)[string] {

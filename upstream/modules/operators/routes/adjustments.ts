@@ -1,6 +1,7 @@
 /**
  * Adjustments of a user's balance (POST /admin/api/adjustments): idempotent by key; above the
- * four-eyes amount (either sign) a second operator books it.
+ * four-eyes amount (either sign, alone or with the user's other adjustments that day) or above what
+ * the operator may move alone that day (money-controls.ts), a second operator books it.
  */
 import type { FastifyInstance } from "fastify";
 import * as api from "@contract/api/admin";
@@ -12,8 +13,10 @@ import { route } from "../../../platform/http/route.js";
 import { Idempotency } from "../../../platform/idempotency.js";
 import { dec, MICRO, usdToMicro } from "../../money/decimal.js";
 import { userIdByUid } from "../console-store.js";
-import { assertAdjustable, bookAdjustment, fourEyesAdjustmentMicro } from "./actions.js";
+import { secondOperatorReason } from "../money-controls.js";
+import { assertAdjustable, bookAdjustment } from "./actions.js";
 import { pending, requestsOf } from "./four-eyes.js";
+import { DomainError } from "../../../platform/errors.js";
 import { extras, INVALID, notFound } from "./shared.js";
 
 /** A signed amount other than zero as posted ("-12.50"; its schema bounds it), in micro-USD. */
@@ -40,15 +43,27 @@ export function registerAdjustmentRoutes(app: FastifyInstance, ctx: AppContext):
       return ctx.money.transaction(() => {
         const seen = idem.lookup<Envelope>(userId, key, "admin.adjustment", params);
         if (seen) return seen;
-        // Above the four-eyes amount (either sign), a second operator books it.
+        // A debit the balance cannot take is refused now, never filed for a second operator.
+        if (amountMicro < 0 && ctx.money.balances(userId)!.balanceMicro + amountMicro < 0)
+          throw new DomainError("insufficient_balance");
+        // Above the four-eyes amount (either sign, this one alone or with the user's others today),
+        // or above what the operator may move alone today: a second operator books it.
+        const reason = secondOperatorReason(ctx.db, {
+          move: "adjustment",
+          actor: op.actor,
+          userId,
+          amountMicro,
+          nowMs: Date.now(),
+        });
         const fresh =
-          Math.abs(amountMicro) > fourEyesAdjustmentMicro(ctx)
-            ? pending(requests, req, op, {
+          reason !== null
+            ? pending(ctx, requests, req, op, {
                 kind: "adjustment",
                 permission: "money",
                 target: `user:${userId}`,
                 payload: { userId, amountMicro, remark },
-                summary: `${amountMicro > 0 ? "+" : ""}${dec(amountMicro).div(MICRO).toFixed(2)} USD, ${remark}`,
+                summary: `${amountMicro > 0 ? "+" : ""}${dec(amountMicro).div(MICRO).toFixed(2)} USD: ${reason}`,
+                note: remark,
               })
             : ctx.ok(req, bookAdjustment(ctx, op, { userId, amountMicro, remark }));
         idem.store(userId, key, "admin.adjustment", params, fresh);

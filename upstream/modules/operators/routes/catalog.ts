@@ -56,7 +56,7 @@ function registerCatalogPart(
       const op = operatorOf(req);
       // A new place to send money (or to pay out from): always a second operator's decision.
       const { diff } = previewCatalog(db, cat, null, req.body);
-      return pending(requests, req, op, {
+      return pending(ctx, requests, req, op, {
         kind: "catalog",
         permission: "admin",
         target: `${cat.noun}:new`,
@@ -77,7 +77,7 @@ function registerCatalogPart(
       // operator (an address, a network, a bank account, a rate, showing an entry again).
       const immediate = columns.every((c) => c === "sort" || (c === "enabled" && !after[c]));
       if (!immediate)
-        return pending(requests, req, op, {
+        return pending(ctx, requests, req, op, {
           kind: "catalog",
           permission: "admin",
           target: `${cat.noun}:${id}`,

@@ -1,6 +1,7 @@
 /**
- * The deposit queue (/admin/api/charges): list, approve (another amount than declared, or above the
- * deposit maximum, waits for a second operator), reject, mark invalid.
+ * The deposit queue (/admin/api/charges): list, approve (another amount than declared, above the
+ * deposit maximum, or above what one operator may credit alone (money-controls.ts), waits for a
+ * second operator), reject, mark invalid.
  */
 import type { FastifyInstance } from "fastify";
 import * as api from "@contract/api/admin";
@@ -10,6 +11,7 @@ import { DomainError } from "../../../platform/errors.js";
 import { operatorOf } from "../../../platform/http/operator-guard.js";
 import { route } from "../../../platform/http/route.js";
 import { usdToMicro } from "../../money/decimal.js";
+import { secondOperatorReason } from "../money-controls.js";
 import { approveDeposit, audited, chargeOwner } from "./actions.js";
 import { pending, requestsOf } from "./four-eyes.js";
 import { extras, queuePage, receivedNote } from "./shared.js";
@@ -42,17 +44,34 @@ export function registerChargeRoutes(app: FastifyInstance, ctx: AppContext): voi
       const received = receivedOf(req.body.amount);
       if (c.status !== CHARGE_STATUS.UNCHECKED) throw new DomainError("deposit_already_decided");
       const credited = received ?? c.amountMicro;
-      // Another amount than declared, or more than any deposit may be: a second operator checks.
-      if (credited !== c.amountMicro || credited > ctx.deposits.bounds().maxMicro)
-        return pending(requests, req, op, {
-          kind: "charge.approve",
-          permission: "money",
-          target: `charge:${id}`,
-          payload: { id, received },
-          summary: receivedNote(credited, c.amountMicro),
-        });
-      approveDeposit(ctx, op, id, received);
-      return ctx.ok(req, chargeView(ctx, id));
+      // Read and booked in one transaction: two approvals cannot both pass one day's bound.
+      return ctx.money.transaction(() => {
+        // Another amount than declared, more than any deposit may be, or more than one operator
+        // may credit alone (money-controls.ts): a second operator checks.
+        const reasons = [
+          credited !== c.amountMicro || credited > ctx.deposits.bounds().maxMicro
+            ? receivedNote(credited, c.amountMicro)
+            : null,
+          secondOperatorReason(ctx.db, {
+            move: "deposit",
+            actor: op.actor,
+            userId: c.userId,
+            amountMicro: credited,
+            nowMs: Date.now(),
+          }),
+        ].filter((x): x is string => x !== null);
+        if (reasons.length > 0)
+          return pending(ctx, requests, req, op, {
+            kind: "charge.approve",
+            permission: "money",
+            target: `charge:${id}`,
+            payload: { id, received },
+            summary: reasons.join("; "),
+            note: req.body.remark,
+          });
+        approveDeposit(ctx, op, id, received);
+        return ctx.ok(req, chargeView(ctx, id));
+      });
     },
     extras,
   );

@@ -19,9 +19,9 @@ import {
 } from "../catalog.js";
 import { Requests, type Executor, type NewRequest } from "../requests.js";
 import { describeSetting } from "../settings-registry.js";
-import { applySetting, approveDeposit, bookAdjustment } from "./actions.js";
+import { applySetting, approveDeposit, approveWithdrawal, bookAdjustment } from "./actions.js";
 import { INVALID } from "./shared.js";
-import { chargeView, requestView } from "./views.js";
+import { chargeView, drawView, requestView } from "./views.js";
 
 /** The money catalogue's three parts, each with the schemas of its add and of its change. */
 const CATALOGS: { cat: AnyCatalog; add: z.ZodTypeAny; update: z.ZodTypeAny }[] = [
@@ -59,11 +59,21 @@ function executors(ctx: AppContext): Record<api.RequestKind, Executor> {
       return { key: p.key, value: p.value, describe: describeSetting("en", p.key) };
     },
     adjustment: (r, by) =>
-      bookAdjustment(ctx, by, r.payload as { userId: number; amountMicro: number; remark: string }),
+      bookAdjustment(
+        ctx,
+        by,
+        r.payload as { userId: number; amountMicro: number; remark: string },
+        r.id,
+      ),
     "charge.approve": (r, by) => {
       const p = r.payload as { id: number; received: number | null };
-      approveDeposit(ctx, by, p.id, p.received);
+      approveDeposit(ctx, by, p.id, p.received, r.id);
       return chargeView(ctx, p.id);
+    },
+    "draw.approve": (r, by) => {
+      const { id } = r.payload as { id: number };
+      approveWithdrawal(ctx, by, id, r.id);
+      return drawView(ctx, id);
     },
   };
 }
@@ -73,6 +83,7 @@ export const requestsOf = (ctx: AppContext) => new Requests(ctx.db, executors(ct
 
 /** The answer of an action filed for a second operator: nothing changed yet. */
 export function pending(
+  ctx: AppContext,
   requests: Requests,
   req: { lang: Lang },
   op: OperatorCaller,
@@ -82,6 +93,6 @@ export function pending(
   return {
     code: CODE.OK,
     msg: translate(req.lang, "request_pending", { id: filed.id }),
-    data: { pending_request: requestView(filed) } satisfies api.PendingApproval,
+    data: { pending_request: requestView(ctx, filed) } satisfies api.PendingApproval,
   };
 }

@@ -18,7 +18,7 @@ export function registerRequestRoutes(app: FastifyInstance, ctx: AppContext): vo
     async (req) => {
       const { status, page } = req.query;
       const { items, total } = requests.page(status, page, PAGE_SIZE);
-      return ctx.ok(req, { data: items.map(requestView), total });
+      return ctx.ok(req, { data: items.map((r) => requestView(ctx, r)), total });
     },
     extras,
   );
@@ -33,7 +33,7 @@ export function registerRequestRoutes(app: FastifyInstance, ctx: AppContext): vo
       async (req) => {
         const op = operatorOf(req);
         const done = requests.decide(req.params.id, op, approve, req.body.remark);
-        return ctx.ok(req, { ...requestView(done.request), result: done.result });
+        return ctx.ok(req, { ...requestView(ctx, done.request), result: done.result });
       },
       extras,
     );

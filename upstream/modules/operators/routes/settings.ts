@@ -42,7 +42,7 @@ export function registerSettingRoutes(app: FastifyInstance, ctx: AppContext): vo
       if (settingEntry(key).fourEyes) {
         // Checked now, so the approver sees a value that can take effect; checked again then.
         checkSetting(ctx, key, value);
-        return pending(requests, req, op, {
+        return pending(ctx, requests, req, op, {
           kind: "setting",
           permission: "admin",
           target: `setting:${key}`,

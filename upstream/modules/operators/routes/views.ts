@@ -3,7 +3,13 @@ import type * as api from "@contract/api/admin";
 import type { AppContext } from "../../../platform/context.js";
 import { wireTime } from "../../../platform/wire.js";
 import type { AuditRecord } from "../audit.js";
-import { chargeWithUser, drawUserAndDecider, type UserRefRow } from "../console-store.js";
+import { dec, MICRO } from "../../money/decimal.js";
+import {
+  chargeWithUser,
+  drawUserAndDecider,
+  userRefById,
+  type UserRefRow,
+} from "../console-store.js";
 import type { RequestRecord } from "../requests.js";
 import { usd } from "./shared.js";
 
@@ -59,12 +65,54 @@ export function drawView(ctx: AppContext, id: number): api.AdminDraw {
   };
 }
 
-export const requestView = (r: RequestRecord): api.OperatorRequest => ({
+const usdText = (micro: number) => dec(micro).div(MICRO).toFixed(2);
+
+/** The user and the amount a request moves (micro-USD), or null for a catalogue or setting change. */
+function movedBy(
+  ctx: AppContext,
+  r: RequestRecord,
+): { userId: number; amountMicro: number } | null {
+  switch (r.kind) {
+    case "adjustment": {
+      const p = r.payload as { userId: number; amountMicro: number };
+      return { userId: p.userId, amountMicro: p.amountMicro };
+    }
+    case "charge.approve": {
+      const p = r.payload as { id: number; received: number | null };
+      const c = ctx.deposits.get(p.id);
+      return c && { userId: c.userId, amountMicro: p.received ?? c.amountMicro };
+    }
+    case "draw.approve": {
+      const d = ctx.withdrawals.get((r.payload as { id: number }).id);
+      return d && { userId: d.userId, amountMicro: d.amountMicro };
+    }
+    default:
+      return null;
+  }
+}
+
+/** Whose money a request moves, as it stands now (the approver judges today's balance). */
+function subjectOf(ctx: AppContext, r: RequestRecord): api.RequestSubject | null {
+  const moved = movedBy(ctx, r);
+  const user = moved && userRefById(ctx.db, { userId: moved.userId });
+  if (!moved || !user) return null;
+  return {
+    uid: user.uid,
+    email: user.email,
+    mobile: user.mobile,
+    balance: usdText(ctx.money.balances(moved.userId)?.balanceMicro ?? 0),
+    amount: usdText(moved.amountMicro),
+  };
+}
+
+export const requestView = (ctx: AppContext, r: RequestRecord): api.OperatorRequest => ({
   id: r.id,
   kind: r.kind,
   permission: r.permission,
   target: r.target,
   summary: r.summary,
+  note: r.note,
+  subject: subjectOf(ctx, r),
   status: r.status,
   requested_by: r.requestedBy,
   requested_at: wireTime(r.requestedAt),

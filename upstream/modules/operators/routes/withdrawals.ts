@@ -1,15 +1,23 @@
-/** The withdrawal queue (/admin/api/draws): list, approve, reject (the held amount goes back). */
+/**
+ * The withdrawal queue (/admin/api/draws): list, approve (above what one operator may pay out alone,
+ * money-controls.ts, it waits for a second operator), reject (the held amount goes back).
+ */
 import type { FastifyInstance } from "fastify";
 import * as api from "@contract/api/admin";
 import type { AppContext } from "../../../platform/context.js";
 import { operatorOf } from "../../../platform/http/operator-guard.js";
 import { route } from "../../../platform/http/route.js";
-import { audited, drawOwner } from "./actions.js";
+import { WITHDRAW_STATUS } from "@contract/enums";
+import { DomainError } from "../../../platform/errors.js";
+import { assertMayPayOut, secondOperatorReason } from "../money-controls.js";
+import { approveWithdrawal, audited, drawOwner } from "./actions.js";
+import { pending, requestsOf } from "./four-eyes.js";
 import { extras, queuePage } from "./shared.js";
 import { drawView } from "./views.js";
 
 export function registerWithdrawalRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { withdrawals } = ctx;
+  const requests = requestsOf(ctx);
 
   route(
     app,
@@ -28,16 +36,29 @@ export function registerWithdrawalRoutes(app: FastifyInstance, ctx: AppContext):
       const op = operatorOf(req);
       const { id } = req.params;
       const d = drawOwner(ctx, id);
-      audited(ctx, {
-        op,
-        action: "draw.approve",
-        target: `draw:${id}`,
-        userId: d.userId,
-        run: () => withdrawals.approve(id, op.actor),
-        amountMicro: (r) => r.amountMicro,
-        remark: null,
+      if (d.status !== WITHDRAW_STATUS.REVIEWING) throw new DomainError("withdraw_already_decided");
+      return ctx.money.transaction(() => {
+        // Who put money into this account today pays none of it out, even with a second operator.
+        assertMayPayOut(ctx.db, { actor: op.actor, userId: d.userId, nowMs: Date.now() });
+        const reason = secondOperatorReason(ctx.db, {
+          move: "withdrawal",
+          actor: op.actor,
+          userId: d.userId,
+          amountMicro: d.amountMicro,
+          nowMs: Date.now(),
+        });
+        if (reason !== null)
+          return pending(ctx, requests, req, op, {
+            kind: "draw.approve",
+            permission: "money",
+            target: `draw:${id}`,
+            payload: { id },
+            summary: reason,
+            note: req.body.remark,
+          });
+        approveWithdrawal(ctx, op, id);
+        return ctx.ok(req, drawView(ctx, id));
       });
-      return ctx.ok(req, drawView(ctx, id));
     },
     extras,
   );
