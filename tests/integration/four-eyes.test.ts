@@ -237,6 +237,50 @@ describe("four-eyes approval", () => {
     expect(dup.msg).toBe("An entry with this currency and network already exists");
   });
 
+  it("an old catalogue request cannot undo a later change: it keeps only its own fields and is refused once the entry changed", async () => {
+    const channels = (await s.get("/admin/api/charge_channels", team.ada)).data as any[];
+    const eth = channels.find((c) => c.currency_code === "ETH" && c.protocol_code === "ERC20");
+    const path = `/admin/api/charge_channels/${eth.id}`;
+    const address = "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063";
+    // The console posts every field: only the address changes, and only it is filed.
+    const every = { address, usd_price: String(eth.usd_price), sort: String(eth.sort) };
+    const old = (await s.post(path, every, team.ada)).data.pending_request;
+    expect(old.summary).toBe(`address: ${eth.address} -> ${address}`);
+    // A later change of the price is approved first.
+    const price = (
+      await s.post(path, { ...every, address: eth.address, usd_price: "3300" }, team.max)
+    ).data.pending_request;
+    expect(price.summary).toBe(`usd_price: ${eth.usd_price} -> 3300`);
+    await decide("ada", price.id, "approve");
+    // The old request still reads as it would change the entry now...
+    const listed = (await s.get("/admin/api/requests?status=0", team.sue)).data.data;
+    expect(listed.find((r: any) => r.id === old.id).summary).toBe(
+      `address: ${eth.address} -> ${address}`,
+    );
+    // ...but the entry changed since it was filed: refused, with the reason, and nothing undone.
+    const late = await decide("max", old.id, "approve");
+    expect(late.msg).toBe(
+      "This entry has changed since the request was filed: reject the request and file the change again against the entry as it is now",
+    );
+    const now = ((await s.get("/admin/api/charge_channels", team.ada)).data as any[]).find(
+      (c) => c.id === eth.id,
+    );
+    expect(now).toMatchObject({ address: eth.address, usd_price: "3300" });
+    expect((await s.get("/admin/api/audit?actor=max", team.sue)).data.data[0]).toMatchObject({
+      action: "request.refused",
+      remark: "approve: catalog_changed_since",
+    });
+    // Filed again against today's entry, it takes effect and keeps the new price.
+    const again = (await s.post(path, { ...every, usd_price: "3300" }, team.ada)).data
+      .pending_request;
+    expect(again.summary).toBe(`address: ${eth.address} -> ${address}`);
+    await decide("max", again.id, "approve");
+    const after = ((await s.get("/admin/api/charge_channels", team.ada)).data as any[]).find(
+      (c) => c.id === eth.id,
+    );
+    expect(after).toMatchObject({ address, usd_price: "3300" });
+  });
+
   it("an abuse limit or another security setting waits for another admin; a plain setting does not", async () => {
     const set = (key: string, value: string) =>
       s.post("/admin/api/settings", { key, value }, team.ada);

@@ -186,6 +186,60 @@ function getRow(db: DB, cat: AnyCatalog, id: number): Row | undefined {
 /** Any of the three catalogues (each view is an object of its own shape). */
 export type AnyCatalog = Catalog<object>;
 
+/** A filed catalogue request: an add (`id` null) or the fields a change sets, with the entry then. */
+export interface CatalogPayload {
+  noun: string;
+  id: number | null;
+  body: Record<string, unknown>;
+  /** The entry as it stood when the change was filed (absent on requests filed before it was kept). */
+  atFiling?: Row;
+}
+
+/** The catalogue named `noun` ("charge_channel", "wire_account", "draw_currency"), or undefined. */
+export const catalogByNoun = (noun: string): AnyCatalog | undefined =>
+  [CHARGE_CHANNELS, WIRE_ACCOUNTS, DRAW_CURRENCIES].find((c) => c.noun === noun) as
+    AnyCatalog | undefined;
+
+/**
+ * What a pending catalogue change would change as its entry stands now (the approver judges today's
+ * entry), or null for an add, an entry no longer there or a change that no longer reads.
+ */
+export function catalogChangeNow(db: DB, p: CatalogPayload): string | null {
+  const cat = p.id === null ? undefined : catalogByNoun(p.noun);
+  return cat && p.id !== null ? changeAsNow(db, cat, p.id, p.body) : null;
+}
+
+/** Entry `id` of a catalogue as stored (every column), or undefined. */
+export function catalogEntry(db: DB, cat: AnyCatalog, id: number): Row | undefined {
+  return getRow(db, cat, id);
+}
+
+/** True when two stored states of an entry hold the same value in every column. */
+export function sameEntry(a: Row, b: Row): boolean {
+  const columns = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...columns].every((c) => String(a[c] ?? null) === String(b[c] ?? null));
+}
+
+/**
+ * What a filed change of entry `id` would change as the entry stands now ("address: A -> B"), or
+ * null when the entry is gone or the change no longer reads.
+ */
+export function changeAsNow(
+  db: DB,
+  cat: AnyCatalog,
+  id: number,
+  body: Record<string, unknown>,
+): string | null {
+  const now = getRow(db, cat, id);
+  if (!now) return null;
+  try {
+    return changes(cat, now, merged(cat, body, now));
+  } catch (err) {
+    if (err instanceof DomainError) return null;
+    throw err;
+  }
+}
+
 export function listCatalog(db: DB, cat: AnyCatalog): object[] {
   return catalogRows(db, { table: cat.table }).map(cat.view);
 }

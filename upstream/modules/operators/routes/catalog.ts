@@ -9,6 +9,7 @@ import { operatorOf } from "../../../platform/http/operator-guard.js";
 import { route } from "../../../platform/http/route.js";
 import {
   type AnyCatalog,
+  catalogEntry,
   CHARGE_CHANNELS,
   DRAW_CURRENCIES,
   listCatalog,
@@ -24,6 +25,18 @@ import { extras } from "./shared.js";
 function catalogBody(cat: AnyCatalog, body: Record<string, unknown>): Record<string, unknown> {
   const kept: Record<string, unknown> = {};
   for (const f of cat.fields) if (body[f.name] !== undefined) kept[f.name] = body[f.name];
+  return kept;
+}
+
+/** The fields of a posted change whose columns it changes (the console posts every field). */
+function changedBody(
+  cat: AnyCatalog,
+  body: Record<string, unknown>,
+  columns: Set<string>,
+): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const f of cat.fields)
+    if (body[f.name] !== undefined && columns.has(f.column ?? f.name)) kept[f.name] = body[f.name];
   return kept;
 }
 
@@ -81,7 +94,14 @@ function registerCatalogPart(
           kind: "catalog",
           permission: "admin",
           target: `${cat.noun}:${id}`,
-          payload: { noun: cat.noun, id, body: catalogBody(cat, req.body) },
+          // Only the fields this change sets, and the entry as it stood when filed: an approval
+          // applies them to that state only, never over a later change (four-eyes.ts).
+          payload: {
+            noun: cat.noun,
+            id,
+            body: changedBody(cat, req.body, new Set(columns)),
+            atFiling: catalogEntry(db, cat, id),
+          },
           summary: diff,
         });
       return ctx.ok(req, updateCatalog(db, cat, id, req.body, op.actor));

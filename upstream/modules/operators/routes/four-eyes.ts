@@ -12,6 +12,9 @@ import { translate, type Lang } from "../../../platform/i18n.js";
 import {
   addToCatalog,
   type AnyCatalog,
+  type CatalogPayload,
+  catalogEntry,
+  sameEntry,
   CHARGE_CHANNELS,
   DRAW_CURRENCIES,
   updateCatalog,
@@ -30,6 +33,12 @@ const CATALOGS: { cat: AnyCatalog; add: z.ZodTypeAny; update: z.ZodTypeAny }[] =
   { cat: DRAW_CURRENCIES, add: api.addDrawCurrency.body, update: api.updateDrawCurrency.body },
 ];
 
+function catalogPart(noun: string) {
+  const part = CATALOGS.find((c) => c.cat.noun === noun);
+  if (!part) throw new Error(`unknown catalogue ${noun}`);
+  return part;
+}
+
 /**
  * A filed catalogue change's fields as its endpoint's schema reads them: read again when approved,
  * so a request filed before a rule changed takes effect only as today's rule reads it.
@@ -46,12 +55,15 @@ function executors(ctx: AppContext): Record<api.RequestKind, Executor> {
   const { db } = ctx;
   return {
     catalog: (r, by) => {
-      const p = r.payload as { noun: string; id: number | null; body: unknown };
-      const part = CATALOGS.find((c) => c.cat.noun === p.noun);
-      if (!part) throw new Error(`request ${r.id}: unknown catalogue ${p.noun}`);
-      return p.id === null
-        ? addToCatalog(db, part.cat, filedFields(part.add, p.body), by.actor)
-        : updateCatalog(db, part.cat, p.id, filedFields(part.update, p.body), by.actor);
+      const p = r.payload as unknown as CatalogPayload;
+      const part = catalogPart(p.noun);
+      if (p.id === null) return addToCatalog(db, part.cat, filedFields(part.add, p.body), by.actor);
+      // The change applies to the entry as it stood when filed; anything changed since (another
+      // approved change, a hide) refuses it rather than being undone.
+      const now = catalogEntry(db, part.cat, p.id);
+      if (now && (!p.atFiling || !sameEntry(now, p.atFiling)))
+        throw new DomainError("catalog_changed_since");
+      return updateCatalog(db, part.cat, p.id, filedFields(part.update, p.body), by.actor);
     },
     setting: (r, by) => {
       const p = r.payload as { key: string; value: string };

@@ -1,5 +1,6 @@
 /** The operator API's views (contract/api/admin.ts) of deposits, withdrawals, requests and audit rows. */
 import type * as api from "@contract/api/admin";
+import { REQUEST_STATUS } from "@contract/api/admin";
 import type { AppContext } from "../../../platform/context.js";
 import { wireTime } from "../../../platform/wire.js";
 import type { AuditRecord } from "../audit.js";
@@ -11,6 +12,7 @@ import {
   type UserRefRow,
 } from "../console-store.js";
 import type { RequestRecord } from "../requests.js";
+import { catalogChangeNow, type CatalogPayload } from "../catalog.js";
 import { usd } from "./shared.js";
 
 const userRef = (r: UserRefRow): api.AdminUserRef => ({
@@ -110,7 +112,11 @@ export const requestView = (ctx: AppContext, r: RequestRecord): api.OperatorRequ
   kind: r.kind,
   permission: r.permission,
   target: r.target,
-  summary: r.summary,
+  // A pending catalogue change reads as it would change the entry now, not as filed.
+  summary:
+    (r.kind === "catalog" && r.status === REQUEST_STATUS.PENDING
+      ? catalogChangeNow(ctx.db, r.payload as unknown as CatalogPayload)
+      : null) ?? r.summary,
   note: r.note,
   subject: subjectOf(ctx, r),
   status: r.status,
