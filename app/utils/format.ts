@@ -206,3 +206,30 @@ export function formatChartTime(ms: number, period: string, lang: string, full =
   }
   return f.format(ms);
 }
+
+const curveFormats = new Map<string, Intl.DateTimeFormat>();
+const DAY_MS = 86_400_000;
+
+/**
+ * A date on the axis of a curve spanning `spanMs`, in the user's locale and UTC: the time within
+ * two days, day and month within most of a year, month and year beyond. Never a numeric date with
+ * separators (cut at its first space in English, "11/28/26,"; its figures reordered in a
+ * right-to-left language): wrapped in a first-strong isolate (U+2068 … U+2069), so its figures keep
+ * their own direction inside an Arabic page or canvas.
+ */
+export function formatCurveDate(ms: number, spanMs: number, lang: string): string {
+  const kind = spanMs <= 2 * DAY_MS ? "time" : spanMs <= 300 * DAY_MS ? "day" : "month";
+  const locale = localeOf(lang);
+  const key = `${locale}|${kind}`;
+  let f = curveFormats.get(key);
+  if (!f) {
+    const options: Record<typeof kind, Intl.DateTimeFormatOptions> = {
+      time: { hour: "numeric", minute: "2-digit" },
+      day: { month: "short", day: "numeric" },
+      month: { month: "short", year: "numeric" },
+    };
+    f = new Intl.DateTimeFormat(locale, { timeZone: "UTC", ...options[kind] });
+    curveFormats.set(key, f);
+  }
+  return `\u2068${f.format(ms)}\u2069`;
+}

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   formatBalance,
   formatChartTime,
+  formatCurveDate,
   formatProfit,
   formatMargin,
   formatFee,
@@ -90,5 +91,28 @@ describe("chart time labels (formatChartTime)", () => {
       ),
     );
     expect([...shapes].every((s) => /^9{1,2}:99 (AM|PM)$/.test(s))).toBe(true);
+  });
+});
+
+describe("an equity curve's axis dates (formatCurveDate)", () => {
+  // 2026-11-28 14:30 UTC.
+  const t = Date.UTC(2026, 10, 28, 14, 30);
+  const DAY = 86_400_000;
+  const bare = (s: string) => s.replace(/[\u2068\u2069]/g, "").replace(/[\u202f\u00a0]/g, " ");
+
+  it("follows the span shown: the time within two days, day and month, then month and year", () => {
+    expect(bare(formatCurveDate(t, DAY, "en"))).toBe("2:30 PM");
+    expect(bare(formatCurveDate(t, 30 * DAY, "en"))).toBe("Nov 28");
+    expect(bare(formatCurveDate(t, 400 * DAY, "en"))).toBe("Nov 2026");
+    expect(bare(formatCurveDate(t, 30 * DAY, "de"))).toBe("28. Nov.");
+  });
+
+  it("is never a cut numeric date, and keeps its figures' direction in Arabic", () => {
+    for (const lang of ["en", "ar", "hk", "ru"]) {
+      const label = formatCurveDate(t, 30 * DAY, lang);
+      expect(label, lang).not.toMatch(/[/,]/);
+      expect(label.startsWith("\u2068") && label.endsWith("\u2069"), lang).toBe(true);
+    }
+    expect(bare(formatCurveDate(t, 30 * DAY, "ar"))).toMatch(/^28 نوفمبر$/);
   });
 });

@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef, useState } from "react";
 import type { Chart as ChartType } from "chart.js";
-import { formatBalance, formatDateTime } from "~/utils/format";
+import { formatBalance, formatCurveDate, formatDateTime } from "~/utils/format";
 
 const W = 320;
 const H = 140;
@@ -74,6 +74,7 @@ export function EquityCurve({
         const { Chart, LineController, LineElement, PointElement, LinearScale, Tooltip } = chartjs;
         Chart.register(LineController, LineElement, PointElement, LinearScale, Tooltip);
         const up = points.length < 2 || points[points.length - 1][1] >= points[0][1];
+        const spanMs = points.length < 2 ? 0 : points[points.length - 1][0] - points[0][0];
         const colour = up ? "#16a34a" : "#dc2626";
         chart = new Chart(canvasRef.current, {
           type: "line",
@@ -110,7 +111,7 @@ export function EquityCurve({
                 ticks: {
                   maxTicksLimit: 3,
                   maxRotation: 0,
-                  callback: (v) => formatDateTime(Number(v), lang).split(" ")[0] ?? "",
+                  callback: (v) => formatCurveDate(Number(v), spanMs, lang),
                 },
                 grid: { display: false },
               },
