@@ -171,8 +171,6 @@ export interface Provider {
   last_trade: { code: string; side: number; lots: string; lot_step: string } | null;
   /** The provider's equity now, USD (the proportional rule's divisor). */
   equity: string;
-  /** True when copying is closed (the provider stopped being one). */
-  closed: boolean;
 }
 
 /** Points of a provider's equity curve. */

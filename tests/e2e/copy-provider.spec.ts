@@ -156,8 +156,10 @@ test("a verified user becomes a provider, changes its settings and stops being o
   await expect(state.getByRole("link", { name: EN("copy:mine.view_page") })).toHaveCount(0);
   await expect(page.getByTestId("provider-stop")).toHaveCount(0);
   await expect(save).toHaveText(EN("copy:mine.become"));
-  await page.goto(`/rank/provider?id=${providerId}`);
-  await expect(page.getByTestId("provider-closed")).toHaveText(EN("copy:provider.closed"));
+  // No longer public: its page is not found, as for a provider hidden by an operator.
+  const gone = await page.goto(`/rank/provider?id=${providerId}`);
+  expect(gone?.status()).toBe(404);
+  await expect(page.getByTestId("provider-notice")).toHaveText(EN("copy:provider.not_found"));
   await expect(page.getByTestId("copy-button")).toHaveCount(0);
 });
 

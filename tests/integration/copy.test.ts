@@ -108,11 +108,12 @@ const ledgerKinds = (userId: number) =>
 describe("providers", () => {
   it("are listed with their ids, and a provider's page has its figures", async () => {
     const list = await s.get("/api/follow/list");
+    expect(list.code, list.msg).toBe(CODE.OK);
     const item = list.data.find((i: { user: string }) => i.user === "Aurora FX");
     expect(item.id).toBe(providerId);
     const p = await s.get(`/api/follow/provider?id=${providerId}`);
     expect(p.code).toBe(CODE.OK);
-    expect(p.data).toMatchObject({ id: providerId, name: "Aurora FX", closed: false });
+    expect(p.data).toMatchObject({ id: providerId, name: "Aurora FX" });
     expect(Number(p.data.equity)).toBeGreaterThan(0);
     const none = await s.get("/api/follow/provider?id=999999");
     expect(none.code).toBe(CODE.NOT_FOUND);
@@ -270,6 +271,48 @@ describe("a copy", () => {
     expect(ledgerKinds(u.id).map((x) => x.kind)).toEqual(["copy_in", "copy_out"]);
     expect(copyFloorMicro(1000e6, 5)).toBe(950e6);
     closeProviderPositions();
+  });
+});
+
+describe("taking money back", () => {
+  it("takes back at most what is invested, so the copy stop-loss keeps acting", async () => {
+    const u = await demo(10000);
+    const r = await copy(u.token, {
+      provider_id: providerId,
+      amount: "1000",
+      mode: "fixed",
+      multiple: "0.5",
+      stop_loss_pct: 50,
+    });
+    expect(r.code, r.msg).toBe(CODE.OK);
+    const start = eur().price;
+    providerOpens(ORDER_TYPE.BUY, "0.1");
+    s.feed!.set("EURUSD", start * 1.005);
+    closeProviderPositions();
+    const won = await detail(u.token, r.data.id);
+    expect(won.open_positions).toBe(0);
+    expect(Number(won.equity)).toBeGreaterThan(1100);
+    const funds = (amount: string) =>
+      s.post<Copy>(
+        `/api/follow/copy/${r.data.id}/funds`,
+        { direction: "remove", amount },
+        {
+          token: u.token,
+        },
+      );
+    const over = await funds("1000.01");
+    expect(over).toMatchObject({
+      code: 0,
+      msg: "You can take back at most what is invested in this copy (1000.00 USD); stop the copy to take back everything, profit included",
+    });
+    const back = await funds("1000");
+    expect(back.code, back.msg).toBe(CODE.OK);
+    expect(await detail(u.token, r.data.id)).toMatchObject({
+      invested: "0.00",
+      stop_loss_level: "0.00",
+    });
+    expect((await funds("0.01")).code).toBe(0);
+    s.feed!.set("EURUSD", start);
   });
 });
 
@@ -494,6 +537,13 @@ describe("a user as a provider", () => {
     expect((await copy(other.token, { provider_id: userId, amount: "100" })).code).toBe(
       CODE.NOT_FOUND,
     );
+    // No longer public: out of the ranking, and its page is not found.
+    const after = await s.get("/api/follow/list");
+    expect(after.data.some((i: { id: number }) => i.id === userId)).toBe(false);
+    expect((await s.get(`/api/follow/provider?id=${userId}`)).code).toBe(CODE.NOT_FOUND);
+    // Providing again makes it public again.
+    await s.post("/api/follow/provider/mine", { name: "Ada Desk" }, { token });
+    expect((await s.get(`/api/follow/provider?id=${userId}`)).code).toBe(CODE.OK);
   });
 });
 

@@ -285,6 +285,7 @@ describe("copy trading property", () => {
                 "copy_insufficient_margin",
                 "copy_funds_in_use",
                 "copy_funds_stop_loss",
+                "copy_funds_above_invested",
                 "copy_stopped_already",
                 "tp_buy",
                 "sl_buy",
@@ -372,6 +373,8 @@ describe("copy trading property", () => {
               stop_loss_pct: number;
             }[];
             for (const c of copies) {
+              // Never negative, so the copy stop-loss's floor always acts.
+              expect(c.invested_micro).toBeGreaterThanOrEqual(0);
               const open = engine.openPositionIds(c.account_id).length;
               const v = engine.accountValues(c.account_id);
               if (c.status === "stopped") {

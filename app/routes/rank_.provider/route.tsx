@@ -2,7 +2,7 @@
  * A provider's page (/rank/provider?id=N), public: three-week and total return, win rate, profit,
  * maximum drawdown, copiers and the money copying, the instruments traded, the equity curve (SVG on
  * the server, chart.js over it with JavaScript), the open positions as instrument and side only,
- * and the Copy button leading to the copy form. An unknown or hidden provider is a 404 page.
+ * and the Copy button leading to the copy form. An unknown, hidden or stopped provider is a 404 page.
  */
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
@@ -78,28 +78,20 @@ export default function ProviderPage() {
             </div>
           ))}
         </dl>
-        {p.closed ? (
-          <p className="notice" role="status" data-testid="provider-closed">
-            {t("copy:provider.closed")}
+        <Link
+          to={copyFormHref(p.id)}
+          className="btn btn-primary btn-block"
+          data-testid="copy-button"
+        >
+          {t("copy:provider.copy")}
+        </Link>
+        {Number(p.min_investment) > 0 ? (
+          <p className="muted hint">
+            {t("copy:provider.min_investment", {
+              amount: formatBalance(p.min_investment, d.lang),
+            })}
           </p>
-        ) : (
-          <>
-            <Link
-              to={copyFormHref(p.id)}
-              className="btn btn-primary btn-block"
-              data-testid="copy-button"
-            >
-              {t("copy:provider.copy")}
-            </Link>
-            {Number(p.min_investment) > 0 ? (
-              <p className="muted hint">
-                {t("copy:provider.min_investment", {
-                  amount: formatBalance(p.min_investment, d.lang),
-                })}
-              </p>
-            ) : null}
-          </>
-        )}
+        ) : null}
       </section>
       <section className="card provider-card" aria-labelledby="provider-curve">
         <h2 id="provider-curve">{t("copy:provider.equity_curve")}</h2>

@@ -27,13 +27,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     forexDetail(caller),
   ]);
   const missing = !p || (!p.ok && p.code === CODE.NOT_FOUND);
-  const notice = missing
-    ? t("copy:provider.not_found")
-    : !p.ok
-      ? p.msg
-      : p.data.closed
-        ? t("copy:provider.closed")
-        : null;
+  // A provider that stopped is not found, as one an operator hid.
+  const notice = missing ? t("copy:provider.not_found") : !p.ok ? p.msg : null;
   if (!p || !p.ok || notice !== null)
     return data(
       {

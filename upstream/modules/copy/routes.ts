@@ -66,7 +66,9 @@ export function registerCopyRoutes(app: FastifyInstance, ctx: AppContext): void 
     api.followProvider,
     async (req) => {
       const p = providerById(db, req.query.id);
-      if (!p || p.hidden) throw new DomainError("copy_provider_not_found", CODE_NOT_FOUND);
+      // A provider hidden by an operator or stopped by its owner is not public.
+      if (!p || p.hidden || p.stopped_at !== null)
+        throw new DomainError("copy_provider_not_found", CODE_NOT_FOUND);
       return ctx.ok(req, providerView(db, ctx.engine, p));
     },
     extras,

@@ -263,6 +263,12 @@ export class CopyTrading {
         const v = this.engine.accountValues(c.account_id);
         if (Math.min(v.freeMarginMicro, v.balanceMicro) < amountMicro)
           throw new DomainError("copy_funds_in_use");
+        // What is invested never goes below zero: a negative one would put the copy stop-loss's
+        // floor below zero, where it never acts. The rest (profit) comes back when the copy stops.
+        if (amountMicro > c.invested_micro)
+          throw new DomainError("copy_funds_above_invested", 0, {
+            amount: (c.invested_micro / 1e6).toFixed(2),
+          });
         // Taking money back lowers the floor by only (100 − pct) % of it: never to the floor.
         const floor = copyFloorMicro(c.invested_micro - amountMicro, c.stop_loss_pct);
         if (v.equityMicro - amountMicro <= floor) throw new DomainError("copy_funds_stop_loss");

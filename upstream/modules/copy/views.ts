@@ -139,6 +139,5 @@ export function providerView(db: DB, engine: Engine, p: ProviderRow): Provider {
         ? { code: last.show_code, side: last.order_type, lots: last.lots, lot_step: lastInst.pip }
         : null,
     equity: usd2(engine.accountValues(p.user_id).equityMicro),
-    closed: p.stopped_at !== null,
   };
 }

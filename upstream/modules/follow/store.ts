@@ -50,7 +50,7 @@ export function instrumentSpecs(db: DB): { id: number; code: string; price_preci
 export function traders(db: DB): TraderRow[] {
   return db
     .prepare(
-      "SELECT user_id, name, style, start_capital_micro FROM strategy_traders WHERE hidden = 0 ORDER BY user_id",
+      "SELECT user_id, name, style, start_capital_micro FROM strategy_traders WHERE hidden = 0 AND stopped_at IS NULL ORDER BY user_id",
     )
     .all() as TraderRow[];
 }
