@@ -91,6 +91,25 @@ async function detail(token: string, id: number): Promise<CopyDetail> {
   return r.data;
 }
 
+/**
+ * A demo user copies the provider with 1,000 USD (fixed, 0.5×) and this copy stop-loss; the
+ * provider then buys 0.1 lots of EURUSD at `start`.
+ */
+async function copyOneTrade(stopLossPct: number) {
+  const u = await demo(10000);
+  const r = await copy(u.token, {
+    provider_id: providerId,
+    amount: "1000",
+    mode: "fixed",
+    multiple: "0.5",
+    stop_loss_pct: stopLossPct,
+  });
+  expect(r.code, r.msg).toBe(CODE.OK);
+  const start = eur().price;
+  providerOpens(ORDER_TYPE.BUY, "0.1");
+  return { u, r, start };
+}
+
 const balanceOf = (userId: number) =>
   (
     s.up.ctx.db.prepare("SELECT balance_micro FROM users WHERE id = ?").get(userId) as {
@@ -247,17 +266,7 @@ describe("a copy", () => {
   });
 
   it("ends once when its equity reaches the copy stop-loss", async () => {
-    const u = await demo(10000);
-    const r = await copy(u.token, {
-      provider_id: providerId,
-      amount: "1000",
-      mode: "fixed",
-      multiple: "0.5",
-      stop_loss_pct: 5,
-    });
-    expect(r.code, r.msg).toBe(CODE.OK);
-    const start = eur().price;
-    providerOpens(ORDER_TYPE.BUY, "0.1");
+    const { u, r, start } = await copyOneTrade(5);
     const d = await detail(u.token, r.data.id);
     expect(d.positions, JSON.stringify(d.skipped)).toHaveLength(1);
     // 0.5 lots of EURUSD lose about 100 USD on a 0.2 % fall: more than 5 % of 1,000 USD, while the
@@ -276,17 +285,7 @@ describe("a copy", () => {
 
 describe("taking money back", () => {
   it("takes back at most what is invested, so the copy stop-loss keeps acting", async () => {
-    const u = await demo(10000);
-    const r = await copy(u.token, {
-      provider_id: providerId,
-      amount: "1000",
-      mode: "fixed",
-      multiple: "0.5",
-      stop_loss_pct: 50,
-    });
-    expect(r.code, r.msg).toBe(CODE.OK);
-    const start = eur().price;
-    providerOpens(ORDER_TYPE.BUY, "0.1");
+    const { u, r, start } = await copyOneTrade(50);
     s.feed!.set("EURUSD", start * 1.005);
     closeProviderPositions();
     const won = await detail(u.token, r.data.id);
