@@ -11,6 +11,8 @@ import { ORDER_MODE, ORDER_TYPE } from "@contract/enums";
 import { copyFloorMicro, copyLots, type Copy, type CopyDetail } from "@contract/api/copy";
 import { dec } from "../../upstream/modules/money/decimal.js";
 import { checkLedger } from "../../upstream/modules/money/check.js";
+import { providerById } from "../../upstream/modules/copy/store.js";
+import { providerView } from "../../upstream/modules/copy/views.js";
 import { TOPIC } from "@contract/constants";
 import sharp from "sharp";
 import { loginEmail, registerEmail } from "./accounts-helpers.js";
@@ -137,6 +139,40 @@ describe("providers", () => {
     const none = await s.get("/api/follow/provider?id=999999");
     expect(none.code).toBe(CODE.NOT_FOUND);
   });
+
+  it("a provider's public page is served from memory until the provider trades", async () => {
+    const page = async () => (await s.get(`/api/follow/provider?id=${providerId}`)).data;
+    const before = await page();
+    // Changed behind the engine's back: the page in memory still answers...
+    s.up.ctx.db
+      .prepare("UPDATE strategy_traders SET description = 'Changed in the store' WHERE user_id = ?")
+      .run(providerId);
+    expect((await page()).description).toBe(before.description);
+    // ...until the provider's next trade, which shows at once.
+    providerOpens(ORDER_TYPE.BUY, "0.1");
+    const after = await page();
+    expect(after.description).toBe("Changed in the store");
+    expect(after.open_positions).toHaveLength(before.open_positions.length + 1);
+    closeProviderPositions();
+    expect((await page()).open_positions).toHaveLength(before.open_positions.length);
+  });
+
+  it("reads a bounded window of closes for the curve; the totals count every close", async () => {
+    for (let i = 0; i < 3; i++) {
+      providerOpens(ORDER_TYPE.BUY, "0.1");
+      closeProviderPositions();
+    }
+    const row = providerById(s.up.ctx.db, providerId)!;
+    const whole = providerView(s.up.ctx.db, engine(), row);
+    const two = providerView(s.up.ctx.db, engine(), row, 2);
+    expect(two.equity_curve).toHaveLength(2);
+    expect(two.equity_curve.at(-1)).toEqual(whole.equity_curve.at(-1));
+    expect(two).toMatchObject({
+      profit: whole.profit,
+      win_rate: whole.win_rate,
+      total_trade_num: whole.total_trade_num,
+    });
+  });
 });
 
 describe("a copy", () => {
@@ -253,16 +289,50 @@ describe("a copy", () => {
     closeProviderPositions();
   });
 
-  it("records a trade it cannot take, with its reason", async () => {
+  it("records a trade it cannot take, with its reason; a copy that takes no lots writes no row", async () => {
     const u = await demo(10000);
-    const r = await copy(u.token, { provider_id: providerId, amount: "1" });
+    // 1 lot of EURUSD needs far more margin than 50 USD: skipped, with the reason.
+    const r = await copy(u.token, {
+      provider_id: providerId,
+      amount: "50",
+      mode: "fixed",
+      multiple: "1",
+    });
     expect(r.code, r.msg).toBe(CODE.OK);
+    // In proportion, 50 USD against the provider's equity is far below the minimum lot: no row.
+    const tiny = await copy(u.token, { provider_id: providerId, amount: "50" });
+    expect(tiny.code, tiny.msg).toBe(CODE.OK);
     const o = providerOpens(ORDER_TYPE.BUY, "0.1");
     const d = await detail(u.token, r.data.id);
     expect(d.positions).toHaveLength(0);
     expect(d.skipped[0], JSON.stringify(d.skipped[0])).toMatchObject({ provider_order_id: o.id });
-    expect(d.skipped[0].reason).toMatch(/minimum lot/);
+    expect(d.skipped[0].reason).toMatch(/margin/i);
+    expect((await detail(u.token, tiny.data.id)).skipped).toEqual([]);
+    const rows = s.up.ctx.db
+      .prepare("SELECT COUNT(*) AS n FROM copy_trades WHERE copy_id = ?")
+      .get(tiny.data.id) as { n: number | string };
+    expect(Number(rows.n)).toBe(0);
     closeProviderPositions();
+  });
+
+  it("starts at the broker's minimum at least, and at most copy.max_per_user copies a user", async () => {
+    const u = await demo(10000);
+    expect((await copy(u.token, { provider_id: providerId, amount: "49.99" })).msg).toBe(
+      "This trader can be copied with at least 50.00 USD",
+    );
+    await s.setting("copy.max_per_user", "2");
+    try {
+      const first = await copy(u.token, { provider_id: providerId, amount: "50" });
+      expect((await copy(u.token, { provider_id: providerId, amount: "50" })).code).toBe(CODE.OK);
+      expect((await copy(u.token, { provider_id: providerId, amount: "50" })).msg).toBe(
+        "You already have 2 copies running or paused, the most there may be: stop one to start another",
+      );
+      // A stopped copy no longer counts.
+      await s.post(`/api/follow/copy/${first.data.id}/stop`, {}, { token: u.token });
+      expect((await copy(u.token, { provider_id: providerId, amount: "50" })).code).toBe(CODE.OK);
+    } finally {
+      await s.setting("copy.max_per_user", "20");
+    }
   });
 
   it("ends once when its equity reaches the copy stop-loss", async () => {

@@ -296,6 +296,17 @@ describe("order submission", () => {
     // Another account is not affected.
     expect((await post(s, "/v1/api/forex/submit", order, { authorization: bob })).status).toBe(200);
   });
+
+  it("limits the copies one account starts", async () => {
+    await s.setting("limit.copy_start", "2/3600");
+    const [alice, bob] = [await demoToken(), await demoToken()];
+    const start = (token: string) =>
+      post(s, "/api/follow/copy", { provider_id: 999999, amount: "100" }, { authorization: token });
+    // Each start counts, whatever its answer (here: no such trader).
+    for (let i = 0; i < 2; i++) expect((await start(alice)).status).not.toBe(429);
+    expectLimited(await start(alice), 3600);
+    expect((await start(bob)).status).not.toBe(429);
+  });
 });
 
 describe("restart", () => {

@@ -71,6 +71,8 @@ export const LIMITS = {
   captcha_ip: { points: 60, durationS: 10 * MINUTE, blockS: 0, store: "db" },
   /** Feedback messages sent from one client address. */
   feedback_ip: { points: 10, durationS: HOUR, blockS: 0, store: "db" },
+  /** Copies started by one account (each opens an account and joins every provider fill). */
+  copy_start: { points: 10, durationS: HOUR, blockS: 0, store: "db" },
   /** Orders submitted by one account within a second (the burst). */
   order_second: { points: 10, durationS: 1, blockS: 0, store: "memory" },
   /** Orders submitted by one account within a minute (the sustained rate, 2 a second). */

@@ -5,7 +5,9 @@
  * on to the leader (app.ts ENGINE_READS).
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { LRUCache } from "lru-cache";
 import * as api from "@contract/api/copy";
+import type { Provider } from "@contract/api/copy";
 import type { AppContext } from "../../platform/context.js";
 import { requireUser } from "../../platform/http/auth.js";
 import { DomainError, CODE_NOT_FOUND } from "../../platform/errors.js";
@@ -22,8 +24,27 @@ const idemKey = (req: FastifyRequest, p: unknown) =>
 /** A malformed field of these routes answers "Invalid value: FIELD". */
 const extras = { invalidFieldKey: "trade_invalid_field" };
 
+/** How long a provider's public page is served from memory, and how many are kept. */
+export const PROVIDER_PAGE_TTL_MS = 10_000;
+const PROVIDER_PAGES_CACHED = 1_000;
+
 export function registerCopyRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { db } = ctx;
+  // The public provider page is computed at most once per PROVIDER_PAGE_TTL_MS on the leader,
+  // however many visitors ask: its figures are history, its equity and open positions a glance.
+  // A provider's trade or close, or a change of its settings, shows at once. Made at first use:
+  // only a leader serves the page (a standby has no engine and forwards it).
+  let pages: LRUCache<number, Provider> | null = null;
+  const providerPages = (): LRUCache<number, Provider> => {
+    if (pages) return pages;
+    const made = new LRUCache<number, Provider>({
+      max: PROVIDER_PAGES_CACHED,
+      ttl: PROVIDER_PAGE_TTL_MS,
+    });
+    for (const name of ["orderPlaced", "orderActivated", "positionsClosed"] as const)
+      ctx.engine.events.on(name, (e) => made.delete(e.userId));
+    return (pages = made);
+  };
   registerCopyAdminRoutes(app, ctx);
 
   route(
@@ -44,6 +65,7 @@ export function registerCopyRoutes(app: FastifyInstance, ctx: AppContext): void 
         minInvestment: req.body.min_investment,
       });
       ctx.copies.forgetProvider(u.id);
+      pages?.delete(u.id);
       return ctx.ok(req, providerSettings(db, u.id, req.lang), "provider_saved");
     },
     extras,
@@ -66,10 +88,15 @@ export function registerCopyRoutes(app: FastifyInstance, ctx: AppContext): void 
     api.followProvider,
     async (req) => {
       const p = providerById(db, req.query.id);
-      // A provider hidden by an operator or stopped by its owner is not public.
+      // A provider hidden by an operator or stopped by its owner is not public (read each time).
       if (!p || p.hidden || p.stopped_at !== null)
         throw new DomainError("copy_provider_not_found", CODE_NOT_FOUND);
-      return ctx.ok(req, providerView(db, ctx.engine, p));
+      let page = providerPages().get(p.user_id);
+      if (!page) {
+        page = providerView(db, ctx.engine, p);
+        providerPages().set(p.user_id, page);
+      }
+      return ctx.ok(req, page);
     },
     extras,
   );
@@ -81,6 +108,8 @@ export function registerCopyRoutes(app: FastifyInstance, ctx: AppContext): void 
       const u = requireUser(db, req);
       const b = req.body;
       const key = idemKey(req, b);
+      // Each copy opens an account and joins every fill of its provider: starts are rate-limited.
+      await ctx.limits.consume(["copy_start", String(u.id)]);
       const row = await ctx.sequencer.run(() =>
         ctx.copies.start(
           u.id,

@@ -36,7 +36,8 @@ import type { DB } from "../../platform/db.js";
 import { DomainError, CODE_NOT_FOUND } from "../../platform/errors.js";
 import { Idempotency } from "../../platform/idempotency.js";
 import { writeAudit } from "../operators/audit.js";
-import { dec, decConst, usdToMicro } from "../money/decimal.js";
+import { dec, decConst, toMicro, usdToMicro } from "../money/decimal.js";
+import { getSetting } from "../../platform/settings.js";
 import type { MoneyService } from "../money/service.js";
 import type { PriceFeed } from "../market/feed.js";
 import type { Engine, MarketItem, OrderState } from "../trading/engine.js";
@@ -53,6 +54,7 @@ import {
   insertCopyTrade,
   insertCopyTrades,
   liveCopies,
+  liveCopiesOf,
   markCopyStopped,
   providerById,
   setCopyStatus,
@@ -157,10 +159,14 @@ export class CopyTrading {
         max: COPY_STOP_LOSS_PCT.max,
       });
     const amountMicro = usdToMicro(r.amount);
-    if (amountMicro < provider.min_investment_micro)
-      throw new DomainError("copy_below_minimum", 0, {
-        amount: (provider.min_investment_micro / 1e6).toFixed(2),
-      });
+    // The provider's own minimum, and never below the broker's (copy.min_usd).
+    const brokerMinMicro = toMicro(dec(getSetting(this.db, "copy.min_usd") ?? "50"));
+    const minMicro = Math.max(provider.min_investment_micro, brokerMinMicro);
+    if (amountMicro < minMicro)
+      throw new DomainError("copy_below_minimum", 0, { amount: (minMicro / 1e6).toFixed(2) });
+    const maxCopies = Number(getSetting(this.db, "copy.max_per_user") ?? "20");
+    if (liveCopiesOf(this.db, userId) >= maxCopies)
+      throw new DomainError("copy_too_many", 0, { max: maxCopies });
     const now = Date.now();
     const id = this.d.money.transaction(() => {
       // Read inside the transaction: nothing else books between the check and the move.
@@ -333,6 +339,8 @@ export class CopyTrading {
       // A live copy's account is a stored user (its row is never deleted).
       assert(equity !== undefined, `copy ${c.id} has no account ${c.account_id}`);
       const share = this.shareOf(c, o, providerEquityMicro, equity);
+      // A copy that takes no lots writes no row: a fill costs nothing for the smallest copies.
+      if (share.skip === "copy_below_min_lot") continue;
       trades.push({
         copyId: c.id,
         providerOrderId: o.id,
@@ -476,6 +484,7 @@ export class CopyTrading {
       });
     const equity = this.engine.accountValues(c.account_id).equityMicro;
     const share = this.shareOf(c, o, providerEquityMicro, equity);
+    if (share.skip === "copy_below_min_lot") return;
     if (!share.item) return record(null, null, share.skip);
     try {
       this.engine.submit(share.item.userId, share.item.req, null, (v) =>

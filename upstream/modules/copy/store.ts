@@ -92,6 +92,17 @@ export function copiesOfUser(db: DB, userId: number): CopyRow[] {
     .all(userId) as CopyRow[];
 }
 
+/** How many copies of the user are not stopped (active or paused). */
+export function liveCopiesOf(db: DB, userId: number): number {
+  return Number(
+    (
+      db
+        .prepare("SELECT COUNT(*) AS n FROM copies WHERE user_id = ? AND status <> 'stopped'")
+        .get(userId) as { n: number | string }
+    ).n,
+  );
+}
+
 /** Every copy not stopped (active or paused), oldest first. */
 export function liveCopies(db: DB): CopyRow[] {
   return db
@@ -241,14 +252,37 @@ export function copyingOf(db: DB, providerId: number): { copiers: number; invest
   return r;
 }
 
-/** The provider's closed positions, oldest first: close time and net profit after fees. */
-export function closedNets(db: DB, userId: number): { closed_at: number; net: number }[] {
-  return db
+/**
+ * The provider's latest `limit` closed positions, oldest first: close time and net profit after
+ * fees. Bounded: a public page never reads a provider's whole history.
+ */
+export function latestClosedNets(
+  db: DB,
+  userId: number,
+  limit: number,
+): { closed_at: number; net: number }[] {
+  return (
+    db
+      .prepare(
+        `SELECT o.closed_at, COALESCE(o.profit_micro, 0) - o.fee_micro AS net FROM orders o
+         WHERE o.user_id = ? AND o.status = ${ORDER_STATUS.CLOSED}
+         ORDER BY o.closed_at DESC, o.id DESC LIMIT ?`,
+      )
+      .all(userId, limit) as { closed_at: number; net: number }[]
+  ).reverse();
+}
+
+/** The provider's closed positions counted in the store: how many, how many won, their net (micro-USD). */
+export function closedTotals(db: DB, userId: number): { n: number; wins: number; net: number } {
+  const r = db
     .prepare(
-      `SELECT o.closed_at, COALESCE(o.profit_micro, 0) - o.fee_micro AS net FROM orders o
-       WHERE o.user_id = ? AND o.status = ${ORDER_STATUS.CLOSED} ORDER BY o.closed_at, o.id`,
+      `SELECT COUNT(*) AS n,
+         COALESCE(SUM(CASE WHEN COALESCE(o.profit_micro, 0) - o.fee_micro > 0 THEN 1 ELSE 0 END), 0) AS wins,
+         COALESCE(SUM(COALESCE(o.profit_micro, 0) - o.fee_micro), 0) AS net
+       FROM orders o WHERE o.user_id = ? AND o.status = ${ORDER_STATUS.CLOSED}`,
     )
-    .all(userId) as { closed_at: number; net: number }[];
+    .get(userId) as { n: number | string; wins: number | string; net: number | string };
+  return { n: Number(r.n), wins: Number(r.wins), net: Number(r.net) };
 }
 
 /** Show codes of the instruments the provider closed positions in, most traded first. */

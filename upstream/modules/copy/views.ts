@@ -19,7 +19,8 @@ import { orderView } from "../trading/views.js";
 import { percent, traderStats, usd2 } from "../follow/stats.js";
 import { totalsOf } from "../follow/store.js";
 import {
-  closedNets,
+  closedTotals,
+  latestClosedNets,
   copiedOrders,
   copyingOf,
   instrumentsTraded,
@@ -79,10 +80,14 @@ export function copyDetailView(db: DB, engine: Engine, c: CopyRow, lang: Lang): 
   return { ...copyView(db, engine, c), positions, closed, skipped };
 }
 
-/** The closed equity curve (start capital plus each close's net), at most EQUITY_POINTS points. */
-function equityCurve(p: ProviderRow, nets: { closed_at: number; net: number }[]) {
+/**
+ * The closed equity curve over the latest closes (`nets`), from the equity before them
+ * (`startMicro`: the start capital plus every earlier close's net), at most EQUITY_POINTS points;
+ * its largest fall from a peak within that window.
+ */
+function equityCurve(startMicro: number, nets: { closed_at: number; net: number }[]) {
   const points: [number, number][] = [];
-  let equity = p.start_capital_micro;
+  let equity = startMicro;
   let peak = equity;
   let maxDrawdown = 0;
   for (const n of nets) {
@@ -99,16 +104,28 @@ function equityCurve(p: ProviderRow, nets: { closed_at: number; net: number }[])
   };
 }
 
-export function providerView(db: DB, engine: Engine, p: ProviderRow): Provider {
+/** The latest closes a provider's page reads for its curve and drawdown (the rest as totals). */
+export const PROVIDER_CURVE_WINDOW = 5_000;
+
+export function providerView(
+  db: DB,
+  engine: Engine,
+  p: ProviderRow,
+  window = PROVIDER_CURVE_WINDOW,
+): Provider {
   const stats = traderStats(
     p.user_id,
     p.name,
     p.start_capital_micro,
     totalsOf(db, p.user_id, Date.now()),
   );
-  const nets = closedNets(db, p.user_id);
-  const { curve, maxDrawdownPct } = equityCurve(p, nets);
-  const wins = nets.filter((n) => n.net > 0).length;
+  const totals = closedTotals(db, p.user_id);
+  const nets = latestClosedNets(db, p.user_id, window);
+  const windowNet = nets.reduce((a, n) => a + n.net, 0);
+  const { curve, maxDrawdownPct } = equityCurve(
+    p.start_capital_micro + totals.net - windowNet,
+    nets,
+  );
   const copying = copyingOf(db, p.user_id);
   const last = lastTrade(db, p.user_id);
   const lastInst = last ? engine.instrument(last.instrument_id) : null;
@@ -122,8 +139,8 @@ export function providerView(db: DB, engine: Engine, p: ProviderRow): Provider {
     three_week_profit: stats.three_week_profit,
     total_rate: stats.total_rate,
     total_trade_num: stats.total_trade_num,
-    win_rate: percent(wins, nets.length),
-    profit: usd2(nets.reduce((a, n) => a + n.net, 0)),
+    win_rate: percent(totals.wins, totals.n),
+    profit: usd2(totals.net),
     max_drawdown: maxDrawdownPct,
     copiers: copying.copiers,
     copying: usd2(copying.invested),

@@ -77,6 +77,8 @@ export const SETTINGS: Record<string, { check: Check; limit?: string; fourEyes?:
   "risk.withdrawal_four_eyes_usd": { check: positiveDecimal(2), fourEyes: true },
   "risk.operator_daily_usd": { check: positiveDecimal(2), fourEyes: true },
   "upload.max_megapixels": { check: intIn(1, 40) },
+  "copy.min_usd": { check: positiveDecimal(2) },
+  "copy.max_per_user": { check: intIn(1, 1000) },
   "deposit.min_usd": {
     fourEyes: true,
     check: (v, db) =>
