@@ -49,7 +49,6 @@ import { registerFollowRoutes } from "./modules/follow/routes.js";
 import { registerCopyRoutes } from "./modules/copy/routes.js";
 import { CopyTrading } from "./modules/copy/service.js";
 import { CopyPusher } from "./modules/copy/pushes.js";
-import * as copyApi from "@contract/api/copy";
 import { StrategyRunner } from "./modules/follow/strategies.js";
 import multipart from "@fastify/multipart";
 import { createEngine } from "./modules/trading/engine.js";
@@ -62,8 +61,6 @@ import { Limits } from "./platform/limits.js";
 import { createMirrorFeed } from "./modules/market/mirror-feed.js";
 import { forwardToLeader, type LeaderUrlOf } from "./platform/cluster/forward.js";
 import type { PgStore } from "./platform/store/pg.js";
-import * as tradingApi from "@contract/api/trading";
-import * as adminApi from "@contract/api/admin";
 import type { Engine } from "./modules/trading/engine.js";
 import os from "node:os";
 
@@ -99,23 +96,14 @@ export function soleNode(): NodeRole {
   return { id: `${os.hostname()}:${process.pid}`, role: "leader" };
 }
 
-/** The reads of the engine's memory, which only the leader holds (a standby sends them on). */
-const ENGINE_READS = new Set<string>(
-  [
-    tradingApi.myDeal,
-    tradingApi.forexDetail,
-    adminApi.users,
-    copyApi.followProvider,
-    copyApi.copyList,
-    copyApi.copyDetail,
-  ].map((e) => e.path),
-);
-
-/** True when a standby serves this route itself: a read of the store (not of the engine, not /dev). */
-function standbyServes(method: string | string[], url: string): boolean {
+/**
+ * True when a standby serves this route itself: a read of the store, not of the engine (the
+ * contract's `readsEngine`, route.ts puts it in the route's config) and not /dev.
+ */
+function standbyServes(method: string | string[], url: string, readsEngine: boolean): boolean {
   const methods = Array.isArray(method) ? method : [method];
   const reads = methods.every((m) => m === "GET" || m === "HEAD");
-  return reads && !ENGINE_READS.has(url) && !url.startsWith("/dev/");
+  return reads && !readsEngine && !url.startsWith("/dev/");
 }
 
 /** What a standby's context holds in place of the engine's parts: any use is a fault of the routing. */
@@ -194,7 +182,7 @@ export async function buildUpstream(
     // which checks its caller and fields itself.
     const leaderUrl = node.leaderUrl ?? (() => null);
     app.addHook("onRoute", (r) => {
-      if (standbyServes(r.method, r.url)) return;
+      if (standbyServes(r.method, r.url, r.config?.readsEngine === true)) return;
       r.handler = (req, reply) => forwardToLeader(leaderUrl, req, reply, node.id);
       r.preValidation = undefined;
       r.schema = undefined;

@@ -219,6 +219,7 @@ export const adjustments = endpoint<AuditRow>()({
 export const users = endpoint<AdminUser[]>()({
   method: "GET",
   path: "/admin/api/users",
+  readsEngine: true,
   auth: true,
   operator: "read",
   tag: "operators",

@@ -213,6 +213,7 @@ export const providerQuery = z.object({ id, ...cacheBuster });
 export const followProvider = endpoint<Provider>()({
   method: "GET",
   path: "/api/follow/provider",
+  readsEngine: true,
   auth: false,
   tag: "copy",
   summary: "A provider's figures, equity curve and open positions (instrument and side only)",
@@ -233,6 +234,7 @@ export const copyStart = endpoint<Copy>()({
 export const copyList = endpoint<Copy[]>()({
   method: "GET",
   path: "/api/follow/copies",
+  readsEngine: true,
   auth: true,
   tag: "copy",
   summary: "The user's copies, newest first",
@@ -242,6 +244,7 @@ export const copyList = endpoint<Copy[]>()({
 export const copyDetail = endpoint<CopyDetail>()({
   method: "GET",
   path: "/api/follow/copy",
+  readsEngine: true,
   auth: true,
   tag: "copy",
   summary: "One copy of the user: figures, copied positions, skipped trades",
@@ -412,6 +415,7 @@ export interface AdminProvider {
 export const adminCopies = endpoint<AdminPage<AdminCopy>>()({
   method: "GET",
   path: "/admin/api/copies",
+  readsEngine: true,
   auth: true,
   operator: "read",
   tag: "operators",

@@ -39,6 +39,12 @@ export interface EndpointDef {
    * permission); the console shows the action only to roles that hold it.
    */
   operator?: Permission;
+  /**
+   * A read of the engine's memory (live positions, equity, a copy's figures), which only the
+   * leading upstream node holds: a standby forwards it to the leader like a command. Reads of the
+   * store alone are answered by any node.
+   */
+  readsEngine?: boolean;
 }
 
 /** An endpoint whose envelope carries `Data`; the type lives only at compile time. */

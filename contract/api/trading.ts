@@ -118,6 +118,7 @@ export const submit = endpoint<Order>()({
 export const myDeal = endpoint<OrderPage>()({
   method: "GET",
   path: "/v1/api/forex/my_deal",
+  readsEngine: true,
   auth: true,
   tag: "trading",
   summary: "Orders of one tab (ORDER_TAB), PAGE_SIZE a page, newest first",
@@ -164,6 +165,7 @@ export const setStopPrice = endpoint<Order>()({
 export const forexDetail = endpoint<ForexDetail>()({
   method: "GET",
   path: "/v1/api/main/account/forexDetail",
+  readsEngine: true,
   auth: true,
   tag: "trading",
   summary: "Account values",

@@ -153,6 +153,39 @@ describe("a standby upstream node", () => {
     expect(refused.code).toBe(0);
   });
 
+  it("sends every read of the engine (the contract's readsEngine) to the leader", async () => {
+    // A copy of a provider (the real account, made one in the store), started through the standby.
+    const db = leader.upstream().ctx.db;
+    const providerId = (
+      db.prepare("SELECT id FROM users WHERE email = ?").get("standby@example.com") as {
+        id: number;
+      }
+    ).id;
+    db.prepare(
+      "INSERT INTO strategy_traders (user_id, name, style, start_capital_micro, created_at) VALUES (?, 'Standby Desk', 'user', 0, ?)",
+    ).run(providerId, Date.now());
+    const started = await postEnv(
+      standby.url,
+      "/api/follow/copy",
+      { provider_id: providerId, amount: "100" },
+      { token: demoToken },
+    );
+    expect(started.code, started.msg).toBe(1);
+    // Operators' copies and users carry live figures: answered through the leader, not 503.
+    for (const path of ["/admin/api/copies", "/admin/api/users"]) {
+      const r = await fetch(standby.url + path, operator);
+      expect(r.status, path).toBe(200);
+      const body = (await r.json()) as { code: number; data: unknown };
+      expect(body.code, path).toBe(1);
+    }
+    const copies = await getEnv(standby.url, "/admin/api/copies", operator);
+    expect(copies.data.data.map((c: { id: number }) => c.id)).toContain(started.data.id);
+    const detail = await getEnv(standby.url, "/v1/api/main/account/forexDetail", {
+      token: demoToken,
+    });
+    expect(detail.code).toBe(1);
+  });
+
   it("relays a field refusal of the leader with its status and translated message", async () => {
     const r = await fetch(standby.url + "/v1/api/forex/submit", {
       method: "POST",

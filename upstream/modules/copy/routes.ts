@@ -2,7 +2,7 @@
  * Copy trading's API (upstream/API.md "Copy trading", @contract/api/copy). Commands honour the
  * `Idempotency-Key` header (or the form field `idempotency_key`); a copy of another user is not
  * found. Reads of a copy's figures and a provider's equity read the engine, so a standby sends them
- * on to the leader (app.ts ENGINE_READS).
+ * on to the leader (their contract endpoints say `readsEngine`).
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { LRUCache } from "lru-cache";

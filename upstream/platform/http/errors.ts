@@ -17,6 +17,8 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** Message key of a field that fails its schema, with {{field}} (default invalid_input). */
     invalidFieldKey?: string;
+    /** The contract's `readsEngine`: a standby forwards the route to the leader (app.ts). */
+    readsEngine?: boolean;
   }
 }
 

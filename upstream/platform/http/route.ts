@@ -135,7 +135,10 @@ export function route<D extends EndpointDef>(
       ...(def.params ? { params: def.params } : {}),
       ...(headersOf(def) ? { headers: headersOf(def) } : {}),
     },
-    config: extras.invalidFieldKey ? { invalidFieldKey: extras.invalidFieldKey } : {},
+    config: {
+      ...(extras.invalidFieldKey ? { invalidFieldKey: extras.invalidFieldKey } : {}),
+      readsEngine: def.readsEngine === true,
+    },
     preValidation: callerCheck(app, def),
     handler: handler as RouteOptions["handler"],
   };
