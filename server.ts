@@ -33,6 +33,7 @@ import { desktopRedirect } from "./app/utils/desktop.server";
 import { chatFrameSource } from "./app/utils/chat-frame.server";
 import { lingerAfterAnswer } from "./app/utils/lingering-close.server";
 import { prepareWebDatabase } from "./app/utils/web-db.server";
+import { tokenSeal } from "./app/utils/token-seal.server";
 
 function readEnv(): Env {
   try {
@@ -279,7 +280,8 @@ async function shutdown(reason: string, exitCode = 0) {
 async function main() {
   if (ENV.databaseUrl) {
     try {
-      await prepareWebDatabase(ENV.databaseUrl);
+      // Cluster mode requires SESSION_SECRET (env.server.ts): its first secret seals kept tokens.
+      await prepareWebDatabase(ENV.databaseUrl, tokenSeal(ENV.sessionSecrets));
     } catch (err) {
       console.error(`Cannot use DATABASE_URL: ${(err as Error).message}`);
       process.exit(1);

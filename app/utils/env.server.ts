@@ -12,7 +12,7 @@
  * random secret generated once and kept in DATA_DIR/session-secret, not allowed with DATABASE_URL),
  * DATABASE_URL (postgres://…: cluster mode, several web nodes sharing state in that PostgreSQL
  * database: sign-outs the upstream has not confirmed yet are kept in its table
- * web_pending_revocations instead of DATA_DIR; SESSION_SECRET must then be set, the same on every
+ * web_pending_signouts instead of DATA_DIR; SESSION_SECRET must then be set, the same on every
  * node, since a secret generated per node would make a session signed on one node invalid on
  * another), DATA_DIR (./data, the same folder the embedded upstream keeps its store in),
  * COOKIE_SECURE (1/true/0/false; default: on in production), TRUST_PROXY, CSP_FRAME_SRC,

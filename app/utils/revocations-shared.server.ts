@@ -1,9 +1,10 @@
 /**
  * Sign-outs the upstream has not confirmed yet, shared by every web node of a cluster (DATABASE_URL)
- * in the table web_pending_revocations (app/utils/web-db.server.ts): any node retries them, and
+ * in the table web_pending_signouts (app/utils/web-db.server.ts): any node retries them, and
  * none is lost when the node that queued one dies.
  *
- * - Queuing inserts the token (due after the first retry delay).
+ * - Queuing inserts the token, kept as its SHA-256 and sealed under SESSION_SECRET
+ *   (token-seal.server.ts), never as it is (due after the first retry delay).
  * - Every node looks for due rows every `pollMs`. Taking a row is one UPDATE that moves its next try
  *   on by the back-off (the first delay doubling per attempt, up to the longest), under FOR UPDATE
  *   SKIP LOCKED: one node tries a row at a time, and a node that dies while trying leaves it due
@@ -17,6 +18,7 @@
  * after `maxAgeMs`.
  */
 import type pg from "pg";
+import type { TokenSeal } from "./token-seal.server";
 
 export interface SharedRevocationOptions {
   /** How often this node looks for due rows. */
@@ -36,28 +38,29 @@ type Revoke = (token: string) => Promise<"done" | "retry">;
 const MAX_DOUBLINGS = 30;
 
 const INSERT = `
-  INSERT INTO web_pending_revocations (token, since, attempts, next_at)
-  VALUES ($1, to_timestamp($2::float8 / 1000), 0, now() + make_interval(secs => $3::float8 / 1000))
-  ON CONFLICT (token) DO UPDATE
-    SET attempts = 0, next_at = LEAST(web_pending_revocations.next_at, EXCLUDED.next_at)`;
+  INSERT INTO web_pending_signouts (token_hash, sealed, since, attempts, next_at)
+  VALUES ($1, $2, to_timestamp($3::float8 / 1000), 0,
+    now() + make_interval(secs => $4::float8 / 1000))
+  ON CONFLICT (token_hash) DO UPDATE
+    SET attempts = 0, next_at = LEAST(web_pending_signouts.next_at, EXCLUDED.next_at)`;
 
 const TAKE_DUE = `
   WITH due AS (
-    SELECT token FROM web_pending_revocations
+    SELECT token_hash FROM web_pending_signouts
     WHERE next_at <= now()
     ORDER BY next_at
     LIMIT $3
     FOR UPDATE SKIP LOCKED
   )
-  UPDATE web_pending_revocations AS p
+  UPDATE web_pending_signouts AS p
   SET attempts = p.attempts + 1,
       next_at = now() + make_interval(secs =>
         LEAST($1::float8 * power(2, LEAST(p.attempts, ${MAX_DOUBLINGS})), $2::float8) / 1000)
   FROM due
-  WHERE p.token = due.token
-  RETURNING p.token, (extract(epoch FROM p.since) * 1000)::float8 AS since_ms`;
+  WHERE p.token_hash = due.token_hash
+  RETURNING p.token_hash, p.sealed, (extract(epoch FROM p.since) * 1000)::float8 AS since_ms`;
 
-const DELETE_DONE = `DELETE FROM web_pending_revocations WHERE token = ANY($1::text[])`;
+const DELETE_DONE = `DELETE FROM web_pending_signouts WHERE token_hash = ANY($1::text[])`;
 
 function log(msg: string, detail: Record<string, unknown> = {}): void {
   console.warn(JSON.stringify({ svc: "web", msg, ...detail }));
@@ -75,6 +78,8 @@ export class SharedRevocations {
     private readonly db: () => Promise<pg.Pool>,
     private readonly revoke: Revoke,
     private readonly o: SharedRevocationOptions,
+    /** How a token is kept in the table: its hash as the key, sealed (token-seal.server.ts). */
+    private readonly seal: TokenSeal,
   ) {}
 
   /** Keeps `token` for revocation by any node; starts this node's passes. */
@@ -123,22 +128,33 @@ export class SharedRevocations {
 
   private async insert(token: string, since: number): Promise<void> {
     const db = await this.db();
-    await db.query(INSERT, [token, since, this.o.firstRetryMs]);
+    await db.query(INSERT, [
+      this.seal.id(token),
+      this.seal.seal(token),
+      since,
+      this.o.firstRetryMs,
+    ]);
   }
 
   private async passNow(): Promise<void> {
     await this.saveUnsaved();
     const db = await this.db();
-    const taken = await db.query<{ token: string; since_ms: number }>(TAKE_DUE, [
-      this.o.firstRetryMs,
-      this.o.maxRetryMs,
-      this.o.batch,
-    ]);
+    const taken = await db.query<{ token_hash: string; sealed: string; since_ms: number }>(
+      TAKE_DUE,
+      [this.o.firstRetryMs, this.o.maxRetryMs, this.o.batch],
+    );
     const done: string[] = [];
     const now = Date.now();
     for (const row of taken.rows) {
-      if (now - row.since_ms > this.o.maxAgeMs || (await this.revoke(row.token)) === "done")
-        done.push(row.token);
+      const token = this.seal.open(row.sealed);
+      // Sealed under a secret no longer configured: it cannot be sent, and is dropped.
+      if (token === null) log("pending sign-out dropped: no SESSION_SECRET opens it");
+      if (
+        token === null ||
+        now - row.since_ms > this.o.maxAgeMs ||
+        (await this.revoke(token)) === "done"
+      )
+        done.push(row.token_hash);
     }
     if (done.length) await db.query(DELETE_DONE, [done]);
   }

@@ -8,7 +8,7 @@
  * Where they are kept:
  * - one web node (DATABASE_URL unset): DATA_DIR/pending-revocations.json, mode 600, so that a
  *   restart of the web does not forget them; this node retries them;
- * - cluster mode (DATABASE_URL): the PostgreSQL table web_pending_revocations, so that any node
+ * - cluster mode (DATABASE_URL): the PostgreSQL table web_pending_signouts, so that any node
  *   retries them and none is lost when a node dies (app/utils/revocations-shared.server.ts).
  *
  * Invariant: a token leaves the list only after the upstream confirmed it is no longer valid, or
@@ -18,11 +18,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { CODE } from "@contract/envelope";
 import * as identityApi from "@contract/api/identity";
-import { env } from "~/utils/env.server";
+import { env, sessionSecrets } from "~/utils/env.server";
 import { getSession } from "~/utils/session.server";
 import { send, type Caller } from "~/upstream/client.server";
 import { webDb } from "~/utils/web-db.server";
 import { SharedRevocations } from "~/utils/revocations-shared.server";
+import { tokenSeal } from "~/utils/token-seal.server";
 
 const REVOCATIONS_FILE = "pending-revocations.json";
 const MAX_AGE_MS = 30 * 24 * 3600_000;
@@ -153,13 +154,19 @@ function shared(): SharedRevocations | null {
   const url = env().databaseUrl;
   if (!url) return null;
   const g = globalThis as unknown as Record<string, SharedRevocations | undefined>;
-  g[SHARED_KEY] ??= new SharedRevocations(() => webDb(url), revokeAtUpstream, {
-    pollMs: SHARED_POLL_MS,
-    firstRetryMs: FIRST_RETRY_MS,
-    maxRetryMs: MAX_RETRY_MS,
-    maxAgeMs: MAX_AGE_MS,
-    batch: SHARED_BATCH,
-  });
+  const seal = tokenSeal(sessionSecrets());
+  g[SHARED_KEY] ??= new SharedRevocations(
+    () => webDb(url, seal),
+    revokeAtUpstream,
+    {
+      pollMs: SHARED_POLL_MS,
+      firstRetryMs: FIRST_RETRY_MS,
+      maxRetryMs: MAX_RETRY_MS,
+      maxAgeMs: MAX_AGE_MS,
+      batch: SHARED_BATCH,
+    },
+    seal,
+  );
   return g[SHARED_KEY];
 }
 

@@ -22,6 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPostgres, type PostgresServer } from "../../scripts/services/postgres";
 import { SharedRevocations } from "../../app/utils/revocations-shared.server";
 import { ensureWebTables } from "../../app/utils/web-db.server";
+import { tokenSeal } from "../../app/utils/token-seal.server";
 import { EventReader } from "../support/event-reader";
 import {
   cookieHeader,
@@ -54,6 +55,9 @@ async function deadUrl(): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
+/** The nodes' shared signing secret, which also seals the tokens they keep. */
+const sessionSecret = crypto.randomBytes(36).toString("base64");
+
 beforeAll(async () => {
   postgres = await startPostgres({ durable: false });
   databaseUrl = await postgres.createDatabase("web_cluster");
@@ -61,10 +65,7 @@ beforeAll(async () => {
   upDir = fs.mkdtempSync(path.join(os.tmpdir(), "tp-cluster-up-"));
   upstream = await spawnUpstream(upPort, upDir);
   const live = `http://127.0.0.1:${upPort}`;
-  const shared = {
-    DATABASE_URL: databaseUrl,
-    SESSION_SECRET: crypto.randomBytes(36).toString("base64"),
-  };
+  const shared = { DATABASE_URL: databaseUrl, SESSION_SECRET: sessionSecret };
   [a, b] = await Promise.all([
     startWeb({ env: { ...shared, UPSTREAM_URL: `${await deadUrl()},${live}` } }),
     startWeb({ env: { ...shared, UPSTREAM_URL: live } }),
@@ -92,12 +93,14 @@ async function upstreamKnows(token: string): Promise<boolean> {
   return ((await r.json()) as { code: number }).code === 1;
 }
 
+/** The sign-outs waiting in the shared table, opened with the nodes' SESSION_SECRET. */
 async function pendingTokens(): Promise<string[]> {
   const c = new pg.Client({ connectionString: databaseUrl });
   await c.connect();
   try {
-    const r = await c.query<{ token: string }>("SELECT token FROM web_pending_revocations");
-    return r.rows.map((row) => row.token);
+    const r = await c.query<{ sealed: string }>("SELECT sealed FROM web_pending_signouts");
+    const seal = tokenSeal([sessionSecret]);
+    return r.rows.map((row) => seal.open(row.sealed) ?? "(not opened)");
   } finally {
     await c.end();
   }
@@ -195,23 +198,25 @@ describe("the shared list of sign-outs", () => {
     batch: 100,
   };
   let pool: pg.Pool;
+  const seal = tokenSeal(["web-cluster-test-secret-0123456789abcdef"]);
 
   beforeAll(async () => {
     pool = new pg.Pool({ connectionString: await postgres.createDatabase("web_shared_list") });
-    await ensureWebTables(pool);
+    await ensureWebTables(pool, seal);
   });
   afterAll(async () => {
     await pool?.end();
   });
 
+  /** The rows, each with its token as the secret opens it. */
   const rows = async () =>
     (
-      await pool.query<{ token: string; attempts: number; due: boolean }>(
-        "SELECT token, attempts, next_at <= now() AS due FROM web_pending_revocations ORDER BY token",
+      await pool.query<{ sealed: string; attempts: number; due: boolean }>(
+        "SELECT sealed, attempts, next_at <= now() AS due FROM web_pending_signouts ORDER BY token_hash",
       )
-    ).rows;
+    ).rows.map(({ sealed, ...r }) => ({ token: seal.open(sealed), ...r }));
   /** Makes every row due now (the back-off's wait, skipped). */
-  const makeDue = () => pool.query("UPDATE web_pending_revocations SET next_at = now()");
+  const makeDue = () => pool.query("UPDATE web_pending_signouts SET next_at = now()");
 
   it("tries each due row on one node at a time and keeps it until the upstream confirms", async () => {
     const tried: string[] = [];
@@ -226,6 +231,7 @@ describe("the shared list of sign-outs", () => {
         return "retry";
       },
       options,
+      seal,
     );
     const node2 = new SharedRevocations(
       async () => pool,
@@ -234,6 +240,7 @@ describe("the shared list of sign-outs", () => {
         return "done";
       },
       options,
+      seal,
     );
     await node1.add("tok-a");
     await node1.add("tok-a"); // queued twice: kept once
@@ -267,6 +274,7 @@ describe("the shared list of sign-outs", () => {
         return "retry";
       },
       options,
+      seal,
     );
     await node.add("tok-old", Date.now() - options.maxAgeMs - 60_000);
     await makeDue();
@@ -285,6 +293,7 @@ describe("the shared list of sign-outs", () => {
       },
       async () => "retry",
       options,
+      seal,
     );
     await node.add("tok-kept");
     expect(await rows()).toEqual([]);
@@ -293,6 +302,46 @@ describe("the shared list of sign-outs", () => {
     await node.pass();
     expect((await rows()).map((r) => r.token)).toEqual(["tok-kept"]);
     node.stop();
-    await pool.query("DELETE FROM web_pending_revocations");
+    await pool.query("DELETE FROM web_pending_signouts");
+  });
+
+  it("keeps no token as it is: its hash and the token sealed, which another secret cannot open", async () => {
+    const token = "a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90";
+    const node = new SharedRevocations(
+      async () => pool,
+      async () => "retry",
+      options,
+      seal,
+    );
+    await node.add(token);
+    const stored = await pool.query("SELECT * FROM web_pending_signouts");
+    expect(JSON.stringify(stored.rows)).not.toContain(token);
+    expect(stored.rows[0].token_hash).toBe(seal.id(token));
+    expect(tokenSeal(["another-secret-of-at-least-32-bytes!!"]).open(stored.rows[0].sealed)).toBe(
+      null,
+    );
+    // A rotated secret list (a new one first) still opens what the old one sealed.
+    expect(
+      tokenSeal([
+        "newer-secret-of-at-least-32-bytes!!!",
+        "web-cluster-test-secret-0123456789abcdef",
+      ]).open(stored.rows[0].sealed),
+    ).toBe(token);
+    node.stop();
+    await pool.query("DELETE FROM web_pending_signouts");
+  });
+
+  it("moves the earlier release's table of open tokens into the sealed one and drops it", async () => {
+    await pool.query(
+      "CREATE TABLE web_pending_revocations (token text PRIMARY KEY, since timestamptz NOT NULL, attempts integer NOT NULL DEFAULT 0, next_at timestamptz NOT NULL)",
+    );
+    await pool.query(
+      "INSERT INTO web_pending_revocations VALUES ('tok-from-before', now(), 2, now())",
+    );
+    await ensureWebTables(pool, seal);
+    expect(await rows()).toEqual([{ token: "tok-from-before", attempts: 2, due: true }]);
+    const old = await pool.query("SELECT to_regclass('web_pending_revocations') AS t");
+    expect(old.rows[0].t).toBeNull();
+    await pool.query("DELETE FROM web_pending_signouts");
   });
 });
