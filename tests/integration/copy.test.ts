@@ -353,6 +353,47 @@ describe("a copy", () => {
   });
 });
 
+describe("one person's accounts", () => {
+  /** The user's own market order on EURUSD. */
+  const own = (token: string, side: 1 | 2) => {
+    s.feed!.set("EURUSD", eur().price);
+    return s.post(
+      "/v1/api/forex/submit",
+      { type: side, cont: "0.01", forex_id: eur().id, status: 1, multiple: 100 },
+      { token },
+    );
+  };
+  const OPPOSITE =
+    "Another of your accounts (your own or one of your copies) holds the opposite side of this instrument: one person's accounts cannot hold both sides";
+
+  it("never hold opposite sides of one instrument: the own order is refused, the copy skips", async () => {
+    const u = await demo(10000);
+    const r = await copy(u.token, {
+      provider_id: providerId,
+      amount: "1000",
+      mode: "fixed",
+      multiple: "0.01",
+    });
+    expect(r.code, r.msg).toBe(CODE.OK);
+    providerOpens(ORDER_TYPE.BUY, "0.1");
+    expect((await detail(u.token, r.data.id)).positions).toHaveLength(1);
+    // The copy holds a buy: the user's own sell is refused, a buy is not.
+    expect(await own(u.token, ORDER_TYPE.SELL)).toMatchObject({ code: 0, msg: OPPOSITE });
+    expect((await own(u.token, ORDER_TYPE.BUY)).code).toBe(CODE.OK);
+    closeProviderPositions();
+    for (const id of engine().openPositionIds(u.id)) engine().close(u.id, id);
+
+    // The user holds a sell of their own: the provider's buy is not copied, with the reason.
+    expect((await own(u.token, ORDER_TYPE.SELL)).code).toBe(CODE.OK);
+    const o = providerOpens(ORDER_TYPE.BUY, "0.1");
+    const d = await detail(u.token, r.data.id);
+    expect(d.positions).toHaveLength(0);
+    expect(d.skipped.find((x) => x.provider_order_id === o.id)?.reason).toBe(OPPOSITE);
+    closeProviderPositions();
+    for (const id of engine().openPositionIds(u.id)) engine().close(u.id, id);
+  });
+});
+
 describe("taking money back", () => {
   it("takes back at most what is invested, so the copy stop-loss keeps acting", async () => {
     const { u, r, start } = await copyOneTrade(50);

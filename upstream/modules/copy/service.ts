@@ -105,6 +105,7 @@ export class CopyTrading {
     this.engine = d.engine;
     this.idem = new Idempotency(d.db);
     for (const c of liveCopies(d.db)) this.remember(c);
+    d.engine.setSameOwner((accountId) => this.sameOwner(accountId));
     const ev = d.engine.events;
     this.unsubscribe.push(
       ev.on("orderPlaced", (e) => {
@@ -639,6 +640,16 @@ export class CopyTrading {
     const row = copyById(this.db, id)!;
     if (this.live.has(id)) this.live.set(id, row);
     return row;
+  }
+
+  /** The other accounts of the person `accountId` belongs to: the owner and their live copies'. */
+  private sameOwner(accountId: number): number[] {
+    const copyId = this.byAccount.get(accountId);
+    const owner = copyId === undefined ? accountId : this.live.get(copyId)!.user_id;
+    const copies = this.byUser.get(owner);
+    if (copyId === undefined && !copies) return [];
+    const accounts = [owner, ...[...(copies ?? [])].map((id) => this.live.get(id)!.account_id)];
+    return accounts.filter((id) => id !== accountId);
   }
 
   private remember(c: CopyRow): void {

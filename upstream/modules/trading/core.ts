@@ -33,6 +33,11 @@ export class EngineCore {
   readonly events: EngineEvents;
   readonly tx: Transactions;
   readonly held: Holdings;
+  /**
+   * The other accounts of the person an account belongs to (their own and their copies'
+   * accounts; copy trading tells it, engine.setSameOwner): none by default.
+   */
+  sameOwner: (userId: number) => readonly number[] = () => [];
 
   constructor(
     readonly db: DB,

@@ -134,6 +134,14 @@ export class Engine {
   }
 
   /** Forgets cached settings and instruments (after an operator changed them). */
+  /**
+   * Tells the engine which accounts belong to one person (copy trading: a user and their copies'
+   * accounts), so that none of them opens a side another of them holds the opposite of.
+   */
+  setSameOwner(fn: (userId: number) => readonly number[]): void {
+    this.core.sameOwner = fn;
+  }
+
   reloadSettings(): void {
     this.core.tradeSettings.forget();
     this.core.specs.reload();

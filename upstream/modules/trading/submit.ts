@@ -74,6 +74,29 @@ export function submit(
   return req.status === ST_PENDING ? placePending(core, o) : placeMarket(core, o);
 }
 
+/**
+ * One person's accounts (their own and their copies') never hold opposite sides of one instrument,
+ * open or pending: negative balance protection is per account, so a buy in one and a sell in
+ * another over a price gap would leave the person the winner and the broker the loser's debt.
+ * Opposite sides within one account net there, and are allowed.
+ */
+function assertNoOppositeSide(
+  core: EngineCore,
+  userId: number,
+  instId: number,
+  side: number,
+): void {
+  for (const other of core.sameOwner(userId)) {
+    // An account not held in memory has no open position or pending order.
+    const a = core.held.accts.get(other);
+    if (!a) continue;
+    for (const set of [a.positions, a.pendings])
+      for (const p of set)
+        if (p.inst.id === instId && p.orderType !== side)
+          throw new DomainError("opposite_side_own_account");
+  }
+}
+
 /** Instrument, leverage, lots and a priced quote with its USD rate, refused in that order. */
 function accept(
   core: EngineCore,
@@ -83,6 +106,7 @@ function accept(
 ): Omit<Accepted, "inTx"> {
   const inst = req.instrumentId === null ? null : core.specs.get(req.instrumentId);
   if (!inst || !inst.enabled) throw new DomainError("instrument_not_found");
+  assertNoOppositeSide(core, userId, inst.id, req.side);
   const leverage = validateLeverage(req.leverage, inst);
   const settings = core.settings();
   const lots = validateLots(req.lots, inst, settings.maxLots);
