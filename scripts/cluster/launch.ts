@@ -77,17 +77,27 @@ export interface Secrets {
   SESSION_SECRET: string;
   OPERATOR_SECRET_KEY: string;
   OPERATOR_TOKEN: string;
+  /** The upstream nodes' NATS password (user `upstream`). */
+  NATS_UPSTREAM_PASSWORD: string;
+  /** A read-only NATS user's password (user `observer`: subscribes, never publishes). */
+  NATS_OBSERVER_PASSWORD: string;
 }
 
 /** The cluster's secrets, made once and kept in DATA_DIR/secrets.json (mode 600). */
 function secretsIn(dataDir: string): Secrets {
   const file = path.join(dataDir, "secrets.json");
-  if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, "utf8")) as Secrets;
-  const s: Secrets = {
+  const made: Secrets = {
     SESSION_SECRET: crypto.randomBytes(48).toString("base64url"),
     OPERATOR_SECRET_KEY: crypto.randomBytes(32).toString("hex"),
     OPERATOR_TOKEN: crypto.randomBytes(32).toString("base64url"),
+    NATS_UPSTREAM_PASSWORD: crypto.randomBytes(24).toString("base64url"),
+    NATS_OBSERVER_PASSWORD: crypto.randomBytes(24).toString("base64url"),
   };
+  // A folder made by an earlier release keeps its secrets and gains the ones it lacks.
+  const kept = fs.existsSync(file)
+    ? (JSON.parse(fs.readFileSync(file, "utf8")) as Partial<Secrets>)
+    : {};
+  const s: Secrets = { ...made, ...kept };
   fs.writeFileSync(file, JSON.stringify(s, null, 2), { mode: 0o600 });
   return s;
 }
@@ -243,13 +253,41 @@ async function start(
   });
   started.push(pg);
   const databaseUrl = await pg.createDatabase("tradepost");
-  const nats = await startNats({ port: o.port + 201, logFile: path.join(logDir, "nats.log") });
+  // One NATS user per role: the upstream nodes publish and subscribe to the cluster's subjects
+  // only; an observer (a person watching the pushes) only subscribes. The web nodes use no NATS.
+  const nats = await startNats({
+    port: o.port + 201,
+    logFile: path.join(logDir, "nats.log"),
+    configDir: dataDir,
+    users: [
+      {
+        user: "upstream",
+        password: secrets.NATS_UPSTREAM_PASSWORD,
+        publish: ["tradepost.>"],
+        subscribe: ["tradepost.>"],
+      },
+      {
+        user: "observer",
+        password: secrets.NATS_OBSERVER_PASSWORD,
+        publish: [],
+        subscribe: ["tradepost.>"],
+      },
+    ],
+  });
+  const natsUrl = nats.url.replace(
+    "nats://",
+    `nats://upstream:${encodeURIComponent(secrets.NATS_UPSTREAM_PASSWORD)}@`,
+  );
   started.push(nats);
   const base: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: process.env.NODE_ENV ?? "production",
     DATABASE_URL: databaseUrl,
-    ...secrets,
+    // The NATS passwords stay out of the nodes' environment: the upstream nodes get theirs in
+    // NATS_URL, the web nodes none.
+    SESSION_SECRET: secrets.SESSION_SECRET,
+    OPERATOR_SECRET_KEY: secrets.OPERATOR_SECRET_KEY,
+    OPERATOR_TOKEN: secrets.OPERATOR_TOKEN,
     ...o.env,
   };
   const upstreamPorts = Array.from({ length: o.upstreams ?? 2 }, (_, i) => o.port + 101 + i);
@@ -261,7 +299,7 @@ async function start(
       args: ["--import", "tsx", "upstream/main.ts"],
       env: {
         ...base,
-        NATS_URL: nats.url,
+        NATS_URL: natsUrl,
         UPSTREAM_HOST: "127.0.0.1",
         UPSTREAM_PORT: String(port),
         UPSTREAM_NODE_NAME: `upstream-${i + 1}`,

@@ -1,6 +1,7 @@
 /**
  * A NATS server of Debian's package (nats-server), started on a loopback port for the cluster
- * (`npm run cluster`) and the tests: no configuration file, no persistence (core NATS only: the
+ * (`npm run cluster`: one user per role, each with its own permissions) and the tests (no users),
+ * no persistence (core NATS only: the
  * pushes between upstream nodes are fire-and-forget, upstream/platform/ws/broker.ts). `restart()`
  * stops it and starts it again on the same port, so that its clients reconnect to the same URL
  * (the "restart NATS: pushes resume" test). `scripts/ensure-services.sh` installs the package when
@@ -9,6 +10,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
+import os from "node:os";
+import path from "node:path";
 import { freePort } from "./postgres.js";
 
 export interface NatsServer {
@@ -22,10 +25,25 @@ export interface NatsServer {
   restart(): Promise<void>;
 }
 
+/** A NATS user and what it may publish and subscribe to (subjects, `>` and `*` wildcards). */
+export interface NatsUser {
+  user: string;
+  password: string;
+  publish: string[];
+  subscribe: string[];
+}
+
 export interface NatsOptions {
   port?: number;
   /** Where the server's output goes (default: ignored). */
   logFile?: string;
+  /**
+   * The users the server accepts, each with its own permissions (a configuration file beside the
+   * log, mode 600); without them any client on the port may connect and publish (the tests).
+   */
+  users?: NatsUser[];
+  /** Where the configuration file is written when there are users (default: the OS's temp dir). */
+  configDir?: string;
 }
 
 /** How long a start may take before it counts as failed, ms. */
@@ -65,7 +83,8 @@ export function hasNatsServer(): boolean {
 export async function startNats(o: NatsOptions = {}): Promise<NatsServer> {
   const bin = natsServerBin();
   const port = o.port ?? (await freePort());
-  let child = await launch(bin, port, o.logFile);
+  const config = o.users?.length ? writeConfig(port, o.users, o.configDir) : null;
+  let child = await launch(bin, port, o.logFile, config);
   let stopping: Promise<void> | null = null;
   return {
     url: `nats://127.0.0.1:${port}`,
@@ -79,16 +98,48 @@ export async function startNats(o: NatsOptions = {}): Promise<NatsServer> {
     },
     async restart() {
       await terminate(child);
-      child = await launch(bin, port, o.logFile);
+      child = await launch(bin, port, o.logFile, config);
       stopping = null;
     },
   };
 }
 
+/**
+ * The server's configuration with one user per role: listen on loopback, and an authorization
+ * block whose users hold only their own publish and subscribe permissions. JSON is valid NATS
+ * configuration syntax, so every password is written quoted whatever it holds.
+ */
+function writeConfig(port: number, users: NatsUser[], dir = os.tmpdir()): string {
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `nats-${port}.conf`);
+  const conf = {
+    listen: `127.0.0.1:${port}`,
+    authorization: {
+      users: users.map((u) => ({
+        user: u.user,
+        password: u.password,
+        // An empty list would mean no limit at all to nats-server: nothing allowed is "deny all".
+        permissions: {
+          publish: u.publish.length ? u.publish : { deny: [">"] },
+          subscribe: u.subscribe.length ? u.subscribe : { deny: [">"] },
+        },
+      })),
+    },
+  };
+  fs.writeFileSync(file, JSON.stringify(conf, null, 2), { mode: 0o600 });
+  return file;
+}
+
 /** Starts nats-server on 127.0.0.1:port and waits until it greets a client with its INFO line. */
-async function launch(bin: string, port: number, logFile?: string): Promise<ChildProcess> {
+async function launch(
+  bin: string,
+  port: number,
+  logFile?: string,
+  config?: string | null,
+): Promise<ChildProcess> {
   const out = logFile ? fs.openSync(logFile, "a") : "ignore";
-  const child = spawn(bin, ["-a", "127.0.0.1", "-p", String(port)], {
+  const args = config ? ["-c", config] : ["-a", "127.0.0.1", "-p", String(port)];
+  const child = spawn(bin, args, {
     stdio: ["ignore", out, out],
   });
   if (typeof out === "number") fs.closeSync(out);

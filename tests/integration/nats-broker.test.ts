@@ -16,6 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOPIC } from "@contract/constants";
+import { connect } from "@nats-io/transport-node";
 import { hasNatsServer, startNats, type NatsServer } from "../../scripts/services/nats.js";
 import { freePort } from "../../scripts/services/ports.js";
 import { openDb, type DB } from "../../upstream/platform/db.js";
@@ -276,6 +277,82 @@ describe.skipIf(!runnable)("push broker on NATS", () => {
     await expect(connectNatsBroker({ url: down })).rejects.toThrow(
       `cannot connect to NATS at ${down}`,
     );
+  });
+});
+
+describe.skipIf(!hasNatsServer())("NATS with one user per role (npm run cluster)", () => {
+  let secured: NatsServer;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tp-nats-users-"));
+  // A password with an @ and a quote of its own: written and read back whole.
+  const upstreamPassword = 'up@ss"word-0123';
+  beforeAll(async () => {
+    secured = await startNats({
+      configDir: dir,
+      users: [
+        {
+          user: "upstream",
+          password: upstreamPassword,
+          publish: ["tradepost.>"],
+          subscribe: ["tradepost.>"],
+        },
+        { user: "observer", password: "observer-pass", publish: [], subscribe: ["tradepost.>"] },
+      ],
+    });
+  });
+  afterAll(async () => {
+    await secured?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const withUser = (user: string, password: string) =>
+    secured.url.replace("nats://", `nats://${user}:${encodeURIComponent(password)}@`);
+
+  it("lets the upstream user's broker in, and no client without a user or with a wrong password", async () => {
+    const b = await connectNatsBroker({ url: withUser("upstream", upstreamPassword) });
+    try {
+      expect(b.status()).toMatchObject({ kind: "nats", connected: true });
+    } finally {
+      await b.close();
+    }
+    await expect(connectNatsBroker({ url: secured.url })).rejects.toThrow(/cannot connect/);
+    await expect(connectNatsBroker({ url: withUser("upstream", "wrong") })).rejects.toThrow(
+      /cannot connect/,
+    );
+  });
+
+  it("gives each user only its own permissions: the observer cannot publish", async () => {
+    const upstream = await connect({
+      servers: secured.url,
+      user: "upstream",
+      pass: upstreamPassword,
+    });
+    const observer = await connect({
+      servers: secured.url,
+      user: "observer",
+      pass: "observer-pass",
+    });
+    const seen: string[] = [];
+    const sub = upstream.subscribe("tradepost.check");
+    const done = (async () => {
+      for await (const m of sub) {
+        seen.push(m.string());
+        if (m.string() === "marker") break;
+      }
+    })();
+    await upstream.flush();
+    // The server handles the observer's publish before answering its flush: had it been allowed,
+    // it would reach the subscriber before the marker the upstream user sends afterwards.
+    observer.publish("tradepost.check", "forged");
+    await observer.flush();
+    upstream.publish("tradepost.check", "marker");
+    await done;
+    expect(seen).toEqual(["marker"]);
+    await observer.close();
+    await upstream.close();
+    const cfg = fs.readFileSync(path.join(dir, `nats-${secured.port}.conf`), "utf8");
+    expect(
+      (fs.statSync(path.join(dir, `nats-${secured.port}.conf`)).mode & 0o777).toString(8),
+    ).toBe("600");
+    expect(JSON.parse(cfg).authorization.users[0].password).toBe(upstreamPassword);
   });
 });
 
