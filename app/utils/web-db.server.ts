@@ -1,13 +1,16 @@
 /**
- * Cluster mode's shared PostgreSQL database (DATABASE_URL): the web's own tables, prefixed web_ so
- * that they may live in the upstream's database, created when missing (server.ts at start, and the
- * app's modules before their first query), and one small connection pool per web process.
+ * Cluster mode's shared PostgreSQL database (DATABASE_URL): the web's own tables, prefixed web_,
+ * which the upstream's PostgreSQL migrations make in the upstream's database (migration 032): the
+ * web's role (tradepost_web) may read and write them and nothing else, and creates nothing. The web
+ * checks at start that they exist (server.ts, and the app's modules before their first query), and
+ * keeps one small connection pool per web process.
  *
  * Tables:
  * - web_pending_signouts: sign-outs the upstream has not confirmed yet (app/utils/
  *   revocations-shared.server.ts). Tokens still valid at the upstream are kept only as their
- *   SHA-256 and sealed with a key derived from SESSION_SECRET (token-seal.server.ts); the table of
- *   earlier releases, web_pending_revocations, which held them as they were, is moved and dropped.
+ *   SHA-256 and sealed with a key derived from SESSION_SECRET (token-seal.server.ts); the rows of
+ *   the earlier releases' table, web_pending_revocations, which held them as they were, are moved
+ *   into it at start and deleted.
  *
  * Relative imports only: server.ts loads this file directly, outside the Remix build.
  */
@@ -17,64 +20,63 @@ import type { TokenSeal } from "./token-seal.server";
 /** Connections one web process opens at most (its queries are few and short). */
 const POOL_MAX = 4;
 
-/** Key of the advisory lock under which nodes starting together create the tables one at a time. */
-const SCHEMA_LOCK_KEY = 0x7765625f; // "web_"
+type Queryable = Pick<pg.ClientBase, "query">;
 
-const SCHEMA = [
-  // A token is kept as its SHA-256 (the key) and sealed (app/utils/token-seal.server.ts).
-  `CREATE TABLE IF NOT EXISTS web_pending_signouts (
-     token_hash text PRIMARY KEY,
-     sealed text NOT NULL,
-     since timestamptz NOT NULL,
-     attempts integer NOT NULL DEFAULT 0,
-     next_at timestamptz NOT NULL
-   )`,
-  `CREATE INDEX IF NOT EXISTS web_pending_signouts_next_at ON web_pending_signouts (next_at)`,
-];
+/** The web's tables are not there: waiting does not help, the upstream's migrations must run. */
+export class WebTablesMissing extends Error {}
+
+/** The table the web needs (made by the upstream's PostgreSQL migration 032, `npm run migrate`). */
+const WEB_TABLE = "web_pending_signouts";
+
+/**
+ * Checks that the web's tables exist (the upstream's migrations make them: the web's role creates
+ * nothing), and moves any row of the earlier releases' table of open tokens into them, sealed.
+ */
+export async function ensureWebTables(db: pg.Pool | pg.Client, seal: TokenSeal): Promise<void> {
+  const client: Queryable & { release?: () => void } =
+    db instanceof pg.Pool ? await db.connect() : db;
+  try {
+    const has = await client.query<{ t: string | null }>("SELECT to_regclass($1)::text AS t", [
+      WEB_TABLE,
+    ]);
+    if (!has.rows[0]?.t)
+      throw new WebTablesMissing(
+        `the table ${WEB_TABLE} is missing: run \`npm run migrate\` with the upstream's DATABASE_URL (the web's tables are made by the upstream's migrations)`,
+      );
+    await moveOpenTokens(client, seal);
+  } finally {
+    client.release?.();
+  }
+}
 
 /**
  * The table of earlier releases kept tokens as they were: its rows move to web_pending_signouts,
- * sealed, and it is dropped.
+ * sealed, and are deleted (migration 032 grants the web that much; the empty table is left).
  */
 async function moveOpenTokens(client: Queryable, seal: TokenSeal): Promise<void> {
   const old = await client.query<{ t: string | null }>(
     "SELECT to_regclass('web_pending_revocations')::text AS t",
   );
   if (!old.rows[0]?.t) return;
-  const rows = await client.query<{ token: string; since: Date; attempts: number; next_at: Date }>(
-    "SELECT token, since, attempts, next_at FROM web_pending_revocations",
-  );
-  for (const r of rows.rows)
-    await client.query(
-      `INSERT INTO web_pending_signouts (token_hash, sealed, since, attempts, next_at)
-       VALUES ($1, $2, $3, $4, $5) ON CONFLICT (token_hash) DO NOTHING`,
-      [seal.id(r.token), seal.seal(r.token), r.since, r.attempts, r.next_at],
-    );
-  await client.query("DROP TABLE web_pending_revocations");
-}
-
-type Queryable = Pick<pg.ClientBase, "query">;
-
-/**
- * Creates the web's tables when missing, in one transaction under an advisory lock (two nodes
- * creating the same table at once would otherwise collide in PostgreSQL's catalog).
- */
-export async function ensureWebTables(db: pg.Pool | pg.Client, seal: TokenSeal): Promise<void> {
-  const client: Queryable & { release?: () => void } =
-    db instanceof pg.Pool ? await db.connect() : db;
+  await client.query("BEGIN");
   try {
-    await client.query("BEGIN");
-    try {
-      await client.query("SELECT pg_advisory_xact_lock($1)", [SCHEMA_LOCK_KEY]);
-      for (const statement of SCHEMA) await client.query(statement);
-      await moveOpenTokens(client, seal);
-      await client.query("COMMIT");
-    } catch (err) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw err;
-    }
-  } finally {
-    client.release?.();
+    const rows = await client.query<{
+      token: string;
+      since: Date;
+      attempts: number;
+      next_at: Date;
+    }>("SELECT token, since, attempts, next_at FROM web_pending_revocations FOR UPDATE");
+    for (const r of rows.rows)
+      await client.query(
+        `INSERT INTO web_pending_signouts (token_hash, sealed, since, attempts, next_at)
+         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (token_hash) DO NOTHING`,
+        [seal.id(r.token), seal.seal(r.token), r.since, r.attempts, r.next_at],
+      );
+    await client.query("DELETE FROM web_pending_revocations");
+    await client.query("COMMIT");
+  } catch (err) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw err;
   }
 }
 
@@ -95,7 +97,7 @@ export async function prepareWebDatabase(
       await ensureWebTables(client, seal);
       return;
     } catch (err) {
-      if (Date.now() > until) throw err;
+      if (err instanceof WebTablesMissing || Date.now() > until) throw err;
       await new Promise((r) => setTimeout(r, 500));
     } finally {
       await client.end().catch(() => undefined);

@@ -61,8 +61,10 @@ export interface NodeProcess {
 export interface Cluster {
   url: string;
   pg: PostgresServer;
-  /** The cluster's database (every node's DATABASE_URL). */
+  /** The cluster's database as the upstream nodes' role, `upstream` (the web nodes' is `web`). */
   databaseUrl: string;
+  /** The same database as the web nodes' role, `web` (the web_ tables only). */
+  webDatabaseUrl: string;
   nats: NatsServer;
   haproxy: HaproxyServer;
   upstreams: NodeProcess[];
@@ -81,6 +83,12 @@ export interface Secrets {
   NATS_UPSTREAM_PASSWORD: string;
   /** A read-only NATS user's password (user `observer`: subscribes, never publishes). */
   NATS_OBSERVER_PASSWORD: string;
+  /** PostgreSQL's superuser (`tradepost`): only this script uses it, to make the roles. */
+  POSTGRES_SUPERUSER_PASSWORD: string;
+  /** The upstream nodes' role (`upstream`, the database's owner, no superuser). */
+  POSTGRES_UPSTREAM_PASSWORD: string;
+  /** The web nodes' role (`web`, member of tradepost_web: the web_ tables only). */
+  POSTGRES_WEB_PASSWORD: string;
 }
 
 /** The cluster's secrets, made once and kept in DATA_DIR/secrets.json (mode 600). */
@@ -92,6 +100,9 @@ function secretsIn(dataDir: string): Secrets {
     OPERATOR_TOKEN: crypto.randomBytes(32).toString("base64url"),
     NATS_UPSTREAM_PASSWORD: crypto.randomBytes(24).toString("base64url"),
     NATS_OBSERVER_PASSWORD: crypto.randomBytes(24).toString("base64url"),
+    POSTGRES_SUPERUSER_PASSWORD: crypto.randomBytes(24).toString("base64url"),
+    POSTGRES_UPSTREAM_PASSWORD: crypto.randomBytes(24).toString("base64url"),
+    POSTGRES_WEB_PASSWORD: crypto.randomBytes(24).toString("base64url"),
   };
   // A folder made by an earlier release keeps its secrets and gains the ones it lacks.
   const kept = fs.existsSync(file)
@@ -245,14 +256,26 @@ async function start(
   const logDir = path.join(dataDir, "logs");
   fs.mkdirSync(logDir, { recursive: true });
   const secrets = secretsIn(dataDir);
+  // Passwords for every connection (scram-sha-256, never trust), and no node as a superuser: the
+  // upstream nodes own the database; the web nodes may touch its web_ tables only (migration 032
+  // grants tradepost_web, made here before the first upstream node migrates).
   const pg = await startPostgres({
     dir: path.join(dataDir, "postgres"),
     port: o.port + 200,
     durable: o.durable ?? true,
     logFile: path.join(logDir, "postgres.log"),
+    superuserPassword: secrets.POSTGRES_SUPERUSER_PASSWORD,
   });
   started.push(pg);
-  const databaseUrl = await pg.createDatabase("tradepost");
+  await pg.createRole("upstream", secrets.POSTGRES_UPSTREAM_PASSWORD, { database: "postgres" });
+  await pg.createDatabase("tradepost", "upstream");
+  const databaseUrl = await pg.createRole("upstream", secrets.POSTGRES_UPSTREAM_PASSWORD, {
+    database: "tradepost",
+  });
+  const webDatabaseUrl = await pg.createRole("web", secrets.POSTGRES_WEB_PASSWORD, {
+    database: "tradepost",
+    inRole: "tradepost_web",
+  });
   // One NATS user per role: the upstream nodes publish and subscribe to the cluster's subjects
   // only; an observer (a person watching the pushes) only subscribes. The web nodes use no NATS.
   const nats = await startNats({
@@ -283,8 +306,8 @@ async function start(
     ...process.env,
     NODE_ENV: process.env.NODE_ENV ?? "production",
     DATABASE_URL: databaseUrl,
-    // The NATS passwords stay out of the nodes' environment: the upstream nodes get theirs in
-    // NATS_URL, the web nodes none.
+    // The NATS and PostgreSQL passwords stay out of the nodes' environment: each node gets its
+    // own role's in its URLs (the web nodes: DATABASE_URL as the web role, no NATS).
     SESSION_SECRET: secrets.SESSION_SECRET,
     OPERATOR_SECRET_KEY: secrets.OPERATOR_SECRET_KEY,
     OPERATOR_TOKEN: secrets.OPERATOR_TOKEN,
@@ -329,6 +352,7 @@ async function start(
       args: ["--import", "tsx", "server.ts"],
       env: {
         ...base,
+        DATABASE_URL: webDatabaseUrl,
         PORT: String(port),
         HOST: "127.0.0.1",
         // Each web node starts its list at another upstream node, spreading the connections.
@@ -356,6 +380,7 @@ async function start(
     url: haproxy.url,
     pg,
     databaseUrl,
+    webDatabaseUrl,
     nats,
     haproxy,
     upstreams,

@@ -25,8 +25,17 @@ export interface PostgresServer {
   port: number;
   dir: string;
   pid: number;
-  /** Makes an empty database and answers its URL. */
-  createDatabase(name: string): Promise<string>;
+  /** Makes an empty database (owned by `owner`, default the superuser) and answers its URL. */
+  createDatabase(name: string, owner?: string): Promise<string>;
+  /**
+   * Makes a login role that is no superuser (or sets its password when it exists), member of
+   * `inRole` when given, with CONNECT on `database`; answers its URL to that database.
+   */
+  createRole(
+    name: string,
+    password: string,
+    o: { database: string; inRole?: string },
+  ): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -38,6 +47,11 @@ export interface PostgresOptions {
   durable?: boolean;
   /** Where the server's output goes (default: ignored). */
   logFile?: string;
+  /**
+   * The superuser's password: every connection then authenticates with scram-sha-256 (npm run
+   * cluster). Without it, connections on loopback are trusted (the tests' own server).
+   */
+  superuserPassword?: string;
 }
 
 const ROLE = "tradepost";
@@ -78,13 +92,38 @@ export async function startPostgres(o: PostgresOptions = {}): Promise<PostgresSe
   const user = asServerUser();
   fs.mkdirSync(dir, { recursive: true });
   if (user.uid !== undefined) fs.chownSync(dir, user.uid, user.gid!);
+  const password = o.superuserPassword;
   if (!fs.existsSync(path.join(data, "PG_VERSION"))) {
-    execFileSync(
-      path.join(bin, "initdb"),
-      ["-D", data, "-U", ROLE, "-A", "trust", "-E", "UTF8", "--no-locale", "--no-sync"],
-      { stdio: "ignore", ...user },
+    const auth = password === undefined ? ["-A", "trust"] : ["-A", "scram-sha-256"];
+    const pwfile = path.join(dir, "initdb-password");
+    if (password !== undefined) {
+      fs.writeFileSync(pwfile, password + "\n", { mode: 0o600 });
+      if (user.uid !== undefined) fs.chownSync(pwfile, user.uid, user.gid!);
+    }
+    try {
+      execFileSync(
+        path.join(bin, "initdb"),
+        [
+          "-D",
+          data,
+          "-U",
+          ROLE,
+          ...auth,
+          ...(password === undefined ? [] : [`--pwfile=${pwfile}`]),
+          "-E",
+          "UTF8",
+          "--no-locale",
+          "--no-sync",
+        ],
+        { stdio: "ignore", ...user },
+      );
+    } finally {
+      fs.rmSync(pwfile, { force: true });
+    }
+  } else if (password !== undefined && /^\s*(local|host)\S*\s.*\btrust\s*$/m.test(hbaOf(data)))
+    throw new Error(
+      `${data} was made with trust authentication by an earlier release: remove it (or use another DATA_DIR) so that it is made again with passwords`,
     );
-  }
   const port = o.port ?? (await freePort());
   const args = ["-D", data, "-p", String(port), "-k", dir, "-c", "listen_addresses=127.0.0.1"];
   if (o.durable === false) args.push("-c", "fsync=off", "-c", "full_page_writes=off");
@@ -93,7 +132,11 @@ export async function startPostgres(o: PostgresOptions = {}): Promise<PostgresSe
     stdio: ["ignore", out, out],
     ...user,
   });
-  const base = `postgres://${ROLE}@127.0.0.1:${port}`;
+  const host = `127.0.0.1:${port}`;
+  const base =
+    password === undefined
+      ? `postgres://${ROLE}@${host}`
+      : `postgres://${ROLE}:${encodeURIComponent(password)}@${host}`;
   await waitReady(`${base}/postgres`, child);
   await mustBeOurs(`${base}/postgres`, data, child);
   await ensureDatabase(`${base}/postgres`, ROLE);
@@ -103,9 +146,13 @@ export async function startPostgres(o: PostgresOptions = {}): Promise<PostgresSe
     port,
     dir,
     pid: child.pid!,
-    async createDatabase(name) {
-      await ensureDatabase(`${base}/postgres`, name);
+    async createDatabase(name, owner) {
+      await ensureDatabase(`${base}/postgres`, name, owner);
       return `${base}/${name}`;
+    },
+    async createRole(name, rolePassword, ro) {
+      await ensureRole(`${base}/postgres`, name, rolePassword, ro);
+      return `postgres://${name}:${encodeURIComponent(rolePassword)}@${host}/${ro.database}`;
     },
     stop() {
       stopped ??= new Promise<void>((resolve) => {
@@ -161,14 +208,56 @@ async function mustBeOurs(url: string, data: string, child: ChildProcess): Promi
   }
 }
 
-async function ensureDatabase(adminUrl: string, name: string): Promise<void> {
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`bad database name ${name}`);
+const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
+
+async function ensureDatabase(adminUrl: string, name: string, owner?: string): Promise<void> {
+  if (!IDENTIFIER.test(name)) throw new Error(`bad database name ${name}`);
+  if (owner !== undefined && !IDENTIFIER.test(owner)) throw new Error(`bad role name ${owner}`);
   const c = new pg.Client({ connectionString: adminUrl });
   await c.connect();
   try {
     const r = await c.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
-    if (r.rowCount === 0) await c.query(`CREATE DATABASE ${name}`);
+    if (r.rowCount === 0)
+      await c.query(`CREATE DATABASE ${name}${owner === undefined ? "" : ` OWNER ${owner}`}`);
+    // The server's own first database (named as the superuser) exists from the start.
+    else if (owner !== undefined) await c.query(`ALTER DATABASE ${name} OWNER TO ${owner}`);
   } finally {
     await c.end();
   }
+}
+
+/** A login role, no superuser, its password (re)set; member of `inRole`; CONNECT on `database`. */
+async function ensureRole(
+  adminUrl: string,
+  name: string,
+  password: string,
+  o: { database: string; inRole?: string },
+): Promise<void> {
+  for (const id of [name, o.database, ...(o.inRole ? [o.inRole] : [])])
+    if (!IDENTIFIER.test(id)) throw new Error(`bad identifier ${id}`);
+  const c = new pg.Client({ connectionString: adminUrl });
+  await c.connect();
+  try {
+    const exists = await c.query("SELECT 1 FROM pg_roles WHERE rolname = $1", [name]);
+    // The password goes in as a literal the server itself quotes: never spliced by hand.
+    const literal = (await c.query<{ l: string }>("SELECT quote_literal($1) AS l", [password]))
+      .rows[0].l;
+    await c.query(
+      `${exists.rowCount ? "ALTER" : "CREATE"} ROLE ${name} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD ${literal}`,
+    );
+    if (o.inRole) {
+      const group = await c.query("SELECT 1 FROM pg_roles WHERE rolname = $1", [o.inRole]);
+      if (group.rowCount === 0) await c.query(`CREATE ROLE ${o.inRole} NOLOGIN`);
+      await c.query(`GRANT ${o.inRole} TO ${name}`);
+    }
+    await c.query(`GRANT CONNECT ON DATABASE ${o.database} TO ${name}`);
+  } finally {
+    await c.end();
+  }
+}
+
+/** The server's client authentication file. */
+function hbaOf(data: string): string {
+  const file = path.join(data, "pg_hba.conf");
+  return fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
 }

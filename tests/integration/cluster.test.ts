@@ -17,6 +17,7 @@
  *   web node B and starts again from a fresh snapshot.
  */
 import { EventSource } from "eventsource";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ORDER_TYPE } from "../../contract/enums";
 import { floatArith, profitUsd, units } from "../../contract/formulas";
@@ -139,6 +140,33 @@ function expectedProfit(at: number): number {
 }
 
 describe("the product as a cluster", () => {
+  it("runs on PostgreSQL with passwords and no superuser: the web's role touches its web_ tables only", async () => {
+    const asWeb = new pg.Client({ connectionString: cluster().webDatabaseUrl });
+    await asWeb.connect();
+    try {
+      await asWeb.query("SELECT COUNT(*) FROM web_pending_signouts");
+      await expect(asWeb.query("SELECT COUNT(*) FROM users")).rejects.toThrow(/permission denied/);
+      await expect(asWeb.query("CREATE TABLE web_other (x int)")).rejects.toThrow(
+        /permission denied/,
+      );
+      const roles = await asWeb.query<{ rolname: string; rolsuper: boolean }>(
+        "SELECT rolname, rolsuper FROM pg_roles WHERE rolname IN ('upstream', 'web')",
+      );
+      expect(roles.rows.sort((a, b) => a.rolname.localeCompare(b.rolname))).toEqual([
+        { rolname: "upstream", rolsuper: false },
+        { rolname: "web", rolsuper: false },
+      ]);
+    } finally {
+      await asWeb.end();
+    }
+    // Never trust: without its password a role is refused.
+    const noPassword = new URL(cluster().webDatabaseUrl);
+    noPassword.password = "";
+    const bare = new pg.Client({ connectionString: noPassword.toString() });
+    await expect(bare.connect()).rejects.toThrow(/password/i);
+    await bare.end().catch(() => undefined);
+  });
+
   it("signs up on web node A, trades on web node B, and shows live prices and profit on both", async () => {
     const [A, B] = cluster().webs;
     const list = await upstreamGet<Instrument[]>(

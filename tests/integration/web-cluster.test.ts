@@ -23,6 +23,7 @@ import { startPostgres, type PostgresServer } from "../../scripts/services/postg
 import { SharedRevocations } from "../../app/utils/revocations-shared.server";
 import { ensureWebTables } from "../../app/utils/web-db.server";
 import { tokenSeal } from "../../app/utils/token-seal.server";
+import { openStore } from "../../upstream/platform/db.js";
 import { EventReader } from "../support/event-reader";
 import {
   cookieHeader,
@@ -61,6 +62,8 @@ const sessionSecret = crypto.randomBytes(36).toString("base64");
 beforeAll(async () => {
   postgres = await startPostgres({ durable: false });
   databaseUrl = await postgres.createDatabase("web_cluster");
+  // The web's tables are made by the upstream's migrations (032), as `npm run migrate` does.
+  openStore(databaseUrl).close();
   upPort = await freePort();
   upDir = fs.mkdtempSync(path.join(os.tmpdir(), "tp-cluster-up-"));
   upstream = await spawnUpstream(upPort, upDir);
@@ -201,7 +204,9 @@ describe("the shared list of sign-outs", () => {
   const seal = tokenSeal(["web-cluster-test-secret-0123456789abcdef"]);
 
   beforeAll(async () => {
-    pool = new pg.Pool({ connectionString: await postgres.createDatabase("web_shared_list") });
+    const url = await postgres.createDatabase("web_shared_list");
+    openStore(url).close();
+    pool = new pg.Pool({ connectionString: url });
     await ensureWebTables(pool, seal);
   });
   afterAll(async () => {
@@ -331,7 +336,7 @@ describe("the shared list of sign-outs", () => {
     await pool.query("DELETE FROM web_pending_signouts");
   });
 
-  it("moves the earlier release's table of open tokens into the sealed one and drops it", async () => {
+  it("moves the earlier release's table of open tokens into the sealed one and empties it", async () => {
     await pool.query(
       "CREATE TABLE web_pending_revocations (token text PRIMARY KEY, since timestamptz NOT NULL, attempts integer NOT NULL DEFAULT 0, next_at timestamptz NOT NULL)",
     );
@@ -340,8 +345,20 @@ describe("the shared list of sign-outs", () => {
     );
     await ensureWebTables(pool, seal);
     expect(await rows()).toEqual([{ token: "tok-from-before", attempts: 2, due: true }]);
-    const old = await pool.query("SELECT to_regclass('web_pending_revocations') AS t");
-    expect(old.rows[0].t).toBeNull();
+    const old = await pool.query("SELECT COUNT(*)::int AS n FROM web_pending_revocations");
+    expect(old.rows[0].n).toBe(0);
+    await pool.query("DROP TABLE web_pending_revocations");
     await pool.query("DELETE FROM web_pending_signouts");
+  });
+
+  it("creates nothing: without the upstream's migrations the web stops, saying to run them", async () => {
+    const bare = new pg.Pool({ connectionString: await postgres.createDatabase("web_unmigrated") });
+    try {
+      await expect(ensureWebTables(bare, seal)).rejects.toThrow(
+        /web_pending_signouts is missing: run `npm run migrate`/,
+      );
+    } finally {
+      await bare.end();
+    }
   });
 });
