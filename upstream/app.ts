@@ -50,6 +50,7 @@ import { registerCopyRoutes } from "./modules/copy/routes.js";
 import { CopyTrading } from "./modules/copy/service.js";
 import { CopyPusher } from "./modules/copy/pushes.js";
 import { StrategyRunner } from "./modules/follow/strategies.js";
+import { RankCheckpoints } from "./modules/follow/checkpoints.js";
 import multipart from "@fastify/multipart";
 import { createEngine } from "./modules/trading/engine.js";
 import { Sequencer } from "./platform/store/sequencer.js";
@@ -233,7 +234,7 @@ export async function buildUpstream(
   registerTradingRoutes(app, ctx);
   registerMoneyRoutes(app, ctx);
   registerContentRoutes(app, ctx);
-  registerFollowRoutes(app, ctx);
+  registerFollowRoutes(app, ctx, { leader: !standby });
   registerCopyRoutes(app, ctx);
   registerUploadRoutes(app, ctx);
   registerOperatorRoutes(app, ctx);
@@ -282,6 +283,15 @@ export async function buildUpstream(
         onError: (err) => log.error({ err }, "expired idempotency keys could not be deleted"),
       });
 
+  // The ranking's checkpoints (follow/checkpoints.ts) move forward on the leader.
+  const rankCheckpoints = standby
+    ? null
+    : new RankCheckpoints({
+        db,
+        run: (command) => ctx.sequencer.run(command),
+        onError: (err) => log.error({ err }, "the ranking's checkpoints could not be advanced"),
+      });
+
   return {
     app,
     ctx,
@@ -292,6 +302,7 @@ export async function buildUpstream(
         sweepTimer = setInterval(sweepUploads, SWEEP_INTERVAL_MS);
         sweepTimer.unref();
         keySweep?.start();
+        rankCheckpoints?.start();
       }
       const address = await app.listen({ host: config.host, port: config.port });
       ctx.feed.start();
@@ -302,6 +313,7 @@ export async function buildUpstream(
       if (sweepTimer) clearInterval(sweepTimer);
       sweepTimer = null;
       keySweep?.stop();
+      rankCheckpoints?.stop();
       strategies?.stop();
       pusher?.stop();
       copyPusher?.stop();

@@ -10,6 +10,10 @@ import { RANK_WINDOW_DAYS, type FollowItem } from "@contract/api/follow";
 import { STRATEGIES, STRATEGY_CAPITAL_USD } from "../../upstream/modules/follow/strategies.js";
 import { checkLedger } from "../../upstream/modules/money/check.js";
 import { startUpstream, type Server } from "./upstream-harness.js";
+import { forgetRanking } from "../../upstream/modules/follow/ranking.js";
+import { RankCheckpoints } from "../../upstream/modules/follow/checkpoints.js";
+import { advanceCheckpoint, checkpointOf } from "../../upstream/modules/follow/store.js";
+import { closedTotals, instrumentsTraded } from "../../upstream/modules/copy/store.js";
 
 let s: Server;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -52,6 +56,22 @@ function closedRows(): Row[] {
        JOIN instruments i ON i.id = o.instrument_id WHERE o.status = 3`,
     )
     .all() as Row[];
+}
+
+/** The user id of the strategy trader `name` and its closed positions' ids, oldest first. */
+function closedOf(name: string): { uid: number; ids: number[] } {
+  const db = s.up.ctx.db;
+  const uid = (
+    db.prepare("SELECT user_id FROM strategy_traders WHERE name = ?").get(name) as {
+      user_id: number;
+    }
+  ).user_id;
+  const ids = (
+    db.prepare("SELECT id FROM orders WHERE user_id = ? AND status = 3 ORDER BY id").all(uid) as {
+      id: number;
+    }[]
+  ).map((x) => x.id);
+  return { uid, ids };
 }
 
 /** The figures of one trader computed here, independently of the upstream's SQL. */
@@ -129,26 +149,96 @@ describe("strategy traders", () => {
   it("counts a position closed exactly 21 days ago before the window, one a second later in it", async () => {
     const db = s.up.ctx.db;
     const name = STRATEGIES[0].name;
-    const uid = (
-      db.prepare("SELECT user_id FROM strategy_traders WHERE name = ?").get(name) as {
-        user_id: number;
-      }
-    ).user_id;
-    const ids = (
-      db.prepare("SELECT id FROM orders WHERE user_id = ? AND status = 3 ORDER BY id").all(uid) as {
-        id: number;
-      }[]
-    ).map((x) => x.id);
+    const { ids } = closedOf(name);
     expect(ids.length).toBeGreaterThanOrEqual(2);
     const now = Date.now();
     const edge = now - RANK_WINDOW_DAYS * DAY_MS;
     db.prepare("UPDATE orders SET closed_at = ? WHERE id = ?").run(edge - 60_000, ids[0]);
     db.prepare("UPDATE orders SET closed_at = ? WHERE id = ?").run(edge + 60_000, ids[1]);
+    // Changed behind the upstream's back: the list kept in memory is let go first.
+    forgetRanking(s.up.ctx);
     const item = (await s.get<FollowItem[]>("/api/follow/list")).data.find((i) => i.user === name)!;
     const hand = byHand(name, Date.now());
     expect(item).toMatchObject(hand);
     const inWindow = closedRows().filter((r) => r.name === name && r.closed_at > edge).length;
     expect(item.total_trade_num - inWindow).toBe(1);
+  });
+
+  it("is kept in memory for its 10 s; a close of a listed trader's position shows at once", async () => {
+    const list = async () => (await s.get<FollowItem[]>("/api/follow/list")).data;
+    const trades = (items: FollowItem[]) => items.reduce((a, i) => a + i.total_trade_num, 0);
+    const first = await list();
+    expect(trades(first)).toBe(closedRows().length);
+    // A change the engine did not make is not seen within the 10 s: the list is not read again.
+    const db = s.up.ctx.db;
+    const one = (
+      db.prepare("SELECT MIN(id) AS id FROM orders WHERE status = 3").get() as {
+        id: number;
+      }
+    ).id;
+    db.prepare("UPDATE orders SET status = 4 WHERE id = ?").run(one);
+    expect(trades(await list())).toBe(trades(first));
+    db.prepare("UPDATE orders SET status = 3 WHERE id = ?").run(one);
+    // A position of a listed trader closed by the engine: the next request counts it.
+    const before = closedRows().length;
+    const moves = [1.004, 0.994, 1.006, 0.993, 1.005, 0.995];
+    for (let i = 0; i < 5 && closedRows().length === before; i++) for (const m of moves) step(m);
+    expect(closedRows().length).toBeGreaterThan(before);
+    expect(trades(await list())).toBe(closedRows().length);
+  });
+
+  it("reads no position closed before a trader's checkpoint, and moving it changes no figure", async () => {
+    const db = s.up.ctx.db;
+    const name = STRATEGIES[1].name;
+    const { uid, ids } = closedOf(name);
+    expect(ids.length).toBeGreaterThanOrEqual(3);
+    // Two positions closed 40 and 30 days ago: before the window and before where a checkpoint goes.
+    const now = Date.now();
+    db.prepare("UPDATE orders SET closed_at = ? WHERE id = ?").run(now - 40 * DAY_MS, ids[0]);
+    db.prepare("UPDATE orders SET closed_at = ? WHERE id = ?").run(now - 30 * DAY_MS, ids[1]);
+    const mine = async () => {
+      forgetRanking(s.up.ctx);
+      return (await s.get<FollowItem[]>("/api/follow/list")).data.find((i) => i.user === name)!;
+    };
+    const without = await mine();
+    expect(without).toMatchObject(byHand(name, Date.now()));
+    // The provider page's figures of every close, and the instruments traded.
+    const page = () => ({ totals: closedTotals(db, uid), instruments: instrumentsTraded(db, uid) });
+    const pageWithout = page();
+    expect(pageWithout.totals.n).toBe(ids.length);
+
+    const checkpoints = new RankCheckpoints({
+      db,
+      run: async (command) => command(),
+      onError: (err) => {
+        throw err;
+      },
+    });
+    expect(await checkpoints.advance()).toBe(STRATEGIES.length);
+    const cp = checkpointOf(db, uid);
+    expect(cp.uptoMs).toBeLessThanOrEqual(Date.now() - RANK_WINDOW_DAYS * DAY_MS);
+    expect(cp.count).toBe(2);
+    // The same figures from the checkpoint and what closed after it; moving it back does nothing.
+    expect(await mine()).toEqual(without);
+    expect(page()).toEqual(pageWithout);
+    expect(advanceCheckpoint(db, uid, cp.uptoMs - DAY_MS)).toBe(false);
+    expect(await checkpoints.advance()).toBe(STRATEGIES.length);
+
+    // A row before the checkpoint is not read again: changing it moves no figure.
+    const old = db.prepare("SELECT profit_micro FROM orders WHERE id = ?").get(ids[0]) as {
+      profit_micro: number;
+    };
+    db.prepare("UPDATE orders SET profit_micro = ? WHERE id = ?").run(
+      Number(old.profit_micro) + 1_000_000_000,
+      ids[0],
+    );
+    try {
+      expect(await mine()).toEqual(without);
+      expect(page()).toEqual(pageWithout);
+      expect(byHand(name, Date.now())).not.toMatchObject({ total_rate: without.total_rate });
+    } finally {
+      db.prepare("UPDATE orders SET profit_micro = ? WHERE id = ?").run(old.profit_micro, ids[0]);
+    }
   });
 
   it("never lists ordinary accounts", async () => {

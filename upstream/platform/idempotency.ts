@@ -22,6 +22,7 @@ import {
   type StoredAnswer,
 } from "./idempotency-store.js";
 import { afterBatch, afterCommit, inBatch } from "./store/sequencer.js";
+import { PeriodicJob, type StoreJobDeps } from "./periodic.js";
 
 /** How long a key answers its first result (24 h). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -190,22 +191,15 @@ export class Idempotency {
  * none is left.
  */
 export class IdempotencySweep {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
+  private readonly job: PeriodicJob<number>;
 
-  constructor(
-    private readonly o: {
-      db: DB;
-      run: <T>(command: () => T) => Promise<T>;
-      onError: (err: unknown) => void;
-      now?: () => number;
-    },
-  ) {}
+  constructor(private readonly o: StoreJobDeps) {
+    this.job = new PeriodicJob(() => this.deleteAll(), PURGE_EVERY_MS, o.onError);
+  }
 
   /** Deletes every key expired by now; resolves with how many. One sweep at a time. */
   sweep(): Promise<number> {
-    this.running ??= this.deleteAll().finally(() => (this.running = null));
-    return this.running;
+    return this.job.run();
   }
 
   private async deleteAll(): Promise<number> {
@@ -221,12 +215,10 @@ export class IdempotencySweep {
   }
 
   start(): void {
-    this.timer ??= setInterval(() => void this.sweep().catch(this.o.onError), PURGE_EVERY_MS);
-    this.timer.unref();
+    this.job.start({ now: false });
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.job.stop();
   }
 }

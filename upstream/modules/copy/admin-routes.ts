@@ -10,6 +10,7 @@ import type { AppContext } from "../../platform/context.js";
 import { operatorOf } from "../../platform/http/operator-guard.js";
 import { route } from "../../platform/http/route.js";
 import { adminProviders, hideProvider } from "./providers.js";
+import { forgetRanking } from "../follow/ranking.js";
 import { copiesPage, copyById, uidOfUser, type CopyRow } from "./store.js";
 import { copyView } from "./views.js";
 
@@ -71,6 +72,7 @@ export function registerCopyAdminRoutes(app: FastifyInstance, ctx: AppContext): 
         hidden: req.body.hidden === 1,
         remark: req.body.remark,
       });
+      forgetRanking(ctx);
       return ctx.ok(req, p, p.hidden ? "provider_hidden" : "provider_shown");
     },
     extras,

@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { LRUCache } from "lru-cache";
+import { forgetRanking } from "../follow/ranking.js";
 import * as api from "@contract/api/copy";
 import type { Provider } from "@contract/api/copy";
 import type { AppContext } from "../../platform/context.js";
@@ -66,6 +67,7 @@ export function registerCopyRoutes(app: FastifyInstance, ctx: AppContext): void 
       });
       ctx.copies.forgetProvider(u.id);
       pages?.delete(u.id);
+      forgetRanking(ctx);
       return ctx.ok(req, providerSettings(db, u.id, req.lang), "provider_saved");
     },
     extras,
@@ -77,6 +79,7 @@ export function registerCopyRoutes(app: FastifyInstance, ctx: AppContext): void 
     async (req) => {
       const u = requireUser(db, req);
       stopProvider(db, u.id);
+      forgetRanking(ctx);
       return ctx.ok(req, providerSettings(db, u.id, req.lang), "provider_stopped");
     },
     extras,

@@ -6,6 +6,7 @@ import { ORDER_STATUS } from "@contract/enums";
 import type { CopyMode, CopyStatus, CopyStopReason } from "@contract/api/copy";
 import { chunked, prepareOnce, tuples, type DB } from "../../platform/db.js";
 import { newInviteCode, newUid } from "../identity/store.js";
+import { closedUpTo } from "../follow/store.js";
 
 export interface CopyRow {
   id: number;
@@ -272,30 +273,46 @@ export function latestClosedNets(
   ).reverse();
 }
 
-/** The provider's closed positions counted in the store: how many, how many won, their net (micro-USD). */
+/**
+ * Count, wins (net > 0) and Σ net of every position the provider closed: its ranking checkpoint
+ * plus the positions closed since (follow/store.ts closedUpTo), a bounded read.
+ */
 export function closedTotals(db: DB, userId: number): { n: number; wins: number; net: number } {
-  const r = db
-    .prepare(
-      `SELECT COUNT(*) AS n,
-         COALESCE(SUM(CASE WHEN COALESCE(o.profit_micro, 0) - o.fee_micro > 0 THEN 1 ELSE 0 END), 0) AS wins,
-         COALESCE(SUM(COALESCE(o.profit_micro, 0) - o.fee_micro), 0) AS net
-       FROM orders o WHERE o.user_id = ? AND o.status = ${ORDER_STATUS.CLOSED}`,
-    )
-    .get(userId) as { n: number | string; wins: number | string; net: number | string };
-  return { n: Number(r.n), wins: Number(r.wins), net: Number(r.net) };
+  const sums = closedUpTo(db, userId);
+  return { n: sums.count, wins: sums.wins, net: sums.netMicro };
 }
 
-/** Show codes of the instruments the provider closed positions in, most traded first. */
+/**
+ * Show codes of the instruments the provider traded (open and closed positions), most traded
+ * first: the closed ones from closedUpTo (a bounded read), the open ones counted here.
+ */
 export function instrumentsTraded(db: DB, userId: number): string[] {
-  return (
-    db
-      .prepare(
-        `SELECT i.show_code AS code, COUNT(*) AS n FROM orders o JOIN instruments i ON i.id = o.instrument_id
-         WHERE o.user_id = ? AND o.status IN (${ORDER_STATUS.OPEN}, ${ORDER_STATUS.CLOSED})
-         GROUP BY i.show_code ORDER BY n DESC, i.show_code`,
-      )
-      .all(userId) as { code: string }[]
-  ).map((r) => r.code);
+  const counts = new Map<number, number>(
+    Object.entries(closedUpTo(db, userId).instruments).map(([id, n]) => [Number(id), n]),
+  );
+  const open = db
+    .prepare(
+      `SELECT o.instrument_id AS id, COUNT(*) AS n FROM orders o
+       WHERE o.user_id = ? AND o.status = ${ORDER_STATUS.OPEN} GROUP BY o.instrument_id`,
+    )
+    .all(userId) as { id: number; n: number }[];
+  for (const r of open) counts.set(Number(r.id), (counts.get(Number(r.id)) ?? 0) + Number(r.n));
+  const codes = new Map(
+    (
+      db.prepare("SELECT id, show_code FROM instruments").all() as {
+        id: number;
+        show_code: string;
+      }[]
+    ).map((r) => [Number(r.id), r.show_code]),
+  );
+  const byCode = new Map<string, number>();
+  for (const [id, n] of counts) {
+    const code = codes.get(id);
+    if (code !== undefined && n > 0) byCode.set(code, (byCode.get(code) ?? 0) + n);
+  }
+  return [...byCode.entries()]
+    .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
+    .map(([code]) => code);
 }
 
 /** The provider's latest filled trade (open or closed): instrument, side, lots. */

@@ -58,30 +58,150 @@ export function traders(db: DB): TraderRow[] {
 const CLOSED = `FROM orders o WHERE o.user_id = ? AND o.status = ${ORDER_STATUS.CLOSED}`;
 const NET = "(COALESCE(o.profit_micro, 0) - o.fee_micro)";
 
-/** The sums of `userId`'s closed positions for the window ending at `nowMs`. */
+/**
+ * Sums of a trader's closed positions: Σ net, how many, how many with net > 0, and how many per
+ * leverage and per instrument id. A checkpoint (checkpoints.ts) is these sums up to `uptoMs`.
+ */
+export interface ClosedSums {
+  /** The sums cover the positions closed at or before this moment (ms); 0: none. */
+  uptoMs: number;
+  netMicro: number;
+  count: number;
+  wins: number;
+  /** Positions closed per leverage ("100": 12). */
+  leverages: Record<string, number>;
+  /** Positions closed per instrument id ("3": 40). */
+  instruments: Record<string, number>;
+}
+export type RankCheckpoint = ClosedSums;
+
+const NONE: ClosedSums = {
+  uptoMs: 0,
+  netMicro: 0,
+  count: 0,
+  wins: 0,
+  leverages: {},
+  instruments: {},
+};
+
+interface SpanRow {
+  v: number;
+  instrument_id: number;
+  c: number;
+  wins: number;
+  net: number;
+}
+
+/** `sums` plus the positions closed over (sums.uptoMs, uptoMs]: the only rows read. */
+function addClosed(db: DB, userId: number, sums: ClosedSums, uptoMs: number): ClosedSums {
+  const rows = db
+    .prepare(
+      `SELECT o.leverage AS v, o.instrument_id, COUNT(*) AS c,
+         COALESCE(SUM(CASE WHEN ${NET} > 0 THEN 1 ELSE 0 END), 0) AS wins,
+         COALESCE(SUM(${NET}), 0) AS net
+       ${CLOSED} AND o.closed_at > ? AND o.closed_at <= ? GROUP BY o.leverage, o.instrument_id`,
+    )
+    .all(userId, sums.uptoMs, uptoMs) as SpanRow[];
+  const next = {
+    ...sums,
+    uptoMs,
+    leverages: { ...sums.leverages },
+    instruments: { ...sums.instruments },
+  };
+  const bump = (m: Record<string, number>, k: number, n: number) =>
+    (m[String(k)] = (m[String(k)] ?? 0) + n);
+  for (const r of rows) {
+    next.netMicro += Number(r.net);
+    next.count += Number(r.c);
+    next.wins += Number(r.wins);
+    bump(next.leverages, Number(r.v), Number(r.c));
+    bump(next.instruments, Number(r.instrument_id), Number(r.c));
+  }
+  return next;
+}
+
+/** A trader's ranking checkpoint (checkpoints.ts); the empty one (upto 0) when none was written. */
+export function checkpointOf(db: DB, userId: number): RankCheckpoint {
+  const row = db
+    .prepare(
+      `SELECT upto_ms, net_micro, closed_count, win_count, leverage_counts, instrument_counts
+       FROM rank_checkpoints WHERE user_id = ?`,
+    )
+    .get(userId) as
+    | {
+        upto_ms: number;
+        net_micro: number;
+        closed_count: number;
+        win_count: number;
+        leverage_counts: string;
+        instrument_counts: string;
+      }
+    | undefined;
+  if (!row) return NONE;
+  return {
+    uptoMs: Number(row.upto_ms),
+    netMicro: Number(row.net_micro),
+    count: Number(row.closed_count),
+    wins: Number(row.win_count),
+    leverages: JSON.parse(row.leverage_counts) as Record<string, number>,
+    instruments: JSON.parse(row.instrument_counts) as Record<string, number>,
+  };
+}
+
+/**
+ * Moves `userId`'s checkpoint to `uptoMs` by adding the positions closed since it; reads only
+ * those. Nothing when the checkpoint is already there or later (upto_ms never goes back).
+ */
+export function advanceCheckpoint(db: DB, userId: number, uptoMs: number): boolean {
+  const cp = checkpointOf(db, userId);
+  if (uptoMs <= cp.uptoMs) return false;
+  const next = addClosed(db, userId, cp, uptoMs);
+  db.prepare(
+    `INSERT INTO rank_checkpoints
+       (user_id, upto_ms, net_micro, closed_count, win_count, leverage_counts, instrument_counts)
+     VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (user_id) DO UPDATE SET upto_ms = excluded.upto_ms, net_micro = excluded.net_micro,
+       closed_count = excluded.closed_count, win_count = excluded.win_count,
+       leverage_counts = excluded.leverage_counts, instrument_counts = excluded.instrument_counts`,
+  ).run(
+    userId,
+    uptoMs,
+    next.netMicro,
+    next.count,
+    next.wins,
+    JSON.stringify(next.leverages),
+    JSON.stringify(next.instruments),
+  );
+  return true;
+}
+
+/**
+ * The sums of `userId`'s positions closed at or before `atMs` (the latest moment a position can
+ * have closed: every one): the checkpoint's, plus the positions closed after it. A checkpoint
+ * later than `atMs` (a clock set back) is not used.
+ */
+export function closedUpTo(db: DB, userId: number, atMs = Number.MAX_SAFE_INTEGER): ClosedSums {
+  const cp = checkpointOf(db, userId);
+  return addClosed(db, userId, cp.uptoMs <= atMs ? cp : NONE, atMs);
+}
+
+/** Every strategy trader's id, listed or not (the checkpoints cover them all). */
+export function traderIds(db: DB): number[] {
+  return (
+    db.prepare("SELECT user_id FROM strategy_traders ORDER BY user_id").all() as {
+      user_id: number;
+    }[]
+  ).map((r) => Number(r.user_id));
+}
+
+/**
+ * The sums of `userId`'s closed positions for the window ending at `nowMs`. Reads the positions
+ * closed after the trader's checkpoint only (a bounded span: see checkpoints.ts).
+ */
 export function totalsOf(db: DB, userId: number, nowMs: number): TraderTotals {
   const from = nowMs - RANK_WINDOW_MS;
-  const w = db
-    .prepare(
-      `SELECT COALESCE(SUM(${NET}), 0) AS net, COUNT(*) AS n, COALESCE(SUM(CASE WHEN ${NET} > 0 THEN 1 ELSE 0 END), 0) AS wins
-       ${CLOSED} AND o.closed_at > ? AND o.closed_at <= ?`,
-    )
-    .get(userId, from, nowMs) as { net: number; n: number; wins: number };
-  const b = db
-    .prepare(`SELECT COALESCE(SUM(${NET}), 0) AS net ${CLOSED} AND o.closed_at <= ?`)
-    .get(userId, from) as { net: number };
-  const total = db
-    .prepare(`SELECT COUNT(*) AS n ${CLOSED} AND o.closed_at <= ?`)
-    .get(userId, nowMs) as { n: number };
-  const mostUsed = (where: string, ...args: number[]) =>
-    db
-      .prepare(
-        `SELECT o.leverage AS v, COUNT(*) AS c ${CLOSED} ${where} GROUP BY o.leverage ORDER BY c DESC, v DESC LIMIT 1`,
-      )
-      .get(userId, ...args) as { v: number } | undefined;
-  const multiple =
-    mostUsed("AND o.closed_at > ? AND o.closed_at <= ?", from, nowMs) ??
-    mostUsed("AND o.closed_at <= ?", nowMs);
+  const before = closedUpTo(db, userId, from);
+  const inWindow = addClosed(db, userId, { ...NONE, uptoMs: from }, nowMs);
   const code = db
     .prepare(
       `SELECT i.show_code AS v, COUNT(*) AS c, MAX(o.closed_at) AS last
@@ -89,13 +209,27 @@ export function totalsOf(db: DB, userId: number, nowMs: number): TraderTotals {
        AND o.closed_at > ? AND o.closed_at <= ? GROUP BY o.instrument_id, i.show_code ORDER BY c DESC, last DESC, o.instrument_id DESC LIMIT 1`,
     )
     .get(userId, from, nowMs) as { v: string } | undefined;
+  const allLeverages = { ...before.leverages };
+  for (const [v, c] of Object.entries(inWindow.leverages))
+    allLeverages[v] = (allLeverages[v] ?? 0) + c;
   return {
-    windowNetMicro: w.net,
-    windowCount: w.n,
-    windowWins: w.wins,
-    beforeNetMicro: b.net,
-    totalCount: total.n,
-    multiple: multiple?.v ?? null,
+    windowNetMicro: inWindow.netMicro,
+    windowCount: inWindow.count,
+    windowWins: inWindow.wins,
+    beforeNetMicro: before.netMicro,
+    totalCount: before.count + inWindow.count,
+    multiple: mostUsed(inWindow.leverages) ?? mostUsed(allLeverages),
     code: code?.v ?? null,
   };
+}
+
+/** The leverage used most (ties: the higher); null when none. */
+function mostUsed(counts: Record<string, number>): number | null {
+  let best: number | null = null;
+  for (const [key, c] of Object.entries(counts)) {
+    const v = Number(key);
+    const top = best === null ? 0 : counts[String(best)];
+    if (c > 0 && (best === null || c > top || (c === top && v > best))) best = v;
+  }
+  return best;
 }
