@@ -7,7 +7,10 @@
  *
  * Where they are kept:
  * - one web node (DATABASE_URL unset): DATA_DIR/pending-revocations.json, mode 600, so that a
- *   restart of the web does not forget them; this node retries them;
+ *   restart of the web does not forget them; this node retries them. Each token is kept sealed
+ *   (token-seal.server.ts: AES-256-GCM under a key from SESSION_SECRET), never as it is: the file,
+ *   or a backup of DATA_DIR, lets nobody sign in. (A file an earlier version wrote with plain
+ *   tokens is read once and written again sealed.)
  * - cluster mode (DATABASE_URL): the PostgreSQL table web_pending_signouts, so that any node
  *   retries them and none is lost when a node dies (app/utils/revocations-shared.server.ts).
  *
@@ -23,7 +26,7 @@ import { getSession } from "~/utils/session.server";
 import { send, type Caller } from "~/upstream/client.server";
 import { webDb } from "~/utils/web-db.server";
 import { SharedRevocations } from "~/utils/revocations-shared.server";
-import { tokenSeal } from "~/utils/token-seal.server";
+import { tokenSeal, type TokenSeal } from "~/utils/token-seal.server";
 
 const REVOCATIONS_FILE = "pending-revocations.json";
 const MAX_AGE_MS = 30 * 24 * 3600_000;
@@ -65,18 +68,40 @@ function file(): string {
   return path.join(env().dataDir, REVOCATIONS_FILE);
 }
 
+/** The file's seal: SESSION_SECRET's (every secret opens, the first seals). */
+function fileSeal(): TokenSeal {
+  return tokenSeal(sessionSecrets());
+}
+
+/** One kept entry of the file as it was read: sealed (now), or plain (an earlier version). */
+function tokenOf(entry: unknown, seal: TokenSeal): Pending | null {
+  if (!entry || typeof entry !== "object") return null;
+  const e = entry as { sealed?: unknown; token?: unknown; since?: unknown };
+  if (typeof e.since !== "number") return null;
+  if (typeof e.sealed === "string") {
+    const token = seal.open(e.sealed);
+    return token === null ? null : { token, since: e.since };
+  }
+  return typeof e.token === "string" ? { token: e.token, since: e.since } : null;
+}
+
 function load(s: State): void {
   if (s.loaded) return;
   s.loaded = true;
+  let raw: unknown;
   try {
-    const raw = JSON.parse(fs.readFileSync(file(), "utf8")) as unknown;
-    if (Array.isArray(raw))
-      for (const p of raw)
-        if (p && typeof p.token === "string" && typeof p.since === "number")
-          s.pending.push({ token: p.token, since: p.since });
+    raw = JSON.parse(fs.readFileSync(file(), "utf8"));
   } catch {
-    /* none kept yet (or unreadable: nothing to resume) */
+    return; // none kept yet (or unreadable: nothing to resume)
   }
+  if (!Array.isArray(raw)) return;
+  const seal = fileSeal();
+  for (const entry of raw) {
+    const p = tokenOf(entry, seal);
+    if (p) s.pending.push(p);
+  }
+  // A file of plain tokens (an earlier version) is written again at once, sealed.
+  if (raw.some((e) => e && typeof e === "object" && "token" in e)) save(s);
 }
 
 function save(s: State): void {
@@ -86,8 +111,10 @@ function save(s: State): void {
     return;
   }
   fs.mkdirSync(path.dirname(target), { recursive: true });
+  const seal = fileSeal();
+  const kept = s.pending.map((p) => ({ sealed: seal.seal(p.token), since: p.since }));
   const tmp = `${target}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(s.pending), { mode: 0o600 });
+  fs.writeFileSync(tmp, JSON.stringify(kept), { mode: 0o600 });
   fs.renameSync(tmp, target);
 }
 

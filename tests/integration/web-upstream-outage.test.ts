@@ -171,10 +171,14 @@ describe("the web while its upstream is away", () => {
     });
     expect(user.status).toBe(302);
     expect(user.headers.get("location")).toContain("/login");
-    expect(
-      fs.existsSync(path.join(web.dataDir, "pending-revocations.json")),
-      "the revocation is kept on disk",
-    ).toBe(true);
+    const kept = path.join(web.dataDir, "pending-revocations.json");
+    expect(fs.existsSync(kept), "the revocation is kept on disk").toBe(true);
+    // Sealed: the file (or a backup of DATA_DIR) does not hold a token anyone could sign in with.
+    const text = fs.readFileSync(kept, "utf8");
+    expect(text).not.toContain(token);
+    expect(JSON.parse(text)).toEqual([
+      { sealed: expect.stringMatching(/^v1\./), since: expect.any(Number) },
+    ]);
 
     upstream = await startUpstreamProcess();
     // Retried with back-off (1 s, doubling): the token stops working soon after the return.
