@@ -98,11 +98,23 @@ let shuttingDown = false;
 let restartDelayMs = RESTART_FIRST_MS;
 let restartTimer: NodeJS.Timeout | null = null;
 
+/** Set (true) only in a bundle of this file (tests/support/node-bundle.ts). */
+declare const __TRADEPOST_BUNDLED__: boolean | undefined;
+
+/**
+ * How the embedded upstream is started: its TypeScript source through tsx; from a bundle of this
+ * file (the test suite's), the upstream's bundle beside it.
+ */
+function upstreamEntry(): string[] {
+  if (typeof __TRADEPOST_BUNDLED__ !== "undefined" && __TRADEPOST_BUNDLED__)
+    return ["--enable-source-maps", path.join(path.dirname(process.argv[1]!), "upstream.mjs")];
+  return ["--import", "tsx", "upstream/main.ts"];
+}
+
 /** Starts the embedded upstream; resolves with the URL from its "UPSTREAM_READY <url>" line. */
 async function startEmbeddedUpstream(): Promise<string> {
   const port = ENV.upstreamPort;
-  const tsxLoader = "tsx";
-  const child = spawn(process.execPath, ["--import", tsxLoader, "upstream/main.ts"], {
+  const child = spawn(process.execPath, upstreamEntry(), {
     cwd: process.cwd(),
     env: { ...process.env, UPSTREAM_HOST: "127.0.0.1", UPSTREAM_PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],

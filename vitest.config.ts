@@ -100,6 +100,8 @@ const ON_BOTH_STORES_INTEGRATION = FULL
 const POSTGRES_SETUP = "tests/support/postgres-setup.ts";
 /** The market every new test upstream starts with, written once per run (store-templates.ts). */
 const TEMPLATE_SETUP = "tests/support/template-setup.ts";
+/** The bundles of the upstream and the web server that test processes start (node-bundle.ts). */
+const BUNDLE_SETUP = "tests/support/bundle-setup.ts";
 export const shared = {
   resolve: {
     alias: {
@@ -134,7 +136,7 @@ export default defineConfig({
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
           exclude: FULL ? [] : INTEGRATION_FULL_ONLY,
-          globalSetup: [TEMPLATE_SETUP],
+          globalSetup: [TEMPLATE_SETUP, BUNDLE_SETUP],
           isolate: false,
         },
       },
@@ -154,7 +156,7 @@ export default defineConfig({
           name: "integration-postgres",
           include: ON_BOTH_STORES_INTEGRATION,
           env: { TEST_STORE: "postgres" },
-          globalSetup: [TEMPLATE_SETUP, POSTGRES_SETUP],
+          globalSetup: [TEMPLATE_SETUP, BUNDLE_SETUP, POSTGRES_SETUP],
           isolate: false,
           // Every statement is a round trip to the server: a test that starts two or three
           // upstreams and drives them takes two to four times its SQLite time.

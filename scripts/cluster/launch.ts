@@ -37,7 +37,17 @@ export interface ClusterOptions {
   env?: Record<string, string>;
   /** Each node's and service's output goes to DATA_DIR/logs/<name>.log; lines of note come here. */
   log?: (line: string) => void;
+  /**
+   * The Node arguments that start an upstream or a web node (default: its TypeScript source through
+   * tsx; the test suite passes its bundles).
+   */
+  nodeArgs?: (entry: "upstream" | "server") => string[];
 }
+
+const FROM_SOURCE = {
+  upstream: ["--import", "tsx", "upstream/main.ts"],
+  server: ["--import", "tsx", "server.ts"],
+};
 
 export interface NodeProcess {
   readonly name: string;
@@ -319,7 +329,7 @@ async function start(
       name: `upstream-${i + 1}`,
       kind: "upstream",
       port,
-      args: ["--import", "tsx", "upstream/main.ts"],
+      args: o.nodeArgs?.("upstream") ?? FROM_SOURCE.upstream,
       env: {
         ...base,
         NATS_URL: natsUrl,
@@ -349,7 +359,7 @@ async function start(
       name: `web-${i + 1}`,
       kind: "web",
       port,
-      args: ["--import", "tsx", "server.ts"],
+      args: o.nodeArgs?.("server") ?? FROM_SOURCE.server,
       env: {
         ...base,
         DATABASE_URL: webDatabaseUrl,

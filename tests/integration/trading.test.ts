@@ -16,6 +16,7 @@ import { TRADE_PUSH_INTERVAL_MS } from "../../contract/constants.js";
 import { newUpstreamStore, type UpstreamStore } from "../support/test-store.js";
 import { until } from "../support/wait.js";
 import { freePort } from "../../scripts/services/ports.js";
+import { nodeArgsFor } from "../support/node-bundle.js";
 
 let server: Server;
 let up: Upstream;
@@ -691,7 +692,7 @@ describe("durability", () => {
     store: UpstreamStore,
   ): Promise<{ child: ChildProcess; url: string }> {
     return new Promise((resolve, reject) => {
-      const child = spawn("npx", ["tsx", "upstream/main.ts"], {
+      const child = spawn(process.execPath, nodeArgsFor("upstream"), {
         cwd: path.resolve(__dirname, "../.."),
         env: {
           ...process.env,
@@ -720,7 +721,7 @@ describe("durability", () => {
     });
   }
 
-  /** SIGKILL of the whole process group (npx -> tsx -> node): nothing gets to flush or close. */
+  /** SIGKILL of the upstream's whole process group: nothing gets to flush or close. */
   function kill9(child: ChildProcess): Promise<void> {
     return new Promise((resolve) => {
       child.once("exit", () => resolve());

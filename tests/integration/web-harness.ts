@@ -13,6 +13,7 @@ import { generate } from "otplib";
 import { startMessageSink, waitForCode, type MessageSink } from "../support/message-sink";
 import { freePort } from "../../scripts/services/ports.js";
 import { copySqliteMarketTemplate } from "../support/store-templates";
+import { nodeArgsFor } from "../support/node-bundle";
 
 // import.meta.url rather than __dirname: the benchmarks (tsx, ES modules) start the web through this too.
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -118,7 +119,7 @@ export async function startWeb(
     SESSION_SECRET: "",
     ...opts.env,
   };
-  const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), "--import", "tsx", "server.ts"], {
+  const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...nodeArgsFor("server")], {
     cwd: ROOT,
     env,
     stdio: ["ignore", "pipe", "pipe"],
@@ -215,7 +216,7 @@ export async function startWeb(
  * again on the same port and folder, it is the same upstream back from an outage.
  */
 export function spawnUpstream(port: number, dataDir: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "upstream/main.ts"], {
+  const child = spawn(process.execPath, nodeArgsFor("upstream"), {
     cwd: ROOT,
     env: {
       ...process.env,

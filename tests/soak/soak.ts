@@ -27,6 +27,7 @@ import { openStoreReadOnly } from "../../upstream/platform/db.js";
 import { redactedStore } from "../../upstream/platform/config.js";
 import { checkLedger, CHECK_NAMES } from "../../upstream/modules/money/check.js";
 import { freePort } from "../../scripts/services/ports.js";
+import { nodeArgsFor } from "../support/node-bundle.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -174,7 +175,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
   const killOnExit = () => up?.proc.kill("SIGKILL");
   process.once("exit", killOnExit);
   const startUpstream = async (): Promise<void> => {
-    const proc = spawn(process.execPath, ["--import", "tsx", "upstream/main.ts"], {
+    const proc = spawn(process.execPath, nodeArgsFor("upstream"), {
       cwd: ROOT,
       env: {
         ...process.env,

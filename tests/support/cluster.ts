@@ -11,6 +11,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { startCluster, type Cluster } from "../../scripts/cluster/launch.js";
+import { nodeArgsFor } from "./node-bundle.js";
 
 /**
  * `scripts/ensure-services.sh` (installs Debian's postgresql, nats-server and haproxy when missing),
@@ -97,6 +98,7 @@ export async function startTestCluster(o: {
         ...o.env,
       },
       log: o.log,
+      nodeArgs: nodeArgsFor,
     });
   } catch (err) {
     fs.rmSync(dataDir, { recursive: true, force: true });
