@@ -4,13 +4,15 @@ import { IntegrationFirst } from "./tests/support/sequencer";
 
 /**
  * Four projects with the same aliases and time limits:
- * - unit: pure modules and in-memory stores. Its files share one module cache per worker
- *   (isolate off): each file makes its own databases, engines and fake clocks and restores what it
- *   changes, so a fresh process per file would only repeat the imports (38 s → 24 s).
+ * - unit: pure modules and in-memory stores.
  * - integration: each file starts real servers (upstream, web) as child processes and mostly waits
- *   on them, so four files run at once on a 2-core machine (131 s → 75 s). Its files share a
- *   module cache per worker too (isolate off; the whole vitest step 200 s → 186 s on 2026-11-29):
- *   each file closes the servers it started and puts back the environment it changed.
+ *   on them, so four files run at once on a 2-core machine (131 s → 75 s).
+ *   Each file closes the servers it started and puts back the environment it changed.
+ *   Files do not share a module cache: the projects' `isolate: false` is not enough while the
+ *   pool's own `poolOptions.forks.isolate` is on (its default), and tinypool starts a process per
+ *   file (79 processes for 80 unit files, counted 2026-11-29). Turning the pool's off was measured
+ *   (unit alone 43 s → 26 s) and left on: vitest 3.2 then ends workers with files still running
+ *   ("Terminating worker thread"), and limits.test and ws.test rely on fresh module state.
  * - unit-postgres, integration-postgres: the tests that write through the store again, on
  *   PostgreSQL (one server for the run, a new database per store and per upstream:
  *   tests/support/test-store.ts, tests/integration/upstream-harness.ts).
