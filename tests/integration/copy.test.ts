@@ -97,14 +97,18 @@ async function detail(token: string, id: number): Promise<CopyDetail> {
  * A demo user copies the provider with 1,000 USD (fixed, 0.5×) and this copy stop-loss; the
  * provider then buys 0.1 lots of EURUSD at `start`.
  */
-async function copyOneTrade(stopLossPct: number) {
+/**
+ * A new demo user copying the provider in fixed lots, and the provider's buy of 0.1 lots: the user,
+ * the copy's answer and the price before the buy.
+ */
+async function copyOneTrade(o: { amount?: string; multiple?: string; stopLossPct?: number } = {}) {
   const u = await demo(10000);
   const r = await copy(u.token, {
     provider_id: providerId,
-    amount: "1000",
+    amount: o.amount ?? "1000",
     mode: "fixed",
-    multiple: "0.5",
-    stop_loss_pct: stopLossPct,
+    multiple: o.multiple ?? "0.5",
+    ...(o.stopLossPct === undefined ? {} : { stop_loss_pct: o.stopLossPct }),
   });
   expect(r.code, r.msg).toBe(CODE.OK);
   const start = eur().price;
@@ -336,7 +340,7 @@ describe("a copy", () => {
   });
 
   it("ends once when its equity reaches the copy stop-loss", async () => {
-    const { u, r, start } = await copyOneTrade(5);
+    const { u, r, start } = await copyOneTrade({ stopLossPct: 5 });
     const d = await detail(u.token, r.data.id);
     expect(d.positions, JSON.stringify(d.skipped)).toHaveLength(1);
     // 0.5 lots of EURUSD lose about 100 USD on a 0.2 % fall: more than 5 % of 1,000 USD, while the
@@ -367,15 +371,7 @@ describe("one person's accounts", () => {
     "Another of your accounts (your own or one of your copies) holds the opposite side of this instrument: one person's accounts cannot hold both sides";
 
   it("never hold opposite sides of one instrument: the own order is refused, the copy skips", async () => {
-    const u = await demo(10000);
-    const r = await copy(u.token, {
-      provider_id: providerId,
-      amount: "1000",
-      mode: "fixed",
-      multiple: "0.01",
-    });
-    expect(r.code, r.msg).toBe(CODE.OK);
-    providerOpens(ORDER_TYPE.BUY, "0.1");
+    const { u, r } = await copyOneTrade({ amount: "1000", multiple: "0.01" });
     expect((await detail(u.token, r.data.id)).positions).toHaveLength(1);
     // The copy holds a buy: the user's own sell is refused, a buy is not.
     expect(await own(u.token, ORDER_TYPE.SELL)).toMatchObject({ code: 0, msg: OPPOSITE });
@@ -396,7 +392,7 @@ describe("one person's accounts", () => {
 
 describe("taking money back", () => {
   it("takes back at most what is invested, so the copy stop-loss keeps acting", async () => {
-    const { u, r, start } = await copyOneTrade(50);
+    const { u, r, start } = await copyOneTrade({ stopLossPct: 50 });
     s.feed!.set("EURUSD", start * 1.005);
     closeProviderPositions();
     const won = await detail(u.token, r.data.id);
@@ -488,15 +484,7 @@ describe("bad input changes nothing", () => {
 
 describe("a demo reset", () => {
   it("stops the demo user's copies first, so the reset restores the whole demo money", async () => {
-    const u = await demo(10000);
-    const r = await copy(u.token, {
-      provider_id: providerId,
-      amount: "2000",
-      mode: "fixed",
-      multiple: "0.1",
-    });
-    expect(r.code, r.msg).toBe(CODE.OK);
-    providerOpens(ORDER_TYPE.BUY, "0.1");
+    const { u, r } = await copyOneTrade({ amount: "2000", multiple: "0.1" });
     expect((await detail(u.token, r.data.id)).positions).toHaveLength(1);
     const reset = await s.post("/v1/api/main/user/resetForexDemoAccount", {}, { token: u.token });
     expect(reset.code, reset.msg).toBe(CODE.OK);
