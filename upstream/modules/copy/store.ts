@@ -6,7 +6,7 @@ import { ORDER_STATUS } from "@contract/enums";
 import type { CopyMode, CopyStatus, CopyStopReason } from "@contract/api/copy";
 import { chunked, prepareOnce, tuples, type DB } from "../../platform/db.js";
 import { newInviteCode, newUid } from "../identity/store.js";
-import { closedUpTo } from "../follow/store.js";
+import { closedUpTo, type ClosedSums } from "../follow/store.js";
 
 export interface CopyRow {
   id: number;
@@ -277,8 +277,11 @@ export function latestClosedNets(
  * Count, wins (net > 0) and Σ net of every position the provider closed: its ranking checkpoint
  * plus the positions closed since (follow/store.ts closedUpTo), a bounded read.
  */
-export function closedTotals(db: DB, userId: number): { n: number; wins: number; net: number } {
-  const sums = closedUpTo(db, userId);
+export function closedTotals(
+  db: DB,
+  userId: number,
+  sums: ClosedSums = closedUpTo(db, userId),
+): { n: number; wins: number; net: number } {
   return { n: sums.count, wins: sums.wins, net: sums.netMicro };
 }
 
@@ -286,9 +289,13 @@ export function closedTotals(db: DB, userId: number): { n: number; wins: number;
  * Show codes of the instruments the provider traded (open and closed positions), most traded
  * first: the closed ones from closedUpTo (a bounded read), the open ones counted here.
  */
-export function instrumentsTraded(db: DB, userId: number): string[] {
+export function instrumentsTraded(
+  db: DB,
+  userId: number,
+  closed: ClosedSums = closedUpTo(db, userId),
+): string[] {
   const counts = new Map<number, number>(
-    Object.entries(closedUpTo(db, userId).instruments).map(([id, n]) => [Number(id), n]),
+    Object.entries(closed.instruments).map(([id, n]) => [Number(id), n]),
   );
   const open = db
     .prepare(

@@ -17,7 +17,7 @@ import { wireTime } from "../../platform/wire.js";
 import type { Engine } from "../trading/engine.js";
 import { orderView } from "../trading/views.js";
 import { percent, traderStats, usd2 } from "../follow/stats.js";
-import { totalsOf } from "../follow/store.js";
+import { closedUpTo, totalsOf } from "../follow/store.js";
 import {
   closedTotals,
   latestClosedNets,
@@ -119,7 +119,9 @@ export function providerView(
     p.start_capital_micro,
     totalsOf(db, p.user_id, Date.now()),
   );
-  const totals = closedTotals(db, p.user_id);
+  // Every close, read once for the totals and the instruments (a bounded read: follow/store.ts).
+  const closed = closedUpTo(db, p.user_id);
+  const totals = closedTotals(db, p.user_id, closed);
   const nets = latestClosedNets(db, p.user_id, window);
   const windowNet = nets.reduce((a, n) => a + n.net, 0);
   const { curve, maxDrawdownPct } = equityCurve(
@@ -144,7 +146,7 @@ export function providerView(
     max_drawdown: maxDrawdownPct,
     copiers: copying.copiers,
     copying: usd2(copying.invested),
-    instruments: instrumentsTraded(db, p.user_id),
+    instruments: instrumentsTraded(db, p.user_id, closed),
     equity_curve: curve,
     open_positions: engine
       .openPositionIds(p.user_id)
