@@ -72,6 +72,16 @@ step() {
 # bg_step waits for one, prints its output and records it as a step with its own duration.
 BG_DIR=$(mktemp -d)
 declare -A BG_PIDS=()
+# Every temporary file of the run (test stores, data folders, the PostgreSQL server, browser
+# profiles) is made under one folder, removed at the end whatever the outcome: a run leaves nothing
+# in /tmp behind it (a test killed mid-way cannot clean up after itself).
+# Port reservations and the services' install lock stay in the machine's folder
+# (TRADEPOST_MACHINE_TMP, scripts/services/ports.ts). The folder is open to all like /tmp: the
+# PostgreSQL server runs as the postgres user.
+export TRADEPOST_MACHINE_TMP=${TRADEPOST_MACHINE_TMP:-${TMPDIR:-/tmp}}
+RUN_TMP=$(mktemp -d "$TRADEPOST_MACHINE_TMP/tradepost-run-XXXXXX")
+chmod 1777 "$RUN_TMP"
+export TMPDIR=$RUN_TMP
 bg_start() {
   local name=$1; shift
   (
@@ -94,7 +104,7 @@ bg_step() {
 stop_background() {
   local pid
   for pid in "${BG_PIDS[@]}"; do pkill -P "$pid" 2>/dev/null || true; kill "$pid" 2>/dev/null || true; done
-  rm -rf "$BG_DIR"
+  rm -rf "$BG_DIR" "$RUN_TMP"
 }
 trap stop_background EXIT
 

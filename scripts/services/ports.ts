@@ -23,7 +23,15 @@ const LOWEST_PORT = 10_000;
 /** A reservation holds this long: far longer than any server takes to bind what it was given. */
 const RESERVED_MS = 10 * 60_000;
 const ATTEMPTS = 200;
-const RESERVATIONS = path.join(os.tmpdir(), "tradepost-ports");
+/**
+ * The machine's own temporary folder, shared by every run on it: `npm test` gives its processes a
+ * private TMPDIR (removed at the end) and names the shared one in TRADEPOST_MACHINE_TMP, so that
+ * reservations and locks still hold across runs side by side.
+ */
+export function machineTmpDir(): string {
+  return process.env.TRADEPOST_MACHINE_TMP || os.tmpdir();
+}
+const RESERVATIONS = path.join(machineTmpDir(), "tradepost-ports");
 
 function ephemeralLow(): number {
   try {

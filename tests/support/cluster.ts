@@ -11,6 +11,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { startCluster, type Cluster } from "../../scripts/cluster/launch.js";
+import { machineTmpDir } from "../../scripts/services/ports.js";
 import { nodeArgsFor } from "./node-bundle.js";
 
 /**
@@ -18,7 +19,7 @@ import { nodeArgsFor } from "./node-bundle.js";
  * one run at a time on this machine: test files that start at once must not run apt-get together.
  */
 export function ensureServices(): void {
-  const lock = path.join(os.tmpdir(), "tradepost-ensure-services.lock");
+  const lock = path.join(machineTmpDir(), "tradepost-ensure-services.lock");
   execFileSync("flock", [lock, "bash", "scripts/ensure-services.sh"], { stdio: "inherit" });
 }
 
