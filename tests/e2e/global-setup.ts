@@ -15,6 +15,7 @@ import {
 } from "./operator";
 import { consoleSessionFile } from "./console";
 import { TEST_BROWSER_PATH } from "../chromium";
+import { buildNodeBundles, NODE_BUNDLE_VAR } from "../support/node-bundle";
 
 /**
  * Every test's browser comes from 127.0.0.1, so the upstream's limits per client address
@@ -145,6 +146,9 @@ export default async function globalSetup(): Promise<void> {
   }
   const upstream = process.env.E2E_UPSTREAM_URL;
   if (!upstream) throw new Error("E2E_UPSTREAM_URL is not set (playwright.config.ts sets it).");
+  // The operator's commands (operator.ts, ledger-check) run from one bundle, as in vitest
+  // (tests/support/node-bundle.ts); the workers inherit the variable, the teardown removes it.
+  process.env[NODE_BUNDLE_VAR] = await buildNodeBundles();
   const deadline = Date.now() + 60_000;
   let lastError = "";
   while (Date.now() < deadline) {

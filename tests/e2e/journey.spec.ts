@@ -7,7 +7,7 @@
  * command finds every invariant holding.
  */
 import { execFileSync } from "node:child_process";
-import path from "node:path";
+import { nodeArgsFor } from "../support/node-bundle";
 import sharp from "sharp";
 import type { Locator, Page } from "@playwright/test";
 import { formatBalance } from "../../app/utils/format";
@@ -205,7 +205,7 @@ test("register, bind, deposit, approval, trade, withdraw, rejection, withdraw, p
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
     delete env.UPSTREAM_DB;
     // Exits 1 (and execFileSync throws with its report) on a breach.
-    const out = execFileSync(path.resolve("node_modules/.bin/tsx"), ["upstream/ledger-check.ts"], {
+    const out = execFileSync(process.execPath, nodeArgsFor("ledger-check"), {
       env,
       encoding: "utf8",
       timeout: 60_000,

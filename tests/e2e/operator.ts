@@ -5,7 +5,7 @@
  * is then approved by another operator, an admin account this process makes and signs in once.
  */
 import { execFileSync } from "node:child_process";
-import path from "node:path";
+import { nodeArgsFor } from "../support/node-bundle";
 import { generate } from "otplib";
 import type { OperatorRole } from "../../contract/operators";
 import { isPendingApproval } from "../../contract/api/admin";
@@ -171,10 +171,10 @@ function operatorCommand(cmd: "add" | "disable" | "role", name: string, ...rest:
   if (!dataDir) throw new Error("E2E_DATA_DIR is not set (playwright.config.ts sets it)");
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
   delete env.UPSTREAM_DB;
-  const out = execFileSync(
-    path.resolve("node_modules/.bin/tsx"),
-    ["upstream/operator.ts", cmd, name, ...rest],
-    { env, encoding: "utf8", timeout: 30_000 },
-  );
+  const out = execFileSync(process.execPath, [...nodeArgsFor("operator"), cmd, name, ...rest], {
+    env,
+    encoding: "utf8",
+    timeout: 30_000,
+  });
   return out;
 }

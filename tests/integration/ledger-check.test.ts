@@ -9,6 +9,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { rig, type Rig } from "../unit/engine-helpers.js";
 import { testDialect } from "../support/test-store.js";
+import { nodeArgsFor } from "../support/node-bundle.js";
 
 const ROOT = path.resolve(__dirname, "../..");
 let r: Rig | null = null;
@@ -19,7 +20,7 @@ const storeEnv = (where: string): Record<string, string> =>
   testDialect() === "postgres" ? { DATABASE_URL: where } : { UPSTREAM_DB: where };
 
 function ledgerCheck(env: Record<string, string>) {
-  const out = spawnSync(process.execPath, ["--import", "tsx", "upstream/ledger-check.ts"], {
+  const out = spawnSync(process.execPath, nodeArgsFor("ledger-check"), {
     cwd: ROOT,
     // Only the store's variables: ledger:check needs no other (not even OPERATOR_SECRET_KEY).
     env: { ...process.env, DATABASE_URL: "", UPSTREAM_DB: "", OPERATOR_SECRET_KEY: "", ...env },

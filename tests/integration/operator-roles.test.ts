@@ -27,6 +27,7 @@ import { secretKeyDir } from "../../upstream/platform/config.js";
 import { HARNESS_OPERATOR_TOKEN, startUpstream, type Server } from "./upstream-harness.js";
 import sharp from "sharp";
 import { loginEmail, registerEmail } from "./accounts-helpers.js";
+import { nodeArgsFor } from "../support/node-bundle.js";
 
 let s: Server;
 const bearer: Partial<Record<OperatorRole, string>> = {};
@@ -222,7 +223,7 @@ describe("operator roles", () => {
 
   it("the command line gives roles, refuses the name `token` and an unknown role", () => {
     const cli = (...args: string[]) =>
-      spawnSync(process.execPath, ["--import", "tsx", "upstream/operator.ts", ...args], {
+      spawnSync(process.execPath, [...nodeArgsFor("operator"), ...args], {
         cwd: path.resolve(__dirname, "../.."),
         env: { ...process.env, ...s.store.env, DATA_DIR: s.dir },
         encoding: "utf8",

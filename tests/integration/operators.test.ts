@@ -15,6 +15,7 @@ import { checkLedger } from "../../upstream/modules/money/check.js";
 import { loginEmail, registerEmail, type Server } from "./accounts-helpers.js";
 import { asTeam, declareDeposit, startUpstream } from "./upstream-harness.js";
 import { clearOfUtcMidnight } from "../support/wait.js";
+import { nodeArgsFor } from "../support/node-bundle.js";
 
 const OPERATOR = "op-test-token-0123456789abcdef-0123";
 const TRON = "TJ8GzYaHquqyWfQH8bCeRBwz6Zmv3BboKk";
@@ -306,7 +307,7 @@ describe("operator API", () => {
 
   it("signs an operator in with password and a one-time code; locks after repeated failures", async () => {
     const cli = (...args: string[]) =>
-      spawnSync(process.execPath, ["--import", "tsx", "upstream/operator.ts", ...args], {
+      spawnSync(process.execPath, [...nodeArgsFor("operator"), ...args], {
         cwd: path.resolve(__dirname, "../.."),
         env: { ...process.env, ...s.store.env },
         encoding: "utf8",

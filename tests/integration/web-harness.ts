@@ -411,7 +411,7 @@ export function newOperatorAccount(
   const name = `op-${process.pid}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   const added = spawnSync(
     process.execPath,
-    ["--import", "tsx", "upstream/operator.ts", "add", name, "--role", role],
+    [...nodeArgsFor("operator"), "add", name, "--role", role],
     {
       cwd: ROOT,
       env: { ...process.env, DATA_DIR: web.dataDir, UPSTREAM_DB: "" },

@@ -18,8 +18,15 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 /** Names the run's bundle folder to the test processes. */
 export const NODE_BUNDLE_VAR = "TRADEPOST_TEST_NODE_BUNDLE";
 
-export type NodeEntry = "upstream" | "server";
-const SOURCES: Record<NodeEntry, string> = { upstream: "upstream/main.ts", server: "server.ts" };
+export type NodeEntry = "upstream" | "server" | "operator" | "ledger-check";
+const SOURCES: Record<NodeEntry, string> = {
+  upstream: "upstream/main.ts",
+  server: "server.ts",
+  // The operator's commands (`npm run operator`, `npm run ledger:check`), which tests run as an
+  // operator would.
+  operator: "upstream/operator.ts",
+  "ledger-check": "upstream/ledger-check.ts",
+};
 
 /** Keeps `import.meta.url` of every bundled module its own source file's URL. */
 const sourceUrls: esbuild.Plugin = {
