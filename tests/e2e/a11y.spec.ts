@@ -11,14 +11,12 @@
  * hydrated one (NO_JS_DIFFERS in no-js-screens.ts): every other screen's page is the server's HTML, which hydration
  * keeps as it is, so the js project's check covers both.
  */
-import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page, TestInfo } from "@playwright/test";
 import { test, expect, jsOn, newSignedInUser, demoByForm, TRON } from "./fixtures";
 import { openConsole } from "./console";
 import { NO_JS_DIFFERS, screensFor } from "./no-js-screens";
 import { web } from "./texts";
-
-const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+import { axeOf } from "./axe";
 
 /** The screen shown by `page`, as a page axe can run in, and how to let it go. */
 async function axeablePage(
@@ -63,7 +61,7 @@ async function expectNoViolations(
 ): Promise<void> {
   const { target, close } = await axeablePage(page, browser, info);
   try {
-    const { violations } = await new AxeBuilder({ page: target }).withTags(TAGS).analyze();
+    const { violations } = await axeOf(target).analyze();
     const report = violations
       .map((v) => {
         const nodes = v.nodes

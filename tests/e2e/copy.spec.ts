@@ -9,7 +9,7 @@
  * The provider is driven through the upstream's dev routes (tests/e2e/copy.ts), with a name of its
  * own per run and project; the market is hand-driven (no price moves unless a test sets one).
  */
-import AxeBuilder from "@axe-core/playwright";
+import { axeOf } from "./axe";
 import type { Page, TestInfo } from "@playwright/test";
 import { test, expect, jsOn, newSignedInUser, num } from "./fixtures";
 import { operatorAdjust } from "./operator";
@@ -194,9 +194,7 @@ test.describe(() => {
     // The server's HTML is what hydration keeps: the js project's check covers both.
     test.skip(!jsOn(info), "checked with JavaScript");
     const axe = async (screen: string) => {
-      const { violations } = await new AxeBuilder({ page })
-        .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"])
-        .analyze();
+      const { violations } = await axeOf(page).analyze();
       expect(
         violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
         screen,
