@@ -4,15 +4,21 @@ import { IntegrationFirst } from "./tests/support/sequencer";
 
 /**
  * Four projects with the same aliases and time limits:
- * - unit: pure modules and in-memory stores.
+ * - unit: pure modules and in-memory stores, in two worker threads that each keep one module cache
+ *   for all the files they run (the threads pool with `isolate: false`). A unit file's own tests take
+ *   milliseconds; what it cost was a process and its imports (zod, the contract, the engine) loaded
+ *   again for every file: 44 s and 84 CPU-seconds for the project against 25-28 s and 46 with the
+ *   shared cache (measured 2026-11-29; the whole run 164 s → 147 s). Each file puts back the
+ *   environment it changes (a thread has its own process.env). The files pass in any order (checked
+ *   with `--sequence.shuffle.files` and several seeds).
  * - integration: each file starts real servers (upstream, web) as child processes and mostly waits
  *   on them, so four files run at once on a 2-core machine (131 s → 75 s).
  *   Each file closes the servers it started and puts back the environment it changed.
  *   Files do not share a module cache: the projects' `isolate: false` is not enough while the
- *   pool's own `poolOptions.forks.isolate` is on (its default), and tinypool starts a process per
- *   file (79 processes for 80 unit files, counted 2026-11-29). Turning the pool's off was measured
- *   (unit alone 43 s → 26 s) and left on: vitest 3.2 then ends workers with files still running
- *   ("Terminating worker thread"), and limits.test and ws.test rely on fresh module state.
+ *   forks pool's own `poolOptions.forks.isolate` is on (its default), and tinypool starts a process
+ *   per file. Turning the forks pool's off was measured and left on: vitest 3.2 then ends workers
+ *   with files still running ("Terminating worker thread"), and these files change the process's
+ *   environment and start servers that must not outlive their file.
  * - unit-postgres, integration-postgres: the tests that write through the store again, on
  *   PostgreSQL (one server for the run, a new database per store and per upstream:
  *   tests/support/test-store.ts, tests/integration/upstream-harness.ts).
@@ -123,14 +129,22 @@ export default defineConfig({
   resolve: shared.resolve,
   test: {
     ...shared.test,
-    poolOptions: { forks: { maxForks: 4, minForks: 1 } },
+    poolOptions: {
+      forks: { maxForks: 4, minForks: 1 },
+      threads: { maxThreads: 2, minThreads: 1, isolate: false },
+    },
     // The watchdog ends a run that outlives its limit, naming the files still running.
     reporters: ["default", "./tests/support/watchdog-reporter.ts"],
     sequence: { sequencer: IntegrationFirst },
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["tests/unit/**/*.test.{ts,tsx}"], isolate: false },
+        test: {
+          name: "unit",
+          include: ["tests/unit/**/*.test.{ts,tsx}"],
+          isolate: false,
+          pool: "threads",
+        },
       },
       {
         extends: true,
