@@ -211,11 +211,20 @@ export function num(text: string): number {
 /** Browser-side failures a person would suffer from: uncaught errors, failed hydration, broken route modules. */
 const BROKEN = /Error loading route module|hydrat|Minified React error|Uncaught/i;
 
-/** Browser-side problems of a page: uncaught errors and broken route modules are collected in `problems`. */
+/** What the browser reports when the page breaks its Content-Security-Policy (csp.spec.ts). */
+const CSP_VIOLATION = /Content Security Policy/i;
+
+/**
+ * Browser-side problems of a page, collected in `problems`: uncaught errors, broken route modules,
+ * and any breach of the Content-Security-Policy (an inline style or script without the nonce), so
+ * that every screen every test opens, in every state it reaches, is held to the policy.
+ */
 function watch(page: Page, problems: string[]): void {
   page.on("pageerror", (err) => problems.push(`uncaught: ${err.message}`));
   page.on("console", (msg) => {
-    if (msg.type() === "error" && BROKEN.test(msg.text())) problems.push(`console: ${msg.text()}`);
+    const text = msg.text();
+    if (msg.type() === "error" && BROKEN.test(text)) problems.push(`console: ${text}`);
+    else if (CSP_VIOLATION.test(text)) problems.push(`CSP: ${page.url()}: ${text}`);
   });
 }
 
@@ -315,7 +324,8 @@ export async function secondDevice(
 /**
  * `test` with a `page` that, in the JavaScript project, waits after every `goto` until Remix has
  * booted in the browser (so the JavaScript path is what is tested, and a page whose scripts never
- * run fails), and that fails the test when the browser reports an uncaught error.
+ * run fails), and that fails the test when the browser reports an uncaught error or a breach of the
+ * Content-Security-Policy.
  */
 export const test = base.extend({
   page: async ({ page }, use, info) => {
