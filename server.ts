@@ -34,6 +34,7 @@ import { chatFrameSource } from "./app/utils/chat-frame.server";
 import { lingerAfterAnswer } from "./app/utils/lingering-close.server";
 import { prepareWebDatabase } from "./app/utils/web-db.server";
 import { tokenSeal } from "./app/utils/token-seal.server";
+import { compressedAssets } from "./app/utils/compressed-assets.server";
 
 function readEnv(): Env {
   try {
@@ -401,9 +402,11 @@ async function main() {
     }),
   );
 
-  // Fingerprinted build assets: cached for a year, never revalidated.
+  // Fingerprinted build assets: cached for a year, never revalidated; scripts and style sheets
+  // compressed once per process (compressed-assets.server.ts), the rest as files.
   app.use(
     "/build",
+    compressedAssets("public/build"),
     express.static("public/build", { immutable: true, maxAge: "1y", index: false }),
   );
   // Other public files (icons, manifest): short cache. Only paths under one of public/'s own entries

@@ -4,7 +4,8 @@
  * Starts the built product (server.ts, embedded upstream), loads each page in Debian's Chromium
  * (/usr/bin/chromium, a fresh profile per page, mobile viewport) with JavaScript on, waits until the
  * network is quiet (hydration, lazy chunks and the chart code included), and sums:
- *   - every script file the page loaded, as transferred (the server's gzip);
+ *   - every script file the page loaded, as transferred (the server's brotli, which Chromium takes;
+ *     gzip for a browser without it: app/utils/compressed-assets.server.ts);
  *   - the inline scripts of the HTML (the hydration data and the route manifest), gzip-compressed
  *     on their own, since they are JavaScript too.
  * For /trade it also checks that the chart code (chart.js and its plugins) starts loading only after
@@ -133,7 +134,7 @@ async function main() {
 
     console.log("");
     console.log(
-      "JavaScript per page (gzip; files as transferred, inline scripts compressed alone)",
+      "JavaScript per page (files as transferred, brotli; inline scripts gzip-compressed alone)",
     );
     console.log(
       `  ${"page".padEnd(22)}${"files".padStart(6)}${"scripts".padStart(11)}${"inline".padStart(10)}${"total".padStart(11)}  goal`,
