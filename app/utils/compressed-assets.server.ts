@@ -10,7 +10,8 @@
  * Invariants:
  * - the files are immutable (their names carry their content's hash, and a new build is a new
  *   process), so a cached answer is never stale;
- * - the cache holds at most the compressed build (each file once per encoding);
+ * - the cache holds at most the compressed build (each existing file once per encoding; a name
+ *   that is not a file is never kept);
  * - only names inside `root` are read: a path with `..`, a backslash or a NUL byte is passed on
  *   untouched (express.static then answers it as it always did).
  */
@@ -73,7 +74,12 @@ export function compressedAssets(root: string) {
     if (!answer) {
       answer = fs.readFile(file).then(
         (bytes) => compressAsset(bytes, encoding),
-        () => null, // not a file (missing, a folder): express.static answers it
+        () => {
+          // Not a file (missing, a folder): express.static answers it. Not kept, so that requests
+          // for made-up names cannot grow the cache.
+          cache.delete(key);
+          return null;
+        },
       );
       cache.set(key, answer);
     }
