@@ -213,15 +213,19 @@ export async function buildUpstream(
     data: { ws: hub.connectionCount() },
   }));
   // The node's role, its store and its broker, for load balancers and operators (docs/deploy.md).
+  // A leader adds its sequencer's figures since it started: how many batches it wrote, how many
+  // commands they held and the largest, so that group commit can be seen at work (commands per
+  // batch) and the commands waiting for the next batch.
   app.get("/healthz", async (_req, reply) => {
     const store = { dialect: db.dialect, ok: storeAnswers(db) };
     const broker = ctx.broker.status();
     const ok = store.ok && (broker.kind === "local" || broker.connected);
+    const sequencer = standby ? null : { ...ctx.sequencer.stats, waiting: ctx.sequencer.waiting };
     reply.status(ok ? 200 : 503);
     return {
       code: ok ? CODE_OK : CODE_INTERNAL,
       msg: ok ? "ok" : "degraded",
-      data: { node: node.id, role: node.role, store, broker, ws: hub.connectionCount() },
+      data: { node: node.id, role: node.role, store, broker, sequencer, ws: hub.connectionCount() },
     };
   });
 

@@ -16,6 +16,9 @@
  * order counts when its answer is code 1 (the engine answers only after its commit returned).
  * The node's event-loop delay over the measured seconds (p50, p99, max: how long a timer, a tick
  * or a health check waited behind the order path) is read from the probe it loads (loop-delay.ts).
+ * The node's sequencer figures (its GET /healthz) are read before and after the measured seconds:
+ * how many batches it wrote then and how many commands each held on average (group commit at work),
+ * and the largest batch since it started.
  * Then the node stops and the bench itself opens the same store through upstream/platform/db.ts
  * `openStore` and writes a similar order row by one INSERT at a time, each committed on its own
  * (no transaction around it: the bare durable write), for INSERT_SECONDS: the floor.
@@ -33,8 +36,10 @@ import { startPostgres } from "../../scripts/services/postgres.js";
 import { roundTripMs, startDelayProxy } from "./delay-proxy.js";
 import { openStore } from "../../upstream/platform/db.js";
 import {
+  call,
   demoToken,
   log,
+  mustBeOk,
   newSecrets,
   operatorSetting,
   pct,
@@ -73,6 +78,23 @@ export interface OrdersFigures {
   ratio: number;
   /** The node's event-loop delay while the measured orders ran (tests/bench/loop-delay.ts). */
   loop: LoopDelay;
+  /** The sequencer's batches over the measured seconds, and the largest since the node started. */
+  batches: { count: number; commandsPerBatch: number; largest: number };
+}
+
+/** A leader's sequencer figures since it started (upstream/platform/store/sequencer.ts). */
+interface SequencerStats {
+  batches: number;
+  commands: number;
+  largestBatch: number;
+}
+
+/** The sequencer figures of the node at `base` (its GET /healthz); it must lead. */
+async function sequencerOf(base: string): Promise<SequencerStats> {
+  const e = await call<{ sequencer: SequencerStats | null }>(base, "GET", "/healthz");
+  const s = mustBeOk("GET /healthz", e).sequencer;
+  if (!s) throw new Error(`${base} is not leading: its /healthz has no sequencer`);
+  return s;
 }
 
 /** Runs the section on PostgreSQL, then on SQLite. */
@@ -136,6 +158,7 @@ async function onStore(
   );
   let run: Measured;
   let loop: LoopDelay;
+  let batches: OrdersFigures["batches"];
   try {
     log(`orders on ${store}: node ${up.url}, ${o.clients} clients`);
     const admin = secrets.OPERATOR_TOKEN;
@@ -151,8 +174,16 @@ async function onStore(
     const tag = store.replace(/[^A-Za-z0-9]+/g, "-");
     await drive(up.url, tokens, inst, o.warmupSeconds, `${tag}-warm`);
     await up.loopDelay(); // starts the window over: the warm-up is not measured
+    const before = await sequencerOf(up.url);
     run = await drive(up.url, tokens, inst, o.seconds, tag);
     loop = await up.loopDelay();
+    const after = await sequencerOf(up.url);
+    const count = after.batches - before.batches;
+    batches = {
+      count,
+      commandsPerBatch: count > 0 ? (after.commands - before.commands) / count : 0,
+      largest: after.largestBatch,
+    };
   } finally {
     await up.stop();
   }
@@ -171,6 +202,7 @@ async function onStore(
     insertsPerS: floor.count / floor.seconds,
     ratio: ordersPerS / (floor.count / floor.seconds),
     loop,
+    batches,
   };
 }
 

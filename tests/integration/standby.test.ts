@@ -112,6 +112,14 @@ describe("a standby upstream node", () => {
       broker: { kind: "nats", connected: true },
     });
     expect(b.data).toMatchObject({ node: "node-b", role: "standby", store: { ok: true } });
+    // Only the leader writes batches: its figures are there for operators, a standby has none.
+    expect(a.data.sequencer).toEqual({
+      batches: expect.any(Number),
+      commands: expect.any(Number),
+      largestBatch: expect.any(Number),
+      waiting: expect.any(Number),
+    });
+    expect(b.data.sequencer).toBeNull();
   });
 
   it("mirrors the leader's prices and answers quotes itself", async () => {
@@ -136,9 +144,14 @@ describe("a standby upstream node", () => {
         { type: 1, cont: "0.01", forex_id: 1, status: 1, target_price: "", multiple: 100 },
         { token: demoToken, json: true, headers: { "idempotency-key": "standby-order-1" } },
       );
+    const written = async () => (await getEnv(leader.url, "/healthz")).data.sequencer.commands;
+    const before = await written();
     const order = await submit();
     expect(order.code).toBe(1);
     expect((await submit()).data.Id).toBe(order.data.Id);
+    // The order and its replay were each a command of the leader's batches: a replay is answered
+    // there, from the stored key, in order with the writes (no second order was made: same Id).
+    expect((await written()) - before).toBe(2);
     const open = await getEnv(standby.url, "/v1/api/forex/my_deal?status=1&page=1", {
       token: demoToken,
     });

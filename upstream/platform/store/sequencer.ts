@@ -101,7 +101,7 @@ export interface SequencerOptions {
   transaction?: <T>(command: () => T) => T;
 }
 
-/** Figures of the batches so far (the bench and the node's status report them). */
+/** Figures of the batches so far (GET /healthz of a leader reports them; bench:cluster too). */
 export interface SequencerStats {
   batches: number;
   commands: number;
