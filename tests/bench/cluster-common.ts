@@ -6,6 +6,7 @@
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import readline from "node:readline";
@@ -26,6 +27,46 @@ export function log(line: string): void {
   console.log(`[bench:cluster] ${line}`);
 }
 
+/**
+ * The bench's HTTP client: node:http with kept-alive connections. The clients share the machine's
+ * cores with the node they measure, and fetch cost them about as much CPU as the node spent
+ * answering (perf, 16 clients, 2 cores): a lighter client leaves the node what it would have on a
+ * machine of its own.
+ */
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1024 });
+
+/** One HTTP exchange: the status and the body as text; a transport failure or timeout rejects. */
+function exchange(
+  url: string,
+  method: "GET" | "POST",
+  headers: Record<string, string>,
+  body: string | undefined,
+  timeoutMs: number,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, {
+      method,
+      agent,
+      headers:
+        body === undefined ? headers : { ...headers, "content-length": Buffer.byteLength(body) },
+      timeout: timeoutMs,
+    });
+    req.on("timeout", () =>
+      req.destroy(new Error(`${method} ${url}: no answer in ${timeoutMs} ms`)),
+    );
+    req.on("error", reject);
+    req.on("response", (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("error", reject);
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }),
+      );
+    });
+    req.end(body);
+  });
+}
+
 /** A call of the upstream API; a transport failure or a timeout throws. */
 export async function call<T = unknown>(
   base: string,
@@ -33,26 +74,23 @@ export async function call<T = unknown>(
   p: string,
   o: { body?: unknown; headers?: Record<string, string>; timeoutMs?: number } = {},
 ): Promise<Envelope<T>> {
-  const res = await fetch(base + p, {
+  const { status, text } = await exchange(
+    base + p,
     method,
-    headers: {
-      ...(o.body === undefined ? {} : { "content-type": "application/json" }),
-      ...o.headers,
-    },
-    body: o.body === undefined ? undefined : JSON.stringify(o.body),
-    signal: AbortSignal.timeout(o.timeoutMs ?? 10_000),
-  });
-  const text = await res.text();
+    { ...(o.body === undefined ? {} : { "content-type": "application/json" }), ...o.headers },
+    o.body === undefined ? undefined : JSON.stringify(o.body),
+    o.timeoutMs ?? 10_000,
+  );
   try {
     const body = JSON.parse(text) as Partial<Envelope<T>> & { message?: string };
     if (typeof body.code === "number") return body as Envelope<T>;
     return {
       code: NaN,
-      msg: `HTTP ${res.status} ${body.message ?? text.slice(0, 80)}`,
+      msg: `HTTP ${status} ${body.message ?? text.slice(0, 80)}`,
       data: null as T,
     };
   } catch {
-    return { code: NaN, msg: `HTTP ${res.status} ${text.slice(0, 80)}`, data: null as T };
+    return { code: NaN, msg: `HTTP ${status} ${text.slice(0, 80)}`, data: null as T };
   }
 }
 
@@ -84,13 +122,16 @@ export async function operatorSetting(
   key: string,
   value: string,
 ): Promise<void> {
-  mustBeOk(
+  const set = mustBeOk(
     `setting ${key}`,
-    await call(base, "POST", setSetting.path, {
+    await call<{ value?: string }>(base, "POST", setSetting.path, {
       body: { key, value },
       headers: { authorization: `Bearer ${operatorToken}` },
     }),
   );
+  // A four-eyes setting answers code 1 too, with a request waiting for a second operator.
+  if (set?.value !== value)
+    throw new Error(`setting ${key} was not applied: ${JSON.stringify(set)}`);
 }
 
 /** A tick of the hand-driven market (MARKET_FEED=manual): answers the tick's time (ms). */

@@ -4,8 +4,10 @@
  *
  * The cluster is scripts/cluster/launch.ts with PostgreSQL (fsync on), NATS and two upstream nodes,
  * and no web node (orders go to the upstream nodes directly; HAProxy runs with an empty backend).
- * The market is hand-driven (MARKET_FEED=manual): one price set at the start, kept current for the
- * run (market.stale_after_s 3600), so the first order on a new leader does not wait for a tick.
+ * The market is hand-driven (MARKET_FEED=manual): the bench sets the price on the leader before
+ * each kill, as a live feed would have ticked, so the quote the standby mirrored is current (within
+ * market.stale_after_s) when it takes over and its first order does not wait for a tick. (The
+ * staleness bound itself is a four-eyes setting: a bench cannot raise it alone.)
  *
  * Each kill: the bench checks that the standby answers a forwarded order (code 1), kills the
  * leader's process (SIGKILL), then sends one market order to the standby every RETRY_MS with the
@@ -28,7 +30,6 @@ import {
   demoToken,
   log,
   mustBeOk,
-  operatorSetting,
   pct,
   placeOrder,
   setPrice,
@@ -90,7 +91,6 @@ export async function benchFailover(o: FailoverOptions): Promise<FailoverFigures
 async function kills(cluster: Cluster, o: FailoverOptions): Promise<FailoverFigures> {
   const admin = cluster.secrets.OPERATOR_TOKEN;
   let leader = await cluster.leader();
-  await operatorSetting(leader.url, admin, "market.stale_after_s", "3600");
   const [inst] = await tradables(leader.url);
   await setPrice(leader.url, admin, inst.code, inst.price);
   const token = await demoToken(leader.url);
@@ -106,12 +106,13 @@ async function kills(cluster: Cluster, o: FailoverOptions): Promise<FailoverFigu
   const acked: { key: string; id: number }[] = [];
   for (let k = 0; k < o.kills; k++) {
     const standby = await standbyOf(cluster, leader);
+    await setPrice(leader.url, admin, inst.code, inst.price);
     const check = await placeOrder(standby.url, token, inst, `bench-failover-check-${k}`);
     mustBeOk(`order through the standby before kill ${k + 1}`, check);
     const key = `bench-failover-${k}`;
     const t0 = performance.now();
     leader.kill9();
-    const id = await firstAck(standby, token, inst, key, figures);
+    const id = await firstAck(standby, admin, token, inst, key, figures);
     const ms = performance.now() - t0;
     figures.times.push(ms);
     figures.kills++;
@@ -144,17 +145,32 @@ async function standbyOf(cluster: Cluster, leader: NodeProcess): Promise<NodePro
   throw new Error(`${other.name} did not come back as a standby within 90 s`);
 }
 
-/** Sends the order with `key` to `node` every RETRY_MS until it is acknowledged; its order id. */
+/** How often the bench ticks the hand-driven market on the node it waits for (a live feed's pace). */
+const FEED_TICK_MS = 250;
+
+/**
+ * Sends the order with `key` to `node` every RETRY_MS until it is acknowledged; its order id.
+ * Meanwhile the price is set on `node` every FEED_TICK_MS, as a live feed would tick: a node that
+ * takes over rebuilds its market from the store, where the last price carries its candle's time,
+ * and trades once its feed's next tick arrives (a price as old as the candle can be stale).
+ */
 async function firstAck(
   node: NodeProcess,
+  admin: string,
   token: string,
   inst: Tradable,
   key: string,
   f: FailoverFigures,
 ): Promise<number> {
   const until = performance.now() + FAILOVER_BOUND_MS;
+  let ticked = -Infinity;
   while (performance.now() < until) {
     const s = performance.now();
+    if (s - ticked >= FEED_TICK_MS) {
+      ticked = s;
+      // Refused or unanswered while the node does not lead yet: the next tick tries again.
+      await setPrice(node.url, admin, inst.code, inst.price).catch(() => undefined);
+    }
     try {
       const answer = await placeOrder(node.url, token, inst, key, ATTEMPT_TIMEOUT_MS);
       if (answer.code === CODE.OK) return answer.data.Id;
@@ -165,6 +181,7 @@ async function firstAck(
     await sleep(Math.max(0, RETRY_MS - (performance.now() - s)));
   }
   throw new Error(
-    `no order acknowledged by ${node.name} within ${FAILOVER_BOUND_MS} ms of the kill`,
+    `no order acknowledged by ${node.name} within ${FAILOVER_BOUND_MS} ms of the kill ` +
+      `(answers so far: ${JSON.stringify(f.refusals)}, ${f.transportErrors} unanswered)`,
   );
 }
