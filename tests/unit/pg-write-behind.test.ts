@@ -4,7 +4,8 @@
  * whole while the event loop goes on, and every call made meanwhile waits for it and fails when it
  * failed; a write's expected row count and a waiting write's failure fail the whole batch, with
  * nothing of it written; ids are taken ahead from the table's own sequence; and a balance held in
- * memory that is no longer the stored one fails its batch instead of booking on it.
+ * memory that is no longer the stored one fails its batch instead of booking on it; a batch's writes
+ * go as prepared statements (or with literals where PostgreSQL cannot prepare one).
  * PostgreSQL only (unit-postgres): SQLite runs every statement at once.
  */
 import { afterEach, describe, expect, it } from "vitest";
@@ -70,6 +71,21 @@ describe.runIf(testDialect() === "postgres")("write-behind on PostgreSQL", () =>
     }
     expect(uids(other)).toEqual([]);
     expect(failures).toHaveLength(1);
+  });
+
+  it("the same write in batch after batch writes its own values each time; one PostgreSQL cannot prepare still goes", async () => {
+    const { db, other } = twoConnections();
+    const seq = sequencer(db);
+    // Prepared once on the batch's connection, then executed with each batch's values (no result
+    // is asked for, so each batch is written whole).
+    for (const uid of ["wb-1", "wb-2", "wb-3"]) await seq.run(() => void insertUser(db, uid));
+    // `? IS NOT NULL` gives its parameter no type to prepare it with: sent with literals instead.
+    await seq.run(() => {
+      db.prepare(
+        "INSERT INTO users (uid, invite_code, created_at) SELECT ?, ?, 0 WHERE ? IS NOT NULL",
+      ).run("wb-4", "wb-4", "yes");
+    });
+    expect(uids(other)).toEqual(["wb-1", "wb-2", "wb-3", "wb-4"]);
   });
 
   it("a call made while a batch is written waits for it: it sees the batch, or fails when the batch failed", async () => {
