@@ -24,6 +24,7 @@ import { connectNatsBroker, createLocalBroker, type PushBroker } from "./platfor
 import type { PriceFeed } from "./modules/market/feed.js";
 import { createSimulator } from "./modules/market/simulator.js";
 import { createManualFeed } from "./modules/market/manual-feed.js";
+import type { CarriedQuote } from "./modules/market/market-core.js";
 import { registerMarketRoutes } from "./modules/market/routes.js";
 import { registerAccountsRoutes } from "./modules/identity/routes.js";
 import { registerSettingsRoutes } from "./modules/settings/routes.js";
@@ -122,6 +123,11 @@ export async function buildUpstream(
     feed?: PriceFeed | ((db: DB) => PriceFeed);
     node?: NodeRole;
     /**
+     * A leader taking over: the quotes its standby mirrored, which its market starts from where
+     * they are newer than the store's (a leader's first orders need no new tick).
+     */
+    carriedQuotes?: readonly CarriedQuote[];
+    /**
      * What the node does when a batch of commands could not be written (store/sequencer.ts): its
      * memory no longer equals the store. Default: log it and exit, so that a standby (or the web's
      * supervisor of the embedded upstream) starts over from what was committed.
@@ -175,6 +181,7 @@ export async function buildUpstream(
     broker,
     log,
     feed: opts.feed,
+    carried: opts.carriedQuotes,
     standby,
     onWriteFailure,
   });
@@ -345,13 +352,14 @@ function buildServices(deps: {
   broker: PushBroker;
   log: pino.Logger;
   feed?: PriceFeed | ((db: DB) => PriceFeed);
+  carried?: readonly CarriedQuote[];
   standby: boolean;
   onWriteFailure: (err: unknown) => void;
 }): AppContext {
   const { config, db, hub, broker, log, standby } = deps;
   const feed = standby
     ? createMirrorFeed(db, broker, { alwaysOpen: config.marketAlwaysOpen })
-    : feedOf(config, db, deps.feed);
+    : feedOf(config, db, deps.feed, deps.carried);
   const startupMs = (feed as { startupMs?: number }).startupMs;
   if (startupMs !== undefined) log.info({ ms: startupMs }, "market ready (seed and history)");
   // The leader's ticks reach the standby nodes' mirrors (nothing is sent without NATS).
@@ -405,6 +413,7 @@ function feedOf(
   config: UpstreamConfig,
   db: DB,
   given: PriceFeed | ((db: DB) => PriceFeed) | undefined,
+  carried: readonly CarriedQuote[] | undefined,
 ): PriceFeed {
   if (typeof given === "function") return given(db);
   if (given) return given;
@@ -413,6 +422,7 @@ function feedOf(
       history: true,
       seed: config.seed,
       alwaysOpen: config.marketAlwaysOpen,
+      carried,
     });
-  return createSimulator(db, config);
+  return createSimulator(db, { ...config, carried });
 }

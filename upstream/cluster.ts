@@ -11,6 +11,7 @@
  */
 import os from "node:os";
 import { buildUpstream, type Upstream } from "./app.js";
+import type { CarriedQuote } from "./modules/market/market-core.js";
 import type { UpstreamConfig } from "./platform/config.js";
 import { LeaderLock, POLL_MS, leaderFenceSql } from "./platform/store/leader-lock.js";
 import { recordLeader, recordedLeader } from "./platform/cluster/leader-store.js";
@@ -67,10 +68,11 @@ export async function startClusterNode(
     cfg = { ...cfg, port: Number(new URL(url).port) };
   };
 
-  const lead = async () => {
+  const lead = async (carriedQuotes?: CarriedQuote[]) => {
     role = "leader";
     up = await buildUpstream(cfg, {
       node: { id, role: "leader", fence: leaderFenceSql(lock.backendPid) },
+      carriedQuotes,
     });
     await listen(up);
     recordLeader(up.ctx.db, { node: id, url: config.advertiseUrl ?? url, since: Date.now() });
@@ -78,9 +80,12 @@ export async function startClusterNode(
 
   const promote = async () => {
     const t0 = Date.now();
+    // The prices this standby mirrored, with their ticks' times: the engine it starts trades at
+    // them at once instead of refusing orders as stale until the feed's next tick.
+    const carried = up.ctx.feed.all().map((q) => ({ id: q.id, price: q.price, time: q.time }));
     await up.close();
     try {
-      await lead();
+      await lead(carried);
     } catch (err) {
       // Holding the lock without serving would leave the cluster with no leader: end the node
       // (its supervisor starts it again, as a standby), which frees the lock with its connection.

@@ -5,9 +5,9 @@
  * The cluster is scripts/cluster/launch.ts with PostgreSQL (fsync on), NATS and two upstream nodes,
  * and no web node (orders go to the upstream nodes directly; HAProxy runs with an empty backend).
  * The market is hand-driven (MARKET_FEED=manual): the bench sets the price on the leader before
- * each kill, as a live feed would have ticked, so the quote the standby mirrored is current (within
- * market.stale_after_s) when it takes over and its first order does not wait for a tick. (The
- * staleness bound itself is a four-eyes setting: a bench cannot raise it alone.)
+ * each kill, as a live feed would have ticked, so the quote the standby mirrored, which it starts
+ * its market from, is current (within market.stale_after_s) when it takes over. (The staleness
+ * bound itself is a four-eyes setting: a bench cannot raise it alone.)
  *
  * Each kill: the bench checks that the standby answers a forwarded order (code 1), kills the
  * leader's process (SIGKILL), then sends one market order to the standby every RETRY_MS with the
@@ -150,9 +150,8 @@ const FEED_TICK_MS = 250;
 
 /**
  * Sends the order with `key` to `node` every RETRY_MS until it is acknowledged; its order id.
- * Meanwhile the price is set on `node` every FEED_TICK_MS, as a live feed would tick: a node that
- * takes over rebuilds its market from the store, where the last price carries its candle's time,
- * and trades once its feed's next tick arrives (a price as old as the candle can be stale).
+ * Meanwhile the price is set on `node` every FEED_TICK_MS, as a live feed would tick (a node that
+ * takes over starts from the prices it mirrored, which stay current for market.stale_after_s).
  */
 async function firstAck(
   node: NodeProcess,

@@ -234,6 +234,14 @@ describe("a standby upstream node", () => {
   });
 
   it("takes over when the leader stops, and serves the same account", async () => {
+    // The leader's last tick, as the standby mirrored it: the new leader trades from it at once.
+    await setPrice("1.2468");
+    const eurusd = async (base: string) =>
+      (await getEnv(base, "/v1/api/forex/trade_list")).data.find(
+        (q: { Code: string }) => q.Code === "EURUSD",
+      )?.ForexQuotations;
+    await expect.poll(async () => (await eurusd(standby.url))?.Close).toBe(1.2468);
+    const lastTick = (await eurusd(leader.url)).Time;
     const t0 = Date.now();
     await leader.close();
     await expect
@@ -243,6 +251,9 @@ describe("a standby upstream node", () => {
       })
       .toBe("leader");
     expect(Date.now() - t0).toBeLessThan(10_000);
+    // Its price is that tick, with the tick's own time (the store holds the price with its
+    // candle's start, which the stale rule could refuse).
+    expect(await eurusd(standby.url)).toMatchObject({ Close: 1.2468, Time: lastTick });
     const info = await getEnv(standby.url, "/api/user/info", { token });
     expect(info.data.email).toBe("standby@example.com");
     // The engine's memory, rebuilt from the store: the open order is there, and trading goes on.

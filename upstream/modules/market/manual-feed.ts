@@ -10,7 +10,7 @@ import type { DB } from "../../platform/db.js";
 import type { Quote } from "./feed.js";
 import { ensureMarket } from "./history.js";
 import { roundTo } from "./instruments.js";
-import { MarketCore, type MarketFeed } from "./market-core.js";
+import { MarketCore, type CarriedQuote, type MarketFeed } from "./market-core.js";
 
 export interface ManualFeed extends MarketFeed {
   /**
@@ -28,11 +28,16 @@ export interface ManualFeedOptions {
   /** Also generate price history on first use (default false: tests stay fast). */
   history?: boolean;
   seed?: number;
+  /** Live quotes to start from where newer than the store's (MarketCore's `carried`). */
+  carried?: readonly CarriedQuote[];
 }
 
 export function createManualFeed(db: DB, opts: ManualFeedOptions = {}): ManualFeed {
   ensureMarket(db, opts.seed ?? 1, Date.now(), { history: opts.history ?? false });
-  const core = new MarketCore(db, opts.alwaysOpen ?? true);
+  const core = new MarketCore(db, opts.alwaysOpen ?? true, {
+    persistCandles: true,
+    carried: opts.carried,
+  });
   const forced = new Map<number, boolean>();
 
   function must(codeOrId: string | number) {

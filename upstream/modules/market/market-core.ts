@@ -17,6 +17,13 @@ export interface MarketFeed extends PriceFeed {
 }
 
 /** Shared by the simulator and the manual feed: instruments, candle book and quote building. */
+/** A live quote handed to a new market: its instrument, last price and the tick's time (ms). */
+export interface CarriedQuote {
+  id: number;
+  price: number;
+  time: number;
+}
+
 export class MarketCore {
   readonly book: CandleBook;
   readonly list: InstrumentRow[];
@@ -26,10 +33,16 @@ export class MarketCore {
   readonly listeners = new Set<(changed: Quote[]) => void>();
   readonly alwaysOpen: () => boolean;
 
+  /**
+   * `carried`: quotes a node already saw live (a standby's mirror when it takes over), used in
+   * place of the store's last candle where they are newer: the store keeps a price with its
+   * candle's start, up to a minute before the tick, which the stale rule would refuse until the
+   * feed's next tick.
+   */
   constructor(
     db: DB,
     configAlwaysOpen: boolean,
-    o: { persistCandles: boolean } = { persistCandles: true },
+    o: { persistCandles: boolean; carried?: readonly CarriedQuote[] } = { persistCandles: true },
   ) {
     this.book = new CandleBook(db, { persist: o.persistCandles });
     this.list = loadInstruments(db);
@@ -43,6 +56,11 @@ export class MarketCore {
         inst.id,
         last ? { price: last.close, time: last.time } : { price: inst.base_price, time: 0 },
       );
+    }
+    for (const q of o.carried ?? []) {
+      const held = this.prices.get(q.id);
+      if (held && q.price > 0 && q.time > held.time)
+        this.prices.set(q.id, { price: q.price, time: q.time });
     }
   }
 

@@ -12,7 +12,7 @@ import { pruneCandles } from "./candles.js";
 import { ensureMarket, createRng, sigmaPerMinute, volumePerMinute, type Rng } from "./history.js";
 import { roundTo, type InstrumentRow } from "./instruments.js";
 import { sessionOpen } from "./hours.js";
-import { MarketCore, type MarketFeed } from "./market-core.js";
+import { MarketCore, type CarriedQuote, type MarketFeed } from "./market-core.js";
 
 export interface SimulatorOptions {
   seed: number;
@@ -20,6 +20,8 @@ export interface SimulatorOptions {
   marketAlwaysOpen: boolean;
   /** When false, start() does not run the timer; tickOnce() still works. */
   simulate: boolean;
+  /** Live quotes to start from where newer than the store's (MarketCore's `carried`). */
+  carried?: readonly CarriedQuote[];
 }
 
 export interface Simulator extends MarketFeed {
@@ -43,7 +45,10 @@ interface State {
 
 export function createSimulator(db: DB, opts: SimulatorOptions): Simulator {
   const prep = ensureMarket(db, opts.seed);
-  const core = new MarketCore(db, opts.marketAlwaysOpen);
+  const core = new MarketCore(db, opts.marketAlwaysOpen, {
+    persistCandles: true,
+    carried: opts.carried,
+  });
   const tickMs = Math.max(10, opts.tickMs);
   const states = new Map<number, State>();
   for (const inst of core.list) {
