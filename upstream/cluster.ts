@@ -68,7 +68,7 @@ export async function startClusterNode(
     cfg = { ...cfg, port: Number(new URL(url).port) };
   };
 
-  const lead = async (carriedQuotes?: CarriedQuote[]) => {
+  const lead = async (carriedQuotes?: readonly CarriedQuote[]) => {
     role = "leader";
     up = await buildUpstream(cfg, {
       node: { id, role: "leader", fence: leaderFenceSql(lock.backendPid) },
@@ -82,7 +82,7 @@ export async function startClusterNode(
     const t0 = Date.now();
     // The prices this standby mirrored, with their ticks' times: the engine it starts trades at
     // them at once instead of refusing orders as stale until the feed's next tick.
-    const carried = up.ctx.feed.all().map((q) => ({ id: q.id, price: q.price, time: q.time }));
+    const carried = up.ctx.feed.all();
     await up.close();
     try {
       await lead(carried);

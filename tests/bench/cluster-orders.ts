@@ -35,6 +35,7 @@ import { CODE } from "@contract/envelope";
 import { startPostgres } from "../../scripts/services/postgres.js";
 import { roundTripMs, startDelayProxy } from "./delay-proxy.js";
 import { openStore } from "../../upstream/platform/db.js";
+import type { SequencerStats } from "../../upstream/platform/store/sequencer.js";
 import {
   call,
   demoToken,
@@ -80,13 +81,6 @@ export interface OrdersFigures {
   loop: LoopDelay;
   /** The sequencer's batches over the measured seconds, and the largest since the node started. */
   batches: { count: number; commandsPerBatch: number; largest: number };
-}
-
-/** A leader's sequencer figures since it started (upstream/platform/store/sequencer.ts). */
-interface SequencerStats {
-  batches: number;
-  commands: number;
-  largestBatch: number;
 }
 
 /** The sequencer figures of the node at `base` (its GET /healthz); it must lead. */

@@ -34,10 +34,7 @@ export interface ManualFeedOptions {
 
 export function createManualFeed(db: DB, opts: ManualFeedOptions = {}): ManualFeed {
   ensureMarket(db, opts.seed ?? 1, Date.now(), { history: opts.history ?? false });
-  const core = new MarketCore(db, opts.alwaysOpen ?? true, {
-    persistCandles: true,
-    carried: opts.carried,
-  });
+  const core = new MarketCore(db, opts.alwaysOpen ?? true, { carried: opts.carried });
   const forced = new Map<number, boolean>();
 
   function must(codeOrId: string | number) {

@@ -16,7 +16,6 @@ export interface MarketFeed extends PriceFeed {
   instrument(codeOrId: string | number): InstrumentRow | undefined;
 }
 
-/** Shared by the simulator and the manual feed: instruments, candle book and quote building. */
 /** A live quote handed to a new market: its instrument, last price and the tick's time (ms). */
 export interface CarriedQuote {
   id: number;
@@ -24,6 +23,7 @@ export interface CarriedQuote {
   time: number;
 }
 
+/** Shared by the simulator and the manual feed: instruments, candle book and quote building. */
 export class MarketCore {
   readonly book: CandleBook;
   readonly list: InstrumentRow[];
@@ -42,9 +42,9 @@ export class MarketCore {
   constructor(
     db: DB,
     configAlwaysOpen: boolean,
-    o: { persistCandles: boolean; carried?: readonly CarriedQuote[] } = { persistCandles: true },
+    o: { persistCandles?: boolean; carried?: readonly CarriedQuote[] } = {},
   ) {
-    this.book = new CandleBook(db, { persist: o.persistCandles });
+    this.book = new CandleBook(db, { persist: o.persistCandles ?? true });
     this.list = loadInstruments(db);
     this.alwaysOpen = alwaysOpenReader(db, configAlwaysOpen);
     for (const inst of this.list) {

@@ -45,10 +45,7 @@ interface State {
 
 export function createSimulator(db: DB, opts: SimulatorOptions): Simulator {
   const prep = ensureMarket(db, opts.seed);
-  const core = new MarketCore(db, opts.marketAlwaysOpen, {
-    persistCandles: true,
-    carried: opts.carried,
-  });
+  const core = new MarketCore(db, opts.marketAlwaysOpen, { carried: opts.carried });
   const tickMs = Math.max(10, opts.tickMs);
   const states = new Map<number, State>();
   for (const inst of core.list) {

@@ -19,6 +19,17 @@ function literalOf(quote, v) {
 }
 
 /**
+ * Each value as a literal, or null when one has no literal here.
+ * @param {(s: string) => string} quote
+ * @param {unknown[]} values
+ * @returns {string[] | null}
+ */
+export function literalsOf(quote, values) {
+  const literals = values.map((v) => literalOf(quote, v));
+  return literals.some((l) => l === null) ? null : /** @type {string[]} */ (literals);
+}
+
+/**
  * `sql` with its `$n` parameters written as literals (outside quoted strings and identifiers), or
  * null when a value has no literal here: that statement is then sent with its parameters.
  * @param {(s: string) => string} quote
@@ -28,8 +39,8 @@ function literalOf(quote, v) {
  */
 export function inlined(quote, sql, values) {
   if (!values || values.length === 0) return sql;
-  const literals = values.map((v) => literalOf(quote, v));
-  if (literals.some((l) => l === null)) return null;
+  const literals = literalsOf(quote, values);
+  if (literals === null) return null;
   let out = "";
   /** @type {string | null} */
   let quoteChar = null;

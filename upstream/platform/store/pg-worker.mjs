@@ -10,7 +10,7 @@
  */
 import pg from "pg";
 import { runAsWorker } from "synckit";
-import { inlined } from "./pg-literal.mjs";
+import { inlined, literalsOf } from "./pg-literal.mjs";
 
 pg.types.setTypeParser(20, (v) => Number(v)); // int8
 pg.types.setTypeParser(1700, (v) => Number(v)); // numeric
@@ -137,9 +137,9 @@ async function writeBatch(handle, url, begin, pre) {
     c = await clientOf(handle, url);
     transactions.set(handle, c);
     const quote = (v) => c.escapeLiteral(v);
-    await prepareNew(c, pre);
-    const texts = pre.map(([sql, values, , expect]) => {
-      const executed = executeOf(c, quote, sql, values, expect);
+    const names = await preparedNames(c, pre);
+    const texts = pre.map(([sql, values, , expect], i) => {
+      const executed = executeOf(quote, names[i], values, expect);
       if (executed !== null) return executed;
       const text = inlined(quote, sql, values);
       return text === null || !expect ? text : expectingRows(quote, text, expect);
@@ -175,45 +175,48 @@ let preparedCount = 0;
 
 /** The statement a write is prepared as: itself, or wrapped to check its row count ($n+1, $n+2). */
 function preparedText(sql, values, expect) {
-  if (!expect) return sql;
   const n = values.length;
-  const body = sql.replace(/[\s;]+$/, "");
-  const returning = /\bRETURNING\b/i.test(body) ? "" : " RETURNING 1";
-  return `WITH written AS (${body}${returning}) SELECT tp_expect_rows((SELECT count(*) FROM written), $${n + 1}::bigint, $${n + 2}::text)`;
+  return expect ? checkingRows(sql, `$${n + 1}::bigint`, `$${n + 2}::text`) : sql;
 }
 
 /**
- * Prepares, on `c`, every write with parameters of the batch not prepared there yet, each in a
- * query of its own and outside the batch's transaction: one that cannot be prepared is noted, and
- * the batch is never failed by it.
+ * The name of each write's prepared statement on `c` (null for a write without parameters, or
+ * one PostgreSQL could not prepare), preparing those met there for the first time, each in a query
+ * of its own and outside the batch's transaction: one that cannot be prepared is noted, and the
+ * batch is never failed by it.
+ * @returns {Promise<(string | null)[]>}
  */
-async function prepareNew(c, pre) {
+async function preparedNames(c, pre) {
   let known = preparedOf.get(c);
   if (!known) preparedOf.set(c, (known = new Map()));
+  const names = [];
   for (const [sql, values, , expect] of pre) {
-    if (!values || values.length === 0) continue;
-    const text = preparedText(sql, values, expect);
-    if (known.has(text)) continue;
-    const name = `tp_batch_${++preparedCount}`;
-    try {
-      await c.query(`PREPARE ${name} AS ${text}`);
-      known.set(text, name);
-    } catch {
-      known.set(text, false);
+    if (!values || values.length === 0) {
+      names.push(null);
+      continue;
     }
+    const text = preparedText(sql, values, expect);
+    if (!known.has(text)) {
+      const name = `tp_batch_${++preparedCount}`;
+      try {
+        await c.query(`PREPARE ${name} AS ${text}`);
+        known.set(text, name);
+      } catch {
+        known.set(text, false);
+      }
+    }
+    names.push(known.get(text) || null);
   }
+  return names;
 }
 
-/** `EXECUTE` of the write's prepared statement with its values as literals, or null. */
-function executeOf(c, quote, sql, values, expect) {
-  if (!values || values.length === 0) return null;
-  const name = preparedOf.get(c)?.get(preparedText(sql, values, expect));
+/** `EXECUTE` of a write's prepared statement `name` with its values as literals, or null. */
+function executeOf(quote, name, values, expect) {
   if (!name) return null;
-  const args = inlined(quote, values.map((_, i) => `$${i + 1}`).join(", "), values);
+  const args = literalsOf(quote, values);
   if (args === null) return null;
-  return expect
-    ? `EXECUTE ${name}(${args}, ${Number(expect[0])}, ${quote(expect[1])})`
-    : `EXECUTE ${name}(${args})`;
+  if (expect) args.push(String(Number(expect[0])), quote(expect[1]));
+  return `EXECUTE ${name}(${args.join(", ")})`;
 }
 
 /**
@@ -221,9 +224,14 @@ function executeOf(c, quote, sql, values, expect) {
  * raises `expect[1]` unless it changed `expect[0]` rows.
  */
 function expectingRows(quote, text, [rows, message]) {
-  const body = text.replace(/[\s;]+$/, "");
+  return checkingRows(text, String(Number(rows)), quote(message));
+}
+
+/** `sql` wrapped to raise `message` unless it changed `rows` rows (both SQL expressions). */
+function checkingRows(sql, rows, message) {
+  const body = sql.replace(/[\s;]+$/, "");
   const returning = /\bRETURNING\b/i.test(body) ? "" : " RETURNING 1";
-  return `WITH written AS (${body}${returning}) SELECT tp_expect_rows((SELECT count(*) FROM written), ${Number(rows)}, ${quote(message)})`;
+  return `WITH written AS (${body}${returning}) SELECT tp_expect_rows((SELECT count(*) FROM written), ${rows}, ${message})`;
 }
 
 /** Slots of a batch channel's control words (pg.ts BatchChannel). */
