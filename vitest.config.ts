@@ -110,6 +110,8 @@ const ON_BOTH_STORES_INTEGRATION = FULL
 const POSTGRES_SETUP = "tests/support/postgres-setup.ts";
 /** The market every new test upstream starts with, written once per run (store-templates.ts). */
 const TEMPLATE_SETUP = "tests/support/template-setup.ts";
+/** Builds SQLite's native module when `npm install` left it unbuilt (decision 0028). */
+const SQLITE_SETUP = "tests/support/sqlite-native-setup.ts";
 /** The bundles of the upstream and the web server that test processes start (node-bundle.ts). */
 const BUNDLE_SETUP = "tests/support/bundle-setup.ts";
 export const shared = {
@@ -144,6 +146,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["tests/unit/**/*.test.{ts,tsx}"],
+          globalSetup: [SQLITE_SETUP],
           isolate: false,
           pool: "threads",
         },
@@ -154,7 +157,7 @@ export default defineConfig({
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
           exclude: FULL ? [] : INTEGRATION_FULL_ONLY,
-          globalSetup: [TEMPLATE_SETUP, BUNDLE_SETUP],
+          globalSetup: [SQLITE_SETUP, TEMPLATE_SETUP, BUNDLE_SETUP],
           isolate: false,
         },
       },
@@ -166,7 +169,7 @@ export default defineConfig({
           isolate: false,
           pool: "threads",
           env: { TEST_STORE: "postgres" },
-          globalSetup: [POSTGRES_SETUP],
+          globalSetup: [SQLITE_SETUP, POSTGRES_SETUP],
         },
       },
       {
@@ -175,7 +178,7 @@ export default defineConfig({
           name: "integration-postgres",
           include: ON_BOTH_STORES_INTEGRATION,
           env: { TEST_STORE: "postgres" },
-          globalSetup: [TEMPLATE_SETUP, BUNDLE_SETUP, POSTGRES_SETUP],
+          globalSetup: [SQLITE_SETUP, TEMPLATE_SETUP, BUNDLE_SETUP, POSTGRES_SETUP],
           isolate: false,
           // Every statement is a round trip to the server: a test that starts two or three
           // upstreams and drives them takes two to four times its SQLite time.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of the product (npm test runs this; .ci/run runs npm test):
 #   remix build -> vitest (unit + integration) -> playwright. Chromium is made present beside the
-#   first two; format, typecheck and lint run beside vitest at the lowest CPU priority (nice 19).
+#   first two, SQLite's native module is built beside the build; format, typecheck and lint run from
+#   the start, beside the SQLite build and vitest, at the lowest CPU priority (nice 19).
 #   A background job's output is printed, and its result counted, when it is joined. (vitest
 #   beside Playwright was measured too: both slowed so much that the total did not fall, and 20 s
 #   tests timed out.)
@@ -134,15 +135,19 @@ static_checks() {
 # vitest waits for them. Both wait for each other's package lock (DPkg::Lock::Timeout).
 bg_start services               bash scripts/ensure-services.sh
 bg_start chromium               bash scripts/ensure-chromium.sh
+# SQLite's native module, which `npm install` leaves to its first use (decision 0028): compiling
+# SQLite takes about a minute of one core, and vitest waits for it.
+bg_start sqlite                 node upstream/platform/store/sqlite-native.mjs
+# The static checks (about 65 CPU-seconds) start at once, at nice 19: the core the SQLite build
+# leaves idle runs them, and what is left of them runs beside vitest. They are joined before
+# Playwright, which then runs alone: beside Playwright they stretched it by 80 s (its pages are
+# latency-bound, and every idle moment of a core went to the checks).
+bg_start static                 static_checks
 # One production build, before the tests: vitest's web tests and Playwright serve it (the web
 # integration tests would build it themselves when it is missing or older than app/).
 step "remix build"              env NODE_ENV=production npx remix build
 bg_step services                "postgresql, nats, haproxy"
-# The static checks (about 65 CPU-seconds) run beside vitest at nice 19, and are joined before
-# Playwright, which then runs alone: beside Playwright they stretched it by 80 s (its pages are
-# latency-bound, and every idle moment of a core went to the checks), beside vitest they add about
-# half their own time.
-bg_start static                 static_checks
+bg_step sqlite                  "sqlite native module"
 step "vitest (unit+integration)" npx vitest run
 bg_step static                  "format, typecheck, lint"
 bg_step chromium                "chromium"

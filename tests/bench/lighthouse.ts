@@ -11,9 +11,13 @@
  * and the run with the median score is reported, as Lighthouse's own guidance on variance suggests.
  * Goals (issue 10): performance 100 on /, /trade and /login; accessibility 100 on every screen.
  * BENCH_STRICT=1 makes an unmet goal exit 1. CHROMIUM_PATH overrides /usr/bin/chromium.
+ *
+ * Lighthouse is one of the project's optional tools (tools/lighthouse, decision 0028): the npm
+ * script installs it on its first run, and it is loaded from there, with the part of its types
+ * this bench reads written below (the type check of `npm test` runs without it).
  */
-import lighthouse from "lighthouse";
-import * as chromeLauncher from "chrome-launcher";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { cookieHeader, demoSignIn, startWeb } from "../integration/web-harness.js";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../chromium.js";
 
@@ -54,7 +58,45 @@ const ACCOUNT_SCREENS = [
 /** The policy notice's dismissal (Remix's cookie encoding: base64 of JSON), later than any notice. */
 const POLICY_SEEN = `tp_policy_seen=${Buffer.from(JSON.stringify("9999-12-31 23:59:59")).toString("base64")}`;
 
-type Lhr = NonNullable<Awaited<ReturnType<typeof lighthouse>>>["lhr"];
+/** What this bench reads of Lighthouse's result (its `LH.Result`). */
+interface Lhr {
+  runtimeError?: { message: string };
+  categories: Record<string, { score: number | null; auditRefs: { id: string; weight: number }[] }>;
+  audits: Record<
+    string,
+    { id: string; score: number | null; numericValue?: number; displayValue?: string }
+  >;
+}
+
+interface LighthouseFlags {
+  port: number;
+  logLevel: "error";
+  output: "json";
+  onlyCategories: string[];
+  extraHeaders: Record<string, string>;
+}
+
+interface Tools {
+  lighthouse: (url: string, flags: LighthouseFlags) => Promise<{ lhr: Lhr } | undefined>;
+  launch: (o: { chromePath: string; chromeFlags: string[] }) => Promise<{
+    port: number;
+    kill: () => Promise<void> | void;
+  }>;
+}
+
+const TOOL_MODULES = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "../../tools/lighthouse/node_modules",
+);
+
+async function loadTools(): Promise<Tools> {
+  const at = (p: string) => pathToFileURL(path.join(TOOL_MODULES, p)).href;
+  const lh = (await import(at("lighthouse/core/index.js"))) as { default: Tools["lighthouse"] };
+  const cl = (await import(at("chrome-launcher/dist/index.js"))) as { launch: Tools["launch"] };
+  return { lighthouse: lh.default, launch: cl.launch };
+}
+
+let tools: Tools;
 
 async function run(
   url: string,
@@ -62,7 +104,7 @@ async function run(
   categories: string[],
   cookie: string | null,
 ): Promise<Lhr> {
-  const result = await lighthouse(url, {
+  const result = await tools.lighthouse(url, {
     port,
     logLevel: "error",
     output: "json",
@@ -88,8 +130,9 @@ function losses(lhr: Lhr, category: string): string[] {
 const score = (lhr: Lhr, c: string) => Math.round((lhr.categories[c]?.score ?? 0) * 100);
 
 async function main() {
+  tools = await loadTools();
   const web = await startWeb({ env: { LOG_LEVEL: "error" } });
-  const chrome = await chromeLauncher.launch({
+  const chrome = await tools.launch({
     chromePath: CHROMIUM_PATH,
     chromeFlags: ["--headless=new", ...CHROMIUM_ARGS],
   });

@@ -24,6 +24,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PgStore } from "./store/pg.js";
+import { ensureSqliteNative } from "./store/sqlite-native.mjs";
 
 export { SqlArray } from "./store/types.js";
 export { ROWS_PER_STATEMENT, chunked, inList, prepareOnce, tuples } from "./store/multi-row.js";
@@ -69,6 +70,7 @@ export function openPostgres(url: string, o: MigrateReport = {}): DB {
 export function openStoreReadOnly(where: string): DB {
   if (!isPostgresUrl(where)) {
     if (!fs.existsSync(where)) throw new Error(`No store at ${where}`);
+    ensureSqliteNative();
     return Object.assign(new Database(where, { readonly: true, fileMustExist: true }), {
       dialect: "sqlite" as const,
     });
@@ -80,6 +82,7 @@ export function openStoreReadOnly(where: string): DB {
 
 export function openDb(file: string, o: MigrateReport = {}): SqliteDb {
   if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+  ensureSqliteNative();
   const db = Object.assign(new Database(file), { dialect: "sqlite" as const });
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   walMode(db);

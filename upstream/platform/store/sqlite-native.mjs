@@ -1,0 +1,125 @@
+/**
+ * SQLite's native module (better-sqlite3's `better_sqlite3.node`) is built for this machine on its
+ * first use, not by `npm install` (package.json `allowScripts` denies its install script; decision
+ * 0028). Where no prebuilt binary can be downloaded, that script compiles SQLite from source: about
+ * a minute on one core, during which the install has nothing else to do. Built here instead, it
+ * runs beside other work: `npm test` builds it in the background while the static checks run, and
+ * `npm start`, a command or a test that opens a SQLite store builds it at that moment.
+ *
+ * The build is the package's own install script (`prebuild-install || node-gyp rebuild --release`):
+ * a machine that can reach GitHub downloads the prebuilt binary, any other compiles it.
+ *
+ * Several processes (vitest's workers, a second upstream) may ask at once: one builds, holding
+ * `build.lock` in the package's folder (it holds the builder's pid); the others wait until the lock
+ * is gone. A lock whose process has died is taken over, and what it left half-built is removed.
+ *
+ *   node upstream/platform/store/sqlite-native.mjs           # builds it when it is missing
+ *   node upstream/platform/store/sqlite-native.mjs --force   # builds it again (another Node)
+ */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const require = createRequire(import.meta.url);
+const PACKAGE_DIR = path.dirname(require.resolve("better-sqlite3/package.json"));
+const BUILD_DIR = path.join(PACKAGE_DIR, "build");
+/** Where better-sqlite3 (through `bindings`) looks first for its native module. */
+export const SQLITE_BINDING = path.join(BUILD_DIR, "Release", "better_sqlite3.node");
+const LOCK = path.join(PACKAGE_DIR, "build.lock");
+const WAIT_STEP_MS = 200;
+const pause = new Int32Array(new SharedArrayBuffer(4));
+/** Once found built, the module stays built for the life of the process. */
+let knownReady = false;
+
+/** The pid written in the lock, or null when there is no lock. */
+function lockHolder() {
+  try {
+    return Number(fs.readFileSync(LOCK, "utf8")) || 0;
+  } catch (err) {
+    if (err.code === "ENOENT") return null;
+    throw err;
+  }
+}
+
+function alive(pid) {
+  if (pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === "EPERM";
+  }
+}
+
+/** True when this process took the lock; a dead holder's lock is removed first. */
+function takeLock() {
+  const holder = lockHolder();
+  if (holder !== null && alive(holder)) return false;
+  if (holder !== null) {
+    fs.rmSync(LOCK, { force: true });
+    fs.rmSync(BUILD_DIR, { recursive: true, force: true });
+  }
+  try {
+    fs.writeFileSync(LOCK, String(process.pid), { flag: "wx" });
+    return true;
+  } catch (err) {
+    if (err.code === "EEXIST") return false;
+    throw err;
+  }
+}
+
+/** Built: the module is there and nobody is writing it. */
+export function sqliteNativeReady() {
+  return fs.existsSync(SQLITE_BINDING) && lockHolder() === null;
+}
+
+/** Runs the package's install script; its output is shown only when it fails. */
+function build(log) {
+  log("Building SQLite's native module for this machine (once; about a minute)…");
+  const started = Date.now();
+  fs.rmSync(BUILD_DIR, { recursive: true, force: true });
+  try {
+    execFileSync("npm", ["run", "--silent", "install"], {
+      cwd: PACKAGE_DIR,
+      stdio: ["ignore", "pipe", "pipe"],
+      maxBuffer: 64 * 1024 * 1024,
+    });
+  } catch (err) {
+    const output = `${err.stdout ?? ""}${err.stderr ?? ""}`
+      .trim()
+      .split("\n")
+      .slice(-40)
+      .join("\n");
+    throw new Error(`Building SQLite's native module failed (in ${PACKAGE_DIR}):\n${output}`);
+  }
+  if (!fs.existsSync(SQLITE_BINDING)) throw new Error(`The build left no ${SQLITE_BINDING}`);
+  log(`SQLite's native module is built (${Math.round((Date.now() - started) / 1000)} s).`);
+}
+
+/**
+ * Returns once SQLite's native module is built: at once when it is, else after building it or
+ * waiting for the process that builds it. `force` builds it again even when it is there.
+ */
+export function ensureSqliteNative({ force = false, log = (line) => console.error(line) } = {}) {
+  if (knownReady && !force) return;
+  let rebuild = force;
+  while (rebuild || !sqliteNativeReady()) {
+    if (takeLock()) {
+      try {
+        if (rebuild || !fs.existsSync(SQLITE_BINDING)) build(log);
+        rebuild = false;
+      } finally {
+        fs.rmSync(LOCK, { force: true });
+      }
+    } else {
+      Atomics.wait(pause, 0, 0, WAIT_STEP_MS);
+    }
+  }
+  knownReady = true;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  ensureSqliteNative({ force: process.argv.includes("--force") });
+}
