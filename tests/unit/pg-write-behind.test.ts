@@ -5,9 +5,7 @@
  * failed; a write's expected row count and a waiting write's failure fail the whole batch, with
  * nothing of it written; ids are taken ahead from the table's own sequence; and a balance held in
  * memory that is no longer the stored one fails its batch instead of booking on it; a batch's writes
- * go as prepared statements (or with literals where PostgreSQL cannot prepare one); the next batch
- * is decided while one is written (a pipeline of two), answered after it, and not written when it
- * failed.
+ * go as prepared statements (or with literals where PostgreSQL cannot prepare one).
  * PostgreSQL only (unit-postgres): SQLite runs every statement at once.
  */
 import { afterEach, describe, expect, it } from "vitest";
@@ -115,60 +113,6 @@ describe.runIf(testDialect() === "postgres")("write-behind on PostgreSQL", () =>
     // Once the failure is known, the store answers again; nothing of the failed batch is there.
     expect(uids(db)).toEqual(["wb-1"]);
     expect(uids(other)).toEqual(["wb-1"]);
-  });
-
-  it("the next batch is decided while the one before it is written, and answers keep the commands' order", async () => {
-    const { db, other } = twoConnections();
-    const seq = sequencer(db);
-    const events: string[] = [];
-    const slowInsert = (uid: string) =>
-      db
-        .prepare(
-          "INSERT INTO users (uid, invite_code, created_at) SELECT ?, ?, 0 FROM pg_sleep(0.3)",
-        )
-        .run(uid, uid);
-    const first = seq.run(() => void slowInsert("wb-1")).then(() => events.push("answer 1"));
-    // The first batch is handed to the worker; the second command comes while it is written.
-    await new Promise((r) => setImmediate(r));
-    const second = seq
-      .run(() => {
-        events.push(`decide 2 (seen committed: ${uids(other).length})`);
-        insertUser(db, "wb-2");
-      })
-      .then(() => events.push("answer 2"));
-    await Promise.all([first, second]);
-    expect(events).toEqual(["decide 2 (seen committed: 0)", "answer 1", "answer 2"]);
-    expect(uids(other)).toEqual(["wb-1", "wb-2"]);
-    expect(seq.stats.batches).toBe(2);
-  });
-
-  it("a batch decided while the one before it failed is not written: both are refused and the node stops", async () => {
-    const { db, other } = twoConnections();
-    const failures: unknown[] = [];
-    const seq = sequencer(db, failures);
-    await seq.run(() => void insertUser(db, "wb-1"));
-    const first = seq.run(() => {
-      // The same uid again, after 0.3 s on the server: it fails there, while the next is decided.
-      db.prepare(
-        "INSERT INTO users (uid, invite_code, created_at) SELECT 'wb-1', 'wb-1', 0 FROM pg_sleep(0.3)",
-      ).run();
-    });
-    await new Promise((r) => setImmediate(r));
-    let decided = false;
-    const second = seq.run(() => {
-      decided = true;
-      insertUser(db, "wb-2");
-    });
-    const settled = await Promise.allSettled([first, second]);
-    expect(decided).toBe(true);
-    for (const s of settled) {
-      expect(s.status).toBe("rejected");
-      expect((s as PromiseRejectedResult).reason).toBeInstanceOf(SequencerStopped);
-    }
-    expect(failures).toHaveLength(1);
-    // Neither the failed batch nor the one decided on it; the store answers again afterwards.
-    expect(uids(other)).toEqual(["wb-1"]);
-    expect(uids(db)).toEqual(["wb-1"]);
   });
 
   it("ids taken ahead come from the table's own sequence: a row inserted the usual way later gets a later id", async () => {

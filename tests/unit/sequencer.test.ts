@@ -2,12 +2,11 @@
  * The sequencer (platform/store/sequencer.ts): commands that arrive together are written as one
  * batch (one transaction, one commit), each in a savepoint of its own; an answer and a command's
  * events come only once its batch is durable; a refused command leaves nothing behind; and a batch
- * that cannot be written answers none of its commands, stops the sequencer and says so once. A
- * batch is decided while the one before it is written, and answered after it.
+ * that cannot be written answers none of its commands, stops the sequencer and says so once.
  * Runs on both stores (unit-postgres too).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import type { AnyFn, DB } from "../../upstream/platform/db.js";
+import type { DB } from "../../upstream/platform/db.js";
 import {
   Sequencer,
   SequencerStopped,
@@ -116,41 +115,6 @@ describe("the sequencer", () => {
     expect(seq.stats.largestBatch).toBe(2);
     expect(seq.stats.batches).toBe(4);
     expect(committedRows(other)).toEqual([1, 2, 3, 4, 5, 6, 7].map(memoOf));
-  });
-
-  it("a batch written at once while the one before it is still being written is answered after it", async () => {
-    const { db, other } = twoConnections();
-    // A store whose first batch is still being written (its promise held here) while the second
-    // is written at once (a batch with a statement that had to answer goes that way).
-    let release!: () => void;
-    const firstWritten = new Promise<void>((r) => (release = r));
-    let batches = 0;
-    const store = new Proxy(db, {
-      get(target, key) {
-        if (key === "batchWrites")
-          return (fn: () => void) => (fn(), ++batches === 1 ? firstWritten : null);
-        const v = Reflect.get(target, key, target) as unknown;
-        return typeof v === "function" ? (v as AnyFn).bind(target) : v;
-      },
-    });
-    const seq = new Sequencer({ db: store, onWriteFailure: () => undefined, maxBatchMs: 60_000 });
-    const order: string[] = [];
-    const command = (n: number) => () => {
-      writeRow(store, n)();
-      afterCommit(store, () => order.push(`event ${n}`));
-      return n;
-    };
-    const first = seq.run(command(1)).then(() => order.push("answer 1"));
-    await new Promise((r) => setImmediate(r));
-    const second = seq.run(command(2)).then(() => order.push("answer 2"));
-    await new Promise((r) => setImmediate(r));
-    await new Promise((r) => setImmediate(r));
-    expect(batches).toBe(2);
-    expect(committedRows(other)).toEqual(["seq-1", "seq-2"]);
-    expect(order).toEqual([]);
-    release();
-    await Promise.all([first, second]);
-    expect(order).toEqual(["event 1", "answer 1", "event 2", "answer 2"]);
   });
 
   it("answers no command of a batch whose commit fails, runs none of its events, and stops", async () => {

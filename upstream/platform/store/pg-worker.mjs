@@ -113,9 +113,8 @@ async function runPre(c, pre, lead = null) {
  */
 const chains = new Map();
 /**
- * The failure of a store's first failed batch, until the store has read it ("batchError" with
- * `clear`): a call or batch made before that was decided on what the failed batch held, so it
- * fails too.
+ * The failure of a store's last batch, until the store has read it ("batchError"): a call made
+ * before that was decided on what the failed batch held, so it fails too.
  */
 const batchFailures = new Map();
 
@@ -235,12 +234,11 @@ function checkingRows(sql, rows, message) {
   return `WITH written AS (${body}${returning}) SELECT tp_expect_rows((SELECT count(*) FROM written), ${rows}, ${message})`;
 }
 
-/** Slots of a batch channel's control words, and its data's two halves (pg.ts BatchChannel). */
+/** Slots of a batch channel's control words (pg.ts BatchChannel). */
 const BATCH_POSTED = 0;
 const BATCH_DONE = 1;
-const BATCH_FAILED = 2;
+const BATCH_OUTCOME = 2;
 const BATCH_BYTES = 3;
-const BATCH_SLOTS = 2;
 
 /**
  * Each store's batch channel (pg.ts BatchChannel), once attached: its control words, its data,
@@ -250,61 +248,40 @@ const BATCH_SLOTS = 2;
 const channels = new Map();
 const decoder = new TextDecoder();
 
-/**
- * Starts writing batch `seq` of a store (after everything asked before it); reports on `ctrl`:
- * BATCH_DONE its number once it is written or failed, BATCH_FAILED the number of the first batch
- * that failed. A batch after a failed one is not written: it was decided on what that one held.
- */
+/** Starts writing batch `seq` of a store (after everything asked before it); reports on `ctrl`. */
 function startBatch(handle, url, ctrl, seq, begin, pre) {
   void enqueue(handle, async () => {
-    const failedBefore = Atomics.load(ctrl, BATCH_FAILED) !== 0 || batchFailures.has(handle);
-    const a = failedBefore
-      ? failure(new Error("The batch written before this one failed; nothing of it ran"))
-      : await writeBatch(handle, url, begin, pre);
-    if (a.error) {
-      if (!batchFailures.has(handle)) batchFailures.set(handle, a);
-      Atomics.compareExchange(ctrl, BATCH_FAILED, 0, seq);
-    }
+    const a = await writeBatch(handle, url, begin, pre);
+    if (a.error) batchFailures.set(handle, a);
+    Atomics.store(ctrl, BATCH_OUTCOME, a.error ? 2 : 1);
     Atomics.store(ctrl, BATCH_DONE, seq);
     Atomics.notify(ctrl, BATCH_DONE);
   });
 }
 
-/**
- * Takes the batches posted on a store's channel and not taken yet, in order (at most two: one
- * per half of its data): before any later call of the store.
- */
+/** Takes the batch posted on a store's channel, if one waits: before any later call of it. */
 function takePosted(handle, url) {
   const ch = channels.get(handle);
   if (!ch) return;
-  const posted = Atomics.load(ch.ctrl, BATCH_POSTED);
-  while (ch.taken < posted) {
-    const seq = ++ch.taken;
-    const slot = seq % BATCH_SLOTS;
-    const from = slot * ch.slotBytes;
-    const length = Atomics.load(ch.ctrl, BATCH_BYTES + slot);
-    // Copied out of the shared memory before decoding (TextDecoder does not read shared views).
-    const [begin, pre] = JSON.parse(decoder.decode(ch.bytes.slice(from, from + length)));
-    startBatch(handle, url, ch.ctrl, seq, begin, pre);
-  }
+  const seq = Atomics.load(ch.ctrl, BATCH_POSTED);
+  if (seq === ch.taken) return;
+  ch.taken = seq;
+  const length = Atomics.load(ch.ctrl, BATCH_BYTES);
+  // Copied out of the shared memory before decoding (TextDecoder does not read shared views).
+  const [begin, pre] = JSON.parse(decoder.decode(ch.bytes.slice(0, length)));
+  startBatch(handle, url, ch.ctrl, seq, begin, pre);
 }
 
-/**
- * Waits (without holding the worker) for batches posted on a store's channel, and takes each. It
- * waits on the last number seen posted (not the last taken: a batch too large for the channel
- * is taken by a call, and its number is never posted).
- */
+/** Waits (without holding the worker) for batches posted on a store's channel. */
 function watch(handle, url, ch) {
-  for (;;) {
-    if (ch.closed) return;
-    const seen = Atomics.load(ch.ctrl, BATCH_POSTED);
-    if (ch.taken < seen) takePosted(handle, url);
-    const w = Atomics.waitAsync(ch.ctrl, BATCH_POSTED, seen);
-    if (w.async) {
-      void w.value.then(() => watch(handle, url, ch));
-      return;
-    }
-  }
+  if (ch.closed) return;
+  const w = Atomics.waitAsync(ch.ctrl, BATCH_POSTED, ch.taken);
+  const next = () => {
+    takePosted(handle, url);
+    watch(handle, url, ch);
+  };
+  if (w.async) void w.value.then(next);
+  else next();
 }
 
 /**
@@ -321,11 +298,9 @@ runAsWorker(async (handle, url, op, sql, params, name, pre) => {
   // A batch posted before this call is written before it.
   takePosted(handle, url);
   if (op === "attach") {
-    const bytes = new Uint8Array(params[1]);
     const ch = {
       ctrl: new Int32Array(params[0]),
-      bytes,
-      slotBytes: Math.floor(bytes.length / BATCH_SLOTS),
+      bytes: new Uint8Array(params[1]),
       taken: 0,
       closed: false,
     };
@@ -335,17 +310,12 @@ runAsWorker(async (handle, url, op, sql, params, name, pre) => {
   }
   if (op === "batch") {
     const ctrl = new Int32Array(params[0]);
-    const seq = params[1];
-    // This batch's number is taken: the channel's next batch is the one after it.
-    const ch = channels.get(handle);
-    if (ch) ch.taken = Math.max(ch.taken, seq);
-    startBatch(handle, url, ctrl, seq, sql, pre);
+    startBatch(handle, url, ctrl, params[1], sql, pre);
     return { ok: true };
   }
   if (op === "batchError") {
-    // params[0]: no batch is left after the one asking (the store may go on from here).
     const a = batchFailures.get(handle) ?? { ok: true };
-    if (params[0] === true) batchFailures.delete(handle);
+    batchFailures.delete(handle);
     return a;
   }
   if (op === "close") {

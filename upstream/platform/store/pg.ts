@@ -128,68 +128,38 @@ const waitAsync = (
   }
 ).waitAsync;
 
-/** Slots of a batch channel's control words (see BatchChannel); BATCH_BYTES + slot per half. */
+/** Slots of a batch channel's control words (see BatchChannel). */
 const BATCH_POSTED = 0;
 const BATCH_DONE = 1;
-const BATCH_FAILED = 2;
+const BATCH_OUTCOME = 2;
 const BATCH_BYTES = 3;
-/** Batches a channel holds at once: one being written, the next decided meanwhile. */
-export const BATCH_SLOTS = 2;
-/** The largest batch (its statements as JSON) a half of the channel carries; larger: by a call. */
-const BATCH_SLOT_BYTES = 4 * 1024 * 1024;
+/** The largest batch (its statements as JSON) the channel carries; a larger one goes by a call. */
+const BATCH_CHANNEL_BYTES = 8 * 1024 * 1024;
 
 /**
  * How a batch reaches the worker without a blocking call: shared memory. The main thread writes
- * batch `seq` (JSON) into half `seq % 2` of `data`, its length beside it and its number into
- * BATCH_POSTED, and wakes the worker; the worker takes every batch posted (also before any call
- * that comes after them, so calls and batches run in the order made) and writes them one after
- * the other. For each it sets BATCH_DONE to its number, and BATCH_FAILED to the number of the first
- * that failed (0 while none did), and wakes the main thread, which waits without holding its
- * event loop (Atomics.waitAsync). Two batches at most are under way (the sequencer's pipeline): a
- * half is posted again only once the batch before in it is done.
+ * the batch (JSON) into `data`, its length and sequence number into `ctrl` (BATCH_POSTED) and
+ * wakes the worker; the worker takes it (also before any call that comes after it, so calls and
+ * batches run in the order made), writes it, then sets BATCH_OUTCOME (1 written, 2 failed) and
+ * BATCH_DONE to its number and wakes the main thread, which waits without holding its event loop
+ * (Atomics.waitAsync). One batch at a time: the sequencer starts the next once this one is done.
  */
 class BatchChannel {
-  readonly ctrl = new Int32Array(new SharedArrayBuffer(4 * (BATCH_BYTES + BATCH_SLOTS)));
-  readonly data = new SharedArrayBuffer(BATCH_SLOT_BYTES * BATCH_SLOTS);
+  readonly ctrl = new Int32Array(new SharedArrayBuffer(4 * 4));
+  readonly data = new SharedArrayBuffer(BATCH_CHANNEL_BYTES);
   private readonly bytes = new Uint8Array(this.data);
   private readonly encoder = new TextEncoder();
 
   /** Posts batch `seq`; false when it cannot go this way (too large, or a value JSON cannot carry). */
   post(seq: number, begin: string, pre: PreStatement[]): boolean {
-    assert(Atomics.load(this.ctrl, BATCH_DONE) >= seq - BATCH_SLOTS, "a half is reused once done");
     for (const [, values] of pre) if (values && !values.every(jsonSafe)) return false;
     const encoded = this.encoder.encode(JSON.stringify([begin, pre]));
-    if (encoded.length > BATCH_SLOT_BYTES) return false;
-    const slot = seq % BATCH_SLOTS;
-    this.bytes.set(encoded, slot * BATCH_SLOT_BYTES);
-    Atomics.store(this.ctrl, BATCH_BYTES + slot, encoded.length);
+    if (encoded.length > this.bytes.length) return false;
+    this.bytes.set(encoded);
+    Atomics.store(this.ctrl, BATCH_BYTES, encoded.length);
     Atomics.store(this.ctrl, BATCH_POSTED, seq);
     Atomics.notify(this.ctrl, BATCH_POSTED);
     return true;
-  }
-
-  /** Resolves once batch `seq` is done (written or failed); false when it was not within `ms`. */
-  async done(seq: number, ms: number): Promise<boolean> {
-    const until = Date.now() + ms;
-    for (;;) {
-      const done = Atomics.load(this.ctrl, BATCH_DONE);
-      if (done >= seq) return true;
-      const left = until - Date.now();
-      if (left <= 0) return false;
-      const w = waitAsync(this.ctrl, BATCH_DONE, done, left);
-      if (w.async) await w.value;
-    }
-  }
-
-  /** True when batch `seq` failed, or one before it did (then it was not written). */
-  failed(seq: number): boolean {
-    const first = Atomics.load(this.ctrl, BATCH_FAILED);
-    return first !== 0 && first <= seq;
-  }
-
-  /** After a failure has been read and no batch is under way: the next batches may be written. */
-  reset(): void {
-    Atomics.store(this.ctrl, BATCH_FAILED, 0);
   }
 }
 
@@ -483,14 +453,12 @@ export class PgStore implements DB {
       const seq = ++this.batchSeq;
       if (!ch.post(seq, h.begin, pre))
         this.call("batch", h.begin, [ch.ctrl.buffer, seq], null, pre);
-      if (!(await ch.done(seq, CALL_TIMEOUT_MS)))
+      const wait = waitAsync(ch.ctrl, BATCH_DONE, seq - 1, CALL_TIMEOUT_MS);
+      if (wait.async) await wait.value;
+      if (Atomics.load(ch.ctrl, BATCH_DONE) !== seq)
         throw new PgError(`a batch was not written within ${CALL_TIMEOUT_MS} ms`, null, null);
-      if (!ch.failed(seq)) return;
-      // The last batch handed off reads the failure for good; one before it leaves it in place
-      // for the batches after it, which fail with it.
-      const last = seq === this.batchSeq;
-      const a = this.call("batchError", "", [last], null, null);
-      if (last) ch.reset();
+      if (Atomics.load(ch.ctrl, BATCH_OUTCOME) === 1) return;
+      const a = this.call("batchError", "", [], null, null);
       throw new PgError(
         a.error?.message ?? "a batch failed",
         a.error?.code ?? null,

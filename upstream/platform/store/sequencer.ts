@@ -7,11 +7,6 @@
  * savepoint of its own, and commits once: one commit, one flush to disk (and one advisory lock and
  * fence on PostgreSQL) for the whole batch instead of one per command.
  *
- * A pipeline of two (MAX_BATCHES_WRITING). Where the store writes a batch asynchronously
- * (PostgreSQL's write-behind), the next batch is decided while it is being written, on the memory
- * the first left; the store writes them in order and refuses the second when the first failed.
- * Batches settle in order: hooks and answers go out in the order the commands came.
- *
  * What the acknowledgement promises. A command's promise settles only after its batch's commit
  * returned: fulfilled with its answer when the command succeeded and the batch is durable, rejected
  * with its own refusal when it failed (its savepoint rolled back, nothing of it written, the rest of
@@ -40,12 +35,6 @@ export const MAX_BATCH_COMMANDS = 512;
  * loop (ticks, pushes, reads) is never held much longer than this by one batch.
  */
 export const MAX_BATCH_MS = 8;
-/**
- * Batches being written at once (a store that writes them asynchronously: PostgreSQL's
- * write-behind). The next batch is decided while the one before it is written (a pipeline of
- * two): the worker writes them one after the other, and their commands are answered in order.
- */
-export const MAX_BATCHES_WRITING = 2;
 
 interface Pending {
   command: () => unknown;
@@ -124,10 +113,8 @@ export class Sequencer {
   private head = 0;
   private scheduled = false;
   private stopped: SequencerStopped | null = null;
-  /** Batches handed to the store and not yet settled (at most MAX_BATCHES_WRITING). */
-  private writing = 0;
-  /** Settles once the last batch handed to the store has settled: the next settles after it. */
-  private lastSettled: Promise<void> = Promise.resolve();
+  /** A batch is being written asynchronously; the next waits for it. */
+  private writing = false;
   private readonly maxCommands: number;
   private readonly maxMs: number;
   readonly stats: SequencerStats = { batches: 0, commands: 0, largestBatch: 0 };
@@ -166,8 +153,9 @@ export class Sequencer {
   }
 
   private drain(): void {
-    if (this.stopped || this.writing >= MAX_BATCHES_WRITING || this.waiting === 0) return;
+    if (this.stopped || this.writing || this.waiting === 0) return;
     this.writeBatch();
+    if (this.writing) return;
     if (this.waiting > 0) this.schedule();
     else this.compact();
   }
@@ -180,9 +168,8 @@ export class Sequencer {
   /**
    * One batch: its commands in savepoints of one transaction, then hooks and answers once it is
    * written. A store that writes it asynchronously (batchWrites' promise) leaves the event loop
-   * free meanwhile; the commands arriving then form the next batch, which is decided at once
-   * (on what this one holds in memory) and written after it. A batch settles only after the one
-   * before it: answers go out in the order the commands came.
+   * free meanwhile; the commands arriving then form the next batch, which starts once this one
+   * is written.
    */
   private writeBatch(): void {
     const db = this.o.db;
@@ -213,28 +200,20 @@ export class Sequencer {
       return;
     }
     openBatches.delete(db);
-    if (!written && this.writing === 0) return this.settle(batch, taken, results);
-    // Written later, or written already but after a batch still being written: it settles after
-    // that one, so that hooks and answers keep the commands' order.
-    this.writing++;
-    const before = this.lastSettled;
-    const outcome = written
-      ? written.then(
-          () => null,
-          (err: unknown) => ({ err }),
-        )
-      : null;
-    this.lastSettled = Promise.all([before, outcome]).then(([, failed]) => {
-      this.writing--;
-      if (failed) {
+    if (!written) return this.settle(batch, taken, results);
+    this.writing = true;
+    written.then(
+      () => {
+        this.writing = false;
+        this.settle(batch, taken, results);
+        this.drain();
+      },
+      (err: unknown) => {
+        this.writing = false;
         for (const h of batch.ended) h();
-        this.fail(failed.err, taken);
-        return;
-      }
-      // Written (durable): answered as such, even when a later batch failed meanwhile.
-      this.settle(batch, taken, results);
-      this.drain();
-    });
+        this.fail(err, taken);
+      },
+    );
   }
 
   /** The batch is written: its hooks run, then every command gets its answer or refusal. */
@@ -266,16 +245,8 @@ export class Sequencer {
     }
   }
 
-  /**
-   * The batch was not written: nothing of it is acknowledged, and this node stops leading. A batch
-   * after one that failed was not written either (the store refuses it): its commands get the
-   * first failure.
-   */
+  /** The batch was not written: nothing of it is acknowledged, and this node stops leading. */
   private fail(err: unknown, taken: Pending[]): void {
-    if (this.stopped) {
-      for (const p of taken) p.reject(this.stopped);
-      return;
-    }
     this.stopped = new SequencerStopped(err);
     const rest = this.queue.slice(this.head);
     this.compact();
