@@ -91,8 +91,13 @@ const CALL_TIMEOUT_MS = 20_000;
 /** Ids a table's sequence is asked for at once (nextId): one read per this many new rows. */
 const IDS_PER_READ = 256;
 
-/** Connections of a store's asynchronous reads (getLater). */
-const READ_POOL_SIZE = 4;
+/**
+ * Connections of a store's asynchronous reads (getLater), opened as reads wait for one and closed
+ * after 10 s idle. Each order reads twice here (its session, its idempotency key) before it is
+ * queued: with four, a server 1 ms away capped a leader at about 820 orders/s at 64 clients (reads
+ * waiting for a connection, batches of 4.7 commands); with sixteen, 1,461/s (batches of 18.4).
+ */
+const READ_POOL_SIZE = 16;
 
 let call: Call | null = null;
 let nextHandle = 1;
