@@ -136,7 +136,7 @@ static_checks() {
 bg_start services               bash scripts/ensure-services.sh
 bg_start chromium               bash scripts/ensure-chromium.sh
 # SQLite's native module, which `npm install` leaves to its first use (decision 0028): compiling
-# SQLite takes about a minute of one core, and vitest waits for it.
+# SQLite takes about half a minute of one core, and vitest waits for it.
 bg_start sqlite                 node upstream/platform/store/sqlite-native.mjs
 # The static checks (about 65 CPU-seconds) start at once, at nice 19: the core the SQLite build
 # leaves idle runs them, and what is left of them runs beside vitest. They are joined before

@@ -62,10 +62,7 @@ const POLICY_SEEN = `tp_policy_seen=${Buffer.from(JSON.stringify("9999-12-31 23:
 interface Lhr {
   runtimeError?: { message: string };
   categories: Record<string, { score: number | null; auditRefs: { id: string; weight: number }[] }>;
-  audits: Record<
-    string,
-    { id: string; score: number | null; numericValue?: number; displayValue?: string }
-  >;
+  audits: Record<string, { id: string; score: number | null; displayValue?: string }>;
 }
 
 interface LighthouseFlags {

@@ -27,7 +27,7 @@ const require = createRequire(import.meta.url);
 const PACKAGE_DIR = path.dirname(require.resolve("better-sqlite3/package.json"));
 const BUILD_DIR = path.join(PACKAGE_DIR, "build");
 /** Where better-sqlite3 (through `bindings`) looks first for its native module. */
-export const SQLITE_BINDING = path.join(BUILD_DIR, "Release", "better_sqlite3.node");
+const SQLITE_BINDING = path.join(BUILD_DIR, "Release", "better_sqlite3.node");
 const LOCK = path.join(PACKAGE_DIR, "build.lock");
 const WAIT_STEP_MS = 200;
 const pause = new Int32Array(new SharedArrayBuffer(4));
@@ -72,7 +72,7 @@ function takeLock() {
 }
 
 /** Built: the module is there and nobody is writing it. */
-export function sqliteNativeReady() {
+function sqliteNativeReady() {
   return fs.existsSync(SQLITE_BINDING) && lockHolder() === null;
 }
 
