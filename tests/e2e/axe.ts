@@ -8,6 +8,10 @@
  * cross-origin frames; the only frame the product shows is the operator's own support chat
  * (/mine/chat), a third party's page and not the product's to check, so legacy mode checks the
  * same markup.
+ *
+ * Only the violations are asked for in full (`resultTypes`): axe otherwise lists every element of
+ * every rule that passed, which the checks never read, and building and sending that list cost a
+ * quarter of each check (measured on seven screens, 10.7 s against 8.0 s for fourteen checks).
  */
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
@@ -17,5 +21,8 @@ export const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 
 /** An axe run of `page` with the product's rules; narrow it with `.include(...)` before `.analyze()`. */
 export function axeOf(page: Page): AxeBuilder {
-  return new AxeBuilder({ page }).withTags(AXE_TAGS).setLegacyMode(true);
+  return new AxeBuilder({ page })
+    .withTags(AXE_TAGS)
+    .options({ resultTypes: ["violations"] })
+    .setLegacyMode(true);
 }

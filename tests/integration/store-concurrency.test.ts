@@ -11,10 +11,10 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { openStoreReadOnly } from "../../upstream/platform/db.js";
+import { nodeArgsFor } from "../support/node-bundle.js";
 import { newTestStoreWhere, testDialect } from "../support/test-store.js";
 
 const ROOT = path.resolve(__dirname, "../..");
-const WRITER = path.join(__dirname, "fixtures/db-writer.ts");
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
@@ -28,7 +28,7 @@ function writer(
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", WRITER, where, String(count), String(startAt)],
+      [...nodeArgsFor("db-writer"), where, String(count), String(startAt)],
       {
         cwd: ROOT,
       },

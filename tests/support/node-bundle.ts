@@ -18,7 +18,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 /** Names the run's bundle folder to the test processes. */
 export const NODE_BUNDLE_VAR = "TRADEPOST_TEST_NODE_BUNDLE";
 
-export type NodeEntry = "upstream" | "server" | "operator" | "ledger-check";
+export type NodeEntry = "upstream" | "server" | "operator" | "ledger-check" | "db-writer";
 const SOURCES: Record<NodeEntry, string> = {
   upstream: "upstream/main.ts",
   server: "server.ts",
@@ -26,6 +26,8 @@ const SOURCES: Record<NodeEntry, string> = {
   // operator would.
   operator: "upstream/operator.ts",
   "ledger-check": "upstream/ledger-check.ts",
+  // Store-concurrency's writer: a process that opens a store and commits to it.
+  "db-writer": "tests/integration/fixtures/db-writer.ts",
 };
 
 /** Keeps `import.meta.url` of every bundled module its own source file's URL. */

@@ -1,6 +1,9 @@
-import { openTestStore } from "../support/test-store.js";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { type DB } from "../../upstream/platform/db.js";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { openTestStore, testDialect } from "../support/test-store.js";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { openDb, type DB } from "../../upstream/platform/db.js";
 import { createSimulator } from "../../upstream/modules/market/simulator.js";
 import { createManualFeed } from "../../upstream/modules/market/manual-feed.js";
 import { usdRate } from "../../upstream/modules/market/instruments.js";
@@ -17,11 +20,34 @@ function db(): DB {
   dbs.push(d);
   return d;
 }
+
+/**
+ * A store holding a market and its history, as a simulator opens it. On SQLite each is a copy of one
+ * file generated on first use (generating the history takes a second or more; the simulator only
+ * generates what is missing); on PostgreSQL a new database the simulator fills.
+ */
+const feedDir = fs.mkdtempSync(path.join(os.tmpdir(), "tp-feed-"));
+const marketFile = path.join(feedDir, "market.sqlite");
+let copies = 0;
+afterAll(() => fs.rmSync(feedDir, { recursive: true, force: true }));
+function marketDb(): DB {
+  if (testDialect() !== "sqlite") return db();
+  if (!fs.existsSync(marketFile)) {
+    const m = openDb(marketFile);
+    ensureMarket(m, 1);
+    m.close();
+  }
+  const copy = path.join(feedDir, `copy-${++copies}.sqlite`);
+  fs.copyFileSync(marketFile, copy);
+  const d = openDb(copy);
+  dbs.push(d);
+  return d;
+}
 const MONDAY = Date.parse("2026-11-23T16:00:00Z");
 
 describe("simulator", () => {
   it("ticks every open instrument, updates and stores the forming candles, and fires onTick", () => {
-    const d = db();
+    const d = marketDb();
     const sim = createSimulator(d, {
       seed: 11,
       tickMs: 500,
@@ -76,7 +102,7 @@ describe("simulator", () => {
 
   it("is deterministic: the same seed replays the same ticks", () => {
     const run = (seed: number) => {
-      const sim = createSimulator(db(), {
+      const sim = createSimulator(marketDb(), {
         seed,
         tickMs: 500,
         marketAlwaysOpen: true,
@@ -91,7 +117,7 @@ describe("simulator", () => {
   });
 
   it("walks with the instrument's yearly volatility", () => {
-    const sim = createSimulator(db(), {
+    const sim = createSimulator(marketDb(), {
       seed: 3,
       tickMs: 60_000,
       marketAlwaysOpen: true,
@@ -111,7 +137,7 @@ describe("simulator", () => {
   });
 
   it("continues from the stored prices after a restart", () => {
-    const d = db();
+    const d = marketDb();
     const a = createSimulator(d, { seed: 1, tickMs: 500, marketAlwaysOpen: true, simulate: false });
     a.tickOnce(Date.now() + 1000);
     const last = a.quote("XAUUSD")!.price;
@@ -121,7 +147,7 @@ describe("simulator", () => {
   });
 
   it("starts and stops its own timer", async () => {
-    const sim = createSimulator(db(), {
+    const sim = createSimulator(marketDb(), {
       seed: 1,
       tickMs: 20,
       marketAlwaysOpen: true,
@@ -129,7 +155,7 @@ describe("simulator", () => {
     });
     // A second simulator on the same period is the clock: once it has ticked 3 times after the
     // first one stopped, the first would have ticked too had its timer survived.
-    const witness = createSimulator(db(), {
+    const witness = createSimulator(marketDb(), {
       seed: 2,
       tickMs: 20,
       marketAlwaysOpen: true,

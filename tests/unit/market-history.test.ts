@@ -1,5 +1,5 @@
 import { openTestStore } from "../support/test-store.js";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DB } from "../../upstream/platform/db.js";
 import { ensureMarket } from "../../upstream/modules/market/history.js";
 import { PERIOD_MS, PERIODS } from "../../upstream/modules/market/candles.js";
@@ -25,34 +25,43 @@ function fresh(seed: number, now = NOW): { db: DB; ms: number } {
   return { db, ms: r.ms };
 }
 
+/**
+ * One market, generated once for the file's read-only checks (a generation writes every candle of
+ * every period of every instrument, a few seconds each); the determinism check generates its own.
+ */
+const SEED = 20261122;
+let market: DB;
+beforeAll(() => {
+  market = fresh(SEED).db;
+});
+afterAll(() => market.close());
+
 describe("instrument seed", () => {
   it("seeds at least 24 instruments in at least 6 categories, idempotently", () => {
-    const { db } = fresh(1);
+    const db = market;
     const n = (db.prepare("SELECT COUNT(*) n FROM instruments").get() as { n: number }).n;
     const cats = (
       db.prepare("SELECT COUNT(DISTINCT category_id) n FROM instruments").get() as { n: number }
     ).n;
     expect(n).toBeGreaterThanOrEqual(24);
     expect(cats).toBeGreaterThanOrEqual(6);
-    const again = ensureMarket(db, 1, NOW);
+    const again = ensureMarket(db, SEED, NOW);
     expect(again).toMatchObject({ added: 0, generated: 0 });
     expect((db.prepare("SELECT COUNT(*) n FROM instruments").get() as { n: number }).n).toBe(n);
-    db.close();
   });
 
   it("names every category in all 15 languages", () => {
-    const { db } = fresh(1);
+    const db = market;
     for (const r of db.prepare("SELECT names FROM categories").all() as { names: string }[]) {
       const names = JSON.parse(r.names) as Record<string, string>;
       for (const l of LANGS) expect(names[l], l).toBeTruthy();
       expect(names.hk).not.toBe(names.en);
       expect(names.jp).not.toBe(names.en);
     }
-    db.close();
   });
 
   it("has realistic trading fields, and exactly one instrument without leverage options", () => {
-    const { db } = fresh(1);
+    const db = market;
     const rows = db
       .prepare(
         "SELECT code, pip, min_lots, cont_num, multiples, quote_currency, price_precision FROM instruments",
@@ -70,13 +79,12 @@ describe("instrument seed", () => {
     expect(rows.find((r) => r.code === "USDJPY")!.quote_currency).toBe("JPY");
     const empty = rows.filter((r) => JSON.parse(String(r.multiples)).length === 0);
     expect(empty).toHaveLength(1);
-    db.close();
   });
 });
 
 describe("generated history", () => {
   it("stores at least 200 candles of every period for every instrument", () => {
-    const { db } = fresh(20261122);
+    const db = market;
     const counts = db
       .prepare("SELECT instrument_id, period, COUNT(*) n FROM candles GROUP BY 1, 2")
       .all() as { instrument_id: number; period: string; n: number }[];
@@ -84,11 +92,10 @@ describe("generated history", () => {
     expect(counts).toHaveLength(insts * PERIODS.length);
     for (const c of counts)
       expect(c.n, `${c.instrument_id} ${c.period}`).toBeGreaterThanOrEqual(200);
-    db.close();
   });
 
   it("has consistent candles: OHLC bounds, aligned times, nothing in closed hours, newest close = base price", () => {
-    const { db } = fresh(5);
+    const db = market;
     const insts = db.prepare("SELECT id, code, session, base_price FROM instruments").all() as {
       id: number;
       code: string;
@@ -118,11 +125,10 @@ describe("generated history", () => {
         expect(rows[rows.length - 1].close).toBeCloseTo(inst.base_price, 8);
       }
     }
-    db.close();
   });
 
   it("aggregates consistently across periods (a day contains its hours, an hour its minutes)", () => {
-    const { db } = fresh(9);
+    const db = market;
     const get = (id: number, p: string) =>
       db
         .prepare("SELECT * FROM candles WHERE instrument_id = ? AND period = ? ORDER BY time")
@@ -145,7 +151,6 @@ describe("generated history", () => {
       expect(lastHour.high).toBe(Math.max(...inHour.map((m) => m.high)));
       expect(lastHour.low).toBe(Math.min(...inHour.map((m) => m.low)));
     }
-    db.close();
   });
 
   it("is deterministic: the same seed gives the same history, another seed another", () => {
@@ -156,18 +161,17 @@ describe("generated history", () => {
           .all()
           .map((r) => Object.values(r as object)),
       );
-    const a = fresh(42);
-    const b = fresh(42);
-    const c = fresh(43);
-    const da = dump(a.db);
-    expect(da.length).toBeGreaterThan(1000);
-    expect(dump(b.db) === da).toBe(true);
-    expect(dump(c.db) === da).toBe(false);
-    for (const x of [a, b, c]) x.db.close();
+    const same = fresh(SEED);
+    const other = fresh(SEED + 1);
+    const expected = dump(market);
+    expect(expected.length).toBeGreaterThan(1000);
+    expect(dump(same.db) === expected).toBe(true);
+    expect(dump(other.db) === expected).toBe(false);
+    for (const x of [same, other]) x.db.close();
   });
 
   it("moves with a realistic volatility (EURUSD daily returns near 7.5% a year)", () => {
-    const { db } = fresh(3);
+    const db = market;
     const days = db
       .prepare(
         "SELECT close FROM candles WHERE instrument_id = 1 AND period = '1day' ORDER BY time",
@@ -179,6 +183,5 @@ describe("generated history", () => {
     const yearly = sd * Math.sqrt(312);
     expect(yearly).toBeGreaterThan(0.04);
     expect(yearly).toBeLessThan(0.12);
-    db.close();
   });
 });
