@@ -16,7 +16,7 @@ import { test, expect, jsOn, newSignedInUser, demoByForm, TRON } from "./fixture
 import { openConsole } from "./console";
 import { NO_JS_DIFFERS, screensFor } from "./no-js-screens";
 import { web } from "./texts";
-import { axeOf } from "./axe";
+import { AXE_TAGS, axeOf } from "./axe";
 
 /** The screen shown by `page`, as a page axe can run in, and how to let it go. */
 async function axeablePage(
@@ -61,7 +61,9 @@ async function expectNoViolations(
 ): Promise<void> {
   const { target, close } = await axeablePage(page, browser, info);
   try {
-    const { violations } = await axeOf(target).analyze();
+    const { violations, toolOptions } = await axeOf(target).analyze();
+    // The rules run are the product's WCAG tags, not axe's whole set (best practices included).
+    expect((toolOptions.runOnly as { values?: string[] } | undefined)?.values).toEqual(AXE_TAGS);
     const report = violations
       .map((v) => {
         const nodes = v.nodes

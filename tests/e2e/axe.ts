@@ -21,8 +21,9 @@ export const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 
 /** An axe run of `page` with the product's rules; narrow it with `.include(...)` before `.analyze()`. */
 export function axeOf(page: Page): AxeBuilder {
+  // options() replaces every option set before it (withTags' runOnly included): it comes first.
   return new AxeBuilder({ page })
-    .withTags(AXE_TAGS)
     .options({ resultTypes: ["violations"] })
+    .withTags(AXE_TAGS)
     .setLegacyMode(true);
 }
