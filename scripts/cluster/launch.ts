@@ -42,6 +42,12 @@ export interface ClusterOptions {
    * tsx; the test suite passes its bundles).
    */
   nodeArgs?: (entry: "upstream" | "server") => string[];
+  /**
+   * Runs once the cluster's database exists and before the first upstream node starts, with the
+   * upstream role's URL: a bench fills the store there as a long-running deployment would have
+   * (the nodes then start from it, as after a restart).
+   */
+  prepareStore?: (databaseUrl: string) => Promise<void>;
 }
 
 const FROM_SOURCE = {
@@ -312,6 +318,7 @@ async function start(
     `nats://upstream:${encodeURIComponent(secrets.NATS_UPSTREAM_PASSWORD)}@`,
   );
   started.push(nats);
+  if (o.prepareStore) await o.prepareStore(databaseUrl);
   const base: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: process.env.NODE_ENV ?? "production",

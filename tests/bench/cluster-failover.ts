@@ -135,7 +135,7 @@ async function kills(cluster: Cluster, o: FailoverOptions): Promise<FailoverFigu
 }
 
 /** The other upstream node, once it answers as a standby (after a restart: the new process). */
-async function standbyOf(cluster: Cluster, leader: NodeProcess): Promise<NodeProcess> {
+export async function standbyOf(cluster: Cluster, leader: NodeProcess): Promise<NodeProcess> {
   const other = cluster.upstreams.find((u) => u !== leader)!;
   const until = Date.now() + 90_000;
   while (Date.now() < until) {
@@ -153,13 +153,13 @@ const FEED_TICK_MS = 250;
  * Meanwhile the price is set on `node` every FEED_TICK_MS, as a live feed would tick (a node that
  * takes over starts from the prices it mirrored, which stay current for market.stale_after_s).
  */
-async function firstAck(
+export async function firstAck(
   node: NodeProcess,
   admin: string,
   token: string,
   inst: Tradable,
   key: string,
-  f: FailoverFigures,
+  f: Pick<FailoverFigures, "refusals" | "transportErrors">,
 ): Promise<number> {
   const until = performance.now() + FAILOVER_BOUND_MS;
   let ticked = -Infinity;

@@ -35,7 +35,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { startCluster, type Cluster } from "../../scripts/cluster/launch.js";
+import { startCluster, type Cluster, type ClusterOptions } from "../../scripts/cluster/launch.js";
 import {
   clusterBasePort,
   cpuTicksOf,
@@ -109,35 +109,57 @@ interface Report {
 interface Progress {
   ready: number;
   snapshots: number;
+  /** The last mark (ms since the epoch) the worker had when it reported. */
+  markAt: number;
+  /** Streams that received a change since that mark, and when the latest of them had its first. */
+  sinceMark: number;
+  lastResumeAt: number;
 }
 
 const CLUSTER_PORTS = [0, 1, 2, 101, 102, 200, 201];
 
-export async function benchFanout(o: FanoutOptions): Promise<FanoutFigures> {
+/** The nodes' environment of a cluster that bench clients stream from. */
+const STREAMS_CLUSTER_ENV = {
+  MARKET_FEED: "manual",
+  MARKET_ALWAYS_OPEN: "1",
+  RATE_LIMIT: "0",
+  STRATEGIES: "off",
+  LOG_LEVEL: "warn",
+  // Every bench client connects from 127.0.0.1: no bound on streams per address.
+  LIVE_MAX_PER_IP: "0",
+};
+
+/**
+ * A cluster that bench clients stream from (fanout, failover-load): PostgreSQL with fsync on, NATS,
+ * two upstream nodes, two web nodes and HAProxy, in a new data folder; `prepareStore` as
+ * startCluster's. The caller stops the cluster and removes the folder.
+ */
+export async function startStreamsCluster(
+  section: string,
+  o: Pick<ClusterOptions, "prepareStore"> = {},
+): Promise<{ cluster: Cluster; dataDir: string }> {
   if (!fs.existsSync(path.join(ROOT, "build", "index.js")))
     throw new Error("no web build: run `NODE_ENV=production npx remix build` first");
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tp-bench-fanout-"));
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `tp-bench-${section}-`));
   // PostgreSQL runs as its own system user under root: it must reach its directory in here.
   fs.chmodSync(dataDir, 0o755);
   const port = await clusterBasePort(CLUSTER_PORTS);
-  log(`fanout: starting the cluster on ports ${port}.. (logs in ${dataDir}/logs)`);
+  log(`${section}: starting the cluster on ports ${port}.. (logs in ${dataDir}/logs)`);
   const cluster = await startCluster({
     port,
     dataDir,
     upstreams: 2,
     webs: 2,
     durable: true,
-    env: {
-      MARKET_FEED: "manual",
-      MARKET_ALWAYS_OPEN: "1",
-      RATE_LIMIT: "0",
-      STRATEGIES: "off",
-      LOG_LEVEL: "warn",
-      // Every bench client connects from 127.0.0.1: no bound on streams per address.
-      LIVE_MAX_PER_IP: "0",
-    },
+    env: STREAMS_CLUSTER_ENV,
     log: (line) => log(line),
+    ...o,
   });
+  return { cluster, dataDir };
+}
+
+export async function benchFanout(o: FanoutOptions): Promise<FanoutFigures> {
+  const { cluster, dataDir } = await startStreamsCluster("fanout");
   const workers: ChildProcess[] = [];
   try {
     return await measure(cluster, workers, o);
@@ -154,7 +176,7 @@ async function measure(
   o: FanoutOptions,
 ): Promise<FanoutFigures> {
   const leader = await cluster.leader();
-  const ticker = startTicker(leader.url, cluster.secrets.OPERATOR_TOKEN, o.tickMs);
+  const ticker = startTicker(() => leader.url, cluster.secrets.OPERATOR_TOKEN, o.tickMs);
   try {
     await ticker.first;
     const webPids = cluster.webs.map((w) => w.pid);
@@ -196,22 +218,25 @@ async function measure(
   }
 }
 
-/** Ticks one instrument every tickMs, in turn, up and down by 0.05 %. */
-function startTicker(leaderUrl: string, admin: string, tickMs: number) {
+/**
+ * Ticks one instrument every tickMs, in turn, up and down by 0.05 %, on the node `leaderUrl` names
+ * at each tick (after a failover, the new leader).
+ */
+export function startTicker(leaderUrl: () => string, admin: string, tickMs: number) {
   let on = true;
   let count = 0;
   let errors = 0;
   let firstDone = () => {};
   const first = new Promise<void>((r) => (firstDone = r));
   const loop = (async () => {
-    const insts = await tradables(leaderUrl, 3);
+    const insts = await tradables(leaderUrl(), 3);
     while (on) {
       const s = performance.now();
       const inst = insts[count % insts.length];
       const up = Math.floor(count / insts.length) % 2 === 0;
       try {
         const price = (inst.price * (up ? 1.0005 : 0.9995)).toFixed(inst.precision);
-        await setPrice(leaderUrl, admin, inst.code, Number(price));
+        await setPrice(leaderUrl(), admin, inst.code, Number(price));
       } catch (err) {
         if (errors++ === 0) log(`fanout: a tick failed (${(err as Error).message})`);
       }
@@ -232,16 +257,20 @@ function startTicker(leaderUrl: string, admin: string, tickMs: number) {
   };
 }
 
-interface Pool {
+export interface Pool {
   /** The web node (index) each worker streams from. */
   webOf: number[];
   progress: Map<number, Progress>;
-  send(m: { type: string }): void;
+  send(m: { type: string; at?: number }): void;
   /** Asks every worker for its report; resolves with them (bounded wait). */
   stop(): Promise<Report[]>;
 }
 
-function startWorkers(cluster: Cluster, workers: ChildProcess[], o: FanoutOptions): Pool {
+export function startWorkers(
+  cluster: Cluster,
+  workers: ChildProcess[],
+  o: Pick<FanoutOptions, "clients" | "perWorker" | "rampPerSecond" | "clientNice">,
+): Pool {
   const n = Math.max(2, Math.ceil(o.clients / o.perWorker));
   const webOf: number[] = [];
   const progress = new Map<number, Progress>();
@@ -280,7 +309,10 @@ function startWorkers(cluster: Cluster, workers: ChildProcess[], o: FanoutOption
 }
 
 /** Waits until every stream had its ready event and its first snapshot; answers the seconds. */
-async function connected(pool: Pool, o: FanoutOptions): Promise<number> {
+export async function connected(
+  pool: Pool,
+  o: Pick<FanoutOptions, "clients" | "connectTimeoutS">,
+): Promise<number> {
   const t0 = Date.now();
   let ready = 0;
   let snaps = 0;

@@ -10,6 +10,10 @@
  *    node. Needs the web build (`NODE_ENV=production npx remix build`).
  * 3. failover (tests/bench/cluster-failover.ts): kill -9 of the leader to the first order
  *    acknowledged by the standby, p50 and max over the kills.
+ * 4. failover-load (tests/bench/cluster-failover-load.ts): one kill -9 of a leader that carries
+ *    10,000 open copies and 10,000 live streams on the web nodes, with the market ticking: kill to
+ *    the first acknowledged order, streams ticking again, no second failover while watched, every
+ *    copy still there. Needs the web build as fanout does.
  *
  * Needs Debian's postgresql, nats-server and haproxy (`bash scripts/ensure-services.sh` as root).
  * Every count and duration is bounded; the defaults are the issue's figures:
@@ -19,7 +23,10 @@
  *   BENCH_CLIENTS (20000), BENCH_PER_WORKER (2500), BENCH_RAMP (2000 new streams/s),
  *   BENCH_SECONDS (20), BENCH_TICK_MS (250), BENCH_CONNECT_S (180),
  *   BENCH_CLIENT_NICE (19: the client workers' scheduling priority, see cluster-fanout.ts);
- *   BENCH_KILLS (20); BENCH_PORT: the cluster's base port (default: a free range from 21000);
+ *   BENCH_KILLS (20);
+ *   BENCH_FL_COPIES (10000), BENCH_FL_STREAMS (10000), BENCH_FL_WATCH_S (30) for failover-load,
+ *   which shares fanout's BENCH_PER_WORKER, BENCH_RAMP, BENCH_TICK_MS, BENCH_CONNECT_S and
+ *   BENCH_CLIENT_NICE; BENCH_PORT: the cluster's base port (default: a free range from 21000);
  *   BENCH_NODE_ARGS: extra node options for the upstream nodes the bench starts (e.g.
  *   "--cpu-prof --cpu-prof-dir=/tmp/prof", which Node refuses in NODE_OPTIONS).
  * Goals (issue 22): fan-out with every client connected, 0 client errors, p99 <= 300 ms and one
@@ -34,11 +41,14 @@ import os from "node:os";
 import { benchOrders, type OrdersFigures } from "./cluster-orders.js";
 import { benchFanout, type FanoutFigures } from "./cluster-fanout.js";
 import { benchFailover, type FailoverFigures } from "./cluster-failover.js";
+import { benchFailoverLoad, type FailoverLoadFigures } from "./cluster-failover-load.js";
 import { fdLimits, log } from "./cluster-common.js";
 
-const SECTIONS = ["orders", "fanout", "failover"] as const;
+const SECTIONS = ["orders", "fanout", "failover", "failover-load"] as const;
 type Section = (typeof SECTIONS)[number];
 const GOAL_P99_MS = 300;
+/** failover-load's goal (issue 32): kill to the first acknowledged order under load, ms. */
+const GOAL_FAILOVER_LOAD_MS = 10_000;
 
 const num = (name: string, dflt: number, o: { zero?: boolean } = {}) => {
   const v = Number(process.env[name] ?? dflt);
@@ -154,12 +164,49 @@ function printFailover(f: FailoverFigures): void {
   );
 }
 
+function failoverLoadMet(f: FailoverLoadFigures): boolean {
+  return (
+    f.failoverMs <= GOAL_FAILOVER_LOAD_MS &&
+    f.secondFailovers === 0 &&
+    f.streamsResumed === f.streams &&
+    f.copiedBefore === f.copies &&
+    f.copiedAfter === f.copies &&
+    f.copiesListed === f.copies
+  );
+}
+
+function printFailoverLoad(f: FailoverLoadFigures): void {
+  const ms = (x: number) => (Number.isNaN(x) ? "not reached" : `${x.toFixed(0)} ms`);
+  console.log(
+    `failover under load: kill -9 of the leader with ${f.copies.toLocaleString("en")} open copies and ${f.streams.toLocaleString("en")} live streams (2 upstream nodes, 2 web nodes, PostgreSQL, NATS):`,
+  );
+  console.log(
+    `  before the kill  copied positions open ${f.copiedBefore.toLocaleString("en")}; streams ready ${f.streamsReady.toLocaleString("en")} in ${f.connectSeconds.toFixed(1)} s`,
+  );
+  console.log(`  kill -> first acknowledged order on the standby: ${ms(f.failoverMs)}`);
+  console.log(
+    `  every stream ticking again after that order: ${ms(f.streamsResumedMs)} (${f.streamsResumed.toLocaleString("en")}/${f.streams.toLocaleString("en")})`,
+  );
+  console.log(
+    `  watched ${f.watchS} s: second failovers ${f.secondFailovers}; orders ${f.watchOrders}, not acknowledged ${f.watchOrdersFailed}; the killed node back as a standby after ${ms(f.standbyBackMs)}`,
+  );
+  console.log(
+    `  after            copied positions open ${f.copiedAfter.toLocaleString("en")}; copies the new leader lists as active ${f.copiesListed.toLocaleString("en")}`,
+  );
+  console.log(
+    `  goal (first order within ${GOAL_FAILOVER_LOAD_MS / 1000} s, no second failover, every stream back, every copy kept): ${failoverLoadMet(f) ? "MET" : "NOT MET"}`,
+  );
+}
+
 async function main(): Promise<void> {
   const sections = sectionsOf(process.argv.slice(2));
   const clients = num("BENCH_CLIENTS", 20_000);
   const perWorker = num("BENCH_PER_WORKER", 2_500);
+  const flStreams = num("BENCH_FL_STREAMS", 10_000);
   if (sections.includes("fanout"))
     checkFdLimit(Math.max(Math.ceil(clients / 2), perWorker) + 1_000);
+  if (sections.includes("failover-load"))
+    checkFdLimit(Math.max(Math.ceil(flStreams / 2), perWorker) + 1_000);
   const out: Array<() => void> = [];
   let met = true;
   log(
@@ -191,6 +238,20 @@ async function main(): Promise<void> {
   if (sections.includes("failover")) {
     const f = await benchFailover({ kills: num("BENCH_KILLS", 20) });
     out.push(() => printFailover(f));
+  }
+  if (sections.includes("failover-load")) {
+    const f = await benchFailoverLoad({
+      copies: num("BENCH_FL_COPIES", 10_000),
+      streams: flStreams,
+      perWorker,
+      rampPerSecond: num("BENCH_RAMP", 2_000),
+      tickMs: num("BENCH_TICK_MS", 250),
+      clientNice: niceOf(process.env.BENCH_CLIENT_NICE ?? "19"),
+      connectTimeoutS: num("BENCH_CONNECT_S", 180),
+      watchS: num("BENCH_FL_WATCH_S", 30),
+    });
+    met &&= failoverLoadMet(f);
+    out.push(() => printFailoverLoad(f));
   }
   console.log("-".repeat(96));
   for (const print of out) print();

@@ -23,14 +23,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { ORDER_MODE, ORDER_TYPE } from "@contract/enums";
 import { startPostgres } from "../../scripts/services/postgres.js";
-import { openStore, type DB } from "../../upstream/platform/db.js";
+import { openStore } from "../../upstream/platform/db.js";
+import { makeCopiers, providerBuys } from "./copiers.js";
 import { CopyTrading } from "../../upstream/modules/copy/service.js";
 import { fundProvider } from "../../upstream/modules/follow/strategies.js";
 import { createManualFeed, type ManualFeed } from "../../upstream/modules/market/manual-feed.js";
-import { dec } from "../../upstream/modules/money/decimal.js";
-import { moneyOf, type MoneyService } from "../../upstream/modules/money/service.js";
+import { moneyOf } from "../../upstream/modules/money/service.js";
 import { Engine } from "../../upstream/modules/trading/engine.js";
 
 const num = (name: string, dflt: number) => {
@@ -66,43 +65,6 @@ interface Figures {
 function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil(s.length * p) - 1)] ?? 0;
-}
-
-/** `n` copiers of `provider`, each an account with 1,000 USD copying with 500 USD. */
-function makeCopiers(
-  db: DB,
-  money: MoneyService,
-  copying: CopyTrading,
-  provider: number,
-  n: number,
-) {
-  const BATCH = 500;
-  for (let from = 0; from < n; from += BATCH) {
-    db.transaction(() => {
-      for (let i = from; i < Math.min(n, from + BATCH); i++) {
-        const userId = Number(
-          db
-            .prepare(
-              "INSERT INTO users (uid, email, invite_code, is_demo, created_at) VALUES (?, ?, ?, 0, ?)",
-            )
-            .run(`bc${i}`, `bc${i}@example.com`, `BC${i}`, Date.now()).lastInsertRowid,
-        );
-        money.post({ userId, amountMicro: 1000e6, kind: "deposit" });
-        copying.start(
-          userId,
-          {
-            providerId: provider,
-            amount: "500",
-            mode: "proportional",
-            multiple: "1",
-            stopLossPct: 95,
-            copyOpen: false,
-          },
-          null,
-        );
-      }
-    })();
-  }
 }
 
 function ticks(feed: ManualFeed, base: number, count: number): number[] {
@@ -143,16 +105,7 @@ function onStore(store: string, where: string, copies: number): Figures {
     let copied = 0;
     for (let t = 0; t < TRIALS; t++) {
       feed.set("EURUSD", base);
-      const o = engine.submit(provider, {
-        side: ORDER_TYPE.BUY,
-        status: ORDER_MODE.MARKET,
-        instrumentId: feed.quote("EURUSD")!.id,
-        lots: dec("1"),
-        leverage: 100,
-        targetPrice: null,
-        takeProfit: null,
-        stopLoss: null,
-      });
+      const o = providerBuys(engine, feed, provider);
       fill.push(performance.now() - filledAt);
       copied += (
         db

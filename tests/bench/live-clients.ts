@@ -3,8 +3,11 @@
  * and for every DAY_MARKET change event records the latency from the newest quote's tick time (its
  * `Time`) to the moment the event is read here, and counts the bytes received.
  *
- * Parent -> worker: {type:"measure"} (start recording), {type:"stop"} (report and exit).
- * Worker -> parent: {type:"progress", open, ready, errors}, {type:"report", hist, samples, ...}.
+ * Parent -> worker: {type:"measure"} (start recording), {type:"mark", at} (count the streams that
+ * receive a change from `at`, ms since the epoch, on), {type:"stop"} (report and exit).
+ * Worker -> parent: {type:"progress", open, ready, errors, snapshots, markAt, sinceMark,
+ * lastResumeAt} (the last: when the latest of those streams had its first change since the mark),
+ * {type:"report", hist, samples, ...}.
  */
 import net from "node:net";
 import os from "node:os";
@@ -27,6 +30,13 @@ let errors = 0;
 /** Errors by kind (an HTTP status, or the connection's failure message). */
 const errorKinds = new Map<string, number>();
 let snapshots = 0;
+/**
+ * The parent's last "mark" (ms since the epoch), the streams with a change since, and when the
+ * latest of them had its first.
+ */
+let markAt = Infinity;
+let sinceMark = 0;
+let lastResumeAt = 0;
 let cpuAtMeasure = process.cpuUsage();
 let tAtMeasure = Date.now();
 
@@ -62,6 +72,7 @@ function fail(kind: string): void {
 
 function open(): void {
   let first = true;
+  let changedAt = 0;
   let state: "connecting" | "head" | "open" | "closed" = "connecting";
   let buf = "";
   const onData = (length: number): boolean => {
@@ -86,6 +97,12 @@ function open(): void {
       buf = buf.slice(end + 2);
       if (block.includes("event: ready")) ready++;
       else if (block.includes("event: DAY_MARKET")) {
+        const now = Date.now();
+        if (now >= markAt && changedAt < markAt) {
+          sinceMark++;
+          lastResumeAt = now;
+        }
+        changedAt = now;
         if (first) {
           first = false;
           snapshots++;
@@ -149,15 +166,29 @@ const ramp = setInterval(() => {
 }, 50);
 
 const progress = setInterval(() => {
-  process.send?.({ type: "progress", open: opened, ready, errors, snapshots });
+  process.send?.({
+    type: "progress",
+    open: opened,
+    ready,
+    errors,
+    snapshots,
+    markAt,
+    sinceMark,
+    lastResumeAt,
+  });
 }, 500);
 
-process.on("message", (m: { type: string }) => {
+process.on("message", (m: { type: string; at?: number }) => {
   if (m.type === "measure") {
     measuring = true;
     bytesAtMeasure = bytes;
     cpuAtMeasure = process.cpuUsage();
     tAtMeasure = Date.now();
+  }
+  if (m.type === "mark") {
+    markAt = m.at ?? Date.now();
+    sinceMark = 0;
+    lastResumeAt = 0;
   }
   if (m.type === "stop") {
     measuring = false;
