@@ -93,6 +93,11 @@ const serverEnv: Record<string, string> = {
   CHAT_FRAME_CACHE_MS: "250",
 };
 
+/** The accessibility sweep's spec, which runs in projects of its own (below). */
+const A11Y = /a11y\.spec\.ts$/;
+/** The browser's options for the accessibility sweep: V8 as users run it (no lite mode). */
+const FULL_V8 = { executablePath: TEST_BROWSER_PATH, args: CHROMIUM_ARGS };
+
 export default defineConfig({
   testDir: "./tests/e2e",
   testMatch: /.*\.spec\.ts/,
@@ -132,7 +137,7 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "js", use: { javaScriptEnabled: true }, testIgnore: /\.after-all\.ts$/ },
+    { name: "js", use: { javaScriptEnabled: true }, testIgnore: [/\.after-all\.ts$/, A11Y] },
     // Every form, and every navigation (links, tab bars, pickers), in both projects. A test tagged
     // @same-without-js only opens pages and reads them, and their markup is the same without
     // JavaScript: the js run, which reads the server's HTML too, covers it, so the fast lane runs it
@@ -140,8 +145,17 @@ export default defineConfig({
     {
       name: "no-js",
       use: { javaScriptEnabled: false },
-      testIgnore: /\.after-all\.ts$/,
+      testIgnore: [/\.after-all\.ts$/, A11Y],
       grepInvert: process.env.TEST_LANE === "full" ? undefined : /@same-without-js/,
+    },
+    // The accessibility sweep, with JavaScript on and off, in a browser without V8's lite mode:
+    // axe is half a megabyte of script that runs for about a second on every screen, which the
+    // optimising compilers pay back (the sweep's js half: 81 s with lite mode, 66 s without).
+    { name: "a11y-js", use: { javaScriptEnabled: true, launchOptions: FULL_V8 }, testMatch: A11Y },
+    {
+      name: "a11y-no-js",
+      use: { javaScriptEnabled: false, launchOptions: FULL_V8 },
+      testMatch: A11Y,
     },
     // Specs that switch an upstream setting for everyone (the sign-up captcha) run alone, after the
     // others, one project after the other.
@@ -149,7 +163,7 @@ export default defineConfig({
       name: "js-settings",
       use: { javaScriptEnabled: true },
       testMatch: /\.after-all\.ts$/,
-      dependencies: ["js", "no-js"],
+      dependencies: ["js", "no-js", "a11y-js", "a11y-no-js"],
     },
     {
       name: "no-js-settings",
