@@ -153,6 +153,15 @@ export async function startStreamsCluster(
     durable: true,
     env: STREAMS_CLUSTER_ENV,
     log: (line) => log(line),
+    nodeArgs: (entry) => [
+      // BENCH_NODE_ARGS reaches the upstream nodes (e.g. a CPU profile of each).
+      ...(entry === "upstream"
+        ? (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean)
+        : []),
+      "--import",
+      "tsx",
+      entry === "upstream" ? "upstream/main.ts" : "server.ts",
+    ],
     ...o,
   });
   return { cluster, dataDir };
