@@ -114,10 +114,17 @@ export class Engine {
     });
   }
 
-  /** Every pending and open order of the store into memory (orders of unknown instruments left out). */
+  /**
+   * Every pending and open order of the store into memory (orders of unknown instruments left out).
+   * Their accounts are loaded first, by one query per ROWS_PER_STATEMENT users: one read per
+   * account made a new leader with 10,000 copies' positions take 5 s of its 6 s takeover on
+   * PostgreSQL (bench:cluster failover-load).
+   */
   private loadLiveOrders(): void {
     const core = this.core;
-    for (const r of liveOrders(core.db)) {
+    const rows = liveOrders(core.db);
+    core.accounts([...new Set(rows.map((r) => r.user_id))]);
+    for (const r of rows) {
       const inst = core.specs.get(r.instrument_id);
       if (!inst) {
         core.log.warn({ order: r.id }, "order of an unknown instrument left out of the book");
