@@ -1,8 +1,5 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { openTestStore, testDialect } from "../support/test-store.js";
-import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { newTestStoreWhere, openTestStore, testDialect } from "../support/test-store.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { openDb, type DB } from "../../upstream/platform/db.js";
 import { createSimulator } from "../../upstream/modules/market/simulator.js";
 import { createManualFeed } from "../../upstream/modules/market/manual-feed.js";
@@ -22,24 +19,13 @@ function db(): DB {
 }
 
 /**
- * A store holding a market and its history, as a simulator opens it. On SQLite each is a copy of one
- * file generated on first use (generating the history takes a second or more; the simulator only
- * generates what is missing); on PostgreSQL a new database the simulator fills.
+ * A store holding a market and its history, as a simulator opens it: on SQLite a copy of the run's
+ * market template (store-templates.ts) when the run has one, else a new store the simulator fills;
+ * on PostgreSQL a new database the simulator fills.
  */
-const feedDir = fs.mkdtempSync(path.join(os.tmpdir(), "tp-feed-"));
-const marketFile = path.join(feedDir, "market.sqlite");
-let copies = 0;
-afterAll(() => fs.rmSync(feedDir, { recursive: true, force: true }));
 function marketDb(): DB {
   if (testDialect() !== "sqlite") return db();
-  if (!fs.existsSync(marketFile)) {
-    const m = openDb(marketFile);
-    ensureMarket(m, 1);
-    m.close();
-  }
-  const copy = path.join(feedDir, `copy-${++copies}.sqlite`);
-  fs.copyFileSync(marketFile, copy);
-  const d = openDb(copy);
+  const d = openDb(newTestStoreWhere({ market: true }));
   dbs.push(d);
   return d;
 }
