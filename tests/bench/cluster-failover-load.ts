@@ -36,7 +36,16 @@ import { createManualFeed } from "../../upstream/modules/market/manual-feed.js";
 import { moneyOf } from "../../upstream/modules/money/service.js";
 import { Engine } from "../../upstream/modules/trading/engine.js";
 import { makeCopiers, providerBuys } from "./copiers.js";
-import { call, demoToken, log, mustBeOk, placeOrder, sleep, tradables } from "./cluster-common.js";
+import {
+  call,
+  demoToken,
+  log,
+  mustBeOk,
+  placeOrder,
+  sleep,
+  tradables,
+  type Tradable,
+} from "./cluster-common.js";
 import {
   connected,
   startTicker,
@@ -182,7 +191,7 @@ async function measure(
       clients: o.streams,
       connectTimeoutS: o.connectTimeoutS,
     });
-    const streamsReady = sum(pool, "ready");
+    const streamsReady = [...pool.progress.values()].reduce((a, p) => a + p.ready, 0);
     const standby = await standbyOf(cluster, leader);
     mustBeOk(
       "order through the standby before the kill",
@@ -238,10 +247,6 @@ async function measure(
   }
 }
 
-function sum(pool: Pool, field: "ready"): number {
-  return [...pool.progress.values()].reduce((a, p) => a + p[field], 0);
-}
-
 /**
  * Marks the streams now, then waits (bounded) until each has had a change since: the time from the
  * mark to the latest stream's first change, by the workers' clocks (the same machine's).
@@ -268,7 +273,7 @@ async function watchRoles(
   leader: NodeProcess,
   killed: NodeProcess,
   token: string,
-  inst: Awaited<ReturnType<typeof tradables>>[number],
+  inst: Tradable,
   seconds: number,
   killedAt: number,
 ): Promise<{
