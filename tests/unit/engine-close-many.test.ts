@@ -5,7 +5,7 @@
  * they were.
  */
 import * as api from "@contract/api/trading";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { DomainError } from "../../upstream/platform/errors.js";
 import { orderRequestOf } from "../../upstream/modules/trading/requests.js";
 import type { CloseItem, Closed, OrderState } from "../../upstream/modules/trading/engine.js";
@@ -15,6 +15,7 @@ const REASON = "copy_provider_closed" as const;
 
 const rigs: Rig[] = [];
 afterEach(() => {
+  vi.useRealTimers();
   for (const r of rigs.splice(0)) r.close();
 });
 
@@ -209,6 +210,9 @@ describe("closeMany", () => {
   });
 
   it("more positions than one statement carries (several slices) match one by one", () => {
+    // The clock stands still: building and placing a thousand orders twice may take longer than
+    // market.stale_after_s on a loaded machine, and the quote's age is not what this compares.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.parse("2026-11-25T12:00:00Z") });
     const one = newRig();
     const many = newRig();
     const build = (r: Rig) => {

@@ -4,7 +4,7 @@
  * failure of the group leaves store and memory as they were.
  */
 import * as api from "@contract/api/trading";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { DomainError } from "../../upstream/platform/errors.js";
 import { orderRequestOf } from "../../upstream/modules/trading/requests.js";
 import type { MarketItem, OrderState, Placed } from "../../upstream/modules/trading/engine.js";
@@ -12,6 +12,7 @@ import { fieldsBy, rig, type Rig } from "./engine-helpers.js";
 
 const rigs: Rig[] = [];
 afterEach(() => {
+  vi.useRealTimers();
   for (const r of rigs.splice(0)) r.close();
 });
 
@@ -224,6 +225,9 @@ describe("submitMarketMany, all or nothing", () => {
   });
 
   it("more orders than one statement carries (several slices) match one by one", () => {
+    // The clock stands still: building and placing a thousand orders twice may take longer than
+    // market.stale_after_s on a loaded machine, and the quote's age is not what this compares.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.parse("2026-11-25T12:00:00Z") });
     const one = newRig();
     const many = newRig();
     const build = (r: Rig) => {
