@@ -15,7 +15,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
 import formbody from "@fastify/formbody";
 import pino from "pino";
 import { storeOf, type UpstreamConfig } from "./platform/config.js";
-import { openStore, storeAnswers, type DB } from "./platform/db.js";
+import { openStore, storeAnswers, type DB, type SqliteDb } from "./platform/db.js";
 import { CODE_INTERNAL, CODE_OK } from "./platform/http/envelope.js";
 import { clientErrorHandler, registerErrorHandling } from "./platform/http/errors.js";
 import { normaliseLang, translate, type Lang } from "./platform/i18n.js";
@@ -63,6 +63,7 @@ import { Limits } from "./platform/limits.js";
 import { createMirrorFeed } from "./modules/market/mirror-feed.js";
 import { forwardToLeader, type LeaderUrlOf } from "./platform/cluster/forward.js";
 import type { PgStore } from "./platform/store/pg.js";
+import { syncLater } from "./platform/store/sqlite-wal-sync.js";
 import type { Engine } from "./modules/trading/engine.js";
 import os from "node:os";
 
@@ -147,6 +148,9 @@ export async function buildUpstream(
       if (files.length > 0) log.info({ files }, "store migrated");
     },
   });
+  // SQLite's batches become durable off the event loop (store/sqlite-wal-sync.ts, decision 0029).
+  if (db.dialect === "sqlite" && !(db as SqliteDb).memory)
+    syncLater(db as SqliteDb, (message) => log.warn({ message }, "checkpoint of the store's log"));
   if (node.fence !== undefined && db.dialect === "postgres") {
     (db as PgStore).fenceWith(node.fence);
     // The leader's barrier, before the engine reads the store: one fenced write transaction waits

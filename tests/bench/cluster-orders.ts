@@ -59,6 +59,23 @@ export interface OrdersOptions {
   insertSeconds: number;
   /** Extra PostgreSQL run through a proxy that adds this many ms to each round trip (0: none). */
   pgDelayMs: number;
+  /** The stores measured, in this order: PostgreSQL first, then SQLite. */
+  stores: readonly OrderStore[];
+}
+
+export type OrderStore = "postgres" | "sqlite";
+
+/** BENCH_ORDER_STORES's value (a comma-separated list of postgres and sqlite). */
+export function storesOf(list: string): OrderStore[] {
+  const names = list
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const n of names)
+    if (n !== "postgres" && n !== "sqlite")
+      throw new Error(`BENCH_ORDER_STORES: "${n}" is neither postgres nor sqlite`);
+  if (names.length === 0) throw new Error("BENCH_ORDER_STORES names no store");
+  return names as OrderStore[];
 }
 
 export interface OrdersFigures {
@@ -96,38 +113,45 @@ export async function benchOrders(o: OrdersOptions): Promise<OrdersFigures[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tp-bench-orders-"));
   const figures: OrdersFigures[] = [];
   try {
-    const pg = await startPostgres({ durable: true, logFile: path.join(dir, "postgres.log") });
-    try {
-      const url = await pg.createDatabase("bench_orders");
-      figures.push({
-        ...(await onStore("PostgreSQL", { DATABASE_URL: url }, url, dir, o)),
-        roundTripMs: await roundTripMs(url),
-      });
-      if (o.pgDelayMs > 0) {
-        const proxy = await startDelayProxy(pg.port, o.pgDelayMs);
-        try {
-          const far = (await pg.createDatabase("bench_orders_far")).replace(
-            `:${pg.port}/`,
-            `:${proxy.port}/`,
-          );
-          const label = `PostgreSQL +${o.pgDelayMs} ms`;
-          figures.push({
-            ...(await onStore(label, { DATABASE_URL: far }, far, dir, o)),
-            roundTripMs: await roundTripMs(far),
-          });
-        } finally {
-          await proxy.close();
-        }
-      }
-    } finally {
-      await pg.stop();
+    if (o.stores.includes("postgres")) await onPostgres(dir, o, figures);
+    if (o.stores.includes("sqlite")) {
+      const file = path.join(dir, "sqlite", "upstream.sqlite");
+      figures.push(await onStore("SQLite", { UPSTREAM_DB: file }, file, dir, o));
     }
-    const file = path.join(dir, "sqlite", "upstream.sqlite");
-    figures.push(await onStore("SQLite", { UPSTREAM_DB: file }, file, dir, o));
   } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    if (!process.env.BENCH_KEEP) fs.rmSync(dir, { recursive: true, force: true });
   }
   return figures;
+}
+
+/** The PostgreSQL runs: on the server as it is, then (pgDelayMs) through the delaying proxy. */
+async function onPostgres(dir: string, o: OrdersOptions, figures: OrdersFigures[]) {
+  const pg = await startPostgres({ durable: true, logFile: path.join(dir, "postgres.log") });
+  try {
+    const url = await pg.createDatabase("bench_orders");
+    figures.push({
+      ...(await onStore("PostgreSQL", { DATABASE_URL: url }, url, dir, o)),
+      roundTripMs: await roundTripMs(url),
+    });
+    if (o.pgDelayMs > 0) {
+      const proxy = await startDelayProxy(pg.port, o.pgDelayMs);
+      try {
+        const far = (await pg.createDatabase("bench_orders_far")).replace(
+          `:${pg.port}/`,
+          `:${proxy.port}/`,
+        );
+        const label = `PostgreSQL +${o.pgDelayMs} ms`;
+        figures.push({
+          ...(await onStore(label, { DATABASE_URL: far }, far, dir, o)),
+          roundTripMs: await roundTripMs(far),
+        });
+      } finally {
+        await proxy.close();
+      }
+    }
+  } finally {
+    await pg.stop();
+  }
 }
 
 async function onStore(

@@ -19,7 +19,7 @@
  * Every count and duration is bounded; the defaults are the issue's figures:
  *   BENCH_ORDER_CLIENTS (16), BENCH_ORDER_SECONDS (10), BENCH_ORDER_WARMUP_S (2),
  *   BENCH_PG_DELAY_MS (1: PostgreSQL again through a proxy that adds it to each round trip; 0 skips),
- *   BENCH_INSERT_SECONDS (5);
+ *   BENCH_INSERT_SECONDS (5), BENCH_ORDER_STORES (postgres,sqlite: the stores measured);
  *   BENCH_CLIENTS (20000), BENCH_PER_WORKER (2500), BENCH_RAMP (2000 new streams/s),
  *   BENCH_SECONDS (20), BENCH_TICK_MS (250), BENCH_CONNECT_S (180),
  *   BENCH_CLIENT_NICE (19: the client workers' scheduling priority, see cluster-fanout.ts);
@@ -38,7 +38,7 @@
  * web nodes directly: HAProxy would hold two descriptors per stream in one process (40,000).
  */
 import os from "node:os";
-import { benchOrders, type OrdersFigures } from "./cluster-orders.js";
+import { benchOrders, storesOf, type OrdersFigures } from "./cluster-orders.js";
 import { benchFanout, type FanoutFigures } from "./cluster-fanout.js";
 import { benchFailover, type FailoverFigures } from "./cluster-failover.js";
 import { benchFailoverLoad, type FailoverLoadFigures } from "./cluster-failover-load.js";
@@ -219,6 +219,7 @@ async function main(): Promise<void> {
       seconds: num("BENCH_ORDER_SECONDS", 10),
       pgDelayMs: num("BENCH_PG_DELAY_MS", 1, { zero: true }),
       insertSeconds: num("BENCH_INSERT_SECONDS", 5),
+      stores: storesOf(process.env.BENCH_ORDER_STORES ?? "postgres,sqlite"),
     });
     out.push(() => printOrders(f));
   }
