@@ -1,33 +1,34 @@
 /**
  * The `tokens` table (migrations 001, 008, 009): session tokens by their SHA-256 (`token_hash`),
- * with owner, creation, hard expiry, idle time (seconds), last use and revocation; and the signed-in
- * user a live token reads.
+ * with owner, creation, hard expiry, idle time (seconds), last use and revocation; the session a
+ * live token reads, and a user's row.
  */
 import type { DB } from "./db.js";
 import { getLater } from "./store/read-later.js";
+import type { SessionUser } from "./session-cache.js";
 
-/** A user as a session knows them: the users row's columns a request reads. */
-export interface UserRow {
-  id: number;
-  uid: string;
+/** The users row's columns a request may read (contacts and balances as they are now). */
+export interface UserRow extends SessionUser {
   email: string | null;
   mobile: string | null;
   area_id: number | null;
-  invite_code: string;
-  is_demo: number;
   balance_micro: number;
   lock_balance_micro: number;
-  created_at: number;
 }
 
-/** The user row a live token signs in, with the token's last use (ms). */
-export interface TokenUserRow extends UserRow {
+/** A live token's user (what never changes of them) and the token's times (ms). */
+export interface TokenSessionRow extends SessionUser {
   token_used_at: number;
+  token_expires_at: number;
+  token_idle_s: number;
 }
 
-const USER_OF_LIVE_TOKEN = `SELECT u.id, u.uid, u.email, u.mobile, u.area_id, u.invite_code, u.is_demo, u.balance_micro, u.lock_balance_micro, u.created_at, t.used_at AS token_used_at
+const SESSION_OF_LIVE_TOKEN = `SELECT u.id, u.uid, u.invite_code, u.is_demo, u.created_at, t.used_at AS token_used_at, t.expires_at AS token_expires_at, t.idle_s AS token_idle_s
        FROM tokens t JOIN users u ON u.id = t.user_id
        WHERE t.token_hash = @tokenHash AND t.revoked_at IS NULL AND t.expires_at > @now AND t.used_at + t.idle_s * 1000 > @now`;
+
+const USER_ROW = `SELECT id, uid, email, mobile, area_id, invite_code, is_demo, balance_micro, lock_balance_micro, created_at
+       FROM users WHERE id = ?`;
 
 function prepare(db: DB) {
   return {
@@ -41,7 +42,7 @@ function prepare(db: DB) {
     revokeAll: db.prepare(
       "UPDATE tokens SET revoked_at = @revokedAt WHERE user_id = @userId AND revoked_at IS NULL",
     ),
-    userOf: db.prepare(USER_OF_LIVE_TOKEN),
+    sessionOf: db.prepare(SESSION_OF_LIVE_TOKEN),
     touch: db.prepare("UPDATE tokens SET used_at = @usedAt WHERE token_hash = @tokenHash"),
   };
 }
@@ -79,20 +80,25 @@ export function revokeUserTokens(db: DB, q: { userId: number; revokedAt: number 
   stmts(db).revokeAll.run(q);
 }
 
-/** The user of a token that at `now` is neither revoked, expired nor idle for too long. */
-export function userOfLiveToken(
+/** The session of a token that at `now` is neither revoked, expired nor idle for too long. */
+export function sessionOfLiveToken(
   db: DB,
   q: { tokenHash: string; now: number },
-): TokenUserRow | undefined {
-  return stmts(db).userOf.get(q) as TokenUserRow | undefined;
+): TokenSessionRow | undefined {
+  return stmts(db).sessionOf.get(q) as TokenSessionRow | undefined;
 }
 
-/** userOfLiveToken without holding the event loop (store/read-later.ts): what was committed. */
-export async function userOfLiveTokenLater(
+/** sessionOfLiveToken without holding the event loop (store/read-later.ts): what was committed. */
+export async function sessionOfLiveTokenLater(
   db: DB,
   q: { tokenHash: string; now: number },
-): Promise<TokenUserRow | undefined> {
-  return (await getLater(db, USER_OF_LIVE_TOKEN, q)) as TokenUserRow | undefined;
+): Promise<TokenSessionRow | undefined> {
+  return (await getLater(db, SESSION_OF_LIVE_TOKEN, q)) as TokenSessionRow | undefined;
+}
+
+/** A user's row as it is now, read without holding the event loop; undefined for no such user. */
+export async function userRowLater(db: DB, userId: number): Promise<UserRow | undefined> {
+  return (await getLater(db, USER_ROW, userId)) as UserRow | undefined;
 }
 
 /** Records a token's use. */

@@ -7,7 +7,7 @@
 import type { FastifyInstance } from "fastify";
 import * as api from "@contract/api/profile";
 import type { AppContext } from "../../platform/context.js";
-import { requireUser } from "../../platform/http/auth.js";
+import { requireUser, requireUserRow } from "../../platform/http/auth.js";
 import { route } from "../../platform/http/route.js";
 import { addressSubject } from "../../platform/limits.js";
 import type { IdentityService } from "./service.js";
@@ -18,13 +18,13 @@ export function registerProfileRoutes(
   identity: IdentityService,
 ): void {
   route(app, api.sendOwnCode, async (req) => {
-    const me = requireUser(ctx.db, req);
+    const me = await requireUserRow(ctx.db, req);
     const sent = await identity.sendOwnCode(req.lang, me, req.body.type, addressSubject(req.ip));
     return ctx.ok(req, sent, "accounts.code_sent");
   });
 
   route(app, api.sendBindEmailCode, async (req) => {
-    const me = requireUser(ctx.db, req);
+    const me = await requireUserRow(ctx.db, req);
     const sent = await identity.sendBindEmailCode(
       req.lang,
       me,
@@ -35,7 +35,7 @@ export function registerProfileRoutes(
   });
 
   route(app, api.bindEmail, async (req) => {
-    const me = requireUser(ctx.db, req);
+    const me = await requireUserRow(ctx.db, req);
     await identity.bindEmail(me, req.body.email, req.body.auth_code);
     return ctx.ok(req, null, "account.email_bound");
   });

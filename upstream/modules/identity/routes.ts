@@ -10,7 +10,7 @@ import * as api from "@contract/api/identity";
 import { CODE } from "@contract/envelope";
 import type { AppContext } from "../../platform/context.js";
 import { DomainError } from "../../platform/errors.js";
-import { requireUser, tokenOf } from "../../platform/http/auth.js";
+import { requireUser, requireUserRow, tokenOf } from "../../platform/http/auth.js";
 import { route } from "../../platform/http/route.js";
 import { addressSubject } from "../../platform/limits.js";
 import { translate } from "../../platform/i18n.js";
@@ -108,7 +108,7 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
   });
 
   route(app, api.userInfo, async (req) => {
-    const u = requireUser(db, req);
+    const u = await requireUserRow(db, req);
     return ctx.ok(req, {
       id: u.id,
       uid: u.uid,
@@ -121,7 +121,7 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
   });
 
   route(app, api.getBalance, async (req) => {
-    const u = requireUser(db, req);
+    const u = await requireUserRow(db, req);
     return ctx.ok(req, {
       balance: microToNumber(u.balance_micro),
       lock_balance: microToNumber(u.lock_balance_micro),
@@ -129,7 +129,7 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
   });
 
   route(app, api.amendPassword, async (req) => {
-    const me = requireUser(db, req);
+    const me = await requireUserRow(db, req);
     await identity.amendPassword(me, req.body, tokenOf(req));
     return ctx.ok(req, null, "accounts.password_changed");
   });

@@ -6,6 +6,7 @@
 import { tokenHash } from "../../platform/http/auth.js";
 import crypto from "node:crypto";
 import type { DB } from "../../platform/db.js";
+import { sessionCacheOf } from "../../platform/session-cache.js";
 
 export interface UserRecord {
   id: number;
@@ -145,7 +146,11 @@ export function revokeTokensExcept(db: DB, userId: number, keep: string | null):
     .all(userId, keep === null ? null : tokenHash(keep)) as { token_hash: string }[];
   const now = Date.now();
   const upd = db.prepare("UPDATE tokens SET revoked_at = ? WHERE token_hash = ?");
-  for (const r of rows) upd.run(now, r.token_hash);
+  const sessions = sessionCacheOf(db);
+  for (const r of rows) {
+    upd.run(now, r.token_hash);
+    sessions.forget(r.token_hash);
+  }
   return rows.map((r) => r.token_hash);
 }
 

@@ -8,7 +8,7 @@ import * as api from "@contract/api/verify";
 import { PAGE_SIZE } from "@contract/constants";
 import type { AppContext } from "../../platform/context.js";
 import { requireUser } from "../../platform/http/auth.js";
-import type { UserRow } from "../../platform/sessions-store.js";
+import type { SessionUser } from "../../platform/session-cache.js";
 import { DomainError } from "../../platform/errors.js";
 import { route } from "../../platform/http/route.js";
 import { wireTime } from "../../platform/wire.js";
@@ -21,7 +21,7 @@ const INVALID = "money_invalid_field";
 const extras = { invalidFieldKey: INVALID };
 const ADMIN_UPLOADS = "/admin/api/uploads/";
 
-function realUser(ctx: AppContext, req: FastifyRequest): UserRow {
+function realUser(ctx: AppContext, req: FastifyRequest): SessionUser {
   const u = requireUser(ctx.db, req);
   if (u.is_demo) throw new DomainError("demo_only_true_account");
   return u;

@@ -10,12 +10,15 @@ import {
   insertToken,
   revokeTokenHash,
   revokeUserTokens,
-  touchToken,
-  userOfLiveToken,
-  userOfLiveTokenLater,
-  type TokenUserRow,
-  type UserRow,
+  sessionOfLiveToken,
+  sessionOfLiveTokenLater,
+  type TokenSessionRow,
 } from "../sessions-store.js";
+import { touchToken, userRowLater, type UserRow } from "../sessions-store.js";
+import { sessionCacheOf, type SessionUser } from "../session-cache.js";
+
+export type { SessionUser } from "../session-cache.js";
+export { userRowLater, type UserRow } from "../sessions-store.js";
 
 /** The stored form of a token: its SHA-256, hex. */
 export function tokenHash(token: string): string {
@@ -46,47 +49,69 @@ export function issueToken(
 }
 
 export function revokeToken(db: DB, token: string): void {
-  revokeTokenHash(db, { tokenHash: tokenHash(token), revokedAt: Date.now() });
+  const hash = tokenHash(token);
+  revokeTokenHash(db, { tokenHash: hash, revokedAt: Date.now() });
+  sessionCacheOf(db).forget(hash);
 }
 
 export function revokeAllTokens(db: DB, userId: number): void {
   revokeUserTokens(db, { userId, revokedAt: Date.now() });
+  sessionCacheOf(db).forgetUser(userId);
 }
 
 /**
  * The user a token belongs to, or null when it is unknown, revoked, expired, or unused for longer
- * than its idle time. A use records itself (at most once a minute per token).
+ * than its idle time. A session checked before is answered from memory (platform/session-cache.ts);
+ * a use records itself (at most once a minute per token).
  */
-export function userForToken(db: DB, token: string | undefined | null): UserRow | null {
+export function userForToken(db: DB, token: string | undefined | null): SessionUser | null {
   if (!token || !/^[0-9a-f]{32}$/.test(token)) return null;
   const now = Date.now();
   const hash = tokenHash(token);
-  return liveUser(db, hash, now, userOfLiveToken(db, { tokenHash: hash, now }));
+  const known = sessionCacheOf(db).live(hash, now);
+  if (known) return used(db, hash, now, known);
+  return remembered(db, hash, now, sessionOfLiveToken(db, { tokenHash: hash, now }));
 }
 
-/** userForToken, its read made without holding the event loop (a write only once a minute). */
+/** userForToken, a read it needs made without holding the event loop (a write once a minute). */
 export async function userForTokenLater(
   db: DB,
   token: string | undefined | null,
-): Promise<UserRow | null> {
+): Promise<SessionUser | null> {
   if (!token || !/^[0-9a-f]{32}$/.test(token)) return null;
   const now = Date.now();
   const hash = tokenHash(token);
-  return liveUser(db, hash, now, await userOfLiveTokenLater(db, { tokenHash: hash, now }));
+  const known = sessionCacheOf(db).live(hash, now);
+  if (known) return used(db, hash, now, known);
+  return remembered(db, hash, now, await sessionOfLiveTokenLater(db, { tokenHash: hash, now }));
 }
 
-function liveUser(
+/** Keeps a session read from the store, then records its use. */
+function remembered(
   db: DB,
   hash: string,
   now: number,
-  row: TokenUserRow | undefined,
-): UserRow | null {
+  row: TokenSessionRow | undefined,
+): SessionUser | null {
   if (!row) return null;
-  const { token_used_at: usedAt, ...user } = row;
-  if (now - usedAt >= USED_AT_RESOLUTION_MS) {
+  const { token_used_at: usedAt, token_expires_at: expiresAt, token_idle_s: idleS, ...user } = row;
+  const s = { user, expiresAt, idleMs: idleS * 1000, usedAt, readAt: now };
+  sessionCacheOf(db).remember(hash, s);
+  return used(db, hash, now, s);
+}
+
+/** Records a use of a live session when its recorded last use is a minute old or more. */
+function used(
+  db: DB,
+  hash: string,
+  now: number,
+  s: { user: SessionUser; usedAt: number },
+): SessionUser {
+  if (now - s.usedAt >= USED_AT_RESOLUTION_MS) {
     touchToken(db, { tokenHash: hash, usedAt: now });
+    s.usedAt = now;
   }
-  return user;
+  return s.user;
 }
 
 /** Reads the token from the `authorization` header (bare token or "Bearer TOKEN"). */
@@ -101,10 +126,10 @@ export function tokenOf(req: FastifyRequest): string | null {
  * requireUser instead of a second read of the same row. Taken once: a later call in the handler
  * reads the row as it is then.
  */
-const guarded = new WeakMap<FastifyRequest, UserRow>();
+const guarded = new WeakMap<FastifyRequest, SessionUser>();
 
 /** The signed-in user of a request, or an DomainError with code 999. */
-export function requireUser(db: DB, req: FastifyRequest): UserRow {
+export function requireUser(db: DB, req: FastifyRequest): SessionUser {
   const g = guarded.get(req);
   if (g) {
     guarded.delete(req);
@@ -120,9 +145,20 @@ export function requireUser(db: DB, req: FastifyRequest): UserRow {
  * requireUser's check, read without holding the event loop (what was committed), whose row the
  * handler's first requireUser then reuses.
  */
-export async function guardSession(db: DB, req: FastifyRequest): Promise<UserRow> {
+export async function guardSession(db: DB, req: FastifyRequest): Promise<SessionUser> {
   const u = await userForTokenLater(db, tokenOf(req));
   if (!u) throw new DomainError("session_invalid", CODE_SESSION_INVALID);
   guarded.set(req, u);
   return u;
+}
+
+/**
+ * The signed-in user's row as it is now (contacts, balances), read without holding the event loop:
+ * for a handler that shows or checks what can change; requireUser's refusal when there is none.
+ */
+export async function requireUserRow(db: DB, req: FastifyRequest): Promise<UserRow> {
+  const u = requireUser(db, req);
+  const row = await userRowLater(db, u.id);
+  if (!row) throw new DomainError("session_invalid", CODE_SESSION_INVALID);
+  return row;
 }

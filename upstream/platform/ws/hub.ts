@@ -20,6 +20,7 @@ import type { Server } from "node:http";
 import { WebSocketServer, WebSocket } from "ws";
 import type { DB } from "../db.js";
 import { tokenHash, userForToken } from "../http/auth.js";
+import { sessionCacheOf } from "../session-cache.js";
 import { normaliseLang, translate, type Lang } from "../i18n.js";
 import { CODE_FAIL, CODE_OK, CODE_SESSION_INVALID } from "../http/envelope.js";
 import {
@@ -158,6 +159,8 @@ export function createHub(server: Server, db: DB, broker: PushBroker = createLoc
       for (const c of set) if (c.userId === userId) send(c, { op: "push", topic, data });
     },
     dropTokenHash(hash) {
+      // Every node hears every revocation here: its session cache forgets the token too.
+      sessionCacheOf(db).forget(hash);
       for (const c of conns) {
         if (c.token !== null && tokenHash(c.token) === hash) {
           dropPrivate(c);

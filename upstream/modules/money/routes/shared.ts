@@ -6,7 +6,7 @@
 import type { FastifyRequest } from "fastify";
 import type { AppContext } from "../../../platform/context.js";
 import { requireUser } from "../../../platform/http/auth.js";
-import type { UserRow } from "../../../platform/sessions-store.js";
+import type { SessionUser } from "../../../platform/session-cache.js";
 import { idempotencyKeyOf } from "../../../platform/http/params.js";
 import type { RouteExtras } from "../../../platform/http/route.js";
 import { DomainError } from "../../../platform/errors.js";
@@ -20,7 +20,7 @@ export const extras: RouteExtras = { invalidFieldKey: INVALID };
 export const usd = (micro: number) => micro / MICRO;
 
 /** The signed-in user, refused when it is a demo account. */
-export function realUser(ctx: AppContext, req: FastifyRequest): UserRow {
+export function realUser(ctx: AppContext, req: FastifyRequest): SessionUser {
   const u = requireUser(ctx.db, req);
   if (u.is_demo) throw new DomainError("demo_only_true_account");
   return u;
