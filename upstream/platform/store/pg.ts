@@ -540,7 +540,13 @@ export class PgStore implements DB {
     this.depth--;
     if (outer && this.beginWaiting !== null) {
       // Nothing had to answer: the whole batch is written later, without holding the event loop.
-      this.handOff = { begin: this.beginWaiting, statements: this.pending };
+      // Its savepoints are left out: every one of them left here was released (a rolled-back one
+      // was dropped with its writes), and any failure of what is written fails the whole batch, so
+      // none would ever be rolled back to; each costs the server a subtransaction.
+      this.handOff = {
+        begin: this.beginWaiting,
+        statements: this.pending.filter((q) => q.result !== null),
+      };
       this.beginWaiting = null;
       this.pending = [];
     } else if (outer) {
