@@ -167,16 +167,11 @@ export class LeaderLock {
 }
 
 /**
- * The statement a fenced store runs at the start of each write transaction: it fails unless the
- * lock connection `backendPid` still holds LEADER_LOCK (a bigint key below 2^32 is classid 0,
- * objid KEY, objsubid 1 in pg_locks).
+ * The statement a fenced store runs at the start of each write transaction: it fails (TPL01)
+ * unless the lock connection `backendPid` still holds LEADER_LOCK (tp_leader_fence, migration
+ * postgres/034).
  */
 export function leaderFenceSql(backendPid: number): string {
   if (!Number.isSafeInteger(backendPid) || backendPid <= 0) throw new Error("bad backend pid");
-  return `DO $$ BEGIN
-    IF NOT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = 0
-      AND objid = ${LEADER_LOCK} AND objsubid = 1 AND pid = ${backendPid} AND granted) THEN
-      RAISE EXCEPTION 'this node no longer leads the order engine' USING ERRCODE = 'TPL01';
-    END IF;
-  END $$`;
+  return `SELECT tp_leader_fence(${backendPid}, ${LEADER_LOCK})`;
 }
