@@ -148,4 +148,45 @@ describe.runIf(testDialect() === "postgres")("write-behind on PostgreSQL", () =>
     // Nothing of the refused batch: the balance as changed by hand, no third fee row.
     expect(stored).toEqual({ b: 98_000_005, n: 3 });
   });
+
+  it("a batch's ledger rows, written as one statement at its end, keep their order and balances", async () => {
+    const { db, other } = twoConnections();
+    const money = moneyOf(db);
+    const users = Array.from({ length: 4 }, () => newUser(db, money, 100));
+    const seq = sequencer(db);
+    // Every balance read once, so that the batch below needs no answer and is handed off whole.
+    await Promise.all(
+      users.map((userId) => seq.run(() => money.post({ userId, amountMicro: 1, kind: "fee" }))),
+    );
+    const before = seq.stats.batches;
+    const amounts = Array.from({ length: 24 }, (_, i) => -(i + 1) * 1_000);
+    await Promise.all(
+      amounts.map((amountMicro, i) =>
+        seq.run(() => money.post({ userId: users[i % users.length], amountMicro, kind: "fee" })),
+      ),
+    );
+    expect(seq.stats.batches).toBe(before + 1);
+    const rows = other
+      .prepare(
+        `SELECT user_id, amount_micro, balance_after_micro FROM ledger
+         WHERE user_id IN (?, ?, ?, ?) AND amount_micro < 0 ORDER BY id`,
+      )
+      .all(...users) as { user_id: number; amount_micro: number; balance_after_micro: number }[];
+    expect(rows.map((r) => r.amount_micro)).toEqual(amounts);
+    // One transaction and one statement wrote them all (rows of one statement share its command id).
+    const written = other
+      .prepare(
+        `SELECT COUNT(DISTINCT xmin::text) AS transactions, COUNT(DISTINCT cmin::text) AS statements
+         FROM ledger WHERE user_id IN (?, ?, ?, ?) AND amount_micro < 0`,
+      )
+      .get(...users);
+    expect(written).toEqual({ transactions: 1, statements: 1 });
+    for (const userId of users) {
+      const mine = rows.filter((r) => r.user_id === userId);
+      let balance = 100_000_001;
+      for (const r of mine) expect(r.balance_after_micro).toBe((balance += r.amount_micro));
+      const stored = other.prepare("SELECT balance_micro AS b FROM users WHERE id = ?").get(userId);
+      expect(stored).toEqual({ b: balance });
+    }
+  });
 });

@@ -24,7 +24,7 @@ function prepare(db: DB) {
        ON CONFLICT (user_id, key) DO UPDATE SET route = excluded.route,
          request_hash = excluded.request_hash, response = excluded.response,
          created_at = excluded.created_at
-       WHERE idempotency.created_at <= @expiredUpTo`,
+       WHERE idempotency.created_at <= excluded.created_at - @ttlMs`,
     ),
     // The oldest first, at most @limit rows: one short statement however many expired at once
     // (idempotency_created orders them; (user_id, key) is the table's primary key).
@@ -61,9 +61,10 @@ export async function findAnswerLater(
 }
 
 /**
- * Stores the answer of a user's key, over an expired answer of the same key (stored at or before
- * `expiredUpTo`, ms). A live answer of the key stored already is a broken invariant (the one writer
- * looked the key up first): the write then fails, when its result arrives (expectChanges: inside the
+ * Stores the answer of a user's key, over an expired answer of the same key (stored `ttlMs` or more
+ * before `createdAt`: one value for every row, so that a batch's answers can be written as one
+ * statement). A live answer of the key stored already is a broken invariant (the one writer looked
+ * the key up first): the write then fails, when its result arrives (expectChanges: inside the
  * sequencer's batch on PostgreSQL the insert waits, and the batch fails).
  */
 export function insertAnswer(
@@ -75,7 +76,7 @@ export function insertAnswer(
     requestHash: string;
     response: string;
     createdAt: number;
-    expiredUpTo: number;
+    ttlMs: number;
   },
 ): void {
   expectChanges(

@@ -165,7 +165,7 @@ export class Idempotency {
       response,
       createdAt: now,
       // An expired answer of the key not deleted yet is replaced.
-      expiredUpTo: now - IDEMPOTENCY_TTL_MS,
+      ttlMs: IDEMPOTENCY_TTL_MS,
     });
     if (inBatch(this.db)) this.keep(keyOf(userId, key), { request_hash: hash, response }, now);
   }

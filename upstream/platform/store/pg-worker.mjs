@@ -190,8 +190,9 @@ async function preparedNames(c, pre) {
   let known = preparedOf.get(c);
   if (!known) preparedOf.set(c, (known = new Map()));
   const names = [];
-  for (const [sql, values, , expect] of pre) {
-    if (!values || values.length === 0) {
+  for (const [sql, values, name, expect] of pre) {
+    // A merged write (pg.ts WRITTEN_ONCE, the empty name) is written with literals, never prepared.
+    if (!values || values.length === 0 || name === "") {
       names.push(null);
       continue;
     }

@@ -38,6 +38,7 @@ import { fileURLToPath } from "node:url";
 import type { AnyFn, DB, RunResult, Statement, TransactionFn } from "./types.js";
 import type { LaterRunResult } from "./expect-changes.js";
 import { toPostgres, valuesFor, type PgStatement } from "./sql-dialect.js";
+import { coalesceAppends } from "./pg-coalesce.js";
 
 interface Answer {
   rows?: Array<Record<string, unknown>>;
@@ -55,8 +56,9 @@ export interface PreResult {
 }
 
 /**
- * A statement that waits to be sent: its text, its values (null: none), its prepared name, and the
- * number of rows it must change with the failure's message when it does not (expectChanges).
+ * A statement that waits to be sent: its text, its values (null: none), its prepared name
+ * (pg-coalesce.ts WRITTEN_ONCE: none, and the worker prepares none), and the number of rows it must change with
+ * the failure's message when it does not (expectChanges).
  */
 export type PreStatement = [
   sql: string,
@@ -447,12 +449,9 @@ export class PgStore implements DB {
    * wait behind it in the worker, and fail when it failed (they were decided on what it held).
    */
   private async commitLater(h: HandOff): Promise<void> {
-    const pre: PreStatement[] = h.statements.map((q) => [
-      q.sql,
-      q.values,
-      q.name,
-      q.result?.expected ?? null,
-    ]);
+    const pre: PreStatement[] = coalesceAppends(
+      h.statements.map((q) => [q.sql, q.values, q.name, q.result?.expected ?? null]),
+    );
     try {
       const ch = this.channel();
       const seq = ++this.batchSeq;
