@@ -145,9 +145,10 @@ export function syncLater(
   assert(!db.memory && db.pragma("journal_mode", { simple: true }) === "wal", "a WAL file");
   db.pragma("wal_autocheckpoint = 0");
   const walSync = new WalSync(db.name, warn);
-  // Run as text each time: a PRAGMA acts when it is prepared, so a prepared one run again does not.
-  const syncOff = () => db.exec("PRAGMA synchronous = OFF");
-  const syncFull = () => db.exec("PRAGMA synchronous = FULL");
+  // Prepared at each call (pragma()): a PRAGMA acts when it is prepared, so a prepared statement
+  // run again would not.
+  const syncOff = () => db.pragma("synchronous = OFF");
+  const syncFull = () => db.pragma("synchronous = FULL");
   const close = db.close.bind(db);
   return Object.assign(db, {
     walSync,
