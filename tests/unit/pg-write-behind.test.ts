@@ -149,7 +149,7 @@ describe.runIf(testDialect() === "postgres")("write-behind on PostgreSQL", () =>
     expect(stored).toEqual({ b: 98_000_005, n: 3 });
   });
 
-  it("a batch's ledger rows, written as one statement at its end, keep their order and balances", async () => {
+  it("a batch's ledger rows and bookings, each written as one statement, keep their order and balances", async () => {
     const { db, other } = twoConnections();
     const money = moneyOf(db);
     const users = Array.from({ length: 4 }, () => newUser(db, money, 100));
@@ -181,6 +181,13 @@ describe.runIf(testDialect() === "postgres")("write-behind on PostgreSQL", () =>
       )
       .get(...users);
     expect(written).toEqual({ transactions: 1, statements: 1 });
+    // And the four balances, six bookings each, by one statement too.
+    const balances = other
+      .prepare(
+        "SELECT COUNT(DISTINCT xmin::text) AS transactions, COUNT(DISTINCT cmin::text) AS statements FROM users WHERE id IN (?, ?, ?, ?)",
+      )
+      .get(...users);
+    expect(balances).toEqual({ transactions: 1, statements: 1 });
     for (const userId of users) {
       const mine = rows.filter((r) => r.user_id === userId);
       let balance = 100_000_001;

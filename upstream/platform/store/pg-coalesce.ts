@@ -17,7 +17,17 @@
  *   a row count) of a write that moves, and any failure fails the whole batch anyway.
  * A merged write's expected row count is the sum of its rows' (each row's own, or none at all).
  */
-import type { PreStatement } from "./pg.js";
+/**
+ * A statement that waits to be sent (store/pg.ts): its text, its values (null: none), its prepared
+ * name (WRITTEN_ONCE: none, and the worker prepares none), and the number of rows it must change
+ * with the failure's message when it does not (expectChanges).
+ */
+export type PreStatement = [
+  sql: string,
+  values: unknown[] | null,
+  name: string | null,
+  expect: [rows: number, message: string] | null,
+];
 
 /** The name of a statement the worker writes as it is and never prepares (a merged write). */
 export const WRITTEN_ONCE = "";
@@ -120,4 +130,122 @@ function merged(shape: Shape, rows: PreStatement[]): PreStatement {
       ] as [number, string])
     : null;
   return [`${shape.head}${tuples.join(", ")}${tail}`, values, WRITTEN_ONCE, expected];
+}
+
+/**
+ * A kind of write whose rows merge where they follow one another in a batch, across statements that
+ * cannot see the difference (those not matching `blockedBy`): a row then moves later, to the
+ * position of its run's last row, past statements that neither touch its row nor depend on it.
+ */
+interface RunKind {
+  name: string;
+  /** This statement is a row of the kind. */
+  matches(st: PreStatement): boolean;
+  /** A statement that ends a run (it may read or reference what the kind writes). */
+  blockedBy: RegExp;
+  /** One statement for the run's rows, or null to leave them as they are. */
+  merge(rows: PreStatement[]): PreStatement | null;
+}
+
+/** A new order with its id taken ahead (trading/store.ts insertOrderWithId). */
+const ORDER_INSERT: RunKind = {
+  name: "orders",
+  matches: ([sql, values]) => {
+    if (!values || values.length === 0) return false;
+    const m = SINGLE_ROW_INSERT.exec(sql);
+    if (!m || m[1].toLowerCase() !== "orders" || !/^\s*(RETURNING\s+id)?\s*$/i.test(m[4]))
+      return false;
+    return m[3].split(",").every((p, i) => p.trim() === `$${i + 1}`);
+  },
+  // Anything naming an order (the orders table, an order_id) may see the row or reference it.
+  blockedBy: /order/i,
+  merge(rows) {
+    const m = SINGLE_ROW_INSERT.exec(rows[0][0])!;
+    const shape: Shape = {
+      table: m[1],
+      head: `INSERT INTO ${m[1]} (${m[2]}) VALUES `,
+      rowArity: rows[0][1]!.length,
+      tail: "",
+    };
+    return merged(shape, rows);
+  },
+};
+
+/**
+ * A booking on a balance the money service holds, guarded by the balance it expects
+ * (money/ledger-store.ts moveKnown, with its expected row count).
+ */
+const GUARDED_BALANCE =
+  /^\s*UPDATE users SET balance_micro = balance_micro \+ \$1 WHERE id = \$2 AND balance_micro = \$3\s*$/i;
+
+const BALANCE_UPDATE: RunKind = {
+  name: "balances",
+  matches: ([sql, values, , expect]) =>
+    values !== null && values.length === 3 && expect !== null && GUARDED_BALANCE.test(sql),
+  // Anything naming the users table may read or change a balance.
+  blockedBy: /\busers\b/i,
+  merge(rows) {
+    // One row per user: the first expected balance and the sum of the amounts, when each booking
+    // expected the balance the one before it left (as the service books them).
+    const byUser = new Map<number, { before: number; amount: number; after: number }>();
+    for (const [, v] of rows) {
+      const [amount, userId, before] = v as [number, number, number];
+      if (![amount, userId, before].every(Number.isSafeInteger)) return null;
+      const u = byUser.get(userId);
+      if (!u) byUser.set(userId, { before, amount, after: before + amount });
+      else if (u.after !== before) return null;
+      else {
+        u.amount += amount;
+        u.after += amount;
+      }
+    }
+    const values: unknown[] = [];
+    const tuples: string[] = [];
+    for (const [userId, u] of byUser) {
+      const at = values.length;
+      tuples.push(`($${at + 1}::bigint, $${at + 2}::bigint, $${at + 3}::bigint)`);
+      values.push(userId, u.amount, u.before);
+    }
+    const users = [...byUser.keys()].join(", ");
+    return [
+      `UPDATE users SET balance_micro = users.balance_micro + v.amount FROM (VALUES ${tuples.join(", ")}) AS v(id, amount, before) WHERE users.id = v.id AND users.balance_micro = v.before`,
+      values,
+      WRITTEN_ONCE,
+      [byUser.size, `the balances in memory of users ${users} are not all the stored ones`],
+    ];
+  },
+};
+
+const RUN_KINDS: readonly RunKind[] = [ORDER_INSERT, BALANCE_UPDATE];
+
+/**
+ * `pre` with each run of new orders, and each run of guarded bookings, written as one statement at
+ * the position of the run's last row. A run ends at a statement that may see what it writes
+ * (`blockedBy`), or at a row whose expected row count differs in kind from the run's.
+ */
+export function coalesceRuns(pre: readonly PreStatement[]): PreStatement[] {
+  const out: (PreStatement | null)[] = [...pre];
+  const open = new Map<RunKind, number[]>();
+  const close = (k: RunKind) => {
+    const at = open.get(k);
+    open.delete(k);
+    if (!at || at.length < 2) return;
+    const m = k.merge(at.map((i) => pre[i]));
+    if (!m) return;
+    for (const i of at) out[i] = null;
+    out[at[at.length - 1]] = m;
+  };
+  pre.forEach((st, i) => {
+    const kind = RUN_KINDS.find((k) => k.matches(st));
+    for (const k of RUN_KINDS) if (k !== kind && open.has(k) && k.blockedBy.test(st[0])) close(k);
+    if (!kind) return;
+    const at = open.get(kind);
+    if (at && (pre[at[0]][3] === null) === (st[3] === null)) at.push(i);
+    else {
+      close(kind);
+      open.set(kind, [i]);
+    }
+  });
+  for (const k of RUN_KINDS) close(k);
+  return out.filter((st): st is PreStatement => st !== null);
 }

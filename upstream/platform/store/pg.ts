@@ -38,7 +38,9 @@ import { fileURLToPath } from "node:url";
 import type { AnyFn, DB, RunResult, Statement, TransactionFn } from "./types.js";
 import type { LaterRunResult } from "./expect-changes.js";
 import { toPostgres, valuesFor, type PgStatement } from "./sql-dialect.js";
-import { coalesceAppends } from "./pg-coalesce.js";
+import { coalesceAppends, coalesceRuns, type PreStatement } from "./pg-coalesce.js";
+
+export type { PreStatement } from "./pg-coalesce.js";
 
 interface Answer {
   rows?: Array<Record<string, unknown>>;
@@ -54,18 +56,6 @@ export interface PreResult {
   rowCount: number;
   row: Record<string, unknown> | null;
 }
-
-/**
- * A statement that waits to be sent: its text, its values (null: none), its prepared name
- * (pg-coalesce.ts WRITTEN_ONCE: none, and the worker prepares none), and the number of rows it must change with
- * the failure's message when it does not (expectChanges).
- */
-export type PreStatement = [
-  sql: string,
-  values: unknown[] | null,
-  name: string | null,
-  expect: [rows: number, message: string] | null,
-];
 
 /** What the worker runs (pg-worker.mjs): a transaction's statements stay on its connection. */
 type Op =
@@ -449,8 +439,10 @@ export class PgStore implements DB {
    * wait behind it in the worker, and fail when it failed (they were decided on what it held).
    */
   private async commitLater(h: HandOff): Promise<void> {
-    const pre: PreStatement[] = coalesceAppends(
-      h.statements.map((q) => [q.sql, q.values, q.name, q.result?.expected ?? null]),
+    const pre: PreStatement[] = coalesceRuns(
+      coalesceAppends(
+        h.statements.map((q) => [q.sql, q.values, q.name, q.result?.expected ?? null]),
+      ),
     );
     try {
       const ch = this.channel();
