@@ -20,7 +20,7 @@ describe("upstream boundaries", () => {
   it("only the money service writes ledger rows", () => {
     const files = (dir: string) =>
       sourceFiles(`upstream/${dir}`).map((f) => f.slice("upstream/".length));
-    // Exactly one file holds the SQL that writes ledger rows and moves balances...
+    // Exactly one module holds the SQL that writes ledger rows and moves balances...
     const writers = files("modules")
       .concat(files("platform"))
       .filter((f) =>
@@ -28,7 +28,10 @@ describe("upstream boundaries", () => {
           fs.readFileSync(path.join(ROOT, f), "utf8"),
         ),
       );
-    expect(writers).toEqual(["modules/money/ledger-store.ts"]);
+    // ...and the PostgreSQL driver's batch writer, which only merges, inside a sequencer batch, the
+    // rows and guarded bookings the money service wrote into fewer statements (pg-coalesce.ts: it
+    // matches the service's own texts and folds their values; tests/unit/pg-coalesce.test.ts).
+    expect(writers).toEqual(["modules/money/ledger-store.ts", "platform/store/pg-coalesce.ts"]);
     // ...and only the money service (service.ts, ledger.ts for its reads) imports it.
     const everyFile = files("modules")
       .concat(files("platform"))
