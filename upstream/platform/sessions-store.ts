@@ -4,7 +4,7 @@
  * live token reads, and a user's row.
  */
 import type { DB } from "./db.js";
-import { getLater } from "./store/read-later.js";
+import { getLater, runLater } from "./store/read-later.js";
 import type { SessionUser } from "./session-cache.js";
 
 /** The users row's columns a request may read (contacts and balances as they are now). */
@@ -27,6 +27,8 @@ const SESSION_OF_LIVE_TOKEN = `SELECT u.id, u.uid, u.invite_code, u.is_demo, u.c
        FROM tokens t JOIN users u ON u.id = t.user_id
        WHERE t.token_hash = @tokenHash AND t.revoked_at IS NULL AND t.expires_at > @now AND t.used_at + t.idle_s * 1000 > @now`;
 
+const TOUCH = "UPDATE tokens SET used_at = @usedAt WHERE token_hash = @tokenHash";
+
 const USER_ROW = `SELECT id, uid, email, mobile, area_id, invite_code, is_demo, balance_micro, lock_balance_micro, created_at
        FROM users WHERE id = ?`;
 
@@ -43,7 +45,6 @@ function prepare(db: DB) {
       "UPDATE tokens SET revoked_at = @revokedAt WHERE user_id = @userId AND revoked_at IS NULL",
     ),
     sessionOf: db.prepare(SESSION_OF_LIVE_TOKEN),
-    touch: db.prepare("UPDATE tokens SET used_at = @usedAt WHERE token_hash = @tokenHash"),
   };
 }
 
@@ -101,7 +102,13 @@ export async function userRowLater(db: DB, userId: number): Promise<UserRow | un
   return (await getLater(db, USER_ROW, userId)) as UserRow | undefined;
 }
 
-/** Records a token's use. */
-export function touchToken(db: DB, q: { tokenHash: string; usedAt: number }): void {
-  stmts(db).touch.run(q);
+/**
+ * Records a token's use without holding the event loop (store/read-later.ts: on PostgreSQL a
+ * connection of the reads, outside any transaction; on SQLite at once).
+ */
+export async function touchTokenLater(
+  db: DB,
+  q: { tokenHash: string; usedAt: number },
+): Promise<void> {
+  await runLater(db, TOUCH, q);
 }

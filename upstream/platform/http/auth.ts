@@ -14,7 +14,7 @@ import {
   sessionOfLiveTokenLater,
   type TokenSessionRow,
 } from "../sessions-store.js";
-import { touchToken, userRowLater, type UserRow } from "../sessions-store.js";
+import { touchTokenLater, userRowLater, type UserRow } from "../sessions-store.js";
 import { sessionCacheOf, type SessionUser } from "../session-cache.js";
 
 export type { SessionUser } from "../session-cache.js";
@@ -108,7 +108,9 @@ function used(
   s: { user: SessionUser; usedAt: number },
 ): SessionUser {
   if (now - s.usedAt >= USED_AT_RESOLUTION_MS) {
-    touchToken(db, { tokenHash: hash, usedAt: now });
+    // Bookkeeping nothing waits for: a write that fails leaves the recorded use a minute older at
+    // most, and the next use a minute later records it again.
+    void touchTokenLater(db, { tokenHash: hash, usedAt: now }).catch(() => undefined);
     s.usedAt = now;
   }
   return s.user;
