@@ -12,9 +12,11 @@ import {
   revokeUserTokens,
   sessionOfLiveToken,
   sessionOfLiveTokenLater,
+  touchTokenLater,
+  userRowLater,
   type TokenSessionRow,
+  type UserRow,
 } from "../sessions-store.js";
-import { touchTokenLater, userRowLater, type UserRow } from "../sessions-store.js";
 import { sessionCacheOf, type SessionUser } from "../session-cache.js";
 
 export type { SessionUser } from "../session-cache.js";

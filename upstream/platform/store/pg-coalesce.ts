@@ -51,13 +51,16 @@ interface Shape {
 
 const shapes = new Map<string, Shape | null>();
 
-/** The shape of a single-row insert into an append-only table, or null for any other statement. */
-function shapeOf(sql: string): Shape | null {
+/**
+ * The shape of a single-row insert (its row's parameters in order, a tail of nothing but ON
+ * CONFLICT … and RETURNING id), or null for any other statement; read once per statement text.
+ */
+function insertShapeOf(sql: string): Shape | null {
   let s = shapes.get(sql);
   if (s !== undefined) return s;
   s = null;
   const m = SINGLE_ROW_INSERT.exec(sql);
-  if (m && APPEND_ONLY.has(m[1].toLowerCase())) {
+  if (m) {
     const params = m[3].split(",").map((p) => p.trim());
     const inOrder = params.every((p, i) => p === `$${i + 1}`);
     const tailParams = [...m[4].matchAll(/\$(\d+)/g)].map((t) => Number(t[1]));
@@ -73,6 +76,12 @@ function shapeOf(sql: string): Shape | null {
   }
   shapes.set(sql, s);
   return s;
+}
+
+/** The shape of a single-row insert into an append-only table, or null for any other statement. */
+function shapeOf(sql: string): Shape | null {
+  const s = insertShapeOf(sql);
+  return s && APPEND_ONLY.has(s.table.toLowerCase()) ? s : null;
 }
 
 /**
@@ -152,23 +161,12 @@ const ORDER_INSERT: RunKind = {
   name: "orders",
   matches: ([sql, values]) => {
     if (!values || values.length === 0) return false;
-    const m = SINGLE_ROW_INSERT.exec(sql);
-    if (!m || m[1].toLowerCase() !== "orders" || !/^\s*(RETURNING\s+id)?\s*$/i.test(m[4]))
-      return false;
-    return m[3].split(",").every((p, i) => p.trim() === `$${i + 1}`);
+    const shape = insertShapeOf(sql);
+    return shape !== null && shape.table.toLowerCase() === "orders" && shape.tail === "";
   },
   // Anything naming an order (the orders table, an order_id) may see the row or reference it.
   blockedBy: /order/i,
-  merge(rows) {
-    const m = SINGLE_ROW_INSERT.exec(rows[0][0])!;
-    const shape: Shape = {
-      table: m[1],
-      head: `INSERT INTO ${m[1]} (${m[2]}) VALUES `,
-      rowArity: rows[0][1]!.length,
-      tail: "",
-    };
-    return merged(shape, rows);
-  },
+  merge: (rows) => merged(insertShapeOf(rows[0][0])!, rows),
 };
 
 /**

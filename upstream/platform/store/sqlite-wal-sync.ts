@@ -62,6 +62,7 @@ export class WalSync {
   private readonly waiting = new Map<number, Waiting>();
   private seq = 0;
   private failure: Error | null = null;
+  private closed = false;
 
   constructor(
     file: string,
@@ -98,8 +99,10 @@ export class WalSync {
 
   /** Ends the worker; syncs still waiting fail. */
   close(): void {
-    if (this.failure) return;
+    if (this.closed) return;
+    this.closed = true;
     this.failAll(new Error("the store was closed"));
+    // Ended even after a failure, so that its connection to the file is closed too.
     this.worker.postMessage({ kind: "close" });
   }
 
