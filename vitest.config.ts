@@ -36,8 +36,8 @@ const FULL = process.env.TEST_LANE === "full";
 /**
  * The unit tests that run on PostgreSQL in both lanes: every statement of every store file
  * (store-statements), the store's own contract (engine-store), what commits and rolls back together
- * (engine-tick-group, money-service, money-service-rules), copy trading's whole runs, and the
- * limits the store counts. The rest of the engine's and money's rules reach PostgreSQL through
+ * (engine-tick-group, money-service, money-service-rules), copy trading's whole runs, the limits
+ * the store counts, and the idempotency key index (its load reads in key order off the event loop). The rest of the engine's and money's rules reach PostgreSQL through
  * the integration tests below.
  */
 const POSTGRES_UNIT_FAST = [
@@ -52,6 +52,7 @@ const POSTGRES_UNIT_FAST = [
   "tests/unit/push-loops.test.ts",
   "tests/unit/sequencer-property.test.ts",
   "tests/unit/pg-write-behind.test.ts",
+  "tests/unit/idempotency-index.test.ts",
 ];
 /**
  * The unit tests that run on PostgreSQL in the full lane only: the engine's and the money service's

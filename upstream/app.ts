@@ -56,6 +56,8 @@ import multipart from "@fastify/multipart";
 import { createEngine } from "./modules/trading/engine.js";
 import { Sequencer } from "./platform/store/sequencer.js";
 import { IdempotencySweep } from "./platform/idempotency.js";
+import { keyIndexOf } from "./platform/idempotency-index.js";
+import { loadKeyIndex } from "./platform/idempotency-store.js";
 import { TradePusher } from "./modules/trading/pushes.js";
 import { moneyOf } from "./modules/money/service.js";
 import { registerOpenApi } from "./platform/http/openapi.js";
@@ -158,6 +160,12 @@ export async function buildUpstream(
     // proves this node leads.
     db.transaction(() => undefined)();
   }
+  // The node that writes learns which idempotency keys exist, after the barrier (no other node
+  // writes any longer); until it has, a command's key is read from the store as before.
+  if (!standby)
+    loadKeyIndex(db)
+      .then(() => log.debug({ keys: keyIndexOf(db).size }, "idempotency keys indexed"))
+      .catch((err) => log.warn({ err }, "idempotency keys not indexed; each one is read"));
   const tp = config.trustProxy;
   const app = Fastify({
     logger: false,

@@ -33,6 +33,7 @@ import * as consoleStore from "../../upstream/modules/operators/console-store.js
 import * as contentStore from "../../upstream/modules/content/store.js";
 import * as depositsStore from "../../upstream/modules/money/deposits-store.js";
 import * as identityStore from "../../upstream/modules/identity/store.js";
+import * as idempotencyStore from "../../upstream/platform/idempotency-store.js";
 import * as catalogs from "../../upstream/modules/operators/catalog.js";
 import * as content from "../../upstream/modules/content/service.js";
 import {
@@ -81,6 +82,12 @@ const rowOf = (columns: string[]) => Object.fromEntries(columns.map((c) => [c, 1
  * each branch of an optional filter.
  */
 const NAMED_CALLS: NamedCalls[] = [
+  {
+    // A page of the stub's rows (one or none) ends the load; the walk's stub arguments would not.
+    file: "upstream/platform/idempotency-store.ts",
+    name: "loadKeyIndex",
+    calls: (db) => [() => idempotencyStore.loadKeyIndex(db).catch(() => undefined)],
+  },
   {
     file: "upstream/modules/operators/catalog-store.ts",
     name: "catalogRowById",

@@ -3,8 +3,9 @@
  * fingerprint and the JSON answer of the first command, with its time.
  */
 import type { DB } from "./db.js";
-import { getLater } from "./store/read-later.js";
+import { allLater, getLater } from "./store/read-later.js";
 import { expectChanges } from "./store/expect-changes.js";
+import { LOAD_PAGE_ROWS, keyIndexOf, type StoredKey } from "./idempotency-index.js";
 
 /** A stored answer: the fingerprint of its request and the answer as JSON text. */
 export interface StoredAnswer {
@@ -15,9 +16,15 @@ export interface StoredAnswer {
 const FIND = `SELECT request_hash, response FROM idempotency
        WHERE user_id = @userId AND key = @key AND created_at > @createdAfter`;
 
+/** The stored keys after (@afterUser, @afterKey), in key order: a page of the index's load. */
+const KEYS_PAGE = `SELECT user_id, key, created_at FROM idempotency
+       WHERE (user_id, key) > (@afterUser, @afterKey) ORDER BY user_id, key LIMIT @limit`;
+
 function prepare(db: DB) {
   return {
     find: db.prepare(FIND),
+    // Run through allLater (storedKeysLater); prepared here with the file's other statements.
+    keysPage: db.prepare(KEYS_PAGE),
     insert: db.prepare(
       `INSERT INTO idempotency (user_id, key, route, request_hash, response, created_at)
        VALUES (@userId, @key, @route, @requestHash, @response, @createdAt)
@@ -44,11 +51,15 @@ function stmts(db: DB): ReturnType<typeof prepare> {
   return s;
 }
 
-/** The answer stored for a user's key after `createdAfter` (ms), if any. */
+/**
+ * The answer stored for a user's key after `createdAfter` (ms), if any: no read when the store's
+ * key index (idempotency-index.ts) knows the key was never stored.
+ */
 export function findAnswer(
   db: DB,
   q: { userId: number; key: string; createdAfter: number },
 ): StoredAnswer | undefined {
+  if (!keyIndexOf(db).mayHold(q.userId, q.key)) return undefined;
   return stmts(db).find.get(q) as StoredAnswer | undefined;
 }
 
@@ -57,7 +68,27 @@ export async function findAnswerLater(
   db: DB,
   q: { userId: number; key: string; createdAfter: number },
 ): Promise<StoredAnswer | undefined> {
+  if (!keyIndexOf(db).mayHold(q.userId, q.key)) return undefined;
   return (await getLater(db, FIND, q)) as StoredAnswer | undefined;
+}
+
+/**
+ * Up to `limit` stored keys after (afterUser, afterKey) in key order (user, then key), without
+ * holding the event loop: what was committed.
+ */
+export async function storedKeysLater(
+  db: DB,
+  q: { afterUser: number; afterKey: string; limit: number },
+): Promise<StoredKey[]> {
+  return (await allLater(db, KEYS_PAGE, q)) as StoredKey[];
+}
+
+/** Loads the store's key index (KeyIndex.load) from what the store holds, a page of rows at a time. */
+export function loadKeyIndex(db: DB, pageRows = LOAD_PAGE_ROWS): Promise<void> {
+  return keyIndexOf(db).load(
+    (after) => storedKeysLater(db, { ...after, limit: pageRows }),
+    pageRows,
+  );
 }
 
 /**
@@ -79,6 +110,8 @@ export function insertAnswer(
     ttlMs: number;
   },
 ): void {
+  // Indexed before the write: the index may hold more than the store, never less.
+  keyIndexOf(db).add(a.userId, a.key, a.createdAt);
   expectChanges(
     stmts(db).insert.run(a),
     1,

@@ -9,7 +9,8 @@
  * In the sequencer (platform/store/sequencer.ts) a command looks its key up without a read of the
  * store: the request read the key ahead (prefetch, off the event loop: what was committed), and the
  * answers this process committed since are kept in memory (RECENT_MS). A key stored earlier in the
- * same batch, not yet committed, is looked up in the store (which sees the batch's own writes).
+ * same batch, not yet committed, is looked up in the store (which sees the batch's own writes). On
+ * the node that writes, a key never stored is known without any read (idempotency-index.ts).
  */
 import { createHash } from "node:crypto";
 import type { DB } from "./db.js";
@@ -23,6 +24,7 @@ import {
 } from "./idempotency-store.js";
 import { afterBatch, afterCommit, inBatch } from "./store/sequencer.js";
 import { PeriodicJob, type StoreJobDeps } from "./periodic.js";
+import { keyIndexOf } from "./idempotency-index.js";
 
 /** How long a key answers its first result (24 h). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -135,6 +137,7 @@ export class Idempotency {
   forgetKept(): void {
     this.ahead.clear();
     this.recent.clear();
+    keyIndexOf(this.db).forget();
   }
 
   private forgetOld(): void {
@@ -210,7 +213,11 @@ export class IdempotencySweep {
         purgeAnswers(this.o.db, { createdUpTo, limit: PURGE_ROWS_PER_COMMAND }),
       );
       deleted += n;
-      if (n < PURGE_ROWS_PER_COMMAND) return deleted;
+      if (n < PURGE_ROWS_PER_COMMAND) {
+        // Every answer stored up to then is deleted: the index lets their hours go.
+        keyIndexOf(this.o.db).forgetUpTo(createdUpTo);
+        return deleted;
+      }
     }
   }
 

@@ -285,6 +285,11 @@ export class PgStore implements DB {
    * sequencer (its session, its idempotency key).
    */
   async getLater(sql: string, args: unknown[]): Promise<Record<string, unknown> | undefined> {
+    return (await this.allLater(sql, args))[0];
+  }
+
+  /** Every row of a read that does not wait in line with the store's statements (see getLater). */
+  async allLater(sql: string, args: unknown[]): Promise<Record<string, unknown>[]> {
     if (this.closed) throw new PgError("The store is closed", null, null);
     const st = this.statementOf(sql);
     this.pool ??= this.openPool();
@@ -294,7 +299,7 @@ export class PgStore implements DB {
         text: st.text,
         values: valuesFor(st.slots, args),
       });
-      return r.rows[0] as Record<string, unknown> | undefined;
+      return r.rows as Record<string, unknown>[];
     } catch (err) {
       const e = err as { message?: string; code?: string; detail?: string };
       throw new PgError(String(e.message ?? err), e.code ?? null, e.detail ?? null);

@@ -17,6 +17,12 @@ export async function getLater(db: DB, sql: string, ...args: unknown[]): Promise
   return sqliteStatement(db, sql).get(...args);
 }
 
+/** Every row of `sql` (as getLater's). */
+export async function allLater(db: DB, sql: string, ...args: unknown[]): Promise<unknown[]> {
+  if (db instanceof PgStore) return db.allLater(sql, args);
+  return sqliteStatement(db, sql).all(...args);
+}
+
 /** Runs a write nothing waits for (see the module's comment); resolves once it ran. */
 export async function runLater(db: DB, sql: string, ...args: unknown[]): Promise<void> {
   if (db instanceof PgStore) await db.getLater(sql, args);
