@@ -115,6 +115,56 @@ describe.runIf(testDialect() === "postgres")("write-behind on PostgreSQL", () =>
     expect(uids(other)).toEqual(["wb-1"]);
   });
 
+  it("the next batch is decided and handed over while one is written; both are written in order, and a batch after a failed one is not written", async () => {
+    const { db, other } = twoConnections();
+    const slow = (uid: string) =>
+      db
+        .prepare(
+          "INSERT INTO users (uid, invite_code, created_at) SELECT ?, ?, 0 FROM pg_sleep(0.3)",
+        )
+        .run(uid, uid);
+    const seq = new Sequencer({
+      db,
+      onWriteFailure: () => undefined,
+      maxBatchMs: 60_000,
+      maxBatchCommands: 1,
+    });
+    const seenBySecond: string[][] = [];
+    const written = [
+      seq.run(() => void slow("wb-1")),
+      seq.run(() => {
+        // Decided while the first batch is being written: nothing of it is committed yet.
+        seenBySecond.push(uids(other));
+        insertUser(db, "wb-2");
+      }),
+    ];
+    await Promise.all(written);
+    expect(seenBySecond).toEqual([[]]);
+    expect(uids(other)).toEqual(["wb-1", "wb-2"]);
+
+    const failures: unknown[] = [];
+    const failing = new Sequencer({
+      db,
+      onWriteFailure: (e) => failures.push(e),
+      maxBatchMs: 60_000,
+      maxBatchCommands: 1,
+    });
+    const settled = await Promise.allSettled([
+      // users.uid is unique: this batch fails on the server, after a while. No result is asked
+      // for in either command: each batch is written whole, later.
+      failing.run(() => void slow("wb-1")),
+      failing.run(() => void insertUser(db, "wb-3")),
+    ]);
+    for (const s of settled) {
+      expect(s.status).toBe("rejected");
+      expect((s as PromiseRejectedResult).reason).toBeInstanceOf(SequencerStopped);
+    }
+    expect(failures).toHaveLength(1);
+    // The batch decided after the failed one was not written either.
+    expect(uids(db)).toEqual(["wb-1", "wb-2"]);
+    expect(uids(other)).toEqual(["wb-1", "wb-2"]);
+  });
+
   it("ids taken ahead come from the table's own sequence: a row inserted the usual way later gets a later id", async () => {
     const { db, other } = twoConnections();
     const seq = sequencer(db);

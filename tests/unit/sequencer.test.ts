@@ -17,6 +17,7 @@ import { DomainError } from "../../upstream/platform/errors.js";
 import { closeConnectionPairs, testDialect, twoConnections } from "../support/test-store.js";
 import { failingCommits } from "../support/failing-store.js";
 import { expectChanges } from "../../upstream/platform/store/expect-changes.js";
+import { until } from "../support/wait.js";
 
 afterEach(closeConnectionPairs);
 
@@ -53,7 +54,84 @@ function killable() {
   return { db, other, seq, failures, pid };
 }
 
+/**
+ * The store with each batch held as written-later (batchWrites) until the test releases it, or
+ * fails it: the batches in flight at once, and the order they are answered in, are the test's.
+ */
+function heldWrites(db: DB) {
+  const held: Array<(err?: Error) => void> = [];
+  const store = new Proxy(db, {
+    get(target, prop) {
+      if (prop === "batchWrites")
+        return (fn: () => void) => {
+          fn();
+          return new Promise<void>((resolve, reject) =>
+            held.push((err) => (err ? reject(err) : resolve())),
+          );
+        };
+      const v = Reflect.get(target, prop, target) as unknown;
+      return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+  return { store, held };
+}
+
+/** A few turns of the event loop: what the sequencer would do next, it has done. */
+const turns = async () => {
+  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+};
+
 describe("the sequencer", () => {
+  it("decides the next batch while the one before is written (two at a time), and answers them in order", async () => {
+    const { db } = twoConnections();
+    const { store, held } = heldWrites(db);
+    const seq = new Sequencer({ db: store, onWriteFailure: () => undefined, maxBatchMs: 60_000 });
+    const answered: number[] = [];
+    const run = (n: number) => seq.run(writeRow(store, n)).then((v) => void answered.push(v));
+    const first = run(1);
+    await until("the first batch is handed to the store", () => held.length === 1);
+    const second = run(2);
+    await until("the second batch is decided while the first is written", () => held.length === 2);
+    const third = run(3);
+    await turns();
+    // Two batches are being written: the third waits to be decided.
+    expect(held).toHaveLength(2);
+    // The second is durable first: it is still answered after the first.
+    held[1]();
+    await turns();
+    expect(answered).toEqual([]);
+    held[0]();
+    await second;
+    expect(answered).toEqual([1, 2]);
+    await until("the third batch is decided once one is answered", () => held.length === 3);
+    held[2]();
+    await Promise.all([first, third]);
+    expect(answered).toEqual([1, 2, 3]);
+    expect(seq.stats.batches).toBe(3);
+  });
+
+  it("a batch decided after one that fails is not answered, even when it was itself written", async () => {
+    const { db } = twoConnections();
+    const { store, held } = heldWrites(db);
+    const failures: unknown[] = [];
+    const seq = new Sequencer({
+      db: store,
+      onWriteFailure: (e) => failures.push(e),
+      maxBatchMs: 60_000,
+    });
+    const first = seq.run(writeRow(store, 1));
+    await until("the first batch is handed to the store", () => held.length === 1);
+    const second = seq.run(writeRow(store, 2));
+    await until("the second batch is decided while the first is written", () => held.length === 2);
+    held[1]();
+    held[0](new Error("disk I/O error"));
+    for (const answer of await Promise.allSettled([first, second])) {
+      expect(answer.status).toBe("rejected");
+      expect((answer as PromiseRejectedResult).reason).toBeInstanceOf(SequencerStopped);
+    }
+    expect(failures).toHaveLength(1);
+  });
+
   it("writes commands that arrive together as one batch, in arrival order, and answers after the commit", async () => {
     const { db, other } = twoConnections();
     const failures: unknown[] = [];

@@ -238,8 +238,9 @@ function checkingRows(sql, rows, message) {
 /** Slots of a batch channel's control words (pg.ts BatchChannel). */
 const BATCH_POSTED = 0;
 const BATCH_DONE = 1;
-const BATCH_OUTCOME = 2;
+const BATCH_FAILED = 2;
 const BATCH_BYTES = 3;
+const BATCH_SLOTS = 2;
 
 /**
  * Each store's batch channel (pg.ts BatchChannel), once attached: its control words, its data,
@@ -249,28 +250,38 @@ const BATCH_BYTES = 3;
 const channels = new Map();
 const decoder = new TextDecoder();
 
-/** Starts writing batch `seq` of a store (after everything asked before it); reports on `ctrl`. */
+/**
+ * Starts writing batch `seq` of a store (after everything asked before it); reports on `ctrl`.
+ * A batch after one that failed (and whose failure the store has not read yet) is not written.
+ */
 function startBatch(handle, url, ctrl, seq, begin, pre) {
   void enqueue(handle, async () => {
-    const a = await writeBatch(handle, url, begin, pre);
-    if (a.error) batchFailures.set(handle, a);
-    Atomics.store(ctrl, BATCH_OUTCOME, a.error ? 2 : 1);
+    const a = batchFailures.has(handle)
+      ? failure(new Error("a batch written before this one failed; nothing of it was written"))
+      : await writeBatch(handle, url, begin, pre);
+    if (a.error) {
+      if (!batchFailures.has(handle)) batchFailures.set(handle, a);
+      Atomics.compareExchange(ctrl, BATCH_FAILED, 0, seq);
+    }
     Atomics.store(ctrl, BATCH_DONE, seq);
     Atomics.notify(ctrl, BATCH_DONE);
   });
 }
 
-/** Takes the batch posted on a store's channel, if one waits: before any later call of it. */
+/** Takes the batches posted on a store's channel since the last taken, in order: before any later call of it. */
 function takePosted(handle, url) {
   const ch = channels.get(handle);
   if (!ch) return;
-  const seq = Atomics.load(ch.ctrl, BATCH_POSTED);
-  if (seq === ch.taken) return;
-  ch.taken = seq;
-  const length = Atomics.load(ch.ctrl, BATCH_BYTES);
-  // Copied out of the shared memory before decoding (TextDecoder does not read shared views).
-  const [begin, pre] = JSON.parse(decoder.decode(ch.bytes.slice(0, length)));
-  startBatch(handle, url, ch.ctrl, seq, begin, pre);
+  const posted = Atomics.load(ch.ctrl, BATCH_POSTED);
+  while (ch.taken < posted) {
+    const seq = ++ch.taken;
+    const slot = seq % BATCH_SLOTS;
+    const length = Atomics.load(ch.ctrl, BATCH_BYTES + slot);
+    const start = slot * (ch.bytes.length / BATCH_SLOTS);
+    // Copied out of the shared memory before decoding (TextDecoder does not read shared views).
+    const [begin, pre] = JSON.parse(decoder.decode(ch.bytes.slice(start, start + length)));
+    startBatch(handle, url, ch.ctrl, seq, begin, pre);
+  }
 }
 
 /** Waits (without holding the worker) for batches posted on a store's channel. */
@@ -311,13 +322,22 @@ runAsWorker(async (handle, url, op, sql, params, name, pre) => {
   }
   if (op === "batch") {
     const ctrl = new Int32Array(params[0]);
+    // Not on the channel (too large for a slot): the channel's next batch comes after it.
+    const ch = channels.get(handle);
+    if (ch) ch.taken = params[1];
     startBatch(handle, url, ctrl, params[1], sql, pre);
     return { ok: true };
   }
   if (op === "batchError") {
-    const a = batchFailures.get(handle) ?? { ok: true };
-    batchFailures.delete(handle);
-    return a;
+    // After every batch handed over before it: a batch that follows a failed one is refused, not
+    // written, until the store has read the failure.
+    return enqueue(handle, () => {
+      const a = batchFailures.get(handle) ?? { ok: true };
+      batchFailures.delete(handle);
+      const ch = channels.get(handle);
+      if (ch) Atomics.store(ch.ctrl, BATCH_FAILED, 0);
+      return a;
+    });
   }
   if (op === "close") {
     const ch = channels.get(handle);

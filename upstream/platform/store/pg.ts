@@ -128,22 +128,31 @@ const waitAsync = (
 /** Slots of a batch channel's control words (see BatchChannel). */
 const BATCH_POSTED = 0;
 const BATCH_DONE = 1;
-const BATCH_OUTCOME = 2;
+/** The number of the first batch that failed (0: none since the store last read a failure). */
+const BATCH_FAILED = 2;
+/** The length of each slot's batch: BATCH_BYTES + slot. */
 const BATCH_BYTES = 3;
-/** The largest batch (its statements as JSON) the channel carries; a larger one goes by a call. */
-const BATCH_CHANNEL_BYTES = 8 * 1024 * 1024;
+/**
+ * Batches the channel holds at once: the sequencer has at most this many written at a time
+ * (sequencer.ts MAX_IN_FLIGHT_BATCHES), so a slot is free again by the time it is posted to.
+ */
+export const BATCH_SLOTS = 2;
+/** The largest batch (its statements as JSON) a slot carries; a larger one goes by a call. */
+const BATCH_SLOT_BYTES = 4 * 1024 * 1024;
 
 /**
  * How a batch reaches the worker without a blocking call: shared memory. The main thread writes
- * the batch (JSON) into `data`, its length and sequence number into `ctrl` (BATCH_POSTED) and
- * wakes the worker; the worker takes it (also before any call that comes after it, so calls and
- * batches run in the order made), writes it, then sets BATCH_OUTCOME (1 written, 2 failed) and
- * BATCH_DONE to its number and wakes the main thread, which waits without holding its event loop
- * (Atomics.waitAsync). One batch at a time: the sequencer starts the next once this one is done.
+ * batch `seq` (JSON) into slot `seq % BATCH_SLOTS` of `data`, its length beside it and `seq` into
+ * BATCH_POSTED, and wakes the worker; the worker takes every batch posted since the last it took,
+ * in order (also before any call that comes after them, so calls and batches run in the order
+ * made), writes each, then sets BATCH_DONE to its number (and BATCH_FAILED, once, to the first
+ * that failed) and wakes the main thread, which waits without holding its event loop
+ * (Atomics.waitAsync). A batch after a failed one is not written: it was decided on what the
+ * failed one held.
  */
 class BatchChannel {
-  readonly ctrl = new Int32Array(new SharedArrayBuffer(4 * 4));
-  readonly data = new SharedArrayBuffer(BATCH_CHANNEL_BYTES);
+  readonly ctrl = new Int32Array(new SharedArrayBuffer(4 * (BATCH_BYTES + BATCH_SLOTS)));
+  readonly data = new SharedArrayBuffer(BATCH_SLOT_BYTES * BATCH_SLOTS);
   private readonly bytes = new Uint8Array(this.data);
   private readonly encoder = new TextEncoder();
 
@@ -151,12 +160,33 @@ class BatchChannel {
   post(seq: number, begin: string, pre: PreStatement[]): boolean {
     for (const [, values] of pre) if (values && !values.every(jsonSafe)) return false;
     const encoded = this.encoder.encode(JSON.stringify([begin, pre]));
-    if (encoded.length > this.bytes.length) return false;
-    this.bytes.set(encoded);
-    Atomics.store(this.ctrl, BATCH_BYTES, encoded.length);
+    if (encoded.length > BATCH_SLOT_BYTES) return false;
+    const slot = seq % BATCH_SLOTS;
+    this.bytes.set(encoded, slot * BATCH_SLOT_BYTES);
+    Atomics.store(this.ctrl, BATCH_BYTES + slot, encoded.length);
     Atomics.store(this.ctrl, BATCH_POSTED, seq);
     Atomics.notify(this.ctrl, BATCH_POSTED);
     return true;
+  }
+
+  /** Resolves once batch `seq` (and so every one before it) was written or refused. */
+  async done(seq: number, timeoutMs: number): Promise<void> {
+    const until = performance.now() + timeoutMs;
+    for (;;) {
+      const done = Atomics.load(this.ctrl, BATCH_DONE);
+      if (done >= seq) return;
+      const left = until - performance.now();
+      if (left <= 0)
+        throw new PgError(`a batch was not written within ${timeoutMs} ms`, null, null);
+      const wait = waitAsync(this.ctrl, BATCH_DONE, done, left);
+      if (wait.async) await wait.value;
+    }
+  }
+
+  /** True when batch `seq`, or one before it, failed (read once `done(seq)` resolved). */
+  failed(seq: number): boolean {
+    const first = Atomics.load(this.ctrl, BATCH_FAILED);
+    return first !== 0 && first <= seq;
   }
 }
 
@@ -257,6 +287,8 @@ export class PgStore implements DB {
   /** The outer BEGIN of a batch, not sent yet (see within). */
   private beginWaiting: string | null = null;
   private batchChannel: BatchChannel | null = null;
+  /** The last batch handed to the worker: true once written, false when it (or one before) failed. */
+  private lastBatch: Promise<boolean> = Promise.resolve(true);
   /** Batches handed to the worker so far (their sequence numbers). */
   private batchSeq = 0;
   /** A batch that needed no answer, handed from its transaction to batchWrites' commitLater. */
@@ -449,27 +481,47 @@ export class PgStore implements DB {
         h.statements.map((q) => [q.sql, q.values, q.name, q.result?.expected ?? null]),
       ),
     );
+    // The batch before this one: this one was decided on what it held, so it settles after it,
+    // and fails when it failed.
+    const before = this.lastBatch;
+    const written = this.writeLater(h.begin, pre, before);
+    this.lastBatch = written.then(
+      () => true,
+      () => false,
+    );
     try {
-      const ch = this.channel();
-      const seq = ++this.batchSeq;
-      if (!ch.post(seq, h.begin, pre))
-        this.call("batch", h.begin, [ch.ctrl.buffer, seq], null, pre);
-      const wait = waitAsync(ch.ctrl, BATCH_DONE, seq - 1, CALL_TIMEOUT_MS);
-      if (wait.async) await wait.value;
-      if (Atomics.load(ch.ctrl, BATCH_DONE) !== seq)
-        throw new PgError(`a batch was not written within ${CALL_TIMEOUT_MS} ms`, null, null);
-      if (Atomics.load(ch.ctrl, BATCH_OUTCOME) === 1) return;
-      const a = this.call("batchError", "", [], null, null);
-      throw new PgError(
-        a.error?.message ?? "a batch failed",
-        a.error?.code ?? null,
-        a.error?.detail ?? null,
-      );
+      await written;
     } catch (err) {
       for (const q of h.statements) q.result?.fail(err as Error);
       for (const l of this.rollbackListeners) l();
       throw err;
     }
+  }
+
+  /** Hands batch `pre` to the worker and waits for it (see commitLater). */
+  private async writeLater(
+    begin: string,
+    pre: PreStatement[],
+    before: Promise<boolean>,
+  ): Promise<void> {
+    const ch = this.channel();
+    const seq = ++this.batchSeq;
+    if (!ch.post(seq, begin, pre)) this.call("batch", begin, [ch.ctrl.buffer, seq], null, pre);
+    await ch.done(seq, CALL_TIMEOUT_MS);
+    const failed = ch.failed(seq);
+    if (!(await before))
+      throw new PgError(
+        "a batch written before this one failed; nothing of it was written",
+        null,
+        null,
+      );
+    if (!failed) return;
+    const a = this.call("batchError", "", [], null, null);
+    throw new PgError(
+      a.error?.message ?? "a batch failed",
+      a.error?.code ?? null,
+      a.error?.detail ?? null,
+    );
   }
 
   /** The store's batch channel to the worker, attached at the first batch (see BatchChannel). */

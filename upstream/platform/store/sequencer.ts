@@ -35,6 +35,13 @@ export const MAX_BATCH_COMMANDS = 512;
  * loop (ticks, pushes, reads) is never held much longer than this by one batch.
  */
 export const MAX_BATCH_MS = 8;
+/**
+ * Batches being written at once. The next batch is decided while the one before it is written
+ * (its commands see what that one did, in memory), so the store starts writing it as soon as the
+ * one before is durable instead of after the event loop has decided it. Batches settle in order; a
+ * failed batch fails every batch after it too.
+ */
+export const MAX_IN_FLIGHT_BATCHES = 2;
 
 interface Pending {
   command: () => unknown;
@@ -93,6 +100,8 @@ export interface SequencerOptions {
   onWriteFailure: (err: unknown) => void;
   maxBatchCommands?: number;
   maxBatchMs?: number;
+  /** Batches written at once (MAX_IN_FLIGHT_BATCHES). */
+  maxInFlight?: number;
   /**
    * Runs one command in a transaction of its own, nested in the batch's (a savepoint). Default:
    * db.transaction. The upstream passes the money service's, which tells the balances again as the
@@ -113,16 +122,21 @@ export class Sequencer {
   private head = 0;
   private scheduled = false;
   private stopped: SequencerStopped | null = null;
-  /** A batch is being written asynchronously; the next waits for it. */
-  private writing = false;
+  /** Batches being written asynchronously, decided and not yet settled. */
+  private inFlight = 0;
+  /** Settles once the last batch handed to the store has settled (its commands answered). */
+  private lastSettled: Promise<void> = Promise.resolve();
   private readonly maxCommands: number;
   private readonly maxMs: number;
+  private readonly maxInFlight: number;
   readonly stats: SequencerStats = { batches: 0, commands: 0, largestBatch: 0 };
 
   constructor(private readonly o: SequencerOptions) {
     this.maxCommands = o.maxBatchCommands ?? MAX_BATCH_COMMANDS;
     this.maxMs = o.maxBatchMs ?? MAX_BATCH_MS;
+    this.maxInFlight = o.maxInFlight ?? MAX_IN_FLIGHT_BATCHES;
     assert(this.maxCommands >= 1 && this.maxMs > 0, "a batch takes at least one command");
+    assert(this.maxInFlight >= 1, "at least one batch is written at a time");
   }
 
   /**
@@ -153,9 +167,8 @@ export class Sequencer {
   }
 
   private drain(): void {
-    if (this.stopped || this.writing || this.waiting === 0) return;
+    if (this.stopped || this.inFlight >= this.maxInFlight || this.waiting === 0) return;
     this.writeBatch();
-    if (this.writing) return;
     if (this.waiting > 0) this.schedule();
     else this.compact();
   }
@@ -168,8 +181,9 @@ export class Sequencer {
   /**
    * One batch: its commands in savepoints of one transaction, then hooks and answers once it is
    * written. A store that writes it asynchronously (batchWrites' promise) leaves the event loop
-   * free meanwhile; the commands arriving then form the next batch, which starts once this one
-   * is written.
+   * free meanwhile; the commands arriving then form the next batch, which is decided and handed to
+   * the store while this one is written (at most MAX_IN_FLIGHT_BATCHES at a time), and settles
+   * after it.
    */
   private writeBatch(): void {
     const db = this.o.db;
@@ -200,20 +214,28 @@ export class Sequencer {
       return;
     }
     openBatches.delete(db);
-    if (!written) return this.settle(batch, taken, results);
-    this.writing = true;
-    written.then(
-      () => {
-        this.writing = false;
-        this.settle(batch, taken, results);
-        this.drain();
-      },
-      (err: unknown) => {
-        this.writing = false;
-        for (const h of batch.ended) h();
-        this.fail(err, taken);
-      },
+    if (!written && this.inFlight === 0) return this.settle(batch, taken, results);
+    // In order: after every batch before it has settled.
+    this.inFlight++;
+    const before = this.lastSettled;
+    const outcome = (written ?? Promise.resolve()).then(
+      () => null,
+      (err: unknown) => ({ err }),
     );
+    this.lastSettled = Promise.all([before, outcome]).then(([, failed]) => {
+      this.inFlight--;
+      if (this.stopped) {
+        // A batch before it failed: it was decided on what that one held, and is not answered.
+        for (const h of batch.ended) h();
+        for (const p of taken) p.reject(this.stopped);
+      } else if (failed) {
+        for (const h of batch.ended) h();
+        this.fail(failed.err, taken);
+      } else {
+        this.settle(batch, taken, results);
+      }
+      this.drain();
+    });
   }
 
   /** The batch is written: its hooks run, then every command gets its answer or refusal. */
