@@ -176,6 +176,20 @@ describe.runIf(testDialect() === "postgres")("write-behind on PostgreSQL", () =>
     expect(later).toBeGreaterThan(taken[1]);
   });
 
+  it("ids keep rising, each given once, whether the next ones were read ahead in time or not", async () => {
+    const { db } = twoConnections();
+    const seq = sequencer(db);
+    const take = (n: number) =>
+      seq.run(() => Array.from({ length: n }, () => db.nextId!("users")!));
+    // Several reads' worth in one batch: the ids read ahead cannot have come, the connection reads
+    // them, and the read ahead is dropped when it comes.
+    const ids = await take(600);
+    // Then a few at a time, with the event loop free between batches: the reads ahead come in time.
+    for (let i = 0; i < 40; i++) ids.push(...(await take(16)));
+    expect(ids).toHaveLength(1_240);
+    for (let i = 1; i < ids.length; i++) expect(ids[i]).toBeGreaterThan(ids[i - 1]);
+  });
+
   it("a balance held in memory that is no longer the stored one fails its batch instead of booking on it", async () => {
     const { db, other } = twoConnections();
     const money = moneyOf(db);

@@ -84,6 +84,17 @@ const CALL_TIMEOUT_MS = 20_000;
 const IDS_PER_READ = 256;
 
 /**
+ * The next IDS_PER_READ ids of `table`'s sequence. nextval is outside any transaction: the ids stay
+ * taken whatever becomes of the transaction, and no other connection is given them.
+ */
+const idsSql = (table: string) =>
+  `SELECT nextval(pg_get_serial_sequence('${table}', 'id')) AS id FROM generate_series(1, ${IDS_PER_READ})`;
+
+/** Ids as nextId holds them: the next one last. */
+const idsOf = (rows: Record<string, unknown>[]): number[] =>
+  rows.map((r) => Number(r.id)).sort((a, b) => b - a);
+
+/**
  * Connections of a store's asynchronous reads (getLater), opened as reads wait for one and closed
  * after 10 s idle. Each order reads twice here (its session, its idempotency key) before it is
  * queued: with four, a server 1 ms away capped a leader at about 820 orders/s at 64 clients (reads
@@ -415,25 +426,48 @@ export class PgStore implements DB {
     return this.deferring && this.depth > 0;
   }
 
-  /** Ids taken from each table's sequence and not used yet, by table (nextId). */
+  /** Ids taken from each table's sequence and not used yet, by table (nextId), the next last. */
   private readonly ids = new Map<string, number[]>();
+  /** Per table, the ticket of the read of ids under way off the event loop (readIdsAhead). */
+  private readonly idsAhead = new Map<string, number>();
+  private idTickets = 0;
 
   nextId(table: string): number | undefined {
     if (!this.writesWait) return undefined;
     let free = this.ids.get(table);
     if (!free || free.length === 0) {
       assert(this.tablesWithId.has(table), `table ${table} has no id column`);
-      const rows = this.send(
-        "query",
-        `SELECT nextval(pg_get_serial_sequence('${table}', 'id')) AS id FROM generate_series(1, ${IDS_PER_READ})`,
-        [],
-      ).rows!;
-      // nextval is outside any transaction: the ids stay taken whatever becomes of this one, and no
-      // other connection is given them.
-      free = rows.map((r) => Number(r.id)).reverse();
+      // None read ahead has come: read them on the connection. A read ahead still under way is
+      // dropped when it comes (its ids would come before these in the sequence).
+      this.idsAhead.delete(table);
+      free = idsOf(this.send("query", idsSql(table), []).rows!);
       this.ids.set(table, free);
     }
-    return free.pop();
+    const id = free.pop()!;
+    if (free.length <= IDS_PER_READ / 2 && !this.idsAhead.has(table)) this.readIdsAhead(table);
+    return id;
+  }
+
+  /**
+   * Takes the next IDS_PER_READ ids of `table` on a read connection, without holding the event
+   * loop, before those held run out: each follows every id held (the sequence only grows, and this
+   * read began after those were taken), so ids keep the order they are used in.
+   */
+  private readIdsAhead(table: string): void {
+    const ticket = ++this.idTickets;
+    this.idsAhead.set(table, ticket);
+    const mine = () => this.idsAhead.get(table) === ticket;
+    this.allLater(idsSql(table), []).then(
+      (rows) => {
+        if (!mine()) return;
+        this.idsAhead.delete(table);
+        this.ids.set(table, [...idsOf(rows), ...(this.ids.get(table) ?? [])]);
+      },
+      () => {
+        // The connection read them next time, if it is still needed.
+        if (mine()) this.idsAhead.delete(table);
+      },
+    );
   }
 
   private readonly rollbackListeners: Array<() => void> = [];
