@@ -242,5 +242,7 @@ describe("operator roles", () => {
     expect(cli("list").stdout).toMatch(/^carol\tfinance\t.*\tactive$/m);
     expect(cli("disable", "carol").status).toBe(0);
     expect(cli("list").stdout).toMatch(/^carol\tfinance\t.*\tdisabled$/m);
-  });
+    // Ten processes started one after the other, each a Node.js start and a store opened: about
+    // 1-2 s each beside the rest of the suite, more under test:calendar's clock on a weekday.
+  }, 120_000);
 });
