@@ -5,7 +5,7 @@
  * money service (held, returned, paid out), so the account's figures need no read either.
  * Runs on both stores (unit-postgres too).
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { TOPIC } from "@contract/constants";
 import { openStore, type DB } from "../../upstream/platform/db.js";
 import type { Hub } from "../../upstream/platform/ws/hub.js";
@@ -113,6 +113,11 @@ function setUp() {
 }
 
 describe("the push loops", () => {
+  // A standing clock: what is cached for a time (the trading settings, one second) stays cached
+  // between a step and the count of the statements after it, however slow the machine.
+  beforeEach(() => vi.useFakeTimers({ toFake: ["Date"], now: Date.parse("2026-11-25T12:00:00Z") }));
+  afterEach(() => vi.useRealTimers());
+
   it("send FOREX_TRADE and COPY_TRADE from memory: no statement, and the figures the store holds", () => {
     const { db, ran, feed, engine, money, copies, order, balances } = setUp();
     const provider = fundProvider(db, money, {
