@@ -37,7 +37,8 @@ const FULL = process.env.TEST_LANE === "full";
  * The unit tests that run on PostgreSQL in both lanes: every statement of every store file
  * (store-statements), the store's own contract (engine-store), what commits and rolls back together
  * (engine-tick-group, money-service, money-service-rules), copy trading's whole runs, the limits
- * the store counts, and the idempotency key index (its load reads in key order off the event loop). The rest of the engine's and money's rules reach PostgreSQL through
+ * the store counts, the idempotency key index (its load reads in key order off the event loop), and
+ * a tick's bookings as commands of the sequencer (tick-sequencer). The rest of the engine's and money's rules reach PostgreSQL through
  * the integration tests below.
  */
 const POSTGRES_UNIT_FAST = [
@@ -49,6 +50,7 @@ const POSTGRES_UNIT_FAST = [
   "tests/unit/money-service-rules.test.ts",
   "tests/unit/upstream-limits.test.ts",
   "tests/unit/sequencer.test.ts",
+  "tests/unit/tick-sequencer.test.ts",
   "tests/unit/push-loops.test.ts",
   "tests/unit/sequencer-property.test.ts",
   "tests/unit/pg-write-behind.test.ts",

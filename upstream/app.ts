@@ -54,7 +54,7 @@ import { StrategyRunner } from "./modules/follow/strategies.js";
 import { RankCheckpoints } from "./modules/follow/checkpoints.js";
 import multipart from "@fastify/multipart";
 import { createEngine } from "./modules/trading/engine.js";
-import { Sequencer } from "./platform/store/sequencer.js";
+import { Sequencer, SequencerStopped } from "./platform/store/sequencer.js";
 import { IdempotencySweep } from "./platform/idempotency.js";
 import { keyIndexOf } from "./platform/idempotency-index.js";
 import { loadKeyIndex } from "./platform/idempotency-store.js";
@@ -380,8 +380,18 @@ function buildServices(deps: {
   // A standby's clients get the leader's pushes through the broker; it serves snapshots only.
   startMarketPushes({ db, hub, feed, book: candles, publish: !standby });
   const money = moneyOf(db);
+  // Every write of the leader's state goes through it: users' commands, the tick's bookings.
+  const sequencer = standby
+    ? onLeaderOnly<Sequencer>()
+    : new Sequencer({
+        db,
+        onWriteFailure: deps.onWriteFailure,
+        transaction: (command) => money.transaction(command),
+      });
   // The order engine follows the feed's ticks and loads open and pending orders from the store.
-  const engine = standby ? onLeaderOnly<Engine>() : createEngine({ db, feed, money, log });
+  const engine = standby
+    ? onLeaderOnly<Engine>()
+    : createEngine({ db, feed, money, log, schedule: scheduleOn(sequencer, log) });
   // Copy trading mirrors the engine's events and follows the ticks after the engine has booked them.
   const copies = standby
     ? onLeaderOnly<CopyTrading>()
@@ -398,13 +408,7 @@ function buildServices(deps: {
     money,
     engine,
     copies,
-    sequencer: standby
-      ? onLeaderOnly<Sequencer>()
-      : new Sequencer({
-          db,
-          onWriteFailure: deps.onWriteFailure,
-          transaction: (command) => money.transaction(command),
-        }),
+    sequencer,
     deposits: new Deposits(db),
     withdrawals: new Withdrawals({
       db,
@@ -417,6 +421,20 @@ function buildServices(deps: {
       operatorOfToken: (token) => operatorOfToken(db, token),
     },
     ok: (req, data, msgKey = "ok") => ({ code: CODE_OK, msg: translate(req.lang, msgKey), data }),
+  };
+}
+
+/**
+ * Queues what the engine sets off on its own on the sequencer. Nobody waits for its answer: its
+ * bookings log their own failures; once the sequencer stopped (the node stops leading) a tick's
+ * bookings are left to the next leader, which books them on its first tick.
+ */
+function scheduleOn(sequencer: Sequencer, log: pino.Logger): (command: () => void) => void {
+  return (command) => {
+    sequencer.run(command).catch((err: unknown) => {
+      if (!(err instanceof SequencerStopped))
+        log.error({ err }, "a scheduled engine command failed");
+    });
   };
 }
 

@@ -286,7 +286,7 @@ describe("a copy", () => {
     });
     // A pending order is not a trade yet: nothing is copied.
     expect((await detail(u.token, r.data.id)).positions).toHaveLength(0);
-    s.feed!.set("EURUSD", target * 0.9999);
+    await s.tick("EURUSD", target * 0.9999);
     const d = await detail(u.token, r.data.id);
     expect(d.positions.map((p) => p.provider_order_id)).toEqual([pending.id]);
     expect(d.positions[0].Price).toBe(engine().liveOrder(pending.id)!.openPrice);
@@ -345,12 +345,12 @@ describe("a copy", () => {
     expect(d.positions, JSON.stringify(d.skipped)).toHaveLength(1);
     // 0.5 lots of EURUSD lose about 100 USD on a 0.2 % fall: more than 5 % of 1,000 USD, while the
     // margin level stays far above stop-out.
-    s.feed!.set("EURUSD", start * 0.998);
+    await s.tick("EURUSD", start * 0.998);
     const after = await detail(u.token, r.data.id);
     expect(after).toMatchObject({ status: "stopped", stop_reason: "stop_loss", open_positions: 0 });
     expect(after.closed[0].CloseReason).toBe("copy_stop_loss");
-    s.feed!.set("EURUSD", start * 0.997);
-    s.feed!.set("EURUSD", start);
+    await s.tick("EURUSD", start * 0.997);
+    await s.tick("EURUSD", start);
     expect(ledgerKinds(u.id).map((x) => x.kind)).toEqual(["copy_in", "copy_out"]);
     expect(copyFloorMicro(1000e6, 5)).toBe(950e6);
     closeProviderPositions();
@@ -393,7 +393,7 @@ describe("one person's accounts", () => {
 describe("taking money back", () => {
   it("takes back at most what is invested, so the copy stop-loss keeps acting", async () => {
     const { u, r, start } = await copyOneTrade({ stopLossPct: 50 });
-    s.feed!.set("EURUSD", start * 1.005);
+    await s.tick("EURUSD", start * 1.005);
     closeProviderPositions();
     const won = await detail(u.token, r.data.id);
     expect(won.open_positions).toBe(0);

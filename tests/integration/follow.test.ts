@@ -31,12 +31,14 @@ afterAll(async () => {
 });
 
 /** Moves every traded instrument by `factor` and runs one strategy step. */
-function step(factor: number): void {
+/** Moves every strategy's market by `factor`, then the strategies; waits for what both set off. */
+async function step(factor: number): Promise<void> {
   for (const code of new Set(STRATEGIES.flatMap((d) => d.codes))) {
     const q = s.feed!.quote(code)!;
-    s.feed!.set(code, q.price * factor);
+    await s.tick(code, q.price * factor);
   }
   s.up.strategies!.runStep();
+  await s.settled();
 }
 
 interface Row {
@@ -120,7 +122,7 @@ describe("strategy traders", () => {
   it("trade through the order engine, and follow/list's figures equal the closed positions'", async () => {
     // Rising, then falling, then rising prices: trend, mean-reversion and breakout traders all act.
     const moves = [1.001, 1.002, 1.001, 0.998, 0.997, 0.999, 1.003, 1.002, 0.996, 1.004];
-    for (let i = 0; i < 4; i++) for (const m of moves) step(m);
+    for (let i = 0; i < 4; i++) for (const m of moves) await step(m);
     const rows = closedRows();
     expect(rows.length).toBeGreaterThan(10);
     expect(new Set(rows.map((r) => r.name)).size).toBe(STRATEGIES.length);
@@ -182,7 +184,8 @@ describe("strategy traders", () => {
     // A position of a listed trader closed by the engine: the next request counts it.
     const before = closedRows().length;
     const moves = [1.004, 0.994, 1.006, 0.993, 1.005, 0.995];
-    for (let i = 0; i < 5 && closedRows().length === before; i++) for (const m of moves) step(m);
+    for (let i = 0; i < 5 && closedRows().length === before; i++)
+      for (const m of moves) await step(m);
     expect(closedRows().length).toBeGreaterThan(before);
     expect(trades(await list())).toBe(closedRows().length);
   });

@@ -83,6 +83,14 @@ export interface Server {
   store: UpstreamStore;
   /** The manual price feed, when started with `manualFeed: true` (else null: the simulator). */
   feed: ManualFeed | null;
+  /**
+   * Moves the manual feed's price of `code` and waits until what the tick set off (its TP/SL,
+   * pending and stop-out bookings, copy trading's stop-losses: commands of the sequencer) is
+   * written and announced.
+   */
+  tick(code: string, price: number): Promise<void>;
+  /** Waits until every command queued on the leader's sequencer so far is written and answered. */
+  settled(): Promise<void>;
   get<T = any>(p: string, opts?: RequestOptions): Promise<Env<T>>;
   post<T = any>(
     p: string,
@@ -184,6 +192,12 @@ export async function startUpstream(opts: StartOptions = {}): Promise<Server> {
     dir,
     store,
     feed,
+    async tick(code, price) {
+      if (!feed) throw new Error("tick needs the manual feed (manualFeed: true)");
+      feed.set(code, price);
+      await up.ctx.sequencer.idle();
+    },
+    settled: () => up.ctx.sequencer.idle(),
     get: (p, o) => getEnv(base, p, o),
     post: (p, body, o) => postEnv(base, p, body, o),
     async setting(key, value) {

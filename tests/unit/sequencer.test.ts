@@ -18,6 +18,7 @@ import { closeConnectionPairs, testDialect, twoConnections } from "../support/te
 import { failingCommits } from "../support/failing-store.js";
 import { expectChanges } from "../../upstream/platform/store/expect-changes.js";
 import { until } from "../support/wait.js";
+import { heldWrites } from "../support/held-writes.js";
 
 afterEach(closeConnectionPairs);
 
@@ -52,28 +53,6 @@ function killable() {
   const seq = new Sequencer({ db, onWriteFailure: (e) => failures.push(e), maxBatchMs: 60_000 });
   const pid = (db.prepare("SELECT pg_backend_pid() AS pid").get() as { pid: number }).pid;
   return { db, other, seq, failures, pid };
-}
-
-/**
- * The store with each batch held as written-later (batchWrites) until the test releases it, or
- * fails it: the batches in flight at once, and the order they are answered in, are the test's.
- */
-function heldWrites(db: DB) {
-  const held: Array<(err?: Error) => void> = [];
-  const store = new Proxy(db, {
-    get(target, prop) {
-      if (prop === "batchWrites")
-        return (fn: () => void) => {
-          fn();
-          return new Promise<void>((resolve, reject) =>
-            held.push((err) => (err ? reject(err) : resolve())),
-          );
-        };
-      const v = Reflect.get(target, prop, target) as unknown;
-      return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-    },
-  });
-  return { store, held };
 }
 
 /** A few turns of the event loop: what the sequencer would do next, it has done. */

@@ -510,15 +510,28 @@ export class CopyTrading {
    * After a tick: a copy whose equity reached its floor closes every copied position and ends, once.
    * Between ticks only its own events move a copy's equity (a fill's fee, a close, a transfer), and
    * each of those checks it too (checkFloorOf), so a live copy is above its floor after every step.
+   * The tick only picks the copies near their floor by the float figures; their exact check and end
+   * run as the engine's own command (engine.schedule: after the tick's bookings, in the sequencer).
    */
   private checkStopLosses(): void {
-    for (const c of [...this.live.values()]) {
-      if (!this.live.has(c.id)) continue;
+    const near: CopyRow[] = [];
+    for (const c of this.live.values()) {
       // Only open positions move a copy's equity on a tick (read from memory, no store call).
       if (this.engine.openPositionCount(c.account_id) === 0) continue;
       // Far above its floor by the float figures: no exact figure needed (most copies, most ticks).
       const floor = copyFloorMicro(c.invested_micro, c.stop_loss_pct);
-      if (this.engine.clearlyAboveMicro(c.account_id, floor)) continue;
+      if (!this.engine.clearlyAboveMicro(c.account_id, floor)) near.push(c);
+    }
+    if (near.length > 0) this.engine.schedule(() => this.endAtFloors(near.map((c) => c.id)));
+  }
+
+  /** The exact floor check of copies a tick found near their floor (each still live, once). */
+  private endAtFloors(near: readonly number[]): void {
+    for (const id of near) {
+      // Ended since the tick (by this check of an earlier tick, or by its follower): nothing to do;
+      // changed since (paused, funds added): checked as it is now.
+      const c = this.live.get(id);
+      if (!c) continue;
       const equity = this.engine.heldEquityMicro(c.account_id);
       if (equity !== null) this.endAtFloor(c, equity);
     }

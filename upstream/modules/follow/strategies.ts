@@ -247,14 +247,19 @@ export class StrategyRunner {
     for (const def of STRATEGIES) {
       const userId = this.ids.get(def.name);
       if (userId === undefined) continue;
-      try {
-        this.act(def, userId);
-      } catch (err) {
-        // A closed market or a stale quote refuses an order: the trader tries again next step.
-        if (err instanceof DomainError)
-          this.o.log.debug({ err, trader: def.name }, "strategy order refused");
-        else this.o.log.warn({ err, trader: def.name }, "strategy step failed");
-      }
+      // A trader's orders are commands like a user's: on the leader, of its sequencer.
+      this.o.engine.schedule(() => this.actOrLog(def, userId));
+    }
+  }
+
+  private actOrLog(def: StrategyDef, userId: number): void {
+    try {
+      this.act(def, userId);
+    } catch (err) {
+      // A closed market or a stale quote refuses an order: the trader tries again next step.
+      if (err instanceof DomainError)
+        this.o.log.debug({ err, trader: def.name }, "strategy order refused");
+      else this.o.log.warn({ err, trader: def.name }, "strategy step failed");
     }
   }
 

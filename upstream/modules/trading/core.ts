@@ -38,6 +38,11 @@ export class EngineCore {
    * accounts; copy trading tells it, engine.setSameOwner): none by default.
    */
   sameOwner: (userId: number) => readonly number[] = () => [];
+  /**
+   * Where what the engine decides on its own (a tick's bookings) is written: queued as a command of
+   * the leader's sequencer (EngineOptions.schedule), or, when null, at once in its own transaction.
+   */
+  schedule: ((command: () => void) => void) | null = null;
 
   constructor(
     readonly db: DB,

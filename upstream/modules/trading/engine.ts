@@ -79,6 +79,12 @@ export interface EngineOptions {
   /** The money service of the store (default: moneyOf(db)). */
   money?: MoneyService;
   log?: Logger;
+  /**
+   * Queues a command the engine sets off on its own (a tick's bookings; copy trading's stop-loss
+   * ends) to be run and written like a user's: the leader passes its sequencer's. Without it, such
+   * a command runs at once in its own transaction (one engine on its own, as the benches run it).
+   */
+  schedule?: (command: () => void) => void;
 }
 
 export class Engine {
@@ -97,6 +103,7 @@ export class Engine {
       warn: (o, m) => console.warn(m, o),
     };
     this.core = new EngineCore(opts.db, opts.money ?? moneyOf(opts.db), log);
+    this.core.schedule = opts.schedule ?? null;
     this.events = this.core.events;
     this.ticks = new Ticks(this.core);
     // The feed first: loaded positions are marked at its prices as they enter the book, so the
@@ -309,6 +316,17 @@ export class Engine {
   }
 
   // ---------------------------------------------------------------- the tick
+
+  /**
+   * Runs `command` as the engine runs what it sets off on its own (EngineOptions.schedule): queued
+   * on the leader's sequencer, or at once. For the listeners of the ticks that write (copy trading's
+   * stop-loss ends), so that their writes follow the tick's bookings in the same order.
+   */
+  schedule(command: () => void): void {
+    const s = this.core.schedule;
+    if (s) s(command);
+    else command();
+  }
 
   /** Marks to market the instruments that ticked, then books TP/SL, pending activations and stop-outs. */
   onTick(changed: Quote[]): void {

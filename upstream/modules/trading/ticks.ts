@@ -3,6 +3,12 @@
  * collecting take-profit / stop-loss hits and the pending orders each price reaches, then books
  * them, and the stop-out of every account the tick touched, as one booking group (one commit).
  * When the group fails it rolls back whole and each booking is retried in its own transaction.
+ *
+ * Where the engine has a scheduler (the leader's sequencer, EngineCore.schedule), what a tick
+ * reached is booked as a command of the next batch, like any user's command: the store is never
+ * written around the sequencer, and a tick that closes many stops does not hold the event loop on
+ * it. What the tick collected is kept by value (Reached) until then, and each booking checks again
+ * that its order is still in the state the tick saw (a command before it may have closed it).
  */
 import assert from "node:assert/strict";
 import type { Quote } from "../market/feed.js";
@@ -10,7 +16,7 @@ import { MICRO } from "../money/decimal.js";
 import type { Account, Book, Pos, StopHits } from "./book.js";
 import { activate, closePosition, stopOut } from "./booking.js";
 import type { EngineCore } from "./core.js";
-import { ST_OPEN, ST_PENDING, pendingReached } from "./orders.js";
+import { ST_OPEN, ST_PENDING, pendingReached, type CloseReason } from "./orders.js";
 import { marginLevelPct } from "./risk.js";
 
 export class Ticks {
@@ -28,11 +34,30 @@ export class Ticks {
       this.mark(changed);
       // Most ticks book nothing: no transaction then.
       const stopOutPct = this.core.settings().stopOutPct;
-      if (this.hits.pos.length > 0 || this.actPos.length > 0 || this.anyAtStopOut(stopOutPct))
-        this.bookAll(stopOutPct);
+      if (this.hits.pos.length > 0 || this.actPos.length > 0 || this.anyAtStopOut(stopOutPct)) {
+        const reached = this.reached();
+        const schedule = this.core.schedule;
+        if (schedule) schedule(() => this.bookAll(reached));
+        else this.bookAll(reached);
+      }
     } finally {
       this.clear();
     }
+  }
+
+  /** What the tick reached, by value: its scratch lists are emptied for the next tick. */
+  private reached(): Reached {
+    const { list, touchedList, touchedN } = this.core.held.accts;
+    const touched: Account[] = [];
+    for (let k = 0; k < touchedN; k++) touched.push(list[touchedList[k]]);
+    return {
+      hitPos: [...this.hits.pos],
+      hitPrice: [...this.hits.price],
+      hitReason: [...this.hits.reason],
+      actPos: [...this.actPos],
+      actPrice: [...this.actPrice],
+      touched,
+    };
   }
 
   /**
@@ -89,15 +114,17 @@ export class Ticks {
     }
   }
 
-  /** Books the tick's hits as one group; when it fails, each booking on its own. */
-  private bookAll(stopOutPct: number): void {
+  /** Books what a tick reached as one group; when it fails, each booking on its own. */
+  private bookAll(r: Reached): void {
+    // The level as set when the booking runs (an operator may have changed it since the tick).
+    const stopOutPct = this.core.settings().stopOutPct;
     try {
-      this.core.tx.atomically(() => this.settle(stopOutPct, false));
+      this.core.tx.atomically(() => this.settle(r, stopOutPct, false));
     } catch (err) {
       // The group rolled back as a whole (store and memory); each booking then gets its own
       // transaction, so one failing order cannot hold back the others.
       this.core.log.error({ err }, "tick bookings rolled back as a group; booking them one by one");
-      this.settle(stopOutPct, true);
+      this.settle(r, stopOutPct, true);
     }
   }
 
@@ -107,9 +134,10 @@ export class Ticks {
    * (`isolated` false): inside the caller's one transaction, the first failure aborts the group.
    * Isolated: each booking in its own transaction, a failure logged and the rest booked.
    */
-  private settle(stopOutPct: number, isolated: boolean): void {
+  private settle(r: Reached, stopOutPct: number, isolated: boolean): void {
     const core = this.core;
-    const accts = core.held.accts;
+    // The accounts the tick touched, then those its bookings touched: each checked for stop-out.
+    const touched = new Set(r.touched);
     const book = (what: string, ref: object, fn: () => void): void => {
       if (!isolated) return fn();
       try {
@@ -118,27 +146,27 @@ export class Ticks {
         core.log.error({ err, ...ref }, `${what} failed`);
       }
     };
-    const hits = this.hits;
-    for (let i = 0; i < hits.pos.length; i++) {
-      const pos = hits.pos[i];
+    for (let i = 0; i < r.hitPos.length; i++) {
+      const pos = r.hitPos[i];
       if (pos.status !== ST_OPEN || pos.slot < 0) continue;
       // Like a pending order, a stop reached while its market is closed waits for an open tick.
       if (core.pricing.feed && !core.pricing.feed.isOpen(pos.inst.id)) continue;
       book("TP/SL close", { order: pos.id }, () => {
-        closePosition(core, pos, hits.price[i], hits.reason[i]);
-        accts.markTouched(pos.acc);
+        closePosition(core, pos, r.hitPrice[i], r.hitReason[i]);
+        touched.add(pos.acc);
+        core.held.markDirty(pos.acc);
       });
     }
-    for (let i = 0; i < this.actPos.length; i++) {
-      const pos = this.actPos[i];
+    for (let i = 0; i < r.actPos.length; i++) {
+      const pos = r.actPos[i];
       if (pos.status !== ST_PENDING || pos.slot < 0) continue;
       book("pending activation", { order: pos.id }, () => {
-        activate(core, pos, this.actPrice[i]);
-        accts.markTouched(pos.acc);
+        activate(core, pos, r.actPrice[i]);
+        touched.add(pos.acc);
+        core.held.markDirty(pos.acc);
       });
     }
-    for (let k = 0; k < accts.touchedN; k++) {
-      const a = accts.list[accts.touchedList[k]];
+    for (const a of touched) {
       if (this.atStopOut(a, stopOutPct))
         book("stop-out", { user: a.userId }, () => stopOut(core, a, stopOutPct));
     }
@@ -186,6 +214,19 @@ export class Ticks {
     for (let k = 0; k < accts.touchedN; k++) accts.touched[accts.touchedList[k]] = 0;
     accts.touchedN = 0;
   }
+}
+
+/**
+ * What one tick reached, kept by value until it is booked: TP/SL hits with the price and reason
+ * of each, pending orders with the price that reached each, and the accounts the tick marked.
+ */
+interface Reached {
+  hitPos: Pos[];
+  hitPrice: number[];
+  hitReason: CloseReason[];
+  actPos: Pos[];
+  actPrice: number[];
+  touched: Account[];
 }
 
 /** Sorts a[from..] by order id in place (the reached pending orders of one book: few). */

@@ -126,6 +126,8 @@ export class Sequencer {
   private inFlight = 0;
   /** Settles once the last batch handed to the store has settled (its commands answered). */
   private lastSettled: Promise<void> = Promise.resolve();
+  /** Settles once the last command queued has been answered or refused (idle). */
+  private lastQueued: Promise<void> = Promise.resolve();
   private readonly maxCommands: number;
   private readonly maxMs: number;
   private readonly maxInFlight: number;
@@ -145,10 +147,30 @@ export class Sequencer {
    */
   run<T>(command: () => T): Promise<T> {
     if (this.stopped) return Promise.reject(this.stopped);
-    return new Promise<T>((resolve, reject) => {
+    const answer = new Promise<T>((resolve, reject) => {
       this.queue.push({ command, resolve: resolve as (v: unknown) => void, reject });
       this.schedule();
     });
+    this.lastQueued = answer.then(
+      () => undefined,
+      () => undefined,
+    );
+    return answer;
+  }
+
+  /**
+   * Settles once every command queued before it, and every command those queued in turn (a tick's
+   * bookings, what their events set off), has been answered or refused: for a reader that must see
+   * what the engine set off on its own (a test that moves the market, then reads the store).
+   */
+  async idle(): Promise<void> {
+    let last: Promise<void>;
+    do {
+      last = this.lastQueued;
+      await last;
+      // The answers' own continuations (events, pushes) may queue more.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    } while (last !== this.lastQueued);
   }
 
   /** Commands queued and not yet in a batch. */
