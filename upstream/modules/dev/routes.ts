@@ -50,6 +50,9 @@ function registerPriceSetter(app: FastifyInstance, ctx: AppContext): void {
     if (!feed?.set || !feed.instrument?.(code))
       throw new DomainError("market.invalid_forex_id", CODE_FAIL);
     const q = feed.set(code, Number(price));
+    // Answered once what the tick set off (its stops, pending fills, stop-outs: commands of the
+    // sequencer) is written and announced, so the caller reads the market as it now stands.
+    await ctx.sequencer.idle();
     return ctx.ok(req, { code: q.code, price: q.price, time: q.time });
   });
 }
