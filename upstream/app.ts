@@ -387,6 +387,8 @@ function buildServices(deps: {
         db,
         onWriteFailure: deps.onWriteFailure,
         transaction: (command) => money.transaction(command),
+        onFollowUpError: (err) =>
+          log.error({ err }, "a command's follow-up failed and was rolled back"),
       });
   // The order engine follows the feed's ticks and loads open and pending orders from the store.
   const engine = standby

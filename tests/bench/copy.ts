@@ -4,18 +4,20 @@
  * WAL, synchronous=FULL, as the product runs) and on PostgreSQL (Debian's server, fsync on, as
  * `npm run cluster` runs it), in the same run. BENCH_STORES=sqlite or postgres runs one.
  *
- * In process, over the store's own interface: the order engine, the copy service and a manual
- * feed, as the leader runs them. Each copier is an account with 1,000 USD that copies the provider
- * with 500 USD (proportional, multiplier 1, copy stop-loss 95 % so that none ends). Then
- * BENCH_TRIALS times (default 10): the provider opens 1 lot of EURUSD at market, and
- * - fill -> last copy: from the provider's committed fill (a listener on the engine's orderPlaced
- *   event, registered before the copy service's) to the return of its submit, when every copy's
- *   position is committed (mirroring is synchronous): p50, p99, max;
+ * In process, over the store's own interface: the order engine, the copy service, the sequencer
+ * (with SQLite's batches synced off the event loop, as the upstream runs a SQLite file) and a
+ * manual feed, as the leader runs them. Each copier is an account with 1,000 USD that copies the
+ * provider with 500 USD (proportional, multiplier 1, copy stop-loss 95 % so that none ends). Then
+ * BENCH_TRIALS times (default 10): the provider opens 1 lot of EURUSD at market, a command of the
+ * sequencer, and
+ * - fill -> last copy: from the provider's command entering the sequencer to its answer, which
+ *   comes once the batch holding its fill and every copy's mirrored position (a follow-up command
+ *   of the same batch) is durable: p50, p99, max;
  * - every copy took the trade (copy_trades rows with an order): checked, not assumed;
  * - the tick while the copies hold their positions: one tick of EURUSD marks every copied position
  *   and runs the copy stop-loss check (p50, p99 over BENCH_TICKS ticks, default 20), against the
  *   same tick with no copy open;
- * - the provider closes: the time to the last copy's close.
+ * - the provider closes (a command too): the time to its answer, every copy closed with it.
  * Goals: 1,000 copies within 250 ms and 10,000 within 2 s, fill to last copy, and the tick for
  * everyone else never delayed by more than that.
  */
@@ -24,7 +26,9 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { startPostgres } from "../../scripts/services/postgres.js";
-import { openStore } from "../../upstream/platform/db.js";
+import { openStore, type SqliteDb } from "../../upstream/platform/db.js";
+import { Sequencer } from "../../upstream/platform/store/sequencer.js";
+import { syncLater } from "../../upstream/platform/store/sqlite-wal-sync.js";
 import { makeCopiers, providerBuys } from "./copiers.js";
 import { CopyTrading } from "../../upstream/modules/copy/service.js";
 import { fundProvider } from "../../upstream/modules/follow/strategies.js";
@@ -77,19 +81,20 @@ function ticks(feed: ManualFeed, base: number, count: number): number[] {
   return out;
 }
 
-function onStore(store: string, where: string, copies: number): Figures {
+async function onStore(store: string, where: string, copies: number): Promise<Figures> {
   const db = openStore(where);
+  if (db.dialect === "sqlite") syncLater(db as SqliteDb);
   const feed = createManualFeed(db, { alwaysOpen: true });
   const money = moneyOf(db);
-  const engine = new Engine({ db, feed, money, log: quiet });
-  let filledAt = 0;
+  const seq = new Sequencer({
+    db,
+    onWriteFailure: (err) => {
+      throw err;
+    },
+    transaction: (command) => money.transaction(command),
+  });
+  const engine = new Engine({ db, feed, money, log: quiet, schedule: (c) => void seq.run(c) });
   let provider = -1;
-  engine.events.on("orderPlaced", (e) => {
-    if (e.userId === provider && !e.pending) filledAt = performance.now();
-  });
-  engine.events.on("positionsClosed", (e) => {
-    if (e.userId === provider) filledAt = performance.now();
-  });
   const copying = new CopyTrading({ db, money, engine, feed, log: quiet });
   try {
     const base = feed.quote("EURUSD")!.price;
@@ -105,8 +110,9 @@ function onStore(store: string, where: string, copies: number): Figures {
     let copied = 0;
     for (let t = 0; t < TRIALS; t++) {
       feed.set("EURUSD", base);
-      const o = providerBuys(engine, feed, provider);
-      fill.push(performance.now() - filledAt);
+      const sent = performance.now();
+      const o = await seq.run(() => providerBuys(engine, feed, provider));
+      fill.push(performance.now() - sent);
       copied += (
         db
           .prepare(
@@ -115,8 +121,9 @@ function onStore(store: string, where: string, copies: number): Figures {
           .get(o.id) as { n: number }
       ).n;
       if (t === 0) open.push(...ticks(feed, base, TICKS));
-      engine.close(provider, o.id);
-      close.push(performance.now() - filledAt);
+      const closing = performance.now();
+      await seq.run(() => engine.close(provider, o.id));
+      close.push(performance.now() - closing);
     }
     return {
       store,
@@ -162,12 +169,13 @@ async function main(): Promise<void> {
   const figures: Figures[] = [];
   try {
     if (STORES.includes("sqlite"))
-      for (const n of SIZES) figures.push(onStore("SQLite", path.join(dir, `copy-${n}.sqlite`), n));
+      for (const n of SIZES)
+        figures.push(await onStore("SQLite", path.join(dir, `copy-${n}.sqlite`), n));
     if (STORES.includes("postgres")) {
       const pg = await startPostgres({ durable: true, logFile: path.join(dir, "postgres.log") });
       try {
         for (const n of SIZES)
-          figures.push(onStore("PostgreSQL", await pg.createDatabase(`bench_copy_${n}`), n));
+          figures.push(await onStore("PostgreSQL", await pg.createDatabase(`bench_copy_${n}`), n));
       } finally {
         await pg.stop();
       }

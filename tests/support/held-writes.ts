@@ -3,7 +3,12 @@
  * each one, or fails it: which batches are in flight at once, and the order they are answered in,
  * are the test's to choose.
  */
-import type { DB } from "../../upstream/platform/db.js";
+import { openStore, type DB } from "../../upstream/platform/db.js";
+import { Sequencer } from "../../upstream/platform/store/sequencer.js";
+import { createManualFeed } from "../../upstream/modules/market/manual-feed.js";
+import { moneyOf } from "../../upstream/modules/money/service.js";
+import { Engine } from "../../upstream/modules/trading/engine.js";
+import { newTestStoreWhere } from "./test-store.js";
 
 export function heldWrites(db: DB): { store: DB; held: Array<(err?: Error) => void> } {
   const held: Array<(err?: Error) => void> = [];
@@ -21,4 +26,33 @@ export function heldWrites(db: DB): { store: DB; held: Array<(err?: Error) => vo
     },
   });
   return { store, held };
+}
+
+/**
+ * A leader's engine as the upstream wires it (its own commands scheduled on the sequencer, every
+ * command run in the money service's transaction) over a new store whose batches the test
+ * releases (heldWrites), on the manual feed with its markets open. `close` ends it all.
+ */
+export function heldLeader() {
+  const db = openStore(newTestStoreWhere());
+  const { store, held } = heldWrites(db);
+  const money = moneyOf(store);
+  const seq = new Sequencer({
+    db: store,
+    onWriteFailure: (err) => {
+      throw err;
+    },
+    // No time cap: a slow machine must not split a test's batch.
+    maxBatchMs: 60_000,
+    transaction: (command) => money.transaction(command),
+  });
+  const feed = createManualFeed(store, { alwaysOpen: true });
+  const log = { error: (o: unknown) => console.error(o), warn: () => {} };
+  const engine = new Engine({ db: store, feed, money, log, schedule: (c) => void seq.run(c) });
+  const close = () => {
+    engine.stop();
+    feed.stop();
+    db.close();
+  };
+  return { db, store, held, money, seq, feed, engine, log, close };
 }

@@ -167,7 +167,7 @@ describe("copy trading property", () => {
             });
             fills.set(orderId, moment);
           };
-          engine.events.on("orderPlaced", (e) => !e.pending && record(e.userId, e.orderId));
+          engine.decided.on("orderPlaced", (e) => !e.pending && record(e.userId, e.orderId));
           const copying = new CopyTrading({ db, money, engine, feed, log });
           let provider = 0;
           let users: number[] = [];

@@ -11,6 +11,7 @@ import {
   Sequencer,
   SequencerStopped,
   afterBatch,
+  afterCommand,
   afterCommit,
 } from "../../upstream/platform/store/sequencer.js";
 import { DomainError } from "../../upstream/platform/errors.js";
@@ -87,6 +88,50 @@ describe("the sequencer", () => {
     await Promise.all([first, third]);
     expect(answered).toEqual([1, 2, 3]);
     expect(seq.stats.batches).toBe(3);
+  });
+
+  it("a command's follow-ups run in its batch once it succeeded, each rolled back alone, before its answer", async () => {
+    const { db, other } = twoConnections();
+    const followUpErrors: unknown[] = [];
+    const seq = new Sequencer({
+      db,
+      onWriteFailure: () => undefined,
+      maxBatchMs: 60_000,
+      onFollowUpError: (e) => followUpErrors.push(e),
+    });
+    const seenAtAnswer: string[][] = [];
+    const fired: string[] = [];
+    const withFollowUps = seq.run(() => {
+      writeRow(db, 1)();
+      afterCommand(db, () => {
+        writeRow(db, 2)();
+        afterCommit(db, () => fired.push("follow-up committed"));
+      });
+      afterCommand(db, () => {
+        writeRow(db, 3)();
+        throw new Error("a follow-up that fails");
+      });
+      afterCommit(db, () => fired.push("command committed"));
+      return 1;
+    });
+    const refused = seq.run(() => {
+      afterCommand(db, () => void writeRow(db, 5)());
+      writeRow(db, 4)();
+      throw new DomainError("refused", 0);
+    });
+    const answer = await withFollowUps.then((v) => {
+      seenAtAnswer.push(committedRows(other));
+      return v;
+    });
+    await expect(refused).rejects.toBeInstanceOf(DomainError);
+    expect(answer).toBe(1);
+    // One batch: the command, its first follow-up; the failed follow-up and the refused command
+    // (with its follow-up, which never ran) left nothing.
+    expect(seq.stats.batches).toBe(1);
+    expect(seenAtAnswer).toEqual([["seq-1", "seq-2"]]);
+    expect(fired).toEqual(["command committed", "follow-up committed"]);
+    expect(followUpErrors).toHaveLength(1);
+    expect(String(followUpErrors[0])).toMatch(/a follow-up that fails/);
   });
 
   it("a batch decided after one that fails is not answered, even when it was itself written", async () => {

@@ -7,50 +7,21 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { ORDER_MODE, ORDER_STATUS, ORDER_TYPE, type CloseReason } from "@contract/enums";
-import { openStore, type DB } from "../../upstream/platform/db.js";
-import { Sequencer } from "../../upstream/platform/store/sequencer.js";
-import { createManualFeed, type ManualFeed } from "../../upstream/modules/market/manual-feed.js";
-import { moneyOf } from "../../upstream/modules/money/service.js";
 import { dec } from "../../upstream/modules/money/decimal.js";
-import { Engine } from "../../upstream/modules/trading/engine.js";
-import { newTestStoreWhere } from "../support/test-store.js";
-import { heldWrites } from "../support/held-writes.js";
+import { heldLeader } from "../support/held-writes.js";
 import { until } from "../support/wait.js";
 import { newUser } from "./engine-helpers.js";
 
-const quiet = { error: (o: unknown) => console.error(o), warn: () => {} };
-const opened: Array<{ engine: Engine; feed: ManualFeed; db: DB }> = [];
+const opened: Array<() => void> = [];
 
 afterEach(() => {
-  for (const o of opened.splice(0)) {
-    o.engine.stop();
-    o.feed.stop();
-    o.db.close();
-  }
+  for (const close of opened.splice(0)) close();
 });
 
 /** An engine whose own commands go to a sequencer over a store whose batches the test releases. */
 function leader() {
-  const db = openStore(newTestStoreWhere());
-  const { store, held } = heldWrites(db);
-  const money = moneyOf(store);
-  const seq = new Sequencer({
-    db: store,
-    onWriteFailure: (err) => {
-      throw err;
-    },
-    maxBatchMs: 60_000,
-    transaction: (command) => money.transaction(command),
-  });
-  const feed = createManualFeed(store, { alwaysOpen: true });
-  const engine = new Engine({
-    db: store,
-    feed,
-    money,
-    log: quiet,
-    schedule: (command) => void seq.run(command),
-  });
-  opened.push({ engine, feed, db });
+  const { db, store, held, money, seq, feed, engine, close } = heldLeader();
+  opened.push(close);
   const closes: Array<{ id: number; reason: CloseReason }> = [];
   engine.events.on("positionsClosed", (e) => {
     for (const id of e.orderIds) closes.push({ id, reason: e.reason });

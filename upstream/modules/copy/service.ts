@@ -106,7 +106,9 @@ export class CopyTrading {
     this.idem = new Idempotency(d.db);
     for (const c of liveCopies(d.db)) this.remember(c);
     d.engine.setSameOwner((accountId) => this.sameOwner(accountId));
-    const ev = d.engine.events;
+    // Mirroring writes: it follows a provider's command inside the same batch (engine.decided),
+    // so that its writes go with the batch's, before the provider's answer.
+    const ev = d.engine.decided;
     this.unsubscribe.push(
       ev.on("orderPlaced", (e) => {
         if (!e.pending) this.onProviderFill(e.userId, e.orderId);

@@ -31,6 +31,13 @@ export class EngineCore {
   readonly tradeSettings: TradeSettings;
   readonly idem: Idempotency;
   readonly events: EngineEvents;
+  /**
+   * The same events once the command that caused them succeeded, inside the sequencer's batch (a
+   * follow-up command of the same batch, store/sequencer.ts afterCommand): for listeners that
+   * write (copy trading's mirroring), so that what they write is decided and written with the
+   * batch, before its answers. Outside a batch they come at once after the commit.
+   */
+  readonly decided: EngineEvents;
   readonly tx: Transactions;
   readonly held: Holdings;
   /**
@@ -55,7 +62,10 @@ export class EngineCore {
     this.specs = new InstrumentSpecs(db);
     this.tradeSettings = new TradeSettings(db);
     this.idem = new Idempotency(db);
-    this.tx = new Transactions(db, money, this.events);
+    this.decided = new EngineEvents((err, event) =>
+      log.error({ err, event }, "engine event listener failed"),
+    );
+    this.tx = new Transactions(db, money, this.events, this.decided);
     this.held = new Holdings(this.pricing, (step) => this.tx.undoable(step));
   }
 

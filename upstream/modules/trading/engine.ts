@@ -89,8 +89,10 @@ export interface EngineOptions {
 
 export class Engine {
   readonly db: DB;
-  /** What the engine announces (events.ts). */
+  /** What the engine announces (events.ts), once committed. */
   readonly events: EngineEvents;
+  /** The same, once the command that caused it succeeded, inside its batch (EngineCore.decided). */
+  readonly decided: EngineEvents;
   private readonly core: EngineCore;
   private readonly ticks: Ticks;
   private unsubscribeFeed: (() => void) | null = null;
@@ -105,6 +107,7 @@ export class Engine {
     this.core = new EngineCore(opts.db, opts.money ?? moneyOf(opts.db), log);
     this.core.schedule = opts.schedule ?? null;
     this.events = this.core.events;
+    this.decided = this.core.decided;
     this.ticks = new Ticks(this.core);
     // The feed first: loaded positions are marked at its prices as they enter the book, so the
     // hot path's floating figures (the quick margin check, the stop-out scan) hold from the start.

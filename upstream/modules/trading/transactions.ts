@@ -6,11 +6,13 @@
  * Inside the sequencer's batch (platform/store/sequencer.ts) a command's transaction and a booking
  * group are savepoints of the batch's transaction: a failure still rolls back store and memory of
  * that command together, and its events wait for the batch's commit (afterCommit), not for the
- * savepoint's release.
+ * savepoint's release. The same events reach `decided`'s listeners as soon as the command
+ * succeeded, as follow-up commands of the same batch (afterCommand): outside a batch, at once
+ * after the commit, before the other listeners.
  */
 import assert from "node:assert/strict";
 import type { DB } from "../../platform/db.js";
-import { afterCommit, inBatch } from "../../platform/store/sequencer.js";
+import { afterCommand, afterCommit, inBatch } from "../../platform/store/sequencer.js";
 import type { MoneyService } from "../money/service.js";
 import type { EngineEventMap, EngineEventName, EngineEvents } from "./events.js";
 
@@ -29,6 +31,8 @@ export class Transactions {
     private readonly db: DB,
     private readonly money: MoneyService,
     private readonly events: EngineEvents,
+    /** The same events, once the command that caused them succeeded (see EngineCore.decided). */
+    private readonly decided: EngineEvents,
   ) {}
 
   /** Runs fn in one transaction of the money service (a rollback re-announces the balances). */
@@ -56,7 +60,7 @@ export class Transactions {
     }
     this.group = null;
     assert(!this.db.inTransaction || inBatch(this.db), "the group committed");
-    for (const e of g.events) afterCommit(this.db, e);
+    for (const e of g.events) e();
   }
 
   /** Records the inverse of an in-memory change while a booking group is under way. */
@@ -66,11 +70,15 @@ export class Transactions {
 
   /** Announces an event: at once outside a group, after the group's commit inside one. */
   emit<K extends EngineEventName>(name: K, e: EngineEventMap[K]): void {
+    const announce = () => {
+      afterCommand(this.db, () => this.decided.emit(name, e));
+      afterCommit(this.db, () => this.events.emit(name, e));
+    };
     if (this.group) {
-      this.group.events.push(() => this.events.emit(name, e));
+      this.group.events.push(announce);
       return;
     }
     assert(!this.db.inTransaction || inBatch(this.db), `event ${name} emitted before the commit`);
-    afterCommit(this.db, () => this.events.emit(name, e));
+    announce();
   }
 }

@@ -53,6 +53,8 @@ interface Pending {
 interface OpenBatch {
   committed: (() => void)[];
   current: (() => void)[] | null;
+  /** The current command's follow-ups (afterCommand), run once it succeeded. */
+  followUps: (() => void)[] | null;
   /** Run when the batch ended, whatever became of it and of its commands (afterBatch). */
   ended: (() => void)[];
 }
@@ -68,6 +70,21 @@ export function afterCommit(db: DB, fn: () => void): void {
   if (!b) return fn();
   assert(b.current !== null, "afterCommit inside a batch but outside its commands");
   b.current.push(fn);
+}
+
+/**
+ * Runs `fn` once the current command succeeded, as a command of its own in the same batch (its
+ * own savepoint; its afterCommit hooks run at the batch's commit, before the batch's answers);
+ * at once when no batch is open (after the transaction that called it, as afterCommit). For what a
+ * command's outcome sets off that must be decided before its answer, without holding the event
+ * loop on the store (copy trading's mirroring of a provider's order). A follow-up that fails is
+ * rolled back alone: the command it follows keeps its outcome.
+ */
+export function afterCommand(db: DB, fn: () => void): void {
+  const b = openBatches.get(db);
+  if (!b) return fn();
+  assert(b.followUps !== null, "afterCommand inside a batch but outside its commands");
+  b.followUps.push(fn);
 }
 
 /**
@@ -108,6 +125,8 @@ export interface SequencerOptions {
    * store holds them when a command is rolled back.
    */
   transaction?: <T>(command: () => T) => T;
+  /** Hears a follow-up (afterCommand) that failed and was rolled back. */
+  onFollowUpError?: (err: unknown) => void;
 }
 
 /** Figures of the batches so far (GET /healthz of a leader reports them; bench:cluster too). */
@@ -210,7 +229,7 @@ export class Sequencer {
   private writeBatch(): void {
     const db = this.o.db;
     assert(!openBatches.has(db) && !db.inTransaction, "batches do not nest");
-    const batch: OpenBatch = { committed: [], current: null, ended: [] };
+    const batch: OpenBatch = { committed: [], current: null, followUps: null, ended: [] };
     const taken: Pending[] = [];
     const results: { ok: boolean; value: unknown }[] = [];
     const started = performance.now();
@@ -275,18 +294,34 @@ export class Sequencer {
 
   /** One command in its own savepoint; its hooks join the batch's only when it succeeded. */
   private runOne(db: DB, batch: OpenBatch, p: Pending): { ok: boolean; value: unknown } {
+    return this.runCommand(db, batch, p.command);
+  }
+
+  /** A command, then (when it succeeded) its follow-ups, each a command of its own. */
+  private runCommand(
+    db: DB,
+    batch: OpenBatch,
+    command: () => unknown,
+  ): { ok: boolean; value: unknown } {
     batch.current = [];
+    batch.followUps = [];
+    let followUps: (() => void)[];
+    let value: unknown;
     try {
-      const value = this.o.transaction
-        ? this.o.transaction(p.command)
-        : db.transaction(p.command)();
+      value = this.o.transaction ? this.o.transaction(command) : db.transaction(command)();
       batch.committed.push(...batch.current);
-      return { ok: true, value };
+      followUps = batch.followUps;
     } catch (err) {
       return { ok: false, value: err };
     } finally {
       batch.current = null;
+      batch.followUps = null;
     }
+    for (const f of followUps) {
+      const r = this.runCommand(db, batch, f);
+      if (!r.ok) this.o.onFollowUpError?.(r.value);
+    }
+    return { ok: true, value };
   }
 
   /** The batch was not written: nothing of it is acknowledged, and this node stops leading. */

@@ -1,0 +1,109 @@
+/**
+ * Copy trading's mirroring is part of the provider's batch (engine.decided, the sequencer's
+ * follow-up commands): every copy's order is decided and written in the same transaction as the
+ * provider's fill, before the provider's answer and before any of it is announced; and a pending
+ * order a tick fills is mirrored in the batch of that tick's bookings. Runs on both stores
+ * (unit-postgres too).
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { ORDER_MODE, ORDER_TYPE } from "@contract/enums";
+
+type OrderMode = (typeof ORDER_MODE)[keyof typeof ORDER_MODE];
+import { dec } from "../../upstream/modules/money/decimal.js";
+import { CopyTrading } from "../../upstream/modules/copy/service.js";
+import { fundProvider } from "../../upstream/modules/follow/strategies.js";
+import { heldLeader } from "../support/held-writes.js";
+import { until } from "../support/wait.js";
+import { makeCopiers } from "../bench/copiers.js";
+
+const COPIES = 3;
+const opened: Array<() => void> = [];
+
+afterEach(() => {
+  for (const close of opened.splice(0)) close();
+});
+
+function leader() {
+  const { store, held, money, seq, feed, engine, log, close, db } = heldLeader();
+  const copying = new CopyTrading({ db: store, money, engine, feed, log });
+  opened.push(() => {
+    copying.stop();
+    close();
+  });
+  feed.set("EURUSD", 1.1);
+  const provider = fundProvider(store, money, {
+    name: "Batch Desk",
+    style: "manual",
+    capital: 10_000e6,
+  });
+  makeCopiers(store, money, copying, provider, COPIES);
+  const opens: number[] = [];
+  engine.events.on("orderPlaced", (e) => void opens.push(e.orderId));
+  engine.events.on("orderActivated", (e) => void opens.push(e.orderId));
+  /** Copies' orders of the provider's order (of any, for null). */
+  const copiedOrders = (providerOrderId: number | null) =>
+    (
+      (providerOrderId === null
+        ? db.prepare("SELECT COUNT(*) AS n FROM copy_trades WHERE order_id IS NOT NULL").get()
+        : db
+            .prepare(
+              "SELECT COUNT(*) AS n FROM copy_trades WHERE provider_order_id = ? AND order_id IS NOT NULL",
+            )
+            .get(providerOrderId)) as { n: number }
+    ).n;
+  const order = (mode: OrderMode, targetPrice: number | null) => () =>
+    engine.submit(provider, {
+      side: ORDER_TYPE.BUY,
+      status: mode,
+      instrumentId: feed.quote("EURUSD")!.id,
+      lots: dec("1"),
+      leverage: 100,
+      targetPrice,
+      takeProfit: null,
+      stopLoss: null,
+    });
+  return { held, seq, feed, opens, copiedOrders, order };
+}
+
+describe("copy mirroring", () => {
+  it("writes every copy's order in the provider's batch, before its answer and before any push", async () => {
+    const l = leader();
+    let answered = false;
+    const fill = l.seq.run(l.order(ORDER_MODE.MARKET, null)).then((o) => {
+      answered = true;
+      return o;
+    });
+    await until("the provider's batch is handed to the store", () => l.held.length === 1);
+    // Written with the batch already: the provider's fill and each copy's order with it.
+    expect(l.copiedOrders(null)).toBe(COPIES);
+    expect(answered).toBe(false);
+    expect(l.opens).toEqual([]);
+    l.held[0]();
+    const o = await fill;
+    expect(l.copiedOrders(o.id)).toBe(COPIES);
+    // One batch held the provider's order and every copy's; all announced after it.
+    expect(l.seq.stats.batches).toBe(1);
+    expect(l.opens).toHaveLength(1 + COPIES);
+    expect(l.opens[0]).toBe(o.id);
+  });
+
+  it("mirrors a provider's pending order in the batch of the tick that fills it", async () => {
+    const l = leader();
+    const pending = l.seq.run(l.order(ORDER_MODE.PENDING, 1.099));
+    await until("the provider's pending order is handed to the store", () => l.held.length === 1);
+    l.held[0]();
+    const o = await pending;
+    // A pending order is not a trade yet: nothing is copied.
+    expect(l.copiedOrders(o.id)).toBe(0);
+    l.opens.length = 0;
+    l.feed.set("EURUSD", 1.0985);
+    await until("the tick's bookings are handed to the store", () => l.held.length === 2);
+    // Decided in the tick's batch (filled and mirrored), not yet durable: nothing announced.
+    expect(l.copiedOrders(o.id)).toBe(COPIES);
+    expect(l.opens).toEqual([]);
+    l.held[1]();
+    await l.seq.idle();
+    expect(l.opens).toHaveLength(1 + COPIES);
+    expect(l.seq.stats.batches).toBe(2);
+  });
+});
