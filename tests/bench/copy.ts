@@ -12,7 +12,9 @@
  * sequencer, and
  * - fill -> last copy: from the provider's command entering the sequencer to its answer, which
  *   comes once the batch holding its fill and every copy's mirrored position (a follow-up command
- *   of the same batch) is durable: p50, p99, max;
+ *   of the same batch) is durable: p50, p99, max; and the longest the event loop was held meanwhile
+ *   (the longest gap between turns of a 1 ms timer): deciding the fill and its copies holds it,
+ *   writing them need not;
  * - every copy took the trade (copy_trades rows with an order): checked, not assumed;
  * - the tick while the copies hold their positions: one tick of EURUSD marks every copied position
  *   and runs the copy stop-loss check (p50, p99 over BENCH_TICKS ticks, default 20), against the
@@ -56,6 +58,9 @@ interface Figures {
   fillP50: number;
   fillP99: number;
   fillMax: number;
+  /** The longest the event loop was held while a fill was mirrored: p50 and max over the fills. */
+  fillLoopP50: number;
+  fillLoopMax: number;
   closeP50: number;
   closeMax: number;
   tickOpenP50: number;
@@ -69,6 +74,27 @@ interface Figures {
 function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil(s.length * p) - 1)] ?? 0;
+}
+
+/**
+ * The longest gap between the turns of a 1 ms timer from now until stop() (which lets one more turn
+ * pass, so that a gap ending with the awaited answer counts): how long the event loop was held.
+ */
+function loopProbe(): { stop(): Promise<number> } {
+  let last = performance.now();
+  let longest = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 1);
+  return {
+    async stop() {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      clearInterval(timer);
+      return longest;
+    },
+  };
 }
 
 function ticks(feed: ManualFeed, base: number, count: number): number[] {
@@ -105,13 +131,16 @@ async function onStore(store: string, where: string, copies: number): Promise<Fi
     log(`${store}: ${copies} copies made in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     const idle = ticks(feed, base, TICKS);
     const fill: number[] = [];
+    const held: number[] = [];
     const close: number[] = [];
     const open: number[] = [];
     let copied = 0;
     for (let t = 0; t < TRIALS; t++) {
       feed.set("EURUSD", base);
       const sent = performance.now();
+      const probe = loopProbe();
       const o = await seq.run(() => providerBuys(engine, feed, provider));
+      held.push(await probe.stop());
       fill.push(performance.now() - sent);
       copied += (
         db
@@ -131,6 +160,8 @@ async function onStore(store: string, where: string, copies: number): Promise<Fi
       fillP50: pct(fill, 0.5),
       fillP99: pct(fill, 0.99),
       fillMax: Math.max(...fill),
+      fillLoopP50: pct(held, 0.5),
+      fillLoopMax: Math.max(...held),
       closeP50: pct(close, 0.5),
       closeMax: Math.max(...close),
       tickOpenP50: pct(open, 0.5),
@@ -153,7 +184,7 @@ function print(f: Figures): boolean {
   const met = goal === undefined ? null : f.fillP99 <= goal && f.copied === f.expected;
   const ms = (x: number) => `${x.toFixed(1)} ms`;
   console.log(
-    `${f.store.padEnd(10)} ${String(f.copies).padStart(6)} copies  fill -> last copy p50 ${ms(f.fillP50)} p99 ${ms(f.fillP99)} max ${ms(f.fillMax)}` +
+    `${f.store.padEnd(10)} ${String(f.copies).padStart(6)} copies  fill -> last copy p50 ${ms(f.fillP50)} p99 ${ms(f.fillP99)} max ${ms(f.fillMax)}, event loop held p50 ${ms(f.fillLoopP50)} max ${ms(f.fillLoopMax)}` +
       `  (copied ${f.copied}/${f.expected})  close -> last copy p50 ${ms(f.closeP50)} max ${ms(f.closeMax)}`,
   );
   console.log(

@@ -47,6 +47,7 @@ function position(
     sl,
     marginMicro: 1,
     feeMicro: 0,
+    createdAt: 0,
     slot: -1,
   };
 }

@@ -50,6 +50,7 @@ function pending(id: number, kind: PendingKind, target: number, book: Book): Pos
     sl: 0,
     marginMicro: 0,
     feeMicro: 0,
+    createdAt: 0,
     slot: -1,
   };
 }

@@ -34,6 +34,7 @@ import * as contentStore from "../../upstream/modules/content/store.js";
 import * as depositsStore from "../../upstream/modules/money/deposits-store.js";
 import * as identityStore from "../../upstream/modules/identity/store.js";
 import * as idempotencyStore from "../../upstream/platform/idempotency-store.js";
+import * as tradingStore from "../../upstream/modules/trading/store.js";
 import * as catalogs from "../../upstream/modules/operators/catalog.js";
 import * as content from "../../upstream/modules/content/service.js";
 import {
@@ -81,7 +82,61 @@ const rowOf = (columns: string[]) => Object.fromEntries(columns.map((c) => [c, 1
  * every catalogue and content kind (their tables and columns, catalog.ts and content/service.ts),
  * each branch of an optional filter.
  */
+/**
+ * `db` as it is inside a sequencer batch on PostgreSQL (writesWait, ids taken ahead): the branch of
+ * a store function that writes without waiting for an answer.
+ */
+function waiting(db: DB): DB {
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop === "writesWait") return true;
+      if (prop === "nextIds")
+        return (_table: string, n: number) => Array.from({ length: n }, (_, i) => i + 1);
+      const v = Reflect.get(target, prop, target) as unknown;
+      return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}
+
+const ORDER: tradingStore.NewOrder = {
+  userId: 1,
+  instrumentId: 1,
+  side: 1,
+  status: 1,
+  pendingKind: null,
+  lots: "1",
+  units: "100000",
+  leverage: 100,
+  originPrice: 1.1,
+  openPrice: 1.1,
+  takeProfit: null,
+  stopLoss: null,
+  marginMicro: 1,
+  feeMicro: 1,
+  createdAt: 1,
+  openedAt: 1,
+};
+const CLOSE: tradingStore.OrderClose = {
+  id: 1,
+  closePrice: 1.1,
+  profitMicro: 1,
+  reason: "manual",
+  closedAt: 1,
+};
+
 const NAMED_CALLS: NamedCalls[] = [
+  {
+    // Both branches: answering the new ids, and (writes waiting) ids taken ahead.
+    file: "upstream/modules/trading/store.ts",
+    name: "insertOrders",
+    calls: (db) => [db, waiting(db)].map((d) => () => tradingStore.insertOrders(d, [ORDER])),
+  },
+  {
+    // Both branches: answering which orders were open, and (writes waiting) guarded on each.
+    file: "upstream/modules/trading/store.ts",
+    name: "closeOrders",
+    calls: (db) => [db, waiting(db)].map((d) => () => tradingStore.closeOrders(d, [CLOSE])),
+  },
   {
     // A page of the stub's rows (one or none) ends the load; the walk's stub arguments would not.
     file: "upstream/platform/idempotency-store.ts",

@@ -52,6 +52,12 @@ export interface LedgerStore {
    * each moved user's balance after (a user not stored is absent).
    */
   moveBalances(moves: readonly BalanceMove[]): Map<number, number>;
+  /**
+   * Moves the balances of distinct users known to be `beforeMicro` (no answer needed), as
+   * moveKnownBalance does for one: each result's `changes` (one per ROWS_PER_STATEMENT users) is
+   * the count of users whose stored balance was the one given.
+   */
+  moveKnownBalances(moves: readonly (BalanceMove & { beforeMicro: number })[]): RunResult[];
   /** Appends one ledger row. */
   insertRow(row: LedgerInsert): void;
   /** Appends ledger rows in order, ROWS_PER_STATEMENT rows a statement. */
@@ -94,6 +100,7 @@ export function ledgerStore(db: DB): LedgerStore {
     moveBalance: (m) => (st.move.get(m) as { balance_micro: number } | undefined)?.balance_micro,
     moveKnownBalance: (m) => st.moveKnown.run(m),
     moveBalances: (moves) => moveBalances(db, moves),
+    moveKnownBalances: (moves) => chunked(moves).map((part) => moveKnownBalances(db, part)),
     insertRow: (row) => void st.insert.run(row),
     insertRows: (rows) => {
       for (const part of chunked(rows)) insertRows(db, part);
@@ -124,6 +131,19 @@ function moveBalances(db: DB, moves: readonly BalanceMove[]): Map<number, number
     for (const r of rows) after.set(Number(r.id), r.balance_micro);
   }
   return after;
+}
+
+/** One guarded UPDATE … FROM (VALUES …) for one slice (see LedgerStore.moveKnownBalances). */
+function moveKnownBalances(
+  db: DB,
+  part: readonly (BalanceMove & { beforeMicro: number })[],
+): RunResult {
+  return prepareOnce(
+    db,
+    `UPDATE users SET balance_micro = users.balance_micro + v.column2
+       FROM (VALUES ${tuples(part.length, "(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT))")}) AS v
+       WHERE users.id = v.column1 AND users.balance_micro = v.column3`,
+  ).run(part.flatMap((m) => [m.userId, m.amountMicro, m.beforeMicro]));
 }
 
 function insertRows(db: DB, rows: readonly LedgerInsert[]): void {

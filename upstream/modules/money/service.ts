@@ -9,7 +9,7 @@
  * instance, so the engine listening on it sees every change.
  */
 import assert from "node:assert/strict";
-import type { DB } from "../../platform/db.js";
+import { chunked, type DB } from "../../platform/db.js";
 import { DomainError } from "../../platform/errors.js";
 import { LEDGER_KINDS, type LedgerKind } from "./ledger.js";
 import { ledgerStore, type BalanceRow, type LedgerStore } from "./ledger-store.js";
@@ -34,6 +34,13 @@ export interface Posting {
    */
   floorMicro?: number;
   refusal?: string;
+  /**
+   * The user's balance before this posting as the caller holds it (the leader's engine: every
+   * change reaches it from this service, and again after a rollback). Where writes wait, the move is
+   * then written guarded on it and needs no answer from the store; a balance that differs fails
+   * the batch instead of booking a wrong one. Ignored elsewhere.
+   */
+  heldMicro?: number;
 }
 
 /** Money held for a withdrawal: moved between balance and lock_balance. */
@@ -98,7 +105,7 @@ export class MoneyService {
     );
     assert(LEDGER_KINDS.includes(p.kind), `unknown ledger kind: ${p.kind}`);
     if (!this.db.inTransaction) return this.transaction(() => this.post(p));
-    const after = this.move(p.userId, p.amountMicro);
+    const after = this.move(p.userId, p.amountMicro, p.heldMicro);
     assert(Number.isSafeInteger(after), `balance out of range for user ${p.userId}`);
     if (p.floorMicro !== undefined && after < p.floorMicro)
       throw new DomainError(p.refusal ?? "insufficient_balance");
@@ -107,8 +114,8 @@ export class MoneyService {
   }
 
   /** Moves a user's balance by `amountMicro`; the balance after. */
-  private move(userId: number, amountMicro: number): number {
-    const before = this.db.writesWait ? this.known.get(userId) : undefined;
+  private move(userId: number, amountMicro: number, heldMicro?: number): number {
+    const before = this.knownBefore(userId, heldMicro);
     if (before === undefined) {
       const after = this.st.moveBalance({ userId, amountMicro });
       assert(after !== undefined, `no such user ${userId}`);
@@ -123,6 +130,12 @@ export class MoneyService {
     );
     this.known.set(userId, after);
     return after;
+  }
+
+  /** The balance a guarded move may start from: only where writes wait (see `known`). */
+  private knownBefore(userId: number, heldMicro: number | undefined): number | undefined {
+    if (!this.db.writesWait) return undefined;
+    return heldMicro ?? this.known.get(userId);
   }
 
   /** Keeps a balance just written or read inside a batch; forgets it otherwise (see `known`). */
@@ -151,8 +164,7 @@ export class MoneyService {
       assert(!users.has(p.userId), `user ${p.userId} posted twice in one postMany`);
       users.add(p.userId);
     }
-    const moved = this.st.moveBalances(ps);
-    for (const [userId, balanceMicro] of moved) this.remember(userId, balanceMicro);
+    const moved = this.moveMany(ps);
     // Every posting moved exactly one stored balance.
     assert.equal(moved.size, ps.length, "postMany moved a balance of no such user");
     const after = ps.map((p) => {
@@ -181,6 +193,28 @@ export class MoneyService {
       this.announce(ps[i].userId, after[i]);
     }
     return after;
+  }
+
+  /**
+   * Moves the balances of postMany's postings (distinct users); each user's balance after. Where
+   * writes wait and every balance before is known, one guarded statement per slice needing no
+   * answer; otherwise the statements answer the balances after.
+   */
+  private moveMany(ps: readonly Posting[]): Map<number, number> {
+    const before = ps.map((p) => this.knownBefore(p.userId, p.heldMicro));
+    if (before.every((b): b is number => b !== undefined)) {
+      const moves = ps.map((p, i) => ({ ...p, beforeMicro: before[i] }));
+      const results = this.st.moveKnownBalances(moves);
+      chunked(moves).forEach((part, k) =>
+        expectChanges(results[k], part.length, "a balance in memory is not the stored one"),
+      );
+      const after = new Map(moves.map((m) => [m.userId, m.beforeMicro + m.amountMicro]));
+      for (const [userId, balanceMicro] of after) this.known.set(userId, balanceMicro);
+      return after;
+    }
+    const moved = this.st.moveBalances(ps);
+    for (const [userId, balanceMicro] of moved) this.remember(userId, balanceMicro);
+    return moved;
   }
 
   /**

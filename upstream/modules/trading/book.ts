@@ -160,6 +160,8 @@ export interface Pos {
   sl: number;
   marginMicro: number;
   feeMicro: number;
+  /** When the order was placed (epoch ms): its answers need no read of the store. */
+  createdAt: number;
   /** Index in the book's position arrays (open); 0 while indexed as pending; -1 when in neither. */
   slot: number;
 }

@@ -16,7 +16,7 @@ import { ST_CANCELLED, ST_OPEN, openAmounts, profitUsd, type CloseReason } from 
 import { ONE } from "./pricing.js";
 import { protectionAmount, stopOutOrder } from "./risk.js";
 import { stateClosed, stateOfPos } from "./snapshots.js";
-import { cancelOrder, closeOrder, closeOrders, fillOrder, readBalances } from "./store.js";
+import { cancelOrder, closeOrder, closeOrders, fillOrder } from "./store.js";
 
 /** Realised profit of closing `p` at `price`, micro-USD (an unknown USD rate counts as 1). */
 export function realisedProfit(core: EngineCore, p: Pos, price: number): number {
@@ -33,6 +33,7 @@ export function postProfit(core: EngineCore, p: Pos, profitMicro: number, at: nu
     kind: "realised_profit",
     ref: `order:${p.id}`,
     at,
+    heldMicro: p.acc.balanceMicro,
   });
 }
 
@@ -69,9 +70,10 @@ export function closePosition(
         kind: "protection",
         ref: `order:${p.id}`,
         at: now,
+        heldMicro: bal,
       });
     p.acc.balanceMicro = bal;
-    const v = stateClosed(p, core.createdAt(p.id), core.pricing, price, profit, reason, now);
+    const v = stateClosed(p, p.createdAt, core.pricing, price, profit, reason, now);
     inTx?.(v);
     return v;
   });
@@ -106,7 +108,7 @@ export function bookCloses(
   const now = Date.now();
   const closedIds = new Map<number, number[]>();
   for (const round of rounds(priced)) {
-    const created = closeOrders(
+    const closed = closeOrders(
       core.db,
       round.map((x) => ({
         id: x.p.id,
@@ -116,8 +118,8 @@ export function bookCloses(
         closedAt: now,
       })),
     );
-    const ok = round.filter((x) => created.has(x.p.id));
-    for (const x of round) if (!created.has(x.p.id)) out[x.i] = new DomainError("order_not_open");
+    const ok = round.filter((x) => closed.has(x.p.id));
+    for (const x of round) if (!closed.has(x.p.id)) out[x.i] = new DomainError("order_not_open");
     const bal = postProfits(core, ok, now);
     const prots: { x: PricedClose; amount: number }[] = [];
     for (const x of ok) {
@@ -132,13 +134,13 @@ export function bookCloses(
         kind: "protection" as const,
         ref: `order:${x.p.id}`,
         at: now,
+        heldMicro: bal.get(x.p.userId),
       })),
     );
     prots.forEach(({ x }, k) => bal.set(x.p.userId, after[k]));
     for (const x of ok) {
       x.p.acc.balanceMicro = bal.get(x.p.userId)!;
-      const c = created.get(x.p.id)!;
-      out[x.i] = stateClosed(x.p, c, core.pricing, x.price, x.profit, reason, now);
+      out[x.i] = stateClosed(x.p, x.p.createdAt, core.pricing, x.price, x.profit, reason, now);
       core.held.close(x.p);
       const ids = closedIds.get(x.p.userId) ?? [];
       closedIds.set(x.p.userId, ids.concat(x.p.id));
@@ -162,7 +164,7 @@ function rounds(priced: readonly PricedClose[]): PricedClose[][] {
 
 /**
  * Books the realised profits of closed positions of distinct accounts as postProfit does (no row
- * for 0); returns every account's balance after, by user (read from the store when nothing moved).
+ * for 0); returns every account's balance after, by user (as held in memory when nothing moved).
  */
 function postProfits(
   core: EngineCore,
@@ -177,12 +179,12 @@ function postProfits(
       kind: "realised_profit" as const,
       ref: `order:${x.p.id}`,
       at,
+      heldMicro: x.p.acc.balanceMicro,
     })),
   );
   const bal = new Map(gains.map((x, k) => [x.p.userId, after[k]]));
-  const still = ok.filter((x) => x.profit === 0).map((x) => x.p.userId);
-  if (still.length > 0) for (const [userId, b] of readBalances(core.db, still)) bal.set(userId, b);
-  for (const x of ok) assert(bal.has(x.p.userId), `no stored balance for user ${x.p.userId}`);
+  // The leader's memory holds every balance as booked (placeMarket's check reads it too).
+  for (const x of ok) if (x.profit === 0) bal.set(x.p.userId, x.p.acc.balanceMicro);
   return bal;
 }
 
@@ -198,7 +200,7 @@ export function cancelPending(
     if (!cancelOrder(core.db, { id: p.id, reason, closedAt: now }))
       throw new DomainError("order_not_pending");
     const v: OrderState = {
-      ...stateOfPos(p, core.createdAt(p.id), core.pricing),
+      ...stateOfPos(p, p.createdAt, core.pricing),
       status: ST_CANCELLED,
       closeReason: reason,
       closedAt: now,
@@ -269,6 +271,7 @@ function bookFill(
       kind: "fee",
       ref: `order:${p.id}`,
       at: now,
+      heldMicro: a.balanceMicro,
     });
   return true;
 }

@@ -154,7 +154,7 @@ export function setStops(
     ref = price;
   }
   validateStops(p.orderType, ref, tp, sl, p.inst.precision);
-  const createdAt = core.createdAt(p.id);
+  const createdAt = p.createdAt;
   const view = core.tx.run(() => {
     const stored = setOrderStops(core.db, { id: p.id, takeProfit: tp, stopLoss: sl });
     assert(stored, `order ${p.id} held live is not live in the store`);

@@ -17,7 +17,7 @@ import { InstrumentSpecs } from "./instrument-specs.js";
 import type { InstrumentSpec } from "./orders.js";
 import { Pricing } from "./pricing.js";
 import { TradeSettings, type Settings } from "./settings.js";
-import { orderById, readBalance, readBalances, type OrderRow } from "./store.js";
+import { readBalance, readBalances, type OrderRow } from "./store.js";
 import { Transactions } from "./transactions.js";
 
 export interface Logger {
@@ -121,11 +121,6 @@ export class EngineCore {
     return out;
   }
 
-  /** When the order was placed (now when the store has no such order). */
-  createdAt(id: number): number {
-    return orderById(this.db, { id })?.created_at ?? Date.now();
-  }
-
   /** The Pos of a stored live order, in its account and its instrument's book (not yet held). */
   posOfRow(r: OrderRow, inst: InstrumentSpec): Pos {
     return {
@@ -146,6 +141,7 @@ export class EngineCore {
       sl: r.stop_loss ?? 0,
       marginMicro: r.margin_micro,
       feeMicro: r.fee_micro,
+      createdAt: Number(r.created_at),
       slot: -1,
     };
   }

@@ -405,7 +405,7 @@ export class Engine {
   /** An open position or pending order held in memory, at the current price; null when not live. */
   liveOrder(id: number): OrderState | null {
     const p = this.core.held.orders.get(id);
-    return p ? stateOfPos(p, this.core.createdAt(id), this.core.pricing) : null;
+    return p ? stateOfPos(p, p.createdAt, this.core.pricing) : null;
   }
 
   // ---------------------------------------------------------------- introspection (tests, bench)

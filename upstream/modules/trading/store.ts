@@ -7,7 +7,15 @@
  */
 import { ORDER_STATUS, ORDER_TAB, type OrderTab } from "@contract/enums";
 import { PAGE_SIZE } from "@contract/constants";
-import { chunked, prepareOnce, inList, tuples, type DB } from "../../platform/db.js";
+import {
+  chunked,
+  prepareOnce,
+  inList,
+  tuples,
+  type DB,
+  type RunResult,
+} from "../../platform/db.js";
+import { expectChanges } from "../../platform/store/expect-changes.js";
 import type { InstrumentRow } from "../market/instruments.js";
 import type { CloseReason, PendingKind } from "./orders.js";
 
@@ -186,31 +194,6 @@ export function readBalances(db: DB, userIds: readonly number[]): Map<number, nu
   return out;
 }
 
-/** A user's stored balance and count of pending and open orders, as a market order is checked. */
-export interface OrderCheckRow {
-  balance_micro: number;
-  live: number;
-}
-
-/**
- * Balance and live-order count of each of these users (absent: no such user), one statement per
- * ROWS_PER_STATEMENT users: what placing a market order reads, for many orders at once.
- */
-export function readOrderChecks(db: DB, userIds: readonly number[]): Map<number, OrderCheckRow> {
-  const out = new Map<number, OrderCheckRow>();
-  for (const part of chunked(userIds)) {
-    const rows = prepareOnce(
-      db,
-      `SELECT u.id, u.balance_micro,
-           (SELECT COUNT(*) FROM orders o WHERE o.user_id = u.id AND o.status IN ${LIVE}) AS live
-         FROM users u WHERE u.id IN (${inList(part.length)})`,
-    ).all(part) as { id: number; balance_micro: number; live: number }[];
-    for (const r of rows)
-      out.set(Number(r.id), { balance_micro: r.balance_micro, live: Number(r.live) });
-  }
-  return out;
-}
-
 // ---------------------------------------------------------------- orders
 
 export interface NewOrder {
@@ -232,6 +215,18 @@ export interface NewOrder {
   feeMicro: number;
   createdAt: number;
   openedAt: number | null;
+}
+
+/**
+ * Whether a write on one order the engine holds live changed it. Where writes wait (PostgreSQL's
+ * batch) its answer is not waited for: the leader holds every live order as stored (it is their
+ * one writer), so the write must change exactly that row; that is checked when it runs, and
+ * otherwise fails the batch (expectChanges) instead of answering here.
+ */
+function changedOne(db: DB, r: RunResult, message: string): boolean {
+  if (!db.writesWait) return r.changes === 1;
+  expectChanges(r, 1, message);
+  return true;
 }
 
 /** Stores a new pending or open order; returns its id. */
@@ -290,6 +285,18 @@ const orderValues = (o: NewOrder): unknown[] => [
  */
 export function insertOrders(db: DB, os: readonly NewOrder[]): Map<number, number> {
   const ids = new Map<number, number>();
+  // Inside a batch on PostgreSQL the ids are taken ahead, and the INSERTs wait to go with the others.
+  const taken = os.length > 0 ? db.nextIds?.("orders", os.length) : undefined;
+  if (taken) {
+    os.forEach((o, k) => ids.set(o.userId, taken[k]));
+    for (const part of chunked(os))
+      prepareOnce(
+        db,
+        `INSERT INTO orders (id, ${ORDER_COLUMNS.join(", ")})
+           VALUES ${tuples(part.length, `(?, ${ORDER_TUPLE.slice(1)}`)}`,
+      ).run(part.flatMap((o) => [ids.get(o.userId), ...orderValues(o)]));
+    return ids;
+  }
   for (const part of chunked(os)) {
     const rows = prepareOnce(
       db,
@@ -306,7 +313,11 @@ export function fillOrder(
   db: DB,
   f: { id: number; openPrice: number; marginMicro: number; feeMicro: number; openedAt: number },
 ): boolean {
-  return st(db).fill.run(f).changes === 1;
+  return changedOne(
+    db,
+    st(db).fill.run(f),
+    `order ${f.id} held pending is not pending in the store`,
+  );
 }
 
 /** Closes an open order with its realised profit; true when the stored order was open. */
@@ -314,7 +325,7 @@ export function closeOrder(
   db: DB,
   c: { id: number; closePrice: number; profitMicro: number; reason: CloseReason; closedAt: number },
 ): boolean {
-  return st(db).close.run(c).changes === 1;
+  return changedOne(db, st(db).close.run(c), `order ${c.id} held open is not open in the store`);
 }
 
 /** An open order's close: price, realised profit, reason and time. */
@@ -332,22 +343,31 @@ export interface OrderClose {
  * values are cast: PostgreSQL
  * types a parameter in a VALUES list as text otherwise; SQLite reads the casts as affinities.
  */
-export function closeOrders(db: DB, cs: readonly OrderClose[]): Map<number, number> {
-  const closed = new Map<number, number>();
+export function closeOrders(db: DB, cs: readonly OrderClose[]): Set<number> {
+  const closed = new Set<number>();
   const row =
     "(CAST(? AS BIGINT), CAST(? AS DOUBLE PRECISION), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS BIGINT))";
+  const sql = (n: number, returning: string) =>
+    `UPDATE orders SET status = ${CLOSED}, close_price = v.column2, profit_micro = v.column3,
+       close_reason = v.column4, closed_at = v.column5
+     FROM (VALUES ${tuples(n, row)}) AS v
+     WHERE orders.id = v.column1 AND orders.status = ${OPEN}${returning}`;
   for (const part of chunked(cs)) {
-    const rows = prepareOnce(
-      db,
-      `UPDATE orders SET status = ${CLOSED}, close_price = v.column2, profit_micro = v.column3,
-         close_reason = v.column4, closed_at = v.column5
-       FROM (VALUES ${tuples(part.length, row)}) AS v
-       WHERE orders.id = v.column1 AND orders.status = ${OPEN} RETURNING orders.id, orders.created_at`,
-    ).all(part.flatMap((c) => [c.id, c.closePrice, c.profitMicro, c.reason, c.closedAt])) as {
+    const values = part.flatMap((c) => [c.id, c.closePrice, c.profitMicro, c.reason, c.closedAt]);
+    if (db.writesWait) {
+      // As changedOne: every order closed is held open by the leader, so each must change.
+      expectChanges(
+        prepareOnce(db, sql(part.length, "")).run(values),
+        part.length,
+        "an order held open is not open in the store",
+      );
+      for (const c of part) closed.add(c.id);
+      continue;
+    }
+    const rows = prepareOnce(db, sql(part.length, " RETURNING orders.id")).all(values) as {
       id: number;
-      created_at: number;
     }[];
-    for (const r of rows) closed.set(Number(r.id), Number(r.created_at));
+    for (const r of rows) closed.add(Number(r.id));
   }
   return closed;
 }
@@ -357,7 +377,11 @@ export function cancelOrder(
   db: DB,
   c: { id: number; reason: CloseReason; closedAt: number },
 ): boolean {
-  return st(db).cancel.run(c).changes === 1;
+  return changedOne(
+    db,
+    st(db).cancel.run(c),
+    `order ${c.id} held pending is not pending in the store`,
+  );
 }
 
 /** Sets (null: clears) take-profit and stop-loss of a live order; true when it was live. */
@@ -365,7 +389,7 @@ export function setOrderStops(
   db: DB,
   s: { id: number; takeProfit: number | null; stopLoss: number | null },
 ): boolean {
-  return st(db).setStops.run(s).changes === 1;
+  return changedOne(db, st(db).setStops.run(s), `order ${s.id} held live is not live in the store`);
 }
 
 export function orderById(db: DB, q: { id: number }): OrderRow | undefined {

@@ -27,7 +27,7 @@ import {
 } from "./orders.js";
 import type { Settings } from "./settings.js";
 import { stateOfPos } from "./snapshots.js";
-import { insertOrder, insertOrders, readOrderChecks, type NewOrder } from "./store.js";
+import { insertOrder, insertOrders, type NewOrder } from "./store.js";
 
 /** A request that passed the checks common to both kinds of order. */
 interface Accepted {
@@ -218,8 +218,8 @@ interface Priced {
 /**
  * Places market orders of distinct users at once, each checked exactly as placeMarket checks it
  * (accepted, tradable, stops, amounts, then in the transaction the user, the order cap and free
- * margin on the stored balance), in one booking group: a few multi-row statements for all of them
- * (their checks' reads, the orders, the fees' balances, the fees' ledger rows) instead of ~8 each.
+ * margin on the balance held in memory), in one booking group: a few multi-row statements for all
+ * of them (the orders, the fees' balances, the fees' ledger rows) instead of ~8 each.
  *
  * A refusal is that item's answer (a DomainError, not thrown) and writes nothing of it; anything
  * else that fails undoes the whole group, store and memory (Transactions.atomically). `inTx` runs
@@ -246,7 +246,7 @@ export function submitMarketMany(
     if (r) out[i] = r;
   });
   core.tx.atomically(() => {
-    const fits = checkInStore(core, priced, out);
+    const fits = checkAccounts(core, priced, out);
     const ps = storeMany(core, fits);
     fits.forEach((x, k) => (out[x.i] = stateOfPos(ps[k], x.o.now, core.pricing)));
     // Every item has its answer: a placed order or a refusal.
@@ -275,33 +275,25 @@ export function refusalOr(fn: () => void): DomainError | null {
 }
 
 /**
- * The checks placeMarket makes in its transaction, for every priced item with one read per
- * ROWS_PER_STATEMENT users: the user (not_found), the order cap, free margin on the stored balance
- * (set on the account in memory, as placeMarket does). Refusals go to `out`; returns the items that
- * fit, each with its account.
+ * The checks placeMarket makes in its transaction, for every priced item, on the accounts in memory
+ * as placeMarket makes them (those not yet held loaded by one read per ROWS_PER_STATEMENT users):
+ * the user (not_found), the order cap, free margin on the balance held. Refusals go to `out`;
+ * returns the items that fit, each with its account.
  */
-function checkInStore(
+function checkAccounts(
   core: EngineCore,
   priced: readonly Priced[],
   out: (Placed | undefined)[],
 ): (Priced & { a: Account })[] {
   if (priced.length === 0) return [];
-  const checks = readOrderChecks(
-    core.db,
-    priced.map((x) => x.o.userId),
-  );
+  const accts = core.accounts(priced.map((x) => x.o.userId));
   const fits: (Priced & { a: Account })[] = [];
   for (const x of priced) {
-    const userId = x.o.userId;
-    let a: Account | undefined;
+    const a = accts.get(x.o.userId);
     const r = refusalOr(() => {
-      const c = checks.get(userId);
-      if (!c) throw new DomainError("not_found", CODE_NOT_FOUND);
-      a = core.held.accts.get(userId) ?? core.held.accts.add(userId, c.balance_micro);
-      if (c.live >= x.o.settings.maxOrders)
-        throw new DomainError("too_many_orders", CODE_FAIL, { count: x.o.settings.maxOrders });
-      a.balanceMicro = c.balance_micro;
-      checkFreeMargin(core, a, c.balance_micro, x.pl.marginMicro + x.pl.feeMicro);
+      if (!a) throw new DomainError("not_found", CODE_NOT_FOUND);
+      checkOrderCap(a, x.o.settings.maxOrders);
+      checkFreeMargin(core, a, a.balanceMicro, x.pl.marginMicro + x.pl.feeMicro);
     });
     if (r) out[x.i] = r;
     else fits.push({ ...x, a: a! });
@@ -335,6 +327,7 @@ function storeMany(core: EngineCore, fits: readonly (Priced & { a: Account })[])
       kind: "fee" as const,
       ref: `order:${p.id}`,
       at: at.get(p.userId),
+      heldMicro: p.acc.balanceMicro,
     })),
   );
   charged.forEach((p, k) => (p.acc.balanceMicro = after[k]));
@@ -428,6 +421,7 @@ function posOf(core: EngineCore, o: Accepted, a: Account, pl: Placement, id: num
     sl: req.stopLoss ?? 0,
     marginMicro: pl.marginMicro,
     feeMicro: pl.feeMicro,
+    createdAt: o.now,
     slot: -1,
   };
 }
@@ -440,6 +434,7 @@ function postFee(core: EngineCore, p: Pos, at: number): number {
     kind: "fee",
     ref: `order:${p.id}`,
     at,
+    heldMicro: p.acc.balanceMicro,
   });
 }
 

@@ -84,11 +84,11 @@ const CALL_TIMEOUT_MS = 20_000;
 const IDS_PER_READ = 256;
 
 /**
- * The next IDS_PER_READ ids of `table`'s sequence. nextval is outside any transaction: the ids stay
+ * The next `count` (IDS_PER_READ) ids of `table`'s sequence. nextval is outside any transaction: the ids stay
  * taken whatever becomes of the transaction, and no other connection is given them.
  */
-const idsSql = (table: string) =>
-  `SELECT nextval(pg_get_serial_sequence('${table}', 'id')) AS id FROM generate_series(1, ${IDS_PER_READ})`;
+const idsSql = (table: string, count = IDS_PER_READ) =>
+  `SELECT nextval(pg_get_serial_sequence('${table}', 'id')) AS id FROM generate_series(1, ${count})`;
 
 /** Ids as nextId holds them: the next one last. */
 const idsOf = (rows: Record<string, unknown>[]): number[] =>
@@ -431,25 +431,40 @@ export class PgStore implements DB {
   /** Per table, the ticket of the read of ids under way off the event loop (readIdsAhead). */
   private readonly idsAhead = new Map<string, number>();
   private idTickets = 0;
+  /**
+   * Per table, how many ids a read ahead takes: IDS_PER_READ, or the most one nextIds call has
+   * asked for (copy trading's mirroring takes one per copy), so that the next such call finds them.
+   */
+  private readonly idsPerRead = new Map<string, number>();
 
   nextId(table: string): number | undefined {
+    return this.nextIds(table, 1)?.[0];
+  }
+
+  nextIds(table: string, count: number): number[] | undefined {
     if (!this.writesWait) return undefined;
-    let free = this.ids.get(table);
-    if (!free || free.length === 0) {
+    assert(Number.isSafeInteger(count) && count >= 1, `ids are taken one or more at a time`);
+    const perRead = Math.max(this.idsPerRead.get(table) ?? IDS_PER_READ, count);
+    this.idsPerRead.set(table, perRead);
+    let free = this.ids.get(table) ?? [];
+    if (free.length < count) {
       assert(this.tablesWithId.has(table), `table ${table} has no id column`);
-      // None read ahead has come: read them on the connection. A read ahead still under way is
-      // dropped when it comes (its ids would come before these in the sequence).
+      // Too few read ahead have come: read the rest on the connection. They follow every id held;
+      // a read ahead still under way is dropped when it comes (its ids would come before these).
       this.idsAhead.delete(table);
-      free = idsOf(this.send("query", idsSql(table), []).rows!);
+      const more = idsOf(
+        this.send("query", idsSql(table, count - free.length + IDS_PER_READ), []).rows!,
+      );
+      free = [...more, ...free];
       this.ids.set(table, free);
     }
-    const id = free.pop()!;
-    if (free.length <= IDS_PER_READ / 2 && !this.idsAhead.has(table)) this.readIdsAhead(table);
-    return id;
+    const taken = free.splice(free.length - count, count).reverse();
+    if (free.length <= perRead / 2 && !this.idsAhead.has(table)) this.readIdsAhead(table);
+    return taken;
   }
 
   /**
-   * Takes the next IDS_PER_READ ids of `table` on a read connection, without holding the event
+   * Takes the next ids of `table` (idsPerRead) on a read connection, without holding the event
    * loop, before those held run out: each follows every id held (the sequence only grows, and this
    * read began after those were taken), so ids keep the order they are used in.
    */
@@ -457,7 +472,7 @@ export class PgStore implements DB {
     const ticket = ++this.idTickets;
     this.idsAhead.set(table, ticket);
     const mine = () => this.idsAhead.get(table) === ticket;
-    this.allLater(idsSql(table), []).then(
+    this.allLater(idsSql(table, this.idsPerRead.get(table) ?? IDS_PER_READ), []).then(
       (rows) => {
         if (!mine()) return;
         this.idsAhead.delete(table);

@@ -57,6 +57,8 @@ export interface DB {
    * that the INSERT needs no answer; undefined otherwise (the INSERT then answers its id).
    */
   nextId?(table: string): number | undefined;
+  /** `count` new ids for rows of `table`, in the order they are to be used, as nextId gives them. */
+  nextIds?(table: string, count: number): number[] | undefined;
 }
 
 /**
