@@ -125,7 +125,9 @@ describe("image uploads", () => {
     } finally {
       await s.setting("upload.max_megapixels", "16");
     }
-  });
+    // Its own bound: making and shrinking images of 20 and 6 megapixels is CPU work, which took
+    // over the suite's 20 s under test:calendar's weekend clock on a 2-core machine.
+  }, 90_000);
 
   it("refuses what is not an image, whatever its name and type say, and stores nothing", async () => {
     const token = await realUser();

@@ -6,15 +6,18 @@
  * (unit-postgres too).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { ORDER_MODE, ORDER_TYPE } from "@contract/enums";
-
-type OrderMode = (typeof ORDER_MODE)[keyof typeof ORDER_MODE];
+import { ORDER_MODE, ORDER_STATUS, ORDER_TYPE } from "@contract/enums";
 import { dec } from "../../upstream/modules/money/decimal.js";
 import { CopyTrading } from "../../upstream/modules/copy/service.js";
 import { fundProvider } from "../../upstream/modules/follow/strategies.js";
 import { heldLeader } from "../support/held-writes.js";
 import { until } from "../support/wait.js";
 import { makeCopiers } from "../bench/copiers.js";
+import { Sequencer } from "../../upstream/platform/store/sequencer.js";
+import { Engine } from "../../upstream/modules/trading/engine.js";
+import { moneyOf } from "../../upstream/modules/money/service.js";
+
+type OrderMode = (typeof ORDER_MODE)[keyof typeof ORDER_MODE];
 
 const COPIES = 3;
 const opened: Array<() => void> = [];
@@ -62,7 +65,40 @@ function leader() {
       takeProfit: null,
       stopLoss: null,
     });
-  return { held, seq, feed, opens, copiedOrders, order };
+  /** Copies' positions still open that follow the provider's order. */
+  const openFollowers = (providerOrderId: number) =>
+    (
+      db
+        .prepare(
+          `SELECT COUNT(*) AS n FROM copy_trades t JOIN orders o ON o.id = t.order_id
+           WHERE t.provider_order_id = ? AND o.status = ${ORDER_STATUS.OPEN}`,
+        )
+        .get(providerOrderId) as { n: number }
+    ).n;
+  /**
+   * A new engine, copy service and sequencer over the same store (its batches written as they
+   * come), as a leader after a restart.
+   */
+  const restart = () => {
+    copying.stop();
+    engine.stop();
+    const money = moneyOf(db);
+    const seq = new Sequencer({
+      db,
+      onWriteFailure: (err) => {
+        throw err;
+      },
+      transaction: (command) => money.transaction(command),
+    });
+    const again = new Engine({ db, feed, money, log, schedule: (c) => void seq.run(c) });
+    const copies = new CopyTrading({ db, money, engine: again, feed, log });
+    opened.unshift(() => {
+      copies.stop();
+      again.stop();
+    });
+    return { seq, engine: again, provider };
+  };
+  return { held, seq, feed, opens, copiedOrders, openFollowers, order, restart };
 }
 
 describe("copy mirroring", () => {
@@ -85,6 +121,18 @@ describe("copy mirroring", () => {
     expect(l.seq.stats.batches).toBe(1);
     expect(l.opens).toHaveLength(1 + COPIES);
     expect(l.opens[0]).toBe(o.id);
+  });
+
+  it("closes every copy's position with the provider's, also after a restart (the followers are read from the store)", async () => {
+    const l = leader();
+    const fill = l.seq.run(l.order(ORDER_MODE.MARKET, null));
+    await until("the provider's fill is handed to the store", () => l.held.length === 1);
+    l.held[0]();
+    const o = await fill;
+    expect(l.openFollowers(o.id)).toBe(COPIES);
+    const r = l.restart();
+    await r.seq.run(() => r.engine.close(r.provider, o.id));
+    expect(l.openFollowers(o.id)).toBe(0);
   });
 
   it("mirrors a provider's pending order in the batch of the tick that fills it", async () => {

@@ -48,7 +48,8 @@ import {
   copySawOrder,
   copyTradeOfOrder,
   detachCopyTrade,
-  followersOfOrder,
+  openFollowers,
+  type Follower,
   insertCopy,
   insertCopyAccount,
   insertCopyTrade,
@@ -88,6 +89,13 @@ export class CopyTrading {
   /** Live copies (active or paused) by id, and their ids by provider: mirroring reads only these. */
   private readonly live = new Map<number, CopyRow>();
   private readonly byProvider = new Map<number, Set<number>>();
+  /**
+   * The copies' positions following each provider position, by the provider's order id (what
+   * copy_trades holds with an order, not detached): loaded at start, added as a fill is mirrored,
+   * let go when the provider's position closes. An entry may outlive its position (the copier
+   * closed it, or its mirroring was rolled back): readers keep those the engine holds live.
+   */
+  private readonly followers = new Map<number, Follower[]>();
   private readonly byAccount = new Map<number, number>();
   /** Ids of the live copies by owner: the COPY_TRADE push reads only these. */
   private readonly byUser = new Map<number, Set<number>>();
@@ -105,6 +113,7 @@ export class CopyTrading {
     this.engine = d.engine;
     this.idem = new Idempotency(d.db);
     for (const c of liveCopies(d.db)) this.remember(c);
+    for (const f of openFollowers(d.db)) this.follow(f.provider_order_id, f);
     d.engine.setSameOwner((accountId) => this.sameOwner(accountId));
     // Mirroring writes: it follows a provider's command inside the same batch (engine.decided),
     // so that its writes go with the batch's, before the provider's answer.
@@ -334,6 +343,7 @@ export class CopyTrading {
     if (active.length === 0) return;
     const providerEquityMicro = this.engine.accountValues(providerId).equityMicro;
     const equities = this.engine.equitiesMicro(active.map((c) => c.account_id));
+    const accountOf = new Map(active.map((c) => [c.id, c.account_id]));
     const now = Date.now();
     const trades: NewCopyTrade[] = [];
     const orders: { trade: number; item: MarketItem }[] = [];
@@ -366,6 +376,13 @@ export class CopyTrading {
             } else t.orderId = v.id;
           });
           insertCopyTrades(this.db, trades);
+          for (const t of trades)
+            if (t.orderId !== null)
+              this.follow(o.id, {
+                copy_id: t.copyId,
+                account_id: accountOf.get(t.copyId)!,
+                order_id: t.orderId,
+              });
         },
       );
     } catch (err) {
@@ -417,9 +434,7 @@ export class CopyTrading {
     if (!this.byProvider.get(providerId)?.size) return;
     const o = this.engine.liveOrder(orderId);
     if (!o || o.status !== ORDER_STATUS.OPEN) return;
-    const followers = followersOfOrder(this.db, orderId).filter((f) =>
-      this.engine.isLive(f.order_id),
-    );
+    const followers = this.liveFollowers(orderId);
     this.followEach(followers, "copy stops not mirrored", (f) =>
       this.engine.setStops(f.account_id, f.order_id, o.takeProfit || null, o.stopLoss || null),
     );
@@ -428,9 +443,8 @@ export class CopyTrading {
   private onProviderClosed(providerId: number, orderIds: number[]): void {
     if (!this.byProvider.get(providerId)?.size) return;
     // Followers closed on the same tick already (the same take-profit or stop-loss) are left out.
-    const followers = orderIds
-      .flatMap((orderId) => followersOfOrder(this.db, orderId))
-      .filter((f) => this.engine.isLive(f.order_id));
+    const followers = orderIds.flatMap((orderId) => this.liveFollowers(orderId));
+    for (const orderId of orderIds) this.followers.delete(orderId);
     if (followers.length === 0) return;
     const closed = this.engine.closeMany(
       followers.map((f) => ({ userId: f.account_id, id: f.order_id })),
@@ -443,6 +457,18 @@ export class CopyTrading {
           "copy close not mirrored",
         );
     });
+  }
+
+  /** The copies' positions following the provider's position `orderId` that are still live. */
+  private liveFollowers(orderId: number): Follower[] {
+    return (this.followers.get(orderId) ?? []).filter((f) => this.engine.isLive(f.order_id));
+  }
+
+  /** Adds a copy's position to those following the provider's `providerOrderId`. */
+  private follow(providerOrderId: number, f: Follower): void {
+    const list = this.followers.get(providerOrderId);
+    if (list) list.push(f);
+    else this.followers.set(providerOrderId, [f]);
   }
 
   /** One command per follower, all in one transaction, each in its own savepoint. */
@@ -476,7 +502,7 @@ export class CopyTrading {
   private mirrorOpen(c: CopyRow, o: OrderState, providerEquityMicro: number): void {
     if (copySawOrder(this.db, c.id, o.id)) return;
     const now = Date.now();
-    const record = (orderId: number | null, lots: string | null, skipReason: string | null) =>
+    const record = (orderId: number | null, lots: string | null, skipReason: string | null) => {
       insertCopyTrade(this.db, {
         copyId: c.id,
         providerOrderId: o.id,
@@ -485,6 +511,9 @@ export class CopyTrading {
         skipReason,
         now,
       });
+      if (orderId !== null)
+        this.follow(o.id, { copy_id: c.id, account_id: c.account_id, order_id: orderId });
+    };
     const equity = this.engine.accountValues(c.account_id).equityMicro;
     const share = this.shareOf(c, o, providerEquityMicro, equity);
     if (share.skip === "copy_below_min_lot") return;

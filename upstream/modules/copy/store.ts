@@ -162,17 +162,32 @@ export function insertCopyTrade(db: DB, t: NewCopyTrade): void {
   ).run(t);
 }
 
-/** The copies' positions that follow a provider's position (skipped and detached ones left out). */
-export function followersOfOrder(
-  db: DB,
-  providerOrderId: number,
-): { copy_id: number; account_id: number; order_id: number }[] {
-  return db
-    .prepare(
-      `SELECT t.copy_id, c.account_id, t.order_id FROM copy_trades t JOIN copies c ON c.id = t.copy_id
-       WHERE t.provider_order_id = ? AND t.order_id IS NOT NULL AND t.detached = 0`,
-    )
-    .all(providerOrderId) as { copy_id: number; account_id: number; order_id: number }[];
+/** A copy's position that follows a provider's position. */
+export interface Follower {
+  copy_id: number;
+  account_id: number;
+  order_id: number;
+}
+
+/**
+ * Every copy's open position that follows a provider's position (detached ones left out), with
+ * the provider's position it follows: what the copy service holds in memory (its followers index).
+ */
+export function openFollowers(db: DB): (Follower & { provider_order_id: number })[] {
+  return (
+    db
+      .prepare(
+        `SELECT t.provider_order_id, t.copy_id, c.account_id, t.order_id
+         FROM copy_trades t JOIN copies c ON c.id = t.copy_id JOIN orders o ON o.id = t.order_id
+         WHERE o.status = ${ORDER_STATUS.OPEN} AND t.detached = 0`,
+      )
+      .all() as (Follower & { provider_order_id: number })[]
+  ).map((r) => ({
+    provider_order_id: Number(r.provider_order_id),
+    copy_id: Number(r.copy_id),
+    account_id: Number(r.account_id),
+    order_id: Number(r.order_id),
+  }));
 }
 
 /** Whether the copy already saw this provider trade (copied or skipped). */
