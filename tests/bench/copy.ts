@@ -29,14 +29,12 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { startPostgres } from "../../scripts/services/postgres.js";
 import { openStore, type SqliteDb } from "../../upstream/platform/db.js";
-import { Sequencer } from "../../upstream/platform/store/sequencer.js";
 import { syncLater } from "../../upstream/platform/store/sqlite-wal-sync.js";
 import { makeCopiers, providerBuys } from "./copiers.js";
+import { leaderOn } from "../support/held-writes.js";
 import { CopyTrading } from "../../upstream/modules/copy/service.js";
 import { fundProvider } from "../../upstream/modules/follow/strategies.js";
 import { createManualFeed, type ManualFeed } from "../../upstream/modules/market/manual-feed.js";
-import { moneyOf } from "../../upstream/modules/money/service.js";
-import { Engine } from "../../upstream/modules/trading/engine.js";
 
 const num = (name: string, dflt: number) => {
   const v = Number(process.env[name] ?? dflt);
@@ -111,15 +109,7 @@ async function onStore(store: string, where: string, copies: number): Promise<Fi
   const db = openStore(where);
   if (db.dialect === "sqlite") syncLater(db as SqliteDb);
   const feed = createManualFeed(db, { alwaysOpen: true });
-  const money = moneyOf(db);
-  const seq = new Sequencer({
-    db,
-    onWriteFailure: (err) => {
-      throw err;
-    },
-    transaction: (command) => money.transaction(command),
-  });
-  const engine = new Engine({ db, feed, money, log: quiet, schedule: (c) => void seq.run(c) });
+  const { money, seq, engine } = leaderOn(db, feed, quiet);
   let provider = -1;
   const copying = new CopyTrading({ db, money, engine, feed, log: quiet });
   try {

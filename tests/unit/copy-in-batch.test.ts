@@ -10,12 +10,9 @@ import { ORDER_MODE, ORDER_STATUS, ORDER_TYPE } from "@contract/enums";
 import { dec } from "../../upstream/modules/money/decimal.js";
 import { CopyTrading } from "../../upstream/modules/copy/service.js";
 import { fundProvider } from "../../upstream/modules/follow/strategies.js";
-import { heldLeader } from "../support/held-writes.js";
+import { heldLeader, leaderOn } from "../support/held-writes.js";
 import { until } from "../support/wait.js";
 import { makeCopiers } from "../bench/copiers.js";
-import { Sequencer } from "../../upstream/platform/store/sequencer.js";
-import { Engine } from "../../upstream/modules/trading/engine.js";
-import { moneyOf } from "../../upstream/modules/money/service.js";
 
 type OrderMode = (typeof ORDER_MODE)[keyof typeof ORDER_MODE];
 
@@ -82,15 +79,7 @@ function leader() {
   const restart = () => {
     copying.stop();
     engine.stop();
-    const money = moneyOf(db);
-    const seq = new Sequencer({
-      db,
-      onWriteFailure: (err) => {
-        throw err;
-      },
-      transaction: (command) => money.transaction(command),
-    });
-    const again = new Engine({ db, feed, money, log, schedule: (c) => void seq.run(c) });
+    const { money, seq, engine: again } = leaderOn(db, feed, log);
     const copies = new CopyTrading({ db, money, engine: again, feed, log });
     opened.unshift(() => {
       copies.stop();
