@@ -117,20 +117,34 @@ export class CopyTrading {
     d.engine.setSameOwner((accountId) => this.sameOwner(accountId));
     // Mirroring writes: it follows a provider's command inside the same batch (engine.decided),
     // so that its writes go with the batch's, before the provider's answer.
+    // Each listener says which events concern it (a provider with copies, a copy's account, a
+    // position copies follow): no other order costs a follow-up command.
     const ev = d.engine.decided;
+    const copied = (e: { userId: number }) => (this.byProvider.get(e.userId)?.size ?? 0) > 0;
     this.unsubscribe.push(
-      ev.on("orderPlaced", (e) => {
-        if (!e.pending) this.onProviderFill(e.userId, e.orderId);
-      }),
-      ev.on("orderActivated", (e) => this.onProviderFill(e.userId, e.orderId)),
-      ev.on("stopsChanged", (e) => this.onProviderStops(e.userId, e.orderId)),
-      ev.on("positionsClosed", (e) => {
-        const copyId = this.byAccount.get(e.userId);
-        // A copy's own position closed (its take-profit, stop-loss or a stop-out): realised money
-        // may have reached the floor with nothing left open for the tick's check to see.
-        if (copyId !== undefined) this.checkFloorOf(copyId);
-        else this.onProviderClosed(e.userId, e.orderIds);
-      }),
+      ev.on(
+        "orderPlaced",
+        (e) => {
+          if (!e.pending) this.onProviderFill(e.userId, e.orderId);
+        },
+        (e) => !e.pending && copied(e),
+      ),
+      ev.on("orderActivated", (e) => this.onProviderFill(e.userId, e.orderId), copied),
+      ev.on("stopsChanged", (e) => this.onProviderStops(e.userId, e.orderId), copied),
+      ev.on(
+        "positionsClosed",
+        (e) => {
+          const copyId = this.byAccount.get(e.userId);
+          // A copy's own position closed (its take-profit, stop-loss or a stop-out): realised money
+          // may have reached the floor with nothing left open for the tick's check to see.
+          if (copyId !== undefined) this.checkFloorOf(copyId);
+          else this.onProviderClosed(e.userId, e.orderIds);
+        },
+        (e) =>
+          this.byAccount.has(e.userId) ||
+          copied(e) ||
+          e.orderIds.some((id) => this.followers.has(id)),
+      ),
       // After the engine's own tick listener (registered first): stop-outs and TP/SL are booked.
       d.feed.onTick(() => this.checkStopLosses()),
     );
@@ -441,11 +455,10 @@ export class CopyTrading {
   }
 
   private onProviderClosed(providerId: number, orderIds: number[]): void {
-    if (!this.byProvider.get(providerId)?.size) return;
     // Followers closed on the same tick already (the same take-profit or stop-loss) are left out.
     const followers = orderIds.flatMap((orderId) => this.liveFollowers(orderId));
     for (const orderId of orderIds) this.followers.delete(orderId);
-    if (followers.length === 0) return;
+    if (!this.byProvider.get(providerId)?.size || followers.length === 0) return;
     const closed = this.engine.closeMany(
       followers.map((f) => ({ userId: f.account_id, id: f.order_id })),
       "copy_provider_closed",

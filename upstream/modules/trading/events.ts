@@ -24,17 +24,42 @@ type Listener<K extends EngineEventName> = (e: EngineEventMap[K]) => void;
 
 export class EngineEvents {
   private readonly listeners = new Map<EngineEventName, Set<(e: never) => void>>();
+  /** Per listener that gave one, whether an event concerns it (wants). */
+  private readonly filters = new Map<(e: never) => void, (e: never) => boolean>();
 
   constructor(
     private readonly onListenerError: (err: unknown, event: EngineEventName) => void = () => {},
   ) {}
 
-  /** Subscribes to one event; returns the unsubscribe function. */
-  on<K extends EngineEventName>(name: K, fn: Listener<K>): () => void {
+  /**
+   * Subscribes to one event; returns the unsubscribe function. `concerns`, when given, says
+   * cheaply whether an event is for this listener at all (wants), so that what an event would cost
+   * to deliver (a follow-up command, EngineCore.decided) is only paid when some listener acts.
+   */
+  on<K extends EngineEventName>(
+    name: K,
+    fn: Listener<K>,
+    concerns?: (e: EngineEventMap[K]) => boolean,
+  ): () => void {
     let set = this.listeners.get(name) as Set<Listener<K>> | undefined;
     if (!set) this.listeners.set(name, (set = new Set()) as Set<(e: never) => void>);
     set.add(fn);
-    return () => set.delete(fn);
+    if (concerns) this.filters.set(fn as (e: never) => void, concerns as (e: never) => boolean);
+    return () => {
+      set.delete(fn);
+      this.filters.delete(fn as (e: never) => void);
+    };
+  }
+
+  /** Whether some listener of `name` is concerned by `e` (one without a filter always is). */
+  wants<K extends EngineEventName>(name: K, e: EngineEventMap[K]): boolean {
+    const set = this.listeners.get(name);
+    if (!set) return false;
+    for (const fn of set) {
+      const concerns = this.filters.get(fn) as ((e: EngineEventMap[K]) => boolean) | undefined;
+      if (!concerns || concerns(e)) return true;
+    }
+    return false;
   }
 
   emit<K extends EngineEventName>(name: K, e: EngineEventMap[K]): void {

@@ -71,7 +71,8 @@ export class Transactions {
   /** Announces an event: at once outside a group, after the group's commit inside one. */
   emit<K extends EngineEventName>(name: K, e: EngineEventMap[K]): void {
     const announce = () => {
-      afterCommand(this.db, () => this.decided.emit(name, e));
+      // A follow-up command only when a listener acts on it (most orders concern none).
+      if (this.decided.wants(name, e)) afterCommand(this.db, () => this.decided.emit(name, e));
       afterCommit(this.db, () => this.events.emit(name, e));
     };
     if (this.group) {
