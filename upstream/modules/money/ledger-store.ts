@@ -12,6 +12,7 @@ import {
   type RunResult,
   type Statement,
 } from "../../platform/db.js";
+import { expectChanges } from "../../platform/store/expect-changes.js";
 
 /** A user's balance and locked balance as stored (micro-USD). */
 export interface BalanceRow {
@@ -54,10 +55,13 @@ export interface LedgerStore {
   moveBalances(moves: readonly BalanceMove[]): Map<number, number>;
   /**
    * Moves the balances of distinct users known to be `beforeMicro` (no answer needed), as
-   * moveKnownBalance does for one: each result's `changes` (one per ROWS_PER_STATEMENT users) is
-   * the count of users whose stored balance was the one given.
+   * moveKnownBalance does for one, one statement per ROWS_PER_STATEMENT users; each statement
+   * must move every one of its users (expectChanges: otherwise it fails with `message`).
    */
-  moveKnownBalances(moves: readonly (BalanceMove & { beforeMicro: number })[]): RunResult[];
+  moveKnownBalances(
+    moves: readonly (BalanceMove & { beforeMicro: number })[],
+    message: string,
+  ): void;
   /** Appends one ledger row. */
   insertRow(row: LedgerInsert): void;
   /** Appends ledger rows in order, ROWS_PER_STATEMENT rows a statement. */
@@ -100,7 +104,10 @@ export function ledgerStore(db: DB): LedgerStore {
     moveBalance: (m) => (st.move.get(m) as { balance_micro: number } | undefined)?.balance_micro,
     moveKnownBalance: (m) => st.moveKnown.run(m),
     moveBalances: (moves) => moveBalances(db, moves),
-    moveKnownBalances: (moves) => chunked(moves).map((part) => moveKnownBalances(db, part)),
+    moveKnownBalances: (moves, message) => {
+      for (const part of chunked(moves))
+        expectChanges(moveKnownBalances(db, part), part.length, message);
+    },
     insertRow: (row) => void st.insert.run(row),
     insertRows: (rows) => {
       for (const part of chunked(rows)) insertRows(db, part);

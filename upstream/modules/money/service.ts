@@ -9,7 +9,7 @@
  * instance, so the engine listening on it sees every change.
  */
 import assert from "node:assert/strict";
-import { chunked, type DB } from "../../platform/db.js";
+import type { DB } from "../../platform/db.js";
 import { DomainError } from "../../platform/errors.js";
 import { LEDGER_KINDS, type LedgerKind } from "./ledger.js";
 import { ledgerStore, type BalanceRow, type LedgerStore } from "./ledger-store.js";
@@ -204,10 +204,7 @@ export class MoneyService {
     const before = ps.map((p) => this.knownBefore(p.userId, p.heldMicro));
     if (before.every((b): b is number => b !== undefined)) {
       const moves = ps.map((p, i) => ({ ...p, beforeMicro: before[i] }));
-      const results = this.st.moveKnownBalances(moves);
-      chunked(moves).forEach((part, k) =>
-        expectChanges(results[k], part.length, "a balance in memory is not the stored one"),
-      );
+      this.st.moveKnownBalances(moves, "a balance in memory is not the stored one");
       const after = new Map(moves.map((m) => [m.userId, m.beforeMicro + m.amountMicro]));
       for (const [userId, balanceMicro] of after) this.known.set(userId, balanceMicro);
       return after;
