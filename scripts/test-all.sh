@@ -47,14 +47,27 @@ summary() {
   echo "=============================================================================="
 }
 
-# Records a finished step (name, seconds, exit code); on a failure prints the summary and exits.
+# The failing step's key lines (which test, which assertion, where), printed again just above the
+# summary: a CI page that shows only the end of a long run still says what failed and why.
+digest() {
+  local log=$1
+  [ -f "$log" ] || return 0
+  echo
+  echo "---------------------- what failed (from the step's output) -----------------------"
+  grep -E '^\s+[0-9]+\) |^\s*(FAIL|×|✘) |Error:|Locator:|Expected|Received|Timeout|^\s*> [0-9]+ \||[a-z-]+\.(spec|test)\.ts:[0-9]+:[0-9]+' "$log" \
+    | grep -vE '^\s*(✓|√) |node_modules|^\s+at (async )?[A-Za-z.<>]+ \(node:' | sed -E 's/\x1b\[[0-9;]*m//g' | cut -c1-160 | head -n 12
+}
+
+# Records a finished step (name, seconds, exit code, its output's file); on a failure prints what
+# failed and the summary, and exits.
 record() {
-  local name=$1 seconds=$2 rc=$3
+  local name=$1 seconds=$2 rc=$3 log=${4:-}
   STEPS+=("$name"); TIMES+=("$seconds")
   if [ "$rc" -eq 0 ]; then
     RESULTS+=("PASS")
   else
     RESULTS+=("FAIL")
+    digest "$log"
     summary "$rc"
     exit "$rc"
   fi
@@ -64,9 +77,10 @@ step() {
   local name=$1; shift
   echo
   echo "==> [$name] $*"
-  local t0=$(date +%s) rc=0
-  "$@" || rc=$?
-  record "$name" $(( $(date +%s) - t0 )) "$rc"
+  local t0=$(date +%s) rc=0 log
+  log=$(mktemp "$BG_DIR/step-XXXXXX")
+  "$@" 2>&1 | tee "$log" || rc=${PIPESTATUS[0]}
+  record "$name" $(( $(date +%s) - t0 )) "$rc" "$log"
 }
 
 # Jobs in the background: each writes its output, exit code and duration (s) to BG_DIR/NAME.*;
@@ -100,7 +114,7 @@ bg_step() {
   wait "${BG_PIDS[$name]}" || true
   unset "BG_PIDS[$name]"
   cat "$BG_DIR/$name.out"
-  record "$label" "$(cat "$BG_DIR/$name.time")" "$(cat "$BG_DIR/$name.rc")"
+  record "$label" "$(cat "$BG_DIR/$name.time")" "$(cat "$BG_DIR/$name.rc")" "$BG_DIR/$name.out"
 }
 stop_background() {
   local pid

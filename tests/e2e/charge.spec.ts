@@ -125,6 +125,8 @@ test.describe("deposit", () => {
       release();
       expect((await posted).status()).toBe(200);
       await page.unroute("**/mine/charge/upload");
+      // The answer leads to the bank tab of the wire account used (a client-side navigation).
+      await expect(page).toHaveURL(/type=1&wire_id=\d+/);
     } else {
       expect(await submit(page, form, false)).toBeLessThan(400);
     }
