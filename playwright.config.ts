@@ -77,6 +77,9 @@ const serverEnv: Record<string, string> = {
   // Settings the tests change go through the operator API, as an operator's would.
   OPERATOR_TOKEN: E2E_OPERATOR_TOKEN,
   LOG_LEVEL: "warn",
+  // Every upstream answer is checked against the contract's schema (a drift answers 500 and fails
+  // the test that met it).
+  CHECK_ANSWERS: "1",
   // The market moves only when a test ticks it (POST /dev/market/price, setPrice in operator.ts):
   // no test waits for, or depends on, a random price.
   MARKET_FEED: "manual",

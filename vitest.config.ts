@@ -117,6 +117,12 @@ const TEMPLATE_SETUP = "tests/support/template-setup.ts";
 const SQLITE_SETUP = "tests/support/sqlite-native-setup.ts";
 /** The bundles of the upstream and the web server that test processes start (node-bundle.ts). */
 const BUNDLE_SETUP = "tests/support/bundle-setup.ts";
+/**
+ * Every answer of an upstream the tests start is checked against its endpoint's schema in the
+ * contract (CHECK_ANSWERS, upstream/platform/http/answers.ts): a drift fails where it happens.
+ */
+const CHECKED_ANSWERS = { CHECK_ANSWERS: "1" };
+
 export const shared = {
   resolve: {
     alias: {
@@ -129,6 +135,7 @@ export const shared = {
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: "forks",
+    env: CHECKED_ANSWERS,
   },
 } as const;
 
@@ -171,7 +178,7 @@ export default defineConfig({
           include: ON_BOTH_STORES_UNIT,
           isolate: false,
           pool: "threads",
-          env: { TEST_STORE: "postgres" },
+          env: { ...CHECKED_ANSWERS, TEST_STORE: "postgres" },
           globalSetup: [SQLITE_SETUP, POSTGRES_SETUP],
         },
       },
@@ -180,7 +187,7 @@ export default defineConfig({
         test: {
           name: "integration-postgres",
           include: ON_BOTH_STORES_INTEGRATION,
-          env: { TEST_STORE: "postgres" },
+          env: { ...CHECKED_ANSWERS, TEST_STORE: "postgres" },
           globalSetup: [SQLITE_SETUP, TEMPLATE_SETUP, BUNDLE_SETUP, POSTGRES_SETUP],
           isolate: false,
           // Every statement is a round trip to the server: a test that starts two or three

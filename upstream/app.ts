@@ -224,7 +224,7 @@ export async function buildUpstream(
   });
 
   registerErrorHandling(app, log);
-  await registerOpenApi(app);
+  await registerOpenApi(app, { checkAnswers: config.checkAnswers });
 
   app.get("/health", async () => ({
     code: CODE_OK,

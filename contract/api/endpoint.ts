@@ -9,8 +9,9 @@
  * the field rules of contract/fields.ts that the web's forms share; the services keep the rules that
  * need the store or several fields (lot steps, leverage options, price sides, balances).
  */
-import { z } from "zod";
+import { z, type ZodLiteral } from "zod";
 import type { Permission } from "../operators";
+import { CODE } from "../envelope";
 
 export type Method = "GET" | "POST";
 
@@ -45,6 +46,12 @@ export interface EndpointDef {
    * store alone are answered by any node.
    */
   readsEngine?: boolean;
+  /**
+   * The schema of a successful answer's `data` (the envelope's code 1). The OpenAPI document
+   * publishes it, the test harnesses check every answer against it (CHECK_ANSWERS), and the data's
+   * TypeScript type is inferred from it (DataOf).
+   */
+  data?: z.ZodTypeAny;
 }
 
 /** An endpoint whose envelope carries `Data`; the type lives only at compile time. */
@@ -52,13 +59,46 @@ export type Endpoint<Data, Def extends EndpointDef = EndpointDef> = Def & {
   readonly __data?: Data;
 };
 
-/** Declares an endpoint with the type of its `data`: `endpoint<Order>()({ ... })`. */
-export function endpoint<Data>() {
-  return <const Def extends EndpointDef>(def: Def): Endpoint<Data, Def> => def;
+/**
+ * Declares an endpoint. With its answer's schema: `endpoint({ ..., data: OrderSchema })`, the
+ * data's type inferred from it. Without (an endpoint not yet described at run time): the type
+ * alone, `endpoint<Order>()({ ... })`.
+ */
+export function endpoint<const Def extends EndpointDef & { data: z.ZodTypeAny }>(def: Def): Def;
+export function endpoint<Data>(): <const Def extends EndpointDef>(def: Def) => Endpoint<Data, Def>;
+export function endpoint(def?: EndpointDef): unknown {
+  return def ?? (<const Def extends EndpointDef>(d: Def) => d);
 }
 
 /** The type of an endpoint's `data`. */
-export type DataOf<E> = E extends { readonly __data?: infer D } ? D : never;
+export type DataOf<E> = E extends { data: infer S extends z.ZodTypeAny }
+  ? z.output<S>
+  : E extends { readonly __data?: infer D }
+    ? D
+    : never;
+
+/** Every code of the envelope but success. */
+const REFUSAL_CODES = Object.values(CODE).filter((c) => c !== CODE.OK);
+
+/** A refused answer's envelope: any code but 1, the message shown to the user, no data. */
+export const refusalEnvelope = z
+  .object({
+    code: z
+      .union(REFUSAL_CODES.map((c) => z.literal(c)) as [ZodLiteral<number>, ZodLiteral<number>])
+      .describe("0 refused, 403 forbidden, 404 not found, 429 rate limited, 500, 999 session"),
+    msg: z.string().describe("why, in the request's language"),
+    data: z.null(),
+  })
+  .describe("a refusal");
+
+/** A successful answer's envelope around `data`. */
+export const okEnvelope = <S extends z.ZodTypeAny>(data: S) =>
+  z.object({ code: z.literal(CODE.OK), msg: z.string(), data }).describe("success");
+
+/** What an endpoint answers with HTTP 200: success with its data, or a business refusal. */
+export function answerSchema(data: z.ZodTypeAny): z.ZodTypeAny {
+  return z.union([okEnvelope(data), refusalEnvelope]);
+}
 
 /** The parameters of an endpoint as its schema reads them. */
 export type ParamsOf<E> = E extends { body: infer B extends z.ZodTypeAny }

@@ -6,8 +6,8 @@ import {
   ORDER_TAB,
   ORDER_TABS,
   ORDER_TYPE,
-  type CloseReason,
-  type PendingType,
+  CLOSE_REASONS,
+  PENDING_TYPES,
 } from "../enums";
 import {
   choiceField,
@@ -24,64 +24,57 @@ import {
 } from "../fields";
 
 /** An order or position (my_deal item, and the answer of submit, close, cancel_trade, set_stop_price). */
-export interface Order {
-  Id: number;
-  ForexTradeLists: { ShowCode: string; Code: string; Id: number };
-  /** ORDER_TYPE: 1 buy, otherwise sell. */
-  OrderType: number;
-  /** ORDER_STATUS: 0 pending, 1 holding, 3 closed, 4 cancelled. */
-  Status: number;
-  /** Lots. */
-  Quantity: number;
-  /** The quote at submit (market order) or the target price (pending order). */
-  OriginPrice: number;
-  /** Fill (open) price; 0 while pending. */
-  Price: number;
-  /** Current price while pending or open; the close price once closed. */
-  UpdatePrice: number;
-  /** Floating profit while open; realised profit once closed. */
-  FactProfits: number;
-  /** Stop-loss; 0 = not set. */
-  TargetLossPrice: number;
-  /** Take-profit; 0 = not set. */
-  TargetProfitPrice: number;
-  /** Margin held, USD. */
-  CautionMoney: number;
-  TradeFee: number;
-  /** Leverage. */
-  Multiple: number;
-  /** "YYYY-MM-DD HH:mm:ss" UTC. */
-  CreateTimeHandler: string;
-  PendingType: PendingType | null;
-  CloseReason: CloseReason | null;
-  /** "YYYY-MM-DD HH:mm:ss" UTC, or null while not closed. */
-  ClosedAt: string | null;
-}
+export const OrderSchema = z.object({
+  Id: z.number().int(),
+  ForexTradeLists: z.object({ ShowCode: z.string(), Code: z.string(), Id: z.number().int() }),
+  OrderType: z.number().int().describe("ORDER_TYPE: 1 buy, otherwise sell"),
+  Status: z.number().int().describe("ORDER_STATUS: 0 pending, 1 holding, 3 closed, 4 cancelled"),
+  Quantity: z.number().describe("lots"),
+  OriginPrice: z
+    .number()
+    .describe("the quote at submit (market order) or the target price (pending order)"),
+  Price: z.number().describe("fill (open) price; 0 while pending"),
+  UpdatePrice: z
+    .number()
+    .describe("current price while pending or open; the close price once closed"),
+  FactProfits: z.number().describe("floating profit while open; realised profit once closed"),
+  TargetLossPrice: z.number().describe("stop loss; 0 = not set"),
+  TargetProfitPrice: z.number().describe("take profit; 0 = not set"),
+  CautionMoney: z.number().describe("margin held, USD"),
+  TradeFee: z.number(),
+  Multiple: z.number().int().describe("leverage"),
+  CreateTimeHandler: z.string().describe('"YYYY-MM-DD HH:mm:ss" UTC'),
+  PendingType: z.enum(PENDING_TYPES).nullable(),
+  CloseReason: z.enum(CLOSE_REASONS).nullable(),
+  ClosedAt: z.string().nullable().describe('"YYYY-MM-DD HH:mm:ss" UTC, or null while not closed'),
+});
+export type Order = z.infer<typeof OrderSchema>;
 
-export interface OrderPage {
-  data: Order[];
-  /** Orders in the tab. */
-  total: number;
-  /** Floating profit of open positions (tab 1), realised profit of the history (tab 3), 0 for pending. */
-  all_fact_profits: number;
-  /** Cash balance. */
-  balance: number;
-}
+export const OrderPageSchema = z.object({
+  data: z.array(OrderSchema),
+  total: z.number().int().describe("orders in the tab"),
+  all_fact_profits: z
+    .number()
+    .describe(
+      "floating profit of open positions (tab 1), realised profit of the history (tab 3), 0 for pending",
+    ),
+  balance: z.number().describe("cash balance"),
+});
+export type OrderPage = z.infer<typeof OrderPageSchema>;
 
 /** Account values: balance, equity, used and free margin, margin level. */
-export interface ForexDetail {
-  balance: number;
-  /** Money held by withdrawals under review. */
-  lock_balance: number;
-  /** Equity: balance + floating profit. */
-  total: number;
-  /** Used margin. */
-  all_caution_money: number;
-  /** Free margin: total - all_caution_money. */
-  can_use: number;
-  /** Margin level in percent (2 decimals), null while no position is open. */
-  HazardRate: number | null;
-}
+export const ForexDetailSchema = z.object({
+  balance: z.number(),
+  lock_balance: z.number().describe("money held by withdrawals under review"),
+  total: z.number().describe("equity: balance + floating profit"),
+  all_caution_money: z.number().describe("used margin"),
+  can_use: z.number().describe("free margin: total - all_caution_money"),
+  HazardRate: z
+    .number()
+    .nullable()
+    .describe("margin level in percent (2 decimals), null while no position is open"),
+});
+export type ForexDetail = z.infer<typeof ForexDetailSchema>;
 
 /** An order's id. */
 const id = wholeField(ID_DIGITS);
@@ -92,7 +85,8 @@ const stops = {
   stop_loss_price: optionalDecimalField(PRICE_RULE),
 };
 
-export const submit = endpoint<Order>()({
+export const submit = endpoint({
+  data: OrderSchema,
   method: "POST",
   path: "/v1/api/forex/submit",
   auth: true,
@@ -115,7 +109,8 @@ export const submit = endpoint<Order>()({
   }),
 });
 
-export const myDeal = endpoint<OrderPage>()({
+export const myDeal = endpoint({
+  data: OrderPageSchema,
   method: "GET",
   path: "/v1/api/forex/my_deal",
   readsEngine: true,
@@ -132,7 +127,8 @@ export const myDeal = endpoint<OrderPage>()({
   }),
 });
 
-export const close = endpoint<Order>()({
+export const close = endpoint({
+  data: OrderSchema,
   method: "POST",
   path: "/v1/api/forex/close",
   auth: true,
@@ -142,7 +138,8 @@ export const close = endpoint<Order>()({
   body: orderId,
 });
 
-export const cancelTrade = endpoint<Order>()({
+export const cancelTrade = endpoint({
+  data: OrderSchema,
   method: "POST",
   path: "/v1/api/forex/cancel_trade",
   auth: true,
@@ -152,7 +149,8 @@ export const cancelTrade = endpoint<Order>()({
   body: orderId,
 });
 
-export const setStopPrice = endpoint<Order>()({
+export const setStopPrice = endpoint({
+  data: OrderSchema,
   method: "POST",
   path: "/v1/api/forex/set_stop_price",
   auth: true,
@@ -162,7 +160,8 @@ export const setStopPrice = endpoint<Order>()({
   body: z.object({ id, ...stops }),
 });
 
-export const forexDetail = endpoint<ForexDetail>()({
+export const forexDetail = endpoint({
+  data: ForexDetailSchema,
   method: "GET",
   path: "/v1/api/main/account/forexDetail",
   readsEngine: true,
@@ -172,7 +171,8 @@ export const forexDetail = endpoint<ForexDetail>()({
   query: z.object({ ...cacheBuster }),
 });
 
-export const resetForexDemoAccount = endpoint<ForexDetail>()({
+export const resetForexDemoAccount = endpoint({
+  data: ForexDetailSchema,
   method: "POST",
   path: "/v1/api/main/user/resetForexDemoAccount",
   auth: true,

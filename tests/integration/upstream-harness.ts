@@ -152,6 +152,7 @@ export async function startUpstream(opts: StartOptions = {}): Promise<Server> {
     dataDir: dir,
     rateLimit: false,
     operatorToken: HARNESS_OPERATOR_TOKEN,
+    checkAnswers: true,
     ...opts.config,
   });
   let feed: ManualFeed | null = null;

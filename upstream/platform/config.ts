@@ -56,6 +56,13 @@ export interface UpstreamConfig {
   trustProxy: boolean | number | string;
   /** Disable rate limits (tests of the rate limiter turn them on again). */
   rateLimit: boolean;
+  /**
+   * CHECK_ANSWERS: every answer of an endpoint the contract describes is checked against its
+   * schema before it is sent, and one that drifts is answered 500 and logged with the endpoint and
+   * the field (platform/http/answers.ts). On in the test harnesses; off by default (production
+   * does not pay for it).
+   */
+  checkAnswers: boolean;
   /** Largest accepted upload (an image), bytes. */
   uploadMaxBytes: number;
   /** An upload nothing names (no deposit, no verification) is removed once older than this, s. */
@@ -229,6 +236,7 @@ const EnvSchema = z.object({
   TOKEN_TTL_S: int(30 * 24 * 3600, 60, 10 * 365 * 24 * 3600),
   TOKEN_IDLE_S: int(7 * 24 * 3600, 60, 10 * 365 * 24 * 3600),
   RATE_LIMIT: flag(),
+  CHECK_ANSWERS: flag(),
   UPLOAD_MAX_BYTES: int(DEFAULT_UPLOAD_MAX_BYTES, 1024, 50 * 1024 * 1024),
   // At least an hour: a user filling in the form after uploading must not lose the image.
   UPLOAD_ORPHAN_GRACE_S: int(DEFAULT_UPLOAD_ORPHAN_GRACE_S, 3600, 365 * 24 * 3600),
@@ -337,6 +345,7 @@ export function loadConfig(
     // The web embeds the upstream on loopback and forwards the client address (server.ts).
     trustProxy: e.UPSTREAM_TRUST_PROXY ?? "loopback",
     rateLimit: e.RATE_LIMIT ?? true,
+    checkAnswers: e.CHECK_ANSWERS ?? false,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     uploadOrphanGraceSeconds: e.UPLOAD_ORPHAN_GRACE_S,
     simulate: e.MARKET_SIMULATE ?? true,

@@ -7,10 +7,18 @@ import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import { jsonSchemaTransform } from "fastify-type-provider-zod";
 import { contractValidatorCompiler } from "./route.js";
+import { answerSerializer } from "./answers.js";
 
-/** Installs the zod validator and the document; call before any route registers. */
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+/**
+ * Installs the zod validator, the answers' serializer (checking each answer against its schema when
+ * `checkAnswers`: answers.ts) and the document; call before any route registers.
+ */
+export async function registerOpenApi(
+  app: FastifyInstance,
+  o: { checkAnswers: boolean },
+): Promise<void> {
   app.setValidatorCompiler(contractValidatorCompiler);
+  app.setSerializerCompiler(answerSerializer(o.checkAnswers));
   await app.register(swagger, {
     openapi: {
       openapi: "3.1.0",

@@ -9,7 +9,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify";
 import { validatorCompiler } from "fastify-type-provider-zod";
 import { z, type ZodTypeAny } from "zod";
-import type { EndpointDef } from "@contract/api/endpoint";
+import { answerSchema, refusalEnvelope, type EndpointDef } from "@contract/api/endpoint";
 import { IDEMPOTENCY_FIELD, IDEMPOTENCY_HEADER } from "@contract/constants";
 import type { Permission } from "@contract/operators";
 import type { OperatorCaller } from "./operator-guard.js";
@@ -96,6 +96,23 @@ function bodyOf(def: EndpointDef): ZodTypeAny | undefined {
   });
 }
 
+/**
+ * What an endpoint answers, by HTTP status: 200 its data (or a business refusal, code 0 and the
+ * others of the envelope), 400 a field's refusal, 401 and 403 an operator endpoint's caller without
+ * a session or the permission, 429 a rate limit (with Retry-After).
+ */
+function responsesOf(def: EndpointDef, data: ZodTypeAny): Record<number, ZodTypeAny> {
+  const out: Record<number, ZodTypeAny> = { 200: answerSchema(data) };
+  if (def.body || def.query || def.params)
+    out[400] = refusalEnvelope.describe("a field refused: `msg` names it and why");
+  if (def.operator) {
+    out[401] = refusalEnvelope.describe("no operator session");
+    out[403] = refusalEnvelope.describe("the operator's role lacks the endpoint's permission");
+  }
+  out[429] = refusalEnvelope.describe("rate limited: retry after the Retry-After header's seconds");
+  return out;
+}
+
 /** Fields of a validated body or query. */
 export type Fields = Record<string, unknown>;
 /** What an endpoint's schema answers for its body, query and path parameters. */
@@ -134,6 +151,7 @@ export function route<D extends EndpointDef>(
       ...(def.body ? { body: bodyOf(def) } : {}),
       ...(def.params ? { params: def.params } : {}),
       ...(headersOf(def) ? { headers: headersOf(def) } : {}),
+      ...(def.data ? { response: responsesOf(def, def.data) } : {}),
     },
     config: {
       ...(extras.invalidFieldKey ? { invalidFieldKey: extras.invalidFieldKey } : {}),
