@@ -17,6 +17,8 @@ import pino from "pino";
 import { storeOf, type UpstreamConfig } from "./platform/config.js";
 import { openStore, storeAnswers, type DB, type SqliteDb } from "./platform/db.js";
 import { CODE_INTERNAL, CODE_OK } from "./platform/http/envelope.js";
+import { z } from "zod";
+import { okEnvelope } from "@contract/api/endpoint";
 import { clientErrorHandler, registerErrorHandling } from "./platform/http/errors.js";
 import { normaliseLang, translate, type Lang } from "./platform/i18n.js";
 import { createHub, type Hub } from "./platform/ws/hub.js";
@@ -120,6 +122,45 @@ function onLeaderOnly<T extends object>(): T {
   });
 }
 
+/** GET /health: the process answers, with its websocket connections. */
+const HEALTH_SCHEMA = {
+  summary: "The process answers (its open websockets)",
+  response: { 200: okEnvelope(z.object({ ws: z.number().int() })) },
+};
+
+/** What GET /healthz reports of a node (docs/deploy.md). */
+const NodeHealth = z.object({
+  node: z.string().describe("host:pid, or UPSTREAM_NODE_NAME"),
+  role: z.enum(["leader", "standby"]),
+  store: z.object({ dialect: z.enum(["sqlite", "postgres"]), ok: z.boolean() }),
+  broker: z.object({
+    kind: z.enum(["local", "nats"]),
+    connected: z.boolean(),
+    url: z.string().optional().describe("the NATS server(s), without credentials"),
+  }),
+  sequencer: z
+    .object({
+      batches: z.number().int(),
+      commands: z.number().int(),
+      largestBatch: z.number().int(),
+      waiting: z.number().int().describe("commands queued for the next batch"),
+    })
+    .nullable()
+    .describe("the leader's group commit since it started; null on a standby"),
+  ws: z.number().int(),
+});
+
+/** GET /healthz: 200 when the store and the broker answer, else 503 with what is wrong. */
+const HEALTHZ_SCHEMA = {
+  summary: "The node's role, store, broker and sequencer, for load balancers and operators",
+  response: {
+    200: okEnvelope(NodeHealth),
+    503: z
+      .object({ code: z.literal(CODE_INTERNAL), msg: z.literal("degraded"), data: NodeHealth })
+      .describe("the store or the broker does not answer"),
+  },
+};
+
 export async function buildUpstream(
   config: UpstreamConfig,
   opts: {
@@ -179,7 +220,10 @@ export async function buildUpstream(
   await app.register(multipart, {
     limits: { fileSize: config.uploadMaxBytes, files: 1, fields: 4, parts: 5, fieldSize: 1024 },
   });
-  const hub = createHub(app.server, db, broker);
+  const hub = createHub(app.server, db, broker, {
+    checkFrames: config.checkAnswers,
+    onDrift: (err) => log.error({ err }, "a websocket frame drifts from the contract; not sent"),
+  });
   const onWriteFailure =
     opts.onWriteFailure ??
     ((err: unknown) => {
@@ -226,7 +270,7 @@ export async function buildUpstream(
   registerErrorHandling(app, log);
   await registerOpenApi(app, { checkAnswers: config.checkAnswers });
 
-  app.get("/health", async () => ({
+  app.get("/health", { schema: HEALTH_SCHEMA }, async () => ({
     code: CODE_OK,
     msg: "ok",
     data: { ws: hub.connectionCount() },
@@ -235,7 +279,7 @@ export async function buildUpstream(
   // A leader adds its sequencer's figures since it started: how many batches it wrote, how many
   // commands they held and the largest, so that group commit can be seen at work (commands per
   // batch) and the commands waiting for the next batch.
-  app.get("/healthz", async (_req, reply) => {
+  app.get("/healthz", { schema: HEALTHZ_SCHEMA }, async (_req, reply) => {
     const store = { dialect: db.dialect, ok: storeAnswers(db) };
     const broker = ctx.broker.status();
     const ok = store.ok && (broker.kind === "local" || broker.connected);

@@ -11,7 +11,7 @@ import { useTranslation } from "react-i18next";
 import { useConsoleCan } from "~/utils/console";
 import { Pager } from "~/components/Console";
 import { FormErrors, Hidden, refusalMessages } from "~/components/Form";
-import { LANG_ALL } from "@contract/api/content";
+import { LANG_ALL } from "@contract/api/content-rules";
 import { LANGS } from "@contract/constants";
 import { LANGUAGE_LABEL, isLang } from "~/i18n";
 

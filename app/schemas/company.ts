@@ -7,7 +7,7 @@ import {
   COMPANY_SEARCH_MAX,
   FEEDBACK_CONTACT_MAX,
   FEEDBACK_MESSAGE_MAX,
-} from "@contract/api/company";
+} from "@contract/api/company-rules";
 
 export const companySearchSchema = z.object({
   name: z.string().trim().max(COMPANY_SEARCH_MAX, "company:search_too_long").optional(),

@@ -3,7 +3,7 @@
  * console's editors. Editor fields are bounded here by the contract; the upstream checks them.
  */
 import { z } from "zod";
-import { CONTENT_MAX_CHARS } from "@contract/api/content";
+import { CONTENT_MAX_CHARS } from "@contract/api/content-rules";
 
 export const dismissPolicySchema = z.object({
   version: z

@@ -14,7 +14,7 @@ import {
   PROVIDER_DESCRIPTION_MAX,
   PROVIDER_MIN_INVESTMENT_MAX_USD,
   PROVIDER_NAME_MAX,
-} from "@contract/api/copy";
+} from "@contract/api/copy-rules";
 import { idempotencyKey } from "./fields";
 
 export const CMSG = {

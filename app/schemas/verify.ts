@@ -12,7 +12,7 @@ import {
   REAL_NAME_MAX,
   REAL_NAME_RE,
   REVIEW_REMARK_MAX,
-} from "@contract/api/verify";
+} from "@contract/api/verify-rules";
 import { MSG, text } from "./fields";
 
 export const VERIFY_MSG = {

@@ -16,10 +16,12 @@
  *   call that may have reached an upstream is sent again only when replayable: a GET, or a call
  *   carrying an idempotency key (`idempotencyKey`, sent as the Idempotency-Key header).
  */
+import type { ZodTypeAny } from "zod";
 import type { EndpointDef } from "@contract/api/endpoint";
+import { AnswerDriftError, checkAnswer } from "@contract/check";
 import { IDEMPOTENCY_HEADER } from "@contract/constants";
 import { redirect } from "@remix-run/node";
-import { upstreamPool, upstreamTimeoutMs } from "~/utils/env.server";
+import { env, upstreamPool, upstreamTimeoutMs } from "~/utils/env.server";
 import { CODE } from "@contract/envelope";
 import { UNAVAILABLE_RETRY_S } from "./retry";
 import { GATEWAY_STATUSES } from "./failover";
@@ -66,6 +68,13 @@ export interface CallOptions {
   timeoutMs?: number;
   /** An unreachable upstream is returned as a `network` result instead of thrown as a 503. */
   soft?: boolean;
+  /**
+   * The contract's schema of a successful answer's data (`send` passes the endpoint's): with
+   * CHECK_ANSWERS on, an answer that does not match it is refused as the upstream being
+   * unavailable (the 503 page) and logged with the endpoint and the field, instead of a page
+   * drawn from data it does not understand.
+   */
+  answer?: ZodTypeAny;
 }
 
 /** What a page's loader or action throws while the upstream cannot be reached. */
@@ -193,16 +202,47 @@ export async function call<T>(
   if (!result.ok && result.code === CODE.SESSION_INVALID && !opts.init) {
     throw await sessionEndedRedirect(caller, result.msg);
   }
+  if (result.ok && opts.answer && env().checkAnswers) {
+    const drift = answerDrift(opts.answer, result.data);
+    if (drift) {
+      console.error(
+        JSON.stringify({
+          svc: "web",
+          msg: "upstream answer drifts from the contract",
+          endpoint: `${method} ${path}`,
+          ...drift,
+        }),
+      );
+      if (!opts.soft) throw upstreamUnavailable("contract");
+      return { ok: false, code: 0, msg: "contract", data: null, network: true };
+    }
+  }
   return result;
+}
+
+/** Where `data` does not match `schema`, read tolerantly: the first field and why; null if none. */
+function answerDrift(schema: ZodTypeAny, data: unknown): { field: string; detail: string } | null {
+  try {
+    checkAnswer("", schema, data, { strict: false });
+    return null;
+  } catch (err) {
+    if (!(err instanceof AnswerDriftError)) throw err;
+    const field = !err.field
+      ? "data"
+      : err.field.startsWith("[")
+        ? `data${err.field}`
+        : `data.${err.field}`;
+    return { field, detail: err.detail };
+  }
 }
 
 /** Calls a contract endpoint: method and path come from its definition (contract/api/). */
 export const send = <T>(
   c: Caller,
-  def: Pick<EndpointDef, "method" | "path">,
+  def: Pick<EndpointDef, "method" | "path" | "data">,
   params?: Params,
   opts?: CallOptions,
-) => call<T>(c, def.method, def.path, params, opts);
+) => call<T>(c, def.method, def.path, params, def.data ? { ...opts, answer: def.data } : opts);
 export const get = <T>(c: Caller, path: string, params?: Params, opts?: CallOptions) =>
   call<T>(c, "GET", path, params, opts);
 

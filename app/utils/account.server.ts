@@ -8,15 +8,15 @@ import type { CodeSent } from "@contract/api/identity";
 import { data } from "@remix-run/node";
 import type { SubmissionResult } from "@conform-to/react";
 import { callerFor, type Caller, type UpstreamResult } from "~/upstream/client.server";
-import { userInfo, type UpstreamUser } from "~/upstream/account.server";
+import { userInfo } from "~/upstream/account.server";
 import { getT } from "~/i18n.server";
 import { CODE_RESEND_SECONDS, cooldownLeft, refusalStatus } from "~/utils/forms.server";
-import { commitSession, requireSignedIn } from "~/utils/session.server";
+import { commitSession, requireSignedIn, type SessionUser } from "~/utils/session.server";
 
 interface AccountState {
   caller: Caller;
   /** The upstream's user record (the session's summary when the upstream refused). */
-  user: Pick<UpstreamUser, "email" | "mobile" | "is_demo" | "invite_code">;
+  user: Pick<SessionUser, "email" | "mobile" | "is_demo" | "invite_code">;
   /** The message shown instead of the screen's forms (demo account), or null. */
   notice: string | null;
 }

@@ -1,7 +1,7 @@
 /** Small pieces the operator console's server and pages share. */
 import { CHARGE_STATUS, WITHDRAW_STATUS } from "@contract/enums";
-import { REQUEST_STATUS } from "@contract/api/admin";
-import { COPY_STATUSES } from "@contract/api/copy";
+import { REQUEST_STATUS } from "@contract/api/admin-rules";
+import { COPY_STATUSES } from "@contract/api/copy-rules";
 import { useRouteLoaderData } from "@remix-run/react";
 import { can, type OperatorRole, type Permission } from "@contract/operators";
 

@@ -19,7 +19,8 @@
  * SHUTDOWN_GRACE_MS (5000), LOCALES_DIR (locales), LIVE_FLUSH_MS, FORM_MAX_BYTES (65536),
  * DESKTOP_URL (the desktop site for desktop visitors; unset: the host with its first subdomain
  * replaced by pc, when it has one), OPERATOR_HOST (the console's own host name; unset: the console
- * shares the users' host), MARKET_CACHE_MS (1000), CHAT_FRAME_CACHE_MS (5000).
+ * shares the users' host), MARKET_CACHE_MS (1000), CHAT_FRAME_CACHE_MS (5000), CHECK_ANSWERS (check
+ * every upstream answer against the contract; default: on when UPSTREAM_URL is set).
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -138,6 +139,7 @@ const envSchema = z
     DATABASE_URL: optional(postgresUrl),
     DATA_DIR: optional(z.string().trim().min(1)),
     COOKIE_SECURE: optional(flag),
+    CHECK_ANSWERS: optional(flag),
     // As the upstream reads UPSTREAM_TRUST_PROXY: hops as a number, never as an address list.
     TRUST_PROXY: optional(
       z
@@ -203,6 +205,12 @@ const envSchema = z
       upstreamUrl: e.UPSTREAM_URL?.[0] ?? null,
       /** Every upstream node's base URL, in the order tried (empty when UPSTREAM_URL is unset). */
       upstreamUrls: e.UPSTREAM_URL ?? [],
+      /**
+       * Every answer of a described endpoint is checked against the contract's schema before a
+       * page reads it (app/upstream/client.server.ts): on by default for a back end the web did not
+       * start (UPSTREAM_URL set), off for the embedded upstream (server.ts sets 0 when it starts it).
+       */
+      checkAnswers: e.CHECK_ANSWERS ?? e.UPSTREAM_URL !== undefined,
       upstreamPort: e.UPSTREAM_PORT ?? port + 100,
       upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS ?? 15_000,
       /** Empty when SESSION_SECRET is unset (sessionSecrets() then uses the one kept in DATA_DIR). */

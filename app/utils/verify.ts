@@ -1,5 +1,5 @@
 /** Pieces of the verification screens the server and the pages share. */
-import { REAL_NAME_REQUEST } from "@contract/api/verify";
+import { REAL_NAME_REQUEST } from "@contract/api/verify-rules";
 
 /** The console queue's tabs (REAL_NAME_REQUEST, waiting first) with their message keys. */
 export const VERIFY_TABS = [

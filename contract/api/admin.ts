@@ -22,85 +22,103 @@ import {
   wholeField,
 } from "../fields";
 import { SWIFT } from "./finance";
-import type { OperatorRole, Permission } from "../operators";
+import { OPERATOR_ROLES, PERMISSIONS } from "../operators";
+import { REQUEST_STATUS, REQUEST_TABS, REQUEST_KINDS } from "./admin-rules";
+import type { RequestKind } from "./admin-rules";
+export * from "./admin-rules";
 
 /** Who a queue item belongs to. */
-export interface AdminUserRef {
-  id: number;
-  uid: string;
-  email: string | null;
-  mobile: string | null;
-}
+export const AdminUserRefSchema = z.object({
+  id: z.number().int(),
+  uid: z.string(),
+  email: z.string().nullable(),
+  mobile: z.string().nullable(),
+});
+export type AdminUserRef = z.infer<typeof AdminUserRefSchema>;
 
 /** A deposit in the operators' queue. */
-export interface AdminCharge {
-  id: number;
-  user: AdminUserRef;
-  /** 0 coin, 1 bank. */
-  type: number;
-  currency_code: string;
-  address: string | null;
-  /** Declared, USD. */
-  number: number;
-  credited: number | null;
-  status: number;
-  remark: string | null;
-  /** Where an operator reads the proof image (GET with the operator's token). */
-  proof_url: string;
-  created_at: string;
-  decided_at: string | null;
-  decided_by: string | null;
-}
+export const AdminChargeSchema = z.object({
+  id: z.number().int(),
+  user: AdminUserRefSchema,
+  type: z.number().int().describe("CHANNEL_TYPE: 0 coin, 1 bank"),
+  currency_code: z.string(),
+  address: z.string().nullable(),
+  number: z.number().describe("declared, USD"),
+  credited: z.number().nullable().describe("credited, USD; null until approved"),
+  status: z
+    .number()
+    .int()
+    .describe("CHARGE_STATUS: 0 unchecked, 1 finished, 2 rejected, 3 invalid"),
+  remark: z.string().nullable(),
+  proof_url: z
+    .string()
+    .describe("where an operator reads the proof image (GET with the operator's token)"),
+  created_at: z.string().describe('"YYYY-MM-DD HH:mm:ss" UTC'),
+  decided_at: z.string().nullable().describe('"YYYY-MM-DD HH:mm:ss" UTC, or null while undecided'),
+  decided_by: z.string().nullable(),
+});
+export type AdminCharge = z.infer<typeof AdminChargeSchema>;
 
 /** A withdrawal in the operators' queue. */
-export interface AdminDraw {
-  id: number;
-  user: AdminUserRef;
-  type: number;
-  currency: { id: number; code: string; protocol: string };
-  number: number;
-  fee: number;
-  real_number: string;
-  address: string | null;
-  bank_name: string | null;
-  payee_name: string | null;
-  payee_account: string | null;
-  notes: string | null;
-  status: number;
-  remark: string | null;
-  created_at: string;
-  decided_at: string | null;
-  decided_by: string | null;
-}
+export const AdminDrawSchema = z.object({
+  id: z.number().int(),
+  user: AdminUserRefSchema,
+  type: z.number().int().describe("DRAW_TYPE: 1 to an address, 2 to a bank account"),
+  currency: z
+    .object({ id: z.number().int(), code: z.string(), protocol: z.string() })
+    .describe("the currency and network as requested (kept on the withdrawal's own row)"),
+  number: z.number().describe("requested, USD"),
+  fee: z.number().describe("USD"),
+  real_number: z.string().describe("what is paid, in the currency's units (decimal text)"),
+  address: z.string().nullable(),
+  bank_name: z.string().nullable(),
+  payee_name: z.string().nullable(),
+  payee_account: z.string().nullable(),
+  notes: z.string().nullable().describe("the user's memo"),
+  status: z
+    .number()
+    .int()
+    .describe("WITHDRAW_STATUS: 0 reviewing, 1 paid, 2 rejected, 3 cancelled"),
+  remark: z.string().nullable(),
+  created_at: z.string().describe('"YYYY-MM-DD HH:mm:ss" UTC'),
+  decided_at: z.string().nullable().describe('"YYYY-MM-DD HH:mm:ss" UTC, or null while undecided'),
+  decided_by: z.string().nullable(),
+});
+export type AdminDraw = z.infer<typeof AdminDrawSchema>;
 
 export interface AdminPage<T> {
   data: T[];
   total: number;
 }
+/** The schema of a page of an operators' list: PAGE_SIZE items and the list's total. */
+export const adminPage = <S extends z.ZodTypeAny>(item: S) =>
+  z.object({ data: z.array(item), total: z.number().int().describe("items in the list") });
 
 /** A user found by the operators' search, with the account's money. */
-export interface AdminUser extends AdminUserRef {
-  is_demo: number;
-  created_at: string;
-  balance: number;
-  lock_balance: number;
-  equity: number;
-  used_margin: number;
-}
+export const AdminUserSchema = AdminUserRefSchema.extend({
+  is_demo: z.number().int().describe("IS_DEMO: 1 a demo account"),
+  created_at: z.string().describe('"YYYY-MM-DD HH:mm:ss" UTC'),
+  balance: z.number().describe("USD"),
+  lock_balance: z.number().describe("held by withdrawals under review, USD"),
+  equity: z.number().describe("balance + floating profit, USD"),
+  used_margin: z.number().describe("USD"),
+});
+export type AdminUser = z.infer<typeof AdminUserSchema>;
 
 /** One audit row: who did what to what, the balance before and after, why, when. */
-export interface AuditRow {
-  id: number;
-  actor: string;
-  action: string;
-  target: string;
-  user_id: number | null;
-  amount: number | null;
-  balance_before: number | null;
-  balance_after: number | null;
-  remark: string | null;
-  created_at: string;
-}
+export const AuditRowSchema = z.object({
+  id: z.number().int(),
+  actor: z.string(),
+  action: z.string(),
+  target: z.string(),
+  user_id: z.number().int().nullable(),
+  amount: z.number().nullable().describe("USD"),
+  balance_before: z.number().nullable().describe("USD"),
+  balance_after: z.number().nullable().describe("USD"),
+  remark: z.string().nullable(),
+  created_at: z.string().describe('"YYYY-MM-DD HH:mm:ss" UTC'),
+});
+export type AuditRow = z.infer<typeof AuditRowSchema>;
 
 /** Text as its trimmed value, at most `max` characters (`tooLong` as for `text`). */
 const trimmed = (max: number, tooLong?: string) => text(max, tooLong).transform((s) => s.trim());
@@ -124,7 +142,71 @@ const queue = z.object({
   ...cacheBuster,
 });
 
-export const charges = endpoint<AdminPage<AdminCharge>>()({
+/**
+ * Whose money a request moves (an adjustment, a deposit credited, a withdrawal paid), as the
+ * approver must see it to judge: never only an internal id.
+ */
+export const RequestSubjectSchema = z.object({
+  uid: z.string(),
+  email: z.string().nullable(),
+  mobile: z.string().nullable(),
+  balance: z.string().describe("the user's balance as it stands now, USD (decimal text)"),
+  amount: z
+    .string()
+    .describe(
+      "what the request moves, USD (decimal text): signed for an adjustment, the amount credited or paid otherwise",
+    ),
+});
+export type RequestSubject = z.infer<typeof RequestSubjectSchema>;
+
+/** An action waiting for (or decided by) a second operator. */
+export const OperatorRequestSchema = z.object({
+  id: z.number().int(),
+  kind: z.enum(REQUEST_KINDS),
+  permission: z.enum(PERMISSIONS).describe("what approving needs (contract/operators.ts)"),
+  target: z
+    .string()
+    .describe(
+      'what it acts on: "charge_channel:3", "setting:limit.login_ip", "user:12", "charge:7"',
+    ),
+  summary: z.string().describe("what changes, as the approver reads it"),
+  note: z
+    .string()
+    .nullable()
+    .describe(
+      "the requesting operator's own words (an adjustment's reason, an approval's remark), or null",
+    ),
+  subject: RequestSubjectSchema.nullable().describe(
+    "the user whose money it moves, as it stands now; null for a catalogue or setting change",
+  ),
+  status: z.number().int().describe("REQUEST_STATUS: 0 pending, 1 approved, 2 rejected"),
+  requested_by: z.string(),
+  requested_at: z.string().describe('"YYYY-MM-DD HH:mm:ss" UTC'),
+  decided_by: z.string().nullable(),
+  decided_at: z.string().nullable().describe('"YYYY-MM-DD HH:mm:ss" UTC, or null while pending'),
+  remark: z.string().nullable().describe("the deciding operator's remark, or null while pending"),
+});
+export type OperatorRequest = z.infer<typeof OperatorRequestSchema>;
+
+/**
+ * The answer of an action that needs a second operator: nothing changed yet; `msg` says it waits
+ * for approval. Endpoints that may answer it say so in their summary.
+ */
+export const PendingApprovalSchema = z
+  .object({ pending_request: OperatorRequestSchema })
+  .describe("filed for a second operator: nothing changed yet");
+export type PendingApproval = z.infer<typeof PendingApprovalSchema>;
+
+/** An action's answer when it took effect, or the request filed when it needs a second operator. */
+const orPending = <S extends z.ZodTypeAny>(done: S) => z.union([done, PendingApprovalSchema]);
+
+/** True when an operator action's answer is a request waiting for a second operator. */
+export function isPendingApproval(data: unknown): data is PendingApproval {
+  return !!data && typeof data === "object" && "pending_request" in data;
+}
+
+export const charges = endpoint({
+  data: adminPage(AdminChargeSchema),
   method: "GET",
   path: "/admin/api/charges",
   auth: true,
@@ -134,14 +216,15 @@ export const charges = endpoint<AdminPage<AdminCharge>>()({
   query: queue,
 });
 
-export const approveCharge = endpoint<AdminCharge>()({
+export const approveCharge = endpoint({
+  data: orPending(AdminChargeSchema),
   method: "POST",
   path: "/admin/api/charges/:id/approve",
   auth: true,
   operator: "money",
   tag: "operators",
   summary:
-    "Credit a deposit: the amount actually received (default the declared one), one ledger row",
+    "Credit a deposit: the amount actually received (default the declared one), one ledger row (another amount, above deposit.max_usd or the four-eyes amounts: pending_request, a second operator credits it)",
   params: byId,
   body: z.object({
     amount: optionalUsdAmountField(USD_RULE, "deposit_amount_positive"),
@@ -149,7 +232,8 @@ export const approveCharge = endpoint<AdminCharge>()({
   }),
 });
 
-export const rejectCharge = endpoint<AdminCharge>()({
+export const rejectCharge = endpoint({
+  data: AdminChargeSchema,
   method: "POST",
   path: "/admin/api/charges/:id/reject",
   auth: true,
@@ -160,7 +244,8 @@ export const rejectCharge = endpoint<AdminCharge>()({
   body: remark,
 });
 
-export const invalidCharge = endpoint<AdminCharge>()({
+export const invalidCharge = endpoint({
+  data: AdminChargeSchema,
   method: "POST",
   path: "/admin/api/charges/:id/invalid",
   auth: true,
@@ -171,7 +256,8 @@ export const invalidCharge = endpoint<AdminCharge>()({
   body: remark,
 });
 
-export const draws = endpoint<AdminPage<AdminDraw>>()({
+export const draws = endpoint({
+  data: adminPage(AdminDrawSchema),
   method: "GET",
   path: "/admin/api/draws",
   auth: true,
@@ -181,7 +267,8 @@ export const draws = endpoint<AdminPage<AdminDraw>>()({
   query: queue,
 });
 
-export const approveDraw = endpoint<AdminDraw>()({
+export const approveDraw = endpoint({
+  data: orPending(AdminDrawSchema),
   method: "POST",
   path: "/admin/api/draws/:id/approve",
   auth: true,
@@ -193,7 +280,8 @@ export const approveDraw = endpoint<AdminDraw>()({
   body: z.object(approvalRemark),
 });
 
-export const rejectDraw = endpoint<AdminDraw>()({
+export const rejectDraw = endpoint({
+  data: AdminDrawSchema,
   method: "POST",
   path: "/admin/api/draws/:id/reject",
   auth: true,
@@ -204,19 +292,21 @@ export const rejectDraw = endpoint<AdminDraw>()({
   body: remark,
 });
 
-export const adjustments = endpoint<AuditRow>()({
+export const adjustments = endpoint({
+  data: orPending(AuditRowSchema),
   method: "POST",
   path: "/admin/api/adjustments",
   auth: true,
   operator: "money",
   tag: "operators",
   summary:
-    "Book a signed adjustment (ledger kind adjustment) with its reason; the same Idempotency-Key books it once",
+    "Book a signed adjustment (ledger kind adjustment) with its reason; the same Idempotency-Key books it once (above the four-eyes amounts: pending_request, a second operator books it)",
   body: z.object({ uid: trimmed(64), amount: signedUsdField(USD_RULE), ...remark.shape }),
   idempotent: true,
 });
 
-export const users = endpoint<AdminUser[]>()({
+export const users = endpoint({
+  data: z.array(AdminUserSchema),
   method: "GET",
   path: "/admin/api/users",
   readsEngine: true,
@@ -228,19 +318,18 @@ export const users = endpoint<AdminUser[]>()({
 });
 
 /** One row of a user's ledger, for operators. */
-export interface AdminLedgerRow {
-  id: number;
-  /** Signed, USD. */
-  amount: number;
-  balance_after: number;
-  /** The ledger kind (deposit, fee, adjustment ...). */
-  kind: string;
-  /** The kind in the request's language. */
-  kind_name: string;
-  created_at: string;
-}
+export const AdminLedgerRowSchema = z.object({
+  id: z.number().int(),
+  amount: z.number().describe("signed, USD"),
+  balance_after: z.number().describe("USD"),
+  kind: z.string().describe("the ledger kind (deposit, fee, adjustment ...)"),
+  kind_name: z.string().describe("the kind in the request's language"),
+  created_at: z.string().describe('"YYYY-MM-DD HH:mm:ss" UTC'),
+});
+export type AdminLedgerRow = z.infer<typeof AdminLedgerRowSchema>;
 
-export const userLedger = endpoint<AdminPage<AdminLedgerRow>>()({
+export const userLedger = endpoint({
+  data: adminPage(AdminLedgerRowSchema),
   method: "GET",
   path: "/admin/api/users/:uid/ledger",
   auth: true,
@@ -251,7 +340,8 @@ export const userLedger = endpoint<AdminPage<AdminLedgerRow>>()({
   query: z.object({ page: pageField(), ...cacheBuster }),
 });
 
-export const audit = endpoint<AdminPage<AuditRow>>()({
+export const audit = endpoint({
+  data: adminPage(AuditRowSchema),
   method: "GET",
   path: "/admin/api/audit",
   auth: true,
@@ -262,17 +352,18 @@ export const audit = endpoint<AdminPage<AuditRow>>()({
   query: z.object({ page: pageField(), actor: trimmed(40).optional(), ...cacheBuster }),
 });
 
-export interface OperatorSession {
-  /** Send as `Authorization: Bearer <token>`. */
-  token: string;
-  name: string;
-  /** What the operator may do (contract/operators.ts); a new role ends the session. */
-  role: OperatorRole;
-  /** "YYYY-MM-DD HH:mm:ss" UTC. */
-  expires_at: string;
-}
+export const OperatorSessionSchema = z.object({
+  token: z.string().describe("send as `Authorization: Bearer <token>`"),
+  name: z.string(),
+  role: z
+    .enum(OPERATOR_ROLES)
+    .describe("what the operator may do (contract/operators.ts); a new role ends the session"),
+  expires_at: z.string().describe('"YYYY-MM-DD HH:mm:ss" UTC'),
+});
+export type OperatorSession = z.infer<typeof OperatorSessionSchema>;
 
-export const login = endpoint<OperatorSession>()({
+export const login = endpoint({
+  data: OperatorSessionSchema,
   method: "POST",
   path: "/admin/api/login",
   auth: false,
@@ -281,7 +372,8 @@ export const login = endpoint<OperatorSession>()({
   body: z.object({ name: trimmed(40), password: text(128), code: trimmed(6) }),
 });
 
-export const logout = endpoint<null>()({
+export const logout = endpoint({
+  data: z.null(),
   method: "POST",
   path: "/admin/api/logout",
   auth: true,
@@ -292,14 +384,15 @@ export const logout = endpoint<null>()({
 });
 
 /** A setting operators may change, with its current value. */
-export interface AdminSetting {
-  key: string;
-  value: string | null;
-  /** What it governs (for the console). */
-  describe: string;
-}
+export const AdminSettingSchema = z.object({
+  key: z.string(),
+  value: z.string().nullable().describe("null while unset"),
+  describe: z.string().describe("what it governs (for the console), in the request's language"),
+});
+export type AdminSetting = z.infer<typeof AdminSettingSchema>;
 
-export const settings = endpoint<AdminSetting[]>()({
+export const settings = endpoint({
+  data: z.array(AdminSettingSchema),
   method: "GET",
   path: "/admin/api/settings",
   auth: true,
@@ -309,13 +402,15 @@ export const settings = endpoint<AdminSetting[]>()({
   query: z.object({ ...cacheBuster }),
 });
 
-export const setSetting = endpoint<AdminSetting>()({
+export const setSetting = endpoint({
+  data: orPending(AdminSettingSchema),
   method: "POST",
   path: "/admin/api/settings",
   auth: true,
   operator: "admin",
   tag: "operators",
-  summary: "Change one setting: the value is checked for its key; audited with old and new value",
+  summary:
+    "Change one setting: the value is checked for its key; audited with old and new value (a risk or security setting: pending_request, a second operator changes it)",
   body: z.object({ key: trimmed(64), value: trimmed(500) }),
 });
 
@@ -353,50 +448,57 @@ const swift = trimmed(11, "wallet_swift_invalid")
   .transform((s) => s.toUpperCase())
   .refine((s) => SWIFT.test(s), { message: "wallet_swift_invalid" });
 
+/** An entry's flag: 1 shown to users, 0 hidden. */
+const enabledFlag = z.number().int().describe("1 shown to users, 0 hidden");
+/** An entry's place in the users' lists, lowest first. */
+const sortPlace = z.number().int().describe("the place in the users' lists, lowest first");
+
 /** A coin deposit channel as operators see it. */
-export interface AdminChargeChannel {
-  id: number;
-  currency_code: string;
-  protocol_code: string;
-  address: string;
-  /** USD value of one coin (decimal text, exact). */
-  usd_price: string;
-  enabled: number;
-  sort: number;
-}
+export const AdminChargeChannelSchema = z.object({
+  id: z.number().int(),
+  currency_code: z.string(),
+  protocol_code: z.string().describe('the network ("TRC20")'),
+  address: z.string(),
+  usd_price: z.string().describe("USD value of one coin (decimal text, exact)"),
+  enabled: enabledFlag,
+  sort: sortPlace,
+});
+export type AdminChargeChannel = z.infer<typeof AdminChargeChannelSchema>;
 
 /** A bank account for wire deposits as operators see it. */
-export interface AdminWireAccount {
-  id: number;
-  bank_coin: string;
-  bank_name: string;
-  bank_address: string;
-  bank_swift: string;
-  payee_name: string;
-  payee_account: string;
-  bank_remark: string;
-  enabled: number;
-  sort: number;
-}
+export const AdminWireAccountSchema = z.object({
+  id: z.number().int(),
+  bank_coin: z.string().describe('the currency wired ("USD")'),
+  bank_name: z.string(),
+  bank_address: z.string(),
+  bank_swift: z.string(),
+  payee_name: z.string(),
+  payee_account: z.string(),
+  bank_remark: z.string().describe("shown to the user; may be empty"),
+  enabled: enabledFlag,
+  sort: sortPlace,
+});
+export type AdminWireAccount = z.infer<typeof AdminWireAccountSchema>;
 
 /** A withdrawal currency as operators see it. */
-export interface AdminDrawCurrency {
-  id: number;
-  /** DRAW_TYPE. */
-  type: number;
-  code: string;
-  protocol: string;
-  /** DRAW_FEE_TYPE 1: fixed fee in USD; otherwise the fee's share of the amount (decimal text). */
-  draw_rate: string;
-  fee_type: number;
-  /** Units of the currency paid per USD (decimal text). */
-  usd_price: string;
-  /** Smallest and largest withdrawal, USD. */
-  min: number;
-  max: number;
-  enabled: number;
-  sort: number;
-}
+export const AdminDrawCurrencySchema = z.object({
+  id: z.number().int(),
+  type: z.number().int().describe("DRAW_TYPE: 1 to an address, 2 to a bank account"),
+  code: z.string(),
+  protocol: z.string().describe("a coin's network; empty for a bank currency"),
+  draw_rate: z
+    .string()
+    .describe(
+      "DRAW_FEE_TYPE 1: fixed fee in USD; otherwise the fee's share of the amount (decimal text)",
+    ),
+  fee_type: z.number().int().describe("DRAW_FEE_TYPE: 1 fixed, 2 a share of the amount"),
+  usd_price: z.string().describe("units of the currency paid per USD (decimal text)"),
+  min: z.number().describe("smallest withdrawal, USD"),
+  max: z.number().describe("largest withdrawal, USD"),
+  enabled: enabledFlag,
+  sort: sortPlace,
+});
+export type AdminDrawCurrency = z.infer<typeof AdminDrawCurrencySchema>;
 
 const channelFields = {
   currency_code: code,
@@ -438,7 +540,8 @@ const drawCurrencyFields = {
 };
 const optional = <S extends z.ZodRawShape>(shape: S) => z.object(shape).partial();
 
-export const chargeChannels = endpoint<AdminChargeChannel[]>()({
+export const chargeChannels = endpoint({
+  data: z.array(AdminChargeChannelSchema),
   method: "GET",
   path: "/admin/api/charge_channels",
   auth: true,
@@ -448,28 +551,33 @@ export const chargeChannels = endpoint<AdminChargeChannel[]>()({
   query: z.object({ ...cacheBuster }),
 });
 
-export const addChargeChannel = endpoint<AdminChargeChannel>()({
+export const addChargeChannel = endpoint({
+  data: PendingApprovalSchema,
   method: "POST",
   path: "/admin/api/charge_channels",
   auth: true,
   operator: "admin",
   tag: "operators",
-  summary: "Add a coin deposit channel (the address is checked for its network)",
+  summary:
+    "Add a coin deposit channel (the address is checked for its network); always pending_request: a second operator adds it",
   body: z.object({ ...channelFields, enabled: newEnabled, sort: newSort }),
 });
 
-export const updateChargeChannel = endpoint<AdminChargeChannel>()({
+export const updateChargeChannel = endpoint({
+  data: orPending(AdminChargeChannelSchema),
   method: "POST",
   path: "/admin/api/charge_channels/:id",
   auth: true,
   operator: "admin",
   tag: "operators",
-  summary: "Change a coin deposit channel: any of its fields; the whole entry is checked again",
+  summary:
+    "Change a coin deposit channel: any of its fields; the whole entry is checked again (anything but hiding or sorting: pending_request)",
   params: byId,
   body: optional(channelFields),
 });
 
-export const wireAccounts = endpoint<AdminWireAccount[]>()({
+export const wireAccounts = endpoint({
+  data: z.array(AdminWireAccountSchema),
   method: "GET",
   path: "/admin/api/wire_accounts",
   auth: true,
@@ -479,13 +587,15 @@ export const wireAccounts = endpoint<AdminWireAccount[]>()({
   query: z.object({ ...cacheBuster }),
 });
 
-export const addWireAccount = endpoint<AdminWireAccount>()({
+export const addWireAccount = endpoint({
+  data: PendingApprovalSchema,
   method: "POST",
   path: "/admin/api/wire_accounts",
   auth: true,
   operator: "admin",
   tag: "operators",
-  summary: "Add a bank account for wire deposits",
+  summary:
+    "Add a bank account for wire deposits; always pending_request: a second operator adds it",
   body: z.object({
     ...wireFields,
     bank_remark: wireFields.bank_remark.optional(),
@@ -494,18 +604,21 @@ export const addWireAccount = endpoint<AdminWireAccount>()({
   }),
 });
 
-export const updateWireAccount = endpoint<AdminWireAccount>()({
+export const updateWireAccount = endpoint({
+  data: orPending(AdminWireAccountSchema),
   method: "POST",
   path: "/admin/api/wire_accounts/:id",
   auth: true,
   operator: "admin",
   tag: "operators",
-  summary: "Change a bank account for wire deposits: any of its fields",
+  summary:
+    "Change a bank account for wire deposits: any of its fields (anything but hiding or sorting: pending_request)",
   params: byId,
   body: optional(wireFields),
 });
 
-export const drawCurrencies = endpoint<AdminDrawCurrency[]>()({
+export const drawCurrencies = endpoint({
+  data: z.array(AdminDrawCurrencySchema),
   method: "GET",
   path: "/admin/api/draw_currencies",
   auth: true,
@@ -515,13 +628,15 @@ export const drawCurrencies = endpoint<AdminDrawCurrency[]>()({
   query: z.object({ ...cacheBuster }),
 });
 
-export const addDrawCurrency = endpoint<AdminDrawCurrency>()({
+export const addDrawCurrency = endpoint({
+  data: PendingApprovalSchema,
   method: "POST",
   path: "/admin/api/draw_currencies",
   auth: true,
   operator: "admin",
   tag: "operators",
-  summary: "Add a withdrawal currency: type, code, network, fee, price and bounds",
+  summary:
+    "Add a withdrawal currency: type, code, network, fee, price and bounds; always pending_request: a second operator adds it",
   body: z.object({
     ...drawCurrencyFields,
     protocol: drawCurrencyFields.protocol.optional(),
@@ -530,13 +645,15 @@ export const addDrawCurrency = endpoint<AdminDrawCurrency>()({
   }),
 });
 
-export const updateDrawCurrency = endpoint<AdminDrawCurrency>()({
+export const updateDrawCurrency = endpoint({
+  data: orPending(AdminDrawCurrencySchema),
   method: "POST",
   path: "/admin/api/draw_currencies/:id",
   auth: true,
   operator: "admin",
   tag: "operators",
-  summary: "Change a withdrawal currency: any of its fields except type; checked again as a whole",
+  summary:
+    "Change a withdrawal currency: any of its fields except type; checked again as a whole (anything but hiding or sorting: pending_request)",
   params: byId,
   body: optional({
     ...(({ type: _type, ...rest }) => rest)(drawCurrencyFields),
@@ -545,71 +662,8 @@ export const updateDrawCurrency = endpoint<AdminDrawCurrency>()({
   }),
 });
 
-/** A four-eyes request's state. */
-export const REQUEST_STATUS = { PENDING: 0, APPROVED: 1, REJECTED: 2 } as const;
-export const REQUEST_TABS = [0, 1, 2] as const;
-
-/** What a request does when approved. */
-export const REQUEST_KINDS = [
-  "catalog",
-  "setting",
-  "adjustment",
-  "charge.approve",
-  "draw.approve",
-] as const;
-export type RequestKind = (typeof REQUEST_KINDS)[number];
-
-/**
- * Whose money a request moves (an adjustment, a deposit credited, a withdrawal paid), as the
- * approver must see it to judge: never only an internal id.
- */
-export interface RequestSubject {
-  uid: string;
-  email: string | null;
-  mobile: string | null;
-  /** The user's balance as it stands now, USD. */
-  balance: string;
-  /** What the request moves, USD: signed for an adjustment, the amount credited or paid otherwise. */
-  amount: string;
-}
-
-/** An action waiting for (or decided by) a second operator. */
-export interface OperatorRequest {
-  id: number;
-  kind: RequestKind;
-  /** What approving needs (contract/operators.ts). */
-  permission: Permission;
-  /** What it acts on: "charge_channel:3", "setting:limit.login_ip", "user:12", "charge:7". */
-  target: string;
-  /** What changes, as the approver reads it. */
-  summary: string;
-  /** The requesting operator's own words (an adjustment's reason, an approval's remark), or null. */
-  note: string | null;
-  /** The user whose money it moves, as it stands now; null for a catalogue or setting change. */
-  subject: RequestSubject | null;
-  status: number;
-  requested_by: string;
-  /** "YYYY-MM-DD HH:mm:ss" UTC. */
-  requested_at: string;
-  decided_by: string | null;
-  decided_at: string | null;
-  remark: string | null;
-}
-
-/**
- * The answer of an action that needs a second operator: nothing changed yet; `msg` says it waits
- * for approval. Endpoints that may answer it say so in their summary.
- */
-export interface PendingApproval {
-  pending_request: OperatorRequest;
-}
-
-/** True when an operator action's answer is a request waiting for a second operator. */
-export function isPendingApproval(data: unknown): data is PendingApproval {
-  return !!data && typeof data === "object" && "pending_request" in data;
-}
-
-export const requests = endpoint<AdminPage<OperatorRequest>>()({
+export const requests = endpoint({
+  data: adminPage(OperatorRequestSchema),
   method: "GET",
   path: "/admin/api/requests",
   auth: true,
@@ -623,10 +677,34 @@ export const requests = endpoint<AdminPage<OperatorRequest>>()({
   }),
 });
 
-/** A decided request, with what its action answered when approved (null when rejected). */
-export type DecidedRequest = OperatorRequest & { result: unknown };
+/** An approved request of kind `kind`, with what its action answered. */
+const approved = <K extends RequestKind, R extends z.ZodTypeAny>(kind: K, result: R) =>
+  OperatorRequestSchema.extend({
+    kind: z.literal(kind),
+    result: result.describe("what the action answered when it was carried out"),
+  });
 
-export const approveRequest = endpoint<DecidedRequest>()({
+/** An approved request, with what its action answered (by its kind). */
+export const ApprovedRequestSchema = z.discriminatedUnion("kind", [
+  approved(
+    "catalog",
+    z.union([AdminChargeChannelSchema, AdminWireAccountSchema, AdminDrawCurrencySchema]),
+  ),
+  approved("setting", AdminSettingSchema),
+  approved("adjustment", AuditRowSchema),
+  approved("charge.approve", AdminChargeSchema),
+  approved("draw.approve", AdminDrawSchema),
+]);
+/** A rejected request: nothing was carried out. */
+export const RejectedRequestSchema = OperatorRequestSchema.extend({
+  result: z.null().describe("nothing was carried out"),
+});
+/** A decided request, with what its action answered when approved (null when rejected). */
+export type DecidedRequest =
+  z.infer<typeof ApprovedRequestSchema> | z.infer<typeof RejectedRequestSchema>;
+
+export const approveRequest = endpoint({
+  data: ApprovedRequestSchema,
   method: "POST",
   path: "/admin/api/requests/:id/approve",
   auth: true,
@@ -639,7 +717,8 @@ export const approveRequest = endpoint<DecidedRequest>()({
   body: remark,
 });
 
-export const rejectRequest = endpoint<DecidedRequest>()({
+export const rejectRequest = endpoint({
+  data: RejectedRequestSchema,
   method: "POST",
   path: "/admin/api/requests/:id/reject",
   auth: true,

@@ -3,20 +3,21 @@ import { z } from "zod";
 import { endpoint } from "./endpoint";
 
 /** A stored image: its server-made name (what a deposit's proofImg names) and where its owner reads it. */
-export interface Upload {
-  name: string;
-  /** Path on the upstream: GET it with the owner's token. */
-  url: string;
-  mime: string;
-  width: number;
-  height: number;
-  bytes: number;
-}
+export const UploadSchema = z.object({
+  name: z.string(),
+  url: z.string().describe("path on the upstream: GET it with the owner's token"),
+  mime: z.string().describe("image/jpeg, image/png or image/webp"),
+  width: z.number().int().describe("pixels"),
+  height: z.number().int().describe("pixels"),
+  bytes: z.number().int().describe("size of the stored file"),
+});
+export type Upload = z.infer<typeof UploadSchema>;
 
 /** Where an upload is read: UPLOAD_PATH + name. */
 export const UPLOAD_PATH = "/api/common/uploads/";
 
-export const imageUpload = endpoint<Upload>()({
+export const imageUpload = endpoint({
+  data: UploadSchema,
   method: "POST",
   path: "/api/common/image_upload",
   auth: true,

@@ -6,41 +6,41 @@
  */
 import { z } from "zod";
 import { endpoint, cacheBuster, text } from "./endpoint";
-import type { AdminPage } from "./admin";
+import { adminPage } from "./admin";
 import { choiceField, ID_DIGITS, pageField, wholeField } from "../fields";
+import { COMPANY_SEARCH_MAX, FEEDBACK_MESSAGE_MAX, FEEDBACK_CONTACT_MAX } from "./company-rules";
+export * from "./company-rules";
 
-/** Longest company name the search reads (longer is refused). */
-export const COMPANY_SEARCH_MAX = 64;
-/** Longest feedback message and contact text. */
-export const FEEDBACK_MESSAGE_MAX = 2000;
-export const FEEDBACK_CONTACT_MAX = 120;
 /** The public settings of company mode. */
 export const COMPANY_MODE_KEY = "is_main";
 export const COMPLAINT_EMAIL_KEY = "complaint_email";
 /** A company's status that lets visitors in; any other value sends them to its loss_url. */
 export const COMPANY_STATUS_OPEN = 0;
 
-/** A company as visitors see it. `logo` is a path under /static/logos/ or an https address. */
-export interface Company {
-  id: number;
-  name: string;
-  logo: string;
-  /** Its website. */
-  url: string;
-  /** What it does. */
-  subject: string;
-  registered_address: string;
-  /** Its office address. */
-  location: string;
-  email: string;
-}
+/** A company as visitors see it. */
+export const CompanySchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  logo: z.string().describe('a path under /static/logos/, an https address, or ""'),
+  url: z.string().describe('its website, or ""'),
+  subject: z.string().describe("what it does"),
+  registered_address: z.string(),
+  location: z.string().describe("its office address"),
+  email: z.string(),
+});
+export type Company = z.infer<typeof CompanySchema>;
 
-export interface CompanyStatus {
-  status: number;
-  type: number;
-  /** Where visitors go while status is not COMPANY_STATUS_OPEN (http or https). */
-  loss_url: string;
-}
+export const CompanyStatusSchema = z.object({
+  status: z
+    .number()
+    .int()
+    .describe("0 to 9: COMPANY_STATUS_OPEN lets visitors in, any other sends them to loss_url"),
+  type: z.number().int().describe("0 to 9"),
+  loss_url: z
+    .string()
+    .describe("where visitors go while status is not COMPANY_STATUS_OPEN (http or https)"),
+});
+export type CompanyStatus = z.infer<typeof CompanyStatusSchema>;
 
 /** A company's or a message's id; a malformed one is the route's field refusal. */
 const id = wholeField(ID_DIGITS);
@@ -49,7 +49,8 @@ const byId = z.object({ id });
 /** A text answered trimmed; `tooLong` is the refusal of one beyond `max` (an upstream message). */
 const trimmed = (max: number, tooLong?: string) => text(max, tooLong).transform((s) => s.trim());
 
-export const getCompany = endpoint<Company[]>()({
+export const getCompany = endpoint({
+  data: z.array(CompanySchema),
   method: "GET",
   path: "/api/company/getCompany",
   auth: false,
@@ -61,7 +62,8 @@ export const getCompany = endpoint<Company[]>()({
   }),
 });
 
-export const getCompanyStatus = endpoint<CompanyStatus>()({
+export const getCompanyStatus = endpoint({
+  data: CompanyStatusSchema,
   method: "GET",
   path: "/api/company/getCompanyStatus",
   auth: false,
@@ -70,7 +72,8 @@ export const getCompanyStatus = endpoint<CompanyStatus>()({
   query: z.object({ id, ...cacheBuster }),
 });
 
-export const submitFeedback = endpoint<{ id: number }>()({
+export const submitFeedback = endpoint({
+  data: z.object({ id: z.number().int().describe("the message's id") }),
   method: "POST",
   path: "/api/feedback/submit",
   auth: false,
@@ -91,23 +94,24 @@ export const submitFeedback = endpoint<{ id: number }>()({
 /* ---- operators ---------------------------------------------------------------------------- */
 
 /** A company as operators see it. */
-export interface AdminCompany extends Company, CompanyStatus {
-  enabled: number;
-  sort: number;
-}
+export const AdminCompanySchema = CompanySchema.merge(CompanyStatusSchema).extend({
+  enabled: z.number().int().describe("1 shown, 0 hidden"),
+  sort: z.number().int().describe("the place in the list"),
+});
+export type AdminCompany = z.infer<typeof AdminCompanySchema>;
 
-export interface AdminFeedback {
-  id: number;
-  /** The sender's uid when signed in. */
-  uid: string | null;
-  message: string;
-  contact: string;
-  lang: string;
-  handled: number;
-  handled_by: string | null;
-  handled_at: string | null;
-  created_at: string;
-}
+export const AdminFeedbackSchema = z.object({
+  id: z.number().int(),
+  uid: z.string().nullable().describe("the sender's uid when signed in"),
+  message: z.string(),
+  contact: z.string().describe('how to reach the sender, or ""'),
+  lang: z.string().describe("the language the message was sent in"),
+  handled: z.number().int().describe("1 handled, 0 not yet"),
+  handled_by: z.string().nullable().describe("the operator who handled it"),
+  handled_at: z.string().nullable().describe('"YYYY-MM-DD HH:mm:ss" UTC, or null'),
+  created_at: z.string().describe('"YYYY-MM-DD HH:mm:ss" UTC'),
+});
+export type AdminFeedback = z.infer<typeof AdminFeedbackSchema>;
 
 /** A company's status or type: 0 to 9 (status COMPANY_STATUS_OPEN lets visitors in). */
 const small = choiceField([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
@@ -130,7 +134,8 @@ const companyFields = {
   sort: wholeField(5),
 };
 
-export const companies = endpoint<AdminCompany[]>()({
+export const companies = endpoint({
+  data: z.array(AdminCompanySchema),
   method: "GET",
   path: "/admin/api/companies",
   auth: true,
@@ -140,7 +145,8 @@ export const companies = endpoint<AdminCompany[]>()({
   query: z.object({ ...cacheBuster }),
 });
 
-export const addCompany = endpoint<AdminCompany>()({
+export const addCompany = endpoint({
+  data: AdminCompanySchema,
   method: "POST",
   path: "/admin/api/companies",
   auth: true,
@@ -150,7 +156,8 @@ export const addCompany = endpoint<AdminCompany>()({
   body: z.object(companyFields).partial().required({ name: true }),
 });
 
-export const updateCompany = endpoint<AdminCompany>()({
+export const updateCompany = endpoint({
+  data: AdminCompanySchema,
   method: "POST",
   path: "/admin/api/companies/:id",
   auth: true,
@@ -161,7 +168,8 @@ export const updateCompany = endpoint<AdminCompany>()({
   body: z.object(companyFields).partial(),
 });
 
-export const feedbackInbox = endpoint<AdminPage<AdminFeedback>>()({
+export const feedbackInbox = endpoint({
+  data: adminPage(AdminFeedbackSchema),
   method: "GET",
   path: "/admin/api/feedback",
   auth: true,
@@ -171,7 +179,8 @@ export const feedbackInbox = endpoint<AdminPage<AdminFeedback>>()({
   query: z.object({ page: pageField(), ...cacheBuster }),
 });
 
-export const handleFeedback = endpoint<AdminFeedback>()({
+export const handleFeedback = endpoint({
+  data: AdminFeedbackSchema,
   method: "POST",
   path: "/admin/api/feedback/:id/handled",
   auth: true,

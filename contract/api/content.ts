@@ -6,18 +6,11 @@
  */
 import { z } from "zod";
 import { endpoint, cacheBuster, text } from "./endpoint";
-import type { AdminPage } from "./admin";
+import { adminPage } from "./admin";
 import { LANGS } from "../constants";
 import { choiceField, ID_DIGITS, optionalWholeField, pageField, wholeField } from "../fields";
-
-/** An item's `lang` for every language; otherwise one of the 15 language codes (LANGS). */
-export const LANG_ALL = "";
-
-/** Longest stored HTML of an article or announcement, in characters. */
-export const CONTENT_MAX_CHARS = 60_000;
-
-/** Where the upstream serves the pictures of news items: NEWS_IMAGE_PATH + file name. */
-export const NEWS_IMAGE_PATH = "/static/news/";
+import { LANG_ALL, CONTENT_MAX_CHARS } from "./content-rules";
+export * from "./content-rules";
 
 /**
  * The HTML allow-list of articles and announcements. Everything else is removed: scripts, styles,
@@ -70,60 +63,70 @@ export const CONTENT_HTML = {
 } as const;
 
 /** A news category with its name in the request's language. */
-export interface NewsCategory {
-  id: number;
-  name: string;
-}
+export const NewsCategorySchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+});
+export type NewsCategory = z.infer<typeof NewsCategorySchema>;
 
 /** A news item of a list. */
-export interface NewsItem {
-  id: number;
-  category_id: number;
-  category_name: string;
-  title: string;
-  /** The summary. */
-  desc: string;
-  /** Path of its picture on the upstream (NEWS_IMAGE_PATH + file), or "" without one. */
-  logo: string;
-  /** "YYYY-MM-DD HH:mm:ss" UTC. */
-  created_at: string;
-}
+export const NewsItemSchema = z.object({
+  id: z.number().int(),
+  category_id: z.number().int(),
+  category_name: z.string(),
+  title: z.string(),
+  desc: z.string().describe("the summary"),
+  logo: z
+    .string()
+    .describe('path of its picture on the upstream (NEWS_IMAGE_PATH + file), or "" without one'),
+  created_at: z.string().describe('"YYYY-MM-DD HH:mm:ss" UTC'),
+});
+export type NewsItem = z.infer<typeof NewsItemSchema>;
 
 /** A news item with its article (sanitised HTML). */
-export interface NewsDetail extends NewsItem {
-  content: string;
-}
+export const NewsDetailSchema = NewsItemSchema.extend({
+  content: z.string().describe("the article, sanitised HTML (CONTENT_HTML)"),
+});
+export type NewsDetail = z.infer<typeof NewsDetailSchema>;
 
-export interface NewsPage {
-  list: NewsItem[];
-  total: number;
-  /** Every published category, for the category links. */
-  categories: NewsCategory[];
-}
+export const NewsPageSchema = z.object({
+  list: z.array(NewsItemSchema),
+  total: z.number().int().describe("items of the list (of the category, when one is asked)"),
+  categories: z
+    .array(NewsCategorySchema)
+    .describe("every published category, for the category links"),
+});
+export type NewsPage = z.infer<typeof NewsPageSchema>;
 
 /** An announcement of a list. */
-export interface Notice {
-  id: number;
-  title: string;
-  /** 1 for the notice that services are not offered in some countries (policy reasons). */
-  is_policy: number;
-  created_at: string;
-}
+export const NoticeSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  is_policy: z
+    .number()
+    .int()
+    .describe("1 for the notice that services are not offered in some countries (policy reasons)"),
+  created_at: z.string().describe('"YYYY-MM-DD HH:mm:ss" UTC'),
+});
+export type Notice = z.infer<typeof NoticeSchema>;
 
-export interface NoticeDetail extends Notice {
-  content: string;
-}
+export const NoticeDetailSchema = NoticeSchema.extend({
+  content: z.string().describe("the announcement, sanitised HTML (CONTENT_HTML)"),
+});
+export type NoticeDetail = z.infer<typeof NoticeDetailSchema>;
 
-export interface NoticePage {
-  list: Notice[];
-  total: number;
-}
+export const NoticePageSchema = z.object({
+  list: z.array(NoticeSchema),
+  total: z.number().int(),
+});
+export type NoticePage = z.infer<typeof NoticePageSchema>;
 
 /** An item's id; a malformed one is the route's field refusal ("The field id is not valid"). */
 const id = wholeField(ID_DIGITS);
 const page = pageField();
 
-export const newsList = endpoint<NewsPage>()({
+export const newsList = endpoint({
+  data: NewsPageSchema,
   method: "GET",
   path: "/api/news/list",
   auth: false,
@@ -133,7 +136,8 @@ export const newsList = endpoint<NewsPage>()({
   query: z.object({ category_id: optionalWholeField(ID_DIGITS), page, ...cacheBuster }),
 });
 
-export const newsInfo = endpoint<NewsDetail>()({
+export const newsInfo = endpoint({
+  data: NewsDetailSchema,
   method: "GET",
   path: "/api/news/info",
   auth: false,
@@ -142,7 +146,8 @@ export const newsInfo = endpoint<NewsDetail>()({
   query: z.object({ id, ...cacheBuster }),
 });
 
-export const noticeList = endpoint<NoticePage>()({
+export const noticeList = endpoint({
+  data: NoticePageSchema,
   method: "GET",
   path: "/api/notice/list",
   auth: false,
@@ -152,7 +157,8 @@ export const noticeList = endpoint<NoticePage>()({
   query: z.object({ page, ...cacheBuster }),
 });
 
-export const noticeInfo = endpoint<NoticeDetail>()({
+export const noticeInfo = endpoint({
+  data: NoticeDetailSchema,
   method: "GET",
   path: "/api/notice/info",
   auth: false,
@@ -165,36 +171,37 @@ export const noticeInfo = endpoint<NoticeDetail>()({
 
 const byId = z.object({ id });
 
-export interface AdminNewsCategory {
-  id: number;
-  name: string;
-  sort: number;
-  published: number;
-}
+export const AdminNewsCategorySchema = z.object({
+  id: z.number().int(),
+  name: z.string().describe("the stored name (a seeded category's readers see its translation)"),
+  sort: z.number().int().describe("the place in the category list"),
+  published: z.number().int().describe("1 published, 0 not"),
+});
+export type AdminNewsCategory = z.infer<typeof AdminNewsCategorySchema>;
 
-export interface AdminNews {
-  id: number;
-  category_id: number;
-  title: string;
-  desc: string;
-  /** The picture's file name in NEWS_IMAGE_PATH, or "". */
-  logo: string;
-  content: string;
-  /** LANG_ALL or a language code. */
-  lang: string;
-  published: number;
-  created_at: string;
-}
+export const AdminNewsSchema = z.object({
+  id: z.number().int(),
+  category_id: z.number().int(),
+  title: z.string(),
+  desc: z.string(),
+  logo: z.string().describe('the picture\'s file name in NEWS_IMAGE_PATH, or ""'),
+  content: z.string().describe("sanitised HTML"),
+  lang: z.string().describe("LANG_ALL or a language code"),
+  published: z.number().int().describe("1 published, 0 not"),
+  created_at: z.string().describe('"YYYY-MM-DD HH:mm:ss" UTC'),
+});
+export type AdminNews = z.infer<typeof AdminNewsSchema>;
 
-export interface AdminNotice {
-  id: number;
-  title: string;
-  content: string;
-  lang: string;
-  is_policy: number;
-  published: number;
-  created_at: string;
-}
+export const AdminNoticeSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  content: z.string().describe("sanitised HTML"),
+  lang: z.string().describe("LANG_ALL or a language code"),
+  is_policy: z.number().int().describe("1 for the policy notice"),
+  published: z.number().int().describe("1 published, 0 not"),
+  created_at: z.string().describe('"YYYY-MM-DD HH:mm:ss" UTC'),
+});
+export type AdminNotice = z.infer<typeof AdminNoticeSchema>;
 
 /** A text field beyond its length: "The field FIELD may have at most MAX characters". */
 const TOO_LONG = "content.too_long";
@@ -257,7 +264,8 @@ const noticeFields = {
   published,
 };
 
-export const adminNewsCategories = endpoint<AdminNewsCategory[]>()({
+export const adminNewsCategories = endpoint({
+  data: z.array(AdminNewsCategorySchema),
   method: "GET",
   path: "/admin/api/news_categories",
   auth: true,
@@ -267,7 +275,8 @@ export const adminNewsCategories = endpoint<AdminNewsCategory[]>()({
   query: z.object({ ...cacheBuster }),
 });
 
-export const addNewsCategory = endpoint<AdminNewsCategory>()({
+export const addNewsCategory = endpoint({
+  data: AdminNewsCategorySchema,
   method: "POST",
   path: "/admin/api/news_categories",
   auth: true,
@@ -277,7 +286,8 @@ export const addNewsCategory = endpoint<AdminNewsCategory>()({
   body: z.object(categoryFields).partial({ sort: true, published: true }),
 });
 
-export const updateNewsCategory = endpoint<AdminNewsCategory>()({
+export const updateNewsCategory = endpoint({
+  data: AdminNewsCategorySchema,
   method: "POST",
   path: "/admin/api/news_categories/:id",
   auth: true,
@@ -288,7 +298,8 @@ export const updateNewsCategory = endpoint<AdminNewsCategory>()({
   body: z.object(categoryFields).partial(),
 });
 
-export const adminNews = endpoint<AdminPage<AdminNews>>()({
+export const adminNews = endpoint({
+  data: adminPage(AdminNewsSchema),
   method: "GET",
   path: "/admin/api/news",
   auth: true,
@@ -298,7 +309,8 @@ export const adminNews = endpoint<AdminPage<AdminNews>>()({
   query: z.object({ page, ...cacheBuster }),
 });
 
-export const addNews = endpoint<AdminNews>()({
+export const addNews = endpoint({
+  data: AdminNewsSchema,
   method: "POST",
   path: "/admin/api/news",
   auth: true,
@@ -308,7 +320,8 @@ export const addNews = endpoint<AdminNews>()({
   body: z.object(newsFields).partial({ desc: true, logo: true, lang: true, published: true }),
 });
 
-export const updateNews = endpoint<AdminNews>()({
+export const updateNews = endpoint({
+  data: AdminNewsSchema,
   method: "POST",
   path: "/admin/api/news/:id",
   auth: true,
@@ -320,7 +333,8 @@ export const updateNews = endpoint<AdminNews>()({
   body: z.object(newsFields).partial(),
 });
 
-export const adminNotices = endpoint<AdminPage<AdminNotice>>()({
+export const adminNotices = endpoint({
+  data: adminPage(AdminNoticeSchema),
   method: "GET",
   path: "/admin/api/notices",
   auth: true,
@@ -330,7 +344,8 @@ export const adminNotices = endpoint<AdminPage<AdminNotice>>()({
   query: z.object({ page, ...cacheBuster }),
 });
 
-export const addNotice = endpoint<AdminNotice>()({
+export const addNotice = endpoint({
+  data: AdminNoticeSchema,
   method: "POST",
   path: "/admin/api/notices",
   auth: true,
@@ -340,7 +355,8 @@ export const addNotice = endpoint<AdminNotice>()({
   body: z.object(noticeFields).partial({ lang: true, is_policy: true, published: true }),
 });
 
-export const updateNotice = endpoint<AdminNotice>()({
+export const updateNotice = endpoint({
+  data: AdminNoticeSchema,
   method: "POST",
   path: "/admin/api/notices/:id",
   auth: true,
@@ -352,7 +368,8 @@ export const updateNotice = endpoint<AdminNotice>()({
   body: z.object(noticeFields).partial(),
 });
 
-export const adminNewsImages = endpoint<string[]>()({
+export const adminNewsImages = endpoint({
+  data: z.array(z.string()).describe("file names in NEWS_IMAGE_PATH, sorted"),
   method: "GET",
   path: "/admin/api/news_images",
   auth: true,

@@ -10,9 +10,8 @@
  */
 import { z } from "zod";
 import { endpoint, cacheBuster, text } from "./endpoint";
-import { remark, type AdminPage } from "./admin";
-import type { Order } from "./trading";
-import { Dec } from "../exact";
+import { remark } from "./admin";
+import { OrderSchema } from "./trading";
 import {
   AMOUNT_RULE,
   ID_DIGITS,
@@ -25,153 +24,123 @@ import {
   usdAmountField,
   USD_RULE,
   wholeField,
-  type DecimalRule,
 } from "../fields";
-
-export const COPY_MODES = ["proportional", "fixed"] as const;
-export type CopyMode = (typeof COPY_MODES)[number];
-
-export const COPY_STATUSES = ["active", "paused", "stopped"] as const;
-export type CopyStatus = (typeof COPY_STATUSES)[number];
-
-/** Why a copy ended: its owner stopped it, its copy stop-loss fired, or an operator stopped it. */
-export const COPY_STOP_REASONS = ["user", "stop_loss", "operator"] as const;
-export type CopyStopReason = (typeof COPY_STOP_REASONS)[number];
-
-/** The proportional multiplier: 0.01 to 100, two decimals; 1 when not given. */
-export const COPY_MULTIPLE = { min: "0.01", max: "100", default: "1" } as const;
-export const MULTIPLE_RULE: DecimalRule = { intDigits: 3, places: 2 };
-
-/**
- * The copy stop-loss, in percent of the money put in (5 to 95, 40 when not given): the copy ends,
- * every copied position closed at market, once its equity has lost this share of what was put in,
- * that is at an equity of invested × (100 − pct) / 100 (copyFloorMicro).
- */
-export const COPY_STOP_LOSS_PCT = { min: 5, max: 95, default: 40 } as const;
-
-/** Funds: add to the copy from free margin, or take back (never below what its positions need). */
-export const COPY_FUNDS_DIRECTIONS = ["add", "remove"] as const;
-
-/** The equity at which a copy's stop-loss fires, integer micro-USD (rounded up: never later). */
-export function copyFloorMicro(investedMicro: number, stopLossPct: number): number {
-  return Math.ceil((investedMicro * (100 - stopLossPct)) / 100);
-}
-
-/**
- * The lots a copy takes of a provider trade of `providerLots`, rounded down to the instrument's
- * lot step: proportional, provider lots × copy equity ÷ provider equity × multiplier; fixed, the
- * copy's own lots. Null when the provider's equity is not above 0 (nothing to scale by).
- */
-export function copyLots(
-  a: {
-    mode: CopyMode;
-    /** The multiplier (proportional) or the lots (fixed), as decimal text. */
-    multiple: string;
-    providerLots: string;
-    copyEquityMicro: number;
-    providerEquityMicro: number;
-  },
-  lotStep: string,
-): string | null {
-  const step = new Dec(lotStep);
-  let lots: Dec;
-  if (a.mode === "fixed") lots = new Dec(a.multiple);
-  else {
-    if (a.providerEquityMicro <= 0) return null;
-    lots = new Dec(a.providerLots)
-      .mul(Math.max(0, a.copyEquityMicro))
-      .div(a.providerEquityMicro)
-      .mul(a.multiple);
-  }
-  const steps = step.gt(0) ? lots.div(step).floor() : lots;
-  return (step.gt(0) ? steps.mul(step) : steps).toFixed();
-}
+import {
+  COPY_MODES,
+  COPY_STATUSES,
+  COPY_STOP_REASONS,
+  COPY_FUNDS_DIRECTIONS,
+  PROVIDER_NAME_MAX,
+  PROVIDER_DESCRIPTION_MAX,
+} from "./copy-rules";
+export * from "./copy-rules";
 
 /** One copy as its owner sees it (money as USD decimal strings with 2 decimals). */
-export interface Copy {
-  id: number;
-  provider_id: number;
-  provider_name: string;
-  status: CopyStatus;
-  mode: CopyMode;
-  /** The multiplier (proportional) or the lots (fixed). */
-  multiple: string;
-  stop_loss_pct: number;
-  copy_open: boolean;
-  /** Money put in minus money taken out. */
-  invested: string;
-  balance: string;
-  /** Balance plus the floating profit of the copied positions. */
-  equity: string;
-  /** equity − invested. */
-  profit: string;
-  /** The equity at which the copy stop-loss fires. */
-  stop_loss_level: string;
-  /** What can be taken out now (the copy's free margin). */
-  free_margin: string;
-  open_positions: number;
-  /** "YYYY-MM-DD HH:mm:ss" UTC. */
-  created_at: string;
-  stopped_at: string | null;
-  stop_reason: CopyStopReason | null;
-}
+export const CopySchema = z.object({
+  id: z.number().int(),
+  provider_id: z.number().int(),
+  provider_name: z.string(),
+  status: z.enum(COPY_STATUSES),
+  mode: z.enum(COPY_MODES),
+  multiple: z.string().describe("the multiplier (proportional) or the lots (fixed)"),
+  stop_loss_pct: z.number().int(),
+  copy_open: z.boolean(),
+  invested: z.string().describe("money put in minus money taken out"),
+  balance: z.string(),
+  equity: z.string().describe("balance plus the floating profit of the copied positions"),
+  profit: z.string().describe("equity − invested"),
+  stop_loss_level: z.string().describe("the equity at which the copy stop-loss fires"),
+  free_margin: z.string().describe("what can be taken out now (the copy's free margin)"),
+  open_positions: z.number().int(),
+  created_at: z.string().describe('"YYYY-MM-DD HH:mm:ss" UTC'),
+  stopped_at: z
+    .string()
+    .nullable()
+    .describe('"YYYY-MM-DD HH:mm:ss" UTC, or null while not stopped'),
+  stop_reason: z.enum(COPY_STOP_REASONS).nullable(),
+});
+export type Copy = z.infer<typeof CopySchema>;
 
 /** A provider trade a copy did not take, and why (a translated message). */
-export interface SkippedTrade {
-  provider_order_id: number;
-  code: string;
-  /** ORDER_TYPE of the provider's trade. */
-  side: number;
-  /** The provider's lots. */
-  lots: string;
-  reason: string;
-  created_at: string;
-}
+export const SkippedTradeSchema = z.object({
+  provider_order_id: z.number().int(),
+  code: z.string().describe("show code of the instrument"),
+  side: z.number().int().describe("ORDER_TYPE of the provider's trade"),
+  lots: z.string().describe("the provider's lots"),
+  reason: z.string(),
+  created_at: z.string().describe('"YYYY-MM-DD HH:mm:ss" UTC'),
+});
+export type SkippedTrade = z.infer<typeof SkippedTradeSchema>;
 
-export interface CopyDetail extends Copy {
-  /** Open copied positions, each with the provider's position it follows. */
-  positions: (Order & { provider_order_id: number })[];
-  /** Closed copied positions, newest first (one page of PAGE_SIZE). */
-  closed: (Order & { provider_order_id: number })[];
-  skipped: SkippedTrade[];
-}
+/** A copied position: an order as in my_deal, with the provider's position it follows. */
+export const CopiedOrderSchema = OrderSchema.extend({
+  provider_order_id: z.number().int().describe("the provider's position it follows"),
+});
+
+export const CopyDetailSchema = CopySchema.extend({
+  positions: z
+    .array(CopiedOrderSchema)
+    .describe("open copied positions, each with the provider's position it follows"),
+  closed: z
+    .array(CopiedOrderSchema)
+    .describe("closed copied positions, newest first (one page of PAGE_SIZE)"),
+  skipped: z.array(SkippedTradeSchema),
+});
+export type CopyDetail = z.infer<typeof CopyDetailSchema>;
 
 /** Skipped trades shown on a copy's page, newest first. */
 export const COPY_SKIPPED_ROWS = 50;
 
 /** A provider as copiers see it (GET /api/follow/provider). */
-export interface Provider {
-  id: number;
-  name: string;
-  description: string;
-  /** Least amount a copy of this provider starts with, USD. */
-  min_investment: string;
-  /** Statistics of the ranking item (three-week and total figures). */
-  three_week_rate: number;
-  three_week_win: number;
-  three_week_profit: string;
-  total_rate: number;
-  total_trade_num: number;
-  /** Closed positions with a profit after fees, share of all closed, percent (2 decimals). */
-  win_rate: number;
-  /** Closed profit after fees since the start, USD. */
-  profit: string;
-  /** Largest fall of the closed equity curve from a previous peak, percent of that peak (2 decimals). */
-  max_drawdown: number;
-  copiers: number;
-  /** Money in active and paused copies of this provider (their invested sums), USD. */
-  copying: string;
-  /** Show codes of the instruments traded, most traded first. */
-  instruments: string[];
-  /** The closed equity curve: [epoch ms, equity USD], oldest first (at most EQUITY_POINTS). */
-  equity_curve: [number, number][];
-  /** Open positions, only as instrument and side. */
-  open_positions: { code: string; side: number }[];
-  /** The provider's latest trade (for the copy form's example), or null. */
-  last_trade: { code: string; side: number; lots: string; lot_step: string } | null;
-  /** The provider's equity now, USD (the proportional rule's divisor). */
-  equity: string;
-}
+export const ProviderSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  min_investment: z.string().describe("least amount a copy of this provider starts with, USD"),
+  // The ranking item's statistics (three-week and total figures), as in GET /api/follow/list.
+  three_week_rate: z.number(),
+  three_week_win: z.number(),
+  three_week_profit: z.string(),
+  total_rate: z.number(),
+  total_trade_num: z.number().int(),
+  win_rate: z
+    .number()
+    .describe(
+      "closed positions with a profit after fees, share of all closed, percent (2 decimals)",
+    ),
+  profit: z.string().describe("closed profit after fees since the start, USD"),
+  max_drawdown: z
+    .number()
+    .describe(
+      "largest fall of the closed equity curve from a previous peak, percent of that peak (2 decimals)",
+    ),
+  copiers: z.number().int(),
+  copying: z
+    .string()
+    .describe("money in active and paused copies of this provider (their invested sums), USD"),
+  instruments: z
+    .array(z.string())
+    .describe("show codes of the instruments traded, most traded first"),
+  equity_curve: z
+    .array(z.tuple([z.number().int(), z.number()]))
+    .describe(
+      "the closed equity curve: [epoch ms, equity USD], oldest first (at most EQUITY_POINTS)",
+    ),
+  open_positions: z
+    .array(z.object({ code: z.string(), side: z.number().int() }))
+    .describe("open positions, only as instrument and side"),
+  last_trade: z
+    .object({
+      code: z.string(),
+      side: z.number().int(),
+      lots: z.string(),
+      lot_step: z.string(),
+    })
+    .nullable()
+    .describe("the provider's latest trade (for the copy form's example), or null"),
+  equity: z.string().describe("the provider's equity now, USD (the proportional rule's divisor)"),
+});
+export type Provider = z.infer<typeof ProviderSchema>;
 
 /** Points of a provider's equity curve. */
 export const EQUITY_POINTS = 120;
@@ -210,7 +179,8 @@ export const copyBody = z.object({
 
 export const providerQuery = z.object({ id, ...cacheBuster });
 
-export const followProvider = endpoint<Provider>()({
+export const followProvider = endpoint({
+  data: ProviderSchema,
   method: "GET",
   path: "/api/follow/provider",
   readsEngine: true,
@@ -220,7 +190,8 @@ export const followProvider = endpoint<Provider>()({
   query: providerQuery,
 });
 
-export const copyStart = endpoint<Copy>()({
+export const copyStart = endpoint({
+  data: CopySchema,
   method: "POST",
   path: "/api/follow/copy",
   auth: true,
@@ -231,7 +202,8 @@ export const copyStart = endpoint<Copy>()({
   body: copyBody,
 });
 
-export const copyList = endpoint<Copy[]>()({
+export const copyList = endpoint({
+  data: z.array(CopySchema),
   method: "GET",
   path: "/api/follow/copies",
   readsEngine: true,
@@ -241,7 +213,8 @@ export const copyList = endpoint<Copy[]>()({
   query: z.object({ ...cacheBuster }),
 });
 
-export const copyDetail = endpoint<CopyDetail>()({
+export const copyDetail = endpoint({
+  data: CopyDetailSchema,
   method: "GET",
   path: "/api/follow/copy",
   readsEngine: true,
@@ -251,7 +224,8 @@ export const copyDetail = endpoint<CopyDetail>()({
   query: z.object({ id, ...cacheBuster }),
 });
 
-export const copyPause = endpoint<Copy>()({
+export const copyPause = endpoint({
+  data: CopySchema,
   method: "POST",
   path: "/api/follow/copy/:id/pause",
   auth: true,
@@ -262,7 +236,8 @@ export const copyPause = endpoint<Copy>()({
   body: z.object({}),
 });
 
-export const copyResume = endpoint<Copy>()({
+export const copyResume = endpoint({
+  data: CopySchema,
   method: "POST",
   path: "/api/follow/copy/:id/resume",
   auth: true,
@@ -273,7 +248,8 @@ export const copyResume = endpoint<Copy>()({
   body: z.object({}),
 });
 
-export const copyStop = endpoint<Copy>()({
+export const copyStop = endpoint({
+  data: CopySchema,
   method: "POST",
   path: "/api/follow/copy/:id/stop",
   auth: true,
@@ -285,7 +261,8 @@ export const copyStop = endpoint<Copy>()({
   body: z.object({}),
 });
 
-export const copyFunds = endpoint<Copy>()({
+export const copyFunds = endpoint({
+  data: CopySchema,
   method: "POST",
   path: "/api/follow/copy/:id/funds",
   auth: true,
@@ -300,7 +277,8 @@ export const copyFunds = endpoint<Copy>()({
   }),
 });
 
-export const copyClosePosition = endpoint<Copy>()({
+export const copyClosePosition = endpoint({
+  data: CopySchema,
   method: "POST",
   path: "/api/follow/copy/:id/close",
   auth: true,
@@ -311,51 +289,38 @@ export const copyClosePosition = endpoint<Copy>()({
   body: z.object({ position_id: id }),
 });
 
-/** An open copied position's price and floating profit (USD, for display) at a push. */
-export interface CopyPositionFigures {
-  id: number;
-  price: number;
-  profit: number;
-}
-
-/**
- * A COPY_TRADE push (private): every copy of the user not stopped, with its figures now and each
- * open copied position's price and profit.
- */
-export interface CopyTradePush {
-  copies: (Copy & { positions: CopyPositionFigures[] })[];
-}
+/* A COPY_TRADE push (the copies with their figures) is the websocket's: contract/ws.ts. */
 
 // ---------------------------------------------------------------- a user as a provider
 
-/** The least a provider may ask copiers to start with, and the most, USD. */
-export const PROVIDER_MIN_INVESTMENT_MAX_USD = 1_000_000;
-export const PROVIDER_NAME_MAX = 40;
-export const PROVIDER_DESCRIPTION_MAX = 280;
-
 /** The user's own provider settings (GET /api/follow/provider/mine). */
-export interface ProviderSettings {
-  /**
-   * Whether the user may be a provider: a real (not demo) account whose real-name verification was
-   * approved. `reason` says why not (a translated message), null when eligible.
-   */
-  eligible: boolean;
-  reason: string | null;
-  /** The settings once the user is (or was) a provider; null before. */
-  provider: {
-    id: number;
-    name: string;
-    description: string;
-    min_investment: string;
-    /** False once the user stopped being a provider (no new copies). */
-    active: boolean;
-    /** True when an operator hid the provider. */
-    hidden: boolean;
-    copiers: number;
-  } | null;
-}
+export const ProviderSettingsSchema = z.object({
+  eligible: z
+    .boolean()
+    .describe(
+      "whether the user may be a provider: a real (not demo) account whose real-name verification was approved",
+    ),
+  reason: z
+    .string()
+    .nullable()
+    .describe("why the user may not be a provider (a translated message), null when eligible"),
+  provider: z
+    .object({
+      id: z.number().int(),
+      name: z.string(),
+      description: z.string(),
+      min_investment: z.string(),
+      active: z.boolean().describe("false once the user stopped being a provider (no new copies)"),
+      hidden: z.boolean().describe("true when an operator hid the provider"),
+      copiers: z.number().int(),
+    })
+    .nullable()
+    .describe("the settings once the user is (or was) a provider; null before"),
+});
+export type ProviderSettings = z.infer<typeof ProviderSettingsSchema>;
 
-export const providerMine = endpoint<ProviderSettings>()({
+export const providerMine = endpoint({
+  data: ProviderSettingsSchema,
   method: "GET",
   path: "/api/follow/provider/mine",
   auth: true,
@@ -364,7 +329,8 @@ export const providerMine = endpoint<ProviderSettings>()({
   query: z.object({ ...cacheBuster }),
 });
 
-export const providerSave = endpoint<ProviderSettings>()({
+export const providerSave = endpoint({
+  data: ProviderSettingsSchema,
   method: "POST",
   path: "/api/follow/provider/mine",
   auth: true,
@@ -381,7 +347,8 @@ export const providerSave = endpoint<ProviderSettings>()({
   }),
 });
 
-export const providerStop = endpoint<ProviderSettings>()({
+export const providerStop = endpoint({
+  data: ProviderSettingsSchema,
   method: "POST",
   path: "/api/follow/provider/mine/stop",
   auth: true,
@@ -394,25 +361,33 @@ export const providerStop = endpoint<ProviderSettings>()({
 // ---------------------------------------------------------------- operators
 
 /** A copy as operators see it: the copy's figures with its owner. */
-export interface AdminCopy extends Copy {
-  user_id: number;
-  uid: string;
-  stop_remark: string | null;
-}
+export const AdminCopySchema = CopySchema.extend({
+  user_id: z.number().int(),
+  uid: z.string(),
+  stop_remark: z.string().nullable(),
+});
+export type AdminCopy = z.infer<typeof AdminCopySchema>;
+
+/** A page of copies for operators. */
+export const AdminCopyPageSchema = z.object({
+  data: z.array(AdminCopySchema),
+  total: z.number().int().describe("copies matching the filter"),
+});
 
 /** A provider as operators see it. */
-export interface AdminProvider {
-  id: number;
-  name: string;
-  /** "user" for a real user, else the strategy's style. */
-  style: string;
-  hidden: boolean;
-  active: boolean;
-  copiers: number;
-  copying: string;
-}
+export const AdminProviderSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  style: z.string().describe('"user" for a real user, else the strategy\'s style'),
+  hidden: z.boolean(),
+  active: z.boolean(),
+  copiers: z.number().int(),
+  copying: z.string(),
+});
+export type AdminProvider = z.infer<typeof AdminProviderSchema>;
 
-export const adminCopies = endpoint<AdminPage<AdminCopy>>()({
+export const adminCopies = endpoint({
+  data: AdminCopyPageSchema,
   method: "GET",
   path: "/admin/api/copies",
   readsEngine: true,
@@ -431,7 +406,8 @@ export const adminCopies = endpoint<AdminPage<AdminCopy>>()({
   }),
 });
 
-export const adminCopyStop = endpoint<AdminCopy>()({
+export const adminCopyStop = endpoint({
+  data: AdminCopySchema,
   method: "POST",
   path: "/admin/api/copies/:id/stop",
   auth: true,
@@ -443,7 +419,8 @@ export const adminCopyStop = endpoint<AdminCopy>()({
   body: remark,
 });
 
-export const adminProviders = endpoint<AdminProvider[]>()({
+export const adminProviders = endpoint({
+  data: z.array(AdminProviderSchema),
   method: "GET",
   path: "/admin/api/providers",
   auth: true,
@@ -453,7 +430,8 @@ export const adminProviders = endpoint<AdminProvider[]>()({
   query: z.object({ ...cacheBuster }),
 });
 
-export const adminProviderHide = endpoint<AdminProvider>()({
+export const adminProviderHide = endpoint({
+  data: AdminProviderSchema,
   method: "POST",
   path: "/admin/api/providers/:id/hide",
   auth: true,

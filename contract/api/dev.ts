@@ -10,15 +10,19 @@ import { choiceField, decimalField, ID_DIGITS, LOTS_RULE, PRICE_RULE, wholeField
 import { ORDER_TYPE } from "../enums";
 import { filled, present } from "./identity";
 
-export interface OutboxCode {
-  to: string;
-  code: string;
-  /** CODE_PURPOSE. */
-  type: number;
-  sent_at: number;
-}
+export const OutboxCodeSchema = z.object({
+  to: z.string().describe("the recipient: the e-mail address, or the mobile number's digits"),
+  code: z.string(),
+  type: z
+    .number()
+    .int()
+    .describe("what the code is for: CODE_PURPOSE (1 sign-up, 2 reset), 3 binding an e-mail"),
+  created_at: z.number().int().describe("when the code was written to the outbox, ms"),
+});
+export type OutboxCode = z.infer<typeof OutboxCodeSchema>;
 
-export const outbox = endpoint<OutboxCode>()({
+export const outbox = endpoint({
+  data: OutboxCodeSchema,
   method: "GET",
   path: "/dev/outbox",
   auth: false,
@@ -27,7 +31,8 @@ export const outbox = endpoint<OutboxCode>()({
   query: z.object({ to: filled(128) }),
 });
 
-export const captchaAnswer = endpoint<{ id: string; text: string }>()({
+export const captchaAnswer = endpoint({
+  data: z.object({ id: z.string(), text: z.string().describe("the captcha's answer") }),
   method: "GET",
   path: "/dev/captcha",
   auth: false,
@@ -36,14 +41,15 @@ export const captchaAnswer = endpoint<{ id: string; text: string }>()({
   query: z.object({ id: filled(64) }),
 });
 
-export interface SetPrice {
-  code: string;
-  price: number;
-  /** Time of the tick, ms. */
-  time: number;
-}
+export const SetPriceSchema = z.object({
+  code: z.string(),
+  price: z.number().describe("the price set, rounded to the instrument's PricePrecision"),
+  time: z.number().int().describe("time of the tick, ms"),
+});
+export type SetPrice = z.infer<typeof SetPriceSchema>;
 
-export const marketPrice = endpoint<SetPrice>()({
+export const marketPrice = endpoint({
+  data: SetPriceSchema,
   method: "POST",
   path: "/dev/market/price",
   auth: true,
@@ -63,12 +69,14 @@ export const marketPrice = endpoint<SetPrice>()({
 });
 
 /** A hand-driven provider: funded as a strategy trader is, traded only through these calls. */
-export interface DevProvider {
-  id: number;
-  name: string;
-}
+export const DevProviderSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+});
+export type DevProvider = z.infer<typeof DevProviderSchema>;
 
-export const providerCreate = endpoint<DevProvider>()({
+export const providerCreate = endpoint({
+  data: DevProviderSchema,
   method: "POST",
   path: "/dev/provider",
   auth: true,
@@ -79,7 +87,8 @@ export const providerCreate = endpoint<DevProvider>()({
   body: z.object({ name: filled(40) }),
 });
 
-export const providerTrade = endpoint<{ id: number }>()({
+export const providerTrade = endpoint({
+  data: z.object({ id: z.number().int().describe("the opened position's id") }),
   method: "POST",
   path: "/dev/provider/trade",
   auth: true,
@@ -94,7 +103,10 @@ export const providerTrade = endpoint<{ id: number }>()({
   }),
 });
 
-export const providerClose = endpoint<{ closed: number[] }>()({
+export const providerClose = endpoint({
+  data: z.object({
+    closed: z.array(z.number().int()).describe("the ids of the positions closed"),
+  }),
   method: "POST",
   path: "/dev/provider/close",
   auth: true,

@@ -97,7 +97,9 @@ export const okEnvelope = <S extends z.ZodTypeAny>(data: S) =>
 
 /** What an endpoint answers with HTTP 200: success with its data, or a business refusal. */
 export function answerSchema(data: z.ZodTypeAny): z.ZodTypeAny {
-  return z.union([okEnvelope(data), refusalEnvelope]);
+  return z
+    .union([okEnvelope(data), refusalEnvelope])
+    .describe("success (code 1) with its data, or a refusal: `msg` says why");
 }
 
 /** The parameters of an endpoint as its schema reads them. */

@@ -29,89 +29,91 @@ const trimmed = (max: number, tooLong?: string) => text(max, tooLong).transform(
 export const SWIFT = /^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?$/;
 
 /** A currency users withdraw in (draw_symbol_list). */
-export interface DrawCurrency {
-  id: number;
-  /** DRAW_TYPE: 1 to an address, 2 to a bank account. */
-  type: number;
-  code: string;
-  /** Network of a coin ("TRC20"); empty for a bank currency. */
-  protocol: string;
-  /** DRAW_FEE_TYPE 1: the fixed fee in USD; otherwise the fee's share of the amount. */
-  draw_rate: number;
-  fee_type: number;
-  /** Units of the currency paid per USD (net = (amount - fee) x usd_price). */
-  usd_price: number;
-  /** Smallest and largest withdrawal, USD. */
-  min: number;
-  max: number;
-}
+export const DrawCurrencySchema = z.object({
+  id: z.number().int(),
+  type: z.number().int().describe("DRAW_TYPE: 1 to an address, 2 to a bank account"),
+  code: z.string(),
+  protocol: z.string().describe('network of a coin ("TRC20"); empty for a bank currency'),
+  draw_rate: z
+    .number()
+    .describe("DRAW_FEE_TYPE 1: the fixed fee in USD; otherwise the fee's share of the amount"),
+  fee_type: z.number().int().describe("DRAW_FEE_TYPE: 1 fixed, 2 a share of the amount"),
+  usd_price: z
+    .number()
+    .describe("units of the currency paid per USD (net = (amount - fee) x usd_price)"),
+  min: z.number().describe("smallest withdrawal, USD"),
+  max: z.number().describe("largest withdrawal, USD"),
+});
+export type DrawCurrency = z.infer<typeof DrawCurrencySchema>;
+
+/** The withdrawal currency of a destination or a withdrawal. */
+const DrawCurrencyRefSchema = z.object({
+  id: z.number().int(),
+  code: z.string(),
+  protocol: z.string(),
+});
 
 /** A withdrawal destination of the wallet (get_draw_method). */
-export interface DrawMethod {
-  id: number;
-  /** DRAW_TYPE. */
-  type: number;
-  dc_address: string | null;
-  bank_name: string | null;
-  bank_address: string | null;
-  bank_swift: string | null;
-  payee_name: string | null;
-  payee_account: string | null;
-  remark: string | null;
-  draw_currency: { id: number; code: string; protocol: string };
-}
+export const DrawMethodSchema = z.object({
+  id: z.number().int(),
+  type: z.number().int().describe("DRAW_TYPE"),
+  dc_address: z.string().nullable(),
+  bank_name: z.string().nullable(),
+  bank_address: z.string().nullable(),
+  bank_swift: z.string().nullable(),
+  payee_name: z.string().nullable(),
+  payee_account: z.string().nullable(),
+  remark: z.string().nullable(),
+  draw_currency: DrawCurrencyRefSchema,
+});
+export type DrawMethod = z.infer<typeof DrawMethodSchema>;
 
 /** A withdrawal (draw_list item, and the answer of draw and draw_cancel). */
-export interface DrawRecord {
-  id: number;
-  /** Amount requested, USD. */
-  number: number;
-  /** What arrives, in the currency's units (decimal text, exact). */
-  real_number: string;
-  fee: number;
-  draw_currency: { id: number; code: string; protocol: string };
-  /** WITHDRAW_STATUS: 0 reviewing, 1 paid, 2 rejected, 3 cancelled. */
-  status: number;
-  /** The status in the request's language. */
-  status_name: string;
-  /** The operator's reason of a rejection. */
-  remark: string | null;
-  /** "YYYY-MM-DD HH:mm:ss" UTC. */
-  created_at: string;
-  /** DRAW_TYPE. */
-  type: number;
-  address: string | null;
-  payee_account: string | null;
-  /** The user's memo. */
-  notes: string | null;
-}
+export const DrawRecordSchema = z.object({
+  id: z.number().int(),
+  number: z.number().describe("amount requested, USD"),
+  real_number: z.string().describe("what arrives, in the currency's units (decimal text, exact)"),
+  fee: z.number(),
+  draw_currency: DrawCurrencyRefSchema,
+  status: z
+    .number()
+    .int()
+    .describe("WITHDRAW_STATUS: 0 reviewing, 1 paid, 2 rejected, 3 cancelled"),
+  status_name: z.string().describe("the status in the request's language"),
+  remark: z.string().nullable().describe("the operator's reason of a rejection"),
+  created_at: z.string().describe('"YYYY-MM-DD HH:mm:ss" UTC'),
+  type: z.number().int().describe("DRAW_TYPE"),
+  address: z.string().nullable(),
+  payee_account: z.string().nullable(),
+  notes: z.string().nullable().describe("the user's memo"),
+});
+export type DrawRecord = z.infer<typeof DrawRecordSchema>;
 
-export interface DrawPage {
-  data: DrawRecord[];
-  total: number;
-}
+export const DrawPageSchema = z.object({
+  data: z.array(DrawRecordSchema),
+  total: z.number().int(),
+});
+export type DrawPage = z.infer<typeof DrawPageSchema>;
 
 /** A ledger row (forexChange item). */
-export interface LedgerItem {
-  id: number;
-  /** Signed amount, USD. */
-  Value: number;
-  /** Balance after this row, USD. */
-  Balance: number;
-  /** What the row is, in the request's language. */
-  MemoTran: string;
-  /** When, in the request's language (UTC). */
-  CreatedAtTran: string;
-  /** The row's kind (deposit, withdrawal_request, fee, ...). */
-  Kind: string;
-}
+export const LedgerItemSchema = z.object({
+  id: z.number().int(),
+  Value: z.number().describe("signed amount, USD"),
+  Balance: z.number().describe("balance after this row, USD"),
+  MemoTran: z.string().describe("what the row is, in the request's language"),
+  CreatedAtTran: z.string().describe("when, in the request's language (UTC)"),
+  Kind: z.string().describe("the row's kind (deposit, withdrawal_request, fee, ...)"),
+});
+export type LedgerItem = z.infer<typeof LedgerItemSchema>;
 
-export interface LedgerPage {
-  data: LedgerItem[];
-  total: number;
-}
+export const LedgerPageSchema = z.object({
+  data: z.array(LedgerItemSchema),
+  total: z.number().int(),
+});
+export type LedgerPage = z.infer<typeof LedgerPageSchema>;
 
-export const drawSymbolList = endpoint<DrawCurrency[]>()({
+export const drawSymbolList = endpoint({
+  data: z.array(DrawCurrencySchema),
   method: "GET",
   path: "/api/account/draw_symbol_list",
   auth: true,
@@ -121,7 +123,8 @@ export const drawSymbolList = endpoint<DrawCurrency[]>()({
   query: z.object({ type: drawType, ...cacheBuster }),
 });
 
-export const draw = endpoint<DrawRecord>()({
+export const draw = endpoint({
+  data: DrawRecordSchema,
   method: "POST",
   path: "/api/account/draw",
   auth: true,
@@ -138,7 +141,8 @@ export const draw = endpoint<DrawRecord>()({
   }),
 });
 
-export const drawCancel = endpoint<DrawRecord>()({
+export const drawCancel = endpoint({
+  data: DrawRecordSchema,
   method: "POST",
   path: "/api/account/draw_cancel",
   auth: true,
@@ -149,7 +153,8 @@ export const drawCancel = endpoint<DrawRecord>()({
   body: z.object({ id }),
 });
 
-export const drawList = endpoint<DrawPage>()({
+export const drawList = endpoint({
+  data: DrawPageSchema,
   method: "GET",
   path: "/api/account/draw_list",
   auth: true,
@@ -159,7 +164,8 @@ export const drawList = endpoint<DrawPage>()({
   query: z.object({ type: drawType, page: pageField(), ...cacheBuster }),
 });
 
-export const getDrawMethod = endpoint<DrawMethod[]>()({
+export const getDrawMethod = endpoint({
+  data: z.array(DrawMethodSchema),
   method: "GET",
   path: "/api/wallet/get_draw_method",
   auth: true,
@@ -173,7 +179,8 @@ export const getDrawMethod = endpoint<DrawMethod[]>()({
   }),
 });
 
-export const bindDrawMethod = endpoint<DrawMethod>()({
+export const bindDrawMethod = endpoint({
+  data: DrawMethodSchema,
   method: "POST",
   path: "/api/wallet/bind_draw_method",
   auth: true,
@@ -197,7 +204,8 @@ export const bindDrawMethod = endpoint<DrawMethod>()({
   }),
 });
 
-export const delDrawMethod = endpoint<null>()({
+export const delDrawMethod = endpoint({
+  data: z.null(),
   method: "POST",
   path: "/api/wallet/del_draw_method",
   auth: true,
@@ -207,7 +215,8 @@ export const delDrawMethod = endpoint<null>()({
   body: z.object({ id }),
 });
 
-export const forexChange = endpoint<LedgerPage>()({
+export const forexChange = endpoint({
+  data: LedgerPageSchema,
   method: "GET",
   path: "/v1/api/main/accountLog/forexChange",
   auth: true,
@@ -218,52 +227,59 @@ export const forexChange = endpoint<LedgerPage>()({
 });
 
 /** A coin deposit channel (quickCharge info). */
-export interface ChargeChannel {
-  id: number;
-  currency_code: string;
-  protocol_code: string;
-  address: string;
-  /** USD value of one coin: a deposit of N USD is N / usd_price coins. */
-  usd_price: number;
-}
+export const ChargeChannelSchema = z.object({
+  id: z.number().int(),
+  currency_code: z.string(),
+  protocol_code: z.string(),
+  address: z.string(),
+  usd_price: z
+    .number()
+    .describe("USD value of one coin: a deposit of N USD is N / usd_price coins"),
+});
+export type ChargeChannel = z.infer<typeof ChargeChannelSchema>;
 
 /** A bank account to wire a deposit to (wire_info). */
-export interface WireAccount {
-  id: number;
-  bank_coin: string;
-  bank_name: string;
-  bank_address: string;
-  bank_swift: string;
-  payee_name: string;
-  payee_account: string;
-  bank_remark: string;
-}
+export const WireAccountSchema = z.object({
+  id: z.number().int(),
+  bank_coin: z.string(),
+  bank_name: z.string(),
+  bank_address: z.string(),
+  bank_swift: z.string(),
+  payee_name: z.string(),
+  payee_account: z.string(),
+  bank_remark: z.string(),
+});
+export type WireAccount = z.infer<typeof WireAccountSchema>;
 
 /** A deposit (quick_ist item, and the answer of submit and wire_submit). */
-export interface ChargeRecord {
-  id: number;
-  /** Amount declared, USD. */
-  number: number;
-  /** Amount credited (once finished), USD. */
-  credited: number | null;
-  /** DEPOSIT tab: 0 coin, 1 bank. */
-  type: number;
-  currency_code: string;
-  /** CHARGE_STATUS: 0 unchecked, 1 finished, 2 rejected, 3 invalid. */
-  status: number;
-  /** The status in the request's language. */
-  status_name: string;
-  remark: string | null;
-  /** "YYYY-MM-DD HH:mm:ss" UTC. */
-  created_at: string;
-}
+export const ChargeRecordSchema = z.object({
+  id: z.number().int(),
+  number: z.number().describe("amount declared, USD"),
+  credited: z.number().nullable().describe("amount credited (once finished), USD"),
+  type: z.number().int().describe("DEPOSIT tab: 0 coin, 1 bank"),
+  currency_code: z.string(),
+  status: z
+    .number()
+    .int()
+    .describe("CHARGE_STATUS: 0 unchecked, 1 finished, 2 rejected, 3 invalid"),
+  status_name: z.string().describe("the status in the request's language"),
+  remark: z.string().nullable(),
+  created_at: z.string().describe('"YYYY-MM-DD HH:mm:ss" UTC'),
+});
+export type ChargeRecord = z.infer<typeof ChargeRecordSchema>;
 
-export interface ChargePage {
-  data: ChargeRecord[];
-  total: number;
-}
+export const ChargePageSchema = z.object({
+  data: z.array(ChargeRecordSchema),
+  total: z.number().int(),
+});
+export type ChargePage = z.infer<typeof ChargePageSchema>;
 
-export const quickChargeInfo = endpoint<{ channels: ChargeChannel[]; min: number; max: number }>()({
+export const quickChargeInfo = endpoint({
+  data: z.object({
+    channels: z.array(ChargeChannelSchema),
+    min: z.number().describe("smallest deposit, USD"),
+    max: z.number().describe("largest deposit, USD"),
+  }),
   method: "GET",
   path: "/api/quickCharge/info",
   auth: true,
@@ -273,7 +289,8 @@ export const quickChargeInfo = endpoint<{ channels: ChargeChannel[]; min: number
   query: z.object({ ...cacheBuster }),
 });
 
-export const quickChargeSymbols = endpoint<string[]>()({
+export const quickChargeSymbols = endpoint({
+  data: z.array(z.string()),
   method: "GET",
   path: "/api/quickCharge/symbols",
   auth: true,
@@ -283,7 +300,8 @@ export const quickChargeSymbols = endpoint<string[]>()({
   query: z.object({ ...cacheBuster }),
 });
 
-export const quickChargeSubmit = endpoint<ChargeRecord>()({
+export const quickChargeSubmit = endpoint({
+  data: ChargeRecordSchema,
   method: "POST",
   path: "/api/quickCharge/submit",
   auth: true,
@@ -303,7 +321,8 @@ export const quickChargeSubmit = endpoint<ChargeRecord>()({
   }),
 });
 
-export const wireInfo = endpoint<WireAccount[]>()({
+export const wireInfo = endpoint({
+  data: z.array(WireAccountSchema),
   method: "GET",
   path: "/api/quickCharge/wire_info",
   auth: true,
@@ -313,7 +332,8 @@ export const wireInfo = endpoint<WireAccount[]>()({
   query: z.object({ bank_coin: trimmed(16).optional(), ...cacheBuster }),
 });
 
-export const wireSubmit = endpoint<ChargeRecord>()({
+export const wireSubmit = endpoint({
+  data: ChargeRecordSchema,
   method: "POST",
   path: "/api/quickCharge/wire_submit",
   auth: true,
@@ -329,7 +349,8 @@ export const wireSubmit = endpoint<ChargeRecord>()({
   }),
 });
 
-export const quickList = endpoint<ChargePage>()({
+export const quickList = endpoint({
+  data: ChargePageSchema,
   method: "GET",
   path: "/api/quickCharge/quick_ist",
   auth: true,

@@ -9,28 +9,43 @@ import { endpoint, cacheBuster } from "./endpoint";
 export const RANK_WINDOW_DAYS = 21;
 
 /** One trader of the ranking (product-spec.md section 3, "Follow/ranking item"). */
-export interface FollowItem {
-  /** The provider's id (GET /api/follow/provider?id=, POST /api/follow/copy provider_id). */
-  id: number;
-  /** The trader's display name (never an e-mail). */
-  user: string;
-  /** The leverage used most in the window (all time when nothing closed in it). */
-  multiple: number;
-  /** Closed profit after fees in the window over the equity at its start, percent (2 decimals). */
-  three_week_rate: number;
-  /** Share of the window's closed positions with a profit after fees, percent (2 decimals). */
-  three_week_win: number;
-  /** Closed profit after fees in the window, USD as a decimal string with 2 decimals. */
-  three_week_profit: string;
-  /** Closed profit after fees since the start over the starting capital, percent (2 decimals). */
-  total_rate: number;
-  /** Positions closed since the start. */
-  total_trade_num: number;
-  /** The instrument traded most in the window (show code), "" when none. */
-  code: string;
-}
+export const FollowItemSchema = z.object({
+  id: z
+    .number()
+    .int()
+    .describe(
+      "the provider's id (GET /api/follow/provider?id=, POST /api/follow/copy provider_id)",
+    ),
+  user: z.string().describe("the trader's display name (never an e-mail)"),
+  multiple: z
+    .number()
+    .int()
+    .describe("the leverage used most in the window (all time when nothing closed in it)"),
+  three_week_rate: z
+    .number()
+    .describe(
+      "closed profit after fees in the window over the equity at its start, percent (2 decimals)",
+    ),
+  three_week_win: z
+    .number()
+    .describe(
+      "share of the window's closed positions with a profit after fees, percent (2 decimals)",
+    ),
+  three_week_profit: z
+    .string()
+    .describe("closed profit after fees in the window, USD as a decimal string with 2 decimals"),
+  total_rate: z
+    .number()
+    .describe(
+      "closed profit after fees since the start over the starting capital, percent (2 decimals)",
+    ),
+  total_trade_num: z.number().int().describe("positions closed since the start"),
+  code: z.string().describe('the instrument traded most in the window (show code), "" when none'),
+});
+export type FollowItem = z.infer<typeof FollowItemSchema>;
 
-export const followList = endpoint<FollowItem[]>()({
+export const followList = endpoint({
+  data: z.array(FollowItemSchema),
   method: "GET",
   path: "/api/follow/list",
   auth: false,

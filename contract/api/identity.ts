@@ -11,40 +11,48 @@ import { PASSWORD_MAX, PASSWORD_MIN } from "../constants";
 import { CODE_PURPOSE, LOGIN_TYPES, type LoginType } from "../enums";
 import { choiceField, ID_DIGITS, optionalWholeField, wholeField } from "../fields";
 
-export interface User {
-  id: number;
-  /** 8-digit public user number. */
-  uid: string;
-  email: string | null;
-  mobile: string | null;
-  area_id?: number | null;
-  /** 1 a demo account. */
-  is_demo: number;
-  invite_code: string | null;
-}
+export const UserSchema = z.object({
+  id: z.number().int(),
+  uid: z.string().describe("8-digit public user number"),
+  email: z.string().nullable(),
+  mobile: z.string().nullable(),
+  area_id: z
+    .number()
+    .int()
+    .nullable()
+    .describe("the mobile number's dialling area (settings' area_list id), or null"),
+  is_demo: z.number().int().describe("1 a demo account"),
+  invite_code: z.string().describe("the account's own invite code"),
+});
+export type User = z.infer<typeof UserSchema>;
 
-export interface LoginData {
-  token: string;
-  user: User;
-}
+export const LoginDataSchema = z.object({
+  token: z.string(),
+  user: UserSchema,
+});
+export type LoginData = z.infer<typeof LoginDataSchema>;
 
-export interface Balance {
-  balance: number;
-  lock_balance: number;
-}
+export const BalanceSchema = z.object({
+  balance: z.number(),
+  lock_balance: z.number().describe("money held by withdrawals under review"),
+});
+export type Balance = z.infer<typeof BalanceSchema>;
 
-export interface CodeSent {
-  /** Seconds until the same recipient may be sent a code again. */
-  resend_in: number;
-  /** Seconds the code stays valid. */
-  expires_in: number;
-}
+export const CodeSentSchema = z.object({
+  resend_in: z.number().int().describe("seconds until the same recipient may be sent a code again"),
+  expires_in: z.number().int().describe("seconds the code stays valid"),
+});
+export type CodeSent = z.infer<typeof CodeSentSchema>;
 
-export interface Captcha {
-  id: string;
-  /** An `<img src>`-ready data URL. */
-  b64s: string;
-}
+export const CaptchaSchema = z.object({
+  id: z.string(),
+  b64s: z.string().describe("an `<img src>`-ready data URL"),
+});
+export type Captcha = z.infer<typeof CaptchaSchema>;
+
+export const DemoCreatedSchema = z.object({
+  demo_id: z.string().describe("signs the demo account in (loginForU demo_id)"),
+});
 
 /** A form's field as the schemas read it: a JSON number as its text. */
 const wireText = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? String(v) : v);
@@ -152,7 +160,8 @@ const captchaFields = {
   captcha_code: optionalText(16),
 };
 
-export const captcha = endpoint<Captcha>()({
+export const captcha = endpoint({
+  data: CaptchaSchema,
   method: "GET",
   path: "/api/captcha",
   auth: false,
@@ -161,7 +170,8 @@ export const captcha = endpoint<Captcha>()({
   query: z.object({ ...cacheBuster }),
 });
 
-export const sendEmail = endpoint<CodeSent>()({
+export const sendEmail = endpoint({
+  data: CodeSentSchema,
   method: "POST",
   path: "/api/notify/send_email",
   auth: false,
@@ -170,7 +180,8 @@ export const sendEmail = endpoint<CodeSent>()({
   body: z.object({ to: filled(128), type: purpose, ...captchaFields }),
 });
 
-export const sendSms = endpoint<CodeSent>()({
+export const sendSms = endpoint({
+  data: CodeSentSchema,
   method: "POST",
   path: "/api/notify/send_sms",
   auth: false,
@@ -184,7 +195,8 @@ export const sendSms = endpoint<CodeSent>()({
   }),
 });
 
-export const register = endpoint<null>()({
+export const register = endpoint({
+  data: z.null(),
   method: "POST",
   path: "/api/user/register",
   auth: false,
@@ -206,7 +218,8 @@ export const register = endpoint<null>()({
   }),
 });
 
-export const loginForU = endpoint<LoginData>()({
+export const loginForU = endpoint({
+  data: LoginDataSchema,
   method: "POST",
   path: "/api/user/loginForU",
   auth: false,
@@ -224,7 +237,8 @@ export const loginForU = endpoint<LoginData>()({
   }),
 });
 
-export const createAccountDemoForU = endpoint<{ demo_id: string }>()({
+export const createAccountDemoForU = endpoint({
+  data: DemoCreatedSchema,
   method: "POST",
   path: "/api/user/createAccountDemoForU",
   auth: false,
@@ -233,7 +247,8 @@ export const createAccountDemoForU = endpoint<{ demo_id: string }>()({
   body: z.object({}),
 });
 
-export const userInfo = endpoint<User>()({
+export const userInfo = endpoint({
+  data: UserSchema,
   method: "GET",
   path: "/api/user/info",
   auth: true,
@@ -242,7 +257,8 @@ export const userInfo = endpoint<User>()({
   query: z.object({ ...cacheBuster }),
 });
 
-export const getBalance = endpoint<Balance>()({
+export const getBalance = endpoint({
+  data: BalanceSchema,
   method: "GET",
   path: "/v1/api/main/wallet/getBalance",
   auth: true,
@@ -251,7 +267,8 @@ export const getBalance = endpoint<Balance>()({
   query: z.object({ ...cacheBuster }),
 });
 
-export const amendPassword = endpoint<null>()({
+export const amendPassword = endpoint({
+  data: z.null(),
   method: "POST",
   path: "/api/user/amend_password",
   auth: true,
@@ -268,7 +285,8 @@ export const amendPassword = endpoint<null>()({
   }),
 });
 
-export const forgetPassword = endpoint<null>()({
+export const forgetPassword = endpoint({
+  data: z.null(),
   method: "POST",
   path: "/api/user/forget_password",
   auth: false,
@@ -284,7 +302,8 @@ export const forgetPassword = endpoint<null>()({
   }),
 });
 
-export const logout = endpoint<null>()({
+export const logout = endpoint({
+  data: z.null(),
   method: "POST",
   path: "/api/user/logout",
   auth: true,

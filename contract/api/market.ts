@@ -1,7 +1,7 @@
 /** Market data (upstream/API.md "Market"): every call is a GET that needs no token. */
 import { z } from "zod";
 import { endpoint, cacheBuster, text } from "./endpoint";
-import { PERIODS, type Period } from "../constants";
+import { PERIODS } from "../constants";
 import { optionalWholeField } from "../fields";
 
 /** Longest instrument search text (trade_list searchCurrency), in characters. */
@@ -9,69 +9,66 @@ export const TRADE_SEARCH_MAX = 32;
 /** Most instruments one sparkline call takes. */
 export const SPARKLINE_IDS_MAX = 200;
 
-/** The day's quote of an instrument (`Close` is the last price; `Change` percent against `Open`). */
-export interface Quotation {
-  Open: number;
-  Close: number;
-  High: number;
-  Low: number;
-  Volume: number;
-  Change: number;
-  /** Time of the last tick, ms. */
-  Time: number;
-}
-
-export interface Instrument {
-  Id: number;
-  Code: string;
-  ShowCode: string;
-  /** Path of the logo on the upstream, e.g. /static/logos/EURUSD.svg. */
-  Logo: string;
-  CategoryId: number;
-  /** MARKET_STATUS: 1 open. */
-  MarketStatus: number;
-  PricePrecision: number;
-  /** Lot step. */
-  Pip: number;
-  /** Minimum lots. */
-  ForexMinCont: number;
-  /** Units per lot. */
-  ForexContNum: number;
-  /** MARGIN_MODE: 1 fixed, otherwise leverage based. */
-  MarginMode: number;
-  /** Leverage options; empty means orders are refused (no_mult_config). */
-  HasForexMultiple: { Value: number }[];
-  ForexFeeRate: number;
-  /** Currency the prices are quoted in (USD, JPY, CHF, CAD, GBP, ...). */
-  QuoteCurrency: string;
-  ForexQuotations: Quotation;
-  Api?: unknown;
-}
-
-export interface Category {
-  Id: number;
-  /** Name in the request's language. */
-  NameShowTrans: string;
-}
-
-export interface Candle {
-  /** Start of the candle, ms UTC. */
-  Time: number;
-  Open: number;
-  High: number;
-  Low: number;
-  Close: number;
-  Volume: number;
-}
-
-export interface Sparkline {
-  forex_id: number;
-  period: Period;
-  /** Closes, oldest first; the last is the live price. */
-  points: number[];
-}
-
 const period = z.enum(PERIODS);
+
+/** The day's quote of an instrument (`Close` is the last price; `Change` percent against `Open`). */
+export const QuotationSchema = z.object({
+  Open: z.number(),
+  Close: z.number(),
+  High: z.number(),
+  Low: z.number(),
+  Volume: z.number(),
+  Change: z.number().describe("percent against Open, 2 decimals"),
+  Time: z.number().int().describe("time of the last tick, ms"),
+});
+export type Quotation = z.infer<typeof QuotationSchema>;
+
+export const InstrumentSchema = z.object({
+  Id: z.number().int(),
+  Code: z.string(),
+  ShowCode: z.string(),
+  Logo: z.string().describe("path of the logo on the upstream, e.g. /static/logos/EURUSD.svg"),
+  CategoryId: z.number().int(),
+  MarketStatus: z.number().int().describe("MARKET_STATUS: 1 open"),
+  PricePrecision: z.number().int(),
+  Pip: z.number().describe("lot step"),
+  ForexMinCont: z.number().describe("minimum lots"),
+  ForexContNum: z.number().describe("units per lot"),
+  MarginMode: z.number().int().describe("MARGIN_MODE: 1 fixed, otherwise leverage based"),
+  HasForexMultiple: z
+    .array(z.object({ Value: z.number().int() }))
+    .describe("leverage options; empty means orders are refused (no_mult_config)"),
+  ForexFeeRate: z.number(),
+  QuoteCurrency: z
+    .string()
+    .describe("currency the prices are quoted in (USD, JPY, CHF, CAD, GBP, ...)"),
+  ForexQuotations: QuotationSchema,
+  Api: z.string().describe('where its prices come from ("sim": the simulator)'),
+});
+export type Instrument = z.infer<typeof InstrumentSchema>;
+
+export const CategorySchema = z.object({
+  Id: z.number().int(),
+  NameShowTrans: z.string().describe("name in the request's language"),
+});
+export type Category = z.infer<typeof CategorySchema>;
+
+export const CandleSchema = z.object({
+  Time: z.number().int().describe("start of the candle, ms UTC"),
+  Open: z.number(),
+  High: z.number(),
+  Low: z.number(),
+  Close: z.number(),
+  Volume: z.number(),
+});
+export type Candle = z.infer<typeof CandleSchema>;
+
+export const SparklineSchema = z.object({
+  forex_id: z.number().int(),
+  period,
+  points: z.array(z.number()).describe("closes, oldest first; the last is the live price"),
+});
+export type Sparkline = z.infer<typeof SparklineSchema>;
 
 /** An instrument's id (digits) or code. */
 const INSTRUMENT_REF = /^[A-Za-z0-9_.-]{1,32}$/;
@@ -83,7 +80,8 @@ const optionalPeriod = z.preprocess(
   z.enum(PERIODS, { message: "market.invalid_period" }).optional(),
 );
 
-export const getCategories = endpoint<Category[]>()({
+export const getCategories = endpoint({
+  data: z.array(CategorySchema),
   method: "GET",
   path: "/v1/api/forex/getCategories",
   auth: false,
@@ -92,7 +90,8 @@ export const getCategories = endpoint<Category[]>()({
   query: z.object({ ...cacheBuster }),
 });
 
-export const tradeList = endpoint<Instrument[]>()({
+export const tradeList = endpoint({
+  data: z.array(InstrumentSchema),
   method: "GET",
   path: "/v1/api/forex/trade_list",
   auth: false,
@@ -109,7 +108,8 @@ export const tradeList = endpoint<Instrument[]>()({
   }),
 });
 
-export const kline = endpoint<Candle[]>()({
+export const kline = endpoint({
+  data: z.array(CandleSchema),
   method: "GET",
   path: "/v1/api/forex/kline",
   auth: false,
@@ -127,7 +127,8 @@ export const kline = endpoint<Candle[]>()({
   }),
 });
 
-export const abbreviatedCacheKline = endpoint<Sparkline[]>()({
+export const abbreviatedCacheKline = endpoint({
+  data: z.array(SparklineSchema),
   method: "GET",
   path: "/v1/api/forex/abbreviated_cache_kline",
   auth: false,

@@ -5,15 +5,16 @@
  */
 import { z } from "zod";
 import { endpoint, cacheBuster } from "./endpoint";
-import { filled, loginTypeField, type CodeSent } from "./identity";
+import { CodeSentSchema, filled, loginTypeField } from "./identity";
 
-export interface InviteInfo {
-  invite_code: string;
-  /** Real accounts registered with this invite code. */
-  invited_count: number;
-}
+export const InviteInfoSchema = z.object({
+  invite_code: z.string(),
+  invited_count: z.number().int().describe("real accounts registered with this invite code"),
+});
+export type InviteInfo = z.infer<typeof InviteInfoSchema>;
 
-export const sendOwnCode = endpoint<CodeSent>()({
+export const sendOwnCode = endpoint({
+  data: CodeSentSchema,
   method: "POST",
   path: "/api/user/send_own_code",
   auth: true,
@@ -27,7 +28,8 @@ export const sendOwnCode = endpoint<CodeSent>()({
   }),
 });
 
-export const sendBindEmailCode = endpoint<CodeSent>()({
+export const sendBindEmailCode = endpoint({
+  data: CodeSentSchema,
   method: "POST",
   path: "/api/user/send_bind_email_code",
   auth: true,
@@ -37,7 +39,8 @@ export const sendBindEmailCode = endpoint<CodeSent>()({
   body: z.object({ email: filled(128) }),
 });
 
-export const bindEmail = endpoint<null>()({
+export const bindEmail = endpoint({
+  data: z.null(),
   method: "POST",
   path: "/api/user/bind_email",
   auth: true,
@@ -47,7 +50,8 @@ export const bindEmail = endpoint<null>()({
   body: z.object({ email: filled(128), auth_code: filled(16) }),
 });
 
-export const inviteInfo = endpoint<InviteInfo>()({
+export const inviteInfo = endpoint({
+  data: InviteInfoSchema,
   method: "GET",
   path: "/api/user/invite_info",
   auth: true,

@@ -3,21 +3,23 @@ import { z } from "zod";
 import { endpoint, cacheBuster } from "./endpoint";
 import { filled } from "./identity";
 
-export interface BasicInfo {
-  service_link: string;
-  service_link_type: number;
-  verify_reg_type: number;
-  /** FEE_TYPE of enums.ts. */
-  trade_fee_type: number;
-}
+export const BasicInfoSchema = z.object({
+  service_link: z.string().describe('the support chat\'s address, or ""'),
+  service_link_type: z
+    .number()
+    .int()
+    .describe("SERVICE_LINK_TYPE: 1 the support chat opens in a frame, 2 as a link"),
+  verify_reg_type: z.number().int(),
+  trade_fee_type: z.number().int().describe("FEE_TYPE of enums.ts"),
+});
+export type BasicInfo = z.infer<typeof BasicInfoSchema>;
 
-export interface AreaCode {
-  id: number;
-  /** ISO country code, e.g. HK. */
-  code: string;
-  /** Dialling prefix, e.g. +852. */
-  global_code: string;
-}
+export const AreaCodeSchema = z.object({
+  id: z.number().int(),
+  code: z.string().describe("ISO country code, e.g. HK"),
+  global_code: z.string().describe("dialling prefix, e.g. +852"),
+});
+export type AreaCode = z.infer<typeof AreaCodeSchema>;
 
 /** Settings any client may read with GET /api/default/setting?key=KEY. */
 export const PUBLIC_SETTING_KEYS = [
@@ -40,7 +42,8 @@ export function isOn(v: unknown): boolean {
   return v === true || v === 1 || v === "1" || v === "true" || v === "on";
 }
 
-export const areaList = endpoint<AreaCode[]>()({
+export const areaList = endpoint({
+  data: z.array(AreaCodeSchema),
   method: "GET",
   path: "/api/default/area_list",
   auth: false,
@@ -49,7 +52,8 @@ export const areaList = endpoint<AreaCode[]>()({
   query: z.object({ ...cacheBuster }),
 });
 
-export const setting = endpoint<string | null>()({
+export const setting = endpoint({
+  data: z.string().nullable().describe("the setting's stored text, or null when it is not set"),
   method: "GET",
   path: "/api/default/setting",
   auth: false,
@@ -58,7 +62,8 @@ export const setting = endpoint<string | null>()({
   query: z.object({ key: filled(64), ...cacheBuster }),
 });
 
-export const getBasicInfo = endpoint<BasicInfo>()({
+export const getBasicInfo = endpoint({
+  data: BasicInfoSchema,
   method: "GET",
   path: "/api/basicSet/getBasicInfo",
   auth: false,

@@ -7,66 +7,68 @@
  */
 import { z } from "zod";
 import { endpoint, cacheBuster, text } from "./endpoint";
-import type { AdminPage, AdminUserRef } from "./admin";
+import { adminPage, AdminUserRefSchema } from "./admin";
 import { ID_DIGITS, optionalChoiceField, pageField, wholeField } from "../fields";
-
-/** Longest name accepted, in characters (after trimming). */
-export const REAL_NAME_MAX = 64;
-/** Shortest and longest id number accepted, in characters (after trimming). */
-export const CARD_ID_MIN = 4;
-export const CARD_ID_MAX = 32;
-/** A name: letters and marks, spaces and the punctuation names use (. ' ’ · -), starting with a letter. */
-export const REAL_NAME_RE = /^[\p{L}\p{M}][\p{L}\p{M} .'’·-]*$/u;
-/** An id number: letters, digits and the separators ids are written with ("A123456(7)", "12-3456"). */
-export const CARD_ID_RE = /^[A-Za-z0-9][A-Za-z0-9()\-/ ]*$/;
-/** Longest operator remark kept. */
-export const REVIEW_REMARK_MAX = 500;
+import {
+  REAL_NAME_MAX,
+  CARD_ID_MIN,
+  CARD_ID_MAX,
+  REAL_NAME_RE,
+  CARD_ID_RE,
+  REVIEW_REMARK_MAX,
+  REAL_NAME_REQUEST,
+  REAL_NAME_REQUEST_TABS,
+} from "./verify-rules";
+export * from "./verify-rules";
 
 /** The account's verification (user_real/center). */
-export interface RealNameCenter {
-  /** REVIEW_STATUS. */
-  review_status: number;
-  /** The name of the latest submission, or null when none was made. */
-  name: string | null;
-  /** The id number of the latest submission, masked (first 2 and last 2 characters shown). */
-  card_id: string | null;
-  /** The operator's remark of the latest rejection, while the account may submit again. */
-  remark: string | null;
-  /** "YYYY-MM-DD HH:mm:ss" UTC. */
-  submitted_at: string | null;
-  reviewed_at: string | null;
-}
-
-/** Status of a verification request in the operators' queue. */
-export const REAL_NAME_REQUEST = { WAITING: 1, APPROVED: 2, REJECTED: 3 } as const;
-export type RealNameRequestStatus = (typeof REAL_NAME_REQUEST)[keyof typeof REAL_NAME_REQUEST];
-/** The queue's tabs in the order the console shows them (waiting first). */
-export const REAL_NAME_REQUEST_TABS: readonly RealNameRequestStatus[] = [
-  REAL_NAME_REQUEST.WAITING,
-  REAL_NAME_REQUEST.APPROVED,
-  REAL_NAME_REQUEST.REJECTED,
-];
+export const RealNameCenterSchema = z.object({
+  review_status: z
+    .number()
+    .int()
+    .describe("REVIEW_STATUS: 0 not submitted (again after a rejection), 1 waiting, 2 certified"),
+  name: z
+    .string()
+    .nullable()
+    .describe("the name of the latest submission, or null when none was made"),
+  card_id: z
+    .string()
+    .nullable()
+    .describe(
+      "the id number of the latest submission, masked (first 2 and last 2 characters shown)",
+    ),
+  remark: z
+    .string()
+    .nullable()
+    .describe("the operator's remark of the latest rejection, while the account may submit again"),
+  submitted_at: z.string().nullable().describe('"YYYY-MM-DD HH:mm:ss" UTC'),
+  reviewed_at: z.string().nullable().describe('"YYYY-MM-DD HH:mm:ss" UTC'),
+});
+export type RealNameCenter = z.infer<typeof RealNameCenterSchema>;
 
 /** A verification request as operators see it. */
-export interface AdminRealName {
-  id: number;
-  user: AdminUserRef;
-  /** REAL_NAME_REQUEST. */
-  status: number;
-  name: string;
-  /** The whole id number (operators compare it with the images). */
-  card_id: string;
-  /** Where an operator reads each image (GET with the operator's token). */
-  front_url: string;
-  reverse_url: string;
-  /** The stored image names (the web's operator upload proxy serves them). */
-  front_pic: string;
-  reverse_pic: string;
-  remark: string | null;
-  created_at: string;
-  decided_at: string | null;
-  decided_by: string | null;
-}
+export const AdminRealNameSchema = z.object({
+  id: z.number().int(),
+  user: AdminUserRefSchema,
+  status: z.number().int().describe("REAL_NAME_REQUEST: 1 waiting, 2 approved, 3 rejected"),
+  name: z.string(),
+  card_id: z.string().describe("the whole id number (operators compare it with the images)"),
+  front_url: z
+    .string()
+    .describe("where an operator reads the front image (GET with the operator's token)"),
+  reverse_url: z
+    .string()
+    .describe("where an operator reads the back image (GET with the operator's token)"),
+  front_pic: z
+    .string()
+    .describe("the stored image's name (the web's operator upload proxy serves it)"),
+  reverse_pic: z.string().describe("the stored image's name"),
+  remark: z.string().nullable(),
+  created_at: z.string().describe('"YYYY-MM-DD HH:mm:ss" UTC'),
+  decided_at: z.string().nullable().describe('"YYYY-MM-DD HH:mm:ss" UTC, or null while waiting'),
+  decided_by: z.string().nullable(),
+});
+export type AdminRealName = z.infer<typeof AdminRealNameSchema>;
 
 /**
  * A form's text with each run of white space as one space, trimmed (absent is ""), then held to
@@ -114,7 +116,8 @@ const picField = (missing: string) =>
       message: missing,
     });
 
-export const realName = endpoint<RealNameCenter>()({
+export const realName = endpoint({
+  data: RealNameCenterSchema,
   method: "POST",
   path: "/api/user_real/real_name",
   auth: true,
@@ -132,7 +135,8 @@ export const realName = endpoint<RealNameCenter>()({
   }),
 });
 
-export const realNameCenter = endpoint<RealNameCenter>()({
+export const realNameCenter = endpoint({
+  data: RealNameCenterSchema,
   method: "GET",
   path: "/api/user_real/center",
   auth: true,
@@ -142,7 +146,8 @@ export const realNameCenter = endpoint<RealNameCenter>()({
   query: z.object({ ...cacheBuster }),
 });
 
-export const realNames = endpoint<AdminPage<AdminRealName>>()({
+export const realNames = endpoint({
+  data: adminPage(AdminRealNameSchema),
   method: "GET",
   path: "/admin/api/real_names",
   auth: true,
@@ -159,7 +164,8 @@ export const realNames = endpoint<AdminPage<AdminRealName>>()({
 
 const byId = z.object({ id: wholeField(ID_DIGITS) });
 
-export const approveRealName = endpoint<AdminRealName>()({
+export const approveRealName = endpoint({
+  data: AdminRealNameSchema,
   method: "POST",
   path: "/admin/api/real_names/:id/approve",
   auth: true,
@@ -170,7 +176,8 @@ export const approveRealName = endpoint<AdminRealName>()({
   body: z.object({}),
 });
 
-export const rejectRealName = endpoint<AdminRealName>()({
+export const rejectRealName = endpoint({
+  data: AdminRealNameSchema,
   method: "POST",
   path: "/admin/api/real_names/:id/reject",
   auth: true,

@@ -6,6 +6,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import SwaggerParser from "@apidevtools/swagger-parser";
+import Ajv from "ajv";
+import asyncApiSpecs from "@asyncapi/specs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startUpstream, type Server } from "./upstream-harness.js";
 
@@ -108,6 +110,30 @@ describe("OpenAPI document", () => {
     expect(missing).toEqual([]);
   });
 
+  it("describes every answer: 200 with its data or a refusal, and the refusals by status", () => {
+    type Op = { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> };
+    const undescribed: string[] = [];
+    for (const [p, item] of Object.entries(doc.paths as Record<string, Record<string, Op>>))
+      for (const [method, op] of Object.entries(item))
+        if (!Object.values(op.responses?.["200"]?.content ?? {}).some((c) => c.schema))
+          undescribed.push(`${method.toUpperCase()} ${p}`);
+    expect(undescribed).toEqual([]);
+    const submit = doc.paths["/v1/api/forex/submit"].post.responses;
+    const [ok, refusal] = submit["200"].content["application/json"].schema.anyOf;
+    expect(ok.properties.code.const ?? ok.properties.code.enum?.[0]).toBe(1);
+    expect(Object.keys(ok.properties.data.properties)).toEqual(
+      expect.arrayContaining(["Id", "Quantity", "Price", "TargetLossPrice", "ClosedAt"]),
+    );
+    expect(refusal.properties.data.type).toBe("null");
+    expect(Object.keys(submit)).toEqual(expect.arrayContaining(["200", "400", "429"]));
+    const operator = doc.paths["/admin/api/charges"].get.responses;
+    expect(Object.keys(operator)).toEqual(expect.arrayContaining(["401", "403"]));
+    // A file is described as the file it is.
+    const logo = doc.paths["/static/logos/{file}"].get.responses;
+    expect(Object.keys(logo["200"].content)).toEqual(["image/svg+xml"]);
+    expect(Object.keys(doc.paths["/healthz"].get.responses)).toEqual(["200", "503"]);
+  });
+
   it("serves the browsable reference at /docs", async () => {
     const r = await fetch(s.base + "/docs/");
     expect(r.status).toBe(200);
@@ -131,5 +157,56 @@ describe("OpenAPI document", () => {
     });
     expect(a.status).toBe(400);
     expect(await a.json()).toEqual({ code: 0, msg: "Please complete: type", data: null });
+  });
+});
+
+describe("AsyncAPI document of the websocket", () => {
+  let s: Server;
+  let doc: any;
+  beforeAll(async () => {
+    s = await startUpstream({ config: { marketFeed: "manual" } });
+    const r = await fetch(s.base + "/asyncapi.json");
+    expect(r.status).toBe(200);
+    doc = await r.json();
+  });
+  afterAll(() => s.close());
+
+  it("is AsyncAPI 3.0 and passes the specification's own JSON Schema (@asyncapi/specs, ajv)", () => {
+    expect(doc.asyncapi).toBe("3.0.0");
+    // The specification bundles the draft-07 meta-schema itself: ajv's own is left out.
+    const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false, meta: false });
+    const validate = ajv.compile(asyncApiSpecs.schemas["3.0.0"] as object);
+    expect(validate(doc), JSON.stringify(validate.errors?.slice(0, 5), null, 1)).toBe(true);
+    // The validator does refuse a document that breaks the specification.
+    const broken = structuredClone(doc);
+    broken.operations.sendPushes.action = "publish";
+    expect(validate(broken)).toBe(false);
+  });
+
+  it("describes every client message, every answer, each topic's pushes and the heartbeat", () => {
+    const messages = doc.channels.ws.messages;
+    const sent = doc.operations.receiveClientMessages.messages.map((m: { $ref: string }) =>
+      m.$ref.split("/").pop(),
+    );
+    expect(sent).toEqual(["ping", "login", "logout", "subscribe", "unsubscribe"]);
+    const pushes = doc.operations.sendPushes.messages.map((m: { $ref: string }) =>
+      m.$ref.split("/").pop(),
+    );
+    expect(pushes).toEqual(
+      expect.arrayContaining([
+        "push_DAY_MARKET",
+        "push_FOREX_TRADE",
+        "push_FOREX_CLOSED",
+        "push_COPY_TRADE",
+        "push_KLINE_code",
+      ]),
+    );
+    const trade = messages.push_FOREX_TRADE.payload.properties.data.properties;
+    expect(Object.keys(trade)).toEqual(
+      expect.arrayContaining(["Balance", "CanUse", "HazardRate", "TransOrder"]),
+    );
+    expect(messages.push_FOREX_TRADE.summary).toMatch(/private/);
+    expect(doc.info.description).toMatch(/pings every 5 s/);
+    expect(doc.channels.ws.address).toBe("/v1/ws");
   });
 });

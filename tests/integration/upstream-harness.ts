@@ -217,8 +217,12 @@ export async function startUpstream(opts: StartOptions = {}): Promise<Server> {
         headers: { authorization: `Bearer ${await approverToken()}` },
       }),
     async close() {
+      const drifts = up.ctx.hub.frameDrifts();
       await up.close();
       fs.rmSync(dir, { recursive: true, force: true });
+      // A frame that drifted was not sent: the test that needed it may still have passed.
+      if (drifts > 0)
+        throw new Error(`${drifts} websocket frame(s) drifted from contract/ws.ts (see the log)`);
     },
   };
   if (opts.seededDeposits === "shown") {

@@ -7,12 +7,8 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { answerSchema } from "@contract/api/endpoint";
 import { submit } from "@contract/api/trading";
-import {
-  AnswerDriftError,
-  answerSerializer,
-  checkAnswer,
-  undeclaredField,
-} from "../../upstream/platform/http/answers";
+import { AnswerDriftError, checkAnswer, undeclaredField } from "@contract/check";
+import { answerSerializer } from "../../upstream/platform/http/answers";
 
 const schema = answerSchema(
   z.object({ id: z.number().int(), list: z.array(z.object({ price: z.number() })) }),

@@ -216,6 +216,25 @@ describe("boundaries", () => {
       ? path.relative(root, path.resolve(root, path.dirname(file), spec))
       : "";
   }
+  it("browser code takes only types from the endpoints' modules (their values are in *-rules.ts)", () => {
+    // A value import of contract/api/<area>.ts would put every endpoint's request and answer
+    // schemas into the page's JavaScript; the values pages need live in <area>-rules.ts.
+    const browser = sources("app").filter((f) => !/\.server\.tsx?$/.test(f));
+    for (const f of browser) {
+      const src = fs.readFileSync(path.join(root, f), "utf8");
+      for (const m of src.matchAll(
+        /import\s+(type\s+)?\{([^}]*)\}\s+from\s+"@contract\/api\/(\w+)"/g,
+      )) {
+        const values = m[1]
+          ? []
+          : m[2]
+              .split(",")
+              .map((n) => n.trim())
+              .filter((n) => n && !n.startsWith("type "));
+        expect(values, `${f} imports values from @contract/api/${m[3]}`).toEqual([]);
+      }
+    }
+  });
   it("the web imports nothing from the upstream, and the upstream nothing from the web", () => {
     for (const f of [...sources("app"), "server.ts"]) {
       for (const spec of imports(f))

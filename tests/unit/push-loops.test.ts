@@ -5,6 +5,7 @@
  * money service (held, returned, paid out), so the account's figures need no read either.
  * Runs on both stores (unit-postgres too).
  */
+import { checkFrame } from "@contract/check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { TOPIC } from "@contract/constants";
 import { openStore, type DB } from "../../upstream/platform/db.js";
@@ -54,17 +55,24 @@ function countingStore(db: DB): { db: DB; ran: { n: number } } {
   return { db: proxy, ran };
 }
 
-/** A hub whose subscribers are `users` on every private topic; it keeps what was published. */
+/**
+ * A hub whose subscribers are `users` on every private topic; it keeps what was published, each
+ * push checked against contract/ws.ts as the real hub checks it under CHECK_ANSWERS.
+ */
 function fakeHub(users: number[]): Hub & { sent: { userId: number; topic: string; data: any }[] } {
   const sent: { userId: number; topic: string; data: any }[] = [];
   return {
     sent,
     publish() {},
-    publishToUser: (userId, topic, data) => void sent.push({ userId, topic, data }),
+    publishToUser: (userId, topic, data) => {
+      checkFrame({ op: "push", topic, data });
+      sent.push({ userId, topic, data });
+    },
     onSubscribe() {},
     subscribedUsers: () => users,
     dropTokenHash() {},
     connectionCount: () => users.length,
+    frameDrifts: () => 0,
     close: async () => {},
   };
 }

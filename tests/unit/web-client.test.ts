@@ -7,7 +7,8 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import * as tradingApi from "@contract/api/trading";
 import { buildUpstream, type Upstream } from "../../upstream/app.js";
 import { loadConfig } from "../../upstream/platform/config.js";
 import {
@@ -15,6 +16,7 @@ import {
   call,
   get,
   networkErrorCode,
+  send,
   toResult,
   type Caller,
 } from "../../app/upstream/client.server";
@@ -40,6 +42,16 @@ import {
   isShowMobile,
 } from "../../app/upstream/settings.server";
 import { commitSession, getSession } from "../../app/utils/session.server";
+
+/** Account values as the contract describes them (GET /v1/api/main/account/forexDetail). */
+const FOREX_DETAIL = {
+  balance: 100,
+  lock_balance: 0,
+  total: 100,
+  all_caution_money: 0,
+  can_use: 12.5,
+  HazardRate: null,
+};
 
 let up: Upstream;
 let base: string;
@@ -329,6 +341,45 @@ describe("wire format", () => {
     const limited = await withWire(() => get(c, "/x"));
     expect(limited).toMatchObject({ ok: false, code: 429, msg: "Too many requests" });
     reply = { status: 200, body: '{"code":1,"msg":"ok","data":{"x":1}}' };
+  });
+
+  it("refuses an answer that drifts from the contract as the upstream being unavailable, naming the field in the log", async () => {
+    // The tests run with CHECK_ANSWERS=1 (vitest.config.ts), as a web in front of a foreign
+    // upstream (UPSTREAM_URL set) does by default.
+    const c = await callerWithToken("tok123");
+    const errors: string[] = [];
+    const logged = vi.spyOn(console, "error").mockImplementation((m: string) => errors.push(m));
+    try {
+      reply = {
+        status: 200,
+        body: JSON.stringify({ code: 1, msg: "ok", data: { ...FOREX_DETAIL, can_use: "12.5" } }),
+      };
+      const thrown = await withWire(() => send(c, tradingApi.forexDetail).catch((e: unknown) => e));
+      expect((thrown as Response).status).toBe(503);
+      expect(errors.map((e) => JSON.parse(e) as Record<string, string>)).toEqual([
+        expect.objectContaining({
+          msg: "upstream answer drifts from the contract",
+          endpoint: "GET /v1/api/main/account/forexDetail",
+          field: "data.can_use",
+        }),
+      ]);
+      // A field the contract does not know is read past (a foreign upstream may add its own).
+      reply = {
+        status: 200,
+        body: JSON.stringify({ code: 1, msg: "ok", data: { ...FOREX_DETAIL, bonus: 5 } }),
+      };
+      const r = await withWire(() => send(c, tradingApi.forexDetail));
+      expect(r).toMatchObject({ ok: true, data: { can_use: 12.5 } });
+      // A refusal carries no data to check.
+      reply = { status: 200, body: '{"code":0,"msg":"Refused","data":null}' };
+      expect(await withWire(() => send(c, tradingApi.forexDetail))).toMatchObject({
+        ok: false,
+        msg: "Refused",
+      });
+    } finally {
+      logged.mockRestore();
+      reply = { status: 200, body: '{"code":1,"msg":"ok","data":{"x":1}}' };
+    }
   });
 
   it("counts a proxy's 502 without an envelope as an unreachable upstream", async () => {

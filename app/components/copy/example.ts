@@ -3,7 +3,8 @@
  * trade under the chosen mode and multiplier (the contract's copyLots). Pure, on the server and in
  * the browser alike.
  */
-import { copyLots, type CopyMode, type Provider } from "@contract/api/copy";
+import { copyLots, type CopyMode } from "@contract/api/copy-rules";
+import { type Provider } from "@contract/api/copy";
 
 /** The amount the example uses while none is typed, USD. */
 export const EXAMPLE_AMOUNT_USD = 1000;

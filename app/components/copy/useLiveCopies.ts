@@ -14,7 +14,8 @@
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import { TOPIC } from "@contract/constants";
-import type { Copy, CopyPositionFigures, CopyTradePush } from "@contract/api/copy";
+import type { Copy } from "@contract/api/copy";
+import type { CopyPositionFigures, CopyTradePush } from "@contract/ws";
 import { useLive } from "~/live/useLive";
 
 const TOPICS = [TOPIC.COPY_TRADE] as const;

@@ -10,7 +10,7 @@ import type { LinksFunction } from "@remix-run/node";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
 import { REVIEW_STATUS } from "@contract/enums";
-import { CARD_ID_MAX, REAL_NAME_MAX } from "@contract/api/verify";
+import { CARD_ID_MAX, REAL_NAME_MAX } from "@contract/api/verify-rules";
 import { PageHeader } from "~/components/PageHeader";
 import { FormErrors, refusalMessages } from "~/components/Form";
 import { useFilePreview } from "~/components/use-file-preview";

@@ -11,7 +11,7 @@ import { Form, Link, useActionData, useLoaderData, useRevalidator } from "@remix
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
 import { ORDER_TYPE } from "@contract/enums";
-import type { CopyPositionFigures } from "@contract/api/copy";
+import type { CopyPositionFigures } from "@contract/ws";
 import { PageHeader } from "~/components/PageHeader";
 import { FormErrors, Hidden, refusalMessages, usePostIntent } from "~/components/Form";
 import { CopyActions, CopyFigures } from "~/components/copy/CopyParts";

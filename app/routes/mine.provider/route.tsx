@@ -12,7 +12,7 @@ import {
   PROVIDER_DESCRIPTION_MAX,
   PROVIDER_MIN_INVESTMENT_MAX_USD,
   PROVIDER_NAME_MAX,
-} from "@contract/api/copy";
+} from "@contract/api/copy-rules";
 import { PageHeader } from "~/components/PageHeader";
 import { FormErrors, Hidden, usePostIntent } from "~/components/Form";
 import { formatBalance, formatFixed } from "~/utils/format";

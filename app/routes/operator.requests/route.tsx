@@ -8,7 +8,7 @@
  */
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { REQUEST_STATUS } from "@contract/api/admin";
+import { REQUEST_STATUS } from "@contract/api/admin-rules";
 import { FormErrors } from "~/components/Form";
 import { Pager, RemarkForm, StatusTabs, useQueueRefusals, ConsoleList } from "~/components/Console";
 import { REQUEST_TABS, useConsoleCan } from "~/utils/console";

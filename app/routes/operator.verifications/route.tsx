@@ -9,7 +9,7 @@ import type { LinksFunction } from "@remix-run/node";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
 import { useConsoleCan } from "~/utils/console";
-import { REAL_NAME_REQUEST } from "@contract/api/verify";
+import { REAL_NAME_REQUEST } from "@contract/api/verify-rules";
 import { FormErrors, Hidden } from "~/components/Form";
 import { Pager, RemarkForm, StatusTabs, useQueueRefusals, ConsoleList } from "~/components/Console";
 import verifyStyles from "~/styles/verify.css";

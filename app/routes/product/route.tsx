@@ -13,7 +13,7 @@ import { PageHeader } from "~/components/PageHeader";
 import { Icon } from "~/components/Icon";
 import { FormErrors, Hidden, refusalMessages, useMessage } from "~/components/Form";
 import type { Company } from "@contract/api/company";
-import { COMPANY_SEARCH_MAX } from "@contract/api/company";
+import { COMPANY_SEARCH_MAX } from "@contract/api/company-rules";
 import companyStyles from "~/styles/company.css";
 
 import type { action, loader } from "./product.server";

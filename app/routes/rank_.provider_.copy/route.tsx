@@ -15,8 +15,8 @@ import {
   COPY_MULTIPLE,
   COPY_STOP_LOSS_PCT,
   type CopyMode,
-  type Provider,
-} from "@contract/api/copy";
+} from "@contract/api/copy-rules";
+import { type Provider } from "@contract/api/copy";
 import { ORDER_TYPE } from "@contract/enums";
 import { PageHeader } from "~/components/PageHeader";
 import { FormErrors, Hidden, usePostIntent } from "~/components/Form";

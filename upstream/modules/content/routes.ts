@@ -2,6 +2,7 @@
  * Content API (upstream/API.md "Content"): news and announcements for readers, their editors for
  * operators (under /admin/api/, the operators' authorization). See service.ts.
  */
+import { fileAnswer } from "../../platform/http/openapi.js";
 import fs from "node:fs";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
@@ -184,6 +185,7 @@ export function registerContentRoutes(app: FastifyInstance, ctx: AppContext): vo
       schema: {
         tags: ["content"],
         summary: "A news item's picture (the `logo` path of news/list), SVG or PNG",
+        ...fileAnswer("image/*"),
         params: z.object({ file: z.string() }),
       },
     },

@@ -8,7 +8,7 @@
  * provider names the copy service holds, the accounts the engine holds): the loop reads no store.
  */
 import { TOPIC, TRADE_PUSH_INTERVAL_MS } from "@contract/constants";
-import type { CopyTradePush } from "@contract/api/copy";
+import type { CopyTradePush } from "@contract/ws";
 import type { DB } from "../../platform/db.js";
 import type { Hub } from "../../platform/ws/hub.js";
 import type { Engine } from "../trading/engine.js";

@@ -3,6 +3,7 @@
  * quotes, candles, sparkline closes, instrument logos, and the public websocket topics DAY_MARKET and
  * KLINE.{code}. Every handler is a GET that changes nothing; `t` is accepted and ignored.
  */
+import { fileAnswer } from "../../platform/http/openapi.js";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -193,6 +194,7 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
       schema: {
         tags: ["market"],
         summary: "An instrument's logo (the Logo path of trade_list), image/svg+xml",
+        ...fileAnswer("image/svg+xml"),
         params: z.object({ file: z.string().describe("{CODE}.svg, e.g. EURUSD.svg") }),
       },
     },

@@ -2,6 +2,7 @@
  * Uploads API (upstream/API.md "Uploads"): POST /api/common/image_upload (multipart, one file) and
  * GET /api/common/uploads/{name} for the image's owner. Demo accounts are refused.
  */
+import { fileAnswer } from "../../platform/http/openapi.js";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import * as api from "@contract/api/common";
@@ -55,6 +56,7 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: AppContext): voi
       schema: {
         tags: ["uploads"],
         summary: "An uploaded image, for its owner (token) only",
+        ...fileAnswer("image/*"),
         params: z.object({ name: z.string() }),
         headers: z.object({ authorization: z.string().optional() }).passthrough(),
       },

@@ -5,9 +5,62 @@
 import type { FastifyInstance } from "fastify";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
-import { jsonSchemaTransform } from "fastify-type-provider-zod";
+import type { ZodTypeAny } from "zod";
+import { zodToJsonSchema } from "zod-to-json-schema";
 import { contractValidatorCompiler } from "./route.js";
 import { answerSerializer } from "./answers.js";
+import { asyncApiDocument } from "../ws/asyncapi.js";
+
+/**
+ * A route that answers a file (an image) names its media type as `file` in its schema: the document
+ * describes its 200 as that file and its 404, instead of a JSON answer.
+ */
+export const fileAnswer = (media: string): Record<string, unknown> => ({ file: media });
+
+/** A route's schema as the routes declare it: zod parts, a file's media type, and the document's. */
+interface RouteSchema {
+  body?: ZodTypeAny;
+  querystring?: ZodTypeAny;
+  params?: ZodTypeAny;
+  headers?: ZodTypeAny;
+  response?: Record<string, ZodTypeAny>;
+  file?: string;
+  hide?: boolean;
+  [doc: string]: unknown;
+}
+
+/**
+ * A zod schema as JSON Schema, the dialect of OpenAPI 3.1 (a nullable value is `type: [T, "null"]`,
+ * `null` is `type: "null"`); nothing is moved behind a reference.
+ */
+function jsonSchemaOf(schema: ZodTypeAny): Record<string, unknown> {
+  const out = zodToJsonSchema(schema, { target: "jsonSchema7", $refStrategy: "none" });
+  delete (out as { $schema?: string }).$schema;
+  return out as Record<string, unknown>;
+}
+
+/** The document's view of a route's schema (@fastify/swagger's `transform`). */
+function documentOf({ schema, url }: { schema: unknown; url: string }) {
+  const route = (schema ?? {}) as RouteSchema;
+  if (route.hide) return { schema: { hide: true }, url };
+  const { body, querystring, params, headers, response, file, ...doc } = route;
+  const out: Record<string, unknown> = { ...doc };
+  for (const [k, v] of Object.entries({ body, querystring, params, headers }))
+    if (v) out[k] = jsonSchemaOf(v);
+  if (file)
+    out.response = {
+      200: {
+        description: `the file (${file})`,
+        content: { [file]: { schema: { type: "string", format: "binary" } } },
+      },
+      404: { description: "no such file" },
+    };
+  else if (response)
+    out.response = Object.fromEntries(
+      Object.entries(response).map(([status, s]) => [status, jsonSchemaOf(s)]),
+    );
+  return { schema: out, url };
+}
 
 /**
  * Installs the zod validator, the answers' serializer (checking each answer against its schema when
@@ -48,8 +101,11 @@ export async function registerOpenApi(
         { name: "dev", description: "Development helpers (only while DEV_OUTBOX is on)" },
       ],
     },
-    transform: jsonSchemaTransform,
+    transform: documentOf,
   });
   await app.register(swaggerUi, { routePrefix: "/docs" });
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+  // The websocket's messages (contract/ws.ts), as AsyncAPI 3.0.
+  const asyncApi = asyncApiDocument();
+  app.get("/asyncapi.json", { schema: { hide: true } }, async () => asyncApi);
 }

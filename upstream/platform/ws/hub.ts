@@ -29,6 +29,7 @@ import {
   isTopic,
 } from "@contract/constants";
 import { WS_PATH } from "@contract/ws";
+import { checkFrame } from "@contract/check";
 import { createLocalBroker, type PushBroker, type PushSink } from "./broker.js";
 
 export const PRIVATE_TOPICS = new Set(PRIVATE_TOPIC_LIST);
@@ -66,6 +67,8 @@ export interface Hub {
   /** Logs out the connections of a token on every node, given by its hash (logout or revocation). */
   dropTokenHash(tokenHash: string): void;
   connectionCount(): number;
+  /** Frames not sent because they drifted from the contract (only counted with `checkFrames`). */
+  frameDrifts(): number;
   close(): Promise<void>;
 }
 
@@ -73,7 +76,21 @@ export interface Hub {
  * The hub of a server's /v1/ws. `broker` carries its pushes to the other nodes (default: none, the
  * in-process broker); the hub attaches itself to it, and the caller closes it after the hub.
  */
-export function createHub(server: Server, db: DB, broker: PushBroker = createLocalBroker()): Hub {
+export interface HubOptions {
+  /**
+   * Check every frame against contract/ws.ts before it is sent (CHECK_ANSWERS): one that drifts is
+   * not sent, is counted (frameDrifts) and reported to `onDrift`.
+   */
+  checkFrames?: boolean;
+  onDrift?: (err: Error) => void;
+}
+
+export function createHub(
+  server: Server,
+  db: DB,
+  broker: PushBroker = createLocalBroker(),
+  o: HubOptions = {},
+): Hub {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const conns = new Set<Conn>();
   const byTopic = new Map<string, Set<Conn>>();
@@ -91,9 +108,24 @@ export function createHub(server: Server, db: DB, broker: PushBroker = createLoc
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req));
   });
 
+  let drifts = 0;
+  /** True when `frame` may be sent: always without the check, else when it matches the contract. */
+  function conforms(frame: unknown): boolean {
+    if (!o.checkFrames) return true;
+    try {
+      checkFrame(frame);
+      return true;
+    } catch (err) {
+      drifts++;
+      o.onDrift?.(err as Error);
+      return false;
+    }
+  }
+
   function send(conn: Conn, msg: unknown, conflatable = false): void {
     if (conn.ws.readyState !== WebSocket.OPEN) return;
     if (conflatable && conn.ws.bufferedAmount > MAX_BUFFERED) return;
+    if (!conforms(msg)) return;
     conn.ws.send(JSON.stringify(msg));
   }
 
@@ -148,7 +180,9 @@ export function createHub(server: Server, db: DB, broker: PushBroker = createLoc
     deliver(topic, data) {
       const set = byTopic.get(topic);
       if (!set || set.size === 0) return;
-      const text = JSON.stringify({ op: "push", topic, data });
+      const frame = { op: "push", topic, data };
+      if (!conforms(frame)) return;
+      const text = JSON.stringify(frame);
       for (const c of set)
         if (c.ws.readyState === WebSocket.OPEN && c.ws.bufferedAmount <= MAX_BUFFERED)
           c.ws.send(text);
@@ -317,6 +351,7 @@ export function createHub(server: Server, db: DB, broker: PushBroker = createLoc
       broker.dropTokenHash(hash);
     },
     connectionCount: () => conns.size,
+    frameDrifts: () => drifts,
     close: () =>
       new Promise((resolve) => {
         clearInterval(idle);

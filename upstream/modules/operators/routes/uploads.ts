@@ -4,6 +4,7 @@
  * verification's picture) only to a role that decides verifications (`support`): a viewer reads the
  * verification queue without the pictures.
  */
+import { fileAnswer } from "../../../platform/http/openapi.js";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../../../platform/context.js";
@@ -18,6 +19,7 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: AppContext): voi
       schema: {
         tags: ["operators"],
         summary: "A user's uploaded image (a deposit proof), for operators",
+        ...fileAnswer("image/*"),
         params: z.object({ name: z.string() }),
       },
     },
