@@ -7,6 +7,8 @@ import fs from "node:fs";
 import path from "node:path";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import Ajv from "ajv";
+import openapiTS, { astToString } from "openapi-typescript";
+import ts from "typescript";
 import asyncApiSpecs from "@asyncapi/specs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startUpstream, type Server } from "./upstream-harness.js";
@@ -158,6 +160,80 @@ describe("OpenAPI document", () => {
     expect(a.status).toBe(400);
     expect(await a.json()).toEqual({ code: 0, msg: "Please complete: type", data: null });
   });
+});
+
+describe("client types generated from the document (openapi-typescript)", () => {
+  let s: Server;
+  let doc: any;
+  beforeAll(async () => {
+    s = await startUpstream({ config: { devOutbox: true, marketFeed: "manual" } });
+    doc = await (await fetch(s.base + "/openapi.json")).json();
+  });
+  afterAll(() => s.close());
+
+  it("type-check against the data the web reads from every endpoint, both ways", async () => {
+    // The web reads each answer as the contract's type (DataOf). A client generated from the
+    // document must give the same: each endpoint's generated success data and DataOf are
+    // assignable to each other, checked by the TypeScript compiler.
+    const root = path.resolve(__dirname, "../..");
+    const dir = path.join(root, ".cache", `openapi-types-${process.pid}`);
+    fs.mkdirSync(dir, { recursive: true });
+    try {
+      fs.writeFileSync(path.join(dir, "api.d.ts"), astToString(await openapiTS(doc)));
+      const lines = [
+        'import type { paths } from "./api";',
+        'import type { DataOf } from "@contract/api/endpoint";',
+        "type Ok<T> = T extends { code: 1; data: infer D } ? D : never;",
+        "type Both<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;",
+        // The checks can fail: another type is refused, and a generated field has its type.
+        "export const differs: Both<{ a: number }, { a: string }> = false;",
+        'export const quantity: Both<Ok<paths["/v1/api/forex/submit"]["post"]["responses"][200]["content"]["application/json"]>["Quantity"], number> = true;',
+      ];
+      let n = 0;
+      for (const file of fs.readdirSync(path.join(root, "contract/api"))) {
+        if (!file.endsWith(".ts") || file === "endpoint.ts" || file.endsWith("-rules.ts")) continue;
+        const mod = file.replace(/\.ts$/, "");
+        const defs = (await import(
+          /* @vite-ignore */ path.join(root, "contract/api", file)
+        )) as Record<string, unknown>;
+        lines.push(`import type * as ${mod.replace(/-/g, "_")} from "@contract/api/${mod}";`);
+        for (const [name, def] of Object.entries(defs)) {
+          const d = def as { method?: string; path?: string; data?: unknown };
+          if (!d?.data || !d.method || !d.path) continue;
+          const p = d.path.replace(/:(\w+)/g, "{$1}");
+          if (!doc.paths[p]) continue; // an endpoint off in this configuration
+          const answer = `paths[${JSON.stringify(p)}]["${d.method.toLowerCase()}"]["responses"][200]["content"]["application/json"]`;
+          lines.push(
+            `export const c${n++}: Both<DataOf<typeof ${mod.replace(/-/g, "_")}.${name}>, Ok<${answer}>> = true;`,
+          );
+        }
+      }
+      expect(n).toBeGreaterThan(100);
+      const check = path.join(dir, "check.ts");
+      fs.writeFileSync(check, lines.join("\n") + "\n");
+      const program = ts.createProgram([check], {
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.ESNext,
+        moduleResolution: ts.ModuleResolutionKind.Bundler,
+        baseUrl: root,
+        paths: { "@contract/*": ["./contract/*"] },
+        types: [],
+      });
+      const errors = ts
+        .getPreEmitDiagnostics(program)
+        .filter((d) => d.file?.fileName === check)
+        .map((d) => {
+          const line = d.file!.getLineAndCharacterOfPosition(d.start ?? 0).line;
+          return `${lines[line]}: ${ts.flattenDiagnosticMessageText(d.messageText, " ").slice(0, 300)}`;
+        });
+      expect(errors).toEqual([]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 describe("AsyncAPI document of the websocket", () => {
