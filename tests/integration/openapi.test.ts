@@ -128,6 +128,10 @@ describe("OpenAPI document", () => {
     );
     expect(refusal.properties.data.type).toBe("null");
     expect(Object.keys(submit)).toEqual(expect.arrayContaining(["200", "400", "429"]));
+    // Each refusal comes with an example of its envelope.
+    const example = (status: string) => submit[status].content["application/json"].example;
+    expect(example("429")).toEqual({ code: 429, msg: expect.any(String), data: null });
+    expect(example("400")).toEqual({ code: 0, msg: "Please complete: account", data: null });
     const operator = doc.paths["/admin/api/charges"].get.responses;
     expect(Object.keys(operator)).toEqual(expect.arrayContaining(["401", "403"]));
     // A file is described as the file it is.

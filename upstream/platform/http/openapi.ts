@@ -10,6 +10,8 @@ import { zodToJsonSchema } from "zod-to-json-schema";
 import { contractValidatorCompiler } from "./route.js";
 import { answerSerializer } from "./answers.js";
 import { asyncApiDocument } from "../ws/asyncapi.js";
+import { translate } from "../i18n.js";
+import { CODE } from "@contract/envelope";
 
 /**
  * A route that answers a file (an image) names its media type as `file` in its schema: the document
@@ -39,6 +41,26 @@ function jsonSchemaOf(schema: ZodTypeAny): Record<string, unknown> {
   return out as Record<string, unknown>;
 }
 
+/** What each refusal's envelope looks like (in English; `msg` follows the request's `lang`). */
+const REFUSAL_EXAMPLES: Record<string, () => Record<string, unknown>> = {
+  400: () => ({
+    code: CODE.FAIL,
+    msg: translate("en", "invalid_input", { field: "account" }),
+    data: null,
+  }),
+  401: () => ({
+    code: CODE.SESSION_INVALID,
+    msg: translate("en", "operator_unauthorized"),
+    data: null,
+  }),
+  403: () => ({
+    code: CODE.FORBIDDEN,
+    msg: translate("en", "operator_forbidden", { role: "viewer" }),
+    data: null,
+  }),
+  429: () => ({ code: CODE.RATE_LIMITED, msg: translate("en", "rate_limited"), data: null }),
+};
+
 /** The document's view of a route's schema (@fastify/swagger's `transform`). */
 function documentOf({ schema, url }: { schema: unknown; url: string }) {
   const route = (schema ?? {}) as RouteSchema;
@@ -57,7 +79,10 @@ function documentOf({ schema, url }: { schema: unknown; url: string }) {
     };
   else if (response)
     out.response = Object.fromEntries(
-      Object.entries(response).map(([status, s]) => [status, jsonSchemaOf(s)]),
+      Object.entries(response).map(([status, s]) => {
+        const example = REFUSAL_EXAMPLES[status]?.();
+        return [status, example ? { ...jsonSchemaOf(s), examples: [example] } : jsonSchemaOf(s)];
+      }),
     );
   return { schema: out, url };
 }
