@@ -75,7 +75,12 @@ export function copyCommand(
   idempotencyKey?: string,
 ): Promise<UpstreamResult<Copy>> {
   const def = COMMANDS[command];
-  return send<Copy>(c, { method: def.method, path: pathOf(def, { id }) }, {}, { idempotencyKey });
+  return send<Copy>(
+    c,
+    { method: def.method, path: pathOf(def, { id }), data: def.data },
+    {},
+    { idempotencyKey },
+  );
 }
 
 /** Adds money to a copy from free margin, or takes some back. */
@@ -86,7 +91,9 @@ export function copyFunds(
   idempotencyKey?: string,
 ): Promise<UpstreamResult<Copy>> {
   const def = copyApi.copyFunds;
-  return send<Copy>(c, { method: def.method, path: pathOf(def, { id }) }, p, { idempotencyKey });
+  return send<Copy>(c, { method: def.method, path: pathOf(def, { id }), data: def.data }, p, {
+    idempotencyKey,
+  });
 }
 
 /** Closes one copied position at market. */
@@ -99,7 +106,7 @@ export function copyClosePosition(
   const def = copyApi.copyClosePosition;
   return send<Copy>(
     c,
-    { method: def.method, path: pathOf(def, { id }) },
+    { method: def.method, path: pathOf(def, { id }), data: def.data },
     { position_id: positionId },
     { idempotencyKey },
   );

@@ -13,7 +13,7 @@ import { upstreamPool, upstreamTimeoutMs } from "~/utils/env.server";
 import { operatorSignedOut, type SignedInOperator } from "~/utils/operator-session.server";
 
 /** Any operator endpoint of the contract (admin.ts and the areas' own files). */
-type Def = Pick<EndpointDef, "method" | "path">;
+type Def = Pick<EndpointDef, "method" | "path" | "data">;
 
 export async function opCall<T>(
   request: Request,
@@ -24,7 +24,8 @@ export async function opCall<T>(
   opts: { idempotencyKey?: string | null } = {},
 ): Promise<UpstreamResult<T>> {
   const caller = await callerFor(request);
-  const r = await send<T>(caller, { method: def.method, path }, params, {
+  // The endpoint's own path filled in; its answer checked as every call's is (`send`).
+  const r = await send<T>(caller, { method: def.method, path, data: def.data }, params, {
     token: `Bearer ${op.token}`,
     init: true,
     idempotencyKey: opts.idempotencyKey ?? undefined,
