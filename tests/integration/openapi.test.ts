@@ -132,6 +132,12 @@ describe("OpenAPI document", () => {
     const example = (status: string) => submit[status].content["application/json"].example;
     expect(example("429")).toEqual({ code: 429, msg: expect.any(String), data: null });
     expect(example("400")).toEqual({ code: 0, msg: "Please complete: account", data: null });
+    expect(submit["429"].headers["Retry-After"].schema.type).toBe("integer");
+    // A success's example is upstream/API.md's (held to the schema by api-examples.test.ts).
+    expect(submit["200"].content["application/json"].example).toMatchObject({
+      code: 1,
+      data: { Id: 17, Quantity: 0.1, Status: 1 },
+    });
     const operator = doc.paths["/admin/api/charges"].get.responses;
     expect(Object.keys(operator)).toEqual(expect.arrayContaining(["401", "403"]));
     // A file is described as the file it is.

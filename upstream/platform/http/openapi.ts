@@ -11,6 +11,8 @@ import { contractValidatorCompiler } from "./route.js";
 import { answerSerializer } from "./answers.js";
 import { asyncApiDocument } from "../ws/asyncapi.js";
 import { translate } from "../i18n.js";
+import { checkAnswer } from "@contract/check";
+import { loadApiMdExamples, routeKey } from "./api-examples.js";
 import { CODE } from "@contract/envelope";
 
 /**
@@ -41,6 +43,13 @@ function jsonSchemaOf(schema: ZodTypeAny): Record<string, unknown> {
   return out as Record<string, unknown>;
 }
 
+/** The header of a rate limit's answer. */
+const RETRY_AFTER = {
+  type: "integer",
+  minimum: 1,
+  description: "seconds until the limit lets the request through again",
+};
+
 /** What each refusal's envelope looks like (in English; `msg` follows the request's `lang`). */
 const REFUSAL_EXAMPLES: Record<string, () => Record<string, unknown>> = {
   400: () => ({
@@ -61,31 +70,61 @@ const REFUSAL_EXAMPLES: Record<string, () => Record<string, unknown>> = {
   429: () => ({ code: CODE.RATE_LIMITED, msg: translate("en", "rate_limited"), data: null }),
 };
 
-/** The document's view of a route's schema (@fastify/swagger's `transform`). */
-function documentOf({ schema, url }: { schema: unknown; url: string }) {
-  const route = (schema ?? {}) as RouteSchema;
-  if (route.hide) return { schema: { hide: true }, url };
-  const { body, querystring, params, headers, response, file, ...doc } = route;
-  const out: Record<string, unknown> = { ...doc };
-  for (const [k, v] of Object.entries({ body, querystring, params, headers }))
-    if (v) out[k] = jsonSchemaOf(v);
-  if (file)
-    out.response = {
-      200: {
-        description: `the file (${file})`,
-        content: { [file]: { schema: { type: "string", format: "binary" } } },
-      },
-      404: { description: "no such file" },
-    };
-  else if (response)
-    out.response = Object.fromEntries(
-      Object.entries(response).map(([status, s]) => {
-        const example = REFUSAL_EXAMPLES[status]?.();
-        return [status, example ? { ...jsonSchemaOf(s), examples: [example] } : jsonSchemaOf(s)];
-      }),
-    );
-  return { schema: out, url };
+/** An example of a success: API.md's answer, when it matches the endpoint's schema. */
+function successExample(
+  examples: Map<string, unknown>,
+  method: string,
+  url: string,
+  answer: ZodTypeAny,
+): unknown {
+  const example = examples.get(routeKey(method, url));
+  if (example === undefined) return undefined;
+  try {
+    checkAnswer(`${method} ${url}`, answer, example);
+    return example;
+  } catch {
+    // tests/unit/api-examples.test.ts names it; the document shows none meanwhile.
+    return undefined;
+  }
 }
+
+/** The document's view of a route's schema (@fastify/swagger's `transform`). */
+const documentOf =
+  (examples: Map<string, unknown>) =>
+  ({ schema, url, route }: { schema: unknown; url: string; route: { method: unknown } }) => {
+    const rs = (schema ?? {}) as RouteSchema;
+    if (rs.hide) return { schema: { hide: true }, url };
+    const { body, querystring, params, headers, response, file, ...doc } = rs;
+    const out: Record<string, unknown> = { ...doc };
+    for (const [k, v] of Object.entries({ body, querystring, params, headers }))
+      if (v) out[k] = jsonSchemaOf(v);
+    if (file)
+      out.response = {
+        200: {
+          description: `the file (${file})`,
+          content: { [file]: { schema: { type: "string", format: "binary" } } },
+        },
+        404: { description: "no such file" },
+      };
+    else if (response)
+      out.response = Object.fromEntries(
+        Object.entries(response).map(([status, s]) => {
+          const example =
+            status === "200"
+              ? successExample(examples, String(route.method), url, s)
+              : REFUSAL_EXAMPLES[status]?.();
+          const json = jsonSchemaOf(s);
+          const withExample = example === undefined ? json : { ...json, examples: [example] };
+          return [
+            status,
+            status === "429"
+              ? { ...withExample, headers: { "Retry-After": RETRY_AFTER } }
+              : withExample,
+          ];
+        }),
+      );
+    return { schema: out, url };
+  };
 
 /**
  * Installs the zod validator, the answers' serializer (checking each answer against its schema when
@@ -126,7 +165,7 @@ export async function registerOpenApi(
         { name: "dev", description: "Development helpers (only while DEV_OUTBOX is on)" },
       ],
     },
-    transform: documentOf,
+    transform: documentOf(loadApiMdExamples()),
   });
   await app.register(swaggerUi, { routePrefix: "/docs" });
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
