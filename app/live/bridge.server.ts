@@ -59,6 +59,8 @@ interface BridgeOptions {
   /** How often each token behind an open private stream is confirmed again. */
   revalidateMs?: number;
   log?: (msg: string, detail?: Record<string, unknown>) => void;
+  /** Check every frame against the contract (CHECK_ANSWERS): a drifting one is logged and dropped. */
+  checkFrames?: boolean;
 }
 
 type ConfirmedToken = { id: number } | "revoked" | "unknown";
@@ -196,6 +198,7 @@ export class LiveBridge {
       maxUnanswered: 3,
       connectTimeoutMs: 5_000,
       revalidateMs: 60_000,
+      checkFrames: false,
       ...(Object.fromEntries(
         Object.entries(opts).filter(([, v]) => v !== undefined),
       ) as BridgeOptions),
@@ -485,6 +488,14 @@ export class LiveBridge {
       maxUnanswered: this.o.maxUnanswered,
       connectTimeoutMs: this.o.connectTimeoutMs,
       onPush: (topic, data) => this.onPush(ch, topic, data),
+      onDrift: this.o.checkFrames
+        ? (err) =>
+            this.o.log?.("upstream frame drifts from the contract", {
+              endpoint: err.endpoint,
+              field: err.field,
+              detail: err.detail,
+            })
+        : undefined,
       onLoginFailed: (code) => this.onLoginFailed(ch, sock, code),
       onEvent: (ev, detail) => {
         if (ev !== "open")
@@ -743,6 +754,7 @@ export function getBridge(): LiveBridge {
       flushMs: env().liveFlushMs ?? undefined,
       confirm: confirmToken,
       revalidateMs: env().liveRevalidateMs,
+      checkFrames: env().checkAnswers,
       log: (msg, detail) => console.warn(JSON.stringify({ svc: "web", msg, ...detail })),
     });
     g[GLOBAL_KEY] = b;

@@ -10,6 +10,7 @@
  * grows once per round of the list, so the other nodes are tried at once and a whole list that is
  * away is retried no faster than one node alone would be.
  */
+import { AnswerDriftError, checkFrame } from "@contract/check";
 import WebSocket from "ws";
 import { WS_CONNECT_TIMEOUT_MS, WS_HEARTBEAT_MS, WS_MISSED_PINGS } from "@contract/constants";
 
@@ -55,6 +56,11 @@ interface UpstreamSocketOptions {
   onReady?(): void;
   /** Diagnostics only. */
   onEvent?(event: "open" | "close" | "timeout" | "heartbeat_lost", detail?: string): void;
+  /**
+   * Given, every frame is checked against contract/ws.ts (tolerantly: fields the contract does not
+   * know are read past) and one that drifts is dropped and reported here instead of reaching a page.
+   */
+  onDrift?(err: AnswerDriftError): void;
 }
 
 const SUB_CHUNK = 64;
@@ -70,7 +76,7 @@ export class UpstreamSocket {
   private connectTimer: NodeJS.Timeout | null = null;
   private retryTimer: NodeJS.Timeout | null = null;
   private readonly o: Required<
-    Omit<UpstreamSocketOptions, "token" | "onLoginFailed" | "onReady" | "onEvent">
+    Omit<UpstreamSocketOptions, "token" | "onLoginFailed" | "onReady" | "onEvent" | "onDrift">
   > &
     UpstreamSocketOptions;
   private readonly targets: SocketTargets;
@@ -194,6 +200,14 @@ export class UpstreamSocket {
       } catch {
         return;
       }
+      if (this.o.onDrift)
+        try {
+          checkFrame(m, { strict: false });
+        } catch (err) {
+          if (!(err instanceof AnswerDriftError)) throw err;
+          this.o.onDrift(err);
+          return;
+        }
       switch (m.op) {
         case "push":
           if (typeof m.topic === "string") this.o.onPush(m.topic, m.data);

@@ -52,6 +52,37 @@ describe("upstream socket", () => {
     expect(subscribes[1]).toEqual(["DAY_MARKET", "KLINE.EURUSD"]);
   });
 
+  it("checking frames, drops one that drifts from the contract and passes the others on", async () => {
+    const s = await server((ws, m) => {
+      if (m.op !== "subscribe") return;
+      // A quote sent as text, then a conforming one with a field the contract does not know.
+      const item = { Id: 1, Code: "EURUSD", Close: 1.1, Open: 1.09, High: 1.11, Low: 1.08 };
+      const rest = { Volume: 5, Change: 0.9, Time: 1, MarketStatus: 1 };
+      ws.send(
+        JSON.stringify({
+          op: "push",
+          topic: "DAY_MARKET",
+          data: [{ ...item, ...rest, Close: "1.1" }],
+        }),
+      );
+      ws.send(
+        JSON.stringify({ op: "push", topic: "DAY_MARKET", data: [{ ...item, ...rest, Bid: 1 }] }),
+      );
+    });
+    const pushed: unknown[] = [];
+    const drifts: string[] = [];
+    const sock = new UpstreamSocket({
+      url: s.url,
+      onPush: (_topic, data) => pushed.push(data),
+      onDrift: (err) => drifts.push(`${err.endpoint} ${err.field}`),
+    });
+    cleanups.push(() => sock.close());
+    sock.add(["DAY_MARKET"]);
+    await until("the conforming push", () => pushed.length === 1, 3_000);
+    expect(drifts).toEqual(["ws push DAY_MARKET [0].Close"]);
+    expect((pushed[0] as { Close: number }[])[0]!.Close).toBe(1.1);
+  });
+
   it("gives up a connection that does not open within the time-out and tries again", async () => {
     // A TCP server that accepts but never answers the websocket handshake.
     const sockets: net.Socket[] = [];
