@@ -7,7 +7,13 @@
 import WebSocket from "ws";
 import type { z, ZodTypeAny } from "zod";
 import { refusalEnvelope, type EndpointDef, pathOf } from "@contract/api/endpoint";
-import { AnswerDriftError, checkAnswer, checkFrame, undeclaredField } from "@contract/check";
+import {
+  AnswerDriftError,
+  checkAnswer,
+  checkFrame,
+  fieldUnder,
+  undeclaredField,
+} from "@contract/check";
 import { CODE, type Envelope } from "@contract/envelope";
 import { IDEMPOTENCY_HEADER } from "@contract/constants";
 import { WS_PATH, type ServerMessage } from "@contract/ws";
@@ -98,21 +104,19 @@ export class Client {
 
   /** Checks `value` against `schema`; a drift fails, naming the field; undeclared fields are noted. */
   check(name: string, schema: ZodTypeAny, value: unknown, at: string): void {
+    let read: unknown;
     try {
-      checkAnswer(name, schema, value, { strict: false });
+      read = checkAnswer(name, schema, value, { strict: false });
     } catch (err) {
       if (!(err instanceof AnswerDriftError)) throw err;
       throw new CheckFailed(
-        `${name}: ${fieldAt(at, err.field)} does not match the contract: ${err.detail}`,
+        `${name}: ${fieldUnder(at, err.field)} does not match the contract: ${err.detail}`,
       );
     }
-    const extra = undeclaredField(value, schema.parse(value));
-    if (extra !== null) this.notes.push(`${name}: ${fieldAt(at, extra)} is not in the contract`);
+    const extra = undeclaredField(value, read);
+    if (extra !== null) this.notes.push(`${name}: ${fieldUnder(at, extra)} is not in the contract`);
   }
 }
-
-const fieldAt = (at: string, field: string) =>
-  !at ? field || "(root)" : !field ? at : field.startsWith("[") ? at + field : `${at}.${field}`;
 
 /**
  * A websocket to the back end: every frame it receives is checked against contract/ws.ts (a drift

@@ -63,7 +63,7 @@ export function checkAnswer(
   schema: ZodTypeAny,
   answer: unknown,
   o: { strict?: boolean } = {},
-): void {
+): unknown {
   const r = schema.safeParse(answer);
   if (!r.success) {
     // A union's failure lists each branch: name the success branch's first issue when the answer
@@ -71,9 +71,17 @@ export function checkAnswer(
     const issue = firstIssue(r.error.issues, answer);
     throw new AnswerDriftError(endpoint, pathText(issue.path), issue.message);
   }
-  if (o.strict === false) return;
+  if (o.strict === false) return r.data;
   const extra = undeclaredField(answer, r.data);
   if (extra !== null) throw new AnswerDriftError(endpoint, extra, "not declared by the contract");
+  return r.data;
+}
+
+/** A field's path under `at` as the messages name it: data.x, data[0].x, or `at` for the root. */
+export function fieldUnder(at: string, field: string): string {
+  if (!at) return field || "(root)";
+  if (!field) return at;
+  return field.startsWith("[") ? at + field : `${at}.${field}`;
 }
 
 interface Issue {

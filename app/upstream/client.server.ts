@@ -18,7 +18,7 @@
  */
 import type { ZodTypeAny } from "zod";
 import type { EndpointDef } from "@contract/api/endpoint";
-import { AnswerDriftError, checkAnswer } from "@contract/check";
+import { AnswerDriftError, checkAnswer, fieldUnder } from "@contract/check";
 import { IDEMPOTENCY_HEADER } from "@contract/constants";
 import { redirect } from "@remix-run/node";
 import { env, upstreamPool, upstreamTimeoutMs } from "~/utils/env.server";
@@ -227,12 +227,7 @@ function answerDrift(schema: ZodTypeAny, data: unknown): { field: string; detail
     return null;
   } catch (err) {
     if (!(err instanceof AnswerDriftError)) throw err;
-    const field = !err.field
-      ? "data"
-      : err.field.startsWith("[")
-        ? `data${err.field}`
-        : `data.${err.field}`;
-    return { field, detail: err.detail };
+    return { field: fieldUnder("data", err.field), detail: err.detail };
   }
 }
 
