@@ -92,9 +92,30 @@ interface BindFormProps {
   drawId?: number | null;
   /** "withdraw": return to the withdrawal screen after adding. */
   back?: string | null;
+  /** Two-factor sign-in is on: the form asks for a code. */
+  twoFactor?: boolean;
 }
 
-export function BindAddressForm({ currencies, errors, drawId, back }: BindFormProps) {
+/** The second factor's code a new destination or a withdrawal needs while two-factor is on. */
+export function SecurityCodeField({ on }: { on: boolean | undefined }) {
+  const { t } = useTranslation("security");
+  if (!on) return null;
+  return (
+    <label className="field">
+      <span>{t("code_label")}</span>
+      <input
+        name="totp_code"
+        required
+        maxLength={12}
+        autoComplete="one-time-code"
+        spellCheck={false}
+        data-testid="totp-code"
+      />
+    </label>
+  );
+}
+
+export function BindAddressForm({ currencies, errors, drawId, back, twoFactor }: BindFormProps) {
   const { t } = useTranslation("wallet");
   return (
     <Form method="post" className="form" data-testid="bind-address">
@@ -116,6 +137,7 @@ export function BindAddressForm({ currencies, errors, drawId, back }: BindFormPr
         <span>{t("address")}</span>
         <input name="dc_address" required maxLength={128} autoComplete="off" spellCheck={false} />
       </label>
+      <SecurityCodeField on={twoFactor} />
       <button type="submit" className="btn btn-primary btn-block">
         {t("add_address")}
       </button>
@@ -131,7 +153,7 @@ const BANK_FIELDS = [
   ["payee_account", 64],
 ] as const;
 
-export function BindBankForm({ currencies, errors, drawId, back }: BindFormProps) {
+export function BindBankForm({ currencies, errors, drawId, back, twoFactor }: BindFormProps) {
   const { t } = useTranslation("wallet");
   return (
     <Form method="post" className="form" data-testid="bind-bank">
@@ -159,6 +181,7 @@ export function BindBankForm({ currencies, errors, drawId, back }: BindFormProps
         <span>{t("remark")}</span>
         <input name="remark" maxLength={200} autoComplete="off" />
       </label>
+      <SecurityCodeField on={twoFactor} />
       <button type="submit" className="btn btn-primary btn-block">
         {t("add_bank")}
       </button>

@@ -4,6 +4,7 @@
  * to return to after adding (the withdrawal screen that asked for a destination).
  */
 import { z } from "zod";
+import { optionalSecurityCode } from "./security";
 import { MSG, text } from "./fields";
 
 const currency = z
@@ -19,6 +20,7 @@ export const bindAddressSchema = z.object({
   back,
   draw_id: currency,
   dc_address: text().pipe(z.string().max(128)),
+  totp_code: optionalSecurityCode,
 });
 
 export const bindBankSchema = z.object({
@@ -31,6 +33,7 @@ export const bindBankSchema = z.object({
   payee_name: text().pipe(z.string().max(120)),
   payee_account: text().pipe(z.string().max(64)),
   remark: z.string().trim().max(200).optional(),
+  totp_code: optionalSecurityCode,
 });
 
 export const deleteMethodSchema = z.object({

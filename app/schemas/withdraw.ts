@@ -3,6 +3,7 @@
  * withdrawal, cancel one under review. Messages are i18n keys of the `withdraw` namespace.
  */
 import { z } from "zod";
+import { optionalSecurityCode } from "./security";
 import { AMOUNT_RULE, decimalPattern, MAX_MONEY_USD } from "@contract/fields";
 import { idempotencyKey } from "./fields";
 
@@ -51,6 +52,7 @@ export const drawSchema = z.object({
     .optional(),
   number: amountField,
   memo: z.string().trim().max(200).optional(),
+  totp_code: optionalSecurityCode,
   idempotency_key: idempotencyKey("common:csrf_failed"),
 });
 

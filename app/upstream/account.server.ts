@@ -1,6 +1,6 @@
 /** Account calls of the upstream (product-spec.md section 7, upstream/API.md "Accounts"). */
 import * as identityApi from "@contract/api/identity";
-import type { Balance, CodeSent, LoginData, User } from "@contract/api/identity";
+import type { Balance, CodeSent, LoginData, SignInAnswer, User } from "@contract/api/identity";
 import type { CodePurpose, LoginType } from "@contract/enums";
 import { CODE } from "@contract/envelope";
 import { getSession } from "~/utils/session.server";
@@ -9,11 +9,18 @@ import { type Caller, type CallOptions, type UpstreamResult, send } from "./clie
 /** The upstream's user record (the contract's User). */
 export type UpstreamUser = User;
 
+/** A password sign-in: a session, or (two-factor on) the challenge its second step answers. */
 export function loginForU(
   c: Caller,
-  p: { account: string; password: string; login_type: LoginType; area_id?: number | string },
-): Promise<UpstreamResult<LoginData>> {
-  return send<LoginData>(c, identityApi.loginForU, p, { init: true, token: null });
+  p: {
+    account: string;
+    password: string;
+    login_type: LoginType;
+    area_id?: number | string;
+    device?: string;
+  },
+): Promise<UpstreamResult<SignInAnswer>> {
+  return send<SignInAnswer>(c, identityApi.loginForU, p, { init: true, token: null });
 }
 
 export function loginDemo(c: Caller, demo_id: string): Promise<UpstreamResult<LoginData>> {

@@ -155,6 +155,9 @@ export async function call<T>(
   // Set by server.ts from the connection (never from the browser): the upstream limits per client.
   const clientIp = caller.request.headers.get("x-tradepost-client-ip");
   if (clientIp) headers["X-Forwarded-For"] = clientIp;
+  // The browser's own User-Agent: the upstream names a session's device by it (the session list).
+  const agent = caller.request.headers.get("user-agent");
+  if (agent) headers["user-agent"] = agent;
   const query = method === "GET" || method === "DELETE";
   let body: string | FormData | undefined;
   if (!query && opts.body) body = opts.body;

@@ -28,7 +28,7 @@ export function getDrawMethod(
   return send<DrawMethod[]>(c, financeApi.getDrawMethod, { draw_type: type, draw_id: drawId });
 }
 
-type BindParams =
+type BindParams = (
   | { type: typeof DRAW_TYPE.ADDRESS; draw_id: number; dc_address: string }
   | {
       type: typeof DRAW_TYPE.BANK;
@@ -39,7 +39,11 @@ type BindParams =
       payee_name: string;
       payee_account: string;
       remark?: string;
-    };
+    }
+) & {
+  /** The second factor's code, when the account has two-factor sign-in on. */
+  totp_code?: string;
+};
 
 /** Adds a destination (the upstream checks the address for its network, and the bank fields). */
 export function bindDrawMethod(c: Caller, p: BindParams): Promise<UpstreamResult<DrawMethod>> {
@@ -57,6 +61,8 @@ interface DrawParams {
   number: string;
   draw_method_id: number;
   memo?: string;
+  /** The second factor's code, when the account has two-factor sign-in on. */
+  totp_code?: string;
 }
 
 /** Requests a withdrawal (the form's idempotency key makes a repeated submit one withdrawal). */

@@ -24,6 +24,11 @@ interface SessionData {
   user: SessionUser;
   /** Recipient and time (ms) of the last verification code sent from this browser. */
   codeSent: { to: string; at: number };
+  /**
+   * A sign-in whose password was right and that waits for its second factor (/login/code): the
+   * upstream's challenge, when it ends (ms), and where to go once signed in.
+   */
+  secondFactor: { challenge: string; expiresAt: number; from: string };
 }
 
 interface SessionFlashData {

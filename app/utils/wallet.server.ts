@@ -14,6 +14,7 @@ import {
   type DrawType,
 } from "~/upstream/finance.server";
 import type { DrawCurrency, DrawMethod } from "@contract/api/finance";
+import { twoFactorStatus } from "~/upstream/security.server";
 import { requireSignedIn } from "~/utils/session.server";
 import { readForm, refused, refusalStatus } from "~/utils/forms.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -28,6 +29,8 @@ interface WalletData {
   coins: DrawCurrency[];
   /** Withdrawal currencies a bank account can receive. */
   bankCurrencies: DrawCurrency[];
+  /** Two-factor sign-in is on: a new destination needs a code. */
+  twoFactor: boolean;
 }
 
 /** The wallet's destinations and currencies of the kinds asked for (the others stay empty). */
@@ -39,22 +42,31 @@ export async function loadWallet(
   const caller = await callerFor(request);
   const want = (t: DrawType) => kinds.includes(t);
   const none = Promise.resolve({ ok: true as const, data: [] });
-  const [addresses, banks, coins, bankCurrencies] = await Promise.all([
+  const [addresses, banks, coins, bankCurrencies, twoFactor] = await Promise.all([
     want(DRAW_TYPE.ADDRESS) ? getDrawMethod(caller, DRAW_TYPE.ADDRESS) : none,
     want(DRAW_TYPE.BANK) ? getDrawMethod(caller, DRAW_TYPE.BANK) : none,
     want(DRAW_TYPE.ADDRESS) ? drawSymbolList(caller, DRAW_TYPE.ADDRESS) : none,
     want(DRAW_TYPE.BANK) ? drawSymbolList(caller, DRAW_TYPE.BANK) : none,
+    twoFactorStatus(caller),
   ]);
   // A demo account (or another refusal): the upstream's translated reason instead of the wallet.
   const refusal = [addresses, banks, coins, bankCurrencies].find((r) => !r.ok);
   if (refusal && !refusal.ok)
-    return { notice: refusal.msg, addresses: [], banks: [], coins: [], bankCurrencies: [] };
+    return {
+      notice: refusal.msg,
+      addresses: [],
+      banks: [],
+      coins: [],
+      bankCurrencies: [],
+      twoFactor: false,
+    };
   return {
     notice: null,
     addresses: addresses.ok ? (addresses.data as DrawMethod[]) : [],
     banks: banks.ok ? (banks.data as DrawMethod[]) : [],
     coins: coins.ok ? (coins.data as DrawCurrency[]) : [],
     bankCurrencies: bankCurrencies.ok ? (bankCurrencies.data as DrawCurrency[]) : [],
+    twoFactor: twoFactor.ok && twoFactor.data.enabled,
   };
 }
 
@@ -91,6 +103,7 @@ export async function walletAction(
             type: DRAW_TYPE.ADDRESS,
             draw_id: v.draw_id,
             dc_address: v.dc_address,
+            totp_code: v.totp_code,
           })
         : await bindDrawMethod(caller, {
             type: DRAW_TYPE.BANK,
@@ -101,6 +114,7 @@ export async function walletAction(
             payee_name: v.payee_name,
             payee_account: v.payee_account,
             remark: v.remark,
+            totp_code: v.totp_code,
           });
   if (!r.ok)
     return data(

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { endpoint, cacheBuster, text } from "./endpoint";
 import { CHANNEL_TYPE, DRAW_TYPE } from "../enums";
+import { totpCodeField } from "./security";
 import {
   AMOUNT_RULE,
   ID_DIGITS,
@@ -138,6 +139,8 @@ export const draw = endpoint({
     number: usdAmountField(AMOUNT_RULE, "withdraw_amount_positive"),
     draw_method_id: id,
     memo: trimmed(200).optional(),
+    /** Required when the account has two-factor sign-in on: the app's code or a backup code. */
+    totp_code: totpCodeField(),
   }),
 });
 
@@ -201,6 +204,8 @@ export const bindDrawMethod = endpoint({
     payee_name: trimmed(120, "wallet_bank_required").optional(),
     payee_account: trimmed(64, "wallet_bank_required").optional(),
     remark: trimmed(200).optional(),
+    /** Required when the account has two-factor sign-in on: the app's code or a backup code. */
+    totp_code: totpCodeField(),
   }),
 });
 

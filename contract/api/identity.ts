@@ -32,6 +32,19 @@ export const LoginDataSchema = z.object({
 });
 export type LoginData = z.infer<typeof LoginDataSchema>;
 
+/** What a password sign-in answers when the account has two-factor on: no token yet. */
+export const SecondFactorNeededSchema = z.object({
+  second_factor: z.object({
+    challenge: z.string().describe("sent back with the code to loginSecondFactor"),
+    expires_in: z.number().int().describe("seconds the challenge waits for its code"),
+  }),
+});
+export type SecondFactorNeeded = z.infer<typeof SecondFactorNeededSchema>;
+
+/** A password sign-in's answer: signed in, or (two-factor on) the second step's challenge. */
+export const SignInAnswerSchema = z.union([LoginDataSchema, SecondFactorNeededSchema]);
+export type SignInAnswer = z.infer<typeof SignInAnswerSchema>;
+
 export const BalanceSchema = z.object({
   balance: z.number(),
   lock_balance: z.number().describe("money held by withdrawals under review"),
@@ -219,7 +232,7 @@ export const register = endpoint({
 });
 
 export const loginForU = endpoint({
-  data: LoginDataSchema,
+  data: SignInAnswerSchema,
   method: "POST",
   path: "/api/user/loginForU",
   auth: false,
@@ -234,6 +247,12 @@ export const loginForU = endpoint({
     /** Required without demo_id. */
     password: optionalSecret(),
     area_id: areaId,
+    /**
+     * The device's own opaque id (the web keeps one in a long-lived cookie): a sign-in from a
+     * device the account has not used before is announced to the user. Without it the
+     * User-Agent stands for the device.
+     */
+    device: optionalText(64),
   }),
 });
 

@@ -136,6 +136,7 @@ const REAL_WALLET = [
   "/mine/password",
   "/mine/email",
   "/mine/invite",
+  "/mine/security",
 ];
 /** The operator console's pages (signed in as an operator). */
 const CONSOLE = [

@@ -25,6 +25,7 @@ import * as financeApi from "@contract/api/finance";
 import * as identityApi from "@contract/api/identity";
 import * as marketApi from "@contract/api/market";
 import * as profileApi from "@contract/api/profile";
+import * as securityApi from "@contract/api/security";
 import * as settingsApi from "@contract/api/settings";
 import * as tradingApi from "@contract/api/trading";
 import * as verifyApi from "@contract/api/verify";
@@ -48,6 +49,7 @@ const MODULES: Record<string, object> = {
   identity: identityApi,
   market: marketApi,
   profile: profileApi,
+  security: securityApi,
   settings: settingsApi,
   trading: tradingApi,
   verify: verifyApi,

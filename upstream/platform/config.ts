@@ -26,6 +26,11 @@ export interface UpstreamConfig {
   smtpUrl: string | null;
   /** Sender address of code e-mails. */
   mailFrom: string;
+  /**
+   * WEB_URL: where users reach the web app (https://trade.example.com); notices link to its pages
+   * (a new device's sign-in to the session list). null: notices name the page instead.
+   */
+  webUrl: string | null;
   /** The SMS gateway's webhook: each text is POSTed there as JSON { to, text }; null: none. */
   smsWebhookUrl: string | null;
   /** Sent to the SMS webhook as "Authorization: Bearer <token>" when set. */
@@ -197,6 +202,7 @@ const EnvSchema = z.object({
     z.string().url("must be a URL such as smtp://user:pass@host:587").optional(),
   ),
   MAIL_FROM: text(),
+  WEB_URL: z.preprocess(unset, z.string().url().optional()),
   SMS_WEBHOOK_URL: z.preprocess(
     unset,
     z
@@ -329,6 +335,7 @@ export function loadConfig(
     advertiseUrl: e.UPSTREAM_ADVERTISE_URL ?? null,
     smtpUrl,
     mailFrom: e.MAIL_FROM ?? "Tradepost <no-reply@tradepost.invalid>",
+    webUrl: e.WEB_URL ? e.WEB_URL.replace(/\/+$/, "") : null,
     smsWebhookUrl: e.SMS_WEBHOOK_URL ?? null,
     smsWebhookToken: e.SMS_WEBHOOK_TOKEN ?? null,
     // The outbox serves codes to anyone who can reach the upstream: on by default only in

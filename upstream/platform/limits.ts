@@ -51,6 +51,11 @@ export const LIMITS = {
   login_account: { points: 50, durationS: DAY, blockS: 0, store: "db" },
   /** Failed sign-ins from one client address, any account (a success refunds its try). */
   login_ip: { points: 30, durationS: HOUR, blockS: 0, store: "db" },
+  /**
+   * Wrong second-factor codes of one account (sign-in, turning it off, backup codes, withdrawals);
+   * a right code gives the try back.
+   */
+  two_factor_user: { points: 5, durationS: 15 * MINUTE, blockS: 15 * MINUTE, store: "db" },
   /** Registration requests from one client address. */
   register_ip: { points: 20, durationS: HOUR, blockS: 0, store: "db" },
   /** Codes sent to one recipient (besides the 60 s wait between two codes). */

@@ -1,6 +1,7 @@
 /**
  * The `tokens` table (migrations 001, 008, 009): session tokens by their SHA-256 (`token_hash`),
- * with owner, creation, hard expiry, idle time (seconds), last use and revocation; the session a
+ * with owner, creation, hard expiry, idle time (seconds), last use, revocation and where it signed
+ * in from (migration 035); the session a
  * live token reads, and a user's row.
  */
 import type { DB } from "./db.js";
@@ -35,8 +36,8 @@ const USER_ROW = `SELECT id, uid, email, mobile, area_id, invite_code, is_demo, 
 function prepare(db: DB) {
   return {
     insert: db.prepare(
-      `INSERT INTO tokens (token_hash, user_id, created_at, expires_at, idle_s, used_at)
-       VALUES (@tokenHash, @userId, @createdAt, @expiresAt, @idleS, @usedAt)`,
+      `INSERT INTO tokens (token_hash, user_id, created_at, expires_at, idle_s, used_at, ip, user_agent)
+       VALUES (@tokenHash, @userId, @createdAt, @expiresAt, @idleS, @usedAt, @ip, @userAgent)`,
     ),
     revoke: db.prepare(
       "UPDATE tokens SET revoked_at = @revokedAt WHERE token_hash = @tokenHash AND revoked_at IS NULL",
@@ -66,6 +67,9 @@ export function insertToken(
     expiresAt: number;
     idleS: number;
     usedAt: number;
+    /** Where the session signed in from (the session list), when known. */
+    ip: string | null;
+    userAgent: string | null;
   },
 ): void {
   stmts(db).insert.run(t);

@@ -9,6 +9,10 @@ import { redirectWithToast } from "~/utils/toast.server";
 import { readForm, refused, refusalStatus } from "~/utils/forms.server";
 import { loginSchema } from "~/schemas/login";
 import { demoSchema } from "~/schemas/demo";
+import { deviceOf } from "~/utils/device.server";
+
+/** The second step of a sign-in with two-factor on. */
+export const SECOND_FACTOR_PATH = "/login/code";
 
 function typeOf(url: URL, showMobile: boolean): "email" | "mobile" {
   return showMobile && url.searchParams.get("type") === "mobile" ? "mobile" : "email";
@@ -63,12 +67,34 @@ export async function action({ request }: ActionFunctionArgs) {
     });
   }
 
-  const r = await loginForU(caller, form.value);
+  const device = await deviceOf(request);
+  const r = await loginForU(caller, { ...form.value, device: device.id });
   if (!r.ok)
     return data(
       { form: "login" as const, result: form.reply({ formErrors: [r.msg] }) },
       { status: refusalStatus(r) },
     );
+  const headers = device.setCookie ? { "Set-Cookie": device.setCookie } : undefined;
+  if ("second_factor" in r.data) {
+    // The password was right; the session comes with the app's code (/login/code).
+    const { challenge, expires_in } = r.data.second_factor;
+    caller.session.set("secondFactor", {
+      challenge,
+      expiresAt: Date.now() + expires_in * 1000,
+      from,
+    });
+    throw await redirectWithToast(
+      caller.session,
+      SECOND_FACTOR_PATH,
+      { type: "info", text: r.msg },
+      { headers },
+    );
+  }
   signIn(caller.session, r.data.token, r.data.user);
-  throw await redirectWithToast(caller.session, from, { type: "success", text: r.msg });
+  throw await redirectWithToast(
+    caller.session,
+    from,
+    { type: "success", text: r.msg },
+    { headers },
+  );
 }

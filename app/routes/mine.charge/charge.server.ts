@@ -9,7 +9,7 @@
  * progress), which answers the same outcome as JSON.
  */
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import QRCode from "qrcode";
+import { qrSvg } from "~/utils/qr.server";
 import { CHANNEL_TYPE } from "@contract/enums";
 import { PAGE_SIZE, UPLOAD_MAX_BYTES } from "@contract/constants";
 import { callerFor } from "~/upstream/client.server";
@@ -46,12 +46,6 @@ function tabOf(url: URL): Tab {
   return url.searchParams.get("type") === String(CHANNEL_TYPE.BANK)
     ? CHANNEL_TYPE.BANK
     : CHANNEL_TYPE.COIN;
-}
-
-/** The QR code of an address: an inline SVG with presentation attributes only (no style). */
-async function qrSvg(text: string): Promise<string> {
-  const svg = await QRCode.toString(text, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
-  return svg.replace(/\sstyle="[^"]*"/g, "");
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {

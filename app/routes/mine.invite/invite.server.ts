@@ -2,16 +2,10 @@
  * Invite's server side: the invite code, the invite link (/register?invite_code=CODE on this web's
  * own origin), its QR code drawn here, and how many accounts registered with the code.
  */
-import QRCode from "qrcode";
+import { qrSvg } from "~/utils/qr.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { inviteInfo } from "~/upstream/profile.server";
 import { accountState } from "~/utils/account.server";
-
-/** The QR code of a link: an inline SVG with presentation attributes only (no style, for the CSP). */
-async function qrSvg(text: string): Promise<string> {
-  const svg = await QRCode.toString(text, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
-  return svg.replace(/\sstyle="[^"]*"/g, "");
-}
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { caller, notice } = await accountState(request);

@@ -20,7 +20,7 @@ import type { action, loader } from "./wallet.server";
 
 export { action, loader } from "./wallet.server";
 
-export const handle = { i18n: ["common", "auth", "wallet"] };
+export const handle = { i18n: ["common", "auth", "wallet", "security"] };
 
 export default function Wallet() {
   const d = useLoaderData<typeof loader>();
@@ -43,7 +43,11 @@ export default function Wallet() {
       <section className="card" aria-labelledby="wallet-addresses">
         <h2 id="wallet-addresses">{t("addresses")}</h2>
         <AddressList addresses={d.addresses} />
-        <BindAddressForm currencies={d.coins} errors={errorsFor("bind_address")} />
+        <BindAddressForm
+          currencies={d.coins}
+          errors={errorsFor("bind_address")}
+          twoFactor={d.twoFactor}
+        />
         <Link to="/mine/coin-address-list" className="btn btn-block">
           {t("manage_addresses")}
         </Link>
@@ -52,7 +56,11 @@ export default function Wallet() {
       <section className="card" aria-labelledby="wallet-banks">
         <h2 id="wallet-banks">{t("banks")}</h2>
         <BankList banks={d.banks} />
-        <BindBankForm currencies={d.bankCurrencies} errors={errorsFor("bind_bank")} />
+        <BindBankForm
+          currencies={d.bankCurrencies}
+          errors={errorsFor("bind_bank")}
+          twoFactor={d.twoFactor}
+        />
         <Link to="/mine/bank-card-list" className="btn btn-block">
           {t("manage_banks")}
         </Link>

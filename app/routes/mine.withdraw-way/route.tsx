@@ -13,7 +13,7 @@ import { BindAddressForm, BindBankForm, WalletNotice, useRefusal } from "~/compo
 import { loadWallet, walletAction } from "~/utils/wallet.server";
 import { LIST_OF } from "~/utils/wallet-paths";
 
-export const handle = { i18n: ["common", "auth", "wallet"] };
+export const handle = { i18n: ["common", "auth", "wallet", "security"] };
 
 function typeOf(request: Request) {
   const raw = new URL(request.url).searchParams.get("type");
@@ -31,6 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     currencies: type === DRAW_TYPE.BANK ? wallet.bankCurrencies : wallet.coins,
     drawId: Number.isSafeInteger(drawId) && drawId > 0 ? drawId : null,
     back: q.get("back") === "withdraw" ? "withdraw" : null,
+    twoFactor: wallet.twoFactor,
   };
 }
 
@@ -61,6 +62,7 @@ export default function WithdrawWay() {
               errors={errorsFor("bind_bank")}
               drawId={d.drawId}
               back={d.back}
+              twoFactor={d.twoFactor}
             />
           ) : (
             <BindAddressForm
@@ -68,6 +70,7 @@ export default function WithdrawWay() {
               errors={errorsFor("bind_address")}
               drawId={d.drawId}
               back={d.back}
+              twoFactor={d.twoFactor}
             />
           )}
         </section>

@@ -21,7 +21,7 @@ import { IDEMPOTENCY_FIELD } from "@contract/constants";
 import { withdrawNetText } from "@contract/withdraw-net";
 import { PageHeader } from "~/components/PageHeader";
 import { FormErrors, Hidden } from "~/components/Form";
-import { useRefusal } from "~/components/Wallet";
+import { SecurityCodeField, useRefusal } from "~/components/Wallet";
 import { formatBalance, formatPercent, EMPTY } from "~/utils/format";
 import { bindPath, withdrawPath, type DrawType } from "~/utils/wallet-paths";
 import { plainAmount } from "~/schemas/withdraw";
@@ -30,7 +30,7 @@ import type { action, loader } from "./withdraw.server";
 
 export { action, loader } from "./withdraw.server";
 
-export const handle = { i18n: ["common", "auth", "wallet", "withdraw", "history"] };
+export const handle = { i18n: ["common", "auth", "wallet", "withdraw", "history", "security"] };
 
 export default function Withdraw() {
   const d = useLoaderData<typeof loader>();
@@ -93,6 +93,7 @@ export default function Withdraw() {
                 canUse={d.canUse}
                 lang={d.lang}
                 idemKey={d.key}
+                twoFactor={d.twoFactor}
                 errors={errorsFor("draw") ?? errorsFor("calculate")}
                 posted={postedValues(actionData)}
                 serverArrival={
@@ -140,6 +141,8 @@ function WithdrawForm(p: {
   canUse: number;
   lang: string;
   idemKey: string;
+  /** Two-factor sign-in is on: the withdrawal needs a code. */
+  twoFactor: boolean;
   errors?: string[];
   posted: Record<string, string>;
   serverArrival: { amount: string; net: string | null } | null;
@@ -218,6 +221,7 @@ function WithdrawForm(p: {
         <span>{t("memo")}</span>
         <input name="memo" maxLength={200} autoComplete="off" defaultValue={p.posted.memo} />
       </label>
+      <SecurityCodeField on={p.twoFactor} />
       <div className="modal-actions">
         <button type="submit" name="intent" value="calculate" className="btn">
           {t("calculate")}

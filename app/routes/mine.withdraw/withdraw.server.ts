@@ -20,6 +20,7 @@ import {
 } from "~/upstream/finance.server";
 import type { DrawCurrency } from "@contract/api/finance";
 import { forexDetail } from "~/upstream/trading.server";
+import { twoFactorStatus } from "~/upstream/security.server";
 import { requireSignedIn } from "~/utils/session.server";
 import { newIdempotencyKey, readForm, refused, refusalStatus } from "~/utils/forms.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -45,10 +46,11 @@ function recordsPageOf(q: URLSearchParams): number {
 async function screen(caller: Caller, q: URLSearchParams) {
   const type = typeOf(q);
   const recordsPage = recordsPageOf(q);
-  const [currencies, detail, records] = await Promise.all([
+  const [currencies, detail, records, twoFactor] = await Promise.all([
     drawSymbolList(caller, type),
     forexDetail(caller),
     drawList(caller, type, recordsPage),
+    twoFactorStatus(caller),
   ]);
   // A demo account (or another refusal): the upstream's translated reason instead of the screen.
   const refusal = [currencies, detail, records].find((r) => !r.ok);
@@ -69,6 +71,7 @@ async function screen(caller: Caller, q: URLSearchParams) {
     records: records.ok ? records.data.data : [],
     recordsPage,
     recordsPages: records.ok ? Math.max(1, Math.ceil(records.data.total / PAGE_SIZE)) : 1,
+    twoFactor: twoFactor.ok && twoFactor.data.enabled,
   } as const;
 }
 
@@ -129,6 +132,7 @@ export async function action({ request }: ActionFunctionArgs) {
       number: v.number,
       draw_method_id: v.draw_method_id,
       memo: v.memo || undefined,
+      totp_code: v.totp_code,
     },
     form.idempotencyKey,
   );

@@ -39,6 +39,7 @@ const ENTRIES: { key: string; to: string; icon: IconName; real?: boolean }[] = [
   { key: "copies", to: "/mine/copies", icon: "chevron" },
   { key: "provider", to: "/mine/provider", icon: "chevron" },
   { key: "password", to: "/mine/password", icon: "chevron", real: true },
+  { key: "security", to: "/mine/security", icon: "chevron", real: true },
   { key: "chat", to: "/mine/chat", icon: "chevron" },
   { key: "email", to: "/mine/email", icon: "chevron" },
   { key: "announcement", to: "/mine/announcement", icon: "chevron" },

@@ -20,6 +20,8 @@ import { createCaptcha } from "./captcha.js";
 import { microToNumber } from "./views.js";
 import { IdentityService, identityType } from "./service.js";
 import { registerProfileRoutes } from "./profile-routes.js";
+import { originOf, registerSecurityRoutes, securityOf } from "./security-routes.js";
+import * as api2fa from "@contract/api/security";
 
 export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { db } = ctx;
@@ -34,10 +36,12 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
     endSessions: (hashes) => {
       for (const h of hashes) ctx.hub.dropTokenHash(h);
     },
+    security: securityOf(ctx),
   });
 
   const { limits } = ctx;
   registerProfileRoutes(app, ctx, identity);
+  registerSecurityRoutes(app, ctx);
 
   route(app, api.captcha, async (req) => {
     await limits.consume(["captcha_ip", addressSubject(req.ip)]);
@@ -91,8 +95,14 @@ export function registerAccountsRoutes(app: FastifyInstance, ctx: AppContext): v
   route(app, api.loginForU, async (req) => {
     const f = req.body;
     const session = f.demo_id
-      ? identity.loginDemo(f.demo_id)
-      : await identity.login(f, addressSubject(req.ip));
+      ? identity.loginDemo(f.demo_id, originOf(req))
+      : await identity.login(f, addressSubject(req.ip), originOf(req), req.lang);
+    const msg = "second_factor" in session ? "security.two_factor_needed" : "accounts.login_ok";
+    return ctx.ok(req, session, msg);
+  });
+
+  route(app, api2fa.loginSecondFactor, async (req) => {
+    const session = await identity.loginSecondFactor(req.body, originOf(req), req.lang);
     return ctx.ok(req, session, "accounts.login_ok");
   });
 

@@ -12,12 +12,14 @@ import crypto from "node:crypto";
 import Decimal from "decimal.js";
 import type { DB } from "../../platform/db.js";
 import { DomainError, CODE_FAIL } from "../../platform/errors.js";
-import { issueToken, revokeToken, tokenHash } from "../../platform/http/auth.js";
+import { issueToken, revokeToken, tokenHash, type SignInOrigin } from "../../platform/http/auth.js";
 import { translate, type Lang } from "../../platform/i18n.js";
 import { getBoolSetting, getSetting } from "../../platform/settings.js";
 import type { LimitCheck, Limits } from "../../platform/limits.js";
 import type { CodeMessage } from "../../platform/mail/outbox.js";
 import type { LoginType } from "@contract/enums";
+import type { LoginData, SignInAnswer } from "@contract/api/identity";
+import type { AccountSecurity } from "./security.js";
 import { isEmail, normaliseEmail, normaliseMobile } from "./addresses.js";
 import { MICRO } from "../money/ledger.js";
 import type { MoneyService } from "../money/service.js";
@@ -48,6 +50,7 @@ import {
   userByDemoId,
   userByEmail,
   userByInviteCode,
+  userById,
   userByMobile,
   type UserRecord,
 } from "./store.js";
@@ -67,6 +70,8 @@ export interface IdentityDeps {
   deliver(m: CodeMessage): Promise<boolean>;
   /** Ends the live sessions (websocket logins) of revoked tokens, given by their hashes. */
   endSessions(tokenHashes: string[]): void;
+  /** Two-factor sign-in and sessions (security.ts). */
+  security: AccountSecurity;
 }
 
 /** The type sent, or when absent guessed from the account (a mobile number unless it has "@"). */
@@ -306,12 +311,18 @@ export class IdentityService {
     if (result !== "ok") throw new DomainError(checkFailureKey(result));
   }
 
-  /** Sign-in of a demo account by its demo id. */
-  loginDemo(demoId: string) {
+  /** Sign-in of a demo account by its demo id (no second factor: a demo account has no password). */
+  loginDemo(demoId: string, origin: SignInOrigin) {
     const u = /^[0-9a-f]{32}$/.test(demoId) ? userByDemoId(this.db, demoId) : undefined;
     if (!u) throw new DomainError("accounts.login_failed");
     return {
-      token: issueToken(this.db, u.id, this.deps.tokenTtlSeconds, this.deps.tokenIdleSeconds),
+      token: issueToken(
+        this.db,
+        u.id,
+        this.deps.tokenTtlSeconds,
+        this.deps.tokenIdleSeconds,
+        origin,
+      ),
       user: loginView(u),
     };
   }
@@ -321,12 +332,21 @@ export class IdentityService {
    * and a password, both required. Each try is counted before the password is checked (per account
    * and client address, per account, per address), so parallel tries cannot pass the limits; a
    * success clears the account-and-address count and gives back its try to the other two, which
-   * therefore count failures.
+   * therefore count failures. With two-factor on, a right password answers the second step's
+   * challenge instead of a session.
    */
   async login(
-    f: { account?: string; password?: string; login_type?: LoginType; area_id?: number },
+    f: {
+      account?: string;
+      password?: string;
+      login_type?: LoginType;
+      area_id?: number;
+      device?: string;
+    },
     ip: string,
-  ) {
+    origin: SignInOrigin,
+    lang: Lang,
+  ): Promise<SignInAnswer> {
     const db = this.db;
     if (!f.account) throw missing("account");
     if (f.password === undefined) throw missing("password");
@@ -354,8 +374,23 @@ export class IdentityService {
     if (!good || !user) throw new DomainError("accounts.login_failed");
     await limits.clear("login_account_ip", `${subject}|${ip}`);
     await limits.refund(["login_account", subject], ["login_ip", ip]);
+    const security = this.deps.security;
+    if (security.isOn(user.id)) return security.challenge(user.id, origin, f.device);
+    return { token: security.signIn(user, origin, f.device, lang), user: loginView(user) };
+  }
+
+  /** The second step of a sign-in with two-factor on: a right code for the challenge. */
+  async loginSecondFactor(
+    f: { challenge: string; code: string; device?: string },
+    origin: SignInOrigin,
+    lang: Lang,
+  ): Promise<LoginData> {
+    const security = this.deps.security;
+    const done = await security.completeSignIn(f.challenge, f.code);
+    const user = userById(this.db, done.userId);
+    if (!user) throw new DomainError("security.two_factor_expired");
     return {
-      token: issueToken(db, user.id, this.deps.tokenTtlSeconds, this.deps.tokenIdleSeconds),
+      token: security.signIn(user, origin, f.device ?? done.device, lang),
       user: loginView(user),
     };
   }

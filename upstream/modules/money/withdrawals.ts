@@ -135,6 +135,12 @@ export class Withdrawals {
    * Requests a withdrawal: holds the amount (balance -> lock_balance) and records it for review.
    * The same idempotency key again answers the first withdrawal and holds nothing more.
    */
+  /** The withdrawal an idempotency key already made with this request (a replay), else null. */
+  replayOf(userId: number, req: DrawRequest, idemKey: string | null): DrawRecord | null {
+    const seen = this.idem.lookup<{ id: number }>(userId, idemKey, "draw", req);
+    return seen ? this.get(seen.id)! : null;
+  }
+
   request(userId: number, req: DrawRequest, idemKey: string | null = null): DrawRecord {
     return this.money.transaction(() => {
       const seen = this.idem.lookup<{ id: number }>(userId, idemKey, "draw", req);

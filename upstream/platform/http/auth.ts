@@ -30,12 +30,19 @@ export function tokenHash(token: string): string {
 /** How stale a token's last use may be before a use records a new one (one write a minute at most). */
 const USED_AT_RESOLUTION_MS = 60_000;
 
+/** Where a sign-in came from: the client's address and User-Agent, when known. */
+export interface SignInOrigin {
+  ip: string | null;
+  userAgent: string | null;
+}
+
 /** Issues a token that ends after `ttlSeconds`, or earlier when unused for `idleSeconds`. */
 export function issueToken(
   db: DB,
   userId: number,
   ttlSeconds: number,
   idleSeconds: number,
+  origin: SignInOrigin = { ip: null, userAgent: null },
 ): string {
   const token = crypto.randomBytes(16).toString("hex");
   const now = Date.now();
@@ -46,6 +53,8 @@ export function issueToken(
     expiresAt: now + ttlSeconds * 1000,
     idleS: idleSeconds,
     usedAt: now,
+    ip: origin.ip,
+    userAgent: origin.userAgent,
   });
   return token;
 }

@@ -185,6 +185,39 @@ export async function deliver(ctx: MailContext, m: CodeMessage): Promise<boolean
   }
 }
 
+/** The outbox's purpose of a notice (no code): a sign-in from a new device, a reset by support. */
+export const NOTICE_PURPOSE = 0;
+
+/**
+ * Writes a notice e-mail to the outbox and delivers it; false when delivery failed. Without an
+ * e-mail sender the notice is only kept in the outbox (never refused: nothing waits for it).
+ */
+export async function deliverNotice(
+  ctx: MailContext,
+  m: { to: string; subject: string; body: string },
+): Promise<boolean> {
+  const db: DB = ctx.db;
+  const id = insertMessage(db, {
+    channel: "email",
+    recipient: m.to,
+    areaId: null,
+    purpose: NOTICE_PURPOSE,
+    code: null,
+    subject: m.subject,
+    body: m.body,
+    createdAt: Date.now(),
+  });
+  try {
+    const status = await sendersOf(ctx).email.send({ channel: "email", ...m });
+    if (status === "sent") markMessageSent(db, { id, sentAt: Date.now() });
+    return true;
+  } catch (err) {
+    ctx.log.error({ err, channel: "email" }, "notice delivery failed");
+    markMessageFailed(db, { id, error: String((err as Error)?.message ?? err).slice(0, 500) });
+    return false;
+  }
+}
+
 /** The latest code sent to an address (e-mail, mobile digits, or "+CC" + digits), for /dev/outbox. */
 export function latestOutboxCode(
   db: DB,

@@ -3,6 +3,7 @@
  * accounts, bound and deleted. The DrawMethods service checks them; these routes read the fields
  * and shape the answers.
  */
+import { securityOf } from "../../identity/security-routes.js";
 import type { FastifyInstance } from "fastify";
 import * as api from "@contract/api/finance";
 import { DRAW_TYPE } from "@contract/enums";
@@ -63,6 +64,7 @@ export function registerDrawMethodRoutes(app: FastifyInstance, ctx: AppContext):
     api.bindDrawMethod,
     async (req) => {
       const u = realUser(ctx, req);
+      await securityOf(ctx).requireCodeIfOn(u.id, req.body.totp_code);
       return ctx.ok(req, methodView(methods.bind(u.id, bindRequest(req.body))), "wallet_bound");
     },
     extras,

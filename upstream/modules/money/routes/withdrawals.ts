@@ -4,6 +4,7 @@
  * The Withdrawals service (ctx.withdrawals) decides; these routes read the fields and shape the
  * answers.
  */
+import { securityOf } from "../../identity/security-routes.js";
 import type { FastifyInstance } from "fastify";
 import type { z } from "zod";
 import * as api from "@contract/api/finance";
@@ -68,7 +69,12 @@ export function registerWithdrawalRoutes(app: FastifyInstance, ctx: AppContext):
     api.draw,
     async (req) => {
       const u = realUser(ctx, req);
-      const d = withdrawals.request(u.id, drawRequest(req.body), idemKey(req, req.body));
+      const r = drawRequest(req.body);
+      const key = idemKey(req, req.body);
+      // A replay answers what its first request made; a new request needs its code (two-factor on).
+      if (!withdrawals.replayOf(u.id, r, key))
+        await securityOf(ctx).requireCodeIfOn(u.id, req.body.totp_code);
+      const d = withdrawals.request(u.id, r, key);
       return ctx.ok(req, drawView(req.lang, d), "withdraw_requested");
     },
     extras,

@@ -3,12 +3,11 @@ import type { FastifyInstance } from "fastify";
 import * as api from "@contract/api/admin";
 import { TOKEN_ACTOR } from "@contract/operators";
 import type { AppContext } from "../../../platform/context.js";
-import { secretKeyDir } from "../../../platform/config.js";
 import { DomainError } from "../../../platform/errors.js";
 import { bearerOf, operatorOf } from "../../../platform/http/operator-guard.js";
 import { route } from "../../../platform/http/route.js";
 import { addressSubject } from "../../../platform/limits.js";
-import { loadSecretKey } from "../../../platform/secret-box.js";
+import { sealingKeyOf } from "../../identity/security-routes.js";
 import { wireTime } from "../../../platform/wire.js";
 import { revokeOperatorToken, signInOperator } from "../accounts.js";
 import { writeAudit } from "../audit.js";
@@ -16,10 +15,8 @@ import { extras } from "./shared.js";
 
 export function registerSessionRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { db } = ctx;
-  let key: Buffer | null = null;
   /** The key of the operators' sealed TOTP secrets, read (or made) at the first sign-in. */
-  const secretKey = () =>
-    (key ??= loadSecretKey(ctx.config.operatorSecretKey, secretKeyDir(ctx.config)));
+  const secretKey = () => sealingKeyOf(ctx);
 
   route(
     app,
