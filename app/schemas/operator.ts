@@ -82,6 +82,13 @@ export const adjustSchema = z.object({
   idempotency_key: idempotencyKey(),
 });
 
+/** A user's two-factor reset: who, and how their identity was checked. */
+export const twoFactorResetSchema = z.object({
+  intent: z.literal("reset_two_factor"),
+  uid: text().pipe(z.string().max(64)),
+  remark,
+});
+
 export const settingSchema = z.object({
   key: text().pipe(z.string().max(64)),
   value: z.string().trim().max(500).default(""),

@@ -115,6 +115,10 @@ export const adjust = (
     idempotencyKey,
   });
 
+/** Files a user's two-factor reset for a second operator (support checked who the user is). */
+export const resetTwoFactor = ({ request, op }: Ctx, body: { uid: string; remark: string }) =>
+  opCall<admin.PendingApproval>(request, op, admin.resetTwoFactor, admin.resetTwoFactor.path, body);
+
 export const settings = ({ request, op }: Ctx) =>
   opCall<admin.AdminSetting[]>(request, op, admin.settings, admin.settings.path);
 

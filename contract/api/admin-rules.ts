@@ -14,5 +14,6 @@ export const REQUEST_KINDS = [
   "adjustment",
   "charge.approve",
   "draw.approve",
+  "two_factor.reset",
 ] as const;
 export type RequestKind = (typeof REQUEST_KINDS)[number];

@@ -305,6 +305,18 @@ export const adjustments = endpoint({
   idempotent: true,
 });
 
+export const resetTwoFactor = endpoint({
+  data: PendingApprovalSchema,
+  method: "POST",
+  path: "/admin/api/users/two_factor_reset",
+  auth: true,
+  operator: "support",
+  tag: "operators",
+  summary:
+    "Turn a user's two-factor sign-in off after checking who they are (the remark says how): always filed for a second operator; once approved the user's sessions end and the user is told by e-mail",
+  body: z.object({ uid: trimmed(64), ...remark.shape }),
+});
+
 export const users = endpoint({
   data: z.array(AdminUserSchema),
   method: "GET",
@@ -694,6 +706,7 @@ export const ApprovedRequestSchema = z.discriminatedUnion("kind", [
   approved("adjustment", AuditRowSchema),
   approved("charge.approve", AdminChargeSchema),
   approved("draw.approve", AdminDrawSchema),
+  approved("two_factor.reset", z.object({ uid: z.string().describe("whose two-factor is off") })),
 ]);
 /** A rejected request: nothing was carried out. */
 export const RejectedRequestSchema = OperatorRequestSchema.extend({

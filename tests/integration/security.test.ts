@@ -15,6 +15,8 @@ import { BACKUP_CODE_COUNT } from "@contract/api/security";
 import { registerEmail, type Server } from "./accounts-helpers.js";
 import { startUpstream } from "./upstream-harness.js";
 import { Client } from "./ws-client.js";
+import { createOperator, currentCode } from "../../upstream/modules/operators/accounts.js";
+import { sealingKeyOf } from "../../upstream/modules/identity/security-routes.js";
 
 const PHONE_UA =
   "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36";
@@ -306,5 +308,79 @@ describe("sessions", () => {
     expect(notices()[0].body).toContain("127.0.0.1");
     await passwordStep(a.email, DESKTOP_UA, "desk-9");
     expect(notices()).toHaveLength(1);
+  });
+});
+
+describe("support's reset of a user's two-factor sign-in", () => {
+  /** An operator of `role`, signed in; the headers of their calls. */
+  async function operator(name: string, role: "support" | "viewer") {
+    const op = await createOperator(s.up.ctx.db, sealingKeyOf(s.up.ctx), name, role);
+    const r = await s.post("/admin/api/login", {
+      name,
+      password: op.password,
+      code: await currentCode(op.secret),
+    });
+    expect(r.code).toBe(1);
+    return { headers: { authorization: `Bearer ${r.data.token}` } };
+  }
+
+  it("is filed by one support operator, carried out when a second approves: sessions end, audited, the user told", async () => {
+    const a = await account();
+    const uid = (await s.get("/api/user/info", { token: a.token })).data.uid as string;
+    const first = await operator(`sup-a-${process.pid}`, "support");
+    const second = await operator(`sup-b-${process.pid}`, "support");
+    const viewer = await operator(`view-${process.pid}`, "viewer");
+    const body = { uid, remark: "passport checked on a video call" };
+
+    // Nothing to reset while it is off: refused, nothing filed.
+    const off = await s.post("/admin/api/users/two_factor_reset", body, first);
+    expect(off.msg).toBe("Two-factor sign-in is off");
+    await turnOn(a.token);
+    // A viewer may not ask for it.
+    const refused = await s.post("/admin/api/users/two_factor_reset", body, viewer);
+    expect(refused.code).not.toBe(1);
+
+    const filed = await s.post("/admin/api/users/two_factor_reset", body, first);
+    expect(filed.code).toBe(1);
+    const request = filed.data.pending_request;
+    expect(request.kind).toBe("two_factor.reset");
+    // Still on until a second operator approves; the one who asked cannot.
+    expect((await s.get("/api/user/two_factor", { token: a.token })).data.enabled).toBe(true);
+    const own = await s.post(`/admin/api/requests/${request.id}/approve`, { remark: "ok" }, first);
+    expect(own.code).not.toBe(1);
+
+    const approved = await s.post(
+      `/admin/api/requests/${request.id}/approve`,
+      { remark: "identity confirmed" },
+      second,
+    );
+    expect(approved.code).toBe(1);
+    expect(approved.data.result).toEqual({ uid });
+    // Every session ended: the user signs in with the password alone.
+    expect((await s.get("/api/user/info", { token: a.token })).code).toBe(999);
+    const again = await passwordStep(a.email);
+    expect(again.data.token).toMatch(/^[0-9a-f]{32}$/);
+    const status = await s.get("/api/user/two_factor", { token: again.data.token });
+    expect(status.data.enabled).toBe(false);
+
+    const audit = s.up.ctx.db
+      .prepare(
+        "SELECT actor, remark, request_id FROM audit WHERE action = 'user.two_factor_reset' AND user_id = ?",
+      )
+      .all(a.id) as { actor: string; remark: string; request_id: number }[];
+    expect(audit).toEqual([
+      {
+        actor: `sup-b-${process.pid}`,
+        remark: "passport checked on a video call",
+        request_id: request.id,
+      },
+    ]);
+    const mail = s.up.ctx.db
+      .prepare(
+        "SELECT subject, body FROM outbox WHERE recipient = ? AND purpose = 0 AND subject LIKE 'Two-factor%'",
+      )
+      .all(a.email) as { subject: string; body: string }[];
+    expect(mail).toHaveLength(1);
+    expect(mail[0].body).toContain(uid);
   });
 });

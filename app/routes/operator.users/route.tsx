@@ -21,6 +21,11 @@ export default function Users() {
   const d = useLoaderData<typeof loader>();
   const may = useConsoleCan();
   const actionData = useActionData<typeof action>();
+  /** A refusal's messages, on the form that was refused only. */
+  const refusedFor = (intent: string) =>
+    actionData && "refusedIntent" in actionData && actionData.refusedIntent === intent
+      ? refusalMessages(actionData)
+      : undefined;
   const { t } = useTranslation("operator");
   const qs = (extra: Record<string, string>) =>
     new URLSearchParams({ ...(d.q ? { q: d.q } : {}), ...extra }).toString();
@@ -118,7 +123,7 @@ export default function Users() {
               <Hidden name="intent" value="adjust" />
               <Hidden name="uid" value={d.uid} />
               <Hidden name={IDEMPOTENCY_FIELD} value={d.idempotencyKey} />
-              <FormErrors errors={refusalMessages(actionData)} />
+              <FormErrors errors={refusedFor("adjust")} />
               <div className="field">
                 <label htmlFor="adjust-amount">{t("adjust_amount")}</label>
                 <input
@@ -142,6 +147,29 @@ export default function Users() {
               </div>
               <button type="submit" className="btn btn-primary">
                 {t("adjust")}
+              </button>
+            </Form>
+          ) : null}
+          {may("support") ? (
+            <Form method="post" className="form" data-testid="two-factor-reset-form">
+              <h3>{t("two_factor_reset_title")}</h3>
+              <p className="muted">{t("two_factor_reset_explain")}</p>
+              <AuthenticityTokenInput />
+              <Hidden name="intent" value="reset_two_factor" />
+              <FormErrors errors={refusedFor("reset_two_factor")} />
+              <Hidden name="uid" value={d.uid} />
+              <div className="field">
+                <label htmlFor="two-factor-reset-remark">{t("two_factor_reset_remark")}</label>
+                <input
+                  id="two-factor-reset-remark"
+                  name="remark"
+                  required
+                  maxLength={500}
+                  autoComplete="off"
+                />
+              </div>
+              <button type="submit" className="btn btn-danger">
+                {t("two_factor_reset")}
               </button>
             </Form>
           ) : null}

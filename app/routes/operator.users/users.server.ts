@@ -1,14 +1,15 @@
 /**
  * User lookup's server side: users by uid, e-mail or phone (`?q=`) with their money; the chosen
- * user's ledger (`?uid=`, paged); an adjustment (signed amount and remark) booked by the upstream.
+ * user's ledger (`?uid=`, paged); an adjustment (signed amount and remark) booked by the upstream;
+ * a two-factor reset filed for a second operator.
  */
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { PAGE_SIZE } from "@contract/constants";
-import { adjust, findUsers, userLedger } from "~/upstream/operator.server";
+import { adjust, findUsers, resetTwoFactor, userLedger } from "~/upstream/operator.server";
 import { actionToast, requireOperator, operatorRedirect } from "~/utils/operator-session.server";
 import { newIdempotencyKey, readForm, refused, refusalStatus } from "~/utils/forms.server";
 import { backTo, pageParam } from "~/utils/console";
-import { adjustSchema } from "~/schemas/operator";
+import { adjustSchema, twoFactorResetSchema } from "~/schemas/operator";
 import { detectLang, getT } from "~/i18n.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -41,8 +42,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const op = await requireOperator(request);
-  const form = await readForm(request, { adjust: adjustSchema });
+  const form = await readForm(request, {
+    adjust: adjustSchema,
+    reset_two_factor: twoFactorResetSchema,
+  });
   if (!form.ok) return refused(form);
+  if (form.intent === "reset_two_factor") {
+    const { uid, remark } = form.value;
+    const r = await resetTwoFactor({ request, op }, { uid, remark });
+    if (!r.ok)
+      return data(
+        { refusedIntent: form.intent, result: form.reply({ formErrors: [r.msg] }) },
+        { status: refusalStatus(r) },
+      );
+    return operatorRedirect(op, backTo(request), actionToast(r, r.msg));
+  }
   const v = form.value;
   const r = await adjust(
     { request, op },

@@ -10,7 +10,9 @@ import type { AppContext } from "../../platform/context.js";
 import { secretKeyDir } from "../../platform/config.js";
 import { requireUser, tokenOf, type SignInOrigin } from "../../platform/http/auth.js";
 import { route } from "../../platform/http/route.js";
-import { translate } from "../../platform/i18n.js";
+import { DEFAULT_LANG, translate } from "../../platform/i18n.js";
+import { DomainError } from "../../platform/errors.js";
+import { writeAudit } from "../operators/audit.js";
 import { deliverNotice } from "../../platform/mail/outbox.js";
 import { loadSecretKey } from "../../platform/secret-box.js";
 import { verifyPassword } from "./passwords.js";
@@ -74,6 +76,39 @@ function announceNewDevice(ctx: AppContext, n: NewDeviceSignIn): void {
     subject: translate(lang, "security.new_device_subject"),
     body,
   }).catch((err) => ctx.log.error({ err }, "new-device notice failed"));
+}
+
+/**
+ * Support's reset of a user's two-factor sign-in, carried out when a second operator approves it
+ * (operators' four-eyes request "two_factor.reset"): two-factor off, every session ended, the audit
+ * row naming the request, and the user told by e-mail (when the account has an address).
+ */
+export function resetTwoFactorBySupport(
+  ctx: AppContext,
+  p: { userId: number; actor: string; requestId: number; note: string | null },
+): { uid: string } {
+  const user = userById(ctx.db, p.userId);
+  if (!user) throw new DomainError("not_found");
+  const security = securityOf(ctx);
+  if (!security.isOn(user.id)) throw new DomainError("security.two_factor_off");
+  security.reset(user.id);
+  writeAudit(ctx.db, {
+    actor: p.actor,
+    action: "user.two_factor_reset",
+    target: `user:${user.id}`,
+    userId: user.id,
+    remark: p.note,
+    requestId: p.requestId,
+  });
+  if (user.email) {
+    const lang = DEFAULT_LANG;
+    void deliverNotice(ctx, {
+      to: user.email,
+      subject: translate(lang, "security.reset_subject"),
+      body: translate(lang, "security.reset_body", { uid: user.uid }),
+    }).catch((err) => ctx.log.error({ err }, "two-factor reset notice failed"));
+  }
+  return { uid: user.uid };
 }
 
 export function registerSecurityRoutes(app: FastifyInstance, ctx: AppContext): void {

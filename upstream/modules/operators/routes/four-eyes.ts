@@ -24,6 +24,7 @@ import { Requests, type Executor, type NewRequest } from "../requests.js";
 import { describeSetting } from "../settings-registry.js";
 import { applySetting, approveDeposit, approveWithdrawal, bookAdjustment } from "./actions.js";
 import { INVALID } from "./shared.js";
+import { resetTwoFactorBySupport } from "../../identity/security-routes.js";
 import { chargeView, drawView, requestView } from "./views.js";
 
 /** The money catalogue's three parts, each with the schemas of its add and of its change. */
@@ -86,6 +87,15 @@ function executors(ctx: AppContext): Record<api.RequestKind, Executor> {
       const { id } = r.payload as { id: number };
       approveWithdrawal(ctx, by, id, r.id);
       return drawView(ctx, id);
+    },
+    "two_factor.reset": (r, by) => {
+      const { userId } = r.payload as { userId: number };
+      return resetTwoFactorBySupport(ctx, {
+        userId,
+        actor: by.actor,
+        requestId: r.id,
+        note: r.note,
+      });
     },
   };
 }

@@ -1,4 +1,7 @@
-/** User lookup (GET /admin/api/users): by uid, e-mail or mobile, or the newest; with their money. */
+/**
+ * User lookup (GET /admin/api/users): by uid, e-mail or mobile, or the newest; with their money.
+ * A user's two-factor reset (POST /admin/api/users/two_factor_reset), filed for a second operator.
+ */
 import type { FastifyInstance } from "fastify";
 import * as api from "@contract/api/admin";
 import type { AppContext } from "../../../platform/context.js";
@@ -6,7 +9,12 @@ import { route } from "../../../platform/http/route.js";
 import { wireTime } from "../../../platform/wire.js";
 import { MICRO } from "../../money/decimal.js";
 import { newestUsers, usersMatching, type UserListRow } from "../console-store.js";
-import { extras } from "./shared.js";
+import { extras, notFound } from "./shared.js";
+import { operatorOf } from "../../../platform/http/operator-guard.js";
+import { DomainError } from "../../../platform/errors.js";
+import { userIdByUid } from "../console-store.js";
+import { securityOf } from "../../identity/security-routes.js";
+import { pending, requestsOf } from "./four-eyes.js";
 
 /** How many users one lookup answers. */
 const USERS_SHOWN = 20;
@@ -37,6 +45,28 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void 
         ? usersMatching(ctx.db, { q, mobileDigits: q.replace(/\D/g, ""), limit: USERS_SHOWN })
         : newestUsers(ctx.db, { limit: USERS_SHOWN });
       return ctx.ok(req, rows.map(userView));
+    },
+    extras,
+  );
+
+  const requests = requestsOf(ctx);
+  route(
+    app,
+    api.resetTwoFactor,
+    async (req) => {
+      const op = operatorOf(req);
+      const userId = userIdByUid(ctx.db, { uid: req.body.uid });
+      if (userId === null) throw notFound();
+      // Refused now when there is nothing to reset, never filed for a second operator.
+      if (!securityOf(ctx).isOn(userId)) throw new DomainError("security.two_factor_off");
+      return pending(ctx, requests, req, op, {
+        kind: "two_factor.reset",
+        permission: "support",
+        target: `user:${userId}`,
+        payload: { userId },
+        summary: `two-factor reset of ${req.body.uid}`,
+        note: req.body.remark,
+      });
     },
     extras,
   );
