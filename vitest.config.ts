@@ -83,6 +83,9 @@ const POSTGRES_INTEGRATION_FAST = [
 ];
 /** The upstream integration tests that run on PostgreSQL in the full lane only. */
 const POSTGRES_INTEGRATION_FULL = [
+  "tests/integration/alerts.test.ts",
+  "tests/integration/notify.test.ts",
+  "tests/integration/security.test.ts",
   "tests/integration/operator-roles.test.ts",
   "tests/integration/accounts.test.ts",
   "tests/integration/company.test.ts",

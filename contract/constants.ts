@@ -24,12 +24,15 @@ export const TOPIC = {
   FOREX_CLOSED: "FOREX_CLOSED",
   /** The user's copies with their figures (copy trading), the latest replacing the previous. */
   COPY_TRADE: "COPY_TRADE",
+  /** The user's unread notifications, sent when one is written or they are read. */
+  NOTICE: "NOTICE",
 } as const;
 export const KLINE_TOPIC_PREFIX = "KLINE.";
 export const PRIVATE_TOPICS: readonly string[] = [
   TOPIC.FOREX_TRADE,
   TOPIC.FOREX_CLOSED,
   TOPIC.COPY_TRADE,
+  TOPIC.NOTICE,
 ];
 /** An instrument code as it may appear in a KLINE topic. */
 export const TOPIC_CODE_RE = /^[A-Za-z0-9_.-]{1,32}$/;

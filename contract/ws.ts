@@ -88,12 +88,17 @@ export const CopyTradePushSchema = z.object({
 });
 export type CopyTradePush = z.infer<typeof CopyTradePushSchema>;
 
+/** NOTICE: the account's unread notifications now (sent when one is written or they are read). */
+export const NoticePushSchema = z.object({ unread: z.number().int() });
+export type NoticePush = z.infer<typeof NoticePushSchema>;
+
 /** What each topic's pushes carry. */
 export const PUSH_DATA = {
   [TOPIC.DAY_MARKET]: z.array(DayMarketItemSchema).describe("the quotes that changed"),
   [TOPIC.FOREX_TRADE]: ForexTradePushSchema,
   [TOPIC.FOREX_CLOSED]: ForexClosedPushSchema,
   [TOPIC.COPY_TRADE]: CopyTradePushSchema,
+  [TOPIC.NOTICE]: NoticePushSchema,
   [`${KLINE_TOPIC_PREFIX}{code}`]: z.array(KlineItemSchema).describe("one forming candle a period"),
 } as const;
 

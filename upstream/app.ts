@@ -49,6 +49,9 @@ import { registerVerifyRoutes } from "./modules/verify/routes.js";
 import { registerCompanyRoutes } from "./modules/company/routes.js";
 import { registerContentRoutes } from "./modules/content/routes.js";
 import { registerFollowRoutes } from "./modules/follow/routes.js";
+import { registerNotifyRoutes } from "./modules/notify/routes.js";
+import { registerAlertRoutes } from "./modules/alerts/routes.js";
+import { PriceAlerts } from "./modules/alerts/service.js";
 import { registerCopyRoutes } from "./modules/copy/routes.js";
 import { CopyTrading } from "./modules/copy/service.js";
 import { CopyPusher } from "./modules/copy/pushes.js";
@@ -307,6 +310,18 @@ export async function buildUpstream(
   registerOperatorRoutes(app, ctx);
   registerVerifyRoutes(app, ctx);
   registerCompanyRoutes(app, ctx);
+  registerNotifyRoutes(app, ctx, { leader: !standby });
+  // Price alerts are armed on the leader, beside the feed it follows.
+  const alerts = standby
+    ? null
+    : new PriceAlerts({
+        db,
+        feed: ctx.feed,
+        run: (command) => ctx.sequencer.run(command),
+        log,
+      });
+  registerAlertRoutes(app, ctx, alerts);
+  alerts?.start();
 
   // The engine's events and figures reach the websocket as FOREX_CLOSED and FOREX_TRADE pushes.
   const pusher = standby ? null : new TradePusher(hub, ctx.engine, log);
@@ -384,6 +399,7 @@ export async function buildUpstream(
       strategies?.stop();
       pusher?.stop();
       copyPusher?.stop();
+      alerts?.stop();
       if (!standby) {
         ctx.copies.stop();
         ctx.engine.stop();

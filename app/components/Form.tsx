@@ -17,7 +17,7 @@ export function useMessage() {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyField = FieldMetadata<any, any, string[]>;
 
-type InputType = "text" | "password" | "email" | "tel" | "search" | "number" | "hidden";
+type InputType = "text" | "password" | "email" | "tel" | "search" | "number" | "hidden" | "date";
 
 /** A field's first error, translated (nothing when the field is valid). */
 function FieldError({ meta }: { meta: AnyField }) {

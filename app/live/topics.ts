@@ -12,6 +12,7 @@
  *   FOREX_TRADE    {ProfitsTotal, HazardRate, ...}   (private) the latest replaces
  *   FOREX_CLOSED   {ids: [...]}                      (private) events; ids accumulate until flushed
  *   COPY_TRADE     {copies: [...]}                   (private) the latest replaces
+ *   NOTICE         {unread}                          (private) the latest replaces
  * The topic names are the contract's (@contract/constants).
  */
 import { PRIVATE_TOPICS as CONTRACT_PRIVATE_TOPICS, TOPIC, klineCode } from "@contract/constants";
@@ -24,7 +25,8 @@ type TopicKind = "market" | "kline" | "trade" | "closed";
 
 export function topicKind(topic: string): TopicKind | null {
   if (topic === TOPIC.DAY_MARKET) return "market";
-  if (topic === TOPIC.FOREX_TRADE || topic === TOPIC.COPY_TRADE) return "trade";
+  if (topic === TOPIC.FOREX_TRADE || topic === TOPIC.COPY_TRADE || topic === TOPIC.NOTICE)
+    return "trade";
   if (topic === TOPIC.FOREX_CLOSED) return "closed";
   if (klineCode(topic) !== null) return "kline";
   return null;

@@ -137,6 +137,8 @@ const REAL_WALLET = [
   "/mine/email",
   "/mine/invite",
   "/mine/security",
+  "/mine/notifications",
+  "/mine/alerts",
 ];
 /** The operator console's pages (signed in as an operator). */
 const CONSOLE = [

@@ -15,6 +15,7 @@ import { testDialect } from "../support/test-store.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fs from "node:fs";
 import * as adminApi from "@contract/api/admin";
+import * as alertsApi from "@contract/api/alerts";
 import * as commonApi from "@contract/api/common";
 import * as companyApi from "@contract/api/company";
 import * as contentApi from "@contract/api/content";
@@ -24,6 +25,7 @@ import * as followApi from "@contract/api/follow";
 import * as financeApi from "@contract/api/finance";
 import * as identityApi from "@contract/api/identity";
 import * as marketApi from "@contract/api/market";
+import * as notifyApi from "@contract/api/notify";
 import * as profileApi from "@contract/api/profile";
 import * as securityApi from "@contract/api/security";
 import * as settingsApi from "@contract/api/settings";
@@ -39,6 +41,7 @@ import { byLane } from "../support/lane.js";
 /** Every module of contract/api/ (a test below holds this list complete). */
 const MODULES: Record<string, object> = {
   admin: adminApi,
+  alerts: alertsApi,
   common: commonApi,
   company: companyApi,
   content: contentApi,
@@ -48,6 +51,7 @@ const MODULES: Record<string, object> = {
   finance: financeApi,
   identity: identityApi,
   market: marketApi,
+  notify: notifyApi,
   profile: profileApi,
   security: securityApi,
   settings: settingsApi,

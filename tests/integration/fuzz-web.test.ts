@@ -102,6 +102,13 @@ const ROUTES: { path: string; signedIn: boolean; intents: string[]; fields: stri
     fields: ["code", "password", "id"],
   },
   { path: "/login/code", signedIn: false, intents: ["code", "restart"], fields: ["code"] },
+  { path: "/mine/notifications", signedIn: true, intents: ["read_all"], fields: [] },
+  {
+    path: "/mine/alerts",
+    signedIn: true,
+    intents: ["create", "delete"],
+    fields: ["forex_id", "condition", "target", "repeat", "cooldown_min", "until", "id"],
+  },
   {
     path: "/mine/withdraw",
     signedIn: true,
@@ -231,6 +238,8 @@ const REFUSED: Record<string, Record<string, string>> = {
   "/mine/email": { intent: "bind", email: "not an address" },
   "/mine/security": { intent: "enable", code: "12ab" },
   "/login/code": { intent: "code", code: "" },
+  "/mine/notifications": { intent: "nope" },
+  "/mine/alerts": { intent: "create", forex_id: "1", condition: "above", target: "abc" },
   "/mine/withdraw": { intent: "draw", draw_currency_id: "1", number: "abc" },
   "/mine/withdraw-way": { intent: "bind_address", draw_id: "x" },
   "/mine/coin-address-list": { intent: "delete", id: "abc" },

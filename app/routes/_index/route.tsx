@@ -3,12 +3,13 @@
  * code, price, change %, the day's sparkline (one shared SVG sprite) and the closed label. Prices and
  * changes move live (DAY_MARKET) when JavaScript runs.
  */
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { InstrumentList } from "~/components/InstrumentRow";
 import { PageHeader } from "~/components/PageHeader";
 import { Icon } from "~/components/Icon";
+import { UnreadBadge } from "~/components/UnreadBadge";
 import { useLive } from "~/live/useLive";
 import { liveQuotes, type LiveQuote } from "~/upstream/views";
 import { TOPIC } from "@contract/constants";
@@ -23,6 +24,7 @@ export const handle = { i18n: ["common"] };
 
 export default function Home() {
   const { categories, category, rows, sparkHref, lang } = useLoaderData<typeof loader>();
+  const signedIn = useRouteLoaderData<{ signedIn?: boolean }>("root")?.signedIn === true;
   const { t } = useTranslation("common");
   const [live, setLive] = useState<Record<string, LiveQuote>>({});
 
@@ -54,6 +56,7 @@ export default function Home() {
             </Link>
             <Link to="/user" className="iconbtn" aria-label={t("home.account")}>
               <Icon name="user" />
+              {signedIn ? <UnreadBadge initial={0} /> : null}
             </Link>
           </>
         }

@@ -6,7 +6,7 @@
  * Action intents: submit (place an order; a visitor is sent to /login?from=/trade?code=...; the
  * `step` buttons re-render the form with new lots without JavaScript) and close (close a position).
  */
-import { useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { useCallback, useEffect, useState } from "react";
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
@@ -156,6 +156,15 @@ export default function TradeScreen() {
           </span>
           {!marketOpen ? <span className="badge badge-closed">{t("closed")}</span> : null}
         </div>
+        {d.signedIn ? (
+          <Link
+            to={`/mine/alerts?code=${encodeURIComponent(inst.code)}`}
+            className="btn btn-small trade-alert"
+            data-testid="set-alert"
+          >
+            {t("set_alert")}
+          </Link>
+        ) : null}
       </header>
       <dl className="trade-stats" data-testid="trade-stats">
         <div>

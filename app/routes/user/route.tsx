@@ -8,6 +8,7 @@ import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
 import { formatMoney } from "~/utils/format";
 import { PageHeader } from "~/components/PageHeader";
+import { UnreadBadge } from "~/components/UnreadBadge";
 import { Icon } from "~/components/Icon";
 import { FormErrors, refusalMessages } from "~/components/Form";
 import type { action, loader } from "./user.server";
@@ -93,6 +94,7 @@ export default function User() {
             <li key={e.key}>
               <Link to={e.to} className="menu-item">
                 <span>{t(`user.entry.${e.key}`)}</span>
+                {e.key === "notifications" ? <UnreadBadge initial={d.unread} /> : null}
                 <Icon name="chevron" size={18} className="flip-rtl" />
               </Link>
             </li>

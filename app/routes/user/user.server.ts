@@ -5,6 +5,7 @@ import {
   type ActionFunctionArgs,
   type LoaderFunctionArgs,
 } from "@remix-run/node";
+import { noticeList } from "~/upstream/notify.server";
 import { callerFor, failureToast } from "~/upstream/client.server";
 import { getBalance, userInfo } from "~/upstream/account.server";
 import { resetForexDemoAccount } from "~/upstream/trading.server";
@@ -31,6 +32,8 @@ const hideBalanceCookie = () =>
 
 /** The user centre's entries (product-spec.md section 2), shown only when their route exists. */
 const ENTRIES: { key: string; to: string; icon: IconName; real?: boolean }[] = [
+  { key: "notifications", to: "/mine/notifications", icon: "chevron" },
+  { key: "alerts", to: "/mine/alerts", icon: "chevron" },
   { key: "charge", to: "/mine/charge", icon: "chevron", real: true },
   { key: "withdraw", to: "/mine/withdraw", icon: "chevron", real: true },
   { key: "wallet", to: "/mine/wallet", icon: "chevron", real: true },
@@ -50,7 +53,12 @@ const ENTRIES: { key: string; to: string; icon: IconName; real?: boolean }[] = [
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user } = await requireSignedIn(request);
   const caller = await callerFor(request);
-  const [info, balance] = await Promise.all([userInfo(caller), getBalance(caller)]);
+  const notices = hasRoute(context, "/mine/notifications");
+  const [info, balance, unread] = await Promise.all([
+    userInfo(caller),
+    getBalance(caller),
+    notices ? noticeList(caller, 1) : null,
+  ]);
   const hide = (await hideBalanceCookie().parse(request.headers.get("Cookie"))) === "1";
   const u = info.ok ? info.data : user;
   return {
@@ -69,6 +77,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       icon,
     })),
     toast: failureToast(info, balance),
+    unread: unread?.ok ? unread.data.unread : 0,
   };
 }
 

@@ -55,6 +55,7 @@ import {
 } from "./security-store.js";
 import { revokeTokensExcept } from "./store.js";
 import { describeUserAgent } from "./user-agent.js";
+import { notify } from "../notify/notices.js";
 
 /** Seconds a TOTP code is accepted around its step (one step either side, for clocks that drift). */
 const CODE_TOLERANCE_S = 30;
@@ -250,14 +251,16 @@ export class AccountSecurity {
     const key = device ? `id:${device}` : `ua:${origin.userAgent ?? ""}`;
     const isNew = rememberDevice(this.db, { userId: user.id, deviceHash: sha256(key), at: now });
     // The account's first device is where it started, not news.
-    if (isNew && deviceCount(this.db, user.id) > 1)
-      this.deps.announceNewDevice({
-        user,
+    if (isNew && deviceCount(this.db, user.id) > 1) {
+      const device = describeUserAgent(origin.userAgent);
+      notify(this.db, {
+        userId: user.id,
+        kind: "new_device",
+        params: { device: device || "?", ip: origin.ip || "?" },
         at: now,
-        device: describeUserAgent(origin.userAgent),
-        ip: origin.ip ?? "",
-        lang,
       });
+      this.deps.announceNewDevice({ user, at: now, device, ip: origin.ip ?? "", lang });
+    }
     return token;
   }
 

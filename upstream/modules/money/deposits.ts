@@ -8,6 +8,7 @@
  * ledger row of kind deposit (ref "charge:ID") for the amount actually received, which the operator
  * may give when it differs from the declared one.
  */
+import { notify } from "../notify/notices.js";
 import assert from "node:assert/strict";
 import { CHANNEL_TYPE, CHARGE_STATUS } from "@contract/enums";
 import type { DB } from "../../platform/db.js";
@@ -181,6 +182,11 @@ export class Deposits {
         ref: `charge:${id}`,
         memo: c.type === CHANNEL_TYPE.COIN ? `${c.currencyCode} deposit` : "bank wire",
       });
+      notify(this.db, {
+        userId: c.userId,
+        kind: "deposit_credited",
+        params: { id, amount: usd(credited) },
+      });
       return this.get(id)!;
     });
   }
@@ -196,8 +202,13 @@ export class Deposits {
   private refuse(id: number, to: number, by: string, remark: string): ChargeRecord {
     if (!remark.trim()) throw new DomainError("remark_required");
     const tx = this.db.transaction(() => {
-      this.open(id);
+      const c = this.open(id);
       this.close(id, to, by, remark.trim(), null);
+      notify(this.db, {
+        userId: c.userId,
+        kind: "deposit_rejected",
+        params: { id, amount: usd(c.amountMicro), remark: remark.trim() },
+      });
       return this.get(id)!;
     });
     return tx();

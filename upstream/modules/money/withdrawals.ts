@@ -14,6 +14,7 @@
  * Invariant (checked by ledger:check): a user's lock_balance equals the sum of the amounts of their
  * withdrawals under review.
  */
+import { notify } from "../notify/notices.js";
 import assert from "node:assert/strict";
 import { WITHDRAW_STATUS } from "@contract/enums";
 import { withdrawFee } from "@contract/formulas";
@@ -254,6 +255,13 @@ export class Withdrawals {
       const hold = { userId: draw.userId, amountMicro: draw.amountMicro, ref: `draw:${id}`, at };
       if (to === WITHDRAW_STATUS.PAID) this.money.payOut(hold);
       else this.money.unhold({ ...hold, memo: o.remark });
+      // The user's own cancel needs no notice; an operator's decision does.
+      if (o.by !== null && to !== WITHDRAW_STATUS.CANCELLED)
+        notify(this.d.db, {
+          userId: draw.userId,
+          kind: to === WITHDRAW_STATUS.PAID ? "withdrawal_paid" : "withdrawal_rejected",
+          params: { id, amount: usd(draw.amountMicro), remark: o.remark ?? "" },
+        });
       return this.get(id)!;
     });
   }

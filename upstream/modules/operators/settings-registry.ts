@@ -79,6 +79,7 @@ export const SETTINGS: Record<string, { check: Check; limit?: string; fourEyes?:
   "upload.max_megapixels": { check: intIn(1, 40) },
   "copy.min_usd": { check: positiveDecimal(2) },
   "copy.max_per_user": { check: intIn(1, 1000) },
+  "alerts.max_active": { check: intIn(1, 1000) },
   "deposit.min_usd": {
     fourEyes: true,
     check: (v, db) =>

@@ -7,6 +7,7 @@
  * waiting or approved no other can be made (a partial unique index holds this in the store too).
  * The SQL is in store.ts.
  */
+import { notify } from "../notify/notices.js";
 import { REVIEW_STATUS } from "@contract/enums";
 import { REAL_NAME_REQUEST } from "@contract/api/verify";
 import type { DB } from "../../platform/db.js";
@@ -132,6 +133,11 @@ export class RealNames {
       });
       if (changed !== 1)
         throw new Error(`real-name request ${id} changed under its own transaction`);
+      notify(this.db, {
+        userId: cur.userId,
+        kind: to === REAL_NAME_REQUEST.APPROVED ? "verification_approved" : "verification_rejected",
+        params: { remark: remark ?? "" },
+      });
       return this.get(id)!;
     });
     return tx();
