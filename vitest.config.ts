@@ -85,6 +85,7 @@ const POSTGRES_INTEGRATION_FAST = [
 const POSTGRES_INTEGRATION_FULL = [
   "tests/integration/alerts.test.ts",
   "tests/integration/notify.test.ts",
+  "tests/integration/push.test.ts",
   "tests/integration/security.test.ts",
   "tests/integration/operator-roles.test.ts",
   "tests/integration/accounts.test.ts",

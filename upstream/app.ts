@@ -11,6 +11,7 @@
  *   and its websocket clients, and sends every command and every read of the engine's memory on
  *   to the leader (platform/cluster/forward.ts). It builds no engine: `ctx.engine` refuses.
  */
+import fs from "node:fs";
 import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
 import formbody from "@fastify/formbody";
 import pino from "pino";
@@ -52,6 +53,8 @@ import { registerFollowRoutes } from "./modules/follow/routes.js";
 import { registerNotifyRoutes } from "./modules/notify/routes.js";
 import { registerAlertRoutes } from "./modules/alerts/routes.js";
 import { PriceAlerts } from "./modules/alerts/service.js";
+import { NoticeSender } from "./modules/notify/delivery.js";
+import { sealingKeyOf } from "./modules/identity/security-routes.js";
 import { registerCopyRoutes } from "./modules/copy/routes.js";
 import { CopyTrading } from "./modules/copy/service.js";
 import { CopyPusher } from "./modules/copy/pushes.js";
@@ -88,6 +91,8 @@ export interface Upstream {
   close(): Promise<void>;
   /** The ranking's strategy traders' runner, when they trade (see config.strategies). */
   strategies: StrategyRunner | null;
+  /** The sender of notifications beyond the app (the leader's; null on a standby). */
+  noticeSender: NoticeSender | null;
 }
 
 /** This node's part among the upstream nodes (cluster.ts); one node alone is the leader. */
@@ -322,6 +327,19 @@ export async function buildUpstream(
       });
   registerAlertRoutes(app, ctx, alerts);
   alerts?.start();
+  // Notifications beyond the app (Web Push, e-mail) are sent by the leader.
+  const noticeSender = standby
+    ? null
+    : new NoticeSender({
+        db,
+        mail: ctx,
+        sealingKey: () => sealingKeyOf(ctx),
+        subject:
+          config.webUrl ?? `mailto:${/<([^>]+)>/.exec(config.mailFrom)?.[1] ?? config.mailFrom}`,
+        log,
+        pushCa: config.pushCaFile ? fs.readFileSync(config.pushCaFile, "utf8") : null,
+      });
+  noticeSender?.start();
 
   // The engine's events and figures reach the websocket as FOREX_CLOSED and FOREX_TRADE pushes.
   const pusher = standby ? null : new TradePusher(hub, ctx.engine, log);
@@ -378,6 +396,7 @@ export async function buildUpstream(
     app,
     ctx,
     strategies,
+    noticeSender,
     async listen() {
       if (!standby) {
         sweepUploads();
@@ -400,6 +419,7 @@ export async function buildUpstream(
       pusher?.stop();
       copyPusher?.stop();
       alerts?.stop();
+      await noticeSender?.stop();
       if (!standby) {
         ctx.copies.stop();
         ctx.engine.stop();

@@ -138,6 +138,7 @@ const REAL_WALLET = [
   "/mine/invite",
   "/mine/security",
   "/mine/notifications",
+  "/mine/notifications/settings",
   "/mine/alerts",
 ];
 /** The operator console's pages (signed in as an operator). */

@@ -66,3 +66,32 @@ test("a price alert set from the trade screen fires, is listed as a notification
   );
   await expect(page.getByTestId("alert")).toHaveCount(0);
 });
+
+test("notification settings: a kind's push turned off and its e-mail on are kept", async ({
+  page,
+}, info) => {
+  await newSignedInUser(page, info);
+  await page.goto("/mine/notifications");
+  await page.getByTestId("notice-settings").click();
+  await expect(page).toHaveURL(/\/mine\/notifications\/settings$/);
+  const row = page.locator('[data-testid="channel-row"][data-kind="deposit_credited"]');
+  const push = row.getByLabel(
+    `${EN("notify:kind_deposit_credited")}: ${EN("notify:channel_push")}`,
+  );
+  const email = row.getByLabel(
+    `${EN("notify:kind_deposit_credited")}: ${EN("notify:channel_email")}`,
+  );
+  await expect(push).toBeChecked();
+  await expect(email).not.toBeChecked();
+  await push.uncheck();
+  await email.check();
+  await page.getByRole("button", { name: EN("notify:save") }).click();
+  await expect(page.locator('[data-toast="success"]')).toContainText(
+    upstream("en", "notify", "notify.settings_saved"),
+  );
+  await page.reload();
+  await expect(push).not.toBeChecked();
+  await expect(email).toBeChecked();
+  // Turning a device on is the page's script's: without it the page says so.
+  if (!jsOn(info)) await expect(page.getByText(EN("notify:device_needs_js"))).toBeVisible();
+});

@@ -104,6 +104,12 @@ const ROUTES: { path: string; signedIn: boolean; intents: string[]; fields: stri
   { path: "/login/code", signedIn: false, intents: ["code", "restart"], fields: ["code"] },
   { path: "/mine/notifications", signedIn: true, intents: ["read_all"], fields: [] },
   {
+    path: "/mine/notifications/settings",
+    signedIn: true,
+    intents: ["save", "push_subscribe", "push_unsubscribe"],
+    fields: ["endpoint", "p256dh", "auth", "email_take_profit", "push_take_profit"],
+  },
+  {
     path: "/mine/alerts",
     signedIn: true,
     intents: ["create", "delete"],
@@ -239,6 +245,7 @@ const REFUSED: Record<string, Record<string, string>> = {
   "/mine/security": { intent: "enable", code: "12ab" },
   "/login/code": { intent: "code", code: "" },
   "/mine/notifications": { intent: "nope" },
+  "/mine/notifications/settings": { intent: "push_subscribe", endpoint: "not a url" },
   "/mine/alerts": { intent: "create", forex_id: "1", condition: "above", target: "abc" },
   "/mine/withdraw": { intent: "draw", draw_currency_id: "1", number: "abc" },
   "/mine/withdraw-way": { intent: "bind_address", draw_id: "x" },

@@ -31,6 +31,11 @@ export interface UpstreamConfig {
    * (a new device's sign-in to the session list). null: notices name the page instead.
    */
   webUrl: string | null;
+  /**
+   * PUSH_CA_FILE: PEM certificates trusted, besides the system's, for Web Push endpoints (a push
+   * relay inside the broker's network with its own CA). null: the system's only.
+   */
+  pushCaFile: string | null;
   /** The SMS gateway's webhook: each text is POSTed there as JSON { to, text }; null: none. */
   smsWebhookUrl: string | null;
   /** Sent to the SMS webhook as "Authorization: Bearer <token>" when set. */
@@ -203,6 +208,7 @@ const EnvSchema = z.object({
   ),
   MAIL_FROM: text(),
   WEB_URL: z.preprocess(unset, z.string().url().optional()),
+  PUSH_CA_FILE: text(),
   SMS_WEBHOOK_URL: z.preprocess(
     unset,
     z
@@ -336,6 +342,7 @@ export function loadConfig(
     smtpUrl,
     mailFrom: e.MAIL_FROM ?? "Tradepost <no-reply@tradepost.invalid>",
     webUrl: e.WEB_URL ? e.WEB_URL.replace(/\/+$/, "") : null,
+    pushCaFile: e.PUSH_CA_FILE ?? null,
     smsWebhookUrl: e.SMS_WEBHOOK_URL ?? null,
     smsWebhookToken: e.SMS_WEBHOOK_TOKEN ?? null,
     // The outbox serves codes to anyone who can reach the upstream: on by default only in

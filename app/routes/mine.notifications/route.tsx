@@ -3,7 +3,7 @@
  * ones marked; "mark all read" is a plain form. With JavaScript, a new notice (the NOTICE push's
  * unread count moving) loads the list again.
  */
-import { Form, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useCallback } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
@@ -42,7 +42,19 @@ export default function Notifications() {
   useLive(TOPICS, onPush);
   return (
     <div className="account notices">
-      <PageHeader title={t("title")} back="/user" />
+      <PageHeader
+        title={t("title")}
+        back="/user"
+        actions={
+          <Link
+            to="/mine/notifications/settings"
+            className="btn btn-small"
+            data-testid="notice-settings"
+          >
+            {t("settings_link")}
+          </Link>
+        }
+      />
       {d.notice ? (
         <p className="card notice" role="status">
           {d.notice}

@@ -11,6 +11,33 @@ import { translate, type Lang } from "../../platform/i18n.js";
 import { afterCommit } from "../../platform/store/sequencer.js";
 import { wireTime } from "../../platform/wire.js";
 import { insertNotice, type NoticeRow } from "./store.js";
+import { enqueueDelivery, prefOf, subscriptionsOf } from "./delivery-store.js";
+
+/** The channels beyond the app of a kind with no choice stored: Web Push on, e-mail off. */
+export const DEFAULT_CHANNELS = { email: 0, push: 1 } as const;
+/** Kinds whose e-mail is sent by their own module (a new device's sign-in): never queued twice. */
+const MAILED_ELSEWHERE: readonly NoticeKind[] = ["new_device"];
+
+/**
+ * Queues a notice's deliveries beyond the app, in the notice's transaction: one per Web Push
+ * subscription of the account and, when chosen, one e-mail (the sender, delivery.ts, takes them).
+ */
+function enqueueDeliveries(
+  db: DB,
+  n: { noticeId: number; userId: number; kind: NoticeKind; at: number },
+): void {
+  const pref = prefOf(db, n.userId, n.kind) ?? DEFAULT_CHANNELS;
+  if (pref.push)
+    for (const s of subscriptionsOf(db, n.userId))
+      enqueueDelivery(db, {
+        noticeId: n.noticeId,
+        channel: "push",
+        subscriptionId: s.id,
+        at: n.at,
+      });
+  if (pref.email && !MAILED_ELSEWHERE.includes(n.kind))
+    enqueueDelivery(db, { noticeId: n.noticeId, channel: "email", subscriptionId: null, at: n.at });
+}
 
 /** A notice's figures, as its text shows them. */
 export type NoticeParams = Record<string, string | number>;
@@ -22,12 +49,14 @@ export function notify(
   db: DB,
   n: { userId: number; kind: NoticeKind; params?: NoticeParams; at?: number },
 ): void {
-  insertNotice(db, {
+  const at = n.at ?? Date.now();
+  const noticeId = insertNotice(db, {
     userId: n.userId,
     kind: n.kind,
     params: JSON.stringify(n.params ?? {}),
-    at: n.at ?? Date.now(),
+    at,
   });
+  enqueueDeliveries(db, { noticeId, userId: n.userId, kind: n.kind, at });
   announce(db, n.userId);
 }
 

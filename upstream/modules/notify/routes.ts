@@ -15,7 +15,18 @@ import type { AppContext } from "../../platform/context.js";
 import { requireUser } from "../../platform/http/auth.js";
 import { route } from "../../platform/http/route.js";
 import { accountRoleOf } from "../operators/console-store.js";
-import { announce, noticeView, notify, onNotice } from "./notices.js";
+import { announce, DEFAULT_CHANNELS, noticeView, notify, onNotice } from "./notices.js";
+import type { NoticeSettings } from "@contract/api/notify";
+import { originOf, sealingKeyOf } from "../identity/security-routes.js";
+import { userById } from "../identity/store.js";
+import { vapidKeys } from "./delivery.js";
+import {
+  prefsOf,
+  removeSubscription,
+  saveSubscription,
+  setPref,
+  subscriptionsOf,
+} from "./delivery-store.js";
 import {
   markNoticesRead,
   noticePage,
@@ -62,9 +73,66 @@ export function registerNotifyRoutes(
     return ctx.ok(req, { unread: 0 });
   });
 
+  route(app, api.noticeSettings, async (req) => {
+    const me = requireUser(db, req);
+    return ctx.ok(req, settingsOf(ctx, me.id));
+  });
+
+  route(app, api.noticeSettingsSave, async (req) => {
+    const me = requireUser(db, req);
+    const body = req.body as Record<string, boolean | undefined>;
+    db.transaction(() => {
+      for (const kind of api.NOTICE_KINDS)
+        setPref(db, {
+          userId: me.id,
+          kind,
+          email: body[`email_${kind}`] ? 1 : 0,
+          push: body[`push_${kind}`] ? 1 : 0,
+        });
+    })();
+    return ctx.ok(req, settingsOf(ctx, me.id), "notify.settings_saved");
+  });
+
+  route(app, api.pushKey, async (req) =>
+    ctx.ok(req, { public_key: vapidKeys(db, sealingKeyOf(ctx)).publicKey }),
+  );
+
+  route(app, api.pushSubscribe, async (req) => {
+    const me = requireUser(db, req);
+    saveSubscription(db, {
+      userId: me.id,
+      endpoint: req.body.endpoint,
+      p256dh: req.body.p256dh,
+      auth: req.body.auth,
+      lang: req.lang,
+      userAgent: originOf(req).userAgent,
+      at: Date.now(),
+    });
+    return ctx.ok(req, null, "notify.push_on");
+  });
+
+  route(app, api.pushUnsubscribe, async (req) => {
+    const me = requireUser(db, req);
+    removeSubscription(db, { endpoint: req.body.endpoint, userId: me.id });
+    return ctx.ok(req, null, "notify.push_off");
+  });
+
   // Only the leader runs the engine; every node pushes the unread counts its own writes change.
   if (o.leader) registerEngineNotices(ctx);
   registerNoticePush(ctx);
+}
+
+/** Every kind's channels (the defaults where nothing was chosen), and what they can reach. */
+function settingsOf(ctx: AppContext, userId: number): NoticeSettings {
+  const chosen = new Map(prefsOf(ctx.db, userId).map((p) => [p.kind, p]));
+  return {
+    kinds: api.NOTICE_KINDS.map((kind) => {
+      const p = chosen.get(kind) ?? DEFAULT_CHANNELS;
+      return { kind, email: p.email === 1, push: p.push === 1 };
+    }),
+    push_devices: subscriptionsOf(ctx.db, userId).length,
+    has_email: Boolean(userById(ctx.db, userId)?.email),
+  };
 }
 
 /** A person's own account (a copy's account and a strategy trader's have nobody to tell). */

@@ -37,11 +37,12 @@ function stmts(db: DB): ReturnType<typeof prepare> {
   return s;
 }
 
+/** Writes a notice; its id. */
 export function insertNotice(
   db: DB,
   n: { userId: number; kind: string; params: string; at: number },
-): void {
-  stmts(db).insert.run(n);
+): number {
+  return Number(stmts(db).insert.run(n).lastInsertRowid);
 }
 
 export function noticePage(
@@ -65,5 +66,6 @@ export function markNoticesRead(db: DB, q: { userId: number; at: number }): void
 
 /** A user's unread count as committed, read without holding the event loop. */
 export async function unreadNoticesLater(db: DB, userId: number): Promise<number> {
-  return Number(((await getLater(db, UNREAD, userId)) as { n: number }).n);
+  const r = (await getLater(db, UNREAD, userId)) as { n: number } | undefined;
+  return Number(r?.n ?? 0);
 }
