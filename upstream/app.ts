@@ -50,7 +50,8 @@ import { registerVerifyRoutes } from "./modules/verify/routes.js";
 import { registerCompanyRoutes } from "./modules/company/routes.js";
 import { registerContentRoutes } from "./modules/content/routes.js";
 import { registerFollowRoutes } from "./modules/follow/routes.js";
-import { registerNotifyRoutes } from "./modules/notify/routes.js";
+import { isPerson, registerNotifyRoutes } from "./modules/notify/routes.js";
+import { MarginCallWatch } from "./modules/notify/margin-calls.js";
 import { registerAlertRoutes } from "./modules/alerts/routes.js";
 import { PriceAlerts } from "./modules/alerts/service.js";
 import { NoticeSender } from "./modules/notify/delivery.js";
@@ -340,6 +341,17 @@ export async function buildUpstream(
         pushCa: config.pushCaFile ? fs.readFileSync(config.pushCaFile, "utf8") : null,
       });
   noticeSender?.start();
+  // Margin calls are noticed on the leader, from the engine's figures.
+  const marginCalls = standby
+    ? null
+    : new MarginCallWatch({
+        db,
+        engine: ctx.engine,
+        run: (command) => ctx.sequencer.run(command),
+        isPerson: (userId) => isPerson(ctx, userId),
+        log,
+      });
+  marginCalls?.start();
 
   // The engine's events and figures reach the websocket as FOREX_CLOSED and FOREX_TRADE pushes.
   const pusher = standby ? null : new TradePusher(hub, ctx.engine, log);
@@ -420,6 +432,7 @@ export async function buildUpstream(
       copyPusher?.stop();
       alerts?.stop();
       await noticeSender?.stop();
+      marginCalls?.stop();
       if (!standby) {
         ctx.copies.stop();
         ctx.engine.stop();

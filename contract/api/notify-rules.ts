@@ -6,6 +6,7 @@ export const NOTICE_KINDS = [
   "price_alert",
   "take_profit",
   "stop_loss",
+  "margin_call",
   "stop_out",
   "pending_filled",
   "pending_cancelled",
@@ -15,6 +16,7 @@ export const NOTICE_KINDS = [
   "withdrawal_rejected",
   "verification_approved",
   "verification_rejected",
+  "copy_stopped",
   "new_device",
 ] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];

@@ -349,6 +349,10 @@ describe("a copy", () => {
     const after = await detail(u.token, r.data.id);
     expect(after).toMatchObject({ status: "stopped", stop_reason: "stop_loss", open_positions: 0 });
     expect(after.closed[0].CloseReason).toBe("copy_stop_loss");
+    // Its owner is told, once.
+    const told = await s.get("/api/user/notices?page=1", { token: u.token });
+    expect(told.data.data.map((n: { kind: string }) => n.kind)).toEqual(["copy_stopped"]);
+    expect(told.data.data[0].body).toContain("5 %");
     await s.tick("EURUSD", start * 0.997);
     await s.tick("EURUSD", start);
     expect(ledgerKinds(u.id).map((x) => x.kind)).toEqual(["copy_in", "copy_out"]);

@@ -159,6 +159,31 @@ describe("account notifications", () => {
     ws.close();
   });
 
+  it("a margin level falling to the margin-call level is told (once: tests/unit/margin-calls)", async () => {
+    await s.setting("demo.initial_balance", "1000");
+    const token = await demoUser();
+    await s.tick("EURUSD", 1.1);
+    // 0.5 lots at 1:100: 550 USD of margin against about 1,000 USD: a level near 180 %.
+    const o = await s.post(
+      "/v1/api/forex/submit",
+      { type: 1, cont: "0.5", forex_id: EUR(), status: 1, multiple: 100 },
+      { token },
+    );
+    expect(o.code, o.msg).toBe(1);
+    const kinds = async () => (await notices(token)).data.map((n: any) => n.kind);
+    // 95 pips down: about 525 USD of equity, a level of about 95 % (margin call 100 %, stop-out 50 %).
+    await s.tick("EURUSD", 1.0905);
+    await expect.poll(kinds, { timeout: 10_000 }).toEqual(["margin_call"]);
+    const [call] = (await notices(token)).data;
+    expect(call.title).toBe("Margin call");
+    expect(call.body).toMatch(
+      /^Your margin level is 9\d\.\d+ %, at or below the margin-call level of 100 %\./,
+    );
+    await s.post("/v1/api/forex/close", { id: o.data.Id }, { token });
+    await s.tick("EURUSD", 1.1);
+    await s.setting("demo.initial_balance", "10000");
+  });
+
   it("pages newest first and keeps each account's notices to itself", async () => {
     const a = await realUser();
     const b = await realUser();

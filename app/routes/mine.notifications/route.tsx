@@ -11,6 +11,7 @@ import type { LinksFunction } from "@remix-run/node";
 import { TOPIC } from "@contract/constants";
 import type { NoticePush } from "@contract/ws";
 import { FormErrors, refusalMessages } from "~/components/Form";
+import { Icon } from "~/components/Icon";
 import { PageHeader } from "~/components/PageHeader";
 import { Pager } from "~/components/Pager";
 import { useLive } from "~/live/useLive";
@@ -48,10 +49,11 @@ export default function Notifications() {
         actions={
           <Link
             to="/mine/notifications/settings"
-            className="btn btn-small"
+            className="iconbtn"
+            aria-label={t("settings_link")}
             data-testid="notice-settings"
           >
-            {t("settings_link")}
+            <Icon name="settings" />
           </Link>
         }
       />

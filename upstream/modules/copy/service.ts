@@ -31,6 +31,7 @@ import {
   type CopyMode,
   type CopyStopReason,
 } from "@contract/api/copy";
+import { notify } from "../notify/notices.js";
 import { ORDER_MODE, ORDER_STATUS, ORDER_TYPE } from "@contract/enums";
 import type { DB } from "../../platform/db.js";
 import { DomainError, CODE_NOT_FOUND } from "../../platform/errors.js";
@@ -625,6 +626,14 @@ export class CopyTrading {
         const balance = this.engine.accountValues(c.account_id).balanceMicro;
         if (balance > 0) this.move(c.account_id, c.user_id, balance, "copy_out", c.id, now);
         markCopyStopped(this.db, { id: c.id, reason, remark, now });
+        // Its owner is told when the copy stop-loss ended it (they stop their own copies).
+        if (reason === "stop_loss")
+          notify(this.db, {
+            userId: c.user_id,
+            kind: "copy_stopped",
+            params: { name: this.providerName(c.provider_id), pct: c.stop_loss_pct },
+            at: now,
+          });
         inTx?.(copyById(this.db, c.id)!);
       });
     } catch (err) {

@@ -136,7 +136,7 @@ function settingsOf(ctx: AppContext, userId: number): NoticeSettings {
 }
 
 /** A person's own account (a copy's account and a strategy trader's have nobody to tell). */
-const isPerson = (ctx: AppContext, userId: number) => accountRoleOf(ctx.db, userId) === null;
+export const isPerson = (ctx: AppContext, userId: number) => accountRoleOf(ctx.db, userId) === null;
 
 /** The engine's outcomes a person is told of, written inside the batch that booked them. */
 function registerEngineNotices(ctx: AppContext): void {

@@ -40,7 +40,8 @@ import { floatBandMicro } from "./book.js";
 import type { DB } from "../../platform/db.js";
 import type { PriceFeed, Quote } from "../market/feed.js";
 import { moneyOf, type MoneyService } from "../money/service.js";
-import { round6, type Dec } from "../money/decimal.js";
+import { MICRO, round6, type Dec } from "../money/decimal.js";
+import { marginLevelPct } from "./risk.js";
 import * as commands from "./commands.js";
 import type { CloseItem, Closed } from "./commands.js";
 import { EngineCore, type Logger } from "./core.js";
@@ -400,6 +401,22 @@ export class Engine {
   /** Whether the order is an open position or a pending order (memory only, no store read). */
   isLive(id: number): boolean {
     return this.core.held.orders.has(id);
+  }
+
+  /**
+   * Calls `fn` with each account that holds margin and its margin level (percent) from the hot
+   * path's float figures (display and notices only; bookings decide on exact figures).
+   */
+  marginLevels(fn: (userId: number, levelPct: number) => void): void {
+    const { list, float } = this.core.held.accts;
+    for (const a of list) {
+      if (a.usedMarginMicro <= 0) continue;
+      const level = marginLevelPct(
+        a.balanceMicro / MICRO + float[a.idx],
+        a.usedMarginMicro / MICRO,
+      );
+      if (level !== null) fn(a.userId, level);
+    }
   }
 
   /** An open position or pending order held in memory, at the current price; null when not live. */
