@@ -58,6 +58,10 @@ export const CLOSE_REASONS = [
   "copy_stopped",
   /** Copy trading: the copy's stop-loss fired. */
   "copy_stop_loss",
+  /** The position's trailing stop was reached. */
+  "trailing_stop",
+  /** A pending order reached its expiry unfilled. */
+  "expired",
 ] as const;
 export type CloseReason = (typeof CLOSE_REASONS)[number];
 

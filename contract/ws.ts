@@ -62,7 +62,13 @@ export const ForexTradePushSchema = z.object({
   CanUse: z.number(),
   MarginCall: z.boolean(),
   TransOrder: z.array(
-    z.object({ Id: z.number().int(), UpdatePrice: z.number(), FactProfits: z.number() }),
+    z.object({
+      Id: z.number().int(),
+      UpdatePrice: z.number(),
+      FactProfits: z.number(),
+      /** The stop loss now (a trailing stop moves it); 0 = not set. Optional: not every back end sends it. */
+      TargetLossPrice: z.number().optional(),
+    }),
   ),
 });
 export type ForexTradePush = z.infer<typeof ForexTradePushSchema>;

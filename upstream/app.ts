@@ -52,6 +52,7 @@ import { registerContentRoutes } from "./modules/content/routes.js";
 import { registerFollowRoutes } from "./modules/follow/routes.js";
 import { isPerson, registerNotifyRoutes } from "./modules/notify/routes.js";
 import { MarginCallWatch } from "./modules/notify/margin-calls.js";
+import { ExpirySweep } from "./modules/trading/expiry-sweep.js";
 import { registerAlertRoutes } from "./modules/alerts/routes.js";
 import { PriceAlerts } from "./modules/alerts/service.js";
 import { NoticeSender } from "./modules/notify/delivery.js";
@@ -352,6 +353,15 @@ export async function buildUpstream(
         log,
       });
   marginCalls?.start();
+  // Pending orders' expiries are swept on the leader, which holds them.
+  const expiries = standby
+    ? null
+    : new ExpirySweep({
+        engine: ctx.engine,
+        run: (command) => ctx.sequencer.run(command),
+        log,
+      });
+  expiries?.start();
 
   // The engine's events and figures reach the websocket as FOREX_CLOSED and FOREX_TRADE pushes.
   const pusher = standby ? null : new TradePusher(hub, ctx.engine, log);
@@ -433,6 +443,7 @@ export async function buildUpstream(
       alerts?.stop();
       await noticeSender?.stop();
       marginCalls?.stop();
+      expiries?.stop();
       if (!standby) {
         ctx.copies.stop();
         ctx.engine.stop();

@@ -66,6 +66,22 @@ export function copyLots(
   return (step.gt(0) ? steps.mul(step) : steps).toFixed();
 }
 
+/**
+ * A copy's share of a provider's partial close: the copy closes the same fraction of its own
+ * position, `copy lots × closed / provider's lots before`, rounded down to the lot step (a copy
+ * never closes more than the provider's fraction); "0" when that is less than one step. The caller
+ * closes all of it instead when what would stay open is under the minimum lots.
+ */
+export function copyPartLots(
+  a: { copyLots: string; closedLots: string; providerLotsBefore: string },
+  lotStep: string,
+): string {
+  const step = new Dec(lotStep);
+  const lots = new Dec(a.copyLots).mul(a.closedLots).div(a.providerLotsBefore);
+  const steps = step.gt(0) ? lots.div(step).floor() : lots;
+  return (step.gt(0) ? steps.mul(step) : steps).toFixed();
+}
+
 /** The least a provider may ask copiers to start with, and the most, USD. */
 export const PROVIDER_MIN_INVESTMENT_MAX_USD = 1_000_000;
 export const PROVIDER_NAME_MAX = 40;

@@ -9,6 +9,7 @@ import {
   CLOSE_REASONS,
   PENDING_TYPES,
 } from "../enums";
+import { EXPIRIES } from "./trading-rules";
 import {
   choiceField,
   decimalField,
@@ -22,6 +23,19 @@ import {
   PRICE_RULE,
   wholeField,
 } from "../fields";
+
+export {
+  EXPIRIES,
+  EXPIRY_MAX_DAYS,
+  pipSize,
+  pipsToPrice,
+  priceToPips,
+  pointsPerPip,
+  type Expiry,
+} from "./trading-rules";
+
+/** A distance in pips: up to 9 whole digits and one decimal (trading-rules.ts). */
+const PIPS_RULE = { intDigits: 9, places: 1 } as const;
 
 /** An order or position (my_deal item, and the answer of submit, close, cancel_trade, set_stop_price). */
 export const OrderSchema = z.object({
@@ -47,6 +61,30 @@ export const OrderSchema = z.object({
   PendingType: z.enum(PENDING_TYPES).nullable(),
   CloseReason: z.enum(CLOSE_REASONS).nullable(),
   ClosedAt: z.string().nullable().describe('"YYYY-MM-DD HH:mm:ss" UTC, or null while not closed'),
+  // The trader's tools (optional: a back end without them stays conformant).
+  TrailingDistance: z
+    .number()
+    .optional()
+    .describe("trailing stop's distance in price; 0 = no trailing stop"),
+  TrailingActivation: z
+    .number()
+    .optional()
+    .describe("profit distance in price before the stop trails; 0 = at once"),
+  BreakEven: z
+    .number()
+    .optional()
+    .describe("profit distance in price at which the stop moves to the entry; 0 = not set"),
+  ExpiresAt: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('pending order: "YYYY-MM-DD HH:mm:ss" UTC when it expires; null = until cancelled'),
+  ParentId: z
+    .number()
+    .int()
+    .nullable()
+    .optional()
+    .describe("a part closed from an open position: that position's id; null otherwise"),
 });
 export type Order = z.infer<typeof OrderSchema>;
 
@@ -85,6 +123,19 @@ const stops = {
   stop_loss_price: optionalDecimalField(PRICE_RULE),
 };
 
+/**
+ * A trailing stop and break-even, as price distances (trading-rules.ts): absent, empty or 0
+ * is "not set".
+ */
+const trailing = {
+  trailing_distance: optionalDecimalField(PRICE_RULE),
+  trailing_activation: optionalDecimalField(PRICE_RULE),
+  break_even: optionalDecimalField(PRICE_RULE),
+};
+
+/** A pending order's expiry time: "YYYY-MM-DD HH:mm" (or with "T", as a datetime-local input sends), UTC. */
+export const EXPIRES_AT_PATTERN = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2})?$/;
+
 export const submit = endpoint({
   data: OrderSchema,
   method: "POST",
@@ -106,6 +157,19 @@ export const submit = endpoint({
     /** Leverage: one of the instrument's HasForexMultiple values (engine rule). */
     multiple: wholeField(LEVERAGE_DIGITS),
     ...stops,
+    /** Take-profit and stop-loss as distances in pips from the fill (market) or target (pending) price, instead of prices. */
+    target_profit_pips: optionalDecimalField(PIPS_RULE),
+    stop_loss_pips: optionalDecimalField(PIPS_RULE),
+    ...trailing,
+    /** Pending orders: gtc (default), day, or date with expires_at. */
+    expiry: z.preprocess(
+      (v) => (v === "" || v === null ? undefined : v),
+      z.enum(EXPIRIES).default("gtc"),
+    ),
+    expires_at: z.preprocess(
+      (v) => (v === "" || v === null ? undefined : v),
+      z.string().regex(EXPIRES_AT_PATTERN).optional(),
+    ),
   }),
 });
 
@@ -133,9 +197,13 @@ export const close = endpoint({
   path: "/v1/api/forex/close",
   auth: true,
   tag: "trading",
-  summary: "Close an open position at the current price",
+  summary: "Close an open position, or a part of it (lots), at the current price",
   idempotent: true,
-  body: orderId,
+  body: z.object({
+    id,
+    /** Lots to close, on the lot step, leaving at least the minimum lots; absent: all of it. */
+    lots: optionalDecimalField(LOTS_RULE),
+  }),
 });
 
 export const cancelTrade = endpoint({
@@ -158,6 +226,17 @@ export const setStopPrice = endpoint({
   summary: "Set take-profit and stop-loss of a position or pending order (0 clears)",
   idempotent: true,
   body: z.object({ id, ...stops }),
+});
+
+export const setTrailing = endpoint({
+  data: OrderSchema,
+  method: "POST",
+  path: "/v1/api/forex/set_trailing",
+  auth: true,
+  tag: "trading",
+  summary: "Set a trailing stop and break-even of a position or pending order (0 clears)",
+  idempotent: true,
+  body: z.object({ id, ...trailing }),
 });
 
 export const forexDetail = endpoint({

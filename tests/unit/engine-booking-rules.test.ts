@@ -422,8 +422,13 @@ describe("figures and flags the pushes read", () => {
     r.feed.set("USDJPY", 149.25);
     const s = r.engine.core.snapshot(u);
     const byId = new Map(s.positions.map((p) => [p.id, p]));
-    expect(byId.get(e.Id)).toEqual({ id: e.Id, price: 1.1037, profitMicro: 37 * M });
-    expect(byId.get(j.Id)).toEqual({ id: j.Id, price: 149.25, profitMicro: 502_512_563 });
+    expect(byId.get(e.Id)).toEqual({ id: e.Id, price: 1.1037, profitMicro: 37 * M, stopLoss: 0 });
+    expect(byId.get(j.Id)).toEqual({
+      id: j.Id,
+      price: 149.25,
+      profitMicro: 502_512_563,
+      stopLoss: 0,
+    });
     expect(s.figures.floatingMicro).toBe(37 * M + 502_512_563);
     expect(s.figures.usedMarginMicro).toBe(110 * M + 1000 * M);
     expect(r.engine.core.snapshot(r.user(5)).positions).toEqual([]);
@@ -545,7 +550,9 @@ describe("the price feed", () => {
     const feed2 = createManualFeed(db2);
     try {
       expect(e2.accountValues(u)).toMatchObject({ floatingMicro: 0, usedMarginMicro: 110 * M });
-      expect(e2.snapshot(u).positions).toEqual([{ id: o.Id, price: 1.1, profitMicro: 0 }]);
+      expect(e2.snapshot(u).positions).toEqual([
+        { id: o.Id, price: 1.1, profitMicro: 0, stopLoss: 0 },
+      ]);
       expect(refusal(() => e2.close(u, o.Id))).toBe("quote_stale");
       expect(refusal(() => e2.setStops(u, o.Id, 1.3, null))).toBe("quote_stale");
       expect(e2.usdRate({ quoteCurrency: "JPY" } as never)).toBeNull();
@@ -554,7 +561,9 @@ describe("the price feed", () => {
       e2.setFeed(feed2);
       expect(e2.accountValues(u).floatingMicro).toBe(500 * M);
       expect(e2.hotFloating(u)).toBe(500);
-      expect(e2.snapshot(u).positions).toEqual([{ id: o.Id, price: 1.15, profitMicro: 500 * M }]);
+      expect(e2.snapshot(u).positions).toEqual([
+        { id: o.Id, price: 1.15, profitMicro: 500 * M, stopLoss: 0 },
+      ]);
       feed2.set("EURUSD", 1.2);
       expect(e2.stats().open).toBe(0);
       expect(wire(e2).listOrders(u, 3, 1).data[0]).toMatchObject({ CloseReason: "take_profit" });

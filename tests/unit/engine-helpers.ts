@@ -12,7 +12,8 @@ import { Engine } from "../../upstream/modules/trading/engine.js";
 import { moneyOf, type MoneyService } from "../../upstream/modules/money/service.js";
 import type { z } from "zod";
 import * as api from "@contract/api/trading";
-import { orderRequestOf, stopOf } from "../../upstream/modules/trading/requests.js";
+import { orderRequestOf, stopOf, trailOf } from "../../upstream/modules/trading/requests.js";
+import { dec } from "../../upstream/modules/money/decimal.js";
 import { accountView, dealPageView, orderView } from "../../upstream/modules/trading/views.js";
 import { DomainError } from "../../upstream/platform/errors.js";
 
@@ -35,8 +36,15 @@ export function wire(engine: Engine) {
     core: engine,
     submit: (userId: number, f: Record<string, unknown>, key: string | null = null) =>
       orderView(engine.submit(userId, orderRequestOf(fieldsBy(api.submit.body, f)), key)),
-    close: (userId: number, id: unknown, key: string | null = null) =>
-      orderView(engine.close(userId, fieldsBy(api.close.body, { id }).id, key)),
+    close: (userId: number, id: unknown, key: string | null = null, lots?: unknown) => {
+      const f = fieldsBy(api.close.body, { id, lots });
+      const part = f.lots === undefined ? null : dec(f.lots);
+      return orderView(engine.close(userId, f.id, key, "manual", undefined, part));
+    },
+    setTrailing: (userId: number, f: Record<string, unknown>, key: string | null = null) => {
+      const b = fieldsBy(api.setTrailing.body, f);
+      return orderView(engine.setTrailing(userId, b.id, trailOf(b), key));
+    },
     cancel: (userId: number, id: unknown, key: string | null = null) =>
       orderView(engine.cancel(userId, fieldsBy(api.cancelTrade.body, { id }).id, key)),
     setStops: (userId: number, id: unknown, tp: unknown, sl: unknown) => {

@@ -48,6 +48,11 @@ function position(
     marginMicro: 1,
     feeMicro: 0,
     createdAt: 0,
+    openedAt: 0,
+    trail: 0,
+    trailAct: 0,
+    breakEven: 0,
+    expiresAt: null,
     slot: -1,
   };
 }

@@ -51,6 +51,11 @@ function pending(id: number, kind: PendingKind, target: number, book: Book): Pos
     marginMicro: 0,
     feeMicro: 0,
     createdAt: 0,
+    openedAt: 0,
+    trail: 0,
+    trailAct: 0,
+    breakEven: 0,
+    expiresAt: null,
     slot: -1,
   };
 }

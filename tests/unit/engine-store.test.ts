@@ -53,6 +53,10 @@ const pending = (userId: number, instrumentId: number, createdAt = 1000): NewOrd
   feeMicro: 0,
   createdAt,
   openedAt: null,
+  trailDistance: null,
+  trailActivation: null,
+  breakEven: null,
+  expiresAt: null,
 });
 
 describe("trading store", () => {
@@ -76,6 +80,10 @@ describe("trading store", () => {
       feeMicro: 1_100000,
       createdAt: 1234,
       openedAt: 1235,
+      trailDistance: 0.002,
+      trailActivation: 0.001,
+      breakEven: 0.0015,
+      expiresAt: 99_000,
     });
     expect(orderById(r.db, { id })).toEqual({
       id,
@@ -99,6 +107,11 @@ describe("trading store", () => {
       created_at: 1234,
       opened_at: 1235,
       closed_at: null,
+      trail_distance: 0.002,
+      trail_activation: 0.001,
+      break_even: 0.0015,
+      expires_at: 99_000,
+      parent_id: null,
     });
   });
 

@@ -124,7 +124,7 @@ describe("a quote currency the feed cannot value", () => {
     r.engine.reloadSettings();
     expect(r.engine.core.accountValues(u).floatingMicro).toBe(0);
     expect(r.engine.core.snapshot(u).positions).toEqual([
-      { id: o.Id, price: 0.86, profitMicro: 0 },
+      { id: o.Id, price: 0.86, profitMicro: 0, stopLoss: 0 },
     ]);
     r.feed.set("EURGBP", 0.83); // would reach the buy limit, and move the position
     expect(r.engine.hotFloating(u)).toBe(125);

@@ -115,6 +115,10 @@ const ORDER: tradingStore.NewOrder = {
   feeMicro: 1,
   createdAt: 1,
   openedAt: 1,
+  trailDistance: null,
+  trailActivation: null,
+  breakEven: null,
+  expiresAt: null,
 };
 const CLOSE: tradingStore.OrderClose = {
   id: 1,

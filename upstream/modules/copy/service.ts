@@ -28,6 +28,7 @@ import {
   COPY_STOP_LOSS_PCT,
   copyFloorMicro,
   copyLots,
+  copyPartLots,
   type CopyMode,
   type CopyStopReason,
 } from "@contract/api/copy";
@@ -42,6 +43,7 @@ import { getSetting } from "../../platform/settings.js";
 import type { MoneyService } from "../money/service.js";
 import type { PriceFeed } from "../market/feed.js";
 import type { Engine, MarketItem, OrderState } from "../trading/engine.js";
+import type { EngineEventMap } from "../trading/events.js";
 import {
   accountKind,
   addInvested,
@@ -132,6 +134,11 @@ export class CopyTrading {
       ),
       ev.on("orderActivated", (e) => this.onProviderFill(e.userId, e.orderId), copied),
       ev.on("stopsChanged", (e) => this.onProviderStops(e.userId, e.orderId), copied),
+      ev.on(
+        "positionReduced",
+        (e) => this.onProviderReduced(e),
+        (e) => copied(e) && this.followers.has(e.orderId),
+      ),
       ev.on(
         "positionsClosed",
         (e) => {
@@ -441,6 +448,7 @@ export class CopyTrading {
       targetPrice: null,
       takeProfit: o.takeProfit || null,
       stopLoss: o.stopLoss || null,
+      trail: o.trail,
     };
     return { item: { userId: c.account_id, req }, lots, skip: null };
   }
@@ -450,9 +458,35 @@ export class CopyTrading {
     const o = this.engine.liveOrder(orderId);
     if (!o || o.status !== ORDER_STATUS.OPEN) return;
     const followers = this.liveFollowers(orderId);
-    this.followEach(followers, "copy stops not mirrored", (f) =>
-      this.engine.setStops(f.account_id, f.order_id, o.takeProfit || null, o.stopLoss || null),
-    );
+    this.followEach(followers, "copy stops not mirrored", (f) => {
+      this.engine.setStops(f.account_id, f.order_id, o.takeProfit || null, o.stopLoss || null);
+      this.engine.setTrailing(f.account_id, f.order_id, o.trail);
+    });
+  }
+
+  /**
+   * The provider closed part of a position copies follow: each copy closes the same fraction of its
+   * own (copyPartLots, down to the lot step), all of it when less than the minimum lots would stay
+   * open, nothing when the fraction is under one step. One transaction for every copy.
+   */
+  private onProviderReduced(e: EngineEventMap["positionReduced"]): void {
+    if (!this.byProvider.get(e.userId)?.size) return;
+    const followers = this.liveFollowers(e.orderId);
+    this.followEach(followers, "copy partial close not mirrored", (f) => {
+      const own = this.engine.liveOrder(f.order_id);
+      const inst = own && this.engine.instrument(own.instrument.id);
+      if (!own || !inst) return;
+      const part = dec(
+        copyPartLots(
+          { copyLots: own.lots, closedLots: e.lots, providerLotsBefore: e.lotsBefore },
+          inst.pip,
+        ),
+      );
+      if (part.isZero()) return;
+      const rest = dec(own.lots).minus(part);
+      const lots = rest.lt(decConst(inst.minLots)) ? null : part;
+      this.engine.close(f.account_id, f.order_id, null, "copy_provider_closed", undefined, lots);
+    });
   }
 
   private onProviderClosed(providerId: number, orderIds: number[]): void {

@@ -32,6 +32,19 @@ export function sessionOpen(session: string, at: number): boolean {
 }
 
 /**
+ * The end of the trading day that `at` falls in (ms since epoch): the next 21:00 UTC for the fx and
+ * us_stock sessions (forex's daily rollover, and the US close), the next 00:00 UTC for crypto, which
+ * trades around the clock. A day's end is never `at` itself: at 21:00 sharp the next day's is given.
+ */
+export function tradingDayEnd(session: string, at: number): number {
+  const DAY = 86_400_000;
+  const dayStart = Math.floor(at / DAY) * DAY;
+  if (session === "crypto") return dayStart + DAY;
+  const edge = dayStart + FX_EDGE_MIN * 60_000;
+  return at < edge ? edge : edge + DAY;
+}
+
+/**
  * Reads the `market.always_open` setting (a prepared primary-key read, a few microseconds, so it is
  * read fresh each time and an operator's change applies at the next tick).
  * `configAlwaysOpen` (MARKET_ALWAYS_OPEN) wins when true.

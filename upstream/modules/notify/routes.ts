@@ -39,7 +39,14 @@ import {
 const CLOSE_NOTICES: Partial<Record<CloseReason, NoticeKind>> = {
   take_profit: "take_profit",
   stop_loss: "stop_loss",
+  trailing_stop: "trailing_stop",
   stop_out: "stop_out",
+};
+
+/** The cancellations of pending orders a person is told of, by their reason. */
+const CANCEL_NOTICES: Partial<Record<CloseReason, NoticeKind>> = {
+  insufficient_margin: "pending_cancelled",
+  expired: "pending_expired",
 };
 
 export function registerNotifyRoutes(
@@ -161,10 +168,11 @@ function registerEngineNotices(ctx: AppContext): void {
   ev.on(
     "orderCancelled",
     (e) => {
-      if (isPerson(ctx, e.userId))
-        notify(ctx.db, { userId: e.userId, kind: "pending_cancelled", params: { id: e.orderId } });
+      const kind = CANCEL_NOTICES[e.reason];
+      if (kind && isPerson(ctx, e.userId))
+        notify(ctx.db, { userId: e.userId, kind, params: { id: e.orderId } });
     },
-    (e) => e.reason === "insufficient_margin",
+    (e) => CANCEL_NOTICES[e.reason] !== undefined,
   );
 }
 

@@ -162,8 +162,42 @@ export interface Pos {
   feeMicro: number;
   /** When the order was placed (epoch ms): its answers need no read of the store. */
   createdAt: number;
+  /** When the position opened (epoch ms); 0 while pending. */
+  openedAt: number;
+  /** Trailing stop and break-even (model.ts Trail): price distances, 0 not set. */
+  trail: number;
+  trailAct: number;
+  breakEven: number;
+  /** A pending order's expiry (epoch ms); null: until cancelled. */
+  expiresAt: number | null;
   /** Index in the book's position arrays (open); 0 while indexed as pending; -1 when in neither. */
   slot: number;
+}
+
+/**
+ * A position's stop after a tick at `price` by its trailing stop and break-even (trading-rules.md
+ * "Trailing stops and break-even"): the stop only ever moves in the position's favour, to the entry
+ * once the profit reaches `be`, and to `trail` behind the price once the profit reaches `act` (at
+ * once when 0), rounded to the instrument's decimals (`scale` = 10^precision). Returns `sl` when it
+ * does not move. `buy` is the position's side; 0 for a distance means not set.
+ */
+export function trailedStop(
+  buy: boolean,
+  price: number,
+  open: number,
+  sl: number,
+  t: { trail: number; act: number; be: number; scale: number },
+): number {
+  let next = sl;
+  // The profit distance in whole points: a float difference of two prices is not exact.
+  const gain = Math.round((buy ? price - open : open - price) * t.scale);
+  const reached = (d: number) => gain >= Math.round(d * t.scale);
+  if (t.be > 0 && reached(t.be) && (next === 0 || (buy ? next < open : next > open))) next = open;
+  if (t.trail > 0 && (t.act === 0 || reached(t.act))) {
+    const c = Math.round((buy ? price - t.trail : price + t.trail) * t.scale) / t.scale;
+    if (c > 0 && (next === 0 || (buy ? c > next : c < next))) next = c;
+  }
+  return next;
 }
 
 /** Positions whose take-profit or stop-loss a tick reached, with that price and which stop. */
@@ -232,6 +266,8 @@ export class Book {
   n = 0;
   /** Positions with a TP or SL set: the stop scan of a tick is skipped while there are none. */
   stops = 0;
+  /** Positions with a trailing stop or break-even: the trailing pass of a tick is skipped while none. */
+  trails = 0;
   pos: Pos[] = [];
   acc = new Int32Array(64);
   /** Units, positive for a buy, negative for a sell. */
@@ -240,6 +276,10 @@ export class Book {
   tp = new Float64Array(64);
   sl = new Float64Array(64);
   profit = new Float64Array(64);
+  /** Trailing distance, its activation and break-even distance (0: not set). */
+  trail = new Float64Array(64);
+  trailAct = new Float64Array(64);
+  be = new Float64Array(64);
   /** Pending orders reached when the price rises to their target (buy stop, sell limit). */
   readonly rising = new PendingIndex();
   /** Pending orders reached when the price falls to their target (buy limit, sell stop). */
@@ -259,6 +299,9 @@ export class Book {
     this.tp = g(this.tp, Float64Array);
     this.sl = g(this.sl, Float64Array);
     this.profit = g(this.profit, Float64Array);
+    this.trail = g(this.trail, Float64Array);
+    this.trailAct = g(this.trailAct, Float64Array);
+    this.be = g(this.be, Float64Array);
   }
 
   /**
@@ -304,11 +347,56 @@ export class Book {
     this.tp[i] = p.tp;
     this.sl[i] = p.sl;
     this.profit[i] = profit;
+    this.trail[i] = p.trail;
+    this.trailAct[i] = p.trailAct;
+    this.be[i] = p.breakEven;
+    if (p.trail > 0 || p.breakEven > 0) this.trails++;
     if (p.tp > 0 || p.sl > 0) {
       this.stops++;
       this.widen(this.su[i], p.tp, p.sl);
     }
     p.slot = i;
+  }
+
+  /** New trailing stop and break-even of an open position (0: not set). */
+  setTrail(p: Pos, trail: number, act: number, be: number): void {
+    const i = p.slot;
+    const had = this.trail[i] > 0 || this.be[i] > 0;
+    this.trail[i] = trail;
+    this.trailAct[i] = act;
+    this.be[i] = be;
+    this.trails += (trail > 0 || be > 0 ? 1 : 0) - (had ? 1 : 0);
+  }
+
+  /**
+   * The trailing pass of a tick at price `p`: moves each trailing or break-even stop the price
+   * carries in its position's favour (trailedStop), in the arrays and on the Pos, and appends the
+   * positions moved to `moved`. Positions without either are skipped on one comparison.
+   */
+  trailStops(p: number, moved: Pos[]): void {
+    const su = this.su,
+      open = this.open,
+      sl = this.sl,
+      trail = this.trail,
+      act = this.trailAct,
+      be = this.be,
+      n = this.n;
+    const t = { trail: 0, act: 0, be: 0, scale: 10 ** this.inst.precision };
+    for (let i = 0; i < n; i++) {
+      if (trail[i] === 0 && be[i] === 0) continue;
+      t.trail = trail[i];
+      t.act = act[i];
+      t.be = be[i];
+      const was = sl[i];
+      const next = trailedStop(su[i] > 0, p, open[i], was, t);
+      if (next === was) continue;
+      sl[i] = next;
+      if (was === 0 && this.tp[i] === 0) this.stops++;
+      this.widen(su[i], this.tp[i], next);
+      const pos = this.pos[i];
+      pos.sl = next;
+      moved.push(pos);
+    }
   }
 
   setStops(p: Pos, tp: number, sl: number): void {
@@ -325,6 +413,7 @@ export class Book {
       this.stops--;
       this.boundsStale = true;
     }
+    if (this.trail[i] > 0 || this.be[i] > 0) this.trails--;
     const last = --this.n;
     if (i !== last) {
       const q = this.pos[last];
@@ -335,6 +424,9 @@ export class Book {
       this.tp[i] = this.tp[last];
       this.sl[i] = this.sl[last];
       this.profit[i] = this.profit[last];
+      this.trail[i] = this.trail[last];
+      this.trailAct[i] = this.trailAct[last];
+      this.be[i] = this.be[last];
       q.slot = i;
     }
     this.pos.length = this.n;
@@ -393,9 +485,11 @@ export class Book {
               ? "stop_loss"
               : null;
       if (reason !== null) {
+        // A stop that trails is the trailing stop's, wherever it stands now.
+        const r = reason === "stop_loss" && this.trail[i] > 0 ? "trailing_stop" : reason;
         hits.pos.push(this.pos[i]);
         hits.price.push(p);
-        hits.reason.push(reason);
+        hits.reason.push(r);
       }
     }
   }

@@ -7,16 +7,30 @@
  */
 import assert from "node:assert/strict";
 import { DomainError } from "../../platform/errors.js";
-import { toMicro } from "../money/decimal.js";
+import { Dec, dec, toMicro } from "../money/decimal.js";
 import type { Account, Pos } from "./book.js";
 import type { EngineCore } from "./core.js";
 import { assertPrice } from "./invariants.js";
-import type { OrderState } from "./model.js";
-import { ST_CANCELLED, ST_OPEN, openAmounts, profitUsd, type CloseReason } from "./orders.js";
+import { NO_TRAIL, type OrderState } from "./model.js";
+import {
+  ST_CANCELLED,
+  ST_OPEN,
+  openAmounts,
+  profitUsd,
+  unitsOf,
+  type CloseReason,
+} from "./orders.js";
 import { ONE } from "./pricing.js";
 import { protectionAmount, stopOutOrder } from "./risk.js";
 import { stateClosed, stateOfPos } from "./snapshots.js";
-import { cancelOrder, closeOrder, closeOrders, fillOrder } from "./store.js";
+import {
+  cancelOrder,
+  closeOrder,
+  closeOrders,
+  fillOrder,
+  insertPart,
+  shrinkOrder,
+} from "./store.js";
 
 /** Realised profit of closing `p` at `price`, micro-USD (an unknown USD rate counts as 1). */
 export function realisedProfit(core: EngineCore, p: Pos, price: number): number {
@@ -79,6 +93,103 @@ export function closePosition(
   });
   core.held.close(p);
   core.tx.emit("positionsClosed", { userId: p.userId, orderIds: [p.id], reason });
+  return view;
+}
+
+/**
+ * The split of a partial close (trading-rules.md "Partial close"): the part's share of the
+ * position's margin and fee is `amount × part lots / lots` in micro-USD rounded half to even, and
+ * what stays open keeps the rest (`amount - share`), so the two always add up to the whole. Exact.
+ */
+export function splitShare(amountMicro: number, partLots: Dec, lots: Dec): number {
+  return dec(amountMicro)
+    .mul(partLots)
+    .div(lots)
+    .toDecimalPlaces(0, Dec.ROUND_HALF_EVEN)
+    .toNumber();
+}
+
+/**
+ * Closes `partLots` of the open position `p` at `price` in one transaction: the part is stored as a
+ * closed order of its own (parent_id p's id) with its share of margin and fee and its realised
+ * profit (its ledger row refers to the part), and p keeps the rest of its lots, margin and fee,
+ * its take-profit, stop-loss and trailing stop. The lots were checked by the caller (closePartOf).
+ * `inTx` runs inside the transaction with the part's answer.
+ */
+export function closePart(
+  core: EngineCore,
+  p: Pos,
+  partLots: Dec,
+  price: number,
+  reason: CloseReason,
+  inTx?: (v: OrderState) => void,
+): OrderState {
+  assertPrice(price, `partial close of order ${p.id}`);
+  const lotsBefore = p.lots;
+  const partUnits = unitsOf(partLots, p.inst.contNum);
+  const marginMicro = splitShare(p.marginMicro, partLots, p.lots);
+  const feeMicro = splitShare(p.feeMicro, partLots, p.lots);
+  const rate = core.usdRate(p.inst) ?? ONE;
+  const profit = toMicro(profitUsd(p.orderType, p.openPrice, price, partUnits, rate));
+  const now = Date.now();
+  const rest = {
+    lots: p.lots.minus(partLots),
+    units: p.units.minus(partUnits),
+    marginMicro: p.marginMicro - marginMicro,
+    feeMicro: p.feeMicro - feeMicro,
+  };
+  const view = core.tx.run(() => {
+    const partId = insertPart(core.db, {
+      parentId: p.id,
+      lots: partLots.toString(),
+      units: partUnits.toString(),
+      marginMicro,
+      feeMicro,
+      closePrice: price,
+      profitMicro: profit,
+      reason,
+      closedAt: now,
+    });
+    if (partId === null) throw new DomainError("order_not_open");
+    const shrunk = shrinkOrder(core.db, {
+      id: p.id,
+      lots: rest.lots.toString(),
+      units: rest.units.toString(),
+      marginMicro: rest.marginMicro,
+      feeMicro: rest.feeMicro,
+    });
+    assert(shrunk, `order ${p.id} held open is not open in the store`);
+    if (profit !== 0)
+      p.acc.balanceMicro = core.money.post({
+        userId: p.userId,
+        amountMicro: profit,
+        kind: "realised_profit",
+        ref: `order:${partId}`,
+        at: now,
+        heldMicro: p.acc.balanceMicro,
+      });
+    const v: OrderState = {
+      ...stateClosed(p, p.createdAt, core.pricing, price, profit, reason, now),
+      id: partId,
+      lots: partLots.toString(),
+      marginMicro,
+      feeMicro,
+      trail: NO_TRAIL,
+      parentId: p.id,
+    };
+    inTx?.(v);
+    return v;
+  });
+  core.held.resize(p, rest);
+  core.held.markDirty(p.acc);
+  core.tx.emit("positionReduced", {
+    userId: p.userId,
+    orderId: p.id,
+    partId: view.id,
+    lots: partLots.toString(),
+    lotsBefore: lotsBefore.toString(),
+    reason,
+  });
   return view;
 }
 
@@ -227,7 +338,7 @@ export function activate(core: EngineCore, p: Pos, price: number): void {
   const now = Date.now();
   const filled = core.tx.run(() => bookFill(core, p, price, amounts, now));
   if (filled) {
-    core.held.fill(p, price, amounts.marginMicro, amounts.feeMicro);
+    core.held.fill(p, price, amounts.marginMicro, amounts.feeMicro, now);
     core.tx.emit("orderActivated", { userId: p.userId, orderId: p.id, price });
   } else {
     core.held.cancel(p);

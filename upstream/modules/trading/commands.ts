@@ -7,24 +7,40 @@
 import assert from "node:assert/strict";
 import { IS_DEMO } from "@contract/enums";
 import { DomainError, CODE_NOT_FOUND } from "../../platform/errors.js";
-import { dec, toMicro } from "../money/decimal.js";
+import { dec, toMicro, type Dec } from "../money/decimal.js";
 import type { Pos } from "./book.js";
 import {
   bookCloses,
   cancelPending,
+  closePart,
   closePosition,
   postProfit,
   realisedProfit,
   type PricedClose,
 } from "./booking.js";
 import type { EngineCore } from "./core.js";
-import type { AccountFigures, OrderState } from "./model.js";
-import { ST_OPEN, ST_PENDING, validateStops, type CloseReason } from "./orders.js";
+import type { AccountFigures, OrderState, Trail } from "./model.js";
+import {
+  ST_OPEN,
+  ST_PENDING,
+  validatePartLots,
+  validateStops,
+  validateTrail,
+  type CloseReason,
+} from "./orders.js";
 import { assertPrice } from "./invariants.js";
 import { accountValues, figuresWithoutPositions } from "./queries.js";
 import { stateOfPos } from "./snapshots.js";
 import { refusalOr } from "./submit.js";
-import { cancelOrder, closeOrder, orderById, readUser, setOrderStops } from "./store.js";
+import {
+  cancelOrder,
+  closeOrder,
+  orderById,
+  readUser,
+  setOrderStops,
+  setOrderTrail,
+  setStopLosses,
+} from "./store.js";
 
 /** The user's live order `id`; refused as not pending / not open / not found otherwise. */
 function ownOrder(core: EngineCore, userId: number, id: number | null): Pos {
@@ -49,17 +65,23 @@ export function close(
   idemKey: string | null,
   reason: CloseReason = "manual",
   inTx?: (v: OrderState) => void,
+  lots: Dec | null = null,
 ): OrderState {
-  const replay = core.idem.lookup<OrderState>(userId, idemKey, "close", { id });
+  const params = lots === null ? { id } : { id, lots: lots.toString() };
+  const replay = core.idem.lookup<OrderState>(userId, idemKey, "close", params);
   if (replay) return replay;
   const p = ownOrder(core, userId, id);
   if (p.status !== ST_OPEN) throw new DomainError("order_not_open");
   const q = core.liveQuote(p.inst);
   core.assertTradable(p.inst, q, Date.now());
-  return closePosition(core, p, q.price, reason, (view) => {
-    core.idem.store(userId, idemKey, "close", { id }, view);
+  const stored = (view: OrderState) => {
+    core.idem.store(userId, idemKey, "close", params, view);
     inTx?.(view);
-  });
+  };
+  // All of it is a full close; less is a partial close of checked lots.
+  if (lots !== null && !lots.eq(p.lots))
+    return closePart(core, p, validatePartLots(lots, p.lots, p.inst), q.price, reason, stored);
+  return closePosition(core, p, q.price, reason, stored);
 }
 
 /** One position of a bulk close: its user and order id. */
@@ -165,6 +187,78 @@ export function setStops(
   core.held.setStops(p, tp ?? 0, sl ?? 0);
   core.tx.emit("stopsChanged", { userId, orderId: p.id });
   return view;
+}
+
+/**
+ * Sets or clears (0) the trailing stop and break-even of an open position (checked against the
+ * current price) or a pending order (against its target; they work once it fills).
+ */
+export function setTrailing(
+  core: EngineCore,
+  userId: number,
+  r: { id: number | null; trail: Trail },
+  idemKey: string | null,
+): OrderState {
+  const params = { id: r.id, ...r.trail };
+  const replay = core.idem.lookup<OrderState>(userId, idemKey, "set_trailing", params);
+  if (replay) return replay;
+  const p = ownOrder(core, userId, r.id);
+  let ref = p.originPrice;
+  if (p.status === ST_OPEN) {
+    const price = core.pricing.price(p.inst);
+    if (price === null) throw new DomainError("quote_stale");
+    ref = price;
+  }
+  const t = validateTrail(r.trail, p.inst.precision, ref);
+  const view = core.tx.run(() => {
+    const stored = setOrderTrail(core.db, {
+      id: p.id,
+      trailDistance: t.distance || null,
+      trailActivation: t.activation || null,
+      breakEven: t.breakEven || null,
+    });
+    assert(stored, `order ${p.id} held live is not live in the store`);
+    const next = { ...p, trail: t.distance, trailAct: t.activation, breakEven: t.breakEven };
+    const v = stateOfPos(next, p.createdAt, core.pricing);
+    core.idem.store(userId, idemKey, "set_trailing", params, v);
+    return v;
+  });
+  core.held.setTrail(p, t.distance, t.activation, t.breakEven);
+  core.tx.emit("stopsChanged", { userId, orderId: p.id });
+  return view;
+}
+
+/**
+ * Cancels, as expired, every pending order whose expiry is at or before `now` (one booking group);
+ * returns how many. The leader runs it every second through its sequencer.
+ */
+export function expireDue(core: EngineCore, now: number): number {
+  const due: Pos[] = [];
+  for (const p of core.held.expiring)
+    if (p.status === ST_PENDING && p.expiresAt !== null && p.expiresAt <= now) due.push(p);
+  if (due.length === 0) return 0;
+  due.sort((a, b) => a.id - b.id);
+  core.tx.atomically(() => {
+    for (const p of due) cancelPending(core, p, "expired");
+  });
+  return due.length;
+}
+
+/**
+ * Writes the stops the ticks' trailing passes moved since the last flush (one multi-row UPDATE per
+ * ROWS_PER_STATEMENT positions); they are forgotten once written. Returns how many.
+ */
+export function flushTrailed(core: EngineCore): number {
+  const moved = [...core.held.trailed];
+  if (moved.length === 0) return 0;
+  core.tx.run(() =>
+    setStopLosses(
+      core.db,
+      moved.map((p) => ({ id: p.id, stopLoss: p.sl })),
+    ),
+  );
+  for (const p of moved) core.held.trailed.delete(p);
+  return moved.length;
 }
 
 /** Demo accounts only: closes every position, cancels pending orders, restores demo.initial_balance. */

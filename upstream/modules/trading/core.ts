@@ -142,6 +142,11 @@ export class EngineCore {
       marginMicro: r.margin_micro,
       feeMicro: r.fee_micro,
       createdAt: Number(r.created_at),
+      openedAt: r.opened_at === null ? 0 : Number(r.opened_at),
+      trail: r.trail_distance ?? 0,
+      trailAct: r.trail_activation ?? 0,
+      breakEven: r.break_even ?? 0,
+      expiresAt: r.expires_at === null ? null : Number(r.expires_at),
       slot: -1,
     };
   }

@@ -59,6 +59,7 @@ import type {
   OrderPage,
   OrderRequest,
   OrderState,
+  Trail,
 } from "./model.js";
 
 // The engine's public API, importable from this module.
@@ -69,10 +70,13 @@ export type { CloseItem, Closed } from "./commands.js";
 export type {
   AccountFigures,
   AccountSnapshot,
+  ExpiryRequest,
   OrderPage,
   OrderRequest,
   OrderState,
+  Trail,
 } from "./model.js";
+export { NO_TRAIL } from "./model.js";
 
 export interface EngineOptions {
   db: DB;
@@ -109,7 +113,7 @@ export class Engine {
     this.core.schedule = opts.schedule ?? null;
     this.events = this.core.events;
     this.decided = this.core.decided;
-    this.ticks = new Ticks(this.core);
+    this.ticks = new Ticks(this.core, () => this.flushTrailedStops());
     // The feed first: loaded positions are marked at its prices as they enter the book, so the
     // hot path's floating figures (the quick margin check, the stop-out scan) hold from the start.
     this.setFeed(opts.feed);
@@ -262,15 +266,46 @@ export class Engine {
     return submitMarketMany(this.core, items, inTx);
   }
 
-  /** Closes an open position of the user at the current price ("manual" unless another reason closed it). */
+  /**
+   * Closes an open position of the user at the current price ("manual" unless another reason closed
+   * it); with `lots` less than it holds, only that part (partial close: the answer is the part).
+   */
   close(
     userId: number,
     id: number | null,
     idemKey: string | null = null,
     reason: CloseReason = "manual",
     inTx?: (v: OrderState) => void,
+    lots: Dec | null = null,
   ): OrderState {
-    return commands.close(this.core, userId, id, idemKey, reason, inTx);
+    return commands.close(this.core, userId, id, idemKey, reason, inTx, lots);
+  }
+
+  /** Sets or clears (0) the trailing stop and break-even of an open position or pending order. */
+  setTrailing(
+    userId: number,
+    id: number | null,
+    trail: Trail,
+    idemKey: string | null = null,
+  ): OrderState {
+    return commands.setTrailing(this.core, userId, { id, trail }, idemKey);
+  }
+
+  /** Cancels as expired every pending order whose expiry is at or before `now`; returns how many. */
+  expireDue(now: number): number {
+    return commands.expireDue(this.core, now);
+  }
+
+  /** True when some pending order's expiry is at or before `now` (memory only: the sweep's check). */
+  anyExpiryDue(now: number): boolean {
+    for (const p of this.core.held.expiring)
+      if (p.expiresAt !== null && p.expiresAt <= now) return true;
+    return false;
+  }
+
+  /** Writes the stops the trailing passes moved since the last flush; returns how many. */
+  flushTrailedStops(): number {
+    return commands.flushTrailed(this.core);
   }
 
   /**

@@ -15,8 +15,20 @@ export interface EngineEventMap {
   orderCancelled: { userId: number; orderId: number; reason: CloseReason };
   /** Open positions of a user were closed (by the user, TP/SL, stop-out or a demo reset). */
   positionsClosed: { userId: number; orderIds: number[]; reason: CloseReason };
-  /** Take-profit / stop-loss of an order changed. */
+  /** Take-profit / stop-loss, or the trailing stop and break-even, of an order changed (by a command). */
   stopsChanged: { userId: number; orderId: number };
+  /**
+   * Part of an open position was closed (partial close): `lots` of the `lotsBefore` it held (exact
+   * decimal text), stored as the closed order `partId`; the position stays open with the rest.
+   */
+  positionReduced: {
+    userId: number;
+    orderId: number;
+    partId: number;
+    lots: string;
+    lotsBefore: string;
+    reason: CloseReason;
+  };
 }
 
 export type EngineEventName = keyof EngineEventMap;

@@ -16,6 +16,7 @@ import {
   type InstrumentSpec,
 } from "./orders.js";
 import { assertOpenAmounts, assertPrice, assertTransition } from "./invariants.js";
+import type { Dec } from "../money/decimal.js";
 
 export class Holdings {
   readonly books = new Map<number, Book>();
@@ -23,6 +24,13 @@ export class Holdings {
   readonly accts = new AccountTable();
   /** Every pending order and open position in memory, by id. */
   readonly orders = new Map<number, Pos>();
+  /** Pending orders with an expiry: the expiry sweep reads only these. */
+  readonly expiring = new Set<Pos>();
+  /**
+   * Open positions whose stop a tick moved (trailing stop, break-even) since the store last took
+   * their stops: written in one go by the next flush (Engine.flushTrailedStops).
+   */
+  readonly trailed = new Set<Pos>();
 
   constructor(
     private readonly pricing: Pricing,
@@ -44,7 +52,7 @@ export class Holdings {
   }
 
   /** A pending order filled at `price`: it leaves the pending index and opens with its amounts. */
-  fill(p: Pos, price: number, marginMicro: number, feeMicro: number): void {
+  fill(p: Pos, price: number, marginMicro: number, feeMicro: number, at: number): void {
     assertTransition(p.id, p.status, ST_OPEN);
     assertPrice(price, `fill of order ${p.id}`);
     assertOpenAmounts(marginMicro, feeMicro);
@@ -54,13 +62,16 @@ export class Holdings {
       openPrice: p.openPrice,
       margin: p.marginMicro,
       fee: p.feeMicro,
+      openedAt: p.openedAt,
     };
     this.undoable(() => {
       p.status = was.status;
       p.openPrice = was.openPrice;
       p.marginMicro = was.margin;
       p.feeMicro = was.fee;
+      p.openedAt = was.openedAt;
     });
+    p.openedAt = at;
     p.openPrice = price;
     p.marginMicro = marginMicro;
     p.feeMicro = feeMicro;
@@ -87,6 +98,39 @@ export class Holdings {
     p.sl = sl;
     if (p.status === ST_OPEN) p.book.setStops(p, tp, sl);
     this.accts.dirty[p.acc.idx] = 1;
+  }
+
+  /** New trailing stop and break-even of a live order (0: not set). */
+  setTrail(p: Pos, trail: number, act: number, be: number): void {
+    p.trail = trail;
+    p.trailAct = act;
+    p.breakEven = be;
+    if (p.status === ST_OPEN) p.book.setTrail(p, trail, act, be);
+    this.accts.dirty[p.acc.idx] = 1;
+  }
+
+  /**
+   * An open position made smaller by a partial close: it leaves its book and account with its
+   * old size and enters again with the new lots, units, margin and fee (undoable as a whole).
+   */
+  resize(p: Pos, to: { lots: Dec; units: Dec; marginMicro: number; feeMicro: number }): void {
+    assertOpenAmounts(to.marginMicro, to.feeMicro);
+    assert(to.lots.gt(0) && to.lots.lt(p.lots), `order ${p.id} resized to ${to.lots.toString()}`);
+    const trailed = this.trailed.has(p);
+    this.removeOpen(p);
+    const was = { lots: p.lots, units: p.units, margin: p.marginMicro, fee: p.feeMicro };
+    this.undoable(() => {
+      p.lots = was.lots;
+      p.units = was.units;
+      p.marginMicro = was.margin;
+      p.feeMicro = was.fee;
+    });
+    p.lots = to.lots;
+    p.units = to.units;
+    p.marginMicro = to.marginMicro;
+    p.feeMicro = to.feeMicro;
+    this.addOpen(p);
+    if (trailed) this.trailed.add(p);
   }
 
   /** Marks the account's push due. */
@@ -145,6 +189,7 @@ export class Holdings {
     assert(p.acc.usedMarginMicro >= 0, `used margin of user ${p.userId} negative`);
     aggregate(p, -1);
     this.orders.delete(p.id);
+    this.trailed.delete(p);
     this.accts.moveFloat(p.acc, -profit);
     this.undoable(() => this.addOpen(p));
   }
@@ -153,6 +198,7 @@ export class Holdings {
     p.book.addPending(p);
     p.acc.pendings.add(p);
     this.orders.set(p.id, p);
+    if (p.expiresAt !== null) this.expiring.add(p);
     this.accts.dirty[p.acc.idx] = 1;
     this.undoable(() => this.removePending(p));
   }
@@ -161,6 +207,7 @@ export class Holdings {
     p.book.removePending(p);
     p.acc.pendings.delete(p);
     this.orders.delete(p.id);
+    this.expiring.delete(p);
     this.accts.dirty[p.acc.idx] = 1;
     this.undoable(() => this.addPending(p));
   }

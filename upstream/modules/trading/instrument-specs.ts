@@ -56,6 +56,7 @@ export class InstrumentSpecs {
       multiples,
       feeRate: String(r.fee_rate),
       enabled: r.enabled === 1,
+      session: r.session,
     };
   }
 }

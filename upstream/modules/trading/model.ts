@@ -19,7 +19,31 @@ export interface OrderRequest {
   /** null: not set. */
   takeProfit: number | null;
   stopLoss: number | null;
+  /**
+   * Take-profit and stop-loss as distances in pips from the fill (market) or target (pending)
+   * price, exact decimal text (contract pipsToPrice); null: not given. Given with a price: refused.
+   */
+  takeProfitPips?: string | null;
+  stopLossPips?: string | null;
+  /** A trailing stop and break-even (absent: none). */
+  trail?: Trail;
+  /** A pending order's expiry (absent: good until cancelled). */
+  expiry?: ExpiryRequest;
 }
+
+/** A trailing stop and break-even as price distances; 0 is "not set" (trading-rules.md). */
+export interface Trail {
+  distance: number;
+  /** Profit distance before the stop starts to trail; 0: at once. */
+  activation: number;
+  /** Profit distance at which the stop moves to the entry price; 0: not set. */
+  breakEven: number;
+}
+
+export const NO_TRAIL: Trail = Object.freeze({ distance: 0, activation: 0, breakEven: 0 });
+
+/** When a pending order expires: until cancelled, the end of its trading day, or a time (epoch ms). */
+export type ExpiryRequest = { kind: "gtc" } | { kind: "day" } | { kind: "date"; at: number };
 
 /** An order as the engine reports it. */
 export interface OrderState {
@@ -45,6 +69,11 @@ export interface OrderState {
   pendingKind: PendingKind | null;
   closeReason: CloseReason | null;
   closedAt: number | null;
+  trail: Trail;
+  /** A pending order's expiry (epoch ms); null: until cancelled. */
+  expiresAt: number | null;
+  /** A part closed from an open position: that position's id. */
+  parentId: number | null;
 }
 
 /** An account's figures (trading-rules.md "Account values"), micro-USD. */
@@ -73,5 +102,5 @@ export interface OrderPage {
 /** The live figures of an account with each open position at the current price. */
 export interface AccountSnapshot {
   figures: AccountFigures;
-  positions: { id: number; price: number; profitMicro: number }[];
+  positions: { id: number; price: number; profitMicro: number; stopLoss: number }[];
 }

@@ -12,6 +12,9 @@ import {
   type PendingType,
 } from "@contract/enums";
 import { Dec, dec, decConst, decimalArith, toMicro } from "../money/decimal.js";
+import { EXPIRY_MAX_DAYS, pipsToPrice, pointsPerPip } from "@contract/api/trading-rules";
+import { tradingDayEnd } from "../market/hours.js";
+import type { ExpiryRequest, Trail } from "./model.js";
 
 /** An instrument as the engine needs it (decimal fields kept as text, exact). */
 export interface InstrumentSpec {
@@ -28,6 +31,8 @@ export interface InstrumentSpec {
   multiples: number[];
   feeRate: string;
   enabled: boolean;
+  /** Its market's hours (market/hours.ts Session): where its trading day ends. */
+  session: string;
 }
 
 export const BUY = ORDER_TYPE.BUY;
@@ -187,4 +192,112 @@ export function stopHit(
     if (sl > 0 && price >= sl) return "stop_loss";
   }
   return null;
+}
+
+/** True when `distance` is a whole number of points of a price with `precision` decimals. */
+function wholePoints(distance: number, precision: number): boolean {
+  const points = distance * 10 ** precision;
+  return Math.abs(points - Math.round(points)) < 1e-6;
+}
+
+/**
+ * A trailing stop and break-even against the reference price (the current price; for a pending
+ * order its target): each distance 0 (not set) or a positive whole number of the instrument's
+ * points below the reference price; an activation only with a trailing distance.
+ */
+export function validateTrail(t: Trail, precision: number, ref: number): Trail {
+  const fields = [
+    ["trailing_distance", t.distance],
+    ["trailing_activation", t.activation],
+    ["break_even", t.breakEven],
+  ] as const;
+  for (const [field, v] of fields) {
+    if (!Number.isFinite(v) || v < 0) throw new DomainError("trade_invalid_field", 0, { field });
+    if (v > 0 && !wholePoints(v, precision))
+      throw new DomainError("distance_points", 0, { field, decimals: precision });
+    if (v >= ref) throw new DomainError("distance_too_far", 0, { field });
+  }
+  if (t.activation > 0 && t.distance === 0) throw new DomainError("trail_activation_alone");
+  return t;
+}
+
+/**
+ * Take-profit and stop-loss of an order from prices or from distances in pips off `ref` (the fill
+ * or target price), converted exactly (contract pipsToPrice) and rounded to the instrument's
+ * decimals: a buy's take-profit above, stop-loss below; a sell's the reverse. A price and a
+ * distance for the same stop are refused.
+ */
+export function stopsFromRequest(
+  side: number,
+  ref: number,
+  precision: number,
+  r: {
+    takeProfit: number | null;
+    stopLoss: number | null;
+    takeProfitPips?: string | null;
+    stopLossPips?: string | null;
+  },
+): { tp: number | null; sl: number | null } {
+  const one = (
+    price: number | null,
+    pips: string | null | undefined,
+    up: boolean,
+    field: string,
+  ): number | null => {
+    if (pips === null || pips === undefined) return price;
+    if (price !== null) throw new DomainError("stop_price_and_pips", 0, { field });
+    const d = pipsToPrice(pips, precision);
+    if (d === null)
+      throw new DomainError("pips_invalid", 0, {
+        field,
+        step: pointsPerPip(precision) === 10 ? "0.1" : "1",
+      });
+    if (dec(d).isZero()) return null;
+    const v = (up ? dec(ref).plus(d) : dec(ref).minus(d)).toDecimalPlaces(precision).toNumber();
+    if (!(v > 0)) throw new DomainError("trade_invalid_field", 0, { field });
+    return v;
+  };
+  const buy = side === BUY;
+  return {
+    tp: one(r.takeProfit, r.takeProfitPips, buy, "target_profit_pips"),
+    sl: one(r.stopLoss, r.stopLossPips, !buy, "stop_loss_pips"),
+  };
+}
+
+/**
+ * When a pending order expires (epoch ms), or null for good until cancelled: `day` is the end of
+ * its instrument's trading day (market/hours.ts tradingDayEnd); `date` must be after `now` and
+ * within EXPIRY_MAX_DAYS.
+ */
+export function expiryAt(
+  e: ExpiryRequest | undefined,
+  session: string,
+  now: number,
+): number | null {
+  if (!e || e.kind === "gtc") return null;
+  if (e.kind === "day") return tradingDayEnd(session, now);
+  if (!(e.at > now) || e.at > now + EXPIRY_MAX_DAYS * 86_400_000)
+    throw new DomainError("expiry_invalid", 0, { days: EXPIRY_MAX_DAYS });
+  return e.at;
+}
+
+/**
+ * The lots of a partial close of a position holding `held` lots: positive, on the instrument's lot
+ * step, less than held, and leaving at least the minimum lots open. (All of it is a full close.)
+ */
+export function validatePartLots(
+  part: Dec,
+  held: Dec,
+  inst: Pick<InstrumentSpec, "pip" | "minLots">,
+): Dec {
+  if (!part.isFinite() || part.lte(0))
+    throw new DomainError("trade_invalid_field", 0, { field: "lots" });
+  const step = decConst(inst.pip);
+  if (step.gt(0) && !part.mod(step).isZero())
+    throw new DomainError("lots_step", 0, { pip: step.toString() });
+  if (part.gt(held)) throw new DomainError("partial_more_than_held", 0, { lots: held.toString() });
+  const min = decConst(inst.minLots);
+  if (held.minus(part).lt(min))
+    throw new DomainError("partial_rest_min", 0, { lots: min.toString() });
+  return part;
 }

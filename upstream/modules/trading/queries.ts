@@ -76,6 +76,7 @@ export function snapshot(core: EngineCore, userId: number): AccountSnapshot {
         id: p.id,
         price: core.pricing.price(p.inst) ?? p.openPrice,
         profitMicro: core.pricing.floatingMicroOf(p),
+        stopLoss: p.sl,
       });
   return { figures, positions };
 }

@@ -7,7 +7,9 @@
 import type { z } from "zod";
 import type * as api from "@contract/api/trading";
 import { dec } from "../money/decimal.js";
-import type { OrderRequest } from "./model.js";
+import { DomainError } from "../../platform/errors.js";
+import { EXPIRY_MAX_DAYS } from "@contract/api/trading-rules";
+import type { ExpiryRequest, OrderRequest, Trail } from "./model.js";
 
 export type SubmitFields = z.output<typeof api.submit.body>;
 
@@ -32,5 +34,36 @@ export function orderRequestOf(f: SubmitFields): OrderRequest {
     targetPrice: priceOrNull(f.target_price),
     takeProfit: stopOf(f.target_profit_price),
     stopLoss: stopOf(f.stop_loss_price),
+    takeProfitPips: f.target_profit_pips ?? null,
+    stopLossPips: f.stop_loss_pips ?? null,
+    trail: trailOf(f),
+    expiry: expiryOf(f.expiry, f.expires_at),
   };
+}
+
+/** A distance field (trailing stop, activation, break-even): absent, empty or 0 is 0 (not set). */
+const distanceOf = (text: string | undefined): number => (text === undefined ? 0 : Number(text));
+
+/** The trailing stop and break-even fields of submit and set_trailing. */
+export function trailOf(f: {
+  trailing_distance?: string;
+  trailing_activation?: string;
+  break_even?: string;
+}): Trail {
+  return {
+    distance: distanceOf(f.trailing_distance),
+    activation: distanceOf(f.trailing_activation),
+    breakEven: distanceOf(f.break_even),
+  };
+}
+
+/**
+ * submit's expiry: gtc (default), day, or date with `expires_at` ("YYYY-MM-DD HH:mm", UTC; the
+ * schema checked its shape). A date without a valid time is refused as expiry_invalid.
+ */
+function expiryOf(kind: SubmitFields["expiry"], at: string | undefined): ExpiryRequest {
+  if (kind !== "date") return { kind };
+  const ms = at === undefined ? NaN : Date.parse(`${at.replace(" ", "T").slice(0, 16)}:00Z`);
+  if (!Number.isFinite(ms)) throw new DomainError("expiry_invalid", 0, { days: EXPIRY_MAX_DAYS });
+  return { kind: "date", at: ms };
 }

@@ -15,7 +15,8 @@ import { CODE_FAIL } from "../../platform/errors.js";
 import { translate } from "../../platform/i18n.js";
 import { route } from "../../platform/http/route.js";
 import { idempotencyKeyOf } from "../../platform/http/params.js";
-import { orderRequestOf, stopOf } from "./requests.js";
+import { orderRequestOf, stopOf, trailOf } from "./requests.js";
+import { dec } from "../money/decimal.js";
 import { accountView, dealPageView, orderView } from "./views.js";
 
 /** The client's idempotency key: the `Idempotency-Key` header, or the form field `idempotency_key`. */
@@ -68,8 +69,12 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): vo
       const u = requireUser(ctx.db, req);
       const key = idemKey(req, req.body);
       await engine.prefetchKey(u.id, key);
-      const closed = await seq.run(() => engine.close(u.id, req.body.id, key));
-      return ctx.ok(req, orderView(closed, req.lang), "order_closed");
+      const lots = req.body.lots === undefined ? null : dec(req.body.lots);
+      const closed = await seq.run(() =>
+        engine.close(u.id, req.body.id, key, "manual", undefined, lots),
+      );
+      const msg = closed.parentId === null ? "order_closed" : "order_closed_part";
+      return ctx.ok(req, orderView(closed, req.lang), msg);
     },
     extras,
   );
@@ -98,6 +103,20 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): vo
       await engine.prefetchKey(u.id, key);
       const order = await seq.run(() => engine.setStops(u.id, b.id, tp, sl, key));
       return ctx.ok(req, orderView(order, req.lang), "stops_updated");
+    },
+    extras,
+  );
+
+  route(
+    app,
+    api.setTrailing,
+    async (req) => {
+      const u = requireUser(ctx.db, req);
+      const b = req.body;
+      const key = idemKey(req, b);
+      await engine.prefetchKey(u.id, key);
+      const order = await seq.run(() => engine.setTrailing(u.id, b.id, trailOf(b), key));
+      return ctx.ok(req, orderView(order, req.lang), "trailing_updated");
     },
     extras,
   );
@@ -133,6 +152,7 @@ export function registerTradingRoutes(app: FastifyInstance, ctx: AppContext): vo
     api.close,
     api.cancelTrade,
     api.setStopPrice,
+    api.setTrailing,
     api.resetForexDemoAccount,
   ]) {
     app.get(def.path, { schema: { hide: true } }, async (req) => ({

@@ -28,6 +28,9 @@ export function stateOfPos(p: Pos, createdAt: number, pricing: Pricing): OrderSt
     pendingKind: p.pendingKind,
     closeReason: null,
     closedAt: null,
+    trail: { distance: p.trail, activation: p.trailAct, breakEven: p.breakEven },
+    expiresAt: p.expiresAt,
+    parentId: null,
   };
 }
 
@@ -72,5 +75,12 @@ export function stateOfRow(r: ListedOrderRow): OrderState {
     pendingKind: r.pending_kind,
     closeReason: r.close_reason,
     closedAt: r.closed_at,
+    trail: {
+      distance: r.trail_distance ?? 0,
+      activation: r.trail_activation ?? 0,
+      breakEven: r.break_even ?? 0,
+    },
+    expiresAt: r.expires_at === null ? null : Number(r.expires_at),
+    parentId: r.parent_id === null ? null : Number(r.parent_id),
   };
 }

@@ -44,6 +44,11 @@ export interface OrderRow {
   created_at: number;
   opened_at: number | null;
   closed_at: number | null;
+  trail_distance: number | null;
+  trail_activation: number | null;
+  break_even: number | null;
+  expires_at: number | null;
+  parent_id: number | null;
 }
 
 /** An order row with its instrument's codes, as my_deal reads it. */
@@ -64,6 +69,7 @@ export type InstrumentSpecRow = Pick<
   | "multiples"
   | "fee_rate"
   | "enabled"
+  | "session"
 >;
 
 /** The settings keys the engine trades by (settings.ts reads their values). */
@@ -92,19 +98,48 @@ function prepareAll(db: DB) {
     insertOrder: db.prepare(
       `INSERT INTO orders (user_id, instrument_id, order_type, status, pending_kind, lots, units,
          leverage, origin_price, open_price, take_profit, stop_loss, margin_micro, fee_micro,
-         created_at, opened_at)
+         created_at, opened_at, trail_distance, trail_activation, break_even, expires_at)
        VALUES (@userId, @instrumentId, @side, @status, @pendingKind, @lots, @units,
          @leverage, @originPrice, @openPrice, @takeProfit, @stopLoss, @marginMicro, @feeMicro,
-         @createdAt, @openedAt)
+         @createdAt, @openedAt, @trailDistance, @trailActivation, @breakEven, @expiresAt)
        RETURNING id`,
     ),
     insertOrderWithId: db.prepare(
       `INSERT INTO orders (id, user_id, instrument_id, order_type, status, pending_kind, lots,
          units, leverage, origin_price, open_price, take_profit, stop_loss, margin_micro, fee_micro,
-         created_at, opened_at)
+         created_at, opened_at, trail_distance, trail_activation, break_even, expires_at)
        VALUES (@id, @userId, @instrumentId, @side, @status, @pendingKind, @lots, @units,
          @leverage, @originPrice, @openPrice, @takeProfit, @stopLoss, @marginMicro, @feeMicro,
-         @createdAt, @openedAt)`,
+         @createdAt, @openedAt, @trailDistance, @trailActivation, @breakEven, @expiresAt)`,
+    ),
+    insertPart: db.prepare(
+      `INSERT INTO orders (user_id, instrument_id, order_type, status, lots, units, leverage,
+         origin_price, open_price, close_price, take_profit, stop_loss, margin_micro, fee_micro,
+         profit_micro, close_reason, created_at, opened_at, closed_at, parent_id)
+       SELECT user_id, instrument_id, order_type, ${CLOSED}, @lots, @units, leverage,
+         origin_price, open_price, @closePrice, take_profit, stop_loss, @marginMicro, @feeMicro,
+         @profitMicro, @reason, created_at, opened_at, @closedAt, id
+       FROM orders WHERE id = @parentId AND status = ${OPEN}
+       RETURNING id`,
+    ),
+    insertPartWithId: db.prepare(
+      `INSERT INTO orders (id, user_id, instrument_id, order_type, status, lots, units, leverage,
+         origin_price, open_price, close_price, take_profit, stop_loss, margin_micro, fee_micro,
+         profit_micro, close_reason, created_at, opened_at, closed_at, parent_id)
+       SELECT @id, user_id, instrument_id, order_type, ${CLOSED}, @lots, @units, leverage,
+         origin_price, open_price, @closePrice, take_profit, stop_loss, @marginMicro, @feeMicro,
+         @profitMicro, @reason, created_at, opened_at, @closedAt, id
+       FROM orders WHERE id = @parentId AND status = ${OPEN}`,
+    ),
+    shrink: db.prepare(
+      `UPDATE orders SET lots = @lots, units = @units, margin_micro = @marginMicro,
+         fee_micro = @feeMicro
+       WHERE id = @id AND status = ${OPEN}`,
+    ),
+    setTrail: db.prepare(
+      `UPDATE orders SET trail_distance = @trailDistance, trail_activation = @trailActivation,
+         break_even = @breakEven
+       WHERE id = @id AND status IN ${LIVE}`,
     ),
     fill: db.prepare(
       `UPDATE orders SET status = ${OPEN}, open_price = @openPrice, margin_micro = @marginMicro,
@@ -146,7 +181,7 @@ function prepareAll(db: DB) {
     ),
     instrumentSpec: db.prepare(
       `SELECT id, code, show_code, quote_currency, price_precision, pip, min_lots, cont_num,
-         margin_mode, multiples, fee_rate, enabled
+         margin_mode, multiples, fee_rate, enabled, session
        FROM instruments WHERE id = @id`,
     ),
   };
@@ -215,6 +250,12 @@ export interface NewOrder {
   feeMicro: number;
   createdAt: number;
   openedAt: number | null;
+  /** Trailing stop and break-even distances; null: not set. */
+  trailDistance: number | null;
+  trailActivation: number | null;
+  breakEven: number | null;
+  /** A pending order's expiry (epoch ms); null: until cancelled. */
+  expiresAt: number | null;
 }
 
 /**
@@ -255,6 +296,10 @@ const ORDER_COLUMNS = [
   "fee_micro",
   "created_at",
   "opened_at",
+  "trail_distance",
+  "trail_activation",
+  "break_even",
+  "expires_at",
 ];
 /** One order's tuple of parameters in a multi-row INSERT. */
 const ORDER_TUPLE = `(${ORDER_COLUMNS.map(() => "?").join(", ")})`;
@@ -277,6 +322,10 @@ const orderValues = (o: NewOrder): unknown[] => [
   o.feeMicro,
   o.createdAt,
   o.openedAt,
+  o.trailDistance,
+  o.trailActivation,
+  o.breakEven,
+  o.expiresAt,
 ];
 
 /**
@@ -390,6 +439,70 @@ export function setOrderStops(
   s: { id: number; takeProfit: number | null; stopLoss: number | null },
 ): boolean {
   return changedOne(db, st(db).setStops.run(s), `order ${s.id} held live is not live in the store`);
+}
+
+/** A part of an open position closed (partial close): its lots, units, share of margin and fee, close. */
+export interface PartClose {
+  parentId: number;
+  lots: string;
+  units: string;
+  marginMicro: number;
+  feeMicro: number;
+  closePrice: number;
+  profitMicro: number;
+  reason: CloseReason;
+  closedAt: number;
+}
+
+/**
+ * Stores the closed part of an open position as a closed order of its own (parent_id the
+ * position's), copied from the position's row; returns its id, or null when the position is not
+ * open in the store.
+ */
+export function insertPart(db: DB, c: PartClose): number | null {
+  const id = db.nextId?.("orders");
+  if (id === undefined) {
+    const r = st(db).insertPart.get(c) as { id: number } | undefined;
+    return r ? Number(r.id) : null;
+  }
+  const r = st(db).insertPartWithId.run({ ...c, id });
+  return changedOne(db, r, `order ${c.parentId} held open is not open in the store`) ? id : null;
+}
+
+/** The new size of an open position after a partial close; true when it was open. */
+export function shrinkOrder(
+  db: DB,
+  s: { id: number; lots: string; units: string; marginMicro: number; feeMicro: number },
+): boolean {
+  return changedOne(db, st(db).shrink.run(s), `order ${s.id} held open is not open in the store`);
+}
+
+/** Sets (null: clears) the trailing stop and break-even of a live order; true when it was live. */
+export function setOrderTrail(
+  db: DB,
+  t: {
+    id: number;
+    trailDistance: number | null;
+    trailActivation: number | null;
+    breakEven: number | null;
+  },
+): boolean {
+  return changedOne(db, st(db).setTrail.run(t), `order ${t.id} held live is not live in the store`);
+}
+
+/**
+ * The stops the trailing pass moved, one UPDATE … FROM (VALUES …) per ROWS_PER_STATEMENT orders;
+ * an order no longer open is left as it is (it closed after the tick that moved it).
+ */
+export function setStopLosses(db: DB, ss: readonly { id: number; stopLoss: number }[]): void {
+  const row = "(CAST(? AS BIGINT), CAST(? AS DOUBLE PRECISION))";
+  for (const part of chunked(ss))
+    prepareOnce(
+      db,
+      `UPDATE orders SET stop_loss = v.column2
+       FROM (VALUES ${tuples(part.length, row)}) AS v
+       WHERE orders.id = v.column1 AND orders.status = ${OPEN}`,
+    ).run(part.flatMap((s) => [s.id, s.stopLoss]));
 }
 
 export function orderById(db: DB, q: { id: number }): OrderRow | undefined {

@@ -13,15 +13,18 @@ import { decConst, microToNumber, type Dec } from "../money/decimal.js";
 import { floatBandMicro, type Account, type Pos } from "./book.js";
 import type { EngineCore } from "./core.js";
 import { assertAcceptedLots, assertOpenAmounts, assertPrice } from "./invariants.js";
-import type { OrderRequest, OrderState } from "./model.js";
+import { NO_TRAIL, type OrderRequest, type OrderState, type Trail } from "./model.js";
 import {
   ST_OPEN,
   ST_PENDING,
+  expiryAt,
   openAmounts,
   pendingKind,
+  stopsFromRequest,
   validateLeverage,
   validateLots,
   validateStops,
+  validateTrail,
   type InstrumentSpec,
   type PendingKind,
 } from "./orders.js";
@@ -55,6 +58,12 @@ interface Placement {
   openPrice: number | null;
   marginMicro: number;
   feeMicro: number;
+  /** Take-profit and stop-loss as prices (given in pips: converted off the fill or target price). */
+  tp: number | null;
+  sl: number | null;
+  trail: Trail;
+  /** A pending order's expiry (epoch ms); null: until cancelled. */
+  expiresAt: number | null;
 }
 
 /**
@@ -130,10 +139,19 @@ function accept(
   };
 }
 
+/** Take-profit, stop-loss and trailing stop of the order off `ref` (its fill or target price), checked. */
+function stopsAt(o: Accepted, ref: number): Pick<Placement, "tp" | "sl" | "trail"> {
+  const { tp, sl } = stopsFromRequest(o.req.side, ref, o.inst.precision, o.req);
+  validateStops(o.req.side, ref, tp, sl, o.inst.precision);
+  const trail = validateTrail(o.req.trail ?? NO_TRAIL, o.inst.precision, ref);
+  return { tp, sl, trail };
+}
+
 function placePending(core: EngineCore, o: Accepted): OrderState {
   const target = o.req.targetPrice;
   if (target === null) throw new DomainError("target_price_required");
-  validateStops(o.req.side, target, o.req.takeProfit, o.req.stopLoss, o.inst.precision);
+  const stops = stopsAt(o, target);
+  const expiresAt = expiryAt(o.req.expiry, o.inst.session, o.now);
   const kind = pendingKind(o.req.side, target, o.quote.price);
   const a = core.account(o.userId);
   const { v, p } = core.tx.run(() => {
@@ -145,6 +163,8 @@ function placePending(core: EngineCore, o: Accepted): OrderState {
       openPrice: null,
       marginMicro: 0,
       feeMicro: 0,
+      ...stops,
+      expiresAt,
     });
     return { v: answer(core, o, p), p };
   });
@@ -177,7 +197,7 @@ function priceMarket(core: EngineCore, o: Accepted): Placement {
   core.assertTradable(o.inst, o.quote, o.now);
   const price = o.quote.price;
   assertPrice(price, "market order");
-  validateStops(o.req.side, price, o.req.takeProfit, o.req.stopLoss, o.inst.precision);
+  const stops = stopsAt(o, price);
   const { marginMicro, feeMicro } = openAmounts(
     o.lots,
     o.inst,
@@ -194,6 +214,8 @@ function priceMarket(core: EngineCore, o: Accepted): Placement {
     openPrice: price,
     marginMicro,
     feeMicro,
+    ...stops,
+    expiresAt: null,
   };
 }
 
@@ -391,25 +413,29 @@ function newOrderOf(o: Accepted, pl: Placement): NewOrder {
     leverage: o.leverage,
     originPrice: pl.originPrice,
     openPrice: pl.openPrice,
-    takeProfit: o.req.takeProfit,
-    stopLoss: o.req.stopLoss,
+    takeProfit: pl.tp,
+    stopLoss: pl.sl,
     marginMicro: pl.marginMicro,
     feeMicro: pl.feeMicro,
     createdAt: o.now,
     openedAt: pl.openPrice === null ? null : o.now,
+    trailDistance: pl.trail.distance || null,
+    trailActivation: pl.trail.activation || null,
+    breakEven: pl.trail.breakEven || null,
+    expiresAt: pl.expiresAt,
   };
 }
 
 /** The stored order `id` as it will be held in memory. */
 function posOf(core: EngineCore, o: Accepted, a: Account, pl: Placement, id: number): Pos {
-  const { req, inst } = o;
+  const { inst } = o;
   return {
     id,
     userId: o.userId,
     acc: a,
     inst,
     book: core.held.book(inst),
-    orderType: req.side,
+    orderType: o.req.side,
     status: pl.status,
     pendingKind: pl.pendingKind,
     lots: o.lots,
@@ -417,11 +443,16 @@ function posOf(core: EngineCore, o: Accepted, a: Account, pl: Placement, id: num
     leverage: o.leverage,
     originPrice: pl.originPrice,
     openPrice: pl.openPrice ?? 0,
-    tp: req.takeProfit ?? 0,
-    sl: req.stopLoss ?? 0,
+    tp: pl.tp ?? 0,
+    sl: pl.sl ?? 0,
     marginMicro: pl.marginMicro,
     feeMicro: pl.feeMicro,
     createdAt: o.now,
+    openedAt: pl.openPrice === null ? 0 : o.now,
+    trail: pl.trail.distance,
+    trailAct: pl.trail.activation,
+    breakEven: pl.trail.breakEven,
+    expiresAt: pl.expiresAt,
     slot: -1,
   };
 }

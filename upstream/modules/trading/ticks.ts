@@ -25,13 +25,21 @@ export class Ticks {
   /** Pending orders the tick reached, oldest first per instrument, and the price that reached each. */
   private readonly actPos: Pos[] = [];
   private readonly actPrice: number[] = [];
+  /** Positions whose stop the tick's trailing pass moved (to be written by the next flush). */
+  private readonly moved: Pos[] = [];
+  /** A flush of the moved stops is queued on the scheduler and has not run yet. */
+  private flushQueued = false;
 
-  constructor(private readonly core: EngineCore) {}
+  constructor(
+    private readonly core: EngineCore,
+    private readonly flush: () => void,
+  ) {}
 
   /** Marks to market the instruments that ticked, then books TP/SL, pending activations and stop-outs. */
   onTick(changed: Quote[]): void {
     try {
       this.mark(changed);
+      if (this.moved.length > 0) this.keepMoved();
       // Most ticks book nothing: no transaction then.
       const stopOutPct = this.core.settings().stopOutPct;
       if (this.hits.pos.length > 0 || this.actPos.length > 0 || this.anyAtStopOut(stopOutPct)) {
@@ -43,6 +51,23 @@ export class Ticks {
     } finally {
       this.clear();
     }
+  }
+
+  /**
+   * Holds the stops the trailing pass moved for the next flush, queued once on the scheduler (its
+   * batch writes every stop moved until it runs), or written at once without one.
+   */
+  private keepMoved(): void {
+    const trailed = this.core.held.trailed;
+    for (const p of this.moved) trailed.add(p);
+    const schedule = this.core.schedule;
+    if (!schedule) return this.flush();
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    schedule(() => {
+      this.flushQueued = false;
+      this.flush();
+    });
   }
 
   /** What the tick reached, by value: its scratch lists are emptied for the next tick. */
@@ -95,6 +120,7 @@ export class Ticks {
         const rate = pricing.usdRateF(book.inst);
         if (Number.isFinite(rate)) {
           accts.touchedN = tn = book.mark(p, rate, accts, tn);
+          if (book.trails > 0) book.trailStops(p, this.moved);
           if (book.mayHitStops(p)) book.scanStops(p, this.hits);
         }
       }
@@ -206,6 +232,7 @@ export class Ticks {
     hits.reason.length = 0;
     this.actPos.length = 0;
     this.actPrice.length = 0;
+    this.moved.length = 0;
     this.clearTouched();
   }
 

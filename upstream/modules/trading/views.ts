@@ -51,6 +51,11 @@ export function orderView(o: OrderState, lang?: Lang): OrderView {
     PendingType: o.pendingKind,
     CloseReason: o.closeReason,
     ClosedAt: o.closedAt ? fmtTime(o.closedAt) : null,
+    TrailingDistance: o.trail.distance,
+    TrailingActivation: o.trail.activation,
+    BreakEven: o.trail.breakEven,
+    ExpiresAt: o.expiresAt === null ? null : fmtTime(o.expiresAt),
+    ParentId: o.parentId,
   };
 }
 
@@ -86,7 +91,12 @@ export function tradePushView(s: AccountSnapshot): TradePush {
     CanUse: v.can_use,
     MarginCall: s.figures.marginCall,
     TransOrder: s.positions
-      .map((p) => ({ Id: p.id, UpdatePrice: p.price, FactProfits: microToNumber(p.profitMicro) }))
+      .map((p) => ({
+        Id: p.id,
+        UpdatePrice: p.price,
+        FactProfits: microToNumber(p.profitMicro),
+        TargetLossPrice: p.stopLoss,
+      }))
       .sort((x, y) => y.Id - x.Id),
   };
 }
