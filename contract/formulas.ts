@@ -117,6 +117,14 @@ export function profitUsd<N>(
   return A.mul(A.mul(diff, unitsHeld), usdRateOfQuote);
 }
 
+/**
+ * What one pip is worth in USD for a position of `lots`: pip size (contract/api/trading-rules.ts
+ * pipSize) x lots x units per lot x the USD rate of the quote currency.
+ */
+export function pipValueUsd<N>(A: Arith<N>, pip: N, lots: N, contNum: N, usdRateOfQuote: N): N {
+  return A.mul(A.mul(pip, units(A, lots, contNum)), usdRateOfQuote);
+}
+
 /** Equity (`total`): balance + floating profit. */
 export function equity<N>(A: Arith<N>, balance: N, floatingProfit: N): N {
   return A.add(balance, floatingProfit);

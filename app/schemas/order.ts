@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { idempotencyKey } from "./fields";
+import { orderToolFields } from "./trader-tools";
 import { ORDER_MODE } from "@contract/enums";
 import { boundOf, LOTS_RULE, numberFits, PRICE_RULE } from "@contract/fields";
 
@@ -122,8 +123,19 @@ export function orderSchema(rules: LotRules) {
         ),
       target_profit_price: optionalPrice,
       stop_loss_price: optionalPrice,
+      ...orderToolFields,
     })
     .superRefine((v, ctx) => {
+      if (v.status === ORDER_MODE.PENDING && v.expiry === "date" && !v.expires_at)
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: ["expires_at"],
+          message: "errors.expiry_date",
+        });
+      if (v.stop_unit === "pips")
+        for (const k of ["target_profit_price", "stop_loss_price"] as const)
+          if (v[k] !== undefined && Math.abs(v[k] * 10 - Math.round(v[k] * 10)) > 1e-9)
+            ctx.addIssue({ code: z.ZodIssueCode.custom, path: [k], message: "errors.pips" });
       if (v.status === ORDER_MODE.PENDING && !(v.target_price && v.target_price > 0)) {
         ctx.addIssue({
           code: z.ZodIssueCode.custom,

@@ -6,6 +6,7 @@
 import * as tradingApi from "@contract/api/trading";
 import type { ForexDetail, Order, OrderPage } from "@contract/api/trading";
 import { ORDER_MODE, type OrderMode, type OrderTab, type OrderType } from "@contract/enums";
+import type { Expiry } from "@contract/api/trading-rules";
 import { type Caller, type UpstreamResult, send } from "./client.server";
 
 type OrderStatusTab = OrderTab;
@@ -21,6 +22,16 @@ interface SubmitParams {
   target_price?: number;
   target_profit_price?: number;
   stop_loss_price?: number;
+  /** Take-profit and stop-loss as distances in pips instead of prices (decimal text). */
+  target_profit_pips?: string;
+  stop_loss_pips?: string;
+  /** Trailing stop, its activation and break-even as price distances (decimal text). */
+  trailing_distance?: string;
+  trailing_activation?: string;
+  break_even?: string;
+  expiry?: Expiry;
+  /** "YYYY-MM-DD HH:mm" UTC, with expiry "date". */
+  expires_at?: string;
 }
 
 /** Places an order (POST /v1/api/forex/submit). */
@@ -39,8 +50,16 @@ export function submitOrder(
       cont: p.cont,
       multiple: p.multiple,
       target_price: p.status === ORDER_MODE.PENDING ? p.target_price : undefined,
-      target_profit_price: p.target_profit_price ?? 0,
-      stop_loss_price: p.stop_loss_price ?? 0,
+      target_profit_price: p.target_profit_pips ? undefined : (p.target_profit_price ?? 0),
+      stop_loss_price: p.stop_loss_pips ? undefined : (p.stop_loss_price ?? 0),
+      target_profit_pips: p.target_profit_pips,
+      stop_loss_pips: p.stop_loss_pips,
+      trailing_distance: p.trailing_distance,
+      trailing_activation: p.trailing_activation,
+      break_even: p.break_even,
+      ...(p.status === ORDER_MODE.PENDING && p.expiry
+        ? { expiry: p.expiry, expires_at: p.expiry === "date" ? p.expires_at : undefined }
+        : {}),
     },
     { idempotencyKey },
   );
@@ -80,8 +99,32 @@ export function closeOrder(
   c: Caller,
   id: number,
   idempotencyKey?: string,
+  /** Lots to close (decimal text): a partial close; absent: all of it. */
+  lots?: string,
 ): Promise<UpstreamResult<unknown>> {
-  return send(c, tradingApi.close, { id }, { idempotencyKey });
+  return send(c, tradingApi.close, { id, lots }, { idempotencyKey });
+}
+
+/**
+ * Sets the trailing stop and break-even of a position or pending order (POST
+ * /v1/api/forex/set_trailing), price distances as decimal text; 0 or absent = not set.
+ */
+export function setTrailing(
+  c: Caller,
+  p: { id: number; trailing_distance?: string; trailing_activation?: string; break_even?: string },
+  idempotencyKey?: string,
+): Promise<UpstreamResult<unknown>> {
+  return send(
+    c,
+    tradingApi.setTrailing,
+    {
+      id: p.id,
+      trailing_distance: p.trailing_distance ?? "0",
+      trailing_activation: p.trailing_activation ?? "0",
+      break_even: p.break_even ?? "0",
+    },
+    { idempotencyKey },
+  );
 }
 
 /** Cancels a pending order (POST /v1/api/forex/cancel_trade {id}). */

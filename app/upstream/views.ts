@@ -72,6 +72,14 @@ export interface OrderView {
   margin: number;
   fee: number;
   leverage: number | null;
+  /** Trailing stop, its activation and break-even as price distances; 0 = not set. */
+  trailing: number;
+  trailingActivation: number;
+  breakEven: number;
+  /** A pending order's expiry, "YYYY-MM-DD HH:mm:ss" UTC; null = until cancelled. */
+  expiresAt: string | null;
+  /** A part closed from an open position: that position's id. */
+  parentId: number | null;
   /** "YYYY-MM-DD HH:mm:ss" UTC. */
   createdAt: string;
   closedAt: string | null;
@@ -94,6 +102,8 @@ export interface AccountView {
 export interface LiveRow {
   price: number;
   profit: number;
+  /** The stop loss now, when the back end sends it (a trailing stop moves it). */
+  stopLoss?: number;
 }
 
 /** A chart candle. */
@@ -196,6 +206,11 @@ export function orderView(o: Order): OrderView {
     margin: num(o.CautionMoney),
     fee: num(o.TradeFee),
     leverage: o.Multiple === undefined || o.Multiple === null ? null : num(o.Multiple),
+    trailing: num(o.TrailingDistance ?? 0),
+    trailingActivation: num(o.TrailingActivation ?? 0),
+    breakEven: num(o.BreakEven ?? 0),
+    expiresAt: o.ExpiresAt ?? null,
+    parentId: o.ParentId ?? null,
     createdAt: o.CreateTimeHandler ?? "",
     closedAt: o.ClosedAt ?? null,
   };
@@ -241,7 +256,12 @@ export function mergeLiveRows(
   pushed: ForexTradePush["TransOrder"],
 ): Record<number, LiveRow> {
   const next = { ...prev };
-  for (const r of pushed) next[r.Id] = { price: r.UpdatePrice, profit: r.FactProfits };
+  for (const r of pushed)
+    next[r.Id] = {
+      price: r.UpdatePrice,
+      profit: r.FactProfits,
+      ...(typeof r.TargetLossPrice === "number" ? { stopLoss: r.TargetLossPrice } : {}),
+    };
   return next;
 }
 

@@ -17,6 +17,9 @@
 export const EXPIRIES = ["gtc", "day", "date"] as const;
 export type Expiry = (typeof EXPIRIES)[number];
 
+/** A pending order's expiry time: "YYYY-MM-DD HH:mm" (or with "T", as a datetime-local input sends), UTC. */
+export const EXPIRES_AT_PATTERN = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2})?$/;
+
 /** The latest expiry a pending order may be given, in days from now. */
 export const EXPIRY_MAX_DAYS = 365;
 

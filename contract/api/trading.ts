@@ -9,7 +9,7 @@ import {
   CLOSE_REASONS,
   PENDING_TYPES,
 } from "../enums";
-import { EXPIRIES } from "./trading-rules";
+import { EXPIRES_AT_PATTERN, EXPIRIES } from "./trading-rules";
 import {
   choiceField,
   decimalField,
@@ -25,6 +25,7 @@ import {
 } from "../fields";
 
 export {
+  EXPIRES_AT_PATTERN,
   EXPIRIES,
   EXPIRY_MAX_DAYS,
   pipSize,
@@ -132,9 +133,6 @@ const trailing = {
   trailing_activation: optionalDecimalField(PRICE_RULE),
   break_even: optionalDecimalField(PRICE_RULE),
 };
-
-/** A pending order's expiry time: "YYYY-MM-DD HH:mm" (or with "T", as a datetime-local input sends), UTC. */
-export const EXPIRES_AT_PATTERN = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2})?$/;
 
 export const submit = endpoint({
   data: OrderSchema,

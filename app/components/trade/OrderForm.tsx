@@ -16,7 +16,8 @@ import { z } from "zod";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
 import { useMemo } from "react";
-import { floatArith, openCost } from "@contract/formulas";
+import { floatArith, openCost, pipValueUsd } from "@contract/formulas";
+import { pipSize } from "@contract/api/trading-rules";
 import { MARGIN_MODE, ORDER_MODE } from "@contract/enums";
 import { decrementDisabled, orderSchema, stepLots, DEFAULT_MAX_LOTS } from "~/schemas/order";
 import {
@@ -32,6 +33,7 @@ import type { InstrumentView } from "~/upstream/views";
 import { useHydrated, useLang } from "./hooks";
 import { dotDecimal, withDotDecimals } from "./decimal";
 import { StopPriceFields } from "./StopPriceFields";
+import { OrderToolFields } from "./OrderToolFields";
 
 interface OrderFormProps {
   instrument: InstrumentView;
@@ -125,6 +127,11 @@ export function OrderForm({
       target_price: "",
       target_profit_price: "",
       stop_loss_price: "",
+      stop_unit: "price",
+      trailing_pips: "",
+      break_even_pips: "",
+      expiry: "gtc",
+      expires_at: "",
     },
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
@@ -154,10 +161,16 @@ export function OrderForm({
     multiple: textOf(fields.multiple.value),
     status: textOf(fields.status.value) ?? "1",
     target_price: textOf(fields.target_price.value),
+    stopUnit: textOf(fields.stop_unit.value) ?? "price",
   };
   const pending = values.status === "0";
   const est = estimate(inst, feeType, values, price, usdRate);
   const lots = Number(dotDecimal(values.cont ?? ""));
+  // What one pip is worth in USD for the lots typed (display only).
+  const pipValue =
+    lots > 0 && usdRate !== null && usdRate > 0
+      ? pipValueUsd(floatArith, Number(pipSize(inst.precision)), lots, inst.unitsPerLot, usdRate)
+      : null;
   const decDisabled = decrementDisabled(Number.isFinite(lots) ? lots : minLots, {
     pip: inst.lotStep,
     minLots: inst.minLots,
@@ -333,6 +346,13 @@ export function OrderForm({
         stopLoss={fields.stop_loss_price}
         msg={msg}
       />
+      <OrderToolFields
+        fields={fields}
+        pipHint={t("form.pip_is", { pip: pipSize(inst.precision) })}
+        pending={pending}
+        unit={values.stopUnit === "pips" ? "pips" : "price"}
+        msg={msg}
+      />
 
       <dl className="order-estimates" data-testid="order-estimates">
         <div>
@@ -348,6 +368,10 @@ export function OrderForm({
         <div>
           <dt>{t("form.est_fee")}</dt>
           <dd data-testid="order-est-fee">{formatFee(est.fee, lang)}</dd>
+        </div>
+        <div>
+          <dt>{t("form.pip_value")}</dt>
+          <dd data-testid="order-pip-value">{formatFee(pipValue, lang)}</dd>
         </div>
       </dl>
       {!hydrated ? (

@@ -7,7 +7,10 @@ import {
   forexDetail,
   myDeal,
   setStopPrice,
+  setTrailing,
 } from "~/upstream/trading.server";
+import { partCloseSchema, trailingSchema } from "~/schemas/trader-tools";
+import { pipsDistances } from "~/utils/pips";
 import type { Order, OrderPage } from "@contract/api/trading";
 import { tradeList } from "~/upstream/market.server";
 import { copyDetail, copyList } from "~/upstream/follow.server";
@@ -64,6 +67,13 @@ async function copiedPositions(caller: Awaited<ReturnType<typeof callerFor>>) {
         ]
       : [],
   );
+}
+
+/** The price decimals of instrument `forexId` (5 when it is not listed: the upstream checks again). */
+async function precisionOf(caller: Awaited<ReturnType<typeof callerFor>>, forexId: number) {
+  const list = await tradeList(caller);
+  const inst = list.ok ? list.data.map(instrumentView).find((i) => i.id === forexId) : undefined;
+  return inst?.precision ?? 5;
 }
 
 /** Instrument price precision and lot step by id (for formatting), from trade_list. */
@@ -133,6 +143,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
         stop: newIdempotencyKey(),
         close: newIdempotencyKey(),
         cancel: newIdempotencyKey(),
+        trail: newIdempotencyKey(),
+        part: newIdempotencyKey(),
       },
       toast,
     },
@@ -149,6 +161,8 @@ export async function action({ request }: ActionFunctionArgs) {
     stop: stopPriceSchema,
     close: closeSchema,
     cancel: cancelSchema,
+    trail: trailingSchema,
+    close_part: partCloseSchema,
   });
   if (!form.ok) return refused(form);
   const caller = await callerFor(request);
@@ -170,6 +184,59 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirectWithToast(request, listHref(status, page, v.id), {
       type: "success",
       text: r.msg || t("order:detail.stops_saved"),
+    });
+  }
+
+  if (form.intent === "trail") {
+    const v = form.value;
+    // Pips become price distances at the instrument's decimals (the upstream checks them again).
+    const precision = await precisionOf(caller, Number(form.formData.get("forex_id")));
+    const typed = {
+      trailing_pips: v.trailing_pips,
+      activation_pips: v.activation_pips,
+      break_even_pips: v.break_even_pips,
+    };
+    const distances = pipsDistances(typed, precision);
+    if ("refused" in distances)
+      return data(
+        {
+          refusedIntent: "trail",
+          result: form.reply({ formErrors: ["errors.pips"] }),
+        },
+        { status: 400 },
+      );
+    const r = await setTrailing(
+      caller,
+      {
+        id: v.id,
+        trailing_distance: distances.trailing_pips,
+        trailing_activation: distances.activation_pips,
+        break_even: distances.break_even_pips,
+      },
+      form.idempotencyKey ?? undefined,
+    );
+    if (!r.ok)
+      return data(
+        { refusedIntent: "trail", result: form.reply({ formErrors: [r.msg] }) },
+        { status: refusalStatus(r) },
+      );
+    return redirectWithToast(request, listHref(status, page, v.id), {
+      type: "success",
+      text: r.msg || t("order:detail.trailing_saved"),
+    });
+  }
+
+  if (form.intent === "close_part") {
+    const v = form.value;
+    const r = await closeOrder(caller, v.id, form.idempotencyKey ?? undefined, String(v.lots));
+    if (!r.ok)
+      return data(
+        { refusedIntent: "close_part", result: form.reply({ formErrors: [r.msg] }) },
+        { status: refusalStatus(r) },
+      );
+    return redirectWithToast(request, listHref(status, page, v.id), {
+      type: "success",
+      text: r.msg || t("order:detail.part_closed"),
     });
   }
 

@@ -121,6 +121,7 @@ export default function OrderScreen() {
     actionData && actionData.refusedIntent !== "close" && actionData.refusedIntent !== "cancel"
       ? (actionData.result as Parameters<typeof OrderDetail>[0]["lastResult"])
       : null;
+  const stopIntent = actionData && "refusedIntent" in actionData ? actionData.refusedIntent : null;
   const actionRefusal =
     actionData && (actionData.refusedIntent === "close" || actionData.refusedIntent === "cancel")
       ? refusalMessages(actionData)
@@ -328,6 +329,7 @@ export default function OrderScreen() {
           keys={d.detailKeys}
           backHref={backHref}
           lastResult={stopResult}
+          lastIntent={typeof stopIntent === "string" ? stopIntent : null}
         />
       ) : null}
     </div>

@@ -29,6 +29,8 @@ import { getT } from "~/i18n.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { newIdempotencyKey, readForm, refused, refusalStatus } from "~/utils/forms.server";
 import { closeSchema, orderSchema, stepLots, DEFAULT_MAX_LOTS } from "~/schemas/order";
+import type { Expiry } from "@contract/api/trading-rules";
+import { pipsDistances } from "~/utils/pips";
 import { decimalsOf, inputValue } from "~/utils/format";
 import { dotDecimal, withDotDecimals } from "~/components/trade/decimal";
 import { tradeHref } from "./href";
@@ -178,6 +180,35 @@ function submitSchemaFor(instruments: InstrumentView[]) {
   };
 }
 
+/**
+ * The order form's take-profit and stop-loss (prices, or pips when so chosen), trailing stop,
+ * break-even and expiry as the submit call's fields.
+ */
+function stopsAndTools(
+  v: {
+    target_profit_price?: number;
+    stop_loss_price?: number;
+    stop_unit: "price" | "pips";
+    trailing_pips?: number;
+    break_even_pips?: number;
+    expiry: Expiry;
+    expires_at?: string;
+  },
+  distances: { trailing_pips?: string; break_even_pips?: string },
+) {
+  const pips = v.stop_unit === "pips";
+  return {
+    target_profit_price: pips ? undefined : v.target_profit_price,
+    stop_loss_price: pips ? undefined : v.stop_loss_price,
+    target_profit_pips: pips && v.target_profit_price ? String(v.target_profit_price) : undefined,
+    stop_loss_pips: pips && v.stop_loss_price ? String(v.stop_loss_price) : undefined,
+    trailing_distance: distances.trailing_pips,
+    break_even: distances.break_even_pips,
+    expiry: v.expiry,
+    expires_at: v.expires_at,
+  };
+}
+
 const noOrder = { kind: "error" as const, token: "", text: "", pending: false };
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -237,6 +268,18 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!(await getSignedIn(request)))
       throw redirect(loginUrl(`/trade?code=${encodeURIComponent(code)}`));
     const v = form.value;
+    const distances = pipsDistances(
+      { trailing_pips: v.trailing_pips, break_even_pips: v.break_even_pips },
+      inst?.precision ?? 5,
+    );
+    if ("refused" in distances)
+      return data(
+        {
+          ...noOrder,
+          result: form.reply({ formErrors: ["errors.pips"] }),
+        },
+        { status: 400 },
+      );
     const r = await submitOrder(
       caller,
       {
@@ -246,8 +289,7 @@ export async function action({ request }: ActionFunctionArgs) {
         cont: v.cont,
         multiple: v.multiple,
         target_price: v.target_price,
-        target_profit_price: v.target_profit_price,
-        stop_loss_price: v.stop_loss_price,
+        ...stopsAndTools(v, distances),
       },
       v.idempotency_key,
     );

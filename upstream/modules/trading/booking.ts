@@ -126,54 +126,22 @@ export function closePart(
 ): OrderState {
   assertPrice(price, `partial close of order ${p.id}`);
   const lotsBefore = p.lots;
-  const partUnits = unitsOf(partLots, p.inst.contNum);
-  const marginMicro = splitShare(p.marginMicro, partLots, p.lots);
-  const feeMicro = splitShare(p.feeMicro, partLots, p.lots);
-  const rate = core.usdRate(p.inst) ?? ONE;
-  const profit = toMicro(profitUsd(p.orderType, p.openPrice, price, partUnits, rate));
-  const now = Date.now();
+  const part = splitPart(core, p, partLots, price);
   const rest = {
     lots: p.lots.minus(partLots),
-    units: p.units.minus(partUnits),
-    marginMicro: p.marginMicro - marginMicro,
-    feeMicro: p.feeMicro - feeMicro,
+    units: p.units.minus(part.units),
+    marginMicro: p.marginMicro - part.marginMicro,
+    feeMicro: p.feeMicro - part.feeMicro,
   };
+  const now = Date.now();
   const view = core.tx.run(() => {
-    const partId = insertPart(core.db, {
-      parentId: p.id,
-      lots: partLots.toString(),
-      units: partUnits.toString(),
-      marginMicro,
-      feeMicro,
-      closePrice: price,
-      profitMicro: profit,
-      reason,
-      closedAt: now,
-    });
-    if (partId === null) throw new DomainError("order_not_open");
-    const shrunk = shrinkOrder(core.db, {
-      id: p.id,
-      lots: rest.lots.toString(),
-      units: rest.units.toString(),
-      marginMicro: rest.marginMicro,
-      feeMicro: rest.feeMicro,
-    });
-    assert(shrunk, `order ${p.id} held open is not open in the store`);
-    if (profit !== 0)
-      p.acc.balanceMicro = core.money.post({
-        userId: p.userId,
-        amountMicro: profit,
-        kind: "realised_profit",
-        ref: `order:${partId}`,
-        at: now,
-        heldMicro: p.acc.balanceMicro,
-      });
+    const partId = bookPart(core, p, { ...part, lots: partLots, rest, price, reason, now });
     const v: OrderState = {
-      ...stateClosed(p, p.createdAt, core.pricing, price, profit, reason, now),
+      ...stateClosed(p, p.createdAt, core.pricing, price, part.profitMicro, reason, now),
       id: partId,
       lots: partLots.toString(),
-      marginMicro,
-      feeMicro,
+      marginMicro: part.marginMicro,
+      feeMicro: part.feeMicro,
       trail: NO_TRAIL,
       parentId: p.id,
     };
@@ -191,6 +159,69 @@ export function closePart(
     reason,
   });
   return view;
+}
+
+/** The part's units, its share of margin and fee (splitShare), and its realised profit at `price`. */
+function splitPart(core: EngineCore, p: Pos, partLots: Dec, price: number) {
+  const units = unitsOf(partLots, p.inst.contNum);
+  const rate = core.usdRate(p.inst) ?? ONE;
+  return {
+    units,
+    marginMicro: splitShare(p.marginMicro, partLots, p.lots),
+    feeMicro: splitShare(p.feeMicro, partLots, p.lots),
+    profitMicro: toMicro(profitUsd(p.orderType, p.openPrice, price, units, rate)),
+  };
+}
+
+/**
+ * The store side of a partial close (inside its transaction): the part as a closed order of its
+ * own, the position's new size, and the part's realised profit; returns the part's id.
+ */
+function bookPart(
+  core: EngineCore,
+  p: Pos,
+  x: {
+    lots: Dec;
+    units: Dec;
+    marginMicro: number;
+    feeMicro: number;
+    profitMicro: number;
+    rest: { lots: Dec; units: Dec; marginMicro: number; feeMicro: number };
+    price: number;
+    reason: CloseReason;
+    now: number;
+  },
+): number {
+  const partId = insertPart(core.db, {
+    parentId: p.id,
+    lots: x.lots.toString(),
+    units: x.units.toString(),
+    marginMicro: x.marginMicro,
+    feeMicro: x.feeMicro,
+    closePrice: x.price,
+    profitMicro: x.profitMicro,
+    reason: x.reason,
+    closedAt: x.now,
+  });
+  if (partId === null) throw new DomainError("order_not_open");
+  const shrunk = shrinkOrder(core.db, {
+    id: p.id,
+    lots: x.rest.lots.toString(),
+    units: x.rest.units.toString(),
+    marginMicro: x.rest.marginMicro,
+    feeMicro: x.rest.feeMicro,
+  });
+  assert(shrunk, `order ${p.id} held open is not open in the store`);
+  if (x.profitMicro !== 0)
+    p.acc.balanceMicro = core.money.post({
+      userId: p.userId,
+      amountMicro: x.profitMicro,
+      kind: "realised_profit",
+      ref: `order:${partId}`,
+      at: x.now,
+      heldMicro: p.acc.balanceMicro,
+    });
+  return partId;
 }
 
 /** An open position of a bulk close priced in memory: where its answer goes, its price and profit. */

@@ -4,7 +4,9 @@
  * shapes; routes.ts parses raw request fields into them.
  */
 import type { Dec } from "../money/decimal.js";
-import type { CloseReason, PendingKind } from "./orders.js";
+import type { CloseReason, ExpiryRequest, PendingKind, Trail } from "./orders.js";
+
+export { NO_TRAIL, type ExpiryRequest, type Trail } from "./orders.js";
 
 /** A new order. `null` marks a value that is missing or malformed: the engine refuses it by its rule. */
 export interface OrderRequest {
@@ -30,20 +32,6 @@ export interface OrderRequest {
   /** A pending order's expiry (absent: good until cancelled). */
   expiry?: ExpiryRequest;
 }
-
-/** A trailing stop and break-even as price distances; 0 is "not set" (trading-rules.md). */
-export interface Trail {
-  distance: number;
-  /** Profit distance before the stop starts to trail; 0: at once. */
-  activation: number;
-  /** Profit distance at which the stop moves to the entry price; 0: not set. */
-  breakEven: number;
-}
-
-export const NO_TRAIL: Trail = Object.freeze({ distance: 0, activation: 0, breakEven: 0 });
-
-/** When a pending order expires: until cancelled, the end of its trading day, or a time (epoch ms). */
-export type ExpiryRequest = { kind: "gtc" } | { kind: "day" } | { kind: "date"; at: number };
 
 /** An order as the engine reports it. */
 export interface OrderState {

@@ -14,7 +14,6 @@ import {
 import { Dec, dec, decConst, decimalArith, toMicro } from "../money/decimal.js";
 import { EXPIRY_MAX_DAYS, pipsToPrice, pointsPerPip } from "@contract/api/trading-rules";
 import { tradingDayEnd } from "../market/hours.js";
-import type { ExpiryRequest, Trail } from "./model.js";
 
 /** An instrument as the engine needs it (decimal fields kept as text, exact). */
 export interface InstrumentSpec {
@@ -34,6 +33,20 @@ export interface InstrumentSpec {
   /** Its market's hours (market/hours.ts Session): where its trading day ends. */
   session: string;
 }
+
+/** A trailing stop and break-even as price distances; 0 is "not set" (trading-rules.md). */
+export interface Trail {
+  distance: number;
+  /** Profit distance before the stop starts to trail; 0: at once. */
+  activation: number;
+  /** Profit distance at which the stop moves to the entry price; 0: not set. */
+  breakEven: number;
+}
+
+export const NO_TRAIL: Trail = Object.freeze({ distance: 0, activation: 0, breakEven: 0 });
+
+/** When a pending order expires: until cancelled, the end of its trading day, or a time (epoch ms). */
+export type ExpiryRequest = { kind: "gtc" } | { kind: "day" } | { kind: "date"; at: number };
 
 export const BUY = ORDER_TYPE.BUY;
 export const SELL = ORDER_TYPE.SELL;

@@ -89,29 +89,9 @@ const HISTORY = `(${CLOSED}, ${CANCELLED})`;
 const LISTED =
   "SELECT o.*, i.code, i.show_code FROM orders o JOIN instruments i ON i.id = o.instrument_id";
 
-function prepareAll(db: DB) {
+/** The statements of the trader's tools: partial closes and trailing stops. */
+function prepareTools(db: DB) {
   return {
-    user: db.prepare(
-      "SELECT is_demo, balance_micro, lock_balance_micro FROM users WHERE id = @userId",
-    ),
-    balance: db.prepare("SELECT balance_micro FROM users WHERE id = @userId"),
-    insertOrder: db.prepare(
-      `INSERT INTO orders (user_id, instrument_id, order_type, status, pending_kind, lots, units,
-         leverage, origin_price, open_price, take_profit, stop_loss, margin_micro, fee_micro,
-         created_at, opened_at, trail_distance, trail_activation, break_even, expires_at)
-       VALUES (@userId, @instrumentId, @side, @status, @pendingKind, @lots, @units,
-         @leverage, @originPrice, @openPrice, @takeProfit, @stopLoss, @marginMicro, @feeMicro,
-         @createdAt, @openedAt, @trailDistance, @trailActivation, @breakEven, @expiresAt)
-       RETURNING id`,
-    ),
-    insertOrderWithId: db.prepare(
-      `INSERT INTO orders (id, user_id, instrument_id, order_type, status, pending_kind, lots,
-         units, leverage, origin_price, open_price, take_profit, stop_loss, margin_micro, fee_micro,
-         created_at, opened_at, trail_distance, trail_activation, break_even, expires_at)
-       VALUES (@id, @userId, @instrumentId, @side, @status, @pendingKind, @lots, @units,
-         @leverage, @originPrice, @openPrice, @takeProfit, @stopLoss, @marginMicro, @feeMicro,
-         @createdAt, @openedAt, @trailDistance, @trailActivation, @breakEven, @expiresAt)`,
-    ),
     insertPart: db.prepare(
       `INSERT INTO orders (user_id, instrument_id, order_type, status, lots, units, leverage,
          origin_price, open_price, close_price, take_profit, stop_loss, margin_micro, fee_micro,
@@ -158,6 +138,33 @@ function prepareAll(db: DB) {
     setStops: db.prepare(
       `UPDATE orders SET take_profit = @takeProfit, stop_loss = @stopLoss
        WHERE id = @id AND status IN ${LIVE}`,
+    ),
+  };
+}
+
+function prepareAll(db: DB) {
+  return {
+    ...prepareTools(db),
+    user: db.prepare(
+      "SELECT is_demo, balance_micro, lock_balance_micro FROM users WHERE id = @userId",
+    ),
+    balance: db.prepare("SELECT balance_micro FROM users WHERE id = @userId"),
+    insertOrder: db.prepare(
+      `INSERT INTO orders (user_id, instrument_id, order_type, status, pending_kind, lots, units,
+         leverage, origin_price, open_price, take_profit, stop_loss, margin_micro, fee_micro,
+         created_at, opened_at, trail_distance, trail_activation, break_even, expires_at)
+       VALUES (@userId, @instrumentId, @side, @status, @pendingKind, @lots, @units,
+         @leverage, @originPrice, @openPrice, @takeProfit, @stopLoss, @marginMicro, @feeMicro,
+         @createdAt, @openedAt, @trailDistance, @trailActivation, @breakEven, @expiresAt)
+       RETURNING id`,
+    ),
+    insertOrderWithId: db.prepare(
+      `INSERT INTO orders (id, user_id, instrument_id, order_type, status, pending_kind, lots,
+         units, leverage, origin_price, open_price, take_profit, stop_loss, margin_micro, fee_micro,
+         created_at, opened_at, trail_distance, trail_activation, break_even, expires_at)
+       VALUES (@id, @userId, @instrumentId, @side, @status, @pendingKind, @lots, @units,
+         @leverage, @originPrice, @openPrice, @takeProfit, @stopLoss, @marginMicro, @feeMicro,
+         @createdAt, @openedAt, @trailDistance, @trailActivation, @breakEven, @expiresAt)`,
     ),
     orderById: db.prepare("SELECT * FROM orders WHERE id = @id"),
     liveOrders: db.prepare(`SELECT * FROM orders WHERE status IN ${LIVE} ORDER BY id`),
