@@ -1,8 +1,8 @@
 /**
  * Watchlists as a person uses them, with JavaScript on and off: the star of a home row adds the
  * instrument to Favourites, which becomes the home screen's first tab (with JavaScript the page
- * does not reload); the trade screen's star adds another; taking the last one off brings the home
- * screen back as it was. On /mine/watchlists a named list is made, filled, reordered, renamed,
+ * does not reload); the trade screen's and the search page's stars add more; taking the last one
+ * off brings the home screen back as it was. On /mine/watchlists a named list is made, filled, reordered, renamed,
  * shown as a home tab in its order, refused a blank name, emptied and removed. Each test has its
  * own account, so the two projects never touch each other's lists.
  */
@@ -74,11 +74,22 @@ test("a star makes Favourites the home screen's first tab; the last one off brin
   await expect(
     page.getByRole("button", { name: EN("common:star.remove", { code: byCode.get("EURUSD")! }) }),
   ).toHaveAttribute("aria-pressed", "true");
+  // So does the search page's, which comes back to the search.
+  await page.goto("/product?searchCurrency=USDJPY");
+  await page
+    .getByRole("button", { name: EN("common:star.add", { code: byCode.get("USDJPY")! }) })
+    .click();
+  await told(page, UP("watchlists.favourite_added"));
+  await expect(page).toHaveURL(/\/product\?searchCurrency=USDJPY$/);
+  await expect(
+    page.getByRole("button", { name: EN("common:star.remove", { code: byCode.get("USDJPY")! }) }),
+  ).toHaveAttribute("aria-pressed", "true");
   await page.goto("/");
-  await expect(rows(page)).toHaveCount(2);
+  await expect(rows(page)).toHaveCount(3);
   expect(await rows(page).evaluateAll((as) => as.map((a) => a.getAttribute("href")))).toEqual([
     "/trade?code=GBPUSD",
     "/trade?code=EURUSD",
+    "/trade?code=USDJPY",
   ]);
 
   // "All" is still one tap away.
@@ -94,9 +105,9 @@ test("a star makes Favourites the home screen's first tab; the last one off brin
     expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`)).toEqual([]);
   }
 
-  // Taking both off: the home screen is as it was.
+  // Taking them all off: the home screen is as it was.
   await page.goto("/");
-  for (const code of ["GBPUSD", "EURUSD"]) {
+  for (const code of ["GBPUSD", "EURUSD", "USDJPY"]) {
     await page
       .getByRole("button", { name: EN("common:star.remove", { code: byCode.get(code)! }) })
       .click();
