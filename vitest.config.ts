@@ -84,6 +84,7 @@ const POSTGRES_INTEGRATION_FAST = [
 /** The upstream integration tests that run on PostgreSQL in the full lane only. */
 const POSTGRES_INTEGRATION_FULL = [
   "tests/integration/alerts.test.ts",
+  "tests/integration/watchlists.test.ts",
   "tests/integration/notify.test.ts",
   "tests/integration/push.test.ts",
   "tests/integration/security.test.ts",

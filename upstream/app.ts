@@ -55,6 +55,7 @@ import { MarginCallWatch } from "./modules/notify/margin-calls.js";
 import { ExpirySweep } from "./modules/trading/expiry-sweep.js";
 import { registerAlertRoutes } from "./modules/alerts/routes.js";
 import { PriceAlerts } from "./modules/alerts/service.js";
+import { registerWatchlistRoutes } from "./modules/watchlists/routes.js";
 import { NoticeSender } from "./modules/notify/delivery.js";
 import { sealingKeyOf } from "./modules/identity/security-routes.js";
 import { registerCopyRoutes } from "./modules/copy/routes.js";
@@ -328,6 +329,7 @@ export async function buildUpstream(
         log,
       });
   registerAlertRoutes(app, ctx, alerts);
+  registerWatchlistRoutes(app, ctx);
   alerts?.start();
   // Notifications beyond the app (Web Push, e-mail) are sent by the leader.
   const noticeSender = standby

@@ -1,9 +1,10 @@
-import { useMemo } from "react";
+import { useId, useMemo } from "react";
 import { useListLinks } from "./useListLinks";
 import type { LiveQuote } from "~/upstream/views";
 import { useTranslation } from "react-i18next";
 import { Sparkline } from "./Sparkline";
 import { formatChange, formatPrice, signOf } from "~/utils/format";
+import { StarButton, StarForm, type StarLabels } from "./Star";
 
 /** What a quote row shows of an instrument (a view model, live fields merged in). */
 export interface RowQuote {
@@ -21,6 +22,7 @@ export interface RowQuote {
 interface RowLabels {
   closed: string;
   chart: (showCode: string) => string;
+  star: StarLabels;
 }
 
 const SLOT = "\u0000";
@@ -30,9 +32,15 @@ function useRowLabels(): RowLabels {
   return useMemo(() => {
     // The chart label's template with a slot for the name, filled per row without i18next.
     const chart = t("market.chart_label", { code: SLOT });
+    const add = t("star.add", { code: SLOT });
+    const remove = t("star.remove", { code: SLOT });
     return {
       closed: t("market.closed"),
       chart: (showCode: string) => chart.split(SLOT).join(showCode),
+      star: {
+        add: (name: string) => add.split(SLOT).join(name),
+        remove: (name: string) => remove.split(SLOT).join(name),
+      },
     };
   }, [t]);
 }
@@ -48,6 +56,7 @@ function InstrumentRow({
   sparkHref,
   lang,
   labels,
+  star,
 }: {
   q: RowQuote;
   /** The sparkline's direction; null: no sparkline points. */
@@ -56,11 +65,13 @@ function InstrumentRow({
   sparkHref: string | null;
   lang: string;
   labels: RowLabels;
+  /** The star's form and whether the instrument is in Favourites; null: no star (signed out). */
+  star: { formId: string; starred: boolean } | null;
 }) {
   const cls = signOf(q.change);
   const closed = !q.marketOpen;
   return (
-    <li className="qrow" data-code={q.code}>
+    <li className={star ? "qrow has-star" : "qrow"} data-code={q.code}>
       {/* A plain link: the list's useListLinks navigates on the client. */}
       <a
         href={`/trade?code=${encodeURIComponent(q.code)}`}
@@ -100,45 +111,64 @@ function InstrumentRow({
           </span>
         </span>
       </a>
+      {star ? (
+        <StarButton
+          formId={star.formId}
+          code={q.code}
+          name={q.showCode}
+          starred={star.starred}
+          labels={labels.star}
+        />
+      ) : null}
     </li>
   );
 }
 
 /**
  * A quote list (home, search results): one row per instrument, live quotes merged in by code when
- * given, and one client-side click handler for all its links.
+ * given, and one client-side click handler for all its links. With `star` (a signed-in user), each
+ * row has its star, all of them buttons of one hidden form.
  */
 export function InstrumentList({
   rows,
   sparkHref,
   lang,
   live,
+  star,
 }: {
   rows: { quote: RowQuote; up: boolean | null }[];
   sparkHref: string | null;
   lang: string;
   live?: Record<string, LiveQuote>;
+  /** The codes in Favourites, and the page a star comes back to without JavaScript. */
+  star?: { favourites: string[]; back: string } | null;
 }) {
   const onListClick = useListLinks();
   const labels = useRowLabels();
+  const formId = `star-${useId().replace(/:/g, "")}`;
+  const starred = useMemo(() => new Set(star?.favourites ?? []), [star?.favourites]);
   return (
-    <ul className="qlist" onClick={onListClick}>
-      {rows.map(({ quote, up }) => {
-        const l = live?.[quote.code];
-        const q = l
-          ? { ...quote, close: l.quote.close, change: l.quote.change, marketOpen: l.marketOpen }
-          : quote;
-        return (
-          <InstrumentRow
-            key={quote.id}
-            q={q}
-            up={up}
-            sparkHref={sparkHref}
-            lang={lang}
-            labels={labels}
-          />
-        );
-      })}
-    </ul>
+    <>
+      {star ? <StarForm id={formId} back={star.back} /> : null}
+      <ul className="qlist" onClick={onListClick}>
+        {rows.map(({ quote, up }) => {
+          const l = live?.[quote.code];
+          const q = l
+            ? { ...quote, close: l.quote.close, change: l.quote.change, marketOpen: l.marketOpen }
+            : quote;
+          return (
+            <InstrumentRow
+              key={quote.id}
+              q={q}
+              up={up}
+              sparkHref={sparkHref}
+              lang={lang}
+              labels={labels}
+              star={star ? { formId, starred: starred.has(quote.code) } : null}
+            />
+          );
+        })}
+      </ul>
+    </>
   );
 }

@@ -140,6 +140,7 @@ const REAL_WALLET = [
   "/mine/notifications",
   "/mine/notifications/settings",
   "/mine/alerts",
+  "/mine/watchlists",
 ];
 /** The operator console's pages (signed in as an operator). */
 const CONSOLE = [

@@ -31,6 +31,7 @@ import * as securityApi from "@contract/api/security";
 import * as settingsApi from "@contract/api/settings";
 import * as tradingApi from "@contract/api/trading";
 import * as verifyApi from "@contract/api/verify";
+import * as watchlistsApi from "@contract/api/watchlists";
 import type { EndpointDef } from "@contract/api/endpoint";
 import { CODE } from "@contract/envelope";
 import { asTeam, HARNESS_OPERATOR_TOKEN, startUpstream, type Server } from "./upstream-harness.js";
@@ -57,6 +58,7 @@ const MODULES: Record<string, object> = {
   settings: settingsApi,
   trading: tradingApi,
   verify: verifyApi,
+  watchlists: watchlistsApi,
 };
 const ENDPOINTS: EndpointDef[] = Object.values(MODULES)
   .flatMap((m) => Object.values(m) as unknown[])

@@ -1,10 +1,12 @@
 /**
- * Home: category chips (links; the active chip links back to all), the instrument list with logo,
- * code, price, change %, the day's sparkline (one shared SVG sprite) and the closed label. Prices and
- * changes move live (DAY_MARKET) when JavaScript runs.
+ * Home: tabs as chips (links; an active category chip links back to all), the instrument list with
+ * logo, code, price, change %, the day's sparkline (one shared SVG sprite) and the closed label.
+ * Prices and changes move live (DAY_MARKET) when JavaScript runs. A signed-in user's rows carry a
+ * star; once Favourites holds an instrument it is the first tab and the one `/` shows, and named
+ * watchlists with instruments are tabs after "All".
  */
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { InstrumentList } from "~/components/InstrumentRow";
 import { PageHeader } from "~/components/PageHeader";
@@ -23,7 +25,8 @@ const DAY_MARKET = [TOPIC.DAY_MARKET];
 export const handle = { i18n: ["common"] };
 
 export default function Home() {
-  const { categories, category, rows, sparkHref, lang } = useLoaderData<typeof loader>();
+  const { categories, tab, rows, sparkHref, lang, favouritesFirst, lists, star } =
+    useLoaderData<typeof loader>();
   const signedIn = useRouteLoaderData<{ signedIn?: boolean }>("root")?.signedIn === true;
   const { t } = useTranslation("common");
   const [live, setLive] = useState<Record<string, LiveQuote>>({});
@@ -41,6 +44,9 @@ export default function Home() {
     });
   }, []);
   useLive(DAY_MARKET, onMessage);
+
+  // "All" is `/` until Favourites takes that place.
+  const allHref = favouritesFirst ? "/?list=all" : "/";
 
   return (
     <div className="home">
@@ -62,36 +68,59 @@ export default function Home() {
         }
       />
       <nav className="chips" aria-label={t("home.categories")}>
-        <Link
-          to="/"
-          className={category === null ? "chip active" : "chip"}
-          aria-current={category === null ? "true" : undefined}
-        >
+        {favouritesFirst ? (
+          <Chip to="/" active={tab.kind === "favourites"}>
+            {t("watch.favourites")}
+          </Chip>
+        ) : null}
+        <Chip to={allHref} active={tab.kind === "all"}>
           {t("home.all")}
-        </Link>
+        </Chip>
+        {lists.map((l) => (
+          <Chip
+            key={`l${l.id}`}
+            to={`/?list=${l.id}`}
+            active={tab.kind === "list" && tab.id === l.id}
+          >
+            {l.name}
+          </Chip>
+        ))}
         {categories.map((c) => {
-          const active = c.id === category;
+          const active = tab.kind === "category" && c.id === tab.id;
           return (
-            <Link
-              key={c.id}
-              to={active ? "/" : `/?category=${c.id}`}
-              className={active ? "chip active" : "chip"}
-              aria-current={active ? "true" : undefined}
-            >
+            <Chip key={c.id} to={active ? allHref : `/?category=${c.id}`} active={active}>
               {c.name}
-            </Link>
+            </Chip>
           );
         })}
+        {star ? (
+          <Link to="/mine/watchlists" className="chip chip-edit" data-testid="edit-watchlists">
+            {t("watch.edit")}
+          </Link>
+        ) : null}
       </nav>
       <div className="qhead" aria-hidden="true">
         <span>{t("home.col_name")}</span>
         <span>{t("home.col_price")}</span>
       </div>
       {rows.length === 0 ? (
-        <p className="empty">{t("home.empty")}</p>
+        <p className="empty">{tab.kind === "list" ? t("watch.list_empty") : t("home.empty")}</p>
       ) : (
-        <InstrumentList rows={rows} sparkHref={sparkHref} lang={lang} live={live} />
+        <InstrumentList rows={rows} sparkHref={sparkHref} lang={lang} live={live} star={star} />
       )}
     </div>
+  );
+}
+
+/** A tab of the home screen: a link, marked current when its list is shown. */
+function Chip({ to, active, children }: { to: string; active: boolean; children: ReactNode }) {
+  return (
+    <Link
+      to={to}
+      className={active ? "chip active" : "chip"}
+      aria-current={active ? "true" : undefined}
+    >
+      {children}
+    </Link>
   );
 }

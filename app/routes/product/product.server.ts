@@ -8,6 +8,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { callerFor, failureToast } from "~/upstream/client.server";
 import { abbreviatedCacheKline, instrumentRows, tradeList } from "~/upstream/market.server";
 import { companyMode, complaintEmail, getCompany } from "~/upstream/company.server";
+import { watchlistList } from "~/upstream/watchlists.server";
 import { searchSchema } from "~/schemas/search";
 import { chooseCompanySchema, companySearchSchema } from "~/schemas/company";
 import { companyCookie, lossUrlOf } from "~/utils/company.server";
@@ -33,6 +34,7 @@ async function companyPage(request: Request, url: URL) {
       complaintEmail: email,
       rows: [],
       sparkHref: null,
+      star: null,
       error,
       toast: list ? failureToast(list) : null,
     },
@@ -62,15 +64,31 @@ export async function loader({ request }: LoaderFunctionArgs) {
       searched: false,
       rows: [],
       sparkHref: null,
+      star: null,
       error,
       toast: null,
     });
-  const [list, sparks] = await Promise.all([
+  const [list, sparks, watch] = await Promise.all([
     tradeList(caller, { searchCurrency: q }),
     abbreviatedCacheKline(caller),
+    caller.token ? watchlistList(caller, { init: true }) : null,
   ]);
   const { rows, sparkHref } = instrumentRows(list.ok ? list.data : [], sparks);
-  return data({ ...base, q, searched: true, rows, sparkHref, error, toast: failureToast(list) });
+  // A signed-in user's rows carry their star (what Favourites holds; back to this search).
+  const favourites = watch?.ok ? watch.data.find((l) => l.kind === "favourites") : undefined;
+  const star = watch?.ok
+    ? { favourites: favourites?.items.map((i) => i.code) ?? [], back: url.pathname + url.search }
+    : null;
+  return data({
+    ...base,
+    q,
+    searched: true,
+    rows,
+    sparkHref,
+    star,
+    error,
+    toast: failureToast(list),
+  });
 }
 
 /** Choosing a company: remembered for three years, then its status decides where the visitor goes. */

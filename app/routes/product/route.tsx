@@ -135,7 +135,7 @@ function CompanySearch() {
 
 export default function Product() {
   const d = useLoaderData<typeof loader>();
-  const { q, rows, sparkHref, searched, lang, error } = d;
+  const { q, rows, sparkHref, searched, lang, error, star } = d;
   const { t } = useTranslation("common");
   const msg = useMessage();
   const navigation = useNavigation();
@@ -170,7 +170,9 @@ export default function Product() {
       {error ? <p className="field-error">{msg(error)}</p> : null}
       {searched && rows.length === 0 ? <p className="empty">{t("product.none", { q })}</p> : null}
       {!searched ? <p className="hint">{t("product.hint")}</p> : null}
-      {rows.length > 0 ? <InstrumentList rows={rows} sparkHref={sparkHref} lang={lang} /> : null}
+      {rows.length > 0 ? (
+        <InstrumentList rows={rows} sparkHref={sparkHref} lang={lang} star={star} />
+      ) : null}
     </div>
   );
 }

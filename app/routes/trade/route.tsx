@@ -23,6 +23,7 @@ import { useLang, useRefreshAfterPosts } from "~/components/trade/hooks";
 import { useLiveAccount } from "~/hooks/useLiveAccount";
 import { TOPIC } from "@contract/constants";
 import { FormErrors, refusalMessages } from "~/components/Form";
+import { StarButton, StarForm, type StarLabels } from "~/components/Star";
 import tradeStyles from "~/styles/trade.css";
 import { tradeHref } from "./href";
 import type { action, loader } from "./trade.server";
@@ -43,6 +44,11 @@ export default function TradeScreen() {
   const d = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("trade");
+  const { t: tc } = useTranslation("common");
+  const starLabels: StarLabels = {
+    add: (name) => tc("star.add", { code: name }),
+    remove: (name) => tc("star.remove", { code: name }),
+  };
   const lang = useLang();
   const revalidator = useRevalidator();
   // A live close while a close (or a navigation) is under way waits for it (see the hook).
@@ -156,6 +162,19 @@ export default function TradeScreen() {
           </span>
           {!marketOpen ? <span className="badge badge-closed">{t("closed")}</span> : null}
         </div>
+        {d.starred !== null ? (
+          <>
+            <StarForm id="trade-star" back={backHref} />
+            <StarButton
+              formId="trade-star"
+              code={inst.code}
+              name={inst.showCode}
+              starred={d.starred}
+              labels={starLabels}
+              className="star trade-star"
+            />
+          </>
+        ) : null}
         {d.signedIn ? (
           <Link
             to={`/mine/alerts?code=${encodeURIComponent(inst.code)}`}

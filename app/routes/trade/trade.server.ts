@@ -25,6 +25,7 @@ import {
 import type { PickerInstrument } from "~/components/trade/InstrumentPicker";
 import { CANDLES_SHOWN } from "~/components/trade/candle-geometry";
 import { getSignedIn, loginUrl } from "~/utils/session.server";
+import { watchlistList } from "~/upstream/watchlists.server";
 import { getT } from "~/i18n.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { newIdempotencyKey, readForm, refused, refusalStatus } from "~/utils/forms.server";
@@ -89,6 +90,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       feeType: DEFAULT_FEE_TYPE as number,
       balance: null as number | null,
       signedIn: Boolean(signed),
+      starred: null as boolean | null,
       positions: [] as OrderView[],
       closeKeys: {} as Record<number, string>,
       formKey: newIdempotencyKey(),
@@ -96,14 +98,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
     });
   }
 
-  const [candles, basic, detail, deals] = await Promise.all([
+  const [candles, basic, detail, deals, watch] = await Promise.all([
     kline(caller, { forex_id: inst.Id, period }),
     getBasicInfo(caller),
     signed ? forexDetail(caller) : Promise.resolve(null),
     signed
       ? myDeal(caller, { status: ORDER_TAB.HOLDING, page: 1, forex_id: inst.Id })
       : Promise.resolve(null),
+    signed ? watchlistList(caller, { init: true }) : Promise.resolve(null),
   ]);
+  // The header's star: whether the instrument is in Favourites (null: no star, signed out).
+  const starred = watch?.ok
+    ? (watch.data.find((l) => l.kind === "favourites")?.items ?? []).some(
+        (i) => i.code === inst.Code,
+      )
+    : null;
   // Holdings of every instrument come paged (PAGE_SIZE a page): read a few more pages when there are more.
   const holdings = deals && deals.ok ? [...deals.data.data] : [];
   if (deals && deals.ok && deals.data.data.length > 0) {
@@ -149,6 +158,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
           : DEFAULT_FEE_TYPE,
       balance: detail && detail.ok ? Number(detail.data.balance) : null,
       signedIn: Boolean(signed),
+      starred,
       positions,
       closeKeys,
       formKey: newIdempotencyKey(),
