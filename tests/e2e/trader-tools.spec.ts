@@ -48,7 +48,8 @@ test("take profit in pips, a trailing stop that follows the market, and part of 
     await form.getByLabel(EN("trade:form.lots"), { exact: true }).fill("0.3");
     await form.getByText(EN("trade:form.unit_pips"), { exact: true }).click();
     await form.getByLabel(EN("trade:form.take_profit")).fill("1000");
-    await form.getByText(EN("trade:form.more"), { exact: true }).click();
+    // By keyboard: the fixed tab bar may cover a summary at the foot of the screen.
+    await form.getByText(EN("trade:form.more"), { exact: true }).press("Enter");
     await form.getByLabel(EN("trade:form.trailing_pips")).fill("500");
     // One pip of 0.3 lots of a 2-decimal coin is worth 0.003 USD.
     if (jsOn(info)) await expect(form.getByTestId("order-pip-value")).toHaveText("0.003000");
@@ -108,7 +109,8 @@ test("a pending order with an expiry date, and its trailing stop set later", asy
   await order(page, async (form) => {
     await form.getByText(EN("trade:form.pending"), { exact: true }).click();
     await form.getByLabel(EN("trade:form.target_price")).fill((price * 0.9).toFixed(4));
-    await form.getByText(EN("trade:form.more"), { exact: true }).click();
+    // By keyboard: the fixed tab bar may cover a summary at the foot of the screen.
+    await form.getByText(EN("trade:form.more"), { exact: true }).press("Enter");
     await form.getByLabel(EN("trade:form.expiry")).selectOption("date");
     await form.getByLabel(EN("trade:form.expires_at")).fill(local);
   });
