@@ -262,6 +262,56 @@ describe("a copy", () => {
     closeProviderPositions();
   });
 
+  it("mirrors a provider's partial closes in proportion, and its trailing stop", async () => {
+    const u = await demo(10000);
+    const r = await copy(u.token, {
+      provider_id: providerId,
+      amount: "2000",
+      mode: "fixed",
+      multiple: "0.4",
+    });
+    expect(r.code, r.msg).toBe(CODE.OK);
+    s.feed!.set("EURUSD", eur().price);
+    const open = engine().submit(providerId, {
+      side: ORDER_TYPE.BUY,
+      status: ORDER_MODE.MARKET,
+      instrumentId: eur().id,
+      lots: dec("1"),
+      leverage: 100,
+      targetPrice: null,
+      takeProfit: null,
+      stopLoss: null,
+      trail: { distance: 0.002, activation: 0, breakEven: 0 },
+    });
+    let d = await detail(u.token, r.data.id);
+    expect(d.positions[0]).toMatchObject({ Quantity: 0.4, TrailingDistance: 0.002 });
+
+    // Half of the provider's position: half of the copy's (0.4 -> 0.2).
+    engine().close(providerId, open.id, null, "manual", undefined, dec("0.5"));
+    d = await detail(u.token, r.data.id);
+    expect(d.positions[0]).toMatchObject({ provider_order_id: open.id, Quantity: 0.2 });
+    // 0.3 of the 0.5 left: 0.2 x 0.6 = 0.12 of the copy's, down to the lot step.
+    engine().close(providerId, open.id, null, "manual", undefined, dec("0.3"));
+    d = await detail(u.token, r.data.id);
+    expect(d.positions[0]).toMatchObject({ Quantity: 0.08 });
+    // The rest: all of it.
+    engine().close(providerId, open.id);
+    d = await detail(u.token, r.data.id);
+    expect(d.positions).toHaveLength(0);
+    const parts = s.up.ctx.db
+      .prepare("SELECT lots, close_reason FROM orders WHERE user_id = ? AND status = 3 ORDER BY id")
+      .all(
+        (
+          s.up.ctx.db.prepare("SELECT account_id FROM copies WHERE id = ?").get(r.data.id) as {
+            account_id: number;
+          }
+        ).account_id,
+      ) as { lots: string; close_reason: string }[];
+    expect(parts.map((x) => Number(x.lots)).sort()).toEqual([0.08, 0.12, 0.2]);
+    expect(new Set(parts.map((x) => x.close_reason))).toEqual(new Set(["copy_provider_closed"]));
+    await s.post(`/api/follow/copy/${r.data.id}/stop`, {}, { token: u.token });
+  });
+
   it("mirrors a provider's pending order when it fills, on the same tick", async () => {
     const u = await demo(10000);
     const r = await copy(u.token, {

@@ -240,6 +240,153 @@ describe("orders over HTTP", () => {
     });
   });
 
+  it("a trailing stop set in the order follows the price, is written to the store and closes as trailing_stop", async () => {
+    const { token, id } = await demo();
+    feed.set("EURUSD", 1.1);
+    const o = await post(
+      "/v1/api/forex/submit",
+      {
+        type: 1,
+        cont: "0.1",
+        forex_id: EUR(),
+        status: 1,
+        multiple: 100,
+        target_profit_pips: "50",
+        trailing_distance: "0.0020",
+      },
+      token,
+    );
+    expect(o.code).toBe(1);
+    expect(o.data).toMatchObject({ TargetProfitPrice: 1.105, TrailingDistance: 0.002 });
+    feed.set("EURUSD", 1.1025);
+    const stored = () =>
+      (
+        up.ctx.db.prepare("SELECT stop_loss FROM orders WHERE id = ?").get(o.data.Id) as {
+          stop_loss: number | null;
+        }
+      ).stop_loss;
+    // The leader writes the moved stop with its next batch.
+    await until("the trailed stop written", () => stored() === 1.1005);
+    const open = await get("/v1/api/forex/my_deal?status=1", token);
+    expect(open.data.data[0]).toMatchObject({ Id: o.data.Id, TargetLossPrice: 1.1005 });
+    feed.set("EURUSD", 1.1004);
+    const h = await get("/v1/api/forex/my_deal?status=3", token);
+    expect(h.data.data[0]).toMatchObject({ Id: o.data.Id, CloseReason: "trailing_stop" });
+    const notice = up.ctx.db
+      .prepare("SELECT kind FROM notifications WHERE user_id = ? ORDER BY id DESC")
+      .get(id) as { kind: string } | undefined;
+    expect(notice?.kind).toBe("trailing_stop");
+  });
+
+  it("set_trailing sets, checks and clears a position's trailing stop and break-even", async () => {
+    const { token } = await demo();
+    feed.set("EURUSD", 1.1);
+    const o = await post(
+      "/v1/api/forex/submit",
+      { type: 2, cont: "0.1", forex_id: EUR(), status: 1, multiple: 100 },
+      token,
+    );
+    const bad = await post(
+      "/v1/api/forex/set_trailing",
+      { id: o.data.Id, trailing_distance: "0.000015" },
+      token,
+    );
+    expect(bad).toMatchObject({ code: 0, data: null });
+    expect(bad.msg).toBe("trailing_distance must be a whole number of price steps (5 decimals)");
+    const set = await post(
+      "/v1/api/forex/set_trailing",
+      { id: o.data.Id, trailing_distance: "0.001", break_even: "0.0005" },
+      token,
+    );
+    expect(set).toMatchObject({
+      code: 1,
+      msg: "Trailing stop updated",
+      data: { TrailingDistance: 0.001, BreakEven: 0.0005 },
+    });
+    // 6 pips of profit: break-even puts the stop at the entry, tighter than the trailing 1.1004.
+    feed.set("EURUSD", 1.0994);
+    const open = await get("/v1/api/forex/my_deal?status=1", token);
+    expect(open.data.data[0].TargetLossPrice).toBe(1.1);
+    feed.set("EURUSD", 1.0985);
+    const on = await get("/v1/api/forex/my_deal?status=1", token);
+    expect(on.data.data[0].TargetLossPrice).toBe(1.0995);
+    const cleared = await post("/v1/api/forex/set_trailing", { id: o.data.Id }, token);
+    expect(cleared.data).toMatchObject({ TrailingDistance: 0, BreakEven: 0 });
+    expect((await get("/v1/api/forex/set_trailing", token)).code).toBe(0);
+  });
+
+  it("closes part of a position: the part in history with its parent, the rest open with its stops", async () => {
+    const { token, id } = await demo();
+    feed.set("EURUSD", 1.1);
+    const o = await post(
+      "/v1/api/forex/submit",
+      {
+        type: 1,
+        cont: "0.3",
+        forex_id: EUR(),
+        status: 1,
+        multiple: 100,
+        target_profit_price: "1.12",
+      },
+      token,
+    );
+    feed.set("EURUSD", 1.101);
+    const refused = await post("/v1/api/forex/close", { id: o.data.Id, lots: "0.4" }, token);
+    expect(refused.msg).toBe("You can close at most the 0.3 lots this position holds");
+    const part = await post("/v1/api/forex/close", { id: o.data.Id, lots: "0.1" }, token);
+    expect(part).toMatchObject({
+      code: 1,
+      msg: "Part of the position closed",
+      data: { Status: 3, Quantity: 0.1, ParentId: o.data.Id, FactProfits: 10 },
+    });
+    const open = await get("/v1/api/forex/my_deal?status=1", token);
+    expect(open.data.data[0]).toMatchObject({
+      Id: o.data.Id,
+      Quantity: 0.2,
+      TargetProfitPrice: 1.12,
+    });
+    const h = await get("/v1/api/forex/my_deal?status=3", token);
+    expect(h.data.data[0]).toMatchObject({ Id: part.data.Id, ParentId: o.data.Id });
+    const money = moneyOf(up.ctx.db);
+    expect(money.ledgerSum(id)).toBe(
+      (
+        up.ctx.db.prepare("SELECT balance_micro FROM users WHERE id = ?").get(id) as {
+          balance_micro: number;
+        }
+      ).balance_micro,
+    );
+  });
+
+  it("a pending order with an expiry is cancelled as expired once it is reached, and told", async () => {
+    const { token, id } = await demo();
+    feed.set("EURUSD", 1.1);
+    const at = new Date(Date.now() + 3_600_000).toISOString().slice(0, 16);
+    const p = await post(
+      "/v1/api/forex/submit",
+      {
+        type: 1,
+        cont: "0.1",
+        forex_id: EUR(),
+        status: 0,
+        target_price: "1.09",
+        multiple: 100,
+        expiry: "date",
+        expires_at: at,
+      },
+      token,
+    );
+    expect(p.data.ExpiresAt).toBe(`${at.replace("T", " ")}:00`);
+    // The leader's sweep, as it runs an hour later.
+    const later = Date.parse(`${at}:00Z`);
+    await up.ctx.sequencer.run(() => up.ctx.engine.expireDue(later));
+    const h = await get("/v1/api/forex/my_deal?status=3", token);
+    expect(h.data.data[0]).toMatchObject({ Id: p.data.Id, Status: 4, CloseReason: "expired" });
+    const notice = up.ctx.db
+      .prepare("SELECT kind FROM notifications WHERE user_id = ? ORDER BY id DESC")
+      .get(id) as { kind: string } | undefined;
+    expect(notice?.kind).toBe("pending_expired");
+  });
+
   it("closes by stop-loss, and a pending order can be cancelled", async () => {
     const { token } = await demo();
     feed.set("EURUSD", 1.1);

@@ -30,6 +30,8 @@ export interface CheckOrderRow {
   profit_micro: number | null;
   opened_at: number | null;
   closed_at: number | null;
+  /** A part closed from an open position: that position's id. */
+  parent_id: number | null;
 }
 
 export interface CheckDrawRow {
@@ -69,7 +71,7 @@ export function readCheckSnapshot(db: DB): CheckSnapshot {
     orders: db
       .prepare(
         `SELECT id, user_id, status, open_price, close_price, margin_micro, fee_micro, profit_micro,
-           opened_at, closed_at FROM orders ORDER BY id`,
+           opened_at, closed_at, parent_id FROM orders ORDER BY id`,
       )
       .all() as CheckOrderRow[],
     draws: db

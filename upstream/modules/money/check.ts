@@ -14,7 +14,9 @@
  * - order_state: each order's columns fit its status (a pending order has no fill, an open one has
  *   a fill and margin and is not closed, a closed one has its close price, profit and time);
  * - order_fee: a filled order with a fee has exactly one fee row (order:ID) of minus that fee, and
- *   an order never filled has none;
+ *   an order never filled has none; a position's fee row is charged once at its opening, so it is
+ *   minus the position's fee plus the fees of the parts closed from it (partial closes split the
+ *   fee), and a part has no fee row of its own;
  * - order_profit: a closed order has exactly one realised_profit row of its profit (none when the
  *   profit is zero), and an order not closed has none;
  * - ledger_ref: a ledger row referring to an order refers to an order of the same user.
@@ -95,7 +97,13 @@ function run(db: DB): CheckReport {
   const heldBy = checkDraws(snap.draws, byRef, add);
   checkCharges(snap.charges, byRef, add);
   checkUsers(snap.users, sums, heldBy, add);
-  for (const o of snap.orders) checkOrder(o, byOrder.get(o.id) ?? { fee: [], profit: [] }, add);
+  // The fee shares of the parts closed from each position (partial closes).
+  const partFees = new Map<number, number>();
+  for (const o of snap.orders)
+    if (o.parent_id !== null)
+      partFees.set(o.parent_id, (partFees.get(o.parent_id) ?? 0) + o.fee_micro);
+  for (const o of snap.orders)
+    checkOrder(o, byOrder.get(o.id) ?? { fee: [], profit: [] }, partFees.get(o.id) ?? 0, add);
   return {
     findings,
     users: snap.users.length,
@@ -245,13 +253,17 @@ function checkUsers(
       add({ check: "balance_sum", userId, message: "ledger rows of a user that does not exist" });
 }
 
-/** An order's columns (order_state), its fee row (order_fee) and its profit row (order_profit). */
-function checkOrder(o: CheckOrderRow, e: OrderRows, add: Add): void {
+/**
+ * An order's columns (order_state), its fee row (order_fee: `partFeesMicro` are the fees of the
+ * parts closed from it) and its profit row (order_profit).
+ */
+function checkOrder(o: CheckOrderRow, e: OrderRows, partFeesMicro: number, add: Add): void {
   const filled = o.open_price !== null;
   const state = stateProblem(o);
   if (state) add({ check: "order_state", userId: o.user_id, orderId: o.id, message: state });
-  const feeWanted = filled && o.fee_micro !== 0 ? 1 : 0;
-  if (e.fee.length !== feeWanted || (feeWanted && e.fee[0].amount_micro !== -o.fee_micro))
+  const charged = o.fee_micro + partFeesMicro;
+  const feeWanted = filled && o.parent_id === null && charged !== 0 ? 1 : 0;
+  if (e.fee.length !== feeWanted || (feeWanted && e.fee[0].amount_micro !== -charged))
     add({
       check: "order_fee",
       userId: o.user_id,
