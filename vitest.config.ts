@@ -101,6 +101,7 @@ const POSTGRES_INTEGRATION_FULL = [
   "tests/integration/request-schemas.test.ts",
   "tests/integration/settings.test.ts",
   "tests/integration/soak.test.ts",
+  "tests/integration/statements.test.ts",
   "tests/integration/trading-rules.test.ts",
   "tests/integration/upload-sweep.test.ts",
   "tests/integration/uploads.test.ts",

@@ -59,6 +59,8 @@ import { registerWatchlistRoutes } from "./modules/watchlists/routes.js";
 import { NoticeSender } from "./modules/notify/delivery.js";
 import { sealingKeyOf } from "./modules/identity/security-routes.js";
 import { registerCopyRoutes } from "./modules/copy/routes.js";
+import { registerStatementRoutes } from "./modules/statements/routes.js";
+import { MonthlyStatements } from "./modules/statements/monthly.js";
 import { CopyTrading } from "./modules/copy/service.js";
 import { CopyPusher } from "./modules/copy/pushes.js";
 import { StrategyRunner } from "./modules/follow/strategies.js";
@@ -96,6 +98,8 @@ export interface Upstream {
   strategies: StrategyRunner | null;
   /** The sender of notifications beyond the app (the leader's; null on a standby). */
   noticeSender: NoticeSender | null;
+  /** The monthly statement e-mail's job (the leader's; null on a standby). */
+  monthlyStatements: MonthlyStatements | null;
 }
 
 /** This node's part among the upstream nodes (cluster.ts); one node alone is the leader. */
@@ -319,6 +323,7 @@ export async function buildUpstream(
   registerVerifyRoutes(app, ctx);
   registerCompanyRoutes(app, ctx);
   registerNotifyRoutes(app, ctx, { leader: !standby });
+  registerStatementRoutes(app, ctx);
   // Price alerts are armed on the leader, beside the feed it follows.
   const alerts = standby
     ? null
@@ -407,6 +412,17 @@ export async function buildUpstream(
         onError: (err) => log.error({ err }, "expired idempotency keys could not be deleted"),
       });
 
+  // The monthly statement e-mails (statements/monthly.ts) are taken on and sent by the leader.
+  const monthlyStatements = standby
+    ? null
+    : new MonthlyStatements({
+        db,
+        run: (command) => ctx.sequencer.run(command),
+        mail: ctx,
+        webUrl: config.webUrl ?? null,
+        log,
+      });
+
   // The ranking's checkpoints (follow/checkpoints.ts) move forward on the leader.
   const rankCheckpoints = standby
     ? null
@@ -421,6 +437,7 @@ export async function buildUpstream(
     ctx,
     strategies,
     noticeSender,
+    monthlyStatements,
     async listen() {
       if (!standby) {
         sweepUploads();
@@ -428,6 +445,7 @@ export async function buildUpstream(
         sweepTimer.unref();
         keySweep?.start();
         rankCheckpoints?.start();
+        monthlyStatements?.start();
       }
       const address = await app.listen({ host: config.host, port: config.port });
       ctx.feed.start();
@@ -439,6 +457,7 @@ export async function buildUpstream(
       sweepTimer = null;
       keySweep?.stop();
       rankCheckpoints?.stop();
+      monthlyStatements?.stop();
       strategies?.stop();
       pusher?.stop();
       copyPusher?.stop();

@@ -64,6 +64,63 @@ export function formatFixed(
   return f.format(rounded === 0 ? 0 : n);
 }
 
+const exactCache = new Map<string, Intl.NumberFormat>();
+
+/**
+ * Exact USD as a statement sends it (decimal text with 6 places, "-12.345600"), in the user's
+ * locale: grouped, with 2 to 6 decimals, so every micro-dollar shows and the lines add up to the
+ * balances on the screen as they do in the ledger. The text is formatted as a decimal, never
+ * through a float.
+ */
+export function formatExact(text: string, lang: string, opts: { signed?: boolean } = {}): string {
+  if (!/^-?\d+(\.\d+)?$/.test(text)) return EMPTY;
+  const key = `${lang}|${opts.signed ? 1 : 0}`;
+  let f = exactCache.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat(localeOf(lang), {
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 6,
+      signDisplay: opts.signed ? "exceptZero" : "auto",
+      numberingSystem: "latn",
+    });
+    exactCache.set(key, f);
+  }
+  // Intl formats a decimal string exactly (no rounding through a double).
+  return f.format(text as unknown as number);
+}
+
+const unitFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * A length of time in whole seconds, in the user's locale, by its two largest units ("1 day 3 hr",
+ * "2 hr 5 min", "40 sec"): Intl's short unit names, which carry each language's plural forms.
+ */
+export function formatDuration(seconds: number, lang: string): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return EMPTY;
+  const unit = (u: "day" | "hour" | "minute" | "second", n: number) => {
+    const key = `${lang}|${u}`;
+    let f = unitFormats.get(key);
+    if (!f) {
+      f = new Intl.NumberFormat(localeOf(lang), {
+        style: "unit",
+        unit: u,
+        unitDisplay: "short",
+        numberingSystem: "latn",
+      });
+      unitFormats.set(key, f);
+    }
+    return f.format(n);
+  };
+  const s = Math.floor(seconds);
+  const d = Math.floor(s / 86_400);
+  const h = Math.floor((s % 86_400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  if (d > 0) return h > 0 ? `${unit("day", d)} ${unit("hour", h)}` : unit("day", d);
+  if (h > 0) return m > 0 ? `${unit("hour", h)} ${unit("minute", m)}` : unit("hour", h);
+  if (m > 0) return unit("minute", m);
+  return unit("second", s);
+}
+
 /** Balance, equity, free margin and other account amounts: 2 decimals. */
 export function formatBalance(v: unknown, lang: string): string {
   return formatFixed(v, PRECISION.balance, lang);
@@ -181,6 +238,28 @@ export function formatDateTime(v: unknown, lang: string, opts: { timeZone?: stri
     dateCache.set(key, f);
   }
   return f.format(d);
+}
+
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * A day "YYYY-MM-DD" (UTC) in the user's locale ("Nov 1, 2026"), wrapped in a first-strong
+ * isolate (U+2068 … U+2069) so that its figures keep their order inside a right-to-left sentence.
+ */
+export function formatDay(day: string, lang: string): string {
+  const ms = Date.parse(`${day}T00:00:00Z`);
+  if (!Number.isFinite(ms)) return EMPTY;
+  const locale = localeOf(lang);
+  let f = dayFormats.get(locale);
+  if (!f) {
+    f = new Intl.DateTimeFormat(locale, {
+      dateStyle: "medium",
+      timeZone: "UTC",
+      numberingSystem: "latn",
+    });
+    dayFormats.set(locale, f);
+  }
+  return `\u2068${f.format(ms)}\u2069`;
 }
 
 const timeFormats = new Map<string, Intl.DateTimeFormat>();

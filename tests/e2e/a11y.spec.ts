@@ -12,7 +12,17 @@
  * keeps as it is, so the js project's check covers both.
  */
 import type { Browser, Page, TestInfo } from "@playwright/test";
-import { test, expect, jsOn, newSignedInUser, demoByForm, TRON } from "./fixtures";
+import {
+  test,
+  expect,
+  jsOn,
+  newSignedInUser,
+  demoByForm,
+  TRON,
+  upstreamPost,
+  PASSWORD,
+} from "./fixtures";
+import { operatorAdjust } from "./operator";
 import { openConsole } from "./console";
 import { NO_JS_DIFFERS, screensFor } from "./no-js-screens";
 import { web } from "./texts";
@@ -142,6 +152,13 @@ const REAL_WALLET = [
   "/mine/alerts",
   "/mine/watchlists",
 ];
+/** Statements and own statistics (a real account's, with ledger rows). */
+const STATEMENTS = [
+  "/mine/statements",
+  "/mine/statements?from=2026-02-10&to=2026-02-01",
+  "/mine/statements/print",
+  "/mine/stats",
+];
 /** The operator console's pages (signed in as an operator). */
 const CONSOLE = [
   "/operator/login",
@@ -262,6 +279,23 @@ test.describe("accessibility (axe, WCAG 2.2 AA)", () => {
       .click();
     await expect(page.getByTestId("withdraw-destination")).toHaveCount(1);
     await expectNoViolations(page, browser, info, "/mine/withdraw with a destination");
+  });
+
+  forScreens(STATEMENTS, () => {
+    test(`a real account's ${STATEMENTS.join(", ")} with figures and rows have no violations`, async ({
+      page,
+      browser,
+    }, info) => {
+      const email = await newSignedInUser(page, info);
+      const login = await upstreamPost<{ user: { uid: string } }>("/api/user/loginForU", {
+        account: email,
+        password: PASSWORD,
+        login_type: "email",
+      });
+      await operatorAdjust(login.data.user.uid, "120.50", "a11y statement");
+      await operatorAdjust(login.data.user.uid, "-0.75", "a11y statement");
+      await expectScreensClean(page, browser, info, screensFor(info, STATEMENTS));
+    });
   });
 
   // The console's pages in groups of four, so the two workers share them (axe over a page

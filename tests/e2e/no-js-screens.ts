@@ -2,7 +2,8 @@
  * Screens whose page without JavaScript is not the hydrated page: a <noscript> or <details>
  * fallback, a server-drawn chart, a plain form where a script would open a dialog or pick a file
  * (the routes and components that use noscript, <details>, <dialog> or a hydration switch:
- * components/trade/*, routes order, user, mine.charge, mine.invite, mine.withdraw).
+ * components/trade/*, routes order, user, mine.charge, mine.invite, mine.withdraw; the printed
+ * statement's print button).
  *
  * Every other screen's page without JavaScript is the server's HTML, which the browser with
  * JavaScript parses first and hydration keeps as it is: a check of what the page is (axe, CSP
@@ -20,6 +21,7 @@ export const NO_JS_DIFFERS = new Set([
   "/mine/charge?type=1",
   "/mine/invite",
   "/mine/withdraw",
+  "/mine/statements/print",
 ]);
 
 /** The screens of `urls` that this project checks: all with JavaScript, those that differ without. */

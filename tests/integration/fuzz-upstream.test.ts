@@ -29,6 +29,7 @@ import * as notifyApi from "@contract/api/notify";
 import * as profileApi from "@contract/api/profile";
 import * as securityApi from "@contract/api/security";
 import * as settingsApi from "@contract/api/settings";
+import * as statementsApi from "@contract/api/statements";
 import * as tradingApi from "@contract/api/trading";
 import * as verifyApi from "@contract/api/verify";
 import * as watchlistsApi from "@contract/api/watchlists";
@@ -56,6 +57,7 @@ const MODULES: Record<string, object> = {
   profile: profileApi,
   security: securityApi,
   settings: settingsApi,
+  statements: statementsApi,
   trading: tradingApi,
   verify: verifyApi,
   watchlists: watchlistsApi,
@@ -122,6 +124,8 @@ function snapshot(): string {
       "news_categories",
       "news",
       "notices",
+      "statement_mail_prefs",
+      "statement_mails",
       // Each table's first column is its key (id, or settings' key, uploads' name).
     ].map((t) => q(`SELECT * FROM ${t} ORDER BY 1`)),
   ].join("\n");

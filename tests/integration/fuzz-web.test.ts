@@ -1,5 +1,7 @@
 /**
- * Property fuzz of every web action (each route exporting `action`): hostile values (fuzz-values.ts)
+ * Property fuzz of every web action (each route exporting `action`), and of the pages that read a
+ * range or a page from their query (statements, their downloads and printed page, statistics):
+ * hostile values (fuzz-values.ts)
  * posted as a browser would, with the session cookie and the CSRF token read from the page, to the
  * real server.ts (web-harness.ts). Never a 5xx; without a valid CSRF token 403 (413 when the body is
  * beyond FORM_MAX_BYTES, refused before it is read); with it a refused form answers 400 (413 for a
@@ -106,8 +108,8 @@ const ROUTES: { path: string; signedIn: boolean; intents: string[]; fields: stri
   {
     path: "/mine/notifications/settings",
     signedIn: true,
-    intents: ["save", "push_subscribe", "push_unsubscribe"],
-    fields: ["endpoint", "p256dh", "auth", "email_take_profit", "push_take_profit"],
+    intents: ["save", "push_subscribe", "push_unsubscribe", "statement_mail"],
+    fields: ["endpoint", "p256dh", "auth", "email_take_profit", "push_take_profit", "monthly"],
   },
   {
     path: "/mine/alerts",
@@ -378,6 +380,38 @@ describe("web action fuzz", () => {
             },
           ]),
         },
+      );
+    },
+    90_000,
+  );
+});
+
+/** Pages that read their query (a statement's range and pages): what they may be asked. */
+const QUERY_PAGES: { path: string; fields: string[] }[] = [
+  { path: "/mine/statements", fields: ["from", "to", "preset", "rows_page", "positions_page"] },
+  { path: "/mine/statements/print", fields: ["from", "to", "preset"] },
+  { path: "/mine/statements/ledger.csv", fields: ["from", "to", "preset"] },
+  { path: "/mine/statements/positions.csv", fields: ["from", "to", "preset"] },
+  { path: "/mine/stats", fields: ["from", "to", "page"] },
+];
+
+describe("web query fuzz", () => {
+  it.each(QUERY_PAGES.map((r) => [r.path, r] as const))(
+    "GET %s: never a 500, whatever the query; nothing changes",
+    async (_p, route) => {
+      await fc.assert(
+        fc.asyncProperty(fieldsFor(route.fields), async (fields) => {
+          const before = snapshot();
+          const res = await fetch(`${w.base}${route.path}?${formText(fields)}`, {
+            headers: { cookie: cookieHeader(signed.cookies) },
+            redirect: "manual",
+          });
+          const text = await res.text();
+          const what = `HTTP ${res.status} ${text.slice(0, 300)}`;
+          expect(res.status, what).toBeLessThan(500);
+          expect(snapshot(), what).toBe(before);
+        }),
+        assertOptions(RUNS),
       );
     },
     90_000,

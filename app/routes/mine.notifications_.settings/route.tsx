@@ -5,19 +5,21 @@
  * worker, asks the browser's permission and sends the subscription. Where a browser needs the app
  * on its home screen first (iPhone and iPad), the page says how.
  */
-import { Form, useFetcher, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useFetcher, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { AuthenticityTokenInput, useAuthenticityToken } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
 import type { LinksFunction } from "@remix-run/node";
 import type { NoticeChannels } from "@contract/api/notify";
+import type { StatementMail } from "@contract/api/statements";
+import { FormErrors, refusalMessages } from "~/components/Form";
 import { PageHeader } from "~/components/PageHeader";
 import accountStyles from "~/styles/account.css";
 import type { action, loader } from "./settings.server";
 
 export { action, loader } from "./settings.server";
 
-export const handle = { i18n: ["common", "notify"] };
+export const handle = { i18n: ["common", "notify", "statements"] };
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountStyles }];
 
@@ -61,6 +63,7 @@ export default function NotificationSettings() {
           </Form>
         </section>
       ) : null}
+      {d.statementMail ? <MonthlyStatement m={d.statementMail} /> : null}
       <section className="card" aria-labelledby="device-title">
         <h2 id="device-title" className="account-section-title">
           {t("device")}
@@ -101,6 +104,53 @@ function KindRow({ k, hasEmail }: { k: NoticeChannels; hasEmail: boolean }) {
         />
       </td>
     </tr>
+  );
+}
+
+/** A real account's monthly statement by e-mail: one checkbox, its own form. */
+function MonthlyStatement({ m }: { m: StatementMail }) {
+  const { t } = useTranslation("statements");
+  const actionData = useActionData<typeof action>();
+  const refusal =
+    actionData && "refusedIntent" in actionData && actionData.refusedIntent === "statement_mail"
+      ? refusalMessages(actionData)
+      : undefined;
+  return (
+    <section className="card" aria-labelledby="monthly-title">
+      <h2 id="monthly-title" className="account-section-title">
+        {t("mail_title")}
+      </h2>
+      <p className="account-explain">{t("mail_explain")}</p>
+      <Form method="post" className="form" id="statement-mail">
+        <AuthenticityTokenInput />
+        <FormErrors errors={refusal} />
+        <label className="radio-row">
+          <input
+            type="checkbox"
+            name="monthly"
+            value="1"
+            defaultChecked={m.monthly}
+            disabled={!m.has_email && !m.monthly}
+            data-testid="statement-mail-monthly"
+          />
+          <span>{t("mail_monthly")}</span>
+        </label>
+        {m.has_email ? null : <p className="muted">{t("mail_no_email")}</p>}
+        {m.last_month ? (
+          <p className="muted" data-testid="statement-mail-last">
+            {t("mail_last", { month: m.last_month })}
+          </p>
+        ) : null}
+        <button
+          type="submit"
+          name="intent"
+          value="statement_mail"
+          className="btn btn-primary btn-block"
+        >
+          {t("mail_save")}
+        </button>
+      </Form>
+    </section>
   );
 }
 

@@ -1,7 +1,8 @@
 /**
  * /mine/notifications/settings' server side: per kind, the channels beyond the app (e-mail, Web
  * Push), saved all at once; this browser's Web Push subscription, kept or forgotten (sent by the
- * page's script, which alone can subscribe a browser).
+ * page's script, which alone can subscribe a browser); a real account's monthly statement by
+ * e-mail, asked for or stopped (its own form).
  */
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
@@ -14,6 +15,8 @@ import {
   pushSubscribe,
   pushUnsubscribe,
 } from "~/upstream/notify.server";
+import { statementMail, statementMailSave } from "~/upstream/statements.server";
+import { statementMailSchema } from "~/schemas/statements";
 import { readForm, refused, refusalStatus } from "~/utils/forms.server";
 import { requireSignedIn } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -23,10 +26,16 @@ const HERE = "/mine/notifications/settings";
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireSignedIn(request);
   const caller = await callerFor(request);
-  const [settings, key] = await Promise.all([noticeSettings(caller), pushKey(caller)]);
+  const [settings, key, monthly] = await Promise.all([
+    noticeSettings(caller),
+    pushKey(caller),
+    statementMail(caller),
+  ]);
   return {
     settings: settings.ok ? settings.data : null,
     publicKey: key.ok ? key.data.public_key : null,
+    // A demo account has no statement to send: no form.
+    statementMail: monthly.ok ? monthly.data : null,
     notice: settings.ok ? null : settings.msg,
   };
 }
@@ -58,6 +67,7 @@ export async function action({ request }: ActionFunctionArgs) {
     save: saveSchema,
     push_subscribe: subscribeSchema,
     push_unsubscribe: unsubscribeSchema,
+    statement_mail: statementMailSchema,
   });
   if (!form.ok) return refused(form);
   const caller = await callerFor(request);
@@ -74,7 +84,9 @@ export async function action({ request }: ActionFunctionArgs) {
         )
       : form.intent === "push_subscribe"
         ? await pushSubscribe(caller, { endpoint: v.endpoint!, p256dh: v.p256dh!, auth: v.auth! })
-        : await pushUnsubscribe(caller, v.endpoint!);
+        : form.intent === "statement_mail"
+          ? await statementMailSave(caller, v.monthly === "1")
+          : await pushUnsubscribe(caller, v.endpoint!);
   if (!r.ok)
     return data(
       { refusedIntent: form.intent, result: form.reply({ formErrors: [r.msg] }) },

@@ -35,6 +35,8 @@ const ENTRIES: { key: string; to: string; icon: IconName; real?: boolean }[] = [
   { key: "notifications", to: "/mine/notifications", icon: "chevron" },
   { key: "alerts", to: "/mine/alerts", icon: "chevron" },
   { key: "watchlists", to: "/mine/watchlists", icon: "chevron" },
+  { key: "statements", to: "/mine/statements", icon: "chevron", real: true },
+  { key: "stats", to: "/mine/stats", icon: "chevron" },
   { key: "charge", to: "/mine/charge", icon: "chevron", real: true },
   { key: "withdraw", to: "/mine/withdraw", icon: "chevron", real: true },
   { key: "wallet", to: "/mine/wallet", icon: "chevron", real: true },

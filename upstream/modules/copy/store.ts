@@ -269,26 +269,6 @@ export function copyingOf(db: DB, providerId: number): { copiers: number; invest
 }
 
 /**
- * The provider's latest `limit` closed positions, oldest first: close time and net profit after
- * fees. Bounded: a public page never reads a provider's whole history.
- */
-export function latestClosedNets(
-  db: DB,
-  userId: number,
-  limit: number,
-): { closed_at: number; net: number }[] {
-  return (
-    db
-      .prepare(
-        `SELECT o.closed_at, COALESCE(o.profit_micro, 0) - o.fee_micro AS net FROM orders o
-         WHERE o.user_id = ? AND o.status = ${ORDER_STATUS.CLOSED}
-         ORDER BY o.closed_at DESC, o.id DESC LIMIT ?`,
-      )
-      .all(userId, limit) as { closed_at: number; net: number }[]
-  ).reverse();
-}
-
-/**
  * Count, wins (net > 0) and Σ net of every position the provider closed: its ranking checkpoint
  * plus the positions closed since (follow/store.ts closedUpTo), a bounded read.
  */

@@ -16,11 +16,10 @@ import { translate, type Lang } from "../../platform/i18n.js";
 import { wireTime } from "../../platform/wire.js";
 import type { Engine } from "../trading/engine.js";
 import { orderView } from "../trading/views.js";
-import { percent, traderStats, usd2 } from "../follow/stats.js";
-import { closedUpTo, totalsOf } from "../follow/store.js";
+import { closedCurve, percent, traderStats, usd2 } from "../follow/stats.js";
+import { closedNets, closedUpTo, totalsOf } from "../follow/store.js";
 import {
   closedTotals,
-  latestClosedNets,
   copiedOrders,
   copyingOf,
   instrumentsTraded,
@@ -80,28 +79,10 @@ export function copyDetailView(db: DB, engine: Engine, c: CopyRow, lang: Lang): 
   return { ...copyView(db, engine, c), positions, closed, skipped };
 }
 
-/**
- * The closed equity curve over the latest closes (`nets`), from the equity before them
- * (`startMicro`: the start capital plus every earlier close's net), at most EQUITY_POINTS points;
- * its largest fall from a peak within that window.
- */
-function equityCurve(startMicro: number, nets: { closed_at: number; net: number }[]) {
-  const points: [number, number][] = [];
-  let equity = startMicro;
-  let peak = equity;
-  let maxDrawdown = 0;
-  for (const n of nets) {
-    equity += n.net;
-    peak = Math.max(peak, equity);
-    if (peak > 0) maxDrawdown = Math.max(maxDrawdown, (peak - equity) / peak);
-    points.push([n.closed_at, equity]);
-  }
+/** At most EQUITY_POINTS of a curve's points, evenly taken, the last one always kept. */
+function thinned(points: [number, number][]): [number, number][] {
   const every = Math.max(1, Math.ceil(points.length / EQUITY_POINTS));
-  const curve = points.filter((_, i) => i % every === 0 || i === points.length - 1);
-  return {
-    curve: curve.map(([t, e]) => [t, Number(usd2(e))] as [number, number]),
-    maxDrawdownPct: Math.round(maxDrawdown * 10_000) / 100,
-  };
+  return points.filter((_, i) => i % every === 0 || i === points.length - 1);
 }
 
 /** The latest closes a provider's page reads for its curve and drawdown (the rest as totals). */
@@ -122,12 +103,15 @@ export function providerView(
   // Every close, read once for the totals and the instruments (a bounded read: follow/store.ts).
   const closed = closedUpTo(db, p.user_id);
   const totals = closedTotals(db, p.user_id, closed);
-  const nets = latestClosedNets(db, p.user_id, window);
+  // The curve over the latest closes, from the equity before them (the start capital plus every
+  // earlier close's net), and its largest fall from a peak within that window.
+  const nets = closedNets(db, p.user_id, window);
   const windowNet = nets.reduce((a, n) => a + n.net, 0);
-  const { curve, maxDrawdownPct } = equityCurve(
+  const { points, maxDrawdownPct } = closedCurve(
     p.start_capital_micro + totals.net - windowNet,
     nets,
   );
+  const curve = thinned(points).map(([t, e]) => [t, Number(usd2(e))] as [number, number]);
   const copying = copyingOf(db, p.user_id);
   const last = lastTrade(db, p.user_id);
   const lastInst = last ? engine.instrument(last.instrument_id) : null;

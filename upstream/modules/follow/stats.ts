@@ -14,8 +14,15 @@
  *   is empty; code = the instrument closed most in the window (ties: the one closed last).
  * store.ts sums the positions in SQL (TraderTotals); traderStats turns the sums into figures.
  * Percentages are rounded half away from zero to 2 decimals (display values).
+ *
+ * The same definitions serve every other reader of closed positions, so that a figure means one
+ * thing wherever it shows: a provider's page (its win rate, its closed equity curve and drawdown)
+ * and a user's own statistics (/mine/stats: ClosedTally, tradeFigures, closedCurve), all summed by
+ * the one query of store.ts (closedGroups). A win is a position with net > 0, a loss one with
+ * net < 0 (a position at exactly 0 is neither).
  */
 import { RANK_WINDOW_DAYS, type FollowItem } from "@contract/api/follow";
+import { microText, type TradeFigures } from "@contract/api/statements";
 
 export const RANK_WINDOW_MS = RANK_WINDOW_DAYS * 24 * 60 * 60 * 1000;
 
@@ -77,4 +84,111 @@ export function rank(items: FollowItem[]): FollowItem[] {
       b.total_rate - a.total_rate ||
       a.user.localeCompare(b.user),
   );
+}
+
+/**
+ * The sums of a set of closed positions (store.ts closedGroups adds them up in SQL, per leverage
+ * and instrument; addTally adds two sets).
+ */
+export interface ClosedTally {
+  count: number;
+  wins: number;
+  losses: number;
+  /** Σ net, Σ net of the wins, Σ net of the losses (micro-USD). */
+  netMicro: number;
+  winNetMicro: number;
+  lossNetMicro: number;
+  /** The largest and the smallest net (null: no position). */
+  bestMicro: number | null;
+  worstMicro: number | null;
+  /** Σ (closed_at − opened_at), ms. */
+  heldMs: number;
+}
+
+export const NO_TALLY: ClosedTally = {
+  count: 0,
+  wins: 0,
+  losses: 0,
+  netMicro: 0,
+  winNetMicro: 0,
+  lossNetMicro: 0,
+  bestMicro: null,
+  worstMicro: null,
+  heldMs: 0,
+};
+
+const pick = (a: number | null, b: number | null, f: (x: number, y: number) => number) =>
+  a === null ? b : b === null ? a : f(a, b);
+
+export function addTally(a: ClosedTally, b: ClosedTally): ClosedTally {
+  return {
+    count: a.count + b.count,
+    wins: a.wins + b.wins,
+    losses: a.losses + b.losses,
+    netMicro: a.netMicro + b.netMicro,
+    winNetMicro: a.winNetMicro + b.winNetMicro,
+    lossNetMicro: a.lossNetMicro + b.lossNetMicro,
+    bestMicro: pick(a.bestMicro, b.bestMicro, Math.max),
+    worstMicro: pick(a.worstMicro, b.worstMicro, Math.min),
+    heldMs: a.heldMs + b.heldMs,
+  };
+}
+
+/** a / n rounded half away from zero to an integer; 0 when n is not positive. */
+export function meanOf(a: number, n: number): number {
+  if (!(n > 0)) return 0;
+  return Math.sign(a) * Math.round(Math.abs(a) / n) || 0;
+}
+
+/**
+ * The figures of a set of closed positions: count, wins and losses, win rate (percent: wins over
+ * all), Σ net, the mean net of the wins and of the losses, the largest win and loss (0 without
+ * one), the mean holding time in whole seconds. Money exact (micro-USD), means rounded half away
+ * from zero to the micro-dollar.
+ */
+export function tradeFigures(t: ClosedTally): TradeFigures {
+  const best = t.bestMicro !== null && t.bestMicro > 0 ? t.bestMicro : 0;
+  const worst = t.worstMicro !== null && t.worstMicro < 0 ? t.worstMicro : 0;
+  return {
+    trades: t.count,
+    wins: t.wins,
+    losses: t.losses,
+    win_rate: percent(t.wins, t.count),
+    net_profit: microText(t.netMicro),
+    average_win: microText(meanOf(t.winNetMicro, t.wins)),
+    average_loss: microText(meanOf(t.lossNetMicro, t.losses)),
+    largest_win: microText(best),
+    largest_loss: microText(worst),
+    average_holding_s: meanOf(t.heldMs, t.count * 1000),
+  };
+}
+
+/**
+ * The closed equity curve: from `startMicro`, each close's net added in the order of the closes
+ * (`nets`, oldest first), one point per close; its largest fall below a previous peak, in
+ * micro-USD and in percent of that peak (2 decimals; peaks at or below 0 give no percentage).
+ * A provider's page draws it from its start capital; a user's own statistics from 0 (their
+ * trading's running result, without deposits and withdrawals).
+ */
+export function closedCurve(
+  startMicro: number,
+  nets: readonly { closed_at: number; net: number }[],
+): { points: [number, number][]; maxDrawdownMicro: number; maxDrawdownPct: number } {
+  const points: [number, number][] = [];
+  let equity = startMicro;
+  let peak = equity;
+  let maxFall = 0;
+  let maxRatio = 0;
+  for (const n of nets) {
+    equity += n.net;
+    peak = Math.max(peak, equity);
+    maxFall = Math.max(maxFall, peak - equity);
+    if (peak > 0) maxRatio = Math.max(maxRatio, (peak - equity) / peak);
+    points.push([n.closed_at, equity]);
+  }
+  return {
+    points,
+    maxDrawdownMicro: maxFall,
+    maxDrawdownPct: Math.round(maxRatio * 10_000) / 100,
+  };
 }

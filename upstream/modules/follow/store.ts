@@ -1,11 +1,12 @@
 /**
  * The follow module's SQL: the strategy traders (their accounts and strategy_traders rows), the
- * instruments they trade, and the ranking's sums of their closed positions.
+ * instruments they trade, and the sums of closed positions that the ranking, a provider's page and
+ * a user's own statistics all read (closedGroups, closedNets).
  */
 import { ORDER_STATUS } from "@contract/enums";
 import type { DB } from "../../platform/db.js";
 import { newInviteCode, newUid } from "../identity/store.js";
-import { RANK_WINDOW_MS, type TraderTotals } from "./stats.js";
+import { RANK_WINDOW_MS, type ClosedTally, type TraderTotals } from "./stats.js";
 
 export interface TraderRow {
   user_id: number;
@@ -84,24 +85,72 @@ const NONE: ClosedSums = {
   instruments: {},
 };
 
-interface SpanRow {
+/** One group of closedGroups: a leverage and an instrument, with the sums of its positions. */
+export interface ClosedGroup {
+  leverage: number;
+  instrumentId: number;
+  tally: ClosedTally;
+}
+
+interface GroupRow {
   v: number;
   instrument_id: number;
   c: number;
   wins: number;
+  losses: number;
   net: number;
+  win_net: number;
+  loss_net: number;
+  best: number | null;
+  worst: number | null;
+  held: number;
 }
 
-/** `sums` plus the positions closed over (sums.uptoMs, uptoMs]: the only rows read. */
-function addClosed(db: DB, userId: number, sums: ClosedSums, uptoMs: number): ClosedSums {
+const orNull = (v: number | null) => (v === null ? null : Number(v));
+
+/**
+ * The sums (stats.ts ClosedTally) of a user's positions closed over (afterMs, uptoMs], per leverage
+ * and instrument: the one query every reader of closed positions adds up (the ranking and its
+ * checkpoints, a provider's page, a user's own statistics), over the orders_closed_by_user index.
+ */
+export function closedGroups(
+  db: DB,
+  userId: number,
+  afterMs: number,
+  uptoMs: number,
+): ClosedGroup[] {
   const rows = db
     .prepare(
       `SELECT o.leverage AS v, o.instrument_id, COUNT(*) AS c,
          COALESCE(SUM(CASE WHEN ${NET} > 0 THEN 1 ELSE 0 END), 0) AS wins,
-         COALESCE(SUM(${NET}), 0) AS net
+         COALESCE(SUM(CASE WHEN ${NET} < 0 THEN 1 ELSE 0 END), 0) AS losses,
+         COALESCE(SUM(${NET}), 0) AS net,
+         COALESCE(SUM(CASE WHEN ${NET} > 0 THEN ${NET} ELSE 0 END), 0) AS win_net,
+         COALESCE(SUM(CASE WHEN ${NET} < 0 THEN ${NET} ELSE 0 END), 0) AS loss_net,
+         MAX(${NET}) AS best, MIN(${NET}) AS worst,
+         COALESCE(SUM(o.closed_at - COALESCE(o.opened_at, o.closed_at)), 0) AS held
        ${CLOSED} AND o.closed_at > ? AND o.closed_at <= ? GROUP BY o.leverage, o.instrument_id`,
     )
-    .all(userId, sums.uptoMs, uptoMs) as SpanRow[];
+    .all(userId, afterMs, uptoMs) as GroupRow[];
+  return rows.map((r) => ({
+    leverage: Number(r.v),
+    instrumentId: Number(r.instrument_id),
+    tally: {
+      count: Number(r.c),
+      wins: Number(r.wins),
+      losses: Number(r.losses),
+      netMicro: Number(r.net),
+      winNetMicro: Number(r.win_net),
+      lossNetMicro: Number(r.loss_net),
+      bestMicro: orNull(r.best),
+      worstMicro: orNull(r.worst),
+      heldMs: Number(r.held),
+    },
+  }));
+}
+
+/** `sums` plus the positions closed over (sums.uptoMs, uptoMs]: the only rows read. */
+function addClosed(db: DB, userId: number, sums: ClosedSums, uptoMs: number): ClosedSums {
   const next = {
     ...sums,
     uptoMs,
@@ -110,14 +159,47 @@ function addClosed(db: DB, userId: number, sums: ClosedSums, uptoMs: number): Cl
   };
   const bump = (m: Record<string, number>, k: number, n: number) =>
     (m[String(k)] = (m[String(k)] ?? 0) + n);
-  for (const r of rows) {
-    next.netMicro += Number(r.net);
-    next.count += Number(r.c);
-    next.wins += Number(r.wins);
-    bump(next.leverages, Number(r.v), Number(r.c));
-    bump(next.instruments, Number(r.instrument_id), Number(r.c));
+  for (const g of closedGroups(db, userId, sums.uptoMs, uptoMs)) {
+    next.netMicro += g.tally.netMicro;
+    next.count += g.tally.count;
+    next.wins += g.tally.wins;
+    bump(next.leverages, g.leverage, g.tally.count);
+    bump(next.instruments, g.instrumentId, g.tally.count);
   }
   return next;
+}
+
+/**
+ * The (closed_at, net) of a user's latest `limit` closes, oldest first (a closed equity curve's
+ * points: stats.ts closedCurve).
+ */
+export function closedNets(
+  db: DB,
+  userId: number,
+  limit: number,
+): { closed_at: number; net: number }[] {
+  return (
+    db
+      .prepare(
+        `SELECT o.closed_at, ${NET} AS net ${CLOSED}
+         ORDER BY o.closed_at DESC, o.id DESC LIMIT ?`,
+      )
+      .all(userId, limit) as { closed_at: number; net: number }[]
+  )
+    .map((r) => ({ closed_at: Number(r.closed_at), net: Number(r.net) }))
+    .reverse();
+}
+
+/** Every instrument's show code, by id. */
+export function showCodes(db: DB): Map<number, string> {
+  return new Map(
+    (
+      db.prepare("SELECT id, show_code FROM instruments").all() as {
+        id: number;
+        show_code: string;
+      }[]
+    ).map((r) => [Number(r.id), r.show_code]),
+  );
 }
 
 /** A trader's ranking checkpoint (checkpoints.ts); the empty one (upto 0) when none was written. */

@@ -199,3 +199,47 @@ export function ledgerCountOfUser(db: DB, p: { userId: number }): number {
     db.prepare("SELECT COUNT(*) AS n FROM ledger WHERE user_id = @userId").get(p) as { n: number }
   ).n;
 }
+
+/** A ledger row as a statement lists it. */
+export type LedgerRangeRow = LedgerPageRow;
+
+/**
+ * Per kind, Σ amount of a user's rows booked before `fromMs` and of those booked in
+ * [fromMs, toMs), and how many of the latter: one statement, so one consistent reading of the
+ * ledger (a row committed meanwhile is in all three sums or in none).
+ */
+export function ledgerStatementSums(
+  db: DB,
+  p: { userId: number; fromMs: number; toMs: number },
+): { kind: string; before: number; inside: number; n: number }[] {
+  return (
+    db
+      .prepare(
+        `SELECT kind,
+           COALESCE(SUM(CASE WHEN created_at < @fromMs THEN amount_micro ELSE 0 END), 0) AS before_sum,
+           COALESCE(SUM(CASE WHEN created_at >= @fromMs THEN amount_micro ELSE 0 END), 0) AS inside_sum,
+           COALESCE(SUM(CASE WHEN created_at >= @fromMs THEN 1 ELSE 0 END), 0) AS n
+         FROM ledger WHERE user_id = @userId AND created_at < @toMs GROUP BY kind`,
+      )
+      .all(p) as { kind: string; before_sum: number; inside_sum: number; n: number }[]
+  ).map((r) => ({
+    kind: r.kind,
+    before: Number(r.before_sum),
+    inside: Number(r.inside_sum),
+    n: Number(r.n),
+  }));
+}
+
+/** A page of a user's rows booked in [fromMs, toMs), in booking order (oldest first). */
+export function ledgerRowsBetween(
+  db: DB,
+  p: { userId: number; fromMs: number; toMs: number; limit: number; offset: number },
+): LedgerRangeRow[] {
+  return db
+    .prepare(
+      `SELECT id, amount_micro, balance_after_micro, kind, created_at FROM ledger
+       WHERE user_id = @userId AND created_at >= @fromMs AND created_at < @toMs
+       ORDER BY id LIMIT @limit OFFSET @offset`,
+    )
+    .all(p) as LedgerRangeRow[];
+}
