@@ -74,6 +74,17 @@ test("a star makes Favourites the home screen's first tab; the last one off brin
   await expect(
     page.getByRole("button", { name: EN("common:star.remove", { code: byCode.get("EURUSD")! }) }),
   ).toHaveAttribute("aria-pressed", "true");
+  // Each row of its instrument picker has a star too: on and off again, back on the trade screen.
+  const picker = page.getByTestId("instrument-picker");
+  await picker.locator("summary").click();
+  const cad = byCode.get("USDCAD")!;
+  await picker.getByRole("button", { name: EN("common:star.add", { code: cad }) }).click();
+  await told(page, UP("watchlists.favourite_added"));
+  await expect(page).toHaveURL(/\/trade\?code=EURUSD/);
+  if (!(await picker.evaluate((d) => (d as HTMLDetailsElement).open)))
+    await picker.locator("summary").click();
+  await picker.getByRole("button", { name: EN("common:star.remove", { code: cad }) }).click();
+  await told(page, UP("watchlists.favourite_removed"));
   // So does the search page's, which comes back to the search.
   await page.goto("/product?searchCurrency=USDJPY");
   await page

@@ -53,6 +53,7 @@ function position(
     trailAct: 0,
     breakEven: 0,
     expiresAt: null,
+    slDirty: false,
     slot: -1,
   };
 }

@@ -56,6 +56,7 @@ function pending(id: number, kind: PendingKind, target: number, book: Book): Pos
     trailAct: 0,
     breakEven: 0,
     expiresAt: null,
+    slDirty: false,
     slot: -1,
   };
 }

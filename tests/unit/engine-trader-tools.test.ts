@@ -153,11 +153,11 @@ describe("trailing stop", () => {
   });
 
   it("moves at most one stop per position per tick, exact to the instrument's decimals", () => {
-    const t = { trail: 0.0003, act: 0, be: 0, scale: 1e5 };
-    expect(trailedStop(true, 1.10007, 1.1, 0, t)).toBe(1.09977);
-    expect(trailedStop(true, 1.1, 1.1, 1.09977, t)).toBe(1.09977);
-    expect(trailedStop(false, 1.09993, 1.1, 0, t)).toBe(1.10023);
-    expect(trailedStop(false, 1.1001, 1.1, 1.10023, t)).toBe(1.10023);
+    const t = [0.0003, 0, 0, 1e5] as const;
+    expect(trailedStop(true, 1.10007, 1.1, 0, ...t)).toBe(1.09977);
+    expect(trailedStop(true, 1.1, 1.1, 1.09977, ...t)).toBe(1.09977);
+    expect(trailedStop(false, 1.09993, 1.1, 0, ...t)).toBe(1.10023);
+    expect(trailedStop(false, 1.1001, 1.1, 1.10023, ...t)).toBe(1.10023);
   });
 });
 

@@ -9,6 +9,7 @@ import { useTranslation } from "react-i18next";
 import type { InstrumentView } from "~/upstream/views";
 import { formatChange, formatPrice, signOf } from "~/utils/format";
 import { useLang } from "./hooks";
+import { StarButton, type StarLabels } from "~/components/Star";
 
 export interface PickerQuote {
   close: number;
@@ -26,11 +27,14 @@ export function InstrumentPicker({
   instruments,
   period,
   quotes,
+  star,
 }: {
   current: Pick<InstrumentView, "id" | "showCode">;
   instruments: PickerInstrument[];
   period: string;
   quotes?: Record<number, PickerQuote>;
+  /** Signed in: each row's star, posting the page's star form; null for a visitor (no stars). */
+  star?: { formId: string; favourites: readonly string[]; labels: StarLabels } | null;
 }) {
   const { t } = useTranslation("trade");
   const lang = useLang();
@@ -56,7 +60,7 @@ export function InstrumentPicker({
           {instruments.map((i) => {
             const q = quotes?.[i.id] ?? i.quote;
             return (
-              <li key={i.id}>
+              <li key={i.id} className={star ? "picker-row" : undefined}>
                 <a
                   href={`/trade?code=${encodeURIComponent(i.code)}&period=${encodeURIComponent(period)}`}
                   className={i.id === current.id ? "picker-item active" : "picker-item"}
@@ -72,6 +76,15 @@ export function InstrumentPicker({
                     {formatChange(q?.change, lang)}
                   </span>
                 </a>
+                {star ? (
+                  <StarButton
+                    formId={star.formId}
+                    code={i.code}
+                    name={i.showCode}
+                    starred={star.favourites.includes(i.code)}
+                    labels={star.labels}
+                  />
+                ) : null}
               </li>
             );
           })}

@@ -148,6 +148,11 @@ export default function TradeScreen() {
           instruments={d.instruments}
           period={d.period}
           quotes={pickerQuotes}
+          star={
+            d.favourites
+              ? { formId: "trade-star", favourites: d.favourites, labels: starLabels }
+              : null
+          }
         />
         <div className="trade-price">
           <span

@@ -91,6 +91,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       balance: null as number | null,
       signedIn: Boolean(signed),
       starred: null as boolean | null,
+      favourites: null as string[] | null,
       positions: [] as OrderView[],
       closeKeys: {} as Record<number, string>,
       formKey: newIdempotencyKey(),
@@ -107,12 +108,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
       : Promise.resolve(null),
     signed ? watchlistList(caller, { init: true }) : Promise.resolve(null),
   ]);
-  // The header's star: whether the instrument is in Favourites (null: no star, signed out).
-  const starred = watch?.ok
-    ? (watch.data.find((l) => l.kind === "favourites")?.items ?? []).some(
-        (i) => i.code === inst.Code,
-      )
+  // The stars: the codes in Favourites (null: no stars, signed out); the header's for this one.
+  const favourites = watch?.ok
+    ? (watch.data.find((l) => l.kind === "favourites")?.items ?? []).map((i) => i.code)
     : null;
+  const starred = favourites ? favourites.includes(inst.Code) : null;
   // Holdings of every instrument come paged (PAGE_SIZE a page): read a few more pages when there are more.
   const holdings = deals && deals.ok ? [...deals.data.data] : [];
   if (deals && deals.ok && deals.data.data.length > 0) {
@@ -159,6 +159,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       balance: detail && detail.ok ? Number(detail.data.balance) : null,
       signedIn: Boolean(signed),
       starred,
+      favourites,
       positions,
       closeKeys,
       formKey: newIdempotencyKey(),

@@ -170,31 +170,38 @@ export interface Pos {
   breakEven: number;
   /** A pending order's expiry (epoch ms); null: until cancelled. */
   expiresAt: number | null;
+  /** Its stop was moved by a tick (trailing, break-even) and is not yet written (Holdings.trailed). */
+  slDirty: boolean;
   /** Index in the book's position arrays (open); 0 while indexed as pending; -1 when in neither. */
   slot: number;
 }
 
 /**
- * A position's stop after a tick at `price` by its trailing stop and break-even (trading-rules.md
+ * A position's stop after a tick at `price` by its trailing stop and break-even (docs/trading-rules.md
  * "Trailing stops and break-even"): the stop only ever moves in the position's favour, to the entry
  * once the profit reaches `be`, and to `trail` behind the price once the profit reaches `act` (at
  * once when 0), rounded to the instrument's decimals (`scale` = 10^precision). Returns `sl` when it
- * does not move. `buy` is the position's side; 0 for a distance means not set.
+ * does not move. `buy` is the position's side; 0 for a distance means not set. Plain numbers in and
+ * out: the tick calls it for every trailing position (a closure or an object here cost 60 times
+ * as much).
  */
 export function trailedStop(
   buy: boolean,
   price: number,
   open: number,
   sl: number,
-  t: { trail: number; act: number; be: number; scale: number },
+  trail: number,
+  act: number,
+  be: number,
+  scale: number,
 ): number {
   let next = sl;
   // The profit distance in whole points: a float difference of two prices is not exact.
-  const gain = Math.round((buy ? price - open : open - price) * t.scale);
-  const reached = (d: number) => gain >= Math.round(d * t.scale);
-  if (t.be > 0 && reached(t.be) && (next === 0 || (buy ? next < open : next > open))) next = open;
-  if (t.trail > 0 && (t.act === 0 || reached(t.act))) {
-    const c = Math.round((buy ? price - t.trail : price + t.trail) * t.scale) / t.scale;
+  const gain = Math.round((buy ? price - open : open - price) * scale);
+  if (be > 0 && gain >= Math.round(be * scale) && (next === 0 || (buy ? next < open : next > open)))
+    next = open;
+  if (trail > 0 && (act === 0 || gain >= Math.round(act * scale))) {
+    const c = Math.round((buy ? price - trail : price + trail) * scale) / scale;
     if (c > 0 && (next === 0 || (buy ? c > next : c < next))) next = c;
   }
   return next;
@@ -268,6 +275,21 @@ export class Book {
   stops = 0;
   /** Positions with a trailing stop or break-even: the trailing pass of a tick is skipped while none. */
   trails = 0;
+  /**
+   * The highest price every buy's trailing stop and break-even has been moved at, and the lowest
+   * for the sells'. A stop's next place only rises with the price for a buy (falls for a sell), so
+   * a tick at or below buyPeak cannot move any buy's stop, nor one at or above sellTrough any
+   * sell's: the trailing pass then skips that side. Forgotten (reset) when a position with a
+   * trailing stop or break-even enters, or one's settings or stop change by hand.
+   */
+  private buyPeak = -Infinity;
+  private sellTrough = Infinity;
+
+  /** Every trailing position is to be looked at by the next tick (see buyPeak). */
+  private forgetPeaks(): void {
+    this.buyPeak = -Infinity;
+    this.sellTrough = Infinity;
+  }
   pos: Pos[] = [];
   acc = new Int32Array(64);
   /** Units, positive for a buy, negative for a sell. */
@@ -350,7 +372,10 @@ export class Book {
     this.trail[i] = p.trail;
     this.trailAct[i] = p.trailAct;
     this.be[i] = p.breakEven;
-    if (p.trail > 0 || p.breakEven > 0) this.trails++;
+    if (p.trail > 0 || p.breakEven > 0) {
+      this.trails++;
+      this.forgetPeaks();
+    }
     if (p.tp > 0 || p.sl > 0) {
       this.stops++;
       this.widen(this.su[i], p.tp, p.sl);
@@ -366,37 +391,59 @@ export class Book {
     this.trailAct[i] = act;
     this.be[i] = be;
     this.trails += (trail > 0 || be > 0 ? 1 : 0) - (had ? 1 : 0);
+    this.forgetPeaks();
   }
 
   /**
    * The trailing pass of a tick at price `p`: moves each trailing or break-even stop the price
    * carries in its position's favour (trailedStop), in the arrays and on the Pos, and appends the
-   * positions moved to `moved`. Positions without either are skipped on one comparison.
+   * positions moved that were not waiting for their write already (slDirty) to `moved`. Positions without either are skipped on one comparison.
    */
   trailStops(p: number, moved: Pos[]): void {
+    // Everything the loop reads or writes is a local: a property read first met on a rare path
+    // (a stop set for the first time) would deoptimise the loop each time it is met.
     const su = this.su,
       open = this.open,
       sl = this.sl,
+      tp = this.tp,
       trail = this.trail,
       act = this.trailAct,
       be = this.be,
+      pos = this.pos,
       n = this.n;
-    const t = { trail: 0, act: 0, be: 0, scale: 10 ** this.inst.precision };
+    const up = p > this.buyPeak;
+    const down = p < this.sellTrough;
+    if (!up && !down) return;
+    const scale = 10 ** this.inst.precision;
+    let added = 0;
+    let buySlMax = this.buySlMax;
+    let sellSlMin = this.sellSlMin;
     for (let i = 0; i < n; i++) {
       if (trail[i] === 0 && be[i] === 0) continue;
-      t.trail = trail[i];
-      t.act = act[i];
-      t.be = be[i];
+      const buy = su[i] > 0;
+      if (buy ? !up : !down) continue;
       const was = sl[i];
-      const next = trailedStop(su[i] > 0, p, open[i], was, t);
+      const next = trailedStop(buy, p, open[i], was, trail[i], act[i], be[i], scale);
       if (next === was) continue;
       sl[i] = next;
-      if (was === 0 && this.tp[i] === 0) this.stops++;
-      this.widen(su[i], this.tp[i], next);
-      const pos = this.pos[i];
-      pos.sl = next;
-      moved.push(pos);
+      if (was === 0 && tp[i] === 0) added++;
+      // The stop bounds widen as widen() widens them (a moved stop is only ever nearer the price).
+      if (buy) {
+        if (next > buySlMax) buySlMax = next;
+      } else if (next < sellSlMin) sellSlMin = next;
+      const q = pos[i];
+      q.sl = next;
+      // Listed once until the store takes it, however many ticks move it meanwhile.
+      if (!q.slDirty) {
+        q.slDirty = true;
+        moved.push(q);
+      }
     }
+    this.stops += added;
+    this.buySlMax = buySlMax;
+    this.sellSlMin = sellSlMin;
+    if (up) this.buyPeak = p;
+    if (down) this.sellTrough = p;
   }
 
   setStops(p: Pos, tp: number, sl: number): void {
@@ -405,6 +452,8 @@ export class Book {
     this.sl[p.slot] = sl;
     this.stops += (tp > 0 || sl > 0 ? 1 : 0) - (had ? 1 : 0);
     this.boundsStale = true;
+    // A stop set by hand is where a trailing stop continues from.
+    if (this.trail[p.slot] > 0 || this.be[p.slot] > 0) this.forgetPeaks();
   }
 
   remove(p: Pos): void {

@@ -249,16 +249,20 @@ export function expireDue(core: EngineCore, now: number): number {
  * ROWS_PER_STATEMENT positions); they are forgotten once written. Returns how many.
  */
 export function flushTrailed(core: EngineCore): number {
-  const moved = [...core.held.trailed];
+  const moved = core.held.trailed;
   if (moved.length === 0) return 0;
-  core.tx.run(() =>
-    setStopLosses(
-      core.db,
-      moved.map((p) => ({ id: p.id, stopLoss: p.sl })),
-    ),
-  );
-  for (const p of moved) core.held.trailed.delete(p);
-  return moved.length;
+  // Those still open, at their stop now (a position closed since is left as its close wrote it).
+  const open = moved.filter((p) => p.status === ST_OPEN && p.slot >= 0);
+  if (open.length > 0)
+    core.tx.run(() =>
+      setStopLosses(
+        core.db,
+        open.map((p) => ({ id: p.id, stopLoss: p.sl })),
+      ),
+    );
+  core.held.trailed = [];
+  for (const p of moved) p.slDirty = false;
+  return open.length;
 }
 
 /** Demo accounts only: closes every position, cancels pending orders, restores demo.initial_balance. */

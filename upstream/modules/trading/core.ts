@@ -147,6 +147,7 @@ export class EngineCore {
       trailAct: r.trail_activation ?? 0,
       breakEven: r.break_even ?? 0,
       expiresAt: r.expires_at === null ? null : Number(r.expires_at),
+      slDirty: false,
       slot: -1,
     };
   }

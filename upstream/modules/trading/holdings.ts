@@ -27,10 +27,11 @@ export class Holdings {
   /** Pending orders with an expiry: the expiry sweep reads only these. */
   readonly expiring = new Set<Pos>();
   /**
-   * Open positions whose stop a tick moved (trailing stop, break-even) since the store last took
-   * their stops: written in one go by the next flush (Engine.flushTrailedStops).
+   * Positions whose stop a tick moved (trailing stop, break-even) since the store last took their
+   * stops, each once (Pos.slDirty): written in one go by the next flush (Engine.flushTrailedStops),
+   * which leaves out those closed meanwhile.
    */
-  readonly trailed = new Set<Pos>();
+  trailed: Pos[] = [];
 
   constructor(
     private readonly pricing: Pricing,
@@ -116,7 +117,6 @@ export class Holdings {
   resize(p: Pos, to: { lots: Dec; units: Dec; marginMicro: number; feeMicro: number }): void {
     assertOpenAmounts(to.marginMicro, to.feeMicro);
     assert(to.lots.gt(0) && to.lots.lt(p.lots), `order ${p.id} resized to ${to.lots.toString()}`);
-    const trailed = this.trailed.has(p);
     this.removeOpen(p);
     const was = { lots: p.lots, units: p.units, margin: p.marginMicro, fee: p.feeMicro };
     this.undoable(() => {
@@ -130,7 +130,6 @@ export class Holdings {
     p.marginMicro = to.marginMicro;
     p.feeMicro = to.feeMicro;
     this.addOpen(p);
-    if (trailed) this.trailed.add(p);
   }
 
   /** Marks the account's push due. */
@@ -189,7 +188,6 @@ export class Holdings {
     assert(p.acc.usedMarginMicro >= 0, `used margin of user ${p.userId} negative`);
     aggregate(p, -1);
     this.orders.delete(p.id);
-    this.trailed.delete(p);
     this.accts.moveFloat(p.acc, -profit);
     this.undoable(() => this.addOpen(p));
   }

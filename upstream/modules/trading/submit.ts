@@ -453,6 +453,7 @@ function posOf(core: EngineCore, o: Accepted, a: Account, pl: Placement, id: num
     trailAct: pl.trail.activation,
     breakEven: pl.trail.breakEven,
     expiresAt: pl.expiresAt,
+    slDirty: false,
     slot: -1,
   };
 }

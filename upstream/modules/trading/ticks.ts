@@ -59,7 +59,7 @@ export class Ticks {
    */
   private keepMoved(): void {
     const trailed = this.core.held.trailed;
-    for (const p of this.moved) trailed.add(p);
+    for (const p of this.moved) trailed.push(p);
     const schedule = this.core.schedule;
     if (!schedule) return this.flush();
     if (this.flushQueued) return;
