@@ -7,52 +7,14 @@
 import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
 import { useTranslation } from "react-i18next";
 import { EXPIRIES } from "@contract/api/trading-rules";
+import { NumberField } from "./StopPriceFields";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyField = FieldMetadata<any, any, string[]>;
 
-/** A distance typed in pips, with its hint (what a pip is for this instrument). */
-export function PipsField({
-  meta,
-  label,
-  hint,
-  msg,
-  testid,
-}: {
-  meta: AnyField;
-  label: string;
-  hint?: string;
-  msg: (e: string | undefined) => string;
-  testid?: string;
-}) {
-  const { t } = useTranslation("trade");
-  const error = meta.errors?.[0];
-  const hintId = `${meta.id}-hint`;
-  return (
-    <div className={error ? "field has-error" : "field"}>
-      <label htmlFor={meta.id}>{label}</label>
-      <input
-        {...getInputProps(meta, { type: "number", ariaAttributes: true })}
-        key={meta.key}
-        min={0}
-        step="0.1"
-        inputMode="decimal"
-        placeholder={t("form.not_set")}
-        aria-describedby={hint ? hintId : undefined}
-        data-testid={testid}
-      />
-      {hint ? (
-        <p className="field-hint" id={hintId}>
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p className="field-error" id={meta.errorId} data-error-for={meta.name}>
-          {msg(error)}
-        </p>
-      ) : null}
-    </div>
-  );
+/** A distance typed in pips (a tenth of a pip at most), with its hint. */
+export function PipsField(props: Omit<Parameters<typeof NumberField>[0], "step">) {
+  return <NumberField {...props} step="0.1" />;
 }
 
 const EXPIRY_KEY = { gtc: "form.expiry_gtc", day: "form.expiry_day", date: "form.expiry_date" };

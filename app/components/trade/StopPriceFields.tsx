@@ -5,17 +5,28 @@ import { useTranslation } from "react-i18next";
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyField = FieldMetadata<any, any, string[]>;
 
-function PriceField({
+/**
+ * A number field of the trading forms, empty meaning "not set": a price (step any), or a distance
+ * in pips (OrderToolFields: a tenth of a pip, with its hint).
+ */
+export function NumberField({
   meta,
   label,
   msg,
+  step = "any",
+  hint,
+  testid,
 }: {
   meta: AnyField;
   label: string;
   msg: (e: string | undefined) => string;
+  step?: string;
+  hint?: string;
+  testid?: string;
 }) {
   const { t } = useTranslation("trade");
   const error = meta.errors?.[0];
+  const hintId = `${meta.id}-hint`;
   return (
     <div className={error ? "field has-error" : "field"}>
       <label htmlFor={meta.id}>{label}</label>
@@ -23,10 +34,17 @@ function PriceField({
         {...getInputProps(meta, { type: "number", ariaAttributes: true })}
         key={meta.key}
         min={0}
-        step="any"
+        step={step}
         inputMode="decimal"
         placeholder={t("form.not_set")}
+        aria-describedby={hint ? hintId : undefined}
+        data-testid={testid}
       />
+      {hint ? (
+        <p className="field-hint" id={hintId}>
+          {hint}
+        </p>
+      ) : null}
       {error ? (
         <p className="field-error" id={meta.errorId} data-error-for={meta.name}>
           {msg(error)}
@@ -49,8 +67,8 @@ export function StopPriceFields({
   const { t } = useTranslation("trade");
   return (
     <div className="field-pair">
-      <PriceField meta={takeProfit} label={t("form.take_profit")} msg={msg} />
-      <PriceField meta={stopLoss} label={t("form.stop_loss")} msg={msg} />
+      <NumberField meta={takeProfit} label={t("form.take_profit")} msg={msg} />
+      <NumberField meta={stopLoss} label={t("form.stop_loss")} msg={msg} />
     </div>
   );
 }
