@@ -124,13 +124,20 @@ export function newUser(db: DB, money: MoneyService, usd: number, isDemo = false
   return id;
 }
 
-export function rig(opts: { alwaysOpen?: boolean } = {}): Rig {
+export function rig(
+  opts: { alwaysOpen?: boolean; schedule?: (command: () => void) => void } = {},
+): Rig {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tp-eng-"));
   const file = newTestStoreWhere();
   const db = openStore(file);
   const feed = createManualFeed(db, { alwaysOpen: opts.alwaysOpen ?? true });
   const engine = wire(
-    new Engine({ db, feed, log: { error: (o) => console.error(o), warn: () => {} } }),
+    new Engine({
+      db,
+      feed,
+      schedule: opts.schedule,
+      log: { error: (o) => console.error(o), warn: () => {} },
+    }),
   );
   const money = moneyOf(db);
   return {

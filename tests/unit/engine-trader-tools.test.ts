@@ -108,6 +108,37 @@ describe("trailing stop", () => {
     expect(row(r, o.Id)).toMatchObject({ status: 3, close_reason: "trailing_stop" });
   });
 
+  it("shows a moved stop at once and writes it with the leader's next batch, also after a partial close", () => {
+    // The leader's sequencer: commands queued by a tick run with its next batch.
+    const queued: (() => void)[] = [];
+    const batch = () => queued.splice(0).forEach((command) => command());
+    r = rig({ schedule: (command) => queued.push(command) });
+    const u = r.user(10_000);
+    r.feed.set("EURUSD", 1.1);
+    const o = buy(r, u, { trailing_distance: "0.0020" });
+    r.feed.set("EURUSD", 1.101);
+    r.feed.set("EURUSD", 1.102);
+    // Every answer and push has the stop the tick moved; the store has it after the batch.
+    expect(sl(r, o.Id)).toBe(1.1);
+    expect(r.engine.core.snapshot(u).positions[0].stopLoss).toBe(1.1);
+    expect(row(r, o.Id).stop_loss).toBeNull();
+    // Queued once however many ticks move it: one command for the two ticks above.
+    expect(queued).toHaveLength(1);
+    batch();
+    expect(row(r, o.Id).stop_loss).toBe(1.1);
+    // A partial close between the tick and the batch: the rest's moved stop is still written.
+    r.feed.set("EURUSD", 1.103);
+    r.engine.close(u, o.Id, null, "0.1");
+    expect(sl(r, o.Id)).toBe(1.101);
+    batch();
+    expect(row(r, o.Id)).toMatchObject({ lots: "0.2", stop_loss: 1.101 });
+    // A position closed before the batch is left as its close wrote it.
+    r.feed.set("EURUSD", 1.104);
+    r.engine.close(u, o.Id, null);
+    batch();
+    expect(row(r, o.Id)).toMatchObject({ status: 3, stop_loss: 1.101 });
+  });
+
   it("for a sell, moves the stop down, and waits for its activation distance", () => {
     r = rig();
     const u = r.user(10_000);

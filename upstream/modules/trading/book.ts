@@ -8,23 +8,49 @@
  */
 import assert from "node:assert/strict";
 import { dec, type Dec } from "../money/decimal.js";
-import { BUY, type CloseReason, type InstrumentSpec, type PendingKind } from "./orders.js";
+import { BUY, ST_OPEN, type CloseReason, type InstrumentSpec, type PendingKind } from "./orders.js";
 
-export interface Account {
-  userId: number;
-  /** Slot in the typed arrays of the AccountTable. */
-  idx: number;
-  balanceMicro: number;
+/**
+ * A trading account in memory. Its balance and used margin (integer micro-USD, exact in a double up
+ * to 2^53) are kept in the AccountTable's typed arrays at the account's slot, read and written through
+ * these accessors: the tick's stop-out look reads them for thousands of accounts from two contiguous
+ * arrays instead of two objects per account scattered over the heap.
+ */
+export class Account {
   /**
    * The locked balance (withdrawals under review): read from the store the first time it is asked
    * for, then kept current by the money service's announcements (undefined until then).
    */
-  lockMicro: number | undefined;
-  usedMarginMicro: number;
-  positions: Set<Pos>;
-  pendings: Set<Pos>;
+  lockMicro: number | undefined = undefined;
+  readonly positions = new Set<Pos>();
+  readonly pendings = new Set<Pos>();
   /** Per instrument held: sum of signed units and of signed units x open price (exact), for the exact floating profit. */
-  agg: Map<number, { inst: InstrumentSpec; netUnits: Dec; netCost: Dec; count: number }>;
+  readonly agg = new Map<
+    number,
+    { inst: InstrumentSpec; netUnits: Dec; netCost: Dec; count: number }
+  >();
+
+  constructor(
+    readonly userId: number,
+    /** Slot in the typed arrays of the AccountTable. */
+    readonly idx: number,
+    private readonly table: AccountTable,
+  ) {}
+
+  get balanceMicro(): number {
+    return this.table.balanceMicro[this.idx];
+  }
+  set balanceMicro(v: number) {
+    assert(Number.isSafeInteger(v), `balance of user ${this.userId} not whole micro-USD: ${v}`);
+    this.table.balanceMicro[this.idx] = v;
+  }
+  get usedMarginMicro(): number {
+    return this.table.usedMarginMicro[this.idx];
+  }
+  set usedMarginMicro(v: number) {
+    assert(Number.isSafeInteger(v), `used margin of user ${this.userId} not whole micro-USD: ${v}`);
+    this.table.usedMarginMicro[this.idx] = v;
+  }
 }
 
 /**
@@ -48,6 +74,9 @@ export class AccountTable {
   touchedN = 0;
   /** Per account slot: 1 when the FOREX_TRADE push of the account is due. */
   dirty = new Uint8Array(256);
+  /** Per account slot: balance and used margin, integer micro-USD (Account's accessors). */
+  balanceMicro = new Float64Array(256);
+  usedMarginMicro = new Float64Array(256);
 
   get(userId: number): Account | undefined {
     return this.byUser.get(userId);
@@ -57,17 +86,9 @@ export class AccountTable {
   add(userId: number, balanceMicro: number): Account {
     const idx = this.list.length;
     if (idx >= this.float.length) this.grow();
-    const a: Account = {
-      userId,
-      idx,
-      balanceMicro,
-      // Declared at creation, so that every account keeps one shape when its lock is first read.
-      lockMicro: undefined,
-      usedMarginMicro: 0,
-      positions: new Set(),
-      pendings: new Set(),
-      agg: new Map(),
-    };
+    const a = new Account(userId, idx, this);
+    a.balanceMicro = balanceMicro;
+    a.usedMarginMicro = 0;
     this.byUser.set(userId, a);
     this.list.push(a);
     return a;
@@ -87,6 +108,12 @@ export class AccountTable {
     const d = new Uint8Array(cap);
     d.set(this.dirty);
     this.dirty = d;
+    const b = new Float64Array(cap);
+    b.set(this.balanceMicro);
+    this.balanceMicro = b;
+    const u = new Float64Array(cap);
+    u.set(this.usedMarginMicro);
+    this.usedMarginMicro = u;
   }
 
   /** Lists the account as touched by the current tick (stop-out check) and marks its push due. */
@@ -170,7 +197,12 @@ export interface Pos {
   breakEven: number;
   /** A pending order's expiry (epoch ms); null: until cancelled. */
   expiresAt: number | null;
-  /** Its stop was moved by a tick (trailing, break-even) and is not yet written (Holdings.trailed). */
+  /**
+   * Its stop was moved by a tick (trailing, break-even) and is not yet written to the store. While
+   * the position is in its book, the book holds this flag and the stop (Book.sld, Book.sl: the tick
+   * writes only those); the Pos takes them back when it leaves the book (Book.remove) or when the
+   * moved stops are written (Book.clearMovedStops). Read the stop with stopLossOf.
+   */
   slDirty: boolean;
   /** Index in the book's position arrays (open); 0 while indexed as pending; -1 when in neither. */
   slot: number;
@@ -205,6 +237,14 @@ export function trailedStop(
     if (c > 0 && (next === 0 || (buy ? c > next : c < next))) next = c;
   }
   return next;
+}
+
+/**
+ * An order's stop loss now (0: none): an open position's from its book, where the tick moves a
+ * trailing stop; otherwise the order's own.
+ */
+export function stopLossOf(p: Pos): number {
+  return p.status === ST_OPEN && p.slot >= 0 ? p.book.sl[p.slot] : p.sl;
 }
 
 /** Positions whose take-profit or stop-loss a tick reached, with that price and which stop. */
@@ -302,6 +342,9 @@ export class Book {
   trail = new Float64Array(64);
   trailAct = new Float64Array(64);
   be = new Float64Array(64);
+  /** 1 where a tick moved the stop and the store does not have it yet (Pos.slDirty); how many. */
+  sld = new Uint8Array(64);
+  movedStops = 0;
   /** Pending orders reached when the price rises to their target (buy stop, sell limit). */
   readonly rising = new PendingIndex();
   /** Pending orders reached when the price falls to their target (buy limit, sell stop). */
@@ -324,6 +367,9 @@ export class Book {
     this.trail = g(this.trail, Float64Array);
     this.trailAct = g(this.trailAct, Float64Array);
     this.be = g(this.be, Float64Array);
+    const d = new Uint8Array(cap);
+    d.set(this.sld);
+    this.sld = d;
   }
 
   /**
@@ -372,6 +418,12 @@ export class Book {
     this.trail[i] = p.trail;
     this.trailAct[i] = p.trailAct;
     this.be[i] = p.breakEven;
+    // A stop moved and not yet written stays so (a partial close takes a position out and back).
+    this.sld[i] = p.slDirty ? 1 : 0;
+    if (p.slDirty) {
+      this.movedStops++;
+      p.slDirty = false;
+    }
     if (p.trail > 0 || p.breakEven > 0) {
       this.trails++;
       this.forgetPeaks();
@@ -396,12 +448,14 @@ export class Book {
 
   /**
    * The trailing pass of a tick at price `p`: moves each trailing or break-even stop the price
-   * carries in its position's favour (trailedStop), in the arrays and on the Pos, and appends the
-   * positions moved that were not waiting for their write already (slDirty) to `moved`. Positions without either are skipped on one comparison.
+   * carries in its position's favour (trailedStop) in the book's arrays only, flagging it for the
+   * store's next write (sld); returns how many stops were newly flagged. Positions without either
+   * are skipped on one comparison.
    */
-  trailStops(p: number, moved: Pos[]): void {
+  trailStops(p: number): number {
     // Everything the loop reads or writes is a local: a property read first met on a rare path
-    // (a stop set for the first time) would deoptimise the loop each time it is met.
+    // (a stop set for the first time) would deoptimise the loop each time it is met. Nothing here
+    // reads a Pos: the moved positions' objects, scattered over the heap, cost a cache miss each.
     const su = this.su,
       open = this.open,
       sl = this.sl,
@@ -409,13 +463,14 @@ export class Book {
       trail = this.trail,
       act = this.trailAct,
       be = this.be,
-      pos = this.pos,
+      sld = this.sld,
       n = this.n;
     const up = p > this.buyPeak;
     const down = p < this.sellTrough;
-    if (!up && !down) return;
+    if (!up && !down) return 0;
     const scale = 10 ** this.inst.precision;
     let added = 0;
+    let flagged = 0;
     let buySlMax = this.buySlMax;
     let sellSlMin = this.sellSlMin;
     for (let i = 0; i < n; i++) {
@@ -431,19 +486,37 @@ export class Book {
       if (buy) {
         if (next > buySlMax) buySlMax = next;
       } else if (next < sellSlMin) sellSlMin = next;
-      const q = pos[i];
-      q.sl = next;
-      // Listed once until the store takes it, however many ticks move it meanwhile.
-      if (!q.slDirty) {
-        q.slDirty = true;
-        moved.push(q);
+      // Flagged once until the store takes it, however many ticks move it meanwhile.
+      if (sld[i] === 0) {
+        sld[i] = 1;
+        flagged++;
       }
     }
     this.stops += added;
+    this.movedStops += flagged;
     this.buySlMax = buySlMax;
     this.sellSlMin = sellSlMin;
     if (up) this.buyPeak = p;
     if (down) this.sellTrough = p;
+    return flagged;
+  }
+
+  /** Appends the flagged moved stops (sld) to `out`, as the store writes them. */
+  collectMovedStops(out: { id: number; stopLoss: number }[]): void {
+    if (this.movedStops === 0) return;
+    for (let i = 0; i < this.n; i++)
+      if (this.sld[i] === 1) out.push({ id: this.pos[i].id, stopLoss: this.sl[i] });
+  }
+
+  /** The store has the moved stops: each Pos takes its stop, and the flags are cleared. */
+  clearMovedStops(): void {
+    if (this.movedStops === 0) return;
+    for (let i = 0; i < this.n; i++)
+      if (this.sld[i] === 1) {
+        this.pos[i].sl = this.sl[i];
+        this.sld[i] = 0;
+      }
+    this.movedStops = 0;
   }
 
   setStops(p: Pos, tp: number, sl: number): void {
@@ -463,6 +536,12 @@ export class Book {
       this.boundsStale = true;
     }
     if (this.trail[i] > 0 || this.be[i] > 0) this.trails--;
+    // The Pos leaves with its stop as the book holds it, and the flag of a stop not yet written.
+    p.sl = this.sl[i];
+    if (this.sld[i] === 1) {
+      p.slDirty = true;
+      this.movedStops--;
+    }
     const last = --this.n;
     if (i !== last) {
       const q = this.pos[last];
@@ -476,6 +555,7 @@ export class Book {
       this.trail[i] = this.trail[last];
       this.trailAct[i] = this.trailAct[last];
       this.be[i] = this.be[last];
+      this.sld[i] = this.sld[last];
       q.slot = i;
     }
     this.pos.length = this.n;

@@ -180,7 +180,7 @@ export function setStops(
   const view = core.tx.run(() => {
     const stored = setOrderStops(core.db, { id: p.id, takeProfit: tp, stopLoss: sl });
     assert(stored, `order ${p.id} held live is not live in the store`);
-    const v = stateOfPos({ ...p, tp: tp ?? 0, sl: sl ?? 0 }, createdAt, core.pricing);
+    const v = { ...stateOfPos(p, createdAt, core.pricing), takeProfit: tp ?? 0, stopLoss: sl ?? 0 };
     core.idem.store(userId, idemKey, "set_stop_price", params, v);
     return v;
   });
@@ -245,24 +245,17 @@ export function expireDue(core: EngineCore, now: number): number {
 }
 
 /**
- * Writes the stops the ticks' trailing passes moved since the last flush (one multi-row UPDATE per
- * ROWS_PER_STATEMENT positions); they are forgotten once written. Returns how many.
+ * Writes the stops the ticks' trailing passes moved since the last flush, as their books flag them
+ * (one multi-row UPDATE per ROWS_PER_STATEMENT positions); a position closed meanwhile is left as
+ * its close wrote it. The flags are cleared once the store has them. Returns how many.
  */
 export function flushTrailed(core: EngineCore): number {
-  const moved = core.held.trailed;
-  if (moved.length === 0) return 0;
-  // Those still open, at their stop now (a position closed since is left as its close wrote it).
-  const open = moved.filter((p) => p.status === ST_OPEN && p.slot >= 0);
-  if (open.length > 0)
-    core.tx.run(() =>
-      setStopLosses(
-        core.db,
-        open.map((p) => ({ id: p.id, stopLoss: p.sl })),
-      ),
-    );
-  core.held.trailed = [];
-  for (const p of moved) p.slDirty = false;
-  return open.length;
+  const rows: { id: number; stopLoss: number }[] = [];
+  for (const book of core.held.books.values()) book.collectMovedStops(rows);
+  if (rows.length === 0) return 0;
+  core.tx.run(() => setStopLosses(core.db, rows));
+  for (const book of core.held.books.values()) book.clearMovedStops();
+  return rows.length;
 }
 
 /** Demo accounts only: closes every position, cancels pending orders, restores demo.initial_balance. */

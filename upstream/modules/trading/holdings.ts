@@ -26,12 +26,6 @@ export class Holdings {
   readonly orders = new Map<number, Pos>();
   /** Pending orders with an expiry: the expiry sweep reads only these. */
   readonly expiring = new Set<Pos>();
-  /**
-   * Positions whose stop a tick moved (trailing stop, break-even) since the store last took their
-   * stops, each once (Pos.slDirty): written in one go by the next flush (Engine.flushTrailedStops),
-   * which leaves out those closed meanwhile.
-   */
-  trailed: Pos[] = [];
 
   constructor(
     private readonly pricing: Pricing,

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { ORDER_TAB } from "@contract/enums";
 import { DomainError, CODE_NOT_FOUND } from "../../platform/errors.js";
+import { stopLossOf } from "./book.js";
 import type { EngineCore } from "./core.js";
 import type { AccountFigures, AccountSnapshot, OrderPage, OrderState } from "./model.js";
 import { ST_OPEN, ST_PENDING } from "./orders.js";
@@ -76,7 +77,7 @@ export function snapshot(core: EngineCore, userId: number): AccountSnapshot {
         id: p.id,
         price: core.pricing.price(p.inst) ?? p.openPrice,
         profitMicro: core.pricing.floatingMicroOf(p),
-        stopLoss: p.sl,
+        stopLoss: stopLossOf(p),
       });
   return { figures, positions };
 }

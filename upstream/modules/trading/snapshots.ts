@@ -1,6 +1,6 @@
 /** Orders as the engine reports them (OrderState), from an order in memory or a stored row. */
 import { ST_CLOSED, ST_OPEN, type CloseReason } from "./orders.js";
-import type { Pos } from "./book.js";
+import { stopLossOf, type Pos } from "./book.js";
 import type { Pricing } from "./pricing.js";
 import type { ListedOrderRow } from "./store.js";
 import type { OrderState } from "./model.js";
@@ -19,7 +19,7 @@ export function stateOfPos(p: Pos, createdAt: number, pricing: Pricing): OrderSt
     currentPrice: cur ?? (open ? p.openPrice : p.originPrice),
     profitMicro: open && cur !== null && cur !== p.openPrice ? pricing.floatingMicroOf(p) : 0,
     takeProfit: p.tp,
-    stopLoss: p.sl,
+    stopLoss: stopLossOf(p),
     marginMicro: p.marginMicro,
     feeMicro: p.feeMicro,
     createdAt,

@@ -25,8 +25,8 @@ export class Ticks {
   /** Pending orders the tick reached, oldest first per instrument, and the price that reached each. */
   private readonly actPos: Pos[] = [];
   private readonly actPrice: number[] = [];
-  /** Positions whose stop the tick's trailing pass moved (to be written by the next flush). */
-  private readonly moved: Pos[] = [];
+  /** Stops the tick's trailing pass newly flagged for the next flush (Book.sld). */
+  private moved = 0;
   /** A flush of the moved stops is queued on the scheduler and has not run yet. */
   private flushQueued = false;
 
@@ -39,7 +39,7 @@ export class Ticks {
   onTick(changed: Quote[]): void {
     try {
       this.mark(changed);
-      if (this.moved.length > 0) this.keepMoved();
+      if (this.moved > 0) this.keepMoved();
       // Most ticks book nothing: no transaction then.
       const stopOutPct = this.core.settings().stopOutPct;
       if (this.hits.pos.length > 0 || this.actPos.length > 0 || this.anyAtStopOut(stopOutPct)) {
@@ -54,12 +54,10 @@ export class Ticks {
   }
 
   /**
-   * Holds the stops the trailing pass moved for the next flush, queued once on the scheduler (its
-   * batch writes every stop moved until it runs), or written at once without one.
+   * Queues the write of the stops the trailing pass moved (flagged in their books) once on the
+   * scheduler: its batch writes every stop moved until it runs. Without one, writes them at once.
    */
   private keepMoved(): void {
-    const trailed = this.core.held.trailed;
-    for (const p of this.moved) trailed.push(p);
     const schedule = this.core.schedule;
     if (!schedule) return this.flush();
     if (this.flushQueued) return;
@@ -120,7 +118,7 @@ export class Ticks {
         const rate = pricing.usdRateF(book.inst);
         if (Number.isFinite(rate)) {
           accts.touchedN = tn = book.mark(p, rate, accts, tn);
-          if (book.trails > 0) book.trailStops(p, this.moved);
+          if (book.trails > 0) this.moved += book.trailStops(p);
           if (book.mayHitStops(p)) book.scanStops(p, this.hits);
         }
       }
@@ -202,13 +200,13 @@ export class Ticks {
   private anyAtStopOut(stopOutPct: number): boolean {
     // The hot loop of every tick (one pass over the accounts it touched): what it reads is held
     // in locals, and the level is atStopOut's.
-    const { list, touchedList, float, touchedN } = this.core.held.accts;
+    const { touchedList, float, balanceMicro, usedMarginMicro, touchedN } = this.core.held.accts;
     const limit = stopOutPct + 1e-6;
     for (let k = 0; k < touchedN; k++) {
-      const a = list[touchedList[k]];
+      const ai = touchedList[k];
       const level = marginLevelPct(
-        a.balanceMicro / MICRO + float[a.idx],
-        a.usedMarginMicro / MICRO,
+        balanceMicro[ai] / MICRO + float[ai],
+        usedMarginMicro[ai] / MICRO,
       );
       if (level !== null && level <= limit) return true;
     }
@@ -232,7 +230,7 @@ export class Ticks {
     hits.reason.length = 0;
     this.actPos.length = 0;
     this.actPrice.length = 0;
-    this.moved.length = 0;
+    this.moved = 0;
     this.clearTouched();
   }
 
