@@ -8,7 +8,7 @@ import path from "node:path";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import Ajv from "ajv";
 import openapiTS, { astToString } from "openapi-typescript";
-import ts from "typescript";
+import { spawnSync } from "node:child_process";
 import asyncApiSpecs from "@asyncapi/specs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startUpstream, type Server } from "./upstream-harness.js";
@@ -221,24 +221,38 @@ describe("client types generated from the document (openapi-typescript)", () => 
       expect(n).toBeGreaterThan(100);
       const check = path.join(dir, "check.ts");
       fs.writeFileSync(check, lines.join("\n") + "\n");
-      const program = ts.createProgram([check], {
-        strict: true,
-        noEmit: true,
-        skipLibCheck: true,
-        target: ts.ScriptTarget.ES2022,
-        module: ts.ModuleKind.ESNext,
-        moduleResolution: ts.ModuleResolutionKind.Bundler,
-        baseUrl: root,
-        paths: { "@contract/*": ["./contract/*"] },
-        types: [],
-      });
-      const errors = ts
-        .getPreEmitDiagnostics(program)
-        .filter((d) => d.file?.fileName === check)
-        .map((d) => {
-          const line = d.file!.getLineAndCharacterOfPosition(d.start ?? 0).line;
-          return `${lines[line]}: ${ts.flattenDiagnosticMessageText(d.messageText, " ").slice(0, 300)}`;
-        });
+      // TypeScript's native compiler (tsgo, as `npm run typecheck`): the same checks in a third
+      // of the time of the compiler's API.
+      fs.writeFileSync(
+        path.join(dir, "tsconfig.json"),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            noEmit: true,
+            skipLibCheck: true,
+            target: "ES2022",
+            module: "ESNext",
+            moduleResolution: "Bundler",
+            paths: { "@contract/*": [path.join(root, "contract/*")] },
+            types: [],
+          },
+          files: ["check.ts"],
+        }),
+      );
+      const tsgo = spawnSync(
+        path.join(root, "node_modules/.bin/tsgo"),
+        ["-p", path.join(dir, "tsconfig.json"), "--pretty", "false"],
+        { encoding: "utf8" },
+      );
+      expect(tsgo.error).toBeUndefined();
+      // "<file>(line,col): error TSnnnn: message", of the check file only (as the API's were).
+      const errors = tsgo.stdout
+        .split("\n")
+        .map((l) => /check\.ts\((\d+),\d+\): error (.*)/.exec(l))
+        .filter((m) => m !== null)
+        .map((m) => `${lines[Number(m[1]) - 1]}: ${m[2].slice(0, 300)}`);
+      // Anything else the compiler says (a file it cannot read) fails the test too.
+      if (errors.length === 0) expect(tsgo.stdout + tsgo.stderr).toBe("");
       expect(errors).toEqual([]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
