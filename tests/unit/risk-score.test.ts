@@ -56,7 +56,7 @@ describe("risk score", () => {
   });
 
   it("never falls when volatility, leverage or concentration grows", () => {
-    let prev = RISK_SCORE.min;
+    let prev: number = RISK_SCORE.min;
     for (let k = 0; k <= 40; k++) {
       const s = riskScore({
         dailyReturns: swinging(k * 0.001),
