@@ -65,6 +65,7 @@ import { CopyTrading } from "./modules/copy/service.js";
 import { CopyPusher } from "./modules/copy/pushes.js";
 import { StrategyRunner } from "./modules/follow/strategies.js";
 import { RankCheckpoints } from "./modules/follow/checkpoints.js";
+import { DailyRisk } from "./modules/follow/risk.js";
 import multipart from "@fastify/multipart";
 import { createEngine } from "./modules/trading/engine.js";
 import { Sequencer, SequencerStopped } from "./platform/store/sequencer.js";
@@ -100,6 +101,8 @@ export interface Upstream {
   noticeSender: NoticeSender | null;
   /** The monthly statement e-mail's job (the leader's; null on a standby). */
   monthlyStatements: MonthlyStatements | null;
+  /** Providers' daily figures and the risk disclosure (follow/risk.ts); null on a standby. */
+  dailyRisk: DailyRisk | null;
 }
 
 /** This node's part among the upstream nodes (cluster.ts); one node alone is the leader. */
@@ -432,12 +435,22 @@ export async function buildUpstream(
         onError: (err) => log.error({ err }, "the ranking's checkpoints could not be advanced"),
       });
 
+  // Providers' daily figures (risk score, returns) and the risk disclosure (follow/risk.ts).
+  const dailyRisk = standby
+    ? null
+    : new DailyRisk({
+        db,
+        run: (command) => ctx.sequencer.run(command),
+        onError: (err) => log.error({ err }, "the daily risk figures could not be computed"),
+      });
+
   return {
     app,
     ctx,
     strategies,
     noticeSender,
     monthlyStatements,
+    dailyRisk,
     async listen() {
       if (!standby) {
         sweepUploads();
@@ -446,6 +459,7 @@ export async function buildUpstream(
         keySweep?.start();
         rankCheckpoints?.start();
         monthlyStatements?.start();
+        dailyRisk?.start();
       }
       const address = await app.listen({ host: config.host, port: config.port });
       ctx.feed.start();
@@ -458,6 +472,7 @@ export async function buildUpstream(
       keySweep?.stop();
       rankCheckpoints?.stop();
       monthlyStatements?.stop();
+      await dailyRisk?.stop();
       strategies?.stop();
       pusher?.stop();
       copyPusher?.stop();

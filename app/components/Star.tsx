@@ -72,9 +72,16 @@ export function StarButton({
       data-star={code}
       onClick={onClick}
     >
-      <svg viewBox="0 0 24 24" width={22} height={22} aria-hidden="true" focusable="false">
-        <path d="m12 3.2 2.7 5.6 6.1.8-4.5 4.2 1.1 6.1L12 17l-5.4 2.9 1.1-6.1-4.5-4.2 6.1-.8Z" />
-      </svg>
+      <StarGlyph />
     </button>
+  );
+}
+
+/** The star's drawing (filled by the CSS of `.star[aria-pressed="true"]`). */
+export function StarGlyph() {
+  return (
+    <svg viewBox="0 0 24 24" width={22} height={22} aria-hidden="true" focusable="false">
+      <path d="m12 3.2 2.7 5.6 6.1.8-4.5 4.2 1.1 6.1L12 17l-5.4 2.9 1.1-6.1-4.5-4.2 6.1-.8Z" />
+    </svg>
   );
 }

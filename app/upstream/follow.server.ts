@@ -8,11 +8,47 @@ import * as copyApi from "@contract/api/copy";
 import { pathOf } from "@contract/api/endpoint";
 import { send, type Caller, type UpstreamResult } from "./client.server";
 
-import type { FollowItem } from "@contract/api/follow";
+import type { FollowItem, RankSort, RiskDisclosure } from "@contract/api/follow";
+import { shared } from "./shared-cache.server";
 import type { Copy, CopyDetail, CopyMode, Provider, ProviderSettings } from "@contract/api/copy";
 
-export function followList(c: Caller): Promise<UpstreamResult<FollowItem[]>> {
-  return send<FollowItem[]>(c, followApi.followList, {});
+/** The ranking's sorts and filters, as GET /api/follow/list takes them (absent: none). */
+export interface RankQuery {
+  sort?: RankSort;
+  max_risk?: number;
+  min_months?: number;
+  category?: number;
+}
+
+export function followList(c: Caller, q: RankQuery = {}): Promise<UpstreamResult<FollowItem[]>> {
+  return send<FollowItem[]>(c, followApi.followList, { ...q });
+}
+
+/** The ids of the user's favourite providers. */
+export function followFavourites(c: Caller): Promise<UpstreamResult<number[]>> {
+  return send<number[]>(c, followApi.followFavourites, {});
+}
+
+/** Stars a provider (on) or takes its star away. */
+export function followFavouriteSet(
+  c: Caller,
+  providerId: number,
+  on: boolean,
+): Promise<UpstreamResult<number[]>> {
+  return send<number[]>(c, followApi.followFavouriteSet, {
+    provider_id: providerId,
+    on: on ? 1 : 0,
+  });
+}
+
+/** How long the risk disclosure (computed once a day; an operator's change) is shared. */
+const DISCLOSURE_CACHE_MS = 10_000;
+
+/** The risk disclosure of the trading screens, shared by every page for DISCLOSURE_CACHE_MS. */
+export function riskDisclosure(c: Caller): Promise<UpstreamResult<RiskDisclosure>> {
+  return shared("risk_disclosure", DISCLOSURE_CACHE_MS, () =>
+    send<RiskDisclosure>(c, followApi.riskDisclosure, {}),
+  );
 }
 
 /** A provider's page (404 copy_provider_not_found when hidden or unknown). */

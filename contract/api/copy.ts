@@ -139,6 +139,40 @@ export const ProviderSchema = z.object({
     .nullable()
     .describe("the provider's latest trade (for the copy form's example), or null"),
   equity: z.string().describe("the provider's equity now, USD (the proportional rule's divisor)"),
+  risk_score: z
+    .number()
+    .int()
+    .nullable()
+    .describe("the risk score of the latest daily computation, 1 to 10 (null: not computed yet)"),
+  risk: z
+    .object({
+      volatility: z
+        .number()
+        .describe("annualised volatility of daily returns, percent (2 decimals)"),
+      leverage: z
+        .number()
+        .describe("mean leverage of the positions closed in the year (1 decimal)"),
+      concentration: z
+        .number()
+        .describe("share of the year's closed positions in one instrument, percent (whole)"),
+    })
+    .nullable()
+    .describe("what the risk score was computed from, null with it"),
+  copy_refused: z
+    .boolean()
+    .describe(
+      "true when the score is above the broker's limit (copy.max_risk_score): new copies are refused",
+    ),
+  risk_copy_max: z
+    .number()
+    .int()
+    .describe("the broker's limit: new copies need a score at most this"),
+  monthly_returns: z
+    .array(z.object({ month: z.string().describe('"YYYY-MM" (UTC)'), rate: z.number() }))
+    .describe(
+      "each month's closed profit after fees over the equity at its start, percent (2 decimals), oldest first",
+    ),
+  average_holding_s: z.number().int().describe("mean time a closed position was held, seconds"),
 });
 export type Provider = z.infer<typeof ProviderSchema>;
 

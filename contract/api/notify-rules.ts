@@ -19,6 +19,7 @@ export const NOTICE_KINDS = [
   "verification_approved",
   "verification_rejected",
   "copy_stopped",
+  "copy_risk_rise",
   "new_device",
 ] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];

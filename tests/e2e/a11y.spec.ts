@@ -135,6 +135,9 @@ const PUBLIC = [
   "/news/detail?id=1",
   "/rank",
   "/rank?view=copy",
+  // The ranking with its filter form open (a filter set), and the protection notice.
+  "/rank?view=copy&max_risk=9&sort=risk",
+  "/protection",
 ];
 /** A real account's wallet screens. */
 const REAL_WALLET = [

@@ -8,11 +8,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CODE } from "@contract/envelope";
 import { ORDER_MODE, ORDER_TYPE } from "@contract/enums";
-import { copyFloorMicro, copyLots, type Copy, type CopyDetail } from "@contract/api/copy";
+import {
+  copyFloorMicro,
+  copyLots,
+  type Copy,
+  type CopyDetail,
+  type Provider,
+} from "@contract/api/copy";
 import { dec } from "../../upstream/modules/money/decimal.js";
 import { checkLedger } from "../../upstream/modules/money/check.js";
 import { providerById } from "../../upstream/modules/copy/store.js";
 import { providerView } from "../../upstream/modules/copy/views.js";
+import { DailyRisk } from "../../upstream/modules/follow/risk.js";
+import { insertDaily, latestDailyOf } from "../../upstream/modules/follow/risk-store.js";
+import { DAY_MS } from "../../upstream/modules/follow/stats.js";
+import type { FollowItem } from "@contract/api/follow";
 import { TOPIC } from "@contract/constants";
 import sharp from "sharp";
 import { loginEmail, registerEmail } from "./accounts-helpers.js";
@@ -831,6 +841,99 @@ describe("hand-driven providers (manual market)", () => {
     expect((await s.post("/dev/provider/close", { id: providerId }, asOperator)).code).toBe(
       CODE.NOT_FOUND,
     );
+  });
+});
+
+describe("risk score", () => {
+  const asOperator = { token: `Bearer ${HARNESS_OPERATOR_TOKEN}` };
+
+  it("is computed once a day, tells followers of a rise of 2 or more, and refuses new copies above copy.max_risk_score", async () => {
+    const db = s.up.ctx.db;
+    const p = await s.post("/dev/provider", { name: "Risk Desk" }, asOperator);
+    expect(p.code, p.msg).toBe(CODE.OK);
+    const pid = p.data.id as number;
+    const follower = await demo(10000);
+    expect((await copy(follower.token, { provider_id: pid, amount: "1000" })).code).toBe(CODE.OK);
+    // The provider trades one instrument at its highest leverage: both raise its score.
+    for (let i = 0; i < 3; i++) {
+      const t = await s.post(
+        "/dev/provider/trade",
+        { id: pid, code: "EURUSD", side: 1, lots: "1" },
+        asOperator,
+      );
+      expect(t.code, t.msg).toBe(CODE.OK);
+      await s.post("/dev/provider/close", { id: pid }, asOperator);
+    }
+    // The clock the job reads is set: just after the closes; the day before scored 1.
+    const at = Date.now() + 1000;
+    const day = Math.floor(at / DAY_MS);
+    insertDaily(db, {
+      user_id: pid,
+      day: day - 1,
+      risk_score: 1,
+      volatility: 0,
+      leverage: 0,
+      concentration: 0,
+      return_1m: 0,
+      return_3m: 0,
+      return_6m: 0,
+      return_12m: 0,
+      max_drawdown: 0,
+      categories: "[]",
+      computed_at: at - DAY_MS,
+    });
+    const job = new DailyRisk({
+      db,
+      run: (command) => s.up.ctx.sequencer.run(command),
+      onError: (err) => {
+        throw err;
+      },
+      now: () => at,
+    });
+    expect(await job.run()).toBeGreaterThan(0);
+    const row = latestDailyOf(db, pid)!;
+    expect(row.day).toBe(day);
+    expect(row.risk_score).toBeGreaterThanOrEqual(5);
+    const notices = () =>
+      db
+        .prepare(
+          "SELECT kind, params FROM notifications WHERE user_id = ? AND kind = 'copy_risk_rise'",
+        )
+        .all(follower.id) as { kind: string; params: string }[];
+    expect(notices().map((n) => JSON.parse(n.params))).toEqual([
+      { name: "Risk Desk", from: 1, to: row.risk_score },
+    ]);
+    // The day is computed once: a second run writes and tells nothing.
+    expect(await job.run()).toBe(0);
+    expect(notices()).toHaveLength(1);
+
+    // Above the broker's limit: a new copy is refused, with the score and the limit, nothing moved.
+    await s.setting("copy.max_risk_score", String(row.risk_score - 1));
+    const other = await demo(10000);
+    const refused = await copy(other.token, { provider_id: pid, amount: "1000" });
+    expect(refused.code).not.toBe(CODE.OK);
+    expect(refused.msg).toContain(`${row.risk_score}`);
+    expect(refused.msg).toContain("Risk Desk");
+    expect(balanceOf(other.id)).toBe(10000 * 1e6);
+    const page = await s.get<Provider>(`/api/follow/provider?id=${pid}`);
+    expect(page.data).toMatchObject({
+      risk_score: row.risk_score,
+      copy_refused: true,
+      risk_copy_max: row.risk_score - 1,
+    });
+    // The ranking filters by the score, and sorts the lowest score first.
+    const listed = async (q: string) =>
+      (await s.get<FollowItem[]>(`/api/follow/list?${q}`)).data.map((x) => x.id);
+    expect(await listed(`max_risk=${row.risk_score - 1}`)).not.toContain(pid);
+    expect(await listed(`max_risk=${row.risk_score}`)).toContain(pid);
+    const byRisk = (await s.get<FollowItem[]>("/api/follow/list?sort=risk")).data;
+    const scores = byRisk.map((x) => x.risk_score ?? Infinity);
+    expect(scores).toEqual([...scores].sort((a, b) => a - b));
+
+    // At or below the limit, copies start again.
+    await s.setting("copy.max_risk_score", String(row.risk_score));
+    expect((await copy(other.token, { provider_id: pid, amount: "1000" })).code).toBe(CODE.OK);
+    await s.setting("copy.max_risk_score", "7");
   });
 });
 

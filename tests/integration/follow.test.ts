@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CODE } from "@contract/envelope";
-import { RANK_WINDOW_DAYS, type FollowItem } from "@contract/api/follow";
+import { RANK_WINDOW_DAYS, type FollowItem, type FollowStats } from "@contract/api/follow";
 import { STRATEGIES, STRATEGY_CAPITAL_USD } from "../../upstream/modules/follow/strategies.js";
 import { checkLedger } from "../../upstream/modules/money/check.js";
 import { startUpstream, type Server } from "./upstream-harness.js";
@@ -77,7 +77,7 @@ function closedOf(name: string): { uid: number; ids: number[] } {
 }
 
 /** The figures of one trader computed here, independently of the upstream's SQL. */
-function byHand(name: string, now: number): Omit<FollowItem, "id" | "multiple" | "code"> {
+function byHand(name: string, now: number): Omit<FollowStats, "id" | "multiple" | "code"> {
   const capital = Number(STRATEGY_CAPITAL_USD) * 1e6;
   const rows = closedRows().filter((r) => r.name === name);
   const from = now - RANK_WINDOW_DAYS * DAY_MS;

@@ -1,4 +1,5 @@
 /** The orders screen's server side: the tab's page of orders, the summary, one order's detail; stops, closes, cancels. */
+import { riskDisclosure } from "~/upstream/follow.server";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { callerFor, failureToast } from "~/upstream/client.server";
 import {
@@ -88,11 +89,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const caller = await callerFor(request);
   const t = await getT(caller.lang, ["order", "trade", "common"]);
 
-  const [detail, deals, list, copied] = await Promise.all([
+  const [detail, deals, list, copied, disclosure] = await Promise.all([
     forexDetail(caller),
     myDeal(caller, { status, page }),
     tradeList(caller),
     status === ORDER_TAB.HOLDING && page === 1 ? copiedPositions(caller) : Promise.resolve([]),
+    riskDisclosure(caller),
   ]);
   const pageData: OrderPage = deals.ok
     ? deals.data
@@ -138,6 +140,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       inst,
       detail: detailOrder ? orderView(detailOrder) : null,
       copied,
+      disclosure: disclosure.ok ? disclosure.data : null,
       detailTab,
       detailKeys: {
         stop: newIdempotencyKey(),

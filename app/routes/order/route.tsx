@@ -28,11 +28,13 @@ import { useInfiniteList } from "~/hooks/useInfiniteList";
 import { usePullToRefresh } from "~/hooks/usePullToRefresh";
 import { useLiveAccount } from "~/hooks/useLiveAccount";
 import { PageHeader } from "~/components/PageHeader";
+import { RiskDisclosure } from "~/components/risk/RiskDisclosure";
 import { FormErrors, refusalMessages } from "~/components/Form";
 import { SummaryCard, type Summary } from "~/components/trade/SummaryCard";
 import { OrderDetail } from "~/components/trade/OrderDetail";
 import { useHydrated, useLang, useRefreshAfterPosts } from "~/components/trade/hooks";
 import tradeStyles from "~/styles/trade.css";
+import riskStyles from "~/styles/risk.css";
 import { listHref } from "./href";
 import { copyHref } from "~/utils/copy-href";
 import type { action, loader } from "./order.server";
@@ -41,9 +43,12 @@ export { action, loader } from "./order.server";
 
 const orderId = (o: OrderView) => o.id;
 
-export const handle = { i18n: ["order", "trade", "copy"] };
+export const handle = { i18n: ["order", "trade", "copy", "risk"] };
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: tradeStyles }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: tradeStyles },
+  { rel: "stylesheet", href: riskStyles },
+];
 
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
   { title: d?.title ?? "Tradepost" },
@@ -150,6 +155,7 @@ export default function OrderScreen() {
           </Link>
         }
       />
+      <RiskDisclosure d={d.disclosure} lang={lang} />
       {pull.spinner.visible ? (
         <div
           className="pull-spinner"

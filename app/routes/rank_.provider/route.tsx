@@ -10,19 +10,28 @@ import { useTranslation } from "react-i18next";
 import { ORDER_TYPE } from "@contract/enums";
 import { PageHeader } from "~/components/PageHeader";
 import { EquityCurve } from "~/components/copy/EquityCurve";
-import { formatBalance, formatChange, formatFixed, formatPercent } from "~/utils/format";
+import { MonthlyReturns, ProviderRisk } from "~/components/risk/ProviderRisk";
+import {
+  formatBalance,
+  formatChange,
+  formatDuration,
+  formatFixed,
+  formatPercent,
+} from "~/utils/format";
 import { copyFormHref } from "~/utils/copy-href";
 import rankStyles from "~/styles/rank.css";
+import riskStyles from "~/styles/risk.css";
 import tradeStyles from "~/styles/trade.css";
 import type { loader } from "./provider.server";
 
 export { loader } from "./provider.server";
 
-export const handle = { i18n: ["common", "rank", "copy", "trade"] };
+export const handle = { i18n: ["common", "rank", "copy", "trade", "risk"] };
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: tradeStyles },
   { rel: "stylesheet", href: rankStyles },
+  { rel: "stylesheet", href: riskStyles },
 ];
 
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
@@ -51,6 +60,7 @@ export default function ProviderPage() {
     ["copiers", t("copy:provider.copiers"), formatFixed(p.copiers, 0, d.lang)],
     ["copying", t("copy:provider.copying"), formatBalance(p.copying, d.lang)],
     ["trades", t("rank:total_trade_num"), formatFixed(p.total_trade_num, 0, d.lang)],
+    ["holding", t("risk:average_holding"), formatDuration(p.average_holding_s, d.lang)],
   ];
   const first = p.equity_curve[0];
   const last = p.equity_curve[p.equity_curve.length - 1];
@@ -93,6 +103,8 @@ export default function ProviderPage() {
           </p>
         ) : null}
       </section>
+      <ProviderRisk p={p} lang={d.lang} />
+      <MonthlyReturns p={p} lang={d.lang} />
       <section className="card provider-card" aria-labelledby="provider-curve">
         <h2 id="provider-curve">{t("copy:provider.equity_curve")}</h2>
         {p.equity_curve.length > 0 ? (

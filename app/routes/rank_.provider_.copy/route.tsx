@@ -19,22 +19,25 @@ import {
 import { type Provider } from "@contract/api/copy";
 import { ORDER_TYPE } from "@contract/enums";
 import { PageHeader } from "~/components/PageHeader";
+import { RiskBadge } from "~/components/risk/RiskBadge";
 import { FormErrors, Hidden, usePostIntent } from "~/components/Form";
 import { EXAMPLE_AMOUNT_USD, exampleLots } from "~/components/copy/example";
 import { formatBalance, formatLotHint } from "~/utils/format";
 import { plainDecimal } from "~/schemas/copy";
 import { providerHref } from "~/utils/copy-href";
 import rankStyles from "~/styles/rank.css";
+import riskStyles from "~/styles/risk.css";
 import copyStyles from "~/styles/copy.css";
 import type { action, loader } from "./copy-form.server";
 
 export { action, loader } from "./copy-form.server";
 
-export const handle = { i18n: ["common", "copy", "trade"] };
+export const handle = { i18n: ["common", "copy", "trade", "risk"] };
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: rankStyles },
   { rel: "stylesheet", href: copyStyles },
+  { rel: "stylesheet", href: riskStyles },
 ];
 
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
@@ -131,7 +134,7 @@ function Example({
 export default function CopyForm() {
   const d = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const { t } = useTranslation(["copy", "trade", "common"]);
+  const { t } = useTranslation(["copy", "trade", "common", "risk"]);
   const { busy } = usePostIntent();
   const result = resultOf(actionData);
   const posted: Posted = result?.initialValue ?? {};
@@ -176,6 +179,14 @@ export default function CopyForm() {
         <Hidden name="idempotency_key" value={d.key} />
         <Hidden name="provider_id" value={p.id} />
         <FormErrors errors={result?.error?.[""] ?? undefined} />
+        <p className="copy-risk" data-testid="copy-risk">
+          {t("risk:score_label")} <RiskBadge score={p.risk_score} />
+        </p>
+        {p.copy_refused ? (
+          <p className="notice" role="status" data-testid="copy-refused">
+            {t("risk:copy_refused", { max: p.risk_copy_max })}
+          </p>
+        ) : null}
         <div className={invalid("amount") ? "field has-error" : "field"}>
           <label htmlFor="copy-amount">{t("copy:form.amount")}</label>
           <input

@@ -17,6 +17,7 @@ import { InstrumentPicker, type PickerQuote } from "~/components/trade/Instrumen
 import { PeriodBar } from "~/components/trade/PeriodBar";
 import { LiveCandleChart } from "~/components/trade/LiveCandleChart";
 import { OrderForm } from "~/components/trade/OrderForm";
+import { RiskDisclosure } from "~/components/risk/RiskDisclosure";
 import { PositionList } from "~/components/trade/PositionList";
 import { OrderSuccess } from "~/components/trade/OrderSuccess";
 import { useLang, useRefreshAfterPosts } from "~/components/trade/hooks";
@@ -25,16 +26,20 @@ import { TOPIC } from "@contract/constants";
 import { FormErrors, refusalMessages } from "~/components/Form";
 import { StarButton, StarForm, type StarLabels } from "~/components/Star";
 import tradeStyles from "~/styles/trade.css";
+import riskStyles from "~/styles/risk.css";
 import { tradeHref } from "./href";
 import type { action, loader } from "./trade.server";
 
 export { action, loader } from "./trade.server";
 
-export const handle = { i18n: ["trade"] };
+export const handle = { i18n: ["trade", "risk"] };
 
 const DAY_MARKET = [TOPIC.DAY_MARKET];
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: tradeStyles }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: tradeStyles },
+  { rel: "stylesheet", href: riskStyles },
+];
 
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
   { title: d?.title ?? "Tradepost" },
@@ -234,6 +239,7 @@ export default function TradeScreen() {
         idempotencyKey={d.formKey}
         lastResult={result}
       />
+      <RiskDisclosure d={d.disclosure} lang={lang} />
       {actionData?.kind === "success" ? (
         <OrderSuccess
           token={actionData.token}

@@ -1,4 +1,6 @@
 /** The trade screen's server side: the instrument, candles, estimates' inputs, positions; orders and closes. */
+import type { RiskDisclosure } from "@contract/api/follow";
+import { riskDisclosure } from "~/upstream/follow.server";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { callerFor, dataOr, failureToast } from "~/upstream/client.server";
@@ -95,11 +97,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
       positions: [] as OrderView[],
       closeKeys: {} as Record<number, string>,
       formKey: newIdempotencyKey(),
+      disclosure: null as RiskDisclosure | null,
       toast: failureToast(list) ?? { type: "info" as const, text: t("trade:no_instruments") },
     });
   }
 
-  const [candles, basic, detail, deals, watch] = await Promise.all([
+  const [candles, basic, detail, deals, watch, disclosure] = await Promise.all([
     kline(caller, { forex_id: inst.Id, period }),
     getBasicInfo(caller),
     signed ? forexDetail(caller) : Promise.resolve(null),
@@ -107,6 +110,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       ? myDeal(caller, { status: ORDER_TAB.HOLDING, page: 1, forex_id: inst.Id })
       : Promise.resolve(null),
     signed ? watchlistList(caller, { init: true }) : Promise.resolve(null),
+    riskDisclosure(caller),
   ]);
   // The stars: the codes in Favourites (null: no stars, signed out); the header's for this one.
   const favourites = watch?.ok
@@ -157,6 +161,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
           ? Number(basic.data.trade_fee_type)
           : DEFAULT_FEE_TYPE,
       balance: detail && detail.ok ? Number(detail.data.balance) : null,
+      disclosure: disclosure.ok ? disclosure.data : null,
       signedIn: Boolean(signed),
       starred,
       favourites,

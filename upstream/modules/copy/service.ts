@@ -22,6 +22,7 @@
  * - the copy stop-loss ends a copy once: the copy is marked stopped in the transaction that pays its
  *   equity back, and a stopped copy leaves the in-memory set before anything else can see it.
  */
+import { checkCopyRisk } from "./risk-limit.js";
 import assert from "node:assert/strict";
 import {
   COPY_MULTIPLE,
@@ -182,6 +183,7 @@ export class CopyTrading {
     if (!provider || provider.hidden || provider.stopped_at !== null)
       throw new DomainError("copy_provider_not_found", CODE_NOT_FOUND);
     if (provider.user_id === userId) throw new DomainError("copy_self");
+    checkCopyRisk(this.db, provider);
     const follower = accountKind(this.db, userId);
     if (!follower || follower.copy_owner_id !== null)
       throw new DomainError("copy_provider_not_found", CODE_NOT_FOUND);

@@ -16,8 +16,19 @@ import { translate, type Lang } from "../../platform/i18n.js";
 import { wireTime } from "../../platform/wire.js";
 import type { Engine } from "../trading/engine.js";
 import { orderView } from "../trading/views.js";
-import { closedCurve, percent, traderStats, usd2 } from "../follow/stats.js";
-import { closedNets, closedUpTo, totalsOf } from "../follow/store.js";
+import {
+  addTally,
+  monthlyReturns,
+  NO_TALLY,
+  percent,
+  tradeFigures,
+  traderStats,
+  usd2,
+} from "../follow/stats.js";
+import { closedGroups, totalsOf } from "../follow/store.js";
+import { PROVIDER_CURVE_WINDOW, providerCurve } from "../follow/risk.js";
+import { closedNetsByDay, latestDailyOf } from "../follow/risk-store.js";
+import { riskCopyMax } from "./risk-limit.js";
 import {
   closedTotals,
   copiedOrders,
@@ -85,8 +96,23 @@ function thinned(points: [number, number][]): [number, number][] {
   return points.filter((_, i) => i % every === 0 || i === points.length - 1);
 }
 
-/** The latest closes a provider's page reads for its curve and drawdown (the rest as totals). */
-export const PROVIDER_CURVE_WINDOW = 5_000;
+/** What a provider's page says of its risk: the latest daily score and what it came from. */
+function riskOf(db: DB, providerId: number) {
+  const daily = latestDailyOf(db, providerId);
+  const max = riskCopyMax(db);
+  return {
+    risk_score: daily?.risk_score ?? null,
+    risk: daily
+      ? {
+          volatility: daily.volatility,
+          leverage: daily.leverage,
+          concentration: Math.round(daily.concentration * 100),
+        }
+      : null,
+    copy_refused: daily !== undefined && daily.risk_score > max,
+    risk_copy_max: max,
+  };
+}
 
 export function providerView(
   db: DB,
@@ -100,16 +126,14 @@ export function providerView(
     p.start_capital_micro,
     totalsOf(db, p.user_id, Date.now()),
   );
-  // Every close, read once for the totals and the instruments (a bounded read: follow/store.ts).
-  const closed = closedUpTo(db, p.user_id);
-  const totals = closedTotals(db, p.user_id, closed);
   // The curve over the latest closes, from the equity before them (the start capital plus every
-  // earlier close's net), and its largest fall from a peak within that window.
-  const nets = closedNets(db, p.user_id, window);
-  const windowNet = nets.reduce((a, n) => a + n.net, 0);
-  const { points, maxDrawdownPct } = closedCurve(
-    p.start_capital_micro + totals.net - windowNet,
-    nets,
+  // earlier close's net), and its largest fall from a peak within that window; every close read
+  // once for the totals and the instruments (a bounded read: follow/store.ts).
+  const { closed, points, maxDrawdownPct } = providerCurve(db, p, window);
+  const totals = closedTotals(db, p.user_id, closed);
+  const held = closedGroups(db, p.user_id, 0, Number.MAX_SAFE_INTEGER).reduce(
+    (a, g) => addTally(a, g.tally),
+    NO_TALLY,
   );
   const curve = thinned(points).map(([t, e]) => [t, Number(usd2(e))] as [number, number]);
   const copying = copyingOf(db, p.user_id);
@@ -142,5 +166,11 @@ export function providerView(
         ? { code: last.show_code, side: last.order_type, lots: last.lots, lot_step: lastInst.pip }
         : null,
     equity: usd2(engine.accountValues(p.user_id).equityMicro),
+    ...riskOf(db, p.user_id),
+    monthly_returns: monthlyReturns(
+      p.start_capital_micro,
+      closedNetsByDay(db, p.user_id, 0, Number.MAX_SAFE_INTEGER),
+    ),
+    average_holding_s: tradeFigures(held).average_holding_s,
   };
 }

@@ -21,7 +21,7 @@
  * the one query of store.ts (closedGroups). A win is a position with net > 0, a loss one with
  * net < 0 (a position at exactly 0 is neither).
  */
-import { RANK_WINDOW_DAYS, type FollowItem } from "@contract/api/follow";
+import { RANK_WINDOW_DAYS, type FollowStats } from "@contract/api/follow";
 import { microText, type TradeFigures } from "@contract/api/statements";
 
 export const RANK_WINDOW_MS = RANK_WINDOW_DAYS * 24 * 60 * 60 * 1000;
@@ -61,7 +61,7 @@ export function traderStats(
   name: string,
   startCapitalMicro: number,
   t: TraderTotals,
-): FollowItem {
+): FollowStats {
   const startEquity = startCapitalMicro + t.beforeNetMicro;
   return {
     id,
@@ -77,7 +77,7 @@ export function traderStats(
 }
 
 /** Highest three-week rate first; then the higher total rate, then the name. */
-export function rank(items: FollowItem[]): FollowItem[] {
+export function rank<T extends FollowStats>(items: T[]): T[] {
   return [...items].sort(
     (a, b) =>
       b.three_week_rate - a.three_week_rate ||
@@ -191,4 +191,95 @@ export function closedCurve(
     maxDrawdownMicro: maxFall,
     maxDrawdownPct: Math.round(maxRatio * 10_000) / 100,
   };
+}
+
+/** One UTC day in ms; a day's index is ⌊ms ÷ DAY_MS⌋ (days since 1970-01-01). */
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The closed equity day by day, from `equity0` at the start of day `firstDay` to the end of day
+ * `lastDay`, each day's closed net (`nets`, by day index; a day without closes adds 0) added in
+ * turn: the equity at the start of each day, and each day's return (its net over that equity; −1,
+ * all lost, when that equity is not above 0).
+ */
+export function dailyEquity(
+  equity0: number,
+  firstDay: number,
+  lastDay: number,
+  nets: ReadonlyMap<number, number>,
+): { starts: number[]; returns: number[] } {
+  const starts: number[] = [];
+  const returns: number[] = [];
+  let equity = equity0;
+  for (let d = firstDay; d <= lastDay; d++) {
+    const net = nets.get(d) ?? 0;
+    starts.push(equity);
+    returns.push(equity > 0 ? net / equity : -1);
+    equity += net;
+  }
+  return { starts, returns };
+}
+
+/** "YYYY-MM" (UTC) of a day index. */
+export const monthOfDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 7);
+
+/**
+ * Each month's return (percent, stats' `percent`): the net closed in the month over the closed
+ * equity at its start, from `startMicro` and the day nets of every close (oldest first); months
+ * without a close between the first and the last are 0.
+ */
+export function monthlyReturns(
+  startMicro: number,
+  dayNets: readonly { day: number; net: number }[],
+): { month: string; rate: number }[] {
+  const out: { month: string; rate: number }[] = [];
+  let equity = startMicro;
+  let current = null as { month: string; start: number; net: number } | null;
+  const close = () => {
+    if (current) out.push({ month: current.month, rate: percent(current.net, current.start) });
+  };
+  for (const { day, net } of dayNets) {
+    const month = monthOfDay(day);
+    if (current?.month !== month) {
+      close();
+      if (current)
+        for (const m of monthsBetween(current.month, month)) out.push({ month: m, rate: 0 });
+      current = { month, start: equity, net: 0 };
+    }
+    current.net += net;
+    equity += net;
+  }
+  close();
+  return out;
+}
+
+/** The months strictly between two "YYYY-MM" months. */
+function monthsBetween(from: string, to: string): string[] {
+  const out: string[] = [];
+  const [y, m] = from.split("-").map(Number);
+  for (let i = 1; ; i++) {
+    const next = new Date(Date.UTC(y, m - 1 + i, 1)).toISOString().slice(0, 7);
+    if (next >= to) return out;
+    out.push(next);
+  }
+}
+
+/** Whole calendar months from `fromMs` to `toMs` (UTC; 0 when not later). */
+export function wholeMonths(fromMs: number, toMs: number): number {
+  if (!(toMs > fromMs)) return 0;
+  const a = new Date(fromMs);
+  const b = new Date(toMs);
+  let n = (b.getUTCFullYear() - a.getUTCFullYear()) * 12 + b.getUTCMonth() - a.getUTCMonth();
+  // A month counts once its day of the month and time of day are reached again.
+  const inMonth = (d: Date) => d.getUTCDate() * DAY_MS + (d.getTime() % DAY_MS);
+  if (inMonth(b) < inMonth(a)) n--;
+  return Math.max(0, n);
+}
+
+/** The day index `months` calendar months before day `day` (UTC). */
+export function monthsBefore(day: number, months: number): number {
+  const d = new Date(day * DAY_MS);
+  return Math.floor(
+    Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - months, d.getUTCDate()) / DAY_MS,
+  );
 }

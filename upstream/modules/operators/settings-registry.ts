@@ -3,6 +3,7 @@
  * must pass; anything else is refused. Cross-setting rules (stop-out below margin call, the deposit
  * minimum below its maximum) are checked against the other value as stored.
  */
+import { RISK_DISCLOSURE_TEXT_MAX, RISK_SCORE } from "@contract/api/rank-rules";
 import { LIMIT_NAMES, limitSettingKey, parseLimitSpec } from "../../platform/limits.js";
 import { getSetting } from "../../platform/settings.js";
 import type { DB } from "../../platform/db.js";
@@ -33,11 +34,17 @@ const oneOf =
 const url: Check = (v) =>
   v === "" || (/^https?:\/\//i.test(v) && URL.canParse(v)) ? null : { key: "setting_url" };
 
+const textUpTo =
+  (max: number): Check =>
+  (v) =>
+    [...v].length <= max ? null : { key: "setting_text_max", params: { max: String(max) } };
+
 const num = (db: DB, key: string) => Number(getSetting(db, key));
 
 /**
  * `fourEyes`: a change waits for a second operator (requests.ts): every risk setting (`risk.*`:
- * margin call and stop-out levels, the money controls' amounts), the fee rule, the market's hours
+ * margin call and stop-out levels, the money controls' amounts, the risk disclosure), the copy
+ * limit on a provider's risk score, the fee rule, the market's hours
  * and quote age, the abuse limits, the sign-up captcha and verification, where users are sent for
  * support and complaints, and the deposit bounds.
  */
@@ -79,6 +86,10 @@ export const SETTINGS: Record<string, { check: Check; limit?: string; fourEyes?:
   "upload.max_megapixels": { check: intIn(1, 40) },
   "copy.min_usd": { check: positiveDecimal(2) },
   "copy.max_per_user": { check: intIn(1, 1000) },
+  // Who may be copied, and what the trading screens warn of: decided with the regulator.
+  "copy.max_risk_score": { check: intIn(RISK_SCORE.min, RISK_SCORE.max), fourEyes: true },
+  "risk.disclosure_show": { check: flag, fourEyes: true },
+  "risk.disclosure_text": { check: textUpTo(RISK_DISCLOSURE_TEXT_MAX), fourEyes: true },
   "alerts.max_active": { check: intIn(1, 1000) },
   "deposit.min_usd": {
     fourEyes: true,
