@@ -103,7 +103,18 @@ export function ledgerStore(db: DB): LedgerStore {
   return {
     moveBalance: (m) => (st.move.get(m) as { balance_micro: number } | undefined)?.balance_micro,
     moveKnownBalance: (m) => st.moveKnown.run(m),
-    moveBalances: (moves) => moveBalances(db, moves),
+    moveBalances: (moves) => {
+      // SQLite walks the whole users table for every UPDATE … FROM (VALUES …): one prepared
+      // single-row statement per move instead (trading/store.ts closeOrders says the same).
+      if (db.dialect !== "sqlite") return moveBalances(db, moves);
+      const after = new Map<number, number>();
+      for (const m of moves) {
+        const r = st.move.get({ userId: m.userId, amountMicro: m.amountMicro }) as
+          { balance_micro: number } | undefined;
+        if (r) after.set(m.userId, r.balance_micro);
+      }
+      return after;
+    },
     moveKnownBalances: (moves, message) => {
       for (const part of chunked(moves))
         expectChanges(moveKnownBalances(db, part), part.length, message);
@@ -120,8 +131,8 @@ export function ledgerStore(db: DB): LedgerStore {
 }
 
 /**
- * One UPDATE … FROM (VALUES …) per slice. The values are cast to BIGINT: PostgreSQL types a
- * parameter in a VALUES list as text otherwise, and SQLite reads the cast as integer affinity.
+ * One UPDATE … FROM (VALUES …) per slice (PostgreSQL: one round trip, a hash join). The values are
+ * cast to BIGINT: PostgreSQL types a parameter in a VALUES list as text otherwise.
  */
 function moveBalances(db: DB, moves: readonly BalanceMove[]): Map<number, number> {
   const after = new Map<number, number>();
