@@ -62,6 +62,25 @@ export function floatBandMicro(floatingMicro: number): number {
   return 1e6 + Math.abs(floatingMicro) * 0.01;
 }
 
+/**
+ * Fast path of a free-margin check: true when free margin computed from the hot path's float
+ * floating profit (`floatUsd`, the account's AccountTable.float) exceeds `needMicro` by the float
+ * band. Otherwise the caller decides with the exact figure, so the outcome is always the exact
+ * rule's.
+ */
+export function clearlyAffordable(
+  a: Account,
+  floatUsd: number,
+  balanceMicro: number,
+  needMicro: number,
+): boolean {
+  if (a.positions.size === 0) return balanceMicro >= needMicro;
+  const floatingMicro = floatUsd * 1e6;
+  return (
+    balanceMicro + floatingMicro - a.usedMarginMicro - floatBandMicro(floatingMicro) >= needMicro
+  );
+}
+
 export class AccountTable {
   readonly byUser = new Map<number, Account>();
   readonly list: Account[] = [];

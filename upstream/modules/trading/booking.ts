@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { DomainError } from "../../platform/errors.js";
 import { Dec, dec, toMicro } from "../money/decimal.js";
-import type { Account, Pos } from "./book.js";
+import { clearlyAffordable, type Account, type Pos } from "./book.js";
 import type { EngineCore } from "./core.js";
 import { assertPrice } from "./invariants.js";
 import { NO_TRAIL, type OrderState } from "./model.js";
@@ -388,8 +388,11 @@ function bookFill(
 ): boolean {
   const a = p.acc;
   const bal = a.balanceMicro;
-  const free = bal + core.pricing.floatingMicro(a) - a.usedMarginMicro;
-  if (marginMicro + feeMicro > free) {
+  // The float figure answers most fills; near the line, the exact one decides (as submit does).
+  const affordable =
+    clearlyAffordable(a, core.held.accts.float[a.idx], bal, marginMicro + feeMicro) ||
+    marginMicro + feeMicro <= bal + core.pricing.floatingMicro(a) - a.usedMarginMicro;
+  if (!affordable) {
     const cancelled = cancelOrder(core.db, {
       id: p.id,
       reason: "insufficient_margin",

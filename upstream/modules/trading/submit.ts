@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { DomainError, CODE_FAIL, CODE_NOT_FOUND } from "../../platform/errors.js";
 import type { Quote } from "../market/feed.js";
 import { decConst, microToNumber, type Dec } from "../money/decimal.js";
-import { floatBandMicro, type Account, type Pos } from "./book.js";
+import { clearlyAffordable, type Account, type Pos } from "./book.js";
 import type { EngineCore } from "./core.js";
 import { assertAcceptedLots, assertOpenAmounts, assertPrice } from "./invariants.js";
 import { NO_TRAIL, type OrderRequest, type OrderState, type Trail } from "./model.js";
@@ -368,31 +368,13 @@ function checkOrderCap(a: Account, max: number): void {
 
 /** Refuses when free margin (exact) is below `needMicro`; the float fast path answers most calls. */
 function checkFreeMargin(core: EngineCore, a: Account, balanceMicro: number, needMicro: number) {
-  if (clearlyAffordable(core, a, balanceMicro, needMicro)) return;
+  if (clearlyAffordable(a, core.held.accts.float[a.idx], balanceMicro, needMicro)) return;
   const free = balanceMicro + core.pricing.floatingMicro(a) - a.usedMarginMicro;
   if (needMicro > free)
     throw new DomainError("insufficient_margin", 0, {
       need: microToNumber(needMicro).toFixed(2),
       free: microToNumber(Math.max(free, 0)).toFixed(2),
     });
-}
-
-/**
- * Fast path of the free-margin check: true when free margin computed from the hot path's float
- * floating profit exceeds `needMicro` by the float band (floatBandMicro). Otherwise the caller
- * decides with the exact figure, so the outcome is always the exact rule's.
- */
-function clearlyAffordable(
-  core: EngineCore,
-  a: Account,
-  balanceMicro: number,
-  needMicro: number,
-): boolean {
-  if (a.positions.size === 0) return balanceMicro >= needMicro;
-  const floatingMicro = core.held.accts.float[a.idx] * 1e6;
-  return (
-    balanceMicro + floatingMicro - a.usedMarginMicro - floatBandMicro(floatingMicro) >= needMicro
-  );
 }
 
 /** Stores the accepted order as placed; returns it as it will be held in memory. */
