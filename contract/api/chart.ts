@@ -104,8 +104,11 @@ export function settingsOfFields(v: Record<string, unknown>): ChartSettings {
   };
 }
 
-/** The answer: the choice as it is kept. */
-export const ChartSettingsSchema = z
+/**
+ * The answer: the choice as it is kept. Built from INDICATORS, so its inferred type is loose: it is
+ * typed as the ChartSettings it describes key by key.
+ */
+export const ChartSettingsSchema: z.ZodType<ChartSettings> = z
   .object({
     type: z.enum(CHART_TYPES),
     period: z.enum(PERIODS),
@@ -121,9 +124,11 @@ export const ChartSettingsSchema = z
       ),
     ),
   })
-  .describe("the chart type, the period and every indicator (shown or not, its parameters)");
+  .describe(
+    "the chart type, the period and every indicator (shown or not, its parameters)",
+  ) as unknown as z.ZodType<ChartSettings>;
 
-export const chartSettingsGet = endpoint<ChartSettings>()({
+export const chartSettingsGet = endpoint({
   data: ChartSettingsSchema,
   method: "GET",
   path: "/api/chart/settings",
@@ -133,7 +138,7 @@ export const chartSettingsGet = endpoint<ChartSettings>()({
   query: z.object({ ...cacheBuster }),
 });
 
-export const chartSettingsSave = endpoint<ChartSettings>()({
+export const chartSettingsSave = endpoint({
   data: ChartSettingsSchema,
   method: "POST",
   path: "/api/chart/settings",
