@@ -3,10 +3,52 @@
 /** Orders and records per page of every paged list (my_deal, quick_ist, draw_list, forexChange). */
 export const PAGE_SIZE = 20;
 
-/** Chart periods, in the order the period bar shows them; the default is the first. */
-export const PERIODS = ["1min", "5min", "15min", "30min", "60min", "1day"] as const;
+/**
+ * Chart periods, in the order the period bar shows them; the default is the first. A candle starts
+ * at periodStart: minutes, hours and days on their UTC boundaries (a day at 00:00 UTC, 4 hours at
+ * 00:00, 04:00, ... UTC), a week on Monday 00:00 UTC, a month on its first day 00:00 UTC.
+ */
+export const PERIODS = [
+  "1min",
+  "5min",
+  "15min",
+  "30min",
+  "60min",
+  "4hour",
+  "1day",
+  "1week",
+  "1mon",
+] as const;
 export type Period = (typeof PERIODS)[number];
 export const DEFAULT_PERIOD: Period = "1min";
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+/** The periods of a fixed length, in ms (weeks and months are calendar periods: periodStart). */
+export const PERIOD_MS = {
+  "1min": MINUTE_MS,
+  "5min": 5 * MINUTE_MS,
+  "15min": 15 * MINUTE_MS,
+  "30min": 30 * MINUTE_MS,
+  "60min": 60 * MINUTE_MS,
+  "4hour": 240 * MINUTE_MS,
+  "1day": DAY_MS,
+} as const satisfies Partial<Record<Period, number>>;
+/** The first Monday of the epoch, 1970-01-05 00:00 UTC: weeks are counted from it. */
+const FIRST_MONDAY_MS = 4 * DAY_MS;
+const WEEK_MS = 7 * DAY_MS;
+
+/** The start (ms UTC) of the candle of `period` that holds time `t` (ms). */
+export function periodStart(period: Period, t: number): number {
+  if (period === "1week")
+    return Math.floor((t - FIRST_MONDAY_MS) / WEEK_MS) * WEEK_MS + FIRST_MONDAY_MS;
+  if (period === "1mon") {
+    const d = new Date(t);
+    return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+  }
+  const ms = PERIOD_MS[period];
+  return Math.floor(t / ms) * ms;
+}
 /** Period of the sparklines of abbreviated_cache_kline when none is asked for. */
 export const DEFAULT_SPARKLINE_PERIOD: Period = "60min";
 /** Closes per sparkline (oldest first; the last is the live price). */

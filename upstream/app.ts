@@ -56,6 +56,7 @@ import { ExpirySweep } from "./modules/trading/expiry-sweep.js";
 import { registerAlertRoutes } from "./modules/alerts/routes.js";
 import { PriceAlerts } from "./modules/alerts/service.js";
 import { registerWatchlistRoutes } from "./modules/watchlists/routes.js";
+import { registerChartRoutes } from "./modules/chart/routes.js";
 import { NoticeSender } from "./modules/notify/delivery.js";
 import { sealingKeyOf } from "./modules/identity/security-routes.js";
 import { registerCopyRoutes } from "./modules/copy/routes.js";
@@ -338,6 +339,7 @@ export async function buildUpstream(
       });
   registerAlertRoutes(app, ctx, alerts);
   registerWatchlistRoutes(app, ctx);
+  registerChartRoutes(app, ctx);
   alerts?.start();
   // Notifications beyond the app (Web Push, e-mail) are sent by the leader.
   const noticeSender = standby

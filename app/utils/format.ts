@@ -271,7 +271,16 @@ const timeFormats = new Map<string, Intl.DateTimeFormat>();
  */
 export function formatChartTime(ms: number, period: string, lang: string, full = false): string {
   const locale = localeOf(lang);
-  const kind = full ? "full" : period === "1day" ? "day" : "time";
+  // Days and weeks by their day, months by month and year, 4 hours by day and hour.
+  const kind = full
+    ? "full"
+    : period === "1mon"
+      ? "month"
+      : period === "1day" || period === "1week"
+        ? "day"
+        : period === "4hour"
+          ? "full"
+          : "time";
   const key = `${locale}|${kind}`;
   let f = timeFormats.get(key);
   if (!f) {
@@ -279,7 +288,13 @@ export function formatChartTime(ms: number, period: string, lang: string, full =
     const time = { hour: "numeric", minute: "2-digit" } as const;
     f = new Intl.DateTimeFormat(locale, {
       timeZone: "UTC",
-      ...(kind === "day" ? day : kind === "time" ? time : { ...day, ...time }),
+      ...(kind === "month"
+        ? ({ month: "short", year: "numeric" } as const)
+        : kind === "day"
+          ? day
+          : kind === "time"
+            ? time
+            : { ...day, ...time }),
     });
     timeFormats.set(key, f);
   }

@@ -334,6 +334,26 @@ test.describe("accessibility (axe, WCAG 2.2 AA)", () => {
     });
   });
 
+  test("the trade screen's chart settings, open with every indicator and a refused value, have no violations", async ({
+    page,
+    browser,
+  }, info) => {
+    await page.goto("/trade?code=EURUSD");
+    const settings = page.getByTestId("chart-settings");
+    await settings.getByText(web("en", "chart:settings"), { exact: true }).click();
+    // The server's refusal is the state shown: the browser's own check is set aside.
+    await settings.locator("form").evaluate((f) => f.setAttribute("novalidate", ""));
+    for (const k of ["sma", "ema", "bollinger", "rsi", "macd", "stochastic", "atr"])
+      await settings.locator(`input[type="checkbox"][name="${k}"]`).check();
+    await settings.locator('input[name="rsi_period"]').fill("1");
+    await settings.getByRole("button", { name: web("en", "chart:save") }).click();
+    await expect(settings.locator('input[name="rsi_period"]')).toHaveAttribute(
+      "aria-invalid",
+      "true",
+    );
+    await expectNoViolations(page, browser, info, "/trade?code=EURUSD chart settings refused");
+  });
+
   test("a person with an open position: the trade screen, its success pop-up, Holding and the order detail have no violations", async ({
     page,
     browser,

@@ -182,7 +182,11 @@ test.describe("navigation", () => {
         "page",
       );
       await expect(bar.locator('a[aria-current="page"]')).toHaveCount(1);
-      const title = EN("trade:chart_title", { code: to.ShowCode, period: p.label });
+      const title = EN("chart:title", {
+        code: to.ShowCode,
+        period: p.label,
+        type: EN("chart:type.candles"),
+      });
       await expect(chart.getByRole("img", { name: title, exact: true })).toBeVisible();
       if (jsOn(info)) {
         // chart.js has drawn this period's chart over the server's SVG.

@@ -59,3 +59,9 @@ export async function loginEmail(
 ): Promise<Env<{ token: string; user: any }>> {
   return s.post("/api/user/loginForU", { account: email, password: pw, login_type: "email" });
 }
+
+/** A new demo account's session token. */
+export async function demoToken(s: Server): Promise<string> {
+  const c = await s.post("/api/user/createAccountDemoForU", {});
+  return (await s.post("/api/user/loginForU", { demo_id: c.data.demo_id })).data.token;
+}

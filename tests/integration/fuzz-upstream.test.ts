@@ -15,6 +15,7 @@ import { testDialect } from "../support/test-store.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fs from "node:fs";
 import * as adminApi from "@contract/api/admin";
+import * as chartApi from "@contract/api/chart";
 import * as alertsApi from "@contract/api/alerts";
 import * as commonApi from "@contract/api/common";
 import * as companyApi from "@contract/api/company";
@@ -44,6 +45,7 @@ import { byLane } from "../support/lane.js";
 const MODULES: Record<string, object> = {
   admin: adminApi,
   alerts: alertsApi,
+  chart: chartApi,
   common: commonApi,
   company: companyApi,
   content: contentApi,

@@ -17,6 +17,7 @@ async function getRefused(p: string, lang?: string): Promise<Env> {
   return (await r.json()) as Env;
 }
 const t = () => `t=${Date.now()}`;
+type Kline = { Time: number; Open: number; High: number; Low: number; Close: number };
 
 beforeAll(async () => {
   server = await startUpstream({
@@ -161,6 +162,42 @@ describe("kline", () => {
         expect(c.Low).toBeLessThanOrEqual(Math.min(c.Open, c.Close));
         prev = c.Time;
       }
+    }
+  });
+
+  it("serves 4 hours, weeks and months exactly aggregated from the hours and days", async () => {
+    const candles = async (period: string) =>
+      (await get<Kline[]>(`/v1/api/forex/kline?forex_id=1&period=${period}&${t()}`)).data;
+    const [hours, h4, days, weeks, months] = await Promise.all(
+      ["60min", "4hour", "1day", "1week", "1mon"].map(candles),
+    );
+    // Every 4-hour candle whose hours are all served (the oldest may be cut by the 300 served).
+    const inside = (c: Kline, from: Kline[], end: number) =>
+      from.filter((x) => x.Time >= c.Time && x.Time < end);
+    const same = (c: Kline, parts: Kline[]) => {
+      expect(c.Open).toBe(parts[0].Open);
+      expect(c.Close).toBe(parts[parts.length - 1].Close);
+      expect(c.High).toBe(Math.max(...parts.map((p) => p.High)));
+      expect(c.Low).toBe(Math.min(...parts.map((p) => p.Low)));
+    };
+    const firstHour = hours[0].Time;
+    const checked4h = h4.filter((c) => c.Time >= firstHour);
+    expect(checked4h.length).toBeGreaterThan(20);
+    for (const c of checked4h) {
+      expect(new Date(c.Time).getUTCHours() % 4).toBe(0);
+      same(c, inside(c, hours, c.Time + 4 * 3_600_000));
+    }
+    const firstDay = days[0].Time;
+    for (const w of weeks.filter((c) => c.Time >= firstDay)) {
+      expect(new Date(w.Time).getUTCDay(), "a week starts on Monday").toBe(1);
+      same(w, inside(w, days, w.Time + 7 * 86_400_000));
+    }
+    const checkedMonths = months.filter((c) => c.Time >= firstDay);
+    expect(checkedMonths.length).toBeGreaterThan(3);
+    for (const m of checkedMonths) {
+      const d = new Date(m.Time);
+      expect([d.getUTCDate(), d.getUTCHours()]).toEqual([1, 0]);
+      same(m, inside(m, days, Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)));
     }
   });
 

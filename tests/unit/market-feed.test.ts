@@ -4,8 +4,14 @@ import { openDb, type DB } from "../../upstream/platform/db.js";
 import { createSimulator } from "../../upstream/modules/market/simulator.js";
 import { createManualFeed } from "../../upstream/modules/market/manual-feed.js";
 import { usdRate } from "../../upstream/modules/market/instruments.js";
-import { CandleBook, bucketStart, pruneCandles } from "../../upstream/modules/market/candles.js";
+import {
+  CANDLE_RETENTION,
+  CandleBook,
+  bucketStart,
+  pruneCandles,
+} from "../../upstream/modules/market/candles.js";
 import { ensureMarket } from "../../upstream/modules/market/history.js";
+import { PERIODS } from "@contract/constants";
 import type { Quote } from "../../upstream/modules/market/feed.js";
 
 const dbs: DB[] = [];
@@ -53,14 +59,7 @@ describe("simulator", () => {
     expect(Number(q.price.toFixed(5))).toBe(q.price); // rounded to PricePrecision
     // The forming 1min candle holds the last price, and is stored.
     const forming = sim.book.current(q.id);
-    expect(forming.map((c) => c.period)).toEqual([
-      "1min",
-      "5min",
-      "15min",
-      "30min",
-      "60min",
-      "1day",
-    ]);
+    expect(forming.map((c) => c.period)).toEqual([...PERIODS]);
     for (const c of forming) {
       expect(c.close).toBe(q.price);
       expect(c.high).toBeGreaterThanOrEqual(Math.max(c.open, c.close));
@@ -257,23 +256,39 @@ describe("usdRate", () => {
 });
 
 describe("candle retention", () => {
-  it("keeps the newest candles of each intraday period and every daily candle", () => {
+  it("keeps each period's own number of newest candles, and every day, week and month", () => {
     const d = db();
     ensureMarket(d, 1, Date.parse("2026-11-23T16:00:00Z"));
-    const days = (
-      d.prepare("SELECT COUNT(*) n FROM candles WHERE period = '1day'").get() as { n: number }
-    ).n;
-    expect(pruneCandles(d, 250)).toBeGreaterThan(0);
+    const count = (period: string) =>
+      (
+        d.prepare("SELECT COUNT(*) n FROM candles WHERE period = ?").get(period) as {
+          n: number;
+        }
+      ).n;
+    const kept = { "1day": count("1day"), "1week": count("1week"), "1mon": count("1mon") };
+    expect(kept["1week"]).toBeGreaterThan(0);
+    expect(kept["1mon"]).toBeGreaterThan(0);
+    const retention = {
+      ...CANDLE_RETENTION,
+      "1min": 250,
+      "5min": 250,
+      "15min": 250,
+      "30min": 250,
+      "60min": 250,
+      "4hour": 80,
+    };
+    expect(pruneCandles(d, retention)).toBeGreaterThan(0);
     const counts = d
       .prepare(
         "SELECT period, MAX(n) mx, MIN(n) mn FROM (SELECT period, instrument_id, COUNT(*) n FROM candles GROUP BY 1, 2) AS per_instrument GROUP BY 1",
       )
-      .all() as { period: string; mx: number; mn: number }[];
-    for (const c of counts)
-      if (c.period !== "1day") expect(c.mx, c.period).toBeLessThanOrEqual(250);
-    expect(
-      (d.prepare("SELECT COUNT(*) n FROM candles WHERE period = '1day'").get() as { n: number }).n,
-    ).toBe(days);
+      .all() as { period: keyof typeof retention; mx: number; mn: number }[];
+    for (const c of counts) {
+      const keep = retention[c.period];
+      if (keep !== null) expect(c.mx, c.period).toBeLessThanOrEqual(keep);
+    }
+    expect(counts.find((c) => c.period === "4hour")?.mx).toBe(80);
+    for (const p of ["1day", "1week", "1mon"] as const) expect(count(p), p).toBe(kept[p]);
     const newest = d
       .prepare("SELECT MAX(time) t FROM candles WHERE instrument_id = 1 AND period = '1min'")
       .get() as { t: number };

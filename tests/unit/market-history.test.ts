@@ -2,7 +2,8 @@ import { openTestStore } from "../support/test-store.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DB } from "../../upstream/platform/db.js";
 import { ensureMarket } from "../../upstream/modules/market/history.js";
-import { PERIOD_MS, PERIODS } from "../../upstream/modules/market/candles.js";
+import { PERIODS } from "../../upstream/modules/market/candles.js";
+import { periodStart } from "@contract/constants";
 import { sessionOpen } from "../../upstream/modules/market/hours.js";
 import { LANGS } from "../../upstream/platform/i18n.js";
 
@@ -83,15 +84,18 @@ describe("instrument seed", () => {
 });
 
 describe("generated history", () => {
-  it("stores at least 200 candles of every period for every instrument", () => {
+  it("stores at least 200 candles of every period up to a day for every instrument, and the 4-hour, weekly and monthly candles of that history", () => {
     const db = market;
     const counts = db
       .prepare("SELECT instrument_id, period, COUNT(*) n FROM candles GROUP BY 1, 2")
       .all() as { instrument_id: number; period: string; n: number }[];
     const insts = (db.prepare("SELECT COUNT(*) n FROM instruments").get() as { n: number }).n;
     expect(counts).toHaveLength(insts * PERIODS.length);
+    // The longer periods hold what the same hours and days cover: 260 hours at least 60 4-hour
+    // candles, the trading days (fewest for US stocks) at least 35 weeks and 9 months.
+    const least: Record<string, number> = { "4hour": 60, "1week": 35, "1mon": 9 };
     for (const c of counts)
-      expect(c.n, `${c.instrument_id} ${c.period}`).toBeGreaterThanOrEqual(200);
+      expect(c.n, `${c.instrument_id} ${c.period}`).toBeGreaterThanOrEqual(least[c.period] ?? 200);
   });
 
   it("has consistent candles: OHLC bounds, aligned times, nothing in closed hours, newest close = base price", () => {
@@ -116,7 +120,7 @@ describe("generated history", () => {
           if (c.low > Math.min(c.open, c.close)) bad.push(`${at}: low above open/close`);
           if (c.high < Math.max(c.open, c.close)) bad.push(`${at}: high below open/close`);
           if (!(c.volume > 0)) bad.push(`${at}: no volume`);
-          if (c.time % PERIOD_MS[p] !== 0) bad.push(`${at}: not aligned`);
+          if (periodStart(p, c.time) !== c.time) bad.push(`${at}: not aligned`);
           if (c.time <= prev || c.time > NOW) bad.push(`${at}: out of order`);
           if (p === "1min" && !sessionOpen(inst.session, c.time)) bad.push(`${at}: market closed`);
           prev = c.time;

@@ -8,12 +8,16 @@ import {
   type Candle,
 } from "~/components/trade/candle-geometry";
 import { CandleSvg } from "~/components/trade/CandleSvg";
+import { chartSeries } from "~/components/trade/chart-series";
+import { DEFAULT_CHART_SETTINGS } from "@contract/api/chart-rules";
 
 const candles: Candle[] = [
   { time: 1_700_000_000_000, open: 1.1, high: 1.2, low: 1.0, close: 1.15, volume: 10 },
   { time: 1_700_000_060_000, open: 1.15, high: 1.3, low: 1.1, close: 1.12, volume: 20 },
   { time: 1_700_000_120_000, open: 1.12, high: 1.25, low: 1.05, close: 1.2, volume: 5 },
 ];
+
+const series = chartSeries(candles, DEFAULT_CHART_SETTINGS);
 
 describe("server-rendered candle chart", () => {
   it("draws one body and one wick per candle, coloured by direction", () => {
@@ -22,7 +26,7 @@ describe("server-rendered candle chart", () => {
     expect(g.candles.map((c) => c.up)).toEqual([true, false, true]);
     const html = renderToStaticMarkup(
       createElement(CandleSvg, {
-        candles,
+        series,
         period: "1min",
         precision: 5,
         lang: "en",
@@ -37,7 +41,7 @@ describe("server-rendered candle chart", () => {
     // Times in the locale's own form (en: 12-hour), UTC.
     expect(html).toMatch(/>10:13\s?PM</);
     const de = renderToStaticMarkup(
-      createElement(CandleSvg, { candles, period: "1min", precision: 5, lang: "de", title: "x" }),
+      createElement(CandleSvg, { series, period: "1min", precision: 5, lang: "de", title: "x" }),
     );
     expect(de).toContain(">22:13<");
   });

@@ -1,40 +1,63 @@
 /**
- * The candlestick chart as server-rendered SVG: the form every visitor gets (also without
- * JavaScript); after hydration LiveCandleChart draws chart.js on top and hides it.
+ * The price chart as server-rendered SVG: the form every visitor gets (also without JavaScript);
+ * after hydration LiveCandleChart draws chart.js on top and hides it. It draws the series of
+ * chart-series.ts (candles, OHLC bars, the closes' line or Heikin Ashi, the overlays, a pane per
+ * oscillator), the same the live chart draws.
  */
-import { candleGeometry, DEFAULT_BOX, type Candle, type ChartBox } from "./candle-geometry";
+import { DEFAULT_BOX, type ChartBox } from "./candle-geometry";
+import { chartGeometry, type ChartSeries, type PlotLine } from "./chart-series";
 import { formatChartTime, formatPrice } from "~/utils/format";
 
 interface CandleSvgProps {
-  candles: Candle[];
+  series: ChartSeries;
   period: string;
   precision: number;
   lang: string;
   /** Accessible name, e.g. "EUR/USD 1M candlestick chart". */
   title: string;
+  /** Each pane's name by its indicator ("RSI (14)"). */
+  paneLabels?: Record<string, string>;
   box?: ChartBox;
-  maxCandles?: number;
+}
+
+const UP = "#16a34a";
+const DOWN = "#dc2626";
+
+function Polyline({ line, width = 1.2 }: { line: PlotLine; width?: number }) {
+  if (line.points.length < 2) return null;
+  return (
+    <polyline
+      className="chart-line"
+      data-line={line.id}
+      points={line.points.map((p) => `${p.x},${p.y}`).join(" ")}
+      fill="none"
+      stroke={line.color}
+      strokeWidth={width}
+    />
+  );
 }
 
 export function CandleSvg({
-  candles,
+  series,
   period,
   precision,
   lang,
   title,
+  paneLabels = {},
   box = DEFAULT_BOX,
-  maxCandles,
 }: CandleSvgProps) {
-  const g = candleGeometry(candles, box, maxCandles);
+  const geo = chartGeometry(series, box);
+  const g = geo.price;
   const { width, height } = g.box;
   return (
     <svg
       className="candle-svg"
-      viewBox={`0 0 ${width} ${height}`}
+      viewBox={`0 0 ${width} ${geo.height}`}
       width="100%"
       role="img"
       aria-label={title}
       data-testid="candle-svg"
+      data-type={series.type}
       preserveAspectRatio="none"
     >
       <title>{title}</title>
@@ -75,24 +98,46 @@ export function CandleSvg({
         ))}
       </g>
       <g className="candles">
+        {series.type === "line" ? (
+          <polyline
+            className="chart-line"
+            data-line="close"
+            points={g.candles.map((c) => `${c.cx},${c.yClose}`).join(" ")}
+            fill="none"
+            stroke="#2563eb"
+            strokeWidth={1.4}
+          />
+        ) : null}
         {g.candles.map((c) => (
           <g key={c.time} className={c.up ? "candle up" : "candle down"} data-candle={c.time}>
-            <line
-              x1={c.cx}
-              x2={c.cx}
-              y1={c.yHigh}
-              y2={c.yLow}
-              stroke={c.up ? "#16a34a" : "#dc2626"}
-              strokeWidth={1}
-            />
-            <rect
-              className="candle-body"
-              x={c.x}
-              y={c.y}
-              width={c.w}
-              height={c.h}
-              fill={c.up ? "#16a34a" : "#dc2626"}
-            />
+            {series.type === "bars" ? (
+              <path
+                className="candle-bar"
+                d={`M${c.cx} ${c.yHigh}V${c.yLow}M${c.x} ${c.yOpen}H${c.cx}M${c.cx} ${c.yClose}H${c.x + c.w}`}
+                stroke={c.up ? UP : DOWN}
+                strokeWidth={1}
+                fill="none"
+              />
+            ) : series.type !== "line" ? (
+              <>
+                <line
+                  x1={c.cx}
+                  x2={c.cx}
+                  y1={c.yHigh}
+                  y2={c.yLow}
+                  stroke={c.up ? UP : DOWN}
+                  strokeWidth={1}
+                />
+                <rect
+                  className="candle-body"
+                  x={c.x}
+                  y={c.y}
+                  width={c.w}
+                  height={c.h}
+                  fill={c.up ? UP : DOWN}
+                />
+              </>
+            ) : null}
             {c.vh > 0 ? (
               <rect
                 className="candle-volume"
@@ -100,13 +145,70 @@ export function CandleSvg({
                 y={c.vy}
                 width={c.w}
                 height={c.vh}
-                fill={c.up ? "#16a34a" : "#dc2626"}
+                fill={c.up ? UP : DOWN}
                 fillOpacity={0.35}
               />
             ) : null}
           </g>
         ))}
       </g>
+      <g className="chart-overlays">
+        {geo.overlays.map((l) => (
+          <Polyline key={l.id} line={l} />
+        ))}
+      </g>
+      {geo.panes.map((p) => (
+        <g key={p.key} className="chart-pane" data-pane={p.key}>
+          <line
+            x1={0}
+            x2={g.plotRight}
+            y1={p.top - 4}
+            y2={p.top - 4}
+            stroke="currentColor"
+            strokeOpacity={0.2}
+          />
+          <text x={2} y={p.top + 6} fontSize={9} fill="currentColor" fillOpacity={0.8}>
+            {paneLabels[p.key] ?? p.key}
+          </text>
+          {p.levels.map((l) => (
+            <g key={l.value}>
+              <line
+                x1={0}
+                x2={g.plotRight}
+                y1={l.y}
+                y2={l.y}
+                stroke="currentColor"
+                strokeOpacity={0.15}
+                strokeDasharray="2 3"
+              />
+              <text
+                x={g.plotRight + 4}
+                y={l.y + 3}
+                fontSize={9}
+                fill="currentColor"
+                fillOpacity={0.7}
+              >
+                {formatPrice(l.value, 0, lang)}
+              </text>
+            </g>
+          ))}
+          {p.bars.map((b) => (
+            <rect
+              key={b.time}
+              className="chart-histogram"
+              x={b.x}
+              y={b.y}
+              width={b.w}
+              height={b.h}
+              fill={b.value >= 0 ? UP : DOWN}
+              fillOpacity={0.5}
+            />
+          ))}
+          {p.lines.map((l) => (
+            <Polyline key={l.id} line={l} />
+          ))}
+        </g>
+      ))}
       {g.last ? (
         <g className="candle-last">
           <line

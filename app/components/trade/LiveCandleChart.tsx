@@ -1,15 +1,17 @@
 /**
- * The candlestick chart of /trade. The server renders it as SVG (CandleSvg); after hydration
+ * The price chart of /trade (the user's chart type, overlays and panes: chart-series.ts). The server renders it as SVG (CandleSvg); after hydration
  * chart.js with chartjs-chart-financial is loaded by dynamic import (only on this screen) and draws
  * on a canvas over it, then the SVG is hidden. Live: the forming candle of the shown period from
  * KLINE.{code} replaces the last candle or starts a new one (in both forms).
  */
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import type { Chart as ChartType } from "chart.js";
 import { useLive } from "~/live/useLive";
 import { formatChartTime, formatPrice } from "~/utils/format";
 import { CandleSvg } from "./CandleSvg";
 import { CANDLES_SHOWN as SHOWN, type Candle } from "./candle-geometry";
+import { chartSeries, chartjsDatasets, type ChartSeries, type LiveDataset } from "./chart-series";
+import type { ChartSettings } from "@contract/api/chart-rules";
 import { klineTopic } from "@contract/constants";
 import { liveCandle } from "~/upstream/views";
 
@@ -24,39 +26,123 @@ function mergeCandle(series: Candle[], c: Candle): Candle[] {
   return next.length > MAX_CANDLES ? next.slice(next.length - MAX_CANDLES) : next;
 }
 
-type FinPoint = { x: number; o: number; h: number; l: number; c: number };
-const toPoint = (c: Candle): FinPoint => ({
-  x: c.time,
-  o: c.open,
-  h: c.high,
-  l: c.low,
-  c: c.close,
-});
+type Point = LiveDataset["data"][number];
+type AnyChart = ChartType<"candlestick", Point[]>;
+
+/** The chart.js datasets of the series, styled (the points are chartjsDatasets'). */
+function datasetsOf(series: ChartSeries, label: (id: string) => string) {
+  return chartjsDatasets(series).map((d) => {
+    const common = { label: label(d.id), data: d.data, yAxisID: d.axis };
+    if (d.kind === "candlestick" || d.kind === "ohlc")
+      return {
+        ...common,
+        type: d.kind,
+        borderColors: { up: UP, down: DOWN, unchanged: "#6b7280" },
+        backgroundColors: { up: UP, down: DOWN, unchanged: "#6b7280" },
+        color: { up: UP, down: DOWN, unchanged: "#6b7280" },
+      };
+    if (d.kind === "bar")
+      return {
+        ...common,
+        type: "bar" as const,
+        backgroundColor: d.color + "80",
+        barPercentage: 0.6,
+      };
+    return {
+      ...common,
+      type: "line" as const,
+      borderColor: d.color,
+      borderWidth: d.id === "close" ? 1.4 : 1.2,
+      pointRadius: 0,
+      spanGaps: false,
+    };
+  });
+}
+
+/** The price scale and one stacked scale per pane below it (chart.js stacks scales by `stack`). */
+function scalesOf(series: ChartSeries, period: string, precision: number, lang: string) {
+  const panes = Object.fromEntries(
+    series.panes.map((p) => [
+      `y_${p.key}`,
+      {
+        position: "right" as const,
+        stack: "chart",
+        stackWeight: 1,
+        offset: true,
+        ...(p.range ? { min: p.range[0], max: p.range[1] } : {}),
+        ticks: {
+          maxTicksLimit: 3,
+          callback: (v: string | number) => formatPrice(Number(v), 2, lang),
+        },
+      },
+    ]),
+  );
+  return {
+    x: {
+      type: "timeseries" as const,
+      time: { unit: timeUnit(period) },
+      ticks: {
+        maxTicksLimit: 5,
+        maxRotation: 0,
+        source: "auto" as const,
+        callback: (v: string | number) => formatChartTime(Number(v), period, lang),
+      },
+      grid: { display: false },
+    },
+    y: {
+      position: "right" as const,
+      stack: "chart",
+      stackWeight: 3,
+      ticks: {
+        callback: (v: string | number) => formatPrice(Number(v), precision, lang),
+        maxTicksLimit: 6,
+      },
+    },
+    ...panes,
+  };
+}
+
+function timeUnit(period: string): "minute" | "hour" | "day" | "week" | "month" {
+  if (period === "1mon") return "month";
+  if (period === "1week") return "week";
+  if (period === "1day") return "day";
+  return period === "60min" || period === "4hour" ? "hour" : "minute";
+}
+
+const UP = "#16a34a";
+const DOWN = "#dc2626";
 
 export function LiveCandleChart({
   candles: initial,
+  settings,
   code,
   period,
   precision,
   lang,
   title,
+  labels,
   onCandle,
 }: {
+  /** The candles received: the shown ones and those before them that warm the indicators up. */
   candles: Candle[];
+  settings: ChartSettings;
   code: string;
   period: string;
   precision: number;
   lang: string;
   title: string;
+  /** The names of the series' lines and panes (the tooltip, the SVG's pane titles). */
+  labels: { line: (id: string) => string; panes: Record<string, string> };
   /** Called with each live forming candle of the shown period (for the price header). */
   onCandle?: (c: Candle) => void;
 }) {
   const [candles, setCandles] = useState<Candle[]>(initial);
   const [ready, setReady] = useState(false);
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  const chartRef = useRef<ChartType<"candlestick", FinPoint[]> | null>(null);
-  const candlesRef = useRef(candles);
-  candlesRef.current = candles;
+  const chartRef = useRef<AnyChart | null>(null);
+  const series = useMemo(() => chartSeries(candles, settings, SHOWN), [candles, settings]);
+  const seriesRef = useRef(series);
+  seriesRef.current = series;
 
   // A new instrument or period: start again from the server's candles.
   useEffect(() => {
@@ -73,7 +159,7 @@ export function LiveCandleChart({
   // Load chart.js and the financial plugin on the client only, once per mount.
   useEffect(() => {
     let cancelled = false;
-    let chart: ChartType<"candlestick", FinPoint[]> | null = null;
+    let chart: AnyChart | null = null;
     (async () => {
       try {
         const [chartjs, financial] = await Promise.all([
@@ -82,26 +168,25 @@ export function LiveCandleChart({
           import("chartjs-adapter-date-fns"),
         ]);
         if (cancelled || !canvasRef.current) return;
-        const { Chart, TimeSeriesScale, LinearScale, Tooltip } = chartjs;
-        Chart.register(
+        const c = chartjs;
+        c.Chart.register(
           financial.CandlestickController,
           financial.CandlestickElement,
-          TimeSeriesScale,
-          LinearScale,
-          Tooltip,
+          financial.OhlcController,
+          financial.OhlcElement,
+          c.LineController,
+          c.LineElement,
+          c.PointElement,
+          c.BarController,
+          c.BarElement,
+          c.TimeSeriesScale,
+          c.LinearScale,
+          c.Tooltip,
         );
-        chart = new Chart(canvasRef.current, {
+        const s = seriesRef.current;
+        chart = new c.Chart(canvasRef.current, {
           type: "candlestick",
-          data: {
-            datasets: [
-              {
-                label: title,
-                data: candlesRef.current.slice(-SHOWN).map(toPoint),
-                borderColors: { up: "#16a34a", down: "#dc2626", unchanged: "#6b7280" },
-                backgroundColors: { up: "#16a34a", down: "#dc2626", unchanged: "#6b7280" },
-              },
-            ],
-          },
+          data: { datasets: datasetsOf(s, labels.line) as never },
           options: {
             animation: false,
             responsive: true,
@@ -110,36 +195,19 @@ export function LiveCandleChart({
             plugins: {
               legend: { display: false },
               tooltip: {
+                mode: "index",
+                intersect: false,
                 callbacks: {
                   title: (items) =>
                     items.length
-                      ? formatChartTime((items[0].raw as FinPoint).x, period, lang, true)
+                      ? formatChartTime((items[0].raw as Point).x, period, lang, true)
                       : "",
                 },
               },
             },
-            scales: {
-              x: {
-                type: "timeseries",
-                time: { unit: period === "1day" ? "day" : period === "60min" ? "hour" : "minute" },
-                ticks: {
-                  maxTicksLimit: 5,
-                  maxRotation: 0,
-                  source: "auto",
-                  callback: (v) => formatChartTime(Number(v), period, lang),
-                },
-                grid: { display: false },
-              },
-              y: {
-                position: "right",
-                ticks: {
-                  callback: (v) => formatPrice(Number(v), precision, lang),
-                  maxTicksLimit: 6,
-                },
-              },
-            },
+            scales: scalesOf(s, period, precision, lang) as never,
           },
-        }) as unknown as ChartType<"candlestick", FinPoint[]>;
+        }) as unknown as AnyChart;
         chartRef.current = chart;
         setReady(true);
       } catch (e) {
@@ -153,22 +221,26 @@ export function LiveCandleChart({
       chartRef.current = null;
       setReady(false);
     };
-    // The chart is rebuilt for a new period or instrument (key on the component does that too).
+    // The chart is rebuilt for a new period, instrument or choice (its key does that too).
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [code, period, precision, lang]);
+  }, [code, period, precision, lang, settings]);
 
-  // Push candle changes into chart.js without re-creating it.
+  // Push the series' changes into chart.js without re-creating it.
   useEffect(() => {
     const chart = chartRef.current;
     if (!chart) return;
-    chart.data.datasets[0].data = candles.slice(-SHOWN).map(toPoint);
+    chartjsDatasets(series).forEach((d, i) => {
+      const ds = chart.data.datasets[i];
+      if (ds) ds.data = d.data;
+    });
     chart.update("none");
-  }, [candles, ready]);
+  }, [series, ready]);
 
   const last = candles[candles.length - 1];
   return (
     <div
       className={ready ? "candle-chart ready" : "candle-chart"}
+      data-panes={series.panes.length}
       data-testid="candle-chart"
       data-chart={ready ? "chartjs" : "svg"}
     >
@@ -177,12 +249,12 @@ export function LiveCandleChart({
       </div>
       {!ready ? (
         <CandleSvg
-          candles={candles}
+          series={series}
           period={period}
           precision={precision}
           lang={lang}
           title={title}
-          maxCandles={SHOWN}
+          paneLabels={labels.panes}
         />
       ) : null}
       {last ? (

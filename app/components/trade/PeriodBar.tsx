@@ -1,13 +1,19 @@
-/** The chart period bar: 1M 5M 15M 30M 1H 1D as links (?period=1min ... 1day). */
+/** The chart period bar: 1M 5M 15M 30M 1H 4H 1D 1W MN as links (?period=1min ... 1mon). */
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PERIODS } from "@contract/constants";
 
-/** The contract's periods, in its order, with their label keys. */
-const PERIOD_OPTIONS = PERIODS.map((value) => ({ value, key: `period.${value}` }));
+/**
+ * The contract's periods, in its order, with their label keys: the trade screen's, then the
+ * chart's (where the longer periods' labels are).
+ */
+const PERIOD_OPTIONS = PERIODS.map((value) => ({
+  value,
+  keys: [`period.${value}`, `chart:period.${value}`],
+}));
 
 export function PeriodBar({ code, period }: { code: string; period: string }) {
-  const { t } = useTranslation("trade");
+  const { t } = useTranslation(["trade", "chart"]);
   return (
     <nav className="period-bar" aria-label={t("period.label")}>
       {PERIOD_OPTIONS.map((p) => (
@@ -19,7 +25,7 @@ export function PeriodBar({ code, period }: { code: string; period: string }) {
           preventScrollReset
           replace
         >
-          {t(p.key)}
+          {t(p.keys)}
         </Link>
       ))}
     </nav>

@@ -40,10 +40,12 @@ interface CandleShape {
   y: number;
   w: number;
   h: number;
-  /** Wick from high to low, at the body's centre. */
+  /** Wick from high to low, at the body's centre; the open and close (OHLC bars, the line). */
   cx: number;
   yHigh: number;
   yLow: number;
+  yOpen: number;
+  yClose: number;
   /** Volume bar (y and h; same x and w as the body). */
   vy: number;
   vh: number;
@@ -58,7 +60,8 @@ interface CandleGeometry {
   box: ChartBox;
   min: number;
   max: number;
-  /** Bottom of the price plot in px (the volume band is below it). */
+  /** Top and bottom of the price plot in px (the volume band is below it). */
+  plotTop: number;
   plotBottom: number;
   plotRight: number;
   candles: CandleShape[];
@@ -90,6 +93,8 @@ export function candleGeometry(
   input: Candle[],
   box: ChartBox = DEFAULT_BOX,
   maxCandles = 60,
+  /** More values the price scale must hold (the overlays drawn over the candles). */
+  alsoShown: readonly (number | null)[] = [],
 ): CandleGeometry {
   const candles = input
     .filter(
@@ -106,6 +111,7 @@ export function candleGeometry(
       box,
       min: 0,
       max: 0,
+      plotTop,
       plotBottom,
       plotRight,
       candles: [],
@@ -121,6 +127,11 @@ export function candleGeometry(
     min = Math.min(min, c.low, c.open, c.close);
     max = Math.max(max, c.high, c.open, c.close);
     maxVol = Math.max(maxVol, c.volume ?? 0);
+  }
+  for (const v of alsoShown) {
+    if (v === null || !Number.isFinite(v)) continue;
+    min = Math.min(min, v);
+    max = Math.max(max, v);
   }
   if (max === min) {
     const pad = Math.abs(max) * 0.001 || 1;
@@ -147,6 +158,8 @@ export function candleGeometry(
       cx: round(cx),
       yHigh: round(y(c.high)),
       yLow: round(y(c.low)),
+      yOpen: round(y(c.open)),
+      yClose: round(y(c.close)),
       vy: round(volBottom - vh),
       vh: round(vh),
     };
@@ -161,6 +174,7 @@ export function candleGeometry(
     box,
     min,
     max,
+    plotTop,
     plotBottom,
     plotRight,
     candles: shapes,
@@ -170,6 +184,14 @@ export function candleGeometry(
   };
 }
 
-function round(v: number): number {
+/** The y of a value on a scale from `min` (at `bottom`) to `max` (at `top`). */
+export function yOnScale(
+  v: number,
+  s: { min: number; max: number; top: number; bottom: number },
+): number {
+  return round(s.top + ((s.max - v) / (s.max - s.min || 1)) * (s.bottom - s.top));
+}
+
+export function round(v: number): number {
   return Math.round(v * 100) / 100;
 }

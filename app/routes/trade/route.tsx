@@ -16,6 +16,8 @@ import { useLive } from "~/live/useLive";
 import { InstrumentPicker, type PickerQuote } from "~/components/trade/InstrumentPicker";
 import { PeriodBar } from "~/components/trade/PeriodBar";
 import { LiveCandleChart } from "~/components/trade/LiveCandleChart";
+import { ChartSettingsForm, type ChartRefusal } from "~/components/trade/ChartSettingsForm";
+import { INDICATOR_KEYS, INDICATORS, type ChartSettings } from "@contract/api/chart-rules";
 import { OrderForm } from "~/components/trade/OrderForm";
 import { RiskDisclosure } from "~/components/risk/RiskDisclosure";
 import { PositionList } from "~/components/trade/PositionList";
@@ -32,7 +34,7 @@ import type { action, loader } from "./trade.server";
 
 export { action, loader } from "./trade.server";
 
-export const handle = { i18n: ["trade", "risk"] };
+export const handle = { i18n: ["trade", "chart", "risk"] };
 
 const DAY_MARKET = [TOPIC.DAY_MARKET];
 
@@ -50,6 +52,7 @@ export default function TradeScreen() {
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("trade");
   const { t: tc } = useTranslation("common");
+  const { t: tch } = useTranslation("chart");
   const starLabels: StarLabels = {
     add: (name) => tc("star.add", { code: name }),
     remove: (name) => tc("star.remove", { code: name }),
@@ -136,11 +139,14 @@ export default function TradeScreen() {
     ...liveCloses,
     [inst.code.toUpperCase()]: price,
   });
-  // A refused close (no JavaScript) is shown above the positions, not in the order form.
-  const closeRefused = Boolean(
-    actionData && "refusedIntent" in actionData && actionData.refusedIntent === "close",
-  );
-  const result = (closeRefused ? undefined : actionData?.result) as Parameters<
+  // A refused close (no JavaScript) is shown above the positions, not in the order form; a
+  // refused chart choice in its own form.
+  const refusedIntent =
+    actionData && "refusedIntent" in actionData ? actionData.refusedIntent : null;
+  const closeRefused = refusedIntent === "close";
+  const chartRefusal = refusedIntent === "chart" ? chartRefusalOf(actionData?.result) : null;
+  const periodLabel = tch([`trade:period.${d.period}`, `period.${d.period}`]);
+  const result = (closeRefused || chartRefusal ? undefined : actionData?.result) as Parameters<
     typeof OrderForm
   >[0]["lastResult"];
 
@@ -215,14 +221,30 @@ export default function TradeScreen() {
       </dl>
       <PeriodBar code={inst.code} period={d.period} />
       <LiveCandleChart
-        key={`${inst.code}-${d.period}`}
+        key={`${inst.code}-${d.period}-${JSON.stringify(d.chart)}`}
         candles={d.candles}
+        settings={d.chart}
         code={inst.code}
         period={d.period}
         precision={inst.precision}
         lang={lang}
-        title={t("chart_title", { code: inst.showCode, period: t(`period.${d.period}`) })}
+        title={tch("title", {
+          code: inst.showCode,
+          period: periodLabel,
+          type: tch(`type.${d.chart.type}`),
+        })}
+        labels={{
+          line: (id) => tch(`line.${id.replace(/\./g, "_")}`),
+          panes: paneLabels(d.chart, (key, o) => tch(key, o)),
+        }}
         onCandle={onCandle}
+      />
+      <ChartSettingsForm
+        code={inst.code}
+        period={d.period}
+        periodLabel={periodLabel}
+        settings={d.chart}
+        refusal={chartRefusal}
       />
       <a className="btn btn-link refresh-link" href={backHref}>
         {t("refresh")}
@@ -260,4 +282,27 @@ export default function TradeScreen() {
       ) : null}
     </div>
   );
+}
+
+/** Each pane's title with its parameters ("RSI (14)", "MACD (12, 26, 9)"). */
+function paneLabels(
+  s: ChartSettings,
+  t: (key: string, o: Record<string, number | boolean>) => string,
+): Record<string, string> {
+  return Object.fromEntries(
+    INDICATOR_KEYS.filter((k) => INDICATORS[k].pane === "lower").map((k) => [
+      k,
+      t(`pane.${k}`, s.indicators[k]),
+    ]),
+  );
+}
+
+/** A refused chart choice as its form shows it (conform's reply: values and errors by field). */
+function chartRefusalOf(result: unknown): ChartRefusal {
+  const r = (result ?? {}) as {
+    initialValue?: Record<string, unknown> | null;
+    error?: Record<string, string[] | null> | null;
+  };
+  const errors = r.error ?? {};
+  return { values: r.initialValue ?? {}, errors, formErrors: errors[""] ?? [] };
 }

@@ -37,6 +37,9 @@ import { pipsDistances } from "~/utils/pips";
 import { decimalsOf, inputValue } from "~/utils/format";
 import { dotDecimal, withDotDecimals } from "~/components/trade/decimal";
 import { tradeHref } from "./href";
+import { chartChoiceOf, chartFormSchema, keepChartChoice } from "~/utils/chart-choice.server";
+import { DEFAULT_CHART_SETTINGS } from "@contract/api/chart-rules";
+import { warmUp } from "~/components/trade/chart-series";
 
 const DEFAULT_CODE = "EURUSD";
 
@@ -73,14 +76,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const caller = await callerFor(request);
   const t = await getT(caller.lang, ["trade", "common"]);
-  const periodParam = url.searchParams.get("period");
-  const period: Period = isPeriod(periodParam) ? periodParam : DEFAULT_PERIOD;
   const codeParam = url.searchParams.get("code");
 
   const list = await tradeList(caller);
   const instruments = dataOr(list, []);
   const inst = pickInstrument(instruments, codeParam);
   const signed = await getSignedIn(request);
+  // The period of the address, else the user's chosen one.
+  const chart = await chartChoiceOf(request, caller, Boolean(signed));
+  const periodParam = url.searchParams.get("period");
+  const period: Period = isPeriod(periodParam) ? periodParam : chart.period;
   if (!inst) {
     return data({
       title: t("trade:title"),
@@ -88,6 +93,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       instruments: [] as PickerInstrument[],
       closes: {} as Record<string, number>,
       period,
+      chart: DEFAULT_CHART_SETTINGS,
       candles: [] as CandleView[],
       feeType: DEFAULT_FEE_TYPE as number,
       balance: null as number | null,
@@ -153,8 +159,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
       instruments: views.map(pickerItem),
       closes: closesOf(views),
       period,
-      // Only the candles the chart shows: the older ones would be sent and never drawn.
-      candles: dataOr(candles, []).slice(-CANDLES_SHOWN).map(candleView),
+      chart,
+      // Only the candles the chart shows and those its indicators start from.
+      candles: dataOr(candles, [])
+        .slice(-(CANDLES_SHOWN + warmUp(chart)))
+        .map(candleView),
       // The upstream's fee type; the contract's default when the setting cannot be read.
       feeType:
         basic.ok && Number.isFinite(Number(basic.data.trade_fee_type))
@@ -230,13 +239,18 @@ const noOrder = { kind: "error" as const, token: "", text: "", pending: false };
 export async function action({ request }: ActionFunctionArgs) {
   const url = new URL(request.url);
   const caller = await callerFor(request);
-  const t = await getT(caller.lang, ["trade", "common"]);
+  const t = await getT(caller.lang, ["trade", "common", "chart"]);
   const wire = dataOr(await tradeList(caller), []);
   const instruments = wire.map(instrumentView);
   const form = await readForm(
     request,
     // The lot steppers without JavaScript: any posted values, the same form again with new lots.
-    { submit: submitSchemaFor(instruments), close: closeSchema, step: z.object({}).passthrough() },
+    {
+      submit: submitSchemaFor(instruments),
+      close: closeSchema,
+      step: z.object({}).passthrough(),
+      chart: chartFormSchema,
+    },
     {
       intentOf: (fd) =>
         fd.get("step") !== null && fd.get("intent") === "submit"
@@ -252,6 +266,22 @@ export async function action({ request }: ActionFunctionArgs) {
   const code = inst?.code ?? url.searchParams.get("code") ?? DEFAULT_CODE;
   const back = tradeHref(code, url.searchParams.get("period") ?? DEFAULT_PERIOD);
   if (!form.ok) return refused(form, noOrder);
+
+  if (form.intent === "chart") {
+    const signedIn = Boolean(await getSignedIn(request));
+    const kept = await keepChartChoice(caller, signedIn, form.value);
+    if ("refused" in kept)
+      return data(
+        { ...noOrder, refusedIntent: "chart", result: form.reply({ formErrors: [kept.refused] }) },
+        { status: 400 },
+      );
+    return redirectWithToast(
+      request,
+      tradeHref(code, String(form.value.period)),
+      { type: "success", text: t("chart:saved") },
+      { headers: kept.headers },
+    );
+  }
 
   if (form.intent === "step") {
     const stepDir = form.formData.get("step");

@@ -1,32 +1,22 @@
 /**
- * Candles of 1min, 5min, 15min, 30min, 60min and 1day, aggregated from ticks and stored in the
- * `candles` table (time = candle start in ms, UTC; a day starts at 00:00 UTC).
+ * Candles of every period of PERIODS (1min to 1mon), aggregated from ticks and stored in the
+ * `candles` table (time = candle start in ms, UTC; a day starts at 00:00 UTC, a week on Monday
+ * 00:00 UTC, a month on its first day: contract/constants.ts periodStart).
  *
  * CandleBook keeps the forming candle of every instrument and period in memory, applies each tick
- * to all six, and writes the candles that changed with `flush()` in one transaction (one upsert per
+ * to all of them, and writes the candles that changed with `flush()` in one transaction (one upsert per
  * changed candle per flush, never one write per tick per period). The simulator flushes every few
  * seconds; readers merge the in-memory forming candle (`last`) over the stored ones.
  */
-import { PERIODS, isPeriod, type Period } from "@contract/constants";
+import { PERIOD_MS, PERIODS, isPeriod, periodStart, type Period } from "@contract/constants";
 import type { DB } from "../../platform/db.js";
 import { newestCandle, newestCandles, pruneCandlesBeyond, upsertCandle } from "./candles-store.js";
 import { instrumentIds } from "./store.js";
 
-export { PERIODS, isPeriod, type Period };
+export { PERIOD_MS, PERIODS, isPeriod, type Period };
 
-export const PERIOD_MS: Record<Period, number> = {
-  "1min": 60_000,
-  "5min": 300_000,
-  "15min": 900_000,
-  "30min": 1_800_000,
-  "60min": 3_600_000,
-  "1day": 86_400_000,
-};
-
-export function bucketStart(period: Period, t: number): number {
-  const ms = PERIOD_MS[period];
-  return Math.floor(t / ms) * ms;
-}
+/** The start of the candle of `period` holding time `t` (contract/constants.ts periodStart). */
+export const bucketStart = periodStart;
 
 export type { Candle } from "./candles-store.js";
 import type { Candle } from "./candles-store.js";
@@ -156,16 +146,36 @@ export function readCandles(db: DB, id: number, period: Period, limit: number): 
 }
 
 /**
- * Retention: keeps the newest `keep` candles of each intraday period per instrument (daily candles
- * are all kept). The API serves at most 300, so the store stays small however long it runs.
+ * Retention, per period: how many of the newest candles of each instrument are kept (null: all).
+ * The API serves at most 300, so the store stays small however long it runs; 2,000 4-hour candles
+ * are about 16 months of a 24-hour market. Days, weeks and months are all kept (a few hundred rows
+ * a year per instrument).
  */
-export function pruneCandles(db: DB, keep = 2_000): number {
+export const CANDLE_RETENTION: Readonly<Record<Period, number | null>> = {
+  "1min": 2_000,
+  "5min": 2_000,
+  "15min": 2_000,
+  "30min": 2_000,
+  "60min": 2_000,
+  "4hour": 2_000,
+  "1day": null,
+  "1week": null,
+  "1mon": null,
+};
+
+/** Deletes, per instrument, the candles of each period beyond its retention. */
+export function pruneCandles(
+  db: DB,
+  retention: Readonly<Record<Period, number | null>> = CANDLE_RETENTION,
+): number {
   const ids = instrumentIds(db);
   let n = 0;
   db.transaction(() => {
     for (const id of ids)
-      for (const p of PERIODS)
-        if (p !== "1day") n += pruneCandlesBeyond(db, { instrumentId: id, period: p, keep });
+      for (const p of PERIODS) {
+        const keep = retention[p];
+        if (keep !== null) n += pruneCandlesBeyond(db, { instrumentId: id, period: p, keep });
+      }
   })();
   return n;
 }

@@ -9,7 +9,7 @@
  * written in one transaction.
  */
 import type { DB } from "../../platform/db.js";
-import { PERIOD_MS, PERIODS, type Candle, type Period } from "./candles.js";
+import { PERIODS, bucketStart, type Candle, type Period } from "./candles.js";
 import { loadInstruments, roundTo, seedInstruments, type InstrumentRow } from "./instruments.js";
 import { sessionOpen } from "./hours.js";
 import { hasCandles, insertCandlesIfMissing } from "./candles-store.js";
@@ -179,13 +179,16 @@ export function generateBars(inst: InstrumentRow, seed: number, now: number): Ba
   return bars.reverse();
 }
 
-/** Aggregates ascending bars into candles of a period (bars must not be longer than the period). */
+/**
+ * Aggregates ascending bars into candles of a period (bars must not be longer than the period): the
+ * first open, the highest high, the lowest low, the last close and the summed volume of the bars
+ * starting in each candle.
+ */
 export function aggregate(bars: Candle[], period: Period): Candle[] {
-  const ms = PERIOD_MS[period];
   const out: Candle[] = [];
   let cur: Candle | undefined;
   for (const b of bars) {
-    const start = Math.floor(b.time / ms) * ms;
+    const start = bucketStart(period, b.time);
     if (!cur || cur.time !== start) {
       cur = {
         time: start,
@@ -207,6 +210,19 @@ export function aggregate(bars: Candle[], period: Period): Candle[] {
   return out;
 }
 
+/** The generated bars a period is made of: minutes under 30 minutes, days from a day up. */
+const SOURCE: Readonly<Record<Period, Res>> = {
+  "1min": 0,
+  "5min": 0,
+  "15min": 0,
+  "30min": 1,
+  "60min": 1,
+  "4hour": 1,
+  "1day": 2,
+  "1week": 2,
+  "1mon": 2,
+};
+
 /** Candles of every period for one instrument's generated history (newest KEEP each). */
 export function historyCandles(
   inst: InstrumentRow,
@@ -214,13 +230,13 @@ export function historyCandles(
   now: number,
 ): Record<Period, Candle[]> {
   const bars = generateBars(inst, seed, now);
-  const fine = bars.filter((b) => b.res === 0);
-  const intraday = bars.filter((b) => b.res <= 1);
   const out = {} as Record<Period, Candle[]>;
   for (const period of PERIODS) {
-    const ms = PERIOD_MS[period];
-    const src = ms < SLOT ? fine : ms < DAY ? intraday : bars;
-    out[period] = aggregate(src, period).slice(-KEEP);
+    const res = SOURCE[period];
+    out[period] = aggregate(
+      bars.filter((b) => b.res <= res),
+      period,
+    ).slice(-KEEP);
   }
   return out;
 }
