@@ -80,6 +80,8 @@ const serverEnv: Record<string, string> = {
   // Every upstream answer is checked against the contract's schema (a drift answers 500 and fails
   // the test that met it).
   CHECK_ANSWERS: "1",
+  // Commits written to SQLite's log without a sync each (README, SQLITE_SYNCHRONOUS).
+  SQLITE_SYNCHRONOUS: "NORMAL",
   // The market moves only when a test ticks it (POST /dev/market/price, setPrice in operator.ts):
   // no test waits for, or depends on, a random price.
   MARKET_FEED: "manual",

@@ -127,7 +127,13 @@ const BUNDLE_SETUP = "tests/support/bundle-setup.ts";
  * Every answer of an upstream the tests start is checked against its endpoint's schema in the
  * contract (CHECK_ANSWERS, upstream/platform/http/answers.ts): a drift fails where it happens.
  */
-const CHECKED_ANSWERS = { CHECK_ANSWERS: "1" };
+/**
+ * Every test process's environment: upstream answers checked against the contract, and SQLite
+ * commits written to the log without a sync each (SQLITE_SYNCHRONOUS=NORMAL): a commit still
+ * survives the program's crash, which is what the kill tests do; a sync per commit was about a
+ * third of the engine and money files' time. The durability tests set FULL themselves.
+ */
+const TEST_ENV = { CHECK_ANSWERS: "1", SQLITE_SYNCHRONOUS: "NORMAL" };
 
 export const shared = {
   resolve: {
@@ -141,7 +147,7 @@ export const shared = {
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: "forks",
-    env: CHECKED_ANSWERS,
+    env: TEST_ENV,
   },
 } as const;
 
@@ -184,7 +190,7 @@ export default defineConfig({
           include: ON_BOTH_STORES_UNIT,
           isolate: false,
           pool: "threads",
-          env: { ...CHECKED_ANSWERS, TEST_STORE: "postgres" },
+          env: { ...TEST_ENV, TEST_STORE: "postgres" },
           globalSetup: [SQLITE_SETUP, POSTGRES_SETUP],
         },
       },
@@ -193,7 +199,7 @@ export default defineConfig({
         test: {
           name: "integration-postgres",
           include: ON_BOTH_STORES_INTEGRATION,
-          env: { ...CHECKED_ANSWERS, TEST_STORE: "postgres" },
+          env: { ...TEST_ENV, TEST_STORE: "postgres" },
           globalSetup: [SQLITE_SETUP, TEMPLATE_SETUP, BUNDLE_SETUP, POSTGRES_SETUP],
           isolate: false,
           // Every statement is a round trip to the server: a test that starts two or three

@@ -4,6 +4,7 @@ import type { Upstream } from "../../upstream/app.js";
 import { startUpstream, type Server } from "./upstream-harness.js";
 import { issueToken } from "../../upstream/platform/http/auth.js";
 import { Client } from "./ws-client.js";
+import { PERIODS } from "@contract/constants";
 
 let server: Server;
 let up: Upstream;
@@ -93,14 +94,7 @@ describe("websocket /v1/ws", () => {
     const c = await Client.open(url);
     c.send({ op: "subscribe", topics: ["KLINE.BTCUSD"] });
     const snap = await c.next((m) => m.op === "push" && m.topic === "KLINE.BTCUSD");
-    expect(snap.data.map((k: any) => k.period)).toEqual([
-      "1min",
-      "5min",
-      "15min",
-      "30min",
-      "60min",
-      "1day",
-    ]);
+    expect(snap.data.map((k: any) => k.period)).toEqual([...PERIODS]);
     for (const k of snap.data) {
       expect(Object.keys(k).sort()).toEqual([
         "Close",

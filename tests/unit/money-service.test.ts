@@ -193,15 +193,34 @@ describe("engine events", () => {
 });
 
 describe("store durability", () => {
-  it("opens a file database in WAL mode with synchronous=FULL (commits on disk before they return)", () => {
+  const opened = (sync: string | undefined) => {
+    // The suite runs with SQLITE_SYNCHRONOUS=NORMAL (vitest.config.ts); a product starts without it.
+    const was = process.env.SQLITE_SYNCHRONOUS;
+    if (sync === undefined) delete process.env.SQLITE_SYNCHRONOUS;
+    else process.env.SQLITE_SYNCHRONOUS = sync;
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tp-durable-"));
-    const db = openDb(path.join(dir, "up.sqlite"));
     try {
-      expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
-      expect(db.pragma("synchronous", { simple: true })).toBe(2); // 2 = FULL
-    } finally {
+      const db = openDb(path.join(dir, "up.sqlite"));
+      const got = [
+        db.pragma("journal_mode", { simple: true }),
+        db.pragma("synchronous", { simple: true }),
+      ];
       db.close();
+      return got;
+    } finally {
+      if (was === undefined) delete process.env.SQLITE_SYNCHRONOUS;
+      else process.env.SQLITE_SYNCHRONOUS = was;
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  };
+
+  it("opens a file database in WAL mode with synchronous=FULL (commits on disk before they return)", () => {
+    expect(opened(undefined)).toEqual(["wal", 2]); // 2 = FULL
+    expect(opened("FULL")).toEqual(["wal", 2]);
+  });
+
+  it("takes SQLITE_SYNCHRONOUS=NORMAL (the log written, not synced, at each commit) and refuses another level", () => {
+    expect(opened("NORMAL")).toEqual(["wal", 1]); // 1 = NORMAL
+    expect(() => opened("OFF")).toThrow(/SQLITE_SYNCHRONOUS must be FULL or NORMAL/);
   });
 });

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openDb, type SqliteDb } from "../../upstream/platform/db.js";
 import { Sequencer, SequencerStopped } from "../../upstream/platform/store/sequencer.js";
 import { syncLater, type LaterSyncedDb } from "../../upstream/platform/store/sqlite-wal-sync.js";
@@ -36,6 +36,15 @@ const FULL = 2;
 const OFF = 0;
 
 describe("SQLite batches synced by the worker", () => {
+  // The product's durability (synchronous=FULL outside the batches), not the suite's NORMAL.
+  const suiteLevel = process.env.SQLITE_SYNCHRONOUS;
+  beforeAll(() => {
+    delete process.env.SQLITE_SYNCHRONOUS;
+  });
+  afterAll(() => {
+    if (suiteLevel !== undefined) process.env.SQLITE_SYNCHRONOUS = suiteLevel;
+  });
+
   it("answers a batch once its log is synced; only the batch commits with synchronous=OFF", async () => {
     const { db, file } = store();
     const seq = new Sequencer({ db, onWriteFailure: () => undefined, maxBatchMs: 60_000 });

@@ -25,7 +25,7 @@
 import assert from "node:assert/strict";
 import { Worker } from "node:worker_threads";
 import type Database from "better-sqlite3";
-import { BUSY_TIMEOUT_MS } from "../db.js";
+import { BUSY_TIMEOUT_MS, sqliteSynchronous } from "../db.js";
 
 /** How often the worker checkpoints the log into the database file (ms). */
 export const CHECKPOINT_EVERY_MS = 1_000;
@@ -151,7 +151,8 @@ export function syncLater(
   // Prepared at each call (pragma()): a PRAGMA acts when it is prepared, so a prepared statement
   // run again would not.
   const syncOff = () => db.pragma("synchronous = OFF");
-  const syncFull = () => db.pragma("synchronous = FULL");
+  const level = sqliteSynchronous();
+  const syncBack = () => db.pragma(`synchronous = ${level}`);
   const close = db.close.bind(db);
   return Object.assign(db, {
     walSync,
@@ -160,7 +161,7 @@ export function syncLater(
       try {
         fn();
       } finally {
-        syncFull();
+        syncBack();
       }
       return walSync.sync();
     },
