@@ -3,9 +3,9 @@
  * and translation with one i18next instance per language. Translations are read from
  * locales/{lang}/{ns}.json at start.
  */
+import { rememberedCookie } from "~/utils/remembered-cookie.server";
 import fs from "node:fs";
 import path from "node:path";
-import { createCookie } from "@remix-run/node";
 import { createInstance, type i18n, type Resource } from "i18next";
 import { initReactI18next } from "react-i18next";
 import {
@@ -19,13 +19,7 @@ import {
 } from "./i18n";
 import { env } from "~/utils/env.server";
 
-export const localeCookie = createCookie("lng", {
-  path: "/",
-  sameSite: "lax",
-  httpOnly: true,
-  secure: env().secureCookies,
-  maxAge: 60 * 60 * 24 * 365,
-});
+export const localeCookie = rememberedCookie("lng");
 
 export function localesDir(): string {
   return path.resolve(env().localesDir);

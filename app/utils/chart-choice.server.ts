@@ -4,7 +4,7 @@
  * flat fields (contract/api/chart-rules.ts), read forgivingly. The choice form posts to /trade
  * (intent `chart`) with the CSRF token, like every form, and works without JavaScript.
  */
-import { createCookie } from "@remix-run/node";
+import { rememberedCookie } from "~/utils/remembered-cookie.server";
 import { z } from "zod";
 import { chartFieldsSchema, macdRefusal, settingsOfFields } from "@contract/api/chart";
 import {
@@ -15,17 +15,8 @@ import {
 } from "@contract/api/chart-rules";
 import type { Caller } from "~/upstream/client.server";
 import { chartSettingsGet, chartSettingsSave } from "~/upstream/chart.server";
-import { env } from "~/utils/env.server";
 
-const ONE_YEAR_S = 365 * 24 * 60 * 60;
-
-export const chartCookie = createCookie("tp_chart", {
-  path: "/",
-  sameSite: "lax",
-  httpOnly: true,
-  secure: env().secureCookies,
-  maxAge: ONE_YEAR_S,
-});
+export const chartCookie = rememberedCookie("tp_chart");
 
 /** The choice form's schema: the upstream's field rules, the web's messages. */
 export const chartFormSchema = chartFieldsSchema({

@@ -4,21 +4,13 @@
  * pages that check it (the home page's loader and /product's choice) send the visitor to its
  * loss_url. Only http(s) addresses are followed; anything else is ignored.
  */
-import { createCookie, redirect } from "@remix-run/node";
+import { rememberedCookie } from "~/utils/remembered-cookie.server";
+import { redirect } from "@remix-run/node";
 import { COMPANY_STATUS_OPEN } from "@contract/api/company";
 import type { Caller } from "~/upstream/client.server";
 import { getCompanyStatus } from "~/upstream/company.server";
-import { env } from "~/utils/env.server";
 
-const THREE_YEARS_S = 3 * 365 * 24 * 60 * 60;
-
-export const companyCookie = createCookie("tp_company", {
-  path: "/",
-  sameSite: "lax",
-  httpOnly: true,
-  secure: env().secureCookies,
-  maxAge: THREE_YEARS_S,
-});
+export const companyCookie = rememberedCookie("tp_company", 3);
 
 /** The remembered company's id, or null. */
 async function rememberedCompany(request: Request): Promise<number | null> {

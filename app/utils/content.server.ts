@@ -3,12 +3,11 @@
  * contract's allow-list, the same as the upstream's when it was stored), pictures served under
  * /media/news/, and the policy notice shown once to a new visitor.
  */
-import { createCookie } from "@remix-run/node";
+import { rememberedCookie } from "~/utils/remembered-cookie.server";
 import { NEWS_IMAGE_PATH, type Notice, type NoticeDetail } from "@contract/api/content";
 import { sanitizeContent } from "@contract/content-html";
 import type { Caller } from "~/upstream/client.server";
 import { noticeInfo, noticeList } from "~/upstream/content.server";
-import { env } from "~/utils/env.server";
 
 export { sanitizeContent };
 
@@ -31,20 +30,12 @@ export function pageParamOf(request: Request): number {
   return /^\d{1,6}$/.test(raw) ? Math.max(1, Number(raw)) : 1;
 }
 
-const ONE_YEAR_S = 365 * 24 * 60 * 60;
-
 /**
  * When the policy notice a visitor dismissed was published (the upstream's "YYYY-MM-DD HH:mm:ss").
  * It holds for that notice in every language (each language has its own copy, published together);
  * a policy notice published later is shown again. Read by the server only.
  */
-export const policySeenCookie = createCookie("tp_policy_seen", {
-  path: "/",
-  sameSite: "lax",
-  httpOnly: true,
-  secure: env().secureCookies,
-  maxAge: ONE_YEAR_S,
-});
+export const policySeenCookie = rememberedCookie("tp_policy_seen");
 
 interface PolicyNotice {
   id: number;

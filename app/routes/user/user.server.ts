@@ -1,4 +1,5 @@
 /** User centre's server side: the card's figures, the entries, the balance toggle and demo reset. */
+import { rememberedCookie } from "~/utils/remembered-cookie.server";
 import {
   createCookie,
   redirect,
@@ -13,7 +14,6 @@ import { requireSignedIn } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { newIdempotencyKey, readForm, refused } from "~/utils/forms.server";
 import { hasRoute } from "~/utils/context.server";
-import { env } from "~/utils/env.server";
 import { IS_DEMO } from "@contract/enums";
 import { balanceVisibilitySchema } from "~/schemas/balance-visibility";
 import { demoResetSchema } from "~/schemas/demo-reset";
@@ -21,14 +21,7 @@ import type { IconName } from "~/components/Icon";
 
 // Made on first use: the environment is read when the first request comes.
 let hideCookie: ReturnType<typeof createCookie> | null = null;
-const hideBalanceCookie = () =>
-  (hideCookie ??= createCookie("tp_hide_balance", {
-    path: "/",
-    sameSite: "lax",
-    httpOnly: true,
-    secure: env().secureCookies,
-    maxAge: 60 * 60 * 24 * 365,
-  }));
+const hideBalanceCookie = () => (hideCookie ??= rememberedCookie("tp_hide_balance"));
 
 /** The user centre's entries (product-spec.md section 2), shown only when their route exists. */
 const ENTRIES: { key: string; to: string; icon: IconName; real?: boolean }[] = [
