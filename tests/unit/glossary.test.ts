@@ -60,6 +60,14 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** A glossary form as a pattern: a whole word, `*` at an end letting letters follow or precede. */
 function formPattern(form: string): RegExp {
+  let pattern = PATTERNS.get(form);
+  if (!pattern) PATTERNS.set(form, (pattern = compileForm(form)));
+  return pattern;
+}
+/** Each form's pattern, compiled once: the checks test every form against thousands of strings. */
+const PATTERNS = new Map<string, RegExp>();
+
+function compileForm(form: string): RegExp {
   const core = escape(form.replace(/^\*|\*$/g, ""));
   if (UNSPACED.test(form)) return new RegExp(core, "iu");
   const before = form.startsWith("*") ? "" : "(?<![\\p{L}\\p{M}\\p{N}])";
@@ -98,6 +106,14 @@ function englishOf(key: string): string | undefined {
 
 /** The terms an English string uses: longer terms first, each taken out before shorter ones. */
 function termsIn(text: string): string[] {
+  let terms = TERMS_IN.get(text);
+  if (!terms) TERMS_IN.set(text, (terms = findTerms(text)));
+  return terms;
+}
+/** termsIn's answer for each English string, found once for all 14 languages. */
+const TERMS_IN = new Map<string, string[]>();
+
+function findTerms(text: string): string[] {
   // A placeholder's name ({{network}}) and markup are not words the user reads.
   let rest = text.replace(/\{\{\s*\w+\s*\}\}|<\/?\w+>/g, " ");
   const found: string[] = [];
