@@ -15,7 +15,7 @@
  *   minute.
  * - No-op during server rendering (effects do not run there) and without JavaScript.
  */
-import { useEffect, useRef } from "react";
+import { startTransition, useEffect, useRef } from "react";
 import { TopicState, topicKind } from "./topics";
 
 type LiveListener = (topic: string, data: unknown, state: unknown) => void;
@@ -289,9 +289,12 @@ export function useLive(topics: readonly string[], onMessage: LiveListener): voi
     .join(",");
   useEffect(() => {
     if (!key || typeof window === "undefined") return;
+    // Live figures are never urgent: what a push changes renders as a transition, which React
+    // renders in slices and interrupts for a tap or a key, so a burst of ticks on a slow phone
+    // never holds the main thread for the length of a whole screen's render.
     return getManager().add({
       topics: new Set(key.split(",")),
-      cb: (t, d, s) => cb.current(t, d, s),
+      cb: (t, d, s) => startTransition(() => cb.current(t, d, s)),
     });
   }, [key]);
 }

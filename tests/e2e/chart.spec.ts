@@ -23,10 +23,14 @@ async function openSettings(page: Page) {
   return details;
 }
 
-/** The chart as drawn: chart.js with JavaScript, else the server's SVG of that type. */
+/**
+ * The chart as drawn: chart.js with JavaScript (once a pointer is over it), else the server's SVG of
+ * that type.
+ */
 async function expectChart(page: Page, js: boolean, type: string, panes: string[]) {
   await expect(chart(page)).toHaveAttribute("data-panes", String(panes.length));
   if (js) {
+    await chart(page).hover();
     await expect(chart(page)).toHaveAttribute("data-chart", "chartjs");
     return;
   }
@@ -38,8 +42,24 @@ async function expectChart(page: Page, js: boolean, type: string, panes: string[
 test.describe("chart choice", () => {
   test("a visitor's choice of type and indicators is drawn and kept", async ({ page }, info) => {
     const js = jsOn(info);
+    // When the page asks for chart.js (its chunks under /build/_shared/chart…).
+    const chartAsked: number[] = [];
+    page.on("request", (r) => {
+      if (/\/_shared\/chart/.test(r.url())) chartAsked.push(Date.now());
+    });
     await page.goto("/trade?code=EURUSD");
-    await expectChart(page, js, "candles", []);
+    if (js) {
+      // Hydrated (the no-JavaScript recalculate button is gone), the pointer not moved yet: the
+      // chart is still the server's SVG, kept live by the page, and chart.js is asked for only
+      // once a pointer is over the chart.
+      await expect(page.locator("button.recalc")).toHaveCount(0);
+      await expect(chart(page)).toHaveAttribute("data-chart", "svg");
+      await expect(chart(page).getByTestId("candle-svg")).toHaveAttribute("data-type", "candles");
+      const reached = Date.now();
+      await expectChart(page, js, "candles", []);
+      expect(chartAsked.length).toBeGreaterThan(0);
+      expect(Math.min(...chartAsked)).toBeGreaterThanOrEqual(reached);
+    } else await expectChart(page, js, "candles", []);
     const form = await openSettings(page);
     await form.getByLabel(EN("chart:type.line")).check();
     await form.getByLabel(EN("chart:indicator.sma")).check();

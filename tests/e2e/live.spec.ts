@@ -1,10 +1,21 @@
 /**
- * With JavaScript, a home price moves without a reload: the test ticks the hand-driven market
- * (MARKET_FEED=manual) and the row shows exactly that price, in the same document.
+ * With JavaScript, prices move without a reload: the test ticks the hand-driven market
+ * (MARKET_FEED=manual) and the home row, and on the trade screen the price, the picker's row and the
+ * order's margin, show exactly that price, in the same document.
  */
 import { test, expect, jsOn, UPSTREAM_URL } from "./fixtures";
 import { setPrice } from "./operator";
 import { formatPrice } from "../../app/utils/format";
+
+/** An instrument's precision and current close, as the upstream lists it. */
+async function instrumentOf(
+  code: string,
+): Promise<{ PricePrecision: number; ForexQuotations: { Close: number } }> {
+  const list = (await (await fetch(`${UPSTREAM_URL}/v1/api/forex/trade_list`)).json()) as {
+    data: { Code: string; PricePrecision: number; ForexQuotations: { Close: number } }[];
+  };
+  return list.data.find((i) => i.Code === code)!;
+}
 
 /** An instrument no other spec ticks. */
 const CODE = "AUDUSD";
@@ -13,10 +24,7 @@ test("a price on the home page changes to the market's new price without reload"
   page,
 }, info) => {
   test.skip(!jsOn(info), "live prices need JavaScript");
-  const list = (await (await fetch(`${UPSTREAM_URL}/v1/api/forex/trade_list`)).json()) as {
-    data: { Code: string; PricePrecision: number; ForexQuotations: { Close: number } }[];
-  };
-  const inst = list.data.find((i) => i.Code === CODE)!;
+  const inst = await instrumentOf(CODE);
   await page.goto("/");
   const price = page.locator(`[data-live-price="${CODE}"]`);
   await expect(price).toHaveText(formatPrice(inst.ForexQuotations.Close, inst.PricePrecision));
@@ -34,5 +42,39 @@ test("a price on the home page changes to the market's new price without reload"
   await expect(price).toHaveText(formatPrice(next, inst.PricePrecision));
   expect(await page.evaluate(() => (window as unknown as { __e2eMark?: number }).__e2eMark)).toBe(
     42,
+  );
+});
+
+test("the trade screen's price, its picker row and the order's margin follow the market without reload", async ({
+  page,
+}, info) => {
+  test.skip(!jsOn(info), "live prices need JavaScript");
+  // An instrument no other spec ticks or trades.
+  const code = "UKOIL";
+  const inst = await instrumentOf(code);
+  await page.goto(`/trade?code=${code}`);
+  const price = page.getByTestId("trade-price");
+  const row = page.locator(`.picker-item[href^="/trade?code=${code}&"] .picker-item-price`);
+  const margin = page.getByTestId("order-est-margin");
+  const shown = formatPrice(inst.ForexQuotations.Close, inst.PricePrecision);
+  await expect(price).toHaveText(shown);
+  await expect(row).toHaveText(shown);
+  const marginBefore = await margin.textContent();
+  await page.evaluate(() => {
+    (window as unknown as { __e2eMark: number }).__e2eMark = 7;
+  });
+
+  const step = 1 / 10 ** inst.PricePrecision;
+  const next = await setPrice(
+    code,
+    (inst.ForexQuotations.Close + 500 * step).toFixed(inst.PricePrecision),
+  );
+  const moved = formatPrice(next, inst.PricePrecision);
+  await expect(price).toHaveText(moved);
+  await expect(row).toHaveText(moved);
+  // The margin of the lots in the form is held at the new price: it moved with it.
+  await expect(margin).not.toHaveText(marginBefore ?? "");
+  expect(await page.evaluate(() => (window as unknown as { __e2eMark?: number }).__e2eMark)).toBe(
+    7,
   );
 });

@@ -189,7 +189,8 @@ test.describe("navigation", () => {
       });
       await expect(chart.getByRole("img", { name: title, exact: true })).toBeVisible();
       if (jsOn(info)) {
-        // chart.js has drawn this period's chart over the server's SVG.
+        // A pointer over the chart loads chart.js, which draws this period's chart over the SVG.
+        await chart.hover();
         await expect(chart).toHaveAttribute("data-chart", "chartjs");
       } else {
         // The server's SVG: as many candles as the chart shows (every period's history has more),

@@ -5,13 +5,21 @@
  * off; with a link to the negative balance protection notice.
  */
 import { Link } from "@remix-run/react";
+import { memo } from "react";
 import { useTranslation } from "react-i18next";
 import type { RiskDisclosure as Disclosure } from "@contract/api/follow";
 import { formatFixed } from "~/utils/format";
 
 export const PROTECTION_HREF = "/protection";
 
-export function RiskDisclosure({ d, lang }: { d: Disclosure | null; lang: string }) {
+/** Memoised: it changes with the page, not with the live prices the trade screen renders on. */
+export const RiskDisclosure = memo(function RiskDisclosure({
+  d,
+  lang,
+}: {
+  d: Disclosure | null;
+  lang: string;
+}) {
   const { t } = useTranslation("risk");
   if (!d || !d.show) return null;
   const text =
@@ -27,4 +35,4 @@ export function RiskDisclosure({ d, lang }: { d: Disclosure | null; lang: string
       </Link>
     </aside>
   );
-}
+});

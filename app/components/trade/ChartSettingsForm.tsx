@@ -5,6 +5,7 @@
  * JavaScript; a refused value comes back with its message beside its field and the details open.
  */
 import { Form } from "@remix-run/react";
+import { memo } from "react";
 import { useTranslation } from "react-i18next";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import {
@@ -85,7 +86,10 @@ function Indicator({
   );
 }
 
-export function ChartSettingsForm({
+/** Memoised: the trade screen renders again on every live price, the form only for a new page. */
+export const ChartSettingsForm = memo(ChartSettingsFormView);
+
+function ChartSettingsFormView({
   code,
   period,
   periodLabel,

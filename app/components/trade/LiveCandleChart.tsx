@@ -1,10 +1,16 @@
 /**
- * The price chart of /trade (the user's chart type, overlays and panes: chart-series.ts). The server renders it as SVG (CandleSvg); after hydration
- * chart.js with chartjs-chart-financial is loaded by dynamic import (only on this screen) and draws
- * on a canvas over it, then the SVG is hidden. Live: the forming candle of the shown period from
- * KLINE.{code} replaces the last candle or starts a new one (in both forms).
+ * The price chart of /trade (the user's chart type, overlays and panes: chart-series.ts). The
+ * server renders it as SVG (CandleSvg), which React keeps drawing after hydration. Live: the forming
+ * candle of the shown period from KLINE.{code} replaces the last candle or starts a new one (in
+ * both forms).
+ *
+ * chart.js with chartjs-chart-financial (tooltips, a crosshair over the candles) is loaded by
+ * dynamic import when the user first reaches for the chart (a pointer over it or a touch on it) and
+ * then draws on a canvas over the SVG, which is hidden. Not before: building and redrawing
+ * chart.js's canvas on every tick costs a slow phone 50-250 ms of main thread each time, which
+ * the SVG's live candle does not (decision 0011), and the screen answers a tap at once.
  */
-import { useEffect, useMemo, useRef, useState } from "react";
+import { memo, useEffect, useMemo, useRef, useState } from "react";
 import type { Chart as ChartType } from "chart.js";
 import { useLive } from "~/live/useLive";
 import { formatChartTime, formatPrice } from "~/utils/format";
@@ -112,7 +118,13 @@ function timeUnit(period: string): "minute" | "hour" | "day" | "week" | "month" 
 const UP = "#16a34a";
 const DOWN = "#dc2626";
 
-export function LiveCandleChart({
+/**
+ * Memoised: the trade screen renders again on every live price; the chart follows its own candles
+ * (KLINE) and renders again only for them or a new page.
+ */
+export const LiveCandleChart = memo(LiveCandleChartView);
+
+function LiveCandleChartView({
   candles: initial,
   settings,
   code,
@@ -138,6 +150,9 @@ export function LiveCandleChart({
 }) {
   const [candles, setCandles] = useState<Candle[]>(initial);
   const [ready, setReady] = useState(false);
+  // The user reached for the chart: chart.js is loaded and drawn from then on.
+  const [wanted, setWanted] = useState(false);
+  const want = () => setWanted(true);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const chartRef = useRef<AnyChart | null>(null);
   const series = useMemo(() => chartSeries(candles, settings, SHOWN), [candles, settings]);
@@ -156,8 +171,9 @@ export function LiveCandleChart({
     onCandle?.(candle);
   });
 
-  // Load chart.js and the financial plugin on the client only, once per mount.
+  // Load chart.js and the financial plugin on the client only, once the chart is wanted.
   useEffect(() => {
+    if (!wanted) return;
     let cancelled = false;
     let chart: AnyChart | null = null;
     (async () => {
@@ -223,7 +239,7 @@ export function LiveCandleChart({
     };
     // The chart is rebuilt for a new period, instrument or choice (its key does that too).
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [code, period, precision, lang, settings]);
+  }, [wanted, code, period, precision, lang, settings]);
 
   // Push the series' changes into chart.js without re-creating it.
   useEffect(() => {
@@ -243,6 +259,8 @@ export function LiveCandleChart({
       data-panes={series.panes.length}
       data-testid="candle-chart"
       data-chart={ready ? "chartjs" : "svg"}
+      onPointerEnter={wanted ? undefined : want}
+      onPointerDown={wanted ? undefined : want}
     >
       <div className="candle-canvas-wrap" aria-hidden={!ready}>
         <canvas ref={canvasRef} role="img" aria-label={title} data-testid="candle-canvas" />

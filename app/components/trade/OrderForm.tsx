@@ -15,7 +15,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { z } from "zod";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "react-i18next";
-import { useMemo } from "react";
+import { memo, useMemo } from "react";
 import { floatArith, openCost, pipValueUsd } from "@contract/formulas";
 import { pipSize } from "@contract/api/trading-rules";
 import { MARGIN_MODE, ORDER_MODE } from "@contract/enums";
@@ -33,19 +33,23 @@ import type { InstrumentView } from "~/upstream/views";
 import { useHydrated, useLang } from "./hooks";
 import { dotDecimal, withDotDecimals } from "./decimal";
 import { StopPriceFields } from "./StopPriceFields";
+import { livePrice, liveUsdRate, useLiveQuote, type LiveQuotes } from "./live-quotes";
 import { OrderToolFields } from "./OrderToolFields";
 
 interface OrderFormProps {
   instrument: InstrumentView;
   /** trade_fee_type of getBasicInfo (FEE_TYPE): 1 fixed per lot, otherwise margin x rate. */
   feeType: number;
-  /** USD per unit of the instrument's quote currency (live with JavaScript); null: not known. */
-  usdRate: number | null;
+  /**
+   * The screen's live prices: the estimates and the pending price's hint follow the instrument's
+   * price and the USD rate of its quote currency, without the form rendering again.
+   */
+  live: LiveQuotes;
+  /** The loader's closes by upper-case code, which the USD rate reads before any push. */
+  closes: Readonly<Record<string, number>>;
   /** Balance from forexDetail (null for visitors). */
   balance: number | null;
   signedIn: boolean;
-  /** The current price (live with JavaScript). */
-  price: number;
   marketOpen: boolean;
   idempotencyKey: string;
   lastResult?: SubmissionResult<string[]> | null;
@@ -93,13 +97,16 @@ const TRADE_KEY_RE = /^(errors\.[a-z_]+|no_mult_config)$/;
 /** A visitor's order is not checked in the browser: the server sends them to sign in. */
 const visitorSchema = z.object({}).passthrough();
 
-export function OrderForm({
+/** Memoised: a live price renders only the parts that show it (OrderEstimates, TargetPriceInput). */
+export const OrderForm = memo(OrderFormView);
+
+function OrderFormView({
   instrument: inst,
   feeType,
-  usdRate,
+  live,
+  closes,
   balance,
   signedIn,
-  price,
   marketOpen,
   idempotencyKey,
   lastResult,
@@ -164,13 +171,7 @@ export function OrderForm({
     stopUnit: textOf(fields.stop_unit.value) ?? "price",
   };
   const pending = values.status === "0";
-  const est = estimate(inst, feeType, values, price, usdRate);
   const lots = Number(dotDecimal(values.cont ?? ""));
-  // What one pip is worth in USD for the lots typed (display only).
-  const pipValue =
-    lots > 0 && usdRate !== null && usdRate > 0
-      ? pipValueUsd(floatArith, Number(pipSize(inst.precision)), lots, inst.unitsPerLot, usdRate)
-      : null;
   const decDisabled = decrementDisabled(Number.isFinite(lots) ? lots : minLots, {
     pip: inst.lotStep,
     minLots: inst.minLots,
@@ -252,14 +253,12 @@ export function OrderForm({
         data-pending={pending ? "1" : "0"}
       >
         <label htmlFor={fields.target_price.id}>{t("form.target_price")}</label>
-        <input
-          {...getInputProps(fields.target_price, { type: "text", ariaAttributes: true })}
+        <TargetPriceInput
           key={fields.target_price.key}
-          inputMode="decimal"
-          autoComplete="off"
-          placeholder={
-            pending ? formatPrice(price, inst.precision, lang) : t("form.target_price_hint")
-          }
+          inputProps={getInputProps(fields.target_price, { type: "text", ariaAttributes: true })}
+          hint={pending ? null : t("form.target_price_hint")}
+          inst={inst}
+          live={live}
         />
         {inputErr("target_price") ? (
           <p className="field-error" id={fields.target_price.errorId} data-error-for="target_price">
@@ -354,26 +353,17 @@ export function OrderForm({
         msg={msg}
       />
 
-      <dl className="order-estimates" data-testid="order-estimates">
-        <div>
-          <dt>{t("form.balance")}</dt>
-          <dd data-testid="order-balance">
-            {signedIn && balance !== null ? formatBalance(balance, lang) : "--"}
-          </dd>
-        </div>
-        <div>
-          <dt>{t("form.est_margin")}</dt>
-          <dd data-testid="order-est-margin">{formatMargin(est.margin, lang)}</dd>
-        </div>
-        <div>
-          <dt>{t("form.est_fee")}</dt>
-          <dd data-testid="order-est-fee">{formatFee(est.fee, lang)}</dd>
-        </div>
-        <div>
-          <dt>{t("form.pip_value")}</dt>
-          <dd data-testid="order-pip-value">{formatFee(pipValue, lang)}</dd>
-        </div>
-      </dl>
+      <OrderEstimates
+        inst={inst}
+        feeType={feeType}
+        cont={values.cont}
+        multiple={values.multiple}
+        status={values.status}
+        targetPrice={values.target_price}
+        balance={signedIn ? balance : null}
+        live={live}
+        closes={closes}
+      />
       {!hydrated ? (
         <button type="submit" name="step" value="0" className="btn btn-link recalc" formNoValidate>
           {t("form.recalculate")}
@@ -421,6 +411,100 @@ export function OrderForm({
         </p>
       ) : null}
     </Form>
+  );
+}
+
+/**
+ * The pending price's field: its hint is the live price while the order is pending (`hint` null),
+ * else `hint`; it renders again with the price, the form around it does not.
+ */
+function TargetPriceInput({
+  inputProps,
+  hint,
+  inst,
+  live,
+}: {
+  inputProps: React.InputHTMLAttributes<HTMLInputElement>;
+  hint: string | null;
+  inst: InstrumentView;
+  live: LiveQuotes;
+}) {
+  const lang = useLang();
+  const price = useLiveQuote(live, (s) => livePrice(s, inst));
+  return (
+    <input
+      {...inputProps}
+      inputMode="decimal"
+      autoComplete="off"
+      placeholder={hint ?? formatPrice(price, inst.precision, lang)}
+    />
+  );
+}
+
+/**
+ * The balance and what the typed order would take: margin and fee (the contract's formulas, as
+ * `estimate`) and what one pip is worth in USD, at the live price and USD rate.
+ */
+function OrderEstimates({
+  inst,
+  feeType,
+  cont,
+  multiple,
+  status,
+  targetPrice,
+  balance,
+  live,
+  closes,
+}: {
+  inst: InstrumentView;
+  feeType: number;
+  cont: string | undefined;
+  multiple: string | undefined;
+  status: string;
+  targetPrice: string | undefined;
+  /** Null for a visitor or when not known. */
+  balance: number | null;
+  live: LiveQuotes;
+  closes: Readonly<Record<string, number>>;
+}) {
+  const { t } = useTranslation("trade");
+  const lang = useLang();
+  const price = useLiveQuote(live, (s) => livePrice(s, inst));
+  const usdRate = useLiveQuote(live, (s) => liveUsdRate(s, inst, closes));
+  const est = estimate(
+    inst,
+    feeType,
+    { cont, multiple, status, target_price: targetPrice },
+    price,
+    usdRate,
+  );
+  const lots = Number(dotDecimal(cont ?? ""));
+  // What one pip is worth in USD for the lots typed (display only).
+  const pipValue =
+    lots > 0 && usdRate !== null && usdRate > 0
+      ? pipValueUsd(floatArith, Number(pipSize(inst.precision)), lots, inst.unitsPerLot, usdRate)
+      : null;
+  return (
+    <dl className="order-estimates" data-testid="order-estimates">
+      <div>
+        <dt>{t("form.balance")}</dt>
+        <dd data-testid="order-balance">
+          {balance !== null ? formatBalance(balance, lang) : "--"}
+        </dd>
+      </div>
+      <div>
+        <dt>{t("form.est_margin")}</dt>
+        <dd data-testid="order-est-margin">{formatMargin(est.margin, lang)}</dd>
+      </div>
+      <div>
+        <dt>{t("form.est_fee")}</dt>
+        <dd data-testid="order-est-fee">{formatFee(est.fee, lang)}</dd>
+      </div>
+      <div>
+        <dt>{t("form.pip_value")}</dt>
+        <dd data-testid="order-pip-value">{formatFee(pipValue, lang)}</dd>
+      </div>
+    </dl>
   );
 }
 

@@ -1,5 +1,6 @@
 /** The chart period bar: 1M 5M 15M 30M 1H 4H 1D 1W MN as links (?period=1min ... 1mon). */
 import { Link } from "@remix-run/react";
+import { memo } from "react";
 import { useTranslation } from "react-i18next";
 import { PERIODS } from "@contract/constants";
 
@@ -12,7 +13,14 @@ const PERIOD_OPTIONS = PERIODS.map((value) => ({
   keys: [`period.${value}`, `chart:period.${value}`],
 }));
 
-export function PeriodBar({ code, period }: { code: string; period: string }) {
+/** Memoised: the trade screen renders again on every live price, the bar only for a new page. */
+export const PeriodBar = memo(function PeriodBar({
+  code,
+  period,
+}: {
+  code: string;
+  period: string;
+}) {
   const { t } = useTranslation(["trade", "chart"]);
   return (
     <nav className="period-bar" aria-label={t("period.label")}>
@@ -30,4 +38,4 @@ export function PeriodBar({ code, period }: { code: string; period: string }) {
       ))}
     </nav>
   );
-}
+});

@@ -8,12 +8,20 @@
  */
 import { Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
-import { liveQuotes, usdRateOf, type QuoteView } from "~/upstream/views";
+import { liveQuotes, type InstrumentView } from "~/upstream/views";
 import { formatChange, formatPrice, formatVolume, signOf } from "~/utils/format";
 import { useLive } from "~/live/useLive";
-import { InstrumentPicker, type PickerQuote } from "~/components/trade/InstrumentPicker";
+import { InstrumentPicker } from "~/components/trade/InstrumentPicker";
+import {
+  createLiveQuotes,
+  liveField,
+  liveMarketOpen,
+  livePrice,
+  useLiveQuote,
+  type LiveQuotes,
+} from "~/components/trade/live-quotes";
 import { PeriodBar } from "~/components/trade/PeriodBar";
 import { LiveCandleChart } from "~/components/trade/LiveCandleChart";
 import { ChartSettingsForm, type ChartRefusal } from "~/components/trade/ChartSettingsForm";
@@ -53,10 +61,29 @@ export default function TradeScreen() {
   const { t } = useTranslation("trade");
   const { t: tc } = useTranslation("common");
   const { t: tch } = useTranslation("chart");
-  const starLabels: StarLabels = {
-    add: (name) => tc("star.add", { code: name }),
-    remove: (name) => tc("star.remove", { code: name }),
-  };
+  // The props of the parts memoised against live prices (picker rows, chart, chart settings) stay
+  // the same objects from one price to the next.
+  const starLabels: StarLabels = useMemo(
+    () => ({
+      add: (name) => tc("star.add", { code: name }),
+      remove: (name) => tc("star.remove", { code: name }),
+    }),
+    [tc],
+  );
+  const chartLabels = useMemo(
+    () => ({
+      line: (id: string) => tch(`line.${id.replace(/\./g, "_")}`),
+      panes: paneLabels(d.chart, (key, o) => tch(key, o)),
+    }),
+    [d.chart, tch],
+  );
+  const chartRefusal = useMemo(
+    () =>
+      actionData && "refusedIntent" in actionData && actionData.refusedIntent === "chart"
+        ? chartRefusalOf(actionData.result)
+        : null,
+    [actionData],
+  );
   const lang = useLang();
   const revalidator = useRevalidator();
   // A live close while a close (or a navigation) is under way waits for it (see the hook).
@@ -65,38 +92,32 @@ export default function TradeScreen() {
   );
   const inst = d.inst;
 
-  // Live quote of this instrument, live quotes of the picker and last prices by code (USD rates).
-  const [quote, setQuote] = useState<{ quote: Partial<QuoteView>; marketOpen?: boolean } | null>(
-    null,
-  );
-  const [pickerQuotes, setPickerQuotes] = useState<Record<number, PickerQuote>>({});
-  const [liveCloses, setLiveCloses] = useState<Record<string, number>>({});
-
-  // A new page (instrument, period, revalidation) starts from the server's figures.
-  useEffect(() => {
-    setQuote(null);
-    setLiveCloses({});
-  }, [d]);
+  // Live quotes of this instrument, of the picker and last prices by code (USD rates), kept
+  // outside React's state: a push renders only the parts that show a figure it moved. A new page
+  // (instrument, period, revalidation) starts from the server's figures.
+  const [live] = useState(createLiveQuotes);
+  useEffect(() => live.reset(), [d, live]);
 
   const onDayMarket = useCallback(
     (_topic: string, payload: unknown) => {
       const items = liveQuotes(payload);
       if (!items.length) return;
+      const s = live.get();
       const mine = inst ? items.find((q) => q.id === inst.id) : undefined;
-      if (mine)
-        setQuote((q) => ({ quote: { ...q?.quote, ...mine.quote }, marketOpen: mine.marketOpen }));
-      setPickerQuotes((prev) => {
-        const next = { ...prev };
-        for (const q of items) next[q.id] = { close: q.quote.close, change: q.quote.change };
-        return next;
-      });
-      setLiveCloses((prev) => {
-        const next = { ...prev };
-        for (const q of items) if (q.quote.close > 0) next[q.code.toUpperCase()] = q.quote.close;
-        return next;
+      const picker = { ...s.picker };
+      const closes = { ...s.closes };
+      for (const q of items) {
+        picker[q.id] = { close: q.quote.close, change: q.quote.change };
+        if (q.quote.close > 0) closes[q.code.toUpperCase()] = q.quote.close;
+      }
+      live.set({
+        quote: mine ? { ...s.quote, ...mine.quote } : s.quote,
+        marketOpen: mine ? mine.marketOpen : s.marketOpen,
+        picker,
+        closes,
       });
     },
-    [inst],
+    [inst, live],
   );
   useLive(DAY_MARKET, onDayMarket);
 
@@ -110,15 +131,19 @@ export default function TradeScreen() {
     },
     [d.positions, revalidator, busy, refreshLater],
   );
-  const live = useLiveAccount({ enabled: d.signedIn, reset: d, onClosed });
-  const liveRows = live.rows;
-  const closed = live.closed;
-  const liveBalance = live.account.balance ?? null;
+  const account = useLiveAccount({ enabled: d.signedIn, reset: d, onClosed });
+  const liveRows = account.rows;
+  const closed = account.closed;
+  const liveBalance = account.account.balance ?? null;
 
   const onCandle = useCallback(
-    (c: { close: number }) => setQuote((q) => ({ ...q, quote: { ...q?.quote, close: c.close } })),
-    [],
+    (c: { close: number }) => {
+      const s = live.get();
+      if (s.quote.close !== c.close) live.set({ ...s, quote: { ...s.quote, close: c.close } });
+    },
+    [live],
   );
+  const marketOpen = useLiveQuote(live, (s) => (inst ? liveMarketOpen(s, inst) : false));
 
   if (!inst) {
     return (
@@ -129,22 +154,13 @@ export default function TradeScreen() {
     );
   }
 
-  const q: QuoteView = { ...inst.quote, ...(quote?.quote ?? {}) };
-  const price = Number(q.close);
-  const marketOpen = quote?.marketOpen ?? inst.marketOpen;
   const positions = d.positions.filter((p) => !closed.has(p.id));
   const backHref = tradeHref(inst.code, d.period);
-  const usdRate = usdRateOf(inst.quoteCurrency, {
-    ...d.closes,
-    ...liveCloses,
-    [inst.code.toUpperCase()]: price,
-  });
   // A refused close (no JavaScript) is shown above the positions, not in the order form; a
   // refused chart choice in its own form.
   const refusedIntent =
     actionData && "refusedIntent" in actionData ? actionData.refusedIntent : null;
   const closeRefused = refusedIntent === "close";
-  const chartRefusal = refusedIntent === "chart" ? chartRefusalOf(actionData?.result) : null;
   const periodLabel = tch([`trade:period.${d.period}`, `period.${d.period}`]);
   const result = (closeRefused || chartRefusal ? undefined : actionData?.result) as Parameters<
     typeof OrderForm
@@ -158,26 +174,14 @@ export default function TradeScreen() {
           current={inst}
           instruments={d.instruments}
           period={d.period}
-          quotes={pickerQuotes}
+          live={live}
           star={
             d.favourites
               ? { formId: "trade-star", favourites: d.favourites, labels: starLabels }
               : null
           }
         />
-        <div className="trade-price">
-          <span
-            className={`price ${signOf(q.change)}`}
-            data-testid="trade-price"
-            aria-label={t("price")}
-          >
-            {formatPrice(price, inst.precision, lang)}
-          </span>
-          <span className={`change ${signOf(q.change)}`} data-testid="trade-change">
-            {formatChange(q.change, lang)}
-          </span>
-          {!marketOpen ? <span className="badge badge-closed">{t("closed")}</span> : null}
-        </div>
+        <TradePrice inst={inst} live={live} marketOpen={marketOpen} />
         {d.starred !== null ? (
           <>
             <StarForm id="trade-star" back={backHref} />
@@ -201,24 +205,7 @@ export default function TradeScreen() {
           </Link>
         ) : null}
       </header>
-      <dl className="trade-stats" data-testid="trade-stats">
-        <div>
-          <dt>{t("stats.high")}</dt>
-          <dd data-testid="stat-high">{formatPrice(q.high, inst.precision, lang)}</dd>
-        </div>
-        <div>
-          <dt>{t("stats.low")}</dt>
-          <dd data-testid="stat-low">{formatPrice(q.low, inst.precision, lang)}</dd>
-        </div>
-        <div>
-          <dt>{t("stats.open")}</dt>
-          <dd data-testid="stat-open">{formatPrice(q.open, inst.precision, lang)}</dd>
-        </div>
-        <div>
-          <dt>{t("stats.volume")}</dt>
-          <dd data-testid="stat-volume">{formatVolume(q.volume, lang)}</dd>
-        </div>
-      </dl>
+      <TradeStats inst={inst} live={live} />
       <PeriodBar code={inst.code} period={d.period} />
       <LiveCandleChart
         key={`${inst.code}-${d.period}-${JSON.stringify(d.chart)}`}
@@ -233,10 +220,7 @@ export default function TradeScreen() {
           period: periodLabel,
           type: tch(`type.${d.chart.type}`),
         })}
-        labels={{
-          line: (id) => tch(`line.${id.replace(/\./g, "_")}`),
-          panes: paneLabels(d.chart, (key, o) => tch(key, o)),
-        }}
+        labels={chartLabels}
         onCandle={onCandle}
       />
       <ChartSettingsForm
@@ -253,10 +237,10 @@ export default function TradeScreen() {
         key={inst.id}
         instrument={inst}
         feeType={d.feeType}
-        usdRate={usdRate}
+        live={live}
+        closes={d.closes}
         balance={liveBalance ?? d.balance}
         signedIn={d.signedIn}
-        price={price}
         marketOpen={marketOpen}
         idempotencyKey={d.formKey}
         lastResult={result}
@@ -281,6 +265,63 @@ export default function TradeScreen() {
         />
       ) : null}
     </div>
+  );
+}
+
+/** The instrument's live price and change under the picker, and whether its market is closed. */
+function TradePrice({
+  inst,
+  live,
+  marketOpen,
+}: {
+  inst: InstrumentView;
+  live: LiveQuotes;
+  marketOpen: boolean;
+}) {
+  const { t } = useTranslation("trade");
+  const lang = useLang();
+  const price = useLiveQuote(live, (s) => livePrice(s, inst));
+  const change = useLiveQuote(live, (s) => liveField(s, inst, "change"));
+  return (
+    <div className="trade-price">
+      <span className={`price ${signOf(change)}`} data-testid="trade-price" aria-label={t("price")}>
+        {formatPrice(price, inst.precision, lang)}
+      </span>
+      <span className={`change ${signOf(change)}`} data-testid="trade-change">
+        {formatChange(change, lang)}
+      </span>
+      {!marketOpen ? <span className="badge badge-closed">{t("closed")}</span> : null}
+    </div>
+  );
+}
+
+/** The day's high, low, open and volume, live. */
+function TradeStats({ inst, live }: { inst: InstrumentView; live: LiveQuotes }) {
+  const { t } = useTranslation("trade");
+  const lang = useLang();
+  const high = useLiveQuote(live, (s) => liveField(s, inst, "high"));
+  const low = useLiveQuote(live, (s) => liveField(s, inst, "low"));
+  const open = useLiveQuote(live, (s) => liveField(s, inst, "open"));
+  const volume = useLiveQuote(live, (s) => liveField(s, inst, "volume"));
+  return (
+    <dl className="trade-stats" data-testid="trade-stats">
+      <div>
+        <dt>{t("stats.high")}</dt>
+        <dd data-testid="stat-high">{formatPrice(high, inst.precision, lang)}</dd>
+      </div>
+      <div>
+        <dt>{t("stats.low")}</dt>
+        <dd data-testid="stat-low">{formatPrice(low, inst.precision, lang)}</dd>
+      </div>
+      <div>
+        <dt>{t("stats.open")}</dt>
+        <dd data-testid="stat-open">{formatPrice(open, inst.precision, lang)}</dd>
+      </div>
+      <div>
+        <dt>{t("stats.volume")}</dt>
+        <dd data-testid="stat-volume">{formatVolume(volume, lang)}</dd>
+      </div>
+    </dl>
   );
 }
 

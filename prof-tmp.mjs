@@ -1,0 +1,15 @@
+import { chromium } from "playwright";
+import fs from "node:fs";
+const b = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox","--disable-gpu"] });
+const ctx = await b.newContext({ viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true });
+const page = await ctx.newPage();
+const cdp = await ctx.newCDPSession(page);
+await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+await cdp.send("Profiler.enable");
+await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
+await cdp.send("Profiler.start");
+await page.goto("http://127.0.0.1:3310" + process.argv[2], { waitUntil: "load" });
+await page.waitForTimeout(6000);
+const { profile } = await cdp.send("Profiler.stop");
+fs.writeFileSync("/tmp/page.cpuprofile", JSON.stringify(profile));
+await b.close();
