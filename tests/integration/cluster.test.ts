@@ -33,7 +33,7 @@ import {
 import { EventReader, type SseEvent } from "../support/event-reader";
 import { startMessageSink, waitForCode, type MessageSink } from "../support/message-sink";
 import { until } from "../support/wait";
-import { formatClusterSoak, runClusterSoak } from "../soak/cluster";
+import { SUITE_TAKE_OVER_BOUND_MS, formatClusterSoak, runClusterSoak } from "../soak/cluster";
 import { expectClusterSoakHeld } from "./cluster-soak-expect";
 import { cookieHeader, ensureBuild, keepCookies, postForm } from "./web-harness";
 
@@ -306,7 +306,12 @@ describe("the product as a cluster", () => {
   }, 60_000);
 
   it("keeps every acknowledged order when the leader is killed under load", async () => {
-    const r = await runClusterSoak(cluster(), { kills: 1, clients: 3, runMs: 1_000 });
+    const r = await runClusterSoak(cluster(), {
+      kills: 1,
+      clients: 3,
+      runMs: 1_000,
+      takeOverBoundMs: SUITE_TAKE_OVER_BOUND_MS,
+    });
     console.log(formatClusterSoak(r));
     expectClusterSoakHeld(r, 1);
     expect(r.retriedCommands).toBeGreaterThan(0);

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureServices, startTestCluster, type TestCluster } from "../support/cluster";
-import { formatClusterSoak, runClusterSoak } from "../soak/cluster";
+import { SUITE_TAKE_OVER_BOUND_MS, formatClusterSoak, runClusterSoak } from "../soak/cluster";
 import { expectClusterSoakHeld } from "./cluster-soak-expect";
 
 let tc: TestCluster | null = null;
@@ -24,7 +24,12 @@ afterAll(async () => {
 
 describe("cluster soak", () => {
   it("loses no acknowledged command and makes no second order across 3 leader kills", async () => {
-    const r = await runClusterSoak(tc!.cluster, { kills: 3, clients: 3, runMs: 800 });
+    const r = await runClusterSoak(tc!.cluster, {
+      kills: 3,
+      clients: 3,
+      runMs: 800,
+      takeOverBoundMs: SUITE_TAKE_OVER_BOUND_MS,
+    });
     console.log(formatClusterSoak(r));
     expect(r.kills).toBe(3);
     expectClusterSoakHeld(r, 3);
