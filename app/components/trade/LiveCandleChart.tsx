@@ -153,6 +153,12 @@ function LiveCandleChartView({
   // The user reached for the chart: chart.js is loaded and drawn from then on.
   const [wanted, setWanted] = useState(false);
   const want = () => setWanted(true);
+  const boxRef = useRef<HTMLDivElement>(null);
+  // A pointer that came over the chart before the page was hydrated sent its pointerenter to no
+  // handler: the chart is wanted as soon as the page can tell.
+  useEffect(() => {
+    if (boxRef.current?.matches(":hover")) setWanted(true);
+  }, []);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const chartRef = useRef<AnyChart | null>(null);
   const series = useMemo(() => chartSeries(candles, settings, SHOWN), [candles, settings]);
@@ -259,7 +265,9 @@ function LiveCandleChartView({
       data-panes={series.panes.length}
       data-testid="candle-chart"
       data-chart={ready ? "chartjs" : "svg"}
+      ref={boxRef}
       onPointerEnter={wanted ? undefined : want}
+      onPointerMove={wanted ? undefined : want}
       onPointerDown={wanted ? undefined : want}
     >
       <div className="candle-canvas-wrap" aria-hidden={!ready}>
