@@ -55,7 +55,8 @@ digest() {
   echo
   echo "---------------------- what failed (from the step's output) -----------------------"
   grep -E '^\s+[0-9]+\) |^\s*(FAIL|×|✘) |Error:|Locator:|Expected|Received|Timeout|^\s*> [0-9]+ \||[a-z-]+\.(spec|test)\.ts:[0-9]+:[0-9]+' "$log" \
-    | grep -vE '^\s*(✓|√) |node_modules|^\s+at (async )?[A-Za-z.<>]+ \(node:' | sed -E 's/\x1b\[[0-9;]*m//g' | cut -c1-160 | head -n 12
+    | grep -vE '^\s*(✓|√) |node_modules|^\s+at (async )?[A-Za-z.<>]+ \(node:' | sed -E 's/\x1b\[[0-9;]*m//g' | cut -c1-160 | head -n 12 \
+    || true # head's early close (SIGPIPE upstream) must not end the run before its summary
 }
 
 # Records a finished step (name, seconds, exit code, its output's file); on a failure prints what
