@@ -226,7 +226,10 @@ function snapshot(): string {
 const FUZZ_OPERATOR = "fuzz-web-operator-token-0123456789";
 
 beforeAll(async () => {
-  w = await startWeb({ env: { OPERATOR_TOKEN: FUZZ_OPERATOR } });
+  // The ranking's strategy traders ("auto" trades them on the simulated market) would open and
+  // close positions of their own between a snapshot and the next: nothing but the fuzzed request
+  // may write the tables a refusal must leave alone.
+  w = await startWeb({ env: { OPERATOR_TOKEN: FUZZ_OPERATOR, STRATEGIES: "off" } });
   await showSeededDeposits(w, FUZZ_OPERATOR);
   db = new Database(path.join(w.dataDir, "upstream.sqlite"), { readonly: true });
   anon = await anonJar();
