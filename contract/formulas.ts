@@ -137,7 +137,24 @@ export function freeMargin<N>(A: Arith<N>, equityUsd: N, usedMargin: N): N {
 
 /** Margin level in percent (`HazardRate`): equity / used margin x 100; null while no margin is used. */
 export function marginLevelPct(equityUsd: number, usedMargin: number): number | null {
-  return usedMargin > 0 ? (equityUsd / usedMargin) * 100 : null;
+  return usedMargin > 0 ? levelPct(equityUsd, usedMargin) : null;
+}
+
+/**
+ * True when margin is used and the margin level (marginLevelPct) is at or below `limitPct`. The
+ * tick's stop-out look asks this of every account it touched: a plain boolean, where a level that
+ * may be null would be a boxed number per account and per tick (garbage the tick would collect).
+ */
+export function marginLevelAtOrBelow(
+  equityUsd: number,
+  usedMargin: number,
+  limitPct: number,
+): boolean {
+  return usedMargin > 0 && levelPct(equityUsd, usedMargin) <= limitPct;
+}
+
+function levelPct(equityUsd: number, usedMargin: number): number {
+  return (equityUsd / usedMargin) * 100;
 }
 
 /** Withdrawal fee: fee type 1 is the fixed `draw_rate`; otherwise `draw_rate` x amount. */

@@ -7,6 +7,7 @@ import {
   equity,
   feeUsd,
   freeMargin,
+  marginLevelAtOrBelow,
   marginLevelPct,
   marginUsd,
   openCost,
@@ -148,6 +149,12 @@ describe("profit", () => {
   it("margin level is null without used margin", () => {
     expect(marginLevelPct(100, 0)).toBeNull();
     expect(marginLevelPct(150, 100)).toBe(150);
+  });
+  it("an account is at a level when its margin level is at or below it, never without margin used", () => {
+    expect(marginLevelAtOrBelow(50, 100, 50)).toBe(true);
+    expect(marginLevelAtOrBelow(49.99, 100, 50)).toBe(true);
+    expect(marginLevelAtOrBelow(50.01, 100, 50)).toBe(false);
+    expect(marginLevelAtOrBelow(-10, 0, 50)).toBe(false);
   });
 });
 

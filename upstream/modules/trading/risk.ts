@@ -2,7 +2,7 @@
  * Account values and risk rules of trading-rules.md ("Account values", "Risk"), pure functions.
  * Exact versions work on integer micro-USD; the engine's per-tick checks use the float twins.
  */
-import { marginLevelPct } from "@contract/formulas";
+import { marginLevelAtOrBelow, marginLevelPct } from "@contract/formulas";
 
 export interface AccountMicro {
   /** Cash balance (sum of the ledger). */
@@ -24,7 +24,7 @@ export function freeMarginMicro(a: AccountMicro): number {
 }
 
 /** Margin level (HazardRate) in percent = equity / used margin x 100; null while no margin is used. */
-export { marginLevelPct };
+export { marginLevelAtOrBelow, marginLevelPct };
 
 /** Margin call: the level is at or below risk.margin_call_pct. */
 export function isMarginCall(level: number | null, marginCallPct: number): boolean {

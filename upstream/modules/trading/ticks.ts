@@ -17,7 +17,7 @@ import type { Account, Book, Pos, StopHits } from "./book.js";
 import { activate, closePosition, stopOut } from "./booking.js";
 import type { EngineCore } from "./core.js";
 import { ST_OPEN, ST_PENDING, pendingReached, type CloseReason } from "./orders.js";
-import { marginLevelPct } from "./risk.js";
+import { marginLevelAtOrBelow } from "./risk.js";
 
 export class Ticks {
   /** Take-profit / stop-loss hits of the tick (collected in the loop, booked after it). */
@@ -199,27 +199,21 @@ export class Ticks {
   /** True when an account the tick touched is at or below the stop-out level (float figures). */
   private anyAtStopOut(stopOutPct: number): boolean {
     // The hot loop of every tick (one pass over the accounts it touched): what it reads is held
-    // in locals, and the level is atStopOut's.
+    // in locals, the test is atStopOut's, and nothing is allocated per account (no boxed level).
     const { touchedList, float, balanceMicro, usedMarginMicro, touchedN } = this.core.held.accts;
     const limit = stopOutPct + 1e-6;
     for (let k = 0; k < touchedN; k++) {
       const ai = touchedList[k];
-      const level = marginLevelPct(
-        balanceMicro[ai] / MICRO + float[ai],
-        usedMarginMicro[ai] / MICRO,
-      );
-      if (level !== null && level <= limit) return true;
+      const equity = balanceMicro[ai] / MICRO + float[ai];
+      if (marginLevelAtOrBelow(equity, usedMarginMicro[ai] / MICRO, limit)) return true;
     }
     return false;
   }
 
   /** The float margin level decides whether to look; the exact figures decide what to close. */
   private atStopOut(a: Account, stopOutPct: number): boolean {
-    const level = marginLevelPct(
-      a.balanceMicro / MICRO + this.core.held.accts.float[a.idx],
-      a.usedMarginMicro / MICRO,
-    );
-    return level !== null && level <= stopOutPct + 1e-6;
+    const equity = a.balanceMicro / MICRO + this.core.held.accts.float[a.idx];
+    return marginLevelAtOrBelow(equity, a.usedMarginMicro / MICRO, stopOutPct + 1e-6);
   }
 
   /** Empties the tick's scratch lists for the next tick. */
