@@ -98,10 +98,23 @@ const serverEnv: Record<string, string> = {
   CHAT_FRAME_CACHE_MS: "250",
 };
 
+/**
+ * The browser's environment: the runner's, except a faked clock. Under libfaketime (the suite run
+ * on another day: `faketime … npm test`), the server and the tests take the faked clock and the
+ * browser keeps the machine's, as a phone's clock is its own. Chromium does not start with
+ * libfaketime loaded (its processes abort).
+ */
+const BROWSER_ENV: Record<string, string> = Object.fromEntries(
+  Object.entries(process.env).filter(
+    (e): e is [string, string] =>
+      e[1] !== undefined && !(e[0] === "LD_PRELOAD" && /faketime/.test(e[1])),
+  ),
+);
+
 /** The accessibility sweep's spec, which runs in projects of its own (below). */
 const A11Y = /a11y\.spec\.ts$/;
 /** The browser's options for the accessibility sweep: V8 as users run it (no lite mode). */
-const FULL_V8 = { executablePath: TEST_BROWSER_PATH, args: CHROMIUM_ARGS };
+const FULL_V8 = { executablePath: TEST_BROWSER_PATH, args: CHROMIUM_ARGS, env: BROWSER_ENV };
 
 export default defineConfig({
   testDir: "./tests/e2e",
@@ -139,6 +152,7 @@ export default defineConfig({
     launchOptions: {
       executablePath: TEST_BROWSER_PATH,
       args: [...CHROMIUM_ARGS, "--js-flags=--lite-mode"],
+      env: BROWSER_ENV,
     },
   },
   projects: [

@@ -24,6 +24,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { CODE } from "@contract/envelope";
+import { until } from "../support/wait.js";
 import { startCluster, type Cluster, type NodeProcess } from "../../scripts/cluster/launch.js";
 import {
   clusterBasePort,
@@ -137,12 +138,9 @@ async function kills(cluster: Cluster, o: FailoverOptions): Promise<FailoverFigu
 /** The other upstream node, once it answers as a standby (after a restart: the new process). */
 export async function standbyOf(cluster: Cluster, leader: NodeProcess): Promise<NodeProcess> {
   const other = cluster.upstreams.find((u) => u !== leader)!;
-  const until = Date.now() + 90_000;
-  while (Date.now() < until) {
-    if ((await other.health())?.role === "standby") return other;
-    await sleep(100);
-  }
-  throw new Error(`${other.name} did not come back as a standby within 90 s`);
+  const standby = async () => (await other.health())?.role === "standby";
+  await until(`${other.name} comes back as a standby`, standby, 90_000, 100);
+  return other;
 }
 
 /** How often the bench ticks the hand-driven market on the node it waits for (a live feed's pace). */
@@ -161,9 +159,9 @@ export async function firstAck(
   key: string,
   f: Pick<FailoverFigures, "refusals" | "transportErrors">,
 ): Promise<number> {
-  const until = performance.now() + FAILOVER_BOUND_MS;
+  const deadline = performance.now() + FAILOVER_BOUND_MS;
   let ticked = -Infinity;
-  while (performance.now() < until) {
+  while (performance.now() < deadline) {
     const s = performance.now();
     if (s - ticked >= FEED_TICK_MS) {
       ticked = s;

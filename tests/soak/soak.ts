@@ -28,6 +28,7 @@ import { redactedStore } from "../../upstream/platform/config.js";
 import { checkLedger, CHECK_NAMES } from "../../upstream/modules/money/check.js";
 import { freePort } from "../../scripts/services/ports.js";
 import { nodeArgsFor } from "../support/node-bundle.js";
+import { until } from "../support/wait.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -271,13 +272,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
     openGate();
   };
   let busy = 0;
-  const idle = async () => {
-    const until = Date.now() + 30_000;
-    while (busy > 0) {
-      if (Date.now() > until) throw new Error("clients still busy after 30 s");
-      await sleep(10);
-    }
-  };
+  const idle = () => until("the soak's clients finish", () => busy === 0, 30_000);
   let stopping = false;
 
   /** Wait before another attempt: 20 ms doubling up to 160 ms, with jitter, while the upstream is down. */
