@@ -52,11 +52,16 @@ export function getOperatorSession(request: Request): Promise<OperatorSession> {
   return operatorStorage().getSession(request.headers.get("Cookie"));
 }
 
-/** The Set-Cookie value of a console session; it ends when the operator's token does. */
+/**
+ * The Set-Cookie value of a console session; it ends when the operator's token does. Its lifetime
+ * is sent as Max-Age (seconds from now), which the browser counts from when it got the cookie: an
+ * absolute Expires, read against a device clock hours or days ahead of the server's, ended the
+ * session at once.
+ */
 export function commitOperatorSession(session: OperatorSession): Promise<string> {
-  const at = session.get("expiresAt");
+  const at = session.get("expiresAt") ?? Date.now() + 3600_000;
   return operatorStorage().commitSession(session, {
-    expires: at ? new Date(at) : new Date(Date.now() + 3600_000),
+    maxAge: Math.max(0, Math.ceil((at - Date.now()) / 1000)),
   });
 }
 
