@@ -201,7 +201,7 @@ export class Ticks {
     // The hot loop of every tick (one pass over the accounts it touched): what it reads is held
     // in locals, the test is atStopOut's, and nothing is allocated per account (no boxed level).
     const { touchedList, float, balanceMicro, usedMarginMicro, touchedN } = this.core.held.accts;
-    const limit = stopOutPct + 1e-6;
+    const limit = lookLimitPct(stopOutPct);
     for (let k = 0; k < touchedN; k++) {
       const ai = touchedList[k];
       const equity = balanceMicro[ai] / MICRO + float[ai];
@@ -213,7 +213,7 @@ export class Ticks {
   /** The float margin level decides whether to look; the exact figures decide what to close. */
   private atStopOut(a: Account, stopOutPct: number): boolean {
     const equity = a.balanceMicro / MICRO + this.core.held.accts.float[a.idx];
-    return marginLevelAtOrBelow(equity, a.usedMarginMicro / MICRO, stopOutPct + 1e-6);
+    return marginLevelAtOrBelow(equity, a.usedMarginMicro / MICRO, lookLimitPct(stopOutPct));
   }
 
   /** Empties the tick's scratch lists for the next tick. */
@@ -252,4 +252,13 @@ interface Reached {
 function sortById(a: Pos[], from: number): void {
   const tail = a.slice(from).sort((x, y) => x.id - y.id);
   for (let i = 0; i < tail.length; i++) a[from + i] = tail[i];
+}
+
+/**
+ * The level below which the float figures send a tick to look closer: the stop-out level plus a
+ * millionth of a percent, so an account exactly at its level in exact money, whose float level
+ * rounds a hair above it, is still looked at (the exact figures then decide).
+ */
+function lookLimitPct(stopOutPct: number): number {
+  return stopOutPct + 1e-6;
 }
