@@ -192,6 +192,10 @@ export default defineConfig({
           pool: "threads",
           env: { ...TEST_ENV, TEST_STORE: "postgres" },
           globalSetup: [SQLITE_SETUP, POSTGRES_SETUP],
+          // Every statement is a round trip to the server: the market's feed and history tests
+          // take 7-12 s alone on PostgreSQL and two to three times that beside the full lane's
+          // integration processes (2026-12-01).
+          testTimeout: 60_000,
         },
       },
       {
