@@ -539,7 +539,7 @@ function buildServices(deps: {
   // Copy trading mirrors the engine's events and follows the ticks after the engine has booked them.
   const copies = standby
     ? onLeaderOnly<CopyTrading>()
-    : new CopyTrading({ db, money, engine, feed, log });
+    : new CopyTrading({ db, money, engine, log });
   return {
     db,
     config,

@@ -143,7 +143,7 @@ function fillStore(databaseUrl: string, copies: number): Filled {
   const feed = createManualFeed(db, { alwaysOpen: true });
   const money = moneyOf(db);
   const engine = new Engine({ db, feed, money, log: quiet });
-  const copying = new CopyTrading({ db, money, engine, feed, log: quiet });
+  const copying = new CopyTrading({ db, money, engine, log: quiet });
   try {
     feed.set("EURUSD", feed.quote("EURUSD")!.price);
     const provider = fundProvider(db, money, {

@@ -115,7 +115,7 @@ async function onStore(store: string, where: string, copies: number): Promise<Fi
   const feed = createManualFeed(db, { alwaysOpen: true });
   const { money, seq, engine } = leaderOn(db, feed, quiet);
   let provider = -1;
-  const copying = new CopyTrading({ db, money, engine, feed, log: quiet });
+  const copying = new CopyTrading({ db, money, engine, log: quiet });
   try {
     const base = feed.quote("EURUSD")!.price;
     feed.set("EURUSD", base);

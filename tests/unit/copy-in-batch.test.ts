@@ -25,7 +25,7 @@ afterEach(() => {
 
 function leader() {
   const { store, held, money, seq, feed, engine, log, close, db } = heldLeader();
-  const copying = new CopyTrading({ db: store, money, engine, feed, log });
+  const copying = new CopyTrading({ db: store, money, engine, log });
   opened.push(() => {
     copying.stop();
     close();
@@ -80,7 +80,7 @@ function leader() {
     copying.stop();
     engine.stop();
     const { money, seq, engine: again } = leaderOn(db, feed, log);
-    const copies = new CopyTrading({ db, money, engine: again, feed, log });
+    const copies = new CopyTrading({ db, money, engine: again, log });
     opened.unshift(() => {
       copies.stop();
       again.stop();

@@ -168,7 +168,7 @@ describe("copy trading property", () => {
             fills.set(orderId, moment);
           };
           engine.decided.on("orderPlaced", (e) => !e.pending && record(e.userId, e.orderId));
-          const copying = new CopyTrading({ db, money, engine, feed, log });
+          const copying = new CopyTrading({ db, money, engine, log });
           let provider = 0;
           let users: number[] = [];
           const price: Record<string, number> = { ...BASE };

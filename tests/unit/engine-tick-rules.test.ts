@@ -3,7 +3,7 @@
  * stopOut): a tick of several instruments at once, activation at exactly the free margin, fills
  * without a fee, positions whose quote currency cannot be valued, stop-out at exactly the stop-out
  * level, a balance changed by another module, a booking the store refuses, and an engine that
- * stopped.
+ * stopped; and the equity floors a tick reports (copy trading's stop-loss).
  */
 import { refuseUpdates } from "../support/test-store.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -209,5 +209,46 @@ describe("an engine that stopped", () => {
     expect(core.stats().open).toBe(1);
     moneyOf(r.db).post({ userId: u, amountMicro: 1, kind: "deposit" });
     expect(core.takeChanged(u)).toBe(false);
+  });
+});
+
+describe("equity floors", () => {
+  it("a tick tells the accounts it moved to or near their floor, and no others", () => {
+    r = rig();
+    const near = r.user(1_000);
+    const far = r.user(1_000);
+    const other = r.user(1_000);
+    r.feed.set("EURUSD", 1.1);
+    r.feed.set("GBPUSD", 1.3);
+    // Set before the account holds a position (not yet in memory): it takes the floor when it is.
+    r.engine.core.setEquityFloor(near, 900 * M);
+    order(r, near);
+    order(r, far);
+    order(r, other, { forex_id: r.id("GBPUSD") });
+    r.engine.core.setEquityFloor(far, 100 * M);
+    // Above its equity already, but only a tick of its own instrument moves it.
+    r.engine.core.setEquityFloor(other, 10_000 * M);
+    const heard: number[][] = [];
+    r.engine.core.onEquityFloor((ids) => heard.push([...ids]));
+
+    r.feed.set("EURUSD", 1.095); // 0.1 lot: about 50 USD down, still clearly above 900
+    expect(heard).toEqual([]);
+    r.feed.set("EURUSD", 1.09); // about 100 USD down: at or below 900
+    expect(heard).toEqual([[near]]);
+    r.feed.set("GBPUSD", 1.3001);
+    expect(heard).toEqual([[near], [other]]);
+
+    r.engine.core.setEquityFloor(near, null);
+    r.engine.core.setEquityFloor(other, null);
+    r.feed.set("EURUSD", 1.085);
+    r.feed.set("GBPUSD", 1.3002);
+    expect(heard).toEqual([[near], [other]]);
+    expect(r.engine.core.clearlyAboveMicro(far, 100 * M)).toBe(true);
+    expect(r.engine.core.clearlyAboveMicro(near, 900 * M)).toBe(false);
+  });
+
+  it("refuses a floor that is not in whole micro-USD", () => {
+    r = rig();
+    expect(() => r!.engine.core.setEquityFloor(r!.user(10), 1.5)).toThrow(/whole micro-USD/);
   });
 });

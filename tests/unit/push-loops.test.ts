@@ -88,7 +88,7 @@ function setUp() {
   const feed: ManualFeed = createManualFeed(db, { alwaysOpen: true });
   const engine = new Engine({ db, feed, log: quiet });
   const money = moneyOf(db);
-  const copies = new CopyTrading({ db, money, engine, feed, log: quiet });
+  const copies = new CopyTrading({ db, money, engine, log: quiet });
   closers.push(() => {
     copies.stop();
     engine.stop();

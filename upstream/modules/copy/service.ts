@@ -42,7 +42,6 @@ import { writeAudit } from "../operators/audit.js";
 import { dec, decConst, toMicro, usdToMicro } from "../money/decimal.js";
 import { getSetting } from "../../platform/settings.js";
 import type { MoneyService } from "../money/service.js";
-import type { PriceFeed } from "../market/feed.js";
 import type { Engine, MarketItem, OrderState } from "../trading/engine.js";
 import type { EngineEventMap } from "../trading/events.js";
 import {
@@ -85,7 +84,6 @@ export interface CopyTradingDeps {
   db: DB;
   money: MoneyService;
   engine: Engine;
-  feed: PriceFeed;
   log: CopyLog;
 }
 
@@ -154,8 +152,8 @@ export class CopyTrading {
           copied(e) ||
           e.orderIds.some((id) => this.followers.has(id)),
       ),
-      // After the engine's own tick listener (registered first): stop-outs and TP/SL are booked.
-      d.feed.onTick(() => this.checkStopLosses()),
+      // Within the engine's tick, after its stop-outs and TP/SL are queued.
+      d.engine.onEquityFloor((accountIds) => this.onNearFloor(accountIds)),
     );
   }
 
@@ -591,19 +589,23 @@ export class CopyTrading {
    * After a tick: a copy whose equity reached its floor closes every copied position and ends, once.
    * Between ticks only its own events move a copy's equity (a fill's fee, a close, a transfer), and
    * each of those checks it too (checkFloorOf), so a live copy is above its floor after every step.
-   * The tick only picks the copies near their floor by the float figures; their exact check and end
-   * run as the engine's own command (engine.schedule: after the tick's bookings, in the sequencer).
+   * Each live copy's floor is the engine's equity floor of its account (floorOf), so the tick
+   * itself picks the copies near their floor by the float figures, from the accounts it moved (a
+   * pass over typed arrays, as its stop-out check). Their exact check and end run as the engine's
+   * own command (engine.schedule: after the tick's bookings, in the sequencer).
    */
-  private checkStopLosses(): void {
-    const near: CopyRow[] = [];
-    for (const c of this.live.values()) {
-      // Only open positions move a copy's equity on a tick (read from memory, no store call).
-      if (this.engine.openPositionCount(c.account_id) === 0) continue;
-      // Far above its floor by the float figures: no exact figure needed (most copies, most ticks).
-      const floor = copyFloorMicro(c.invested_micro, c.stop_loss_pct);
-      if (!this.engine.clearlyAboveMicro(c.account_id, floor)) near.push(c);
+  private onNearFloor(accountIds: readonly number[]): void {
+    const near: number[] = [];
+    for (const accountId of accountIds) {
+      const copyId = this.byAccount.get(accountId);
+      if (copyId !== undefined) near.push(copyId);
     }
-    if (near.length > 0) this.engine.schedule(() => this.endAtFloors(near.map((c) => c.id)));
+    if (near.length > 0) this.engine.schedule(() => this.endAtFloors(near));
+  }
+
+  /** Keeps the engine's equity floor of a live copy's account at the copy's stop-loss floor. */
+  private floorOf(c: CopyRow): void {
+    this.engine.setEquityFloor(c.account_id, copyFloorMicro(c.invested_micro, c.stop_loss_pct));
   }
 
   /** The exact floor check of copies a tick found near their floor (each still live, once). */
@@ -740,7 +742,10 @@ export class CopyTrading {
 
   private refresh(id: number): CopyRow {
     const row = copyById(this.db, id)!;
-    if (this.live.has(id)) this.live.set(id, row);
+    if (this.live.has(id)) {
+      this.live.set(id, row);
+      this.floorOf(row);
+    }
     return row;
   }
 
@@ -757,6 +762,7 @@ export class CopyTrading {
   private remember(c: CopyRow): void {
     if (c.status === "stopped") return;
     this.live.set(c.id, c);
+    this.floorOf(c);
     this.byAccount.set(c.account_id, c.id);
     let s = this.byProvider.get(c.provider_id);
     if (!s) this.byProvider.set(c.provider_id, (s = new Set()));
@@ -768,6 +774,7 @@ export class CopyTrading {
 
   private forget(c: CopyRow): void {
     this.live.delete(c.id);
+    this.engine.setEquityFloor(c.account_id, null);
     this.byAccount.delete(c.account_id);
     this.byProvider.get(c.provider_id)?.delete(c.id);
     const u = this.byUser.get(c.user_id);

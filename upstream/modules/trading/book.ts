@@ -63,6 +63,20 @@ export function floatBandMicro(floatingMicro: number): number {
 }
 
 /**
+ * True when an equity of `balanceMicro` plus a float floating profit of `floatUsd` (the account's
+ * AccountTable.float) is above `floorMicro` by the float band: clearly above, no exact figure
+ * needed. Otherwise the caller decides with the exact equity.
+ */
+export function clearlyAboveFloor(
+  balanceMicro: number,
+  floatUsd: number,
+  floorMicro: number,
+): boolean {
+  const floatingMicro = floatUsd * 1e6;
+  return balanceMicro + floatingMicro - floatBandMicro(floatingMicro) > floorMicro;
+}
+
+/**
  * Fast path of a free-margin check: true when free margin computed from the hot path's float
  * floating profit (`floatUsd`, the account's AccountTable.float) exceeds `needMicro` by the float
  * band. Otherwise the caller decides with the exact figure, so the outcome is always the exact
@@ -96,6 +110,13 @@ export class AccountTable {
   /** Per account slot: balance and used margin, integer micro-USD (Account's accessors). */
   balanceMicro = new Float64Array(256);
   usedMarginMicro = new Float64Array(256);
+  /**
+   * Per account slot: the equity floor, integer micro-USD, that a tick reports the account near or
+   * below (Ticks, Engine.onEquityFloor); -Infinity where the account has none.
+   */
+  floorMicro = new Float64Array(256).fill(-Infinity);
+  /** The floors by user, also of accounts not held yet: a slot takes its floor when it is added. */
+  private readonly floors = new Map<number, number>();
 
   get(userId: number): Account | undefined {
     return this.byUser.get(userId);
@@ -108,6 +129,7 @@ export class AccountTable {
     const a = new Account(userId, idx, this);
     a.balanceMicro = balanceMicro;
     a.usedMarginMicro = 0;
+    this.floorMicro[idx] = this.floors.get(userId) ?? -Infinity;
     this.byUser.set(userId, a);
     this.list.push(a);
     return a;
@@ -133,6 +155,18 @@ export class AccountTable {
     const u = new Float64Array(cap);
     u.set(this.usedMarginMicro);
     this.usedMarginMicro = u;
+    const fl = new Float64Array(cap).fill(-Infinity);
+    fl.set(this.floorMicro);
+    this.floorMicro = fl;
+  }
+
+  /** Sets the equity floor of `userId`'s account (integer micro-USD), or clears it (null). */
+  setFloor(userId: number, floorMicro: number | null): void {
+    assert(floorMicro === null || Number.isSafeInteger(floorMicro), "a floor in whole micro-USD");
+    if (floorMicro === null) this.floors.delete(userId);
+    else this.floors.set(userId, floorMicro);
+    const a = this.byUser.get(userId);
+    if (a) this.floorMicro[a.idx] = floorMicro ?? -Infinity;
   }
 
   /** Lists the account as touched by the current tick (stop-out check) and marks its push due. */

@@ -36,7 +36,7 @@
  * pricing.ts, snapshots.ts (OrderState of an order), store.ts (all of the module's SQL),
  * settings.ts, instrument-specs.ts, orders.ts and risk.ts (the rules), and platform/idempotency.ts.
  */
-import { floatBandMicro } from "./book.js";
+import { clearlyAboveFloor } from "./book.js";
 import type { DB } from "../../platform/db.js";
 import type { PriceFeed, Quote } from "../market/feed.js";
 import { moneyOf, type MoneyService } from "../money/service.js";
@@ -402,7 +402,6 @@ export class Engine {
     return ids.sort((x, y) => x - y);
   }
 
-  /** Balance plus floating profit of an account held in memory (hot path, no store read); null when not held. */
   /**
    * True when the held account's equity, from the hot path's float floating profit, is above
    * `floorMicro` by the float band (floatBandMicro): clearly above, no exact figure needed. False
@@ -411,11 +410,27 @@ export class Engine {
   clearlyAboveMicro(userId: number, floorMicro: number): boolean {
     const accts = this.core.held.accts;
     const a = accts.get(userId);
-    if (!a) return false;
-    const floatingMicro = accts.float[a.idx] * 1e6;
-    return a.balanceMicro + floatingMicro - floatBandMicro(floatingMicro) > floorMicro;
+    return a !== undefined && clearlyAboveFloor(a.balanceMicro, accts.float[a.idx], floorMicro);
   }
 
+  /**
+   * Sets (or, null, clears) the equity floor of `userId`'s account, integer micro-USD: after each
+   * tick that moves the account's equity to within the float band of it, or below, the floor
+   * listeners hear of it (onEquityFloor). Copy trading's stop-loss keeps one per live copy.
+   */
+  setEquityFloor(userId: number, floorMicro: number | null): void {
+    this.core.held.accts.setFloor(userId, floorMicro);
+  }
+
+  /**
+   * Hears, after each tick (its bookings queued first), the user ids of the accounts it left at or
+   * near their equity floor by the float figures; the listener decides with the exact equity.
+   */
+  onEquityFloor(fn: (userIds: readonly number[]) => void): () => void {
+    return this.ticks.onEquityFloor(fn);
+  }
+
+  /** Balance plus floating profit of an account held in memory (hot path, no store read); null when not held. */
   heldEquityMicro(userId: number): number | null {
     const a = this.core.held.accts.get(userId);
     return a ? a.balanceMicro + this.core.pricing.floatingMicro(a) : null;

@@ -13,7 +13,7 @@
 import assert from "node:assert/strict";
 import type { Quote } from "../market/feed.js";
 import { MICRO } from "../money/decimal.js";
-import type { Account, Book, Pos, StopHits } from "./book.js";
+import { clearlyAboveFloor, type Account, type Book, type Pos, type StopHits } from "./book.js";
 import { activate, closePosition, stopOut } from "./booking.js";
 import type { EngineCore } from "./core.js";
 import { ST_OPEN, ST_PENDING, pendingReached, type CloseReason } from "./orders.js";
@@ -29,6 +29,10 @@ export class Ticks {
   private moved = 0;
   /** A flush of the moved stops is queued on the scheduler and has not run yet. */
   private flushQueued = false;
+  /** Hear the accounts a tick moved to or near their equity floor (Engine.onEquityFloor). */
+  private readonly floorListeners = new Set<(userIds: readonly number[]) => void>();
+  /** The user ids of the tick's accounts at or near their floor (scratch: emptied each tick). */
+  private readonly nearFloor: number[] = [];
 
   constructor(
     private readonly core: EngineCore,
@@ -48,6 +52,7 @@ export class Ticks {
         if (schedule) schedule(() => this.bookAll(reached));
         else this.bookAll(reached);
       }
+      if (this.floorListeners.size > 0) this.reportFloors();
     } finally {
       this.clear();
     }
@@ -208,6 +213,33 @@ export class Ticks {
       if (marginLevelAtOrBelow(equity, usedMarginMicro[ai] / MICRO, limit)) return true;
     }
     return false;
+  }
+
+  /**
+   * Tells the floor listeners the accounts this tick left at or near their equity floor by the
+   * float figures (their exact check is the listener's). Only the accounts the tick touched can
+   * have moved: between ticks an account's equity moves only by its own commands, which check it.
+   * Nothing is allocated unless one is near.
+   */
+  private reportFloors(): void {
+    const { touchedList, touchedN, float, balanceMicro, floorMicro, list } = this.core.held.accts;
+    const near = this.nearFloor;
+    for (let k = 0; k < touchedN; k++) {
+      const ai = touchedList[k];
+      const floor = floorMicro[ai];
+      if (floor !== -Infinity && !clearlyAboveFloor(balanceMicro[ai], float[ai], floor))
+        near.push(list[ai].userId);
+    }
+    if (near.length === 0) return;
+    const userIds = near.slice();
+    near.length = 0;
+    for (const fn of this.floorListeners) fn(userIds);
+  }
+
+  /** Hears, after each tick, the accounts it left at or near their equity floor (user ids). */
+  onEquityFloor(fn: (userIds: readonly number[]) => void): () => void {
+    this.floorListeners.add(fn);
+    return () => this.floorListeners.delete(fn);
   }
 
   /** The float margin level decides whether to look; the exact figures decide what to close. */
