@@ -8,7 +8,8 @@
  *    per order, on an identical store (WAL, synchronous=FULL).
  * 2. Mark to market: with POSITIONS open positions across every instrument, each tick moves every
  *    instrument's price and the engine marks every position, checks TP/SL and pending orders, and
- *    checks stop-out of every touched account. p50 / p99 / max per tick over TICKS ticks.
+ *    checks stop-out of every touched account. p50 / p99 / max per tick over TICKS ticks, after a
+ *    forced full collection and half a second for V8's helper threads to finish it (below).
  *
  *    The book also holds BENCH_PENDING pending orders far from the market (never reached; loaded
  *    from the store when the engine starts), which a tick must not have to visit.
@@ -47,6 +48,8 @@ import { PriceAlerts } from "../../upstream/modules/alerts/service.js";
 
 const POSITIONS = Number(process.env.BENCH_POSITIONS || 100_000);
 const TICKS = Number(process.env.BENCH_TICKS || 200);
+/** The pause after the forced full collection before the mark-to-market ticks (ms). */
+const AFTER_GC_SETTLE_MS = 500;
 const ALERTS = Number(process.env.BENCH_ALERTS || 100_000);
 const USERS = Number(process.env.BENCH_USERS || 10_000);
 const PENDING = Number(process.env.BENCH_PENDING ?? 20_000);
@@ -220,9 +223,14 @@ function main(): void {
     throw new Error(`expected ${POSITIONS} open positions, engine holds ${open}`);
 
   // ---- mark to market: every instrument moves every tick. A full GC first so that
-  // the garbage of the placement phase is not collected inside the measured ticks.
+  // the garbage of the placement phase is not collected inside the measured ticks, then a pause
+  // while V8's helper threads finish the sweeping that collection left them: on 2 cores they took
+  // a core beside the ticks' and the store's, and a tick that lost its core for a time slice read
+  // about 4.7 ms, every 5 or 6 ticks for the first fifty (p99 4.7-8.8 ms; with
+  // --single-threaded-gc, or with this pause, 0.7-1.0 ms; 2026-12-01).
   v8.setFlagsFromString("--expose-gc");
   (vm.runInNewContext("gc") as () => void)();
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, AFTER_GC_SETTLE_MS);
   const price = new Map(insts.map((i) => [i.id, i.base_price]));
   const w = rng(7);
   /** One tick of every instrument: each price moves a little at random; `change` as given. */
