@@ -150,8 +150,13 @@ describe("the server's SVG and the live chart", () => {
           paneLabels: { rsi: "RSI (14)" },
         }),
       );
-    expect(svg("candles").match(/class="candle-body"/g)).toHaveLength(CANDLES_SHOWN);
-    expect(svg("bars").match(/class="candle-bar"/g)).toHaveLength(CANDLES_SHOWN);
+    // Every candle shown is drawn: its body a closed box, its OHLC bar one high-low line each.
+    const subpaths = (html: string, cls: string, command: RegExp) =>
+      [...html.matchAll(new RegExp(`class="${cls}" d="([^"]*)"`, "g"))].flatMap(
+        (m) => m[1].match(command) ?? [],
+      ).length;
+    expect(subpaths(svg("candles"), "candle-bodies", /Z/g)).toBe(CANDLES_SHOWN);
+    expect(subpaths(svg("bars"), "candle-bars", /V/g)).toBe(CANDLES_SHOWN);
     expect(svg("line")).toContain('data-line="close"');
     const all = svg("heikin_ashi");
     for (const pane of ["rsi", "macd", "stochastic", "atr"])
@@ -159,6 +164,6 @@ describe("the server's SVG and the live chart", () => {
     for (const line of ["sma", "ema", "bollinger.upper", "macd.signal", "stochastic.d"])
       expect(all).toContain(`data-line="${line}"`);
     expect(all).toContain(">RSI (14)<");
-    expect(all).toContain('class="chart-histogram"');
+    expect(all).toMatch(/class="chart-histogram (up|down)"/);
   });
 });

@@ -19,6 +19,20 @@ const candles: Candle[] = [
 
 const series = chartSeries(candles, DEFAULT_CHART_SETTINGS);
 
+/** A box as the chart's paths draw it (CandleSvg's boxPath): x, y, width, height. */
+const boxOf = (x: number, y: number, w: number, h: number) => `M${x} ${y}h${w}v${h}h${-w}Z`;
+
+/** The subpaths of the bodies and wicks in the group of class `cls`, and the bodies' fill. */
+function marksOf(html: string, cls: string): { bodies: string[]; wicks: string[]; fill: string } {
+  const group = new RegExp(`<g class="${cls}">(.*?)</g>`).exec(html)?.[1] ?? "";
+  const d = (name: string) => new RegExp(`class="${name}" d="([^"]*)"`).exec(group)?.[1] ?? "";
+  return {
+    bodies: d("candle-bodies").match(/M[^Z]*Z/g) ?? [],
+    wicks: d("candle-wicks").match(/M[^M]*/g) ?? [],
+    fill: /class="candle-bodies" d="[^"]*" fill="([^"]*)"/.exec(group)?.[1] ?? "",
+  };
+}
+
 describe("server-rendered candle chart", () => {
   it("draws one body and one wick per candle, coloured by direction", () => {
     const g = candleGeometry(candles);
@@ -33,8 +47,23 @@ describe("server-rendered candle chart", () => {
         title: "EUR/USD",
       }),
     );
-    expect(html.match(/class="candle-body"/g)).toHaveLength(3);
-    expect(html.match(/<line[^>]*class|data-candle=/g)?.length).toBeGreaterThanOrEqual(3);
+    // One path per kind of mark and direction: a body is a closed box, a wick a vertical line.
+    const up = marksOf(html, "candle up");
+    const down = marksOf(html, "candle down");
+    expect(up.bodies).toEqual([
+      boxOf(g.candles[0].x, g.candles[0].y, g.candles[0].w, g.candles[0].h),
+      boxOf(g.candles[2].x, g.candles[2].y, g.candles[2].w, g.candles[2].h),
+    ]);
+    expect(down.bodies).toEqual([
+      boxOf(g.candles[1].x, g.candles[1].y, g.candles[1].w, g.candles[1].h),
+    ]);
+    expect(up.wicks).toEqual(
+      [0, 2].map((i) => `M${g.candles[i].cx} ${g.candles[i].yHigh}V${g.candles[i].yLow}`),
+    );
+    expect(down.wicks).toHaveLength(1);
+    expect(up.fill).toBe("#16a34a");
+    expect(down.fill).toBe("#dc2626");
+    expect(html).toContain(`data-times="${candles.map((c) => c.time).join(" ")}"`);
     expect(html).toContain('aria-label="EUR/USD"');
     // price axis labels in the instrument's precision and time labels
     expect(html).toMatch(/1\.\d{5}/);

@@ -32,7 +32,8 @@ export const DEFAULT_BOX: ChartBox = {
   padTop: 8,
 };
 
-interface CandleShape {
+/** One candle as the chart draws it (SVG user units). */
+export interface CandleShape {
   time: number;
   up: boolean;
   /** Body rectangle. */
