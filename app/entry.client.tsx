@@ -1,6 +1,7 @@
 /**
  * Hydration: i18next loads this page's namespaces from /locales/{lng}/{ns}.json (served by a resource
- * route) before React hydrates, so that the first client render matches the server's HTML.
+ * route) before React hydrates, so that the first client render matches the server's HTML. The
+ * page's head preloads those files (root.tsx), so the requests below find them arriving already.
  */
 import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
@@ -8,7 +9,14 @@ import { hydrateRoot } from "react-dom/client";
 import i18next, { type BackendModule } from "i18next";
 import { I18nextProvider, initReactI18next } from "react-i18next";
 import { getInitialNamespaces } from "remix-i18next/client";
-import { i18nConfig, normaliseLang, pluralsByTag, DEFAULT_LANG } from "./i18n";
+import {
+  hydrationNamespaces,
+  i18nConfig,
+  localeUrl,
+  normaliseLang,
+  pluralsByTag,
+  DEFAULT_LANG,
+} from "./i18n";
 
 /**
  * A data request the router itself aborted (a live refresh overtaken by a navigation) can surface as
@@ -30,14 +38,15 @@ const localesBackend: BackendModule = {
   type: "backend",
   init() {},
   read(lng, ns, done) {
-    fetch(`/locales/${encodeURIComponent(lng)}/${encodeURIComponent(ns)}.json`).then(
+    const url = localeUrl(lng, ns);
+    fetch(url).then(
       (res) =>
         res.ok
           ? res.json().then(
               (data) => done(null, data),
               (err: Error) => done(err, false),
             )
-          : done(new Error(`${res.status} for /locales/${lng}/${ns}.json`), res.status >= 500),
+          : done(new Error(`${res.status} for ${url}`), res.status >= 500),
       (err: Error) => done(err, true),
     );
   },
@@ -52,8 +61,10 @@ async function hydrate() {
     .init({
       ...i18nConfig,
       lng,
-      // "auth" is small and used by several screens: loading it up front avoids a flash of keys.
-      ns: Array.from(new Set(["common", "auth", ...getInitialNamespaces()])),
+      // Only the page's language: every locale has every key (tests/unit/web-i18n.test.ts), so the
+      // English fallback would never show, and loading it would double a phone's requests.
+      fallbackLng: false,
+      ns: hydrationNamespaces(getInitialNamespaces()),
     });
 
   startTransition(() => {

@@ -92,6 +92,28 @@ export function dirOf(lang: string): "rtl" | "ltr" {
   return lang === "ar" ? "rtl" : "ltr";
 }
 
+/** Where the browser reads one namespace of a language: the locales resource route. */
+export function localeUrl(lng: string, ns: string): string {
+  return `/locales/${encodeURIComponent(lng)}/${encodeURIComponent(ns)}.json`;
+}
+
+/** The namespaces a route declares in its handle (`handle.i18n`: one name or a list), as remix-i18next reads them. */
+export function namespacesOf(handle: unknown): string[] {
+  const ns = (handle as { i18n?: unknown } | null | undefined)?.i18n;
+  if (typeof ns === "string") return [ns];
+  return Array.isArray(ns) && ns.every((n) => typeof n === "string") ? ns : [];
+}
+
+/**
+ * The namespaces the browser loads before it hydrates a page: "common", "auth" (small, and used by
+ * several screens: loading it up front avoids a flash of keys) and those of the page's routes. The
+ * page's head preloads the same files (root.tsx), so they arrive beside its scripts instead of
+ * after them.
+ */
+export function hydrationNamespaces(routeNamespaces: readonly string[]): string[] {
+  return Array.from(new Set(["common", "auth", ...routeNamespaces]));
+}
+
 export const i18nConfig = {
   supportedLngs: [...LANGUAGES] as string[],
   fallbackLng: DEFAULT_LANG,

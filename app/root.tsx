@@ -25,7 +25,7 @@ import { useTranslation } from "react-i18next";
 import type { ReactNode } from "react";
 import { commitCsrfToken } from "~/utils/csrf.server";
 import { cookieLang, detectLang, getT, localeCookie } from "./i18n.server";
-import { HTML_LANG, dirOf, type Lang } from "./i18n";
+import { HTML_LANG, dirOf, hydrationNamespaces, localeUrl, namespacesOf, type Lang } from "./i18n";
 import { commitSession, getSession } from "~/utils/session.server";
 import { useNonce } from "./components/nonce";
 import { TabBar, FOOTER_PATHS, isTabPath } from "./components/TabBar";
@@ -117,6 +117,20 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   );
 }
 
+/**
+ * Preloads of the translations the browser loads before it hydrates the page (entry.client.tsx):
+ * fetched beside the page's scripts rather than after them, which on a phone's network saves a
+ * round trip before the screen answers a tap.
+ */
+function LocalePreloads({ lang }: { lang: string }) {
+  const matches = useMatches();
+  const namespaces = hydrationNamespaces(matches.flatMap((m) => namespacesOf(m.handle)));
+  return namespaces.map((ns) => (
+    // crossOrigin: the same request mode and credentials as the fetch() that reads it.
+    <link key={ns} rel="preload" as="fetch" crossOrigin="anonymous" href={localeUrl(lang, ns)} />
+  ));
+}
+
 export function Layout({ children }: { children: ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>("root");
   const { i18n } = useTranslation();
@@ -129,6 +143,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
         <Meta />
         <Links />
+        <LocalePreloads lang={lang} />
       </head>
       <body>
         {children}

@@ -1,5 +1,5 @@
 /** Arabic renders right-to-left, and the /language page switches the interface language. */
-import { test, expect } from "./fixtures";
+import { test, expect, jsOn } from "./fixtures";
 import { web } from "./texts";
 
 // Reads pages only (the server remembers ?lng in a cookie); their markup is the same without
@@ -44,4 +44,29 @@ test("the language page switches the language", async ({ page }) => {
   await page.goto("/");
   await expect(html).toHaveAttribute("dir", "rtl");
   await expect(page.getByRole("heading", { name: web("ar", "common:home.title") })).toBeVisible();
+});
+
+test("a page's translations are preloaded in its own language and read once, none in another", async ({
+  page,
+}, info) => {
+  const asked: string[] = [];
+  page.on("request", (r) => {
+    const p = new URL(r.url()).pathname;
+    if (p.startsWith("/locales/")) asked.push(p);
+  });
+  await page.goto("/trade?code=EURUSD&lng=de");
+  // The head names what the browser reads before it hydrates the screen: the page's namespaces.
+  const preloaded = await page
+    .locator('head link[rel="preload"][as="fetch"]')
+    .evaluateAll((els) => els.map((e) => new URL((e as HTMLLinkElement).href).pathname));
+  expect(preloaded.sort()).toEqual(
+    ["auth", "chart", "common", "risk", "trade"].map((ns) => `/locales/de/${ns}.json`),
+  );
+  await expect(page.getByTestId("instrument-code")).toHaveText("EUR/USD");
+  if (jsOn(info)) {
+    // Hydrated (goto waits for it) in German, from the preloaded files only: each read once, and
+    // no English fallback.
+    await expect(page.getByRole("heading", { name: web("de", "trade:title") })).toBeAttached();
+    expect([...asked].sort()).toEqual(preloaded.sort());
+  }
 });
