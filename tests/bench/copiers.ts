@@ -1,7 +1,9 @@
 /**
  * The copiers of the copy-trading benches (bench:copy, bench:cluster's failover-load): accounts
  * made straight in the store, each with 1,000 USD deposited through the money service, copying one
- * provider with 500 USD (proportional, multiplier 1, copy stop-loss 95 % so that none ends).
+ * provider with 100 to 900 USD (copyAmountUsd: proportional, multiplier 1, copy stop-loss 95 % so
+ * that none ends). The amounts differ as real copiers' do, so a provider's trade gives its copies
+ * several lot sizes (with a 10,000 USD provider trading 1 lot: 0.01 to 0.09).
  */
 import { ORDER_MODE, ORDER_TYPE } from "@contract/enums";
 import type { DB } from "../../upstream/platform/db.js";
@@ -13,6 +15,11 @@ import type { MoneyService } from "../../upstream/modules/money/service.js";
 
 /** Accounts made per transaction. */
 const BATCH = 500;
+
+/** The amount copier `i` copies with, USD: 100 to 900, in steps of 100. */
+export function copyAmountUsd(i: number): number {
+  return 100 + ((i * 37) % 9) * 100;
+}
 
 /** `n` copiers of `provider`; their e-mail addresses are bc0@example.com, bc1@… */
 export function makeCopiers(
@@ -37,7 +44,7 @@ export function makeCopiers(
           userId,
           {
             providerId: provider,
-            amount: "500",
+            amount: String(copyAmountUsd(i)),
             mode: "proportional",
             multiple: "1",
             stopLossPct: 95,

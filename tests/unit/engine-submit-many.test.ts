@@ -54,6 +54,10 @@ function scene(r: Rig): MarketItem[] {
   const sellTp = r.user(1_000);
   const loaded = r.user(1_000);
   const atLoss = r.user(400);
+  // Orders with the same terms as another item's (tiny's, rich's): the batch decides their
+  // terms once, and each is still checked and placed as its own.
+  const tinyTwin = r.user(1_000);
+  const richTwin = r.user(10_000);
   // Held positions: floating profit moves free margin (the exact check, not only the fast path).
   r.engine.core.submit(holder, market(r, { cont: "0.5" }));
   r.engine.core.submit(capped, market(r, {}));
@@ -73,6 +77,8 @@ function scene(r: Rig): MarketItem[] {
       userId: sellTp,
       req: market(r, { type: 2, forex_id: r.id("GBPUSD"), stop_loss_price: "1.4" }),
     },
+    { userId: tinyTwin, req: market(r, { cont: "0.001" }) },
+    { userId: richTwin, req: market(r, { cont: "1.5", target_profit_price: "1.2" }) },
     { userId: 987_654, req: market(r, {}) },
     { userId: atLoss, req: market(r, { cont: "0.2" }) },
   ];
@@ -172,9 +178,17 @@ describe.each([
       "instrument_not_found",
       expect.any(String),
       "placed",
+      expect.any(String),
+      "placed",
       "not_found",
       "insufficient_margin",
     ]);
+    // The twins' answers are their own (their order ids), on the same terms as the first's.
+    const [tinyAt, tinyTwinAt, richTwinAt] = [6, 8, 9];
+    expect(norm(byMany[tinyTwinAt])).toEqual(norm(byMany[tinyAt]));
+    const [rich, richTwin] = [byMany[0], byMany[richTwinAt]] as OrderState[];
+    expect(richTwin.id).not.toBe(rich.id);
+    expect({ ...richTwin, id: 0, createdAt: 0 }).toEqual({ ...rich, id: 0, createdAt: 0 });
     expect(state(many, users)).toEqual(state(one, users));
     expect(state(many, users)).not.toEqual(before);
     const placedIds = byMany.filter((v): v is OrderState => !(v instanceof DomainError));
@@ -207,8 +221,8 @@ describe("submitMarketMany, all or nothing", () => {
     expect(r.db.inTransaction).toBe(false);
     // And the same batch then goes through.
     const placed = r.engine.core.submitMarketMany(items);
-    expect(placed.filter((v) => !(v instanceof DomainError))).toHaveLength(3);
-    expect(events).toBe(3);
+    expect(placed.filter((v) => !(v instanceof DomainError))).toHaveLength(4);
+    expect(events).toBe(4);
   });
 
   it("refuses two orders of one user in a batch", () => {

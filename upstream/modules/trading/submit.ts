@@ -112,10 +112,25 @@ function accept(
   userId: number,
   req: OrderRequest,
   idemKey: string | null,
+  now = Date.now(),
 ): Omit<Accepted, "inTx"> {
+  const inst = instrumentOf(core, req);
+  assertNoOppositeSide(core, userId, inst.id, req.side);
+  return { userId, req, idemKey, ...termsOf(core, inst, req, now) };
+}
+
+/** The order's instrument, refused when there is none or it is disabled. */
+function instrumentOf(core: EngineCore, req: OrderRequest): InstrumentSpec {
   const inst = req.instrumentId === null ? null : core.specs.get(req.instrumentId);
   if (!inst || !inst.enabled) throw new DomainError("instrument_not_found");
-  assertNoOppositeSide(core, userId, inst.id, req.side);
+  return inst;
+}
+
+/** What accept decides from the order's terms alone, whoever places it. */
+type Terms = Omit<Accepted, "userId" | "req" | "idemKey" | "inTx">;
+
+/** Leverage, lots and a priced quote with its USD rate of an order on `inst`, refused in that order. */
+function termsOf(core: EngineCore, inst: InstrumentSpec, req: OrderRequest, now: number): Terms {
   const leverage = validateLeverage(req.leverage, inst);
   const settings = core.settings();
   const lots = validateLots(req.lots, inst, settings.maxLots);
@@ -124,23 +139,14 @@ function accept(
   if (rate === null) throw new DomainError("quote_stale");
   const units = lots.mul(decConst(inst.contNum));
   assertAcceptedLots(lots, units, inst);
-  return {
-    userId,
-    req,
-    idemKey,
-    inst,
-    lots,
-    units,
-    leverage,
-    quote,
-    rate,
-    settings,
-    now: Date.now(),
-  };
+  return { inst, lots, units, leverage, quote, rate, settings, now };
 }
 
 /** Take-profit, stop-loss and trailing stop of the order off `ref` (its fill or target price), checked. */
-function stopsAt(o: Accepted, ref: number): Pick<Placement, "tp" | "sl" | "trail"> {
+function stopsAt(
+  o: Pick<Accepted, "req" | "inst">,
+  ref: number,
+): Pick<Placement, "tp" | "sl" | "trail"> {
   const { tp, sl } = stopsFromRequest(o.req.side, ref, o.inst.precision, o.req);
   validateStops(o.req.side, ref, tp, sl, o.inst.precision);
   const trail = validateTrail(o.req.trail ?? NO_TRAIL, o.inst.precision, ref);
@@ -193,7 +199,7 @@ function placeMarket(core: EngineCore, o: Accepted): OrderState {
 }
 
 /** A market order's fill at the current price, its margin and fee (refused when not tradable now). */
-function priceMarket(core: EngineCore, o: Accepted): Placement {
+function priceMarket(core: EngineCore, o: Terms & Pick<Accepted, "req">): Placement {
   core.assertTradable(o.inst, o.quote, o.now);
   const price = o.quote.price;
   assertPrice(price, "market order");
@@ -259,11 +265,17 @@ export function submitMarketMany(
   assert.equal(users.size, items.length, "submitMarketMany places one order per user");
   const out: (Placed | undefined)[] = new Array<Placed | undefined>(items.length);
   const priced: Priced[] = [];
+  // One instant for the batch: its orders are decided together, on one quote.
+  const now = Date.now();
+  const byTerms = new Map<string, PricedTerms | DomainError>();
   items.forEach((it, i) => {
     assert.equal(it.req.status, ST_OPEN, "submitMarketMany places market orders only");
     const r = refusalOr(() => {
-      const o = { ...accept(core, it.userId, it.req, null), inTx: undefined };
-      priced.push({ i, o, pl: priceMarket(core, o) });
+      const inst = instrumentOf(core, it.req);
+      assertNoOppositeSide(core, it.userId, inst.id, it.req.side);
+      const t = pricedTermsOf(core, inst, it.req, now, byTerms);
+      const o = { userId: it.userId, req: it.req, idemKey: null, inTx: undefined, ...t.terms };
+      priced.push({ i, o, pl: t.pl });
     });
     if (r) out[i] = r;
   });
@@ -283,6 +295,59 @@ export function submitMarketMany(
     }
   });
   return out as Placed[];
+}
+
+/** An order's terms as accepted and its placement at the market, or their refusal. */
+interface PricedTerms {
+  terms: Terms;
+  pl: Placement;
+}
+
+/**
+ * The terms and market placement of an order on `inst`, decided once per batch for each set of
+ * terms: they depend on the terms, the quote and the instant only, never on who places the order,
+ * and a provider's fill gives its copies a few distinct lot sizes among thousands of orders. The
+ * placement is copied into each order's own fields (posOf, newOrderOf), so sharing it is safe.
+ */
+function pricedTermsOf(
+  core: EngineCore,
+  inst: InstrumentSpec,
+  req: OrderRequest,
+  now: number,
+  memo: Map<string, PricedTerms | DomainError>,
+): PricedTerms {
+  const key = termsKey(req);
+  let t = memo.get(key);
+  if (t === undefined) {
+    try {
+      const terms = termsOf(core, inst, req, now);
+      t = { terms, pl: priceMarket(core, { req, ...terms }) };
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      t = err;
+    }
+    memo.set(key, t);
+  }
+  if (t instanceof DomainError) throw t;
+  return t;
+}
+
+/** Every field of a market order's request that its terms and placement are decided from. */
+function termsKey(req: OrderRequest): string {
+  const trail = req.trail ?? NO_TRAIL;
+  return [
+    req.instrumentId,
+    req.side,
+    req.lots?.toString() ?? "",
+    req.leverage,
+    req.takeProfit,
+    req.stopLoss,
+    req.takeProfitPips ?? "",
+    req.stopLossPips ?? "",
+    trail.distance,
+    trail.activation,
+    trail.breakEven,
+  ].join("|");
 }
 
 /** The DomainError fn refused with, or null when it passed (any other error is thrown on). */
