@@ -72,7 +72,7 @@ export default function OrderScreen() {
   const location = useLocation();
   const revalidator = useRevalidator();
   // A live close while a close or cancel (or a navigation) is under way waits for it (see the hook).
-  const { busy, pending: refreshLater } = useRefreshAfterPosts<"list" | "revalidate">(
+  const { pending: refreshLater, later } = useRefreshAfterPosts<"list" | "revalidate">(
     useCallback(
       (what) => {
         if (what === "list")
@@ -96,17 +96,10 @@ export default function OrderScreen() {
     (ids: number[]) => {
       const toList =
         detailOpenId !== null && ids.includes(detailOpenId) && d.detailTab === ORDER_TAB.HOLDING;
-      if (busy.current) {
-        refreshLater.current = toList || refreshLater.current === "list" ? "list" : "revalidate";
-        return;
-      }
-      if (toList) {
-        navigate(listHref(d.status, d.page), { replace: true, preventScrollReset: true });
-      } else if (revalidator.state === "idle") {
-        revalidator.revalidate();
-      }
+      refreshLater.current = toList || refreshLater.current === "list" ? "list" : "revalidate";
+      later();
     },
-    [detailOpenId, d.detailTab, d.status, d.page, navigate, revalidator, busy, refreshLater],
+    [detailOpenId, d.detailTab, later, refreshLater],
   );
   const live = useLiveAccount({ reset: d, resetRows: false, onClosed });
   const liveRows = live.rows;

@@ -87,7 +87,7 @@ export default function TradeScreen() {
   const lang = useLang();
   const revalidator = useRevalidator();
   // A live close while a close (or a navigation) is under way waits for it (see the hook).
-  const { busy, pending: refreshLater } = useRefreshAfterPosts<true>(
+  const { pending: refreshLater, later } = useRefreshAfterPosts<true>(
     useCallback(() => revalidator.revalidate(), [revalidator]),
   );
   const inst = d.inst;
@@ -126,10 +126,10 @@ export default function TradeScreen() {
       // A position of this instrument closed: the balance changed, refresh the server's figures.
       const known = new Set(d.positions.map((p) => p.id));
       if (!ids.some((id) => known.has(id))) return;
-      if (busy.current) refreshLater.current = true;
-      else if (revalidator.state === "idle") revalidator.revalidate();
+      refreshLater.current = true;
+      later();
     },
-    [d.positions, revalidator, busy, refreshLater],
+    [d.positions, later, refreshLater],
   );
   const account = useLiveAccount({ enabled: d.signedIn, reset: d, onClosed });
   const liveRows = account.rows;
