@@ -112,11 +112,10 @@ function accept(
   userId: number,
   req: OrderRequest,
   idemKey: string | null,
-  now = Date.now(),
 ): Omit<Accepted, "inTx"> {
   const inst = instrumentOf(core, req);
   assertNoOppositeSide(core, userId, inst.id, req.side);
-  return { userId, req, idemKey, ...termsOf(core, inst, req, now) };
+  return { userId, req, idemKey, ...termsOf(core, inst, req, Date.now()) };
 }
 
 /** The order's instrument, refused when there is none or it is disabled. */
@@ -319,13 +318,12 @@ function pricedTermsOf(
   const key = termsKey(req);
   let t = memo.get(key);
   if (t === undefined) {
-    try {
+    let priced: PricedTerms | undefined;
+    const refused = refusalOr(() => {
       const terms = termsOf(core, inst, req, now);
-      t = { terms, pl: priceMarket(core, { req, ...terms }) };
-    } catch (err) {
-      if (!(err instanceof DomainError)) throw err;
-      t = err;
-    }
+      priced = { terms, pl: priceMarket(core, { req, ...terms }) };
+    });
+    t = refused ?? priced!;
     memo.set(key, t);
   }
   if (t instanceof DomainError) throw t;
