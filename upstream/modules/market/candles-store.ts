@@ -6,6 +6,7 @@
  */
 import type { Period } from "@contract/constants";
 import { SqlArray, type DB } from "../../platform/db.js";
+import { chunked, prepareOnce, tuples } from "../../platform/store/multi-row.js";
 
 export interface Candle {
   time: number;
@@ -25,21 +26,28 @@ export interface CandleRecord extends Candle {
 /** Rows written by one statement of insertCandlesIfMissing (8 values each). */
 const CANDLES_PER_INSERT = 250;
 
-function insertCandlesSql(rows: number): string {
-  return `INSERT INTO candles (instrument_id, period, time, open, high, low, close, volume) VALUES ${Array.from(
-    { length: rows },
-    () => "(?, ?, ?, ?, ?, ?, ?, ?)",
-  ).join(", ")} ON CONFLICT DO NOTHING`;
+/** A multi-row insert of `rows` candles (candleValues each), then `onConflict`. */
+function candlesSql(rows: number, onConflict: string): string {
+  return `INSERT INTO candles (instrument_id, period, time, open, high, low, close, volume)
+    VALUES ${tuples(rows, "(?, ?, ?, ?, ?, ?, ?, ?)")} ${onConflict}`;
 }
+
+const insertCandlesSql = (rows: number) => candlesSql(rows, "ON CONFLICT DO NOTHING");
+
+/** A candle's values in the order of candlesSql's columns. */
+const candleValues = (instrumentId: number, period: Period, c: Candle) => [
+  instrumentId,
+  period,
+  c.time,
+  c.open,
+  c.high,
+  c.low,
+  c.close,
+  c.volume,
+];
 
 function prepare(db: DB) {
   return {
-    upsert: db.prepare(
-      `INSERT INTO candles (instrument_id, period, time, open, high, low, close, volume)
-       VALUES (@instrumentId, @period, @time, @open, @high, @low, @close, @volume)
-       ON CONFLICT(instrument_id, period, time) DO UPDATE SET
-         open = excluded.open, high = excluded.high, low = excluded.low, close = excluded.close, volume = excluded.volume`,
-    ),
     // Positional, CANDLES_PER_INSERT rows a statement: it writes every candle of a first start's
     // history (about 90 000 rows), where binding by name costs about half as much again as the
     // insert itself, and a statement per row would be a round trip each on PostgreSQL.
@@ -69,9 +77,27 @@ function stmts(db: DB): ReturnType<typeof prepare> {
   return s;
 }
 
-/** Writes a candle, replacing the stored one of the same instrument, period and start. */
-export function upsertCandle(db: DB, candle: CandleRecord): void {
-  stmts(db).upsert.run(candle);
+/** `rows` candles written over the stored ones of the same instrument, period and start. */
+const upsertCandlesSql = (rows: number) =>
+  candlesSql(
+    rows,
+    `ON CONFLICT(instrument_id, period, time) DO UPDATE SET
+      open = excluded.open, high = excluded.high, low = excluded.low, close = excluded.close, volume = excluded.volume`,
+  );
+
+/**
+ * Writes candles, each replacing the stored one of the same instrument, period and start: one
+ * statement per ROWS_PER_STATEMENT candles (the caller holds the transaction). On PostgreSQL every
+ * statement outside a sequencer's batch is a round trip that holds the event loop: a flush of the
+ * simulator's five seconds (every instrument in every period, about 260 candles) took 49 ms at p50
+ * one row at a time, about 1 ms this way. No two candles may share instrument, period and start
+ * (one statement may not update a row twice): the candle book's changed set is keyed by them.
+ */
+export function upsertCandles(db: DB, candles: readonly CandleRecord[]): void {
+  for (const part of chunked(candles))
+    prepareOnce(db, upsertCandlesSql(part.length)).run(
+      part.flatMap((c) => candleValues(c.instrumentId, c.period, c)),
+    );
 }
 
 /**
@@ -83,16 +109,7 @@ export function insertCandlesIfMissing(
   q: { instrumentId: number; period: Period; candles: readonly Candle[] },
 ): void {
   if (db.dialect === "postgres") return insertCandlesIfMissingPg(db, q);
-  const row = (c: Candle) => [
-    q.instrumentId,
-    q.period,
-    c.time,
-    c.open,
-    c.high,
-    c.low,
-    c.close,
-    c.volume,
-  ];
+  const row = (c: Candle) => candleValues(q.instrumentId, q.period, c);
   for (let i = 0; i < q.candles.length; i += CANDLES_PER_INSERT) {
     const chunk = q.candles.slice(i, i + CANDLES_PER_INSERT);
     const st =

@@ -4,13 +4,13 @@
  * 00:00 UTC, a month on its first day: contract/constants.ts periodStart).
  *
  * CandleBook keeps the forming candle of every instrument and period in memory, applies each tick
- * to all of them, and writes the candles that changed with `flush()` in one transaction (one upsert per
- * changed candle per flush, never one write per tick per period). The simulator flushes every few
+ * to all of them, and writes the candles that changed with `flush()` in one transaction (each changed
+ * candle once per flush, by multi-row upserts; never one write per tick per period). The simulator flushes every few
  * seconds; readers merge the in-memory forming candle (`last`) over the stored ones.
  */
 import { PERIOD_MS, PERIODS, isPeriod, periodStart, type Period } from "@contract/constants";
 import type { DB } from "../../platform/db.js";
-import { newestCandle, newestCandles, pruneCandlesBeyond, upsertCandle } from "./candles-store.js";
+import { newestCandle, newestCandles, pruneCandlesBeyond, upsertCandles } from "./candles-store.js";
 import { instrumentIds } from "./store.js";
 
 export { PERIOD_MS, PERIODS, isPeriod, type Period };
@@ -114,25 +114,26 @@ export class CandleBook {
     return out;
   }
 
-  /** Writes every candle changed since the last flush, in one transaction. */
+  /**
+   * Writes every candle changed since the last flush, in one transaction of a few multi-row
+   * statements (upsertCandles).
+   */
   flush(): void {
     if (this.dirty.size === 0) return;
     const items = [...this.dirty.values()];
     this.dirty.clear();
     if (!this.o.persist) return;
-    this.db.transaction(() => {
-      for (const { id, period, c } of items)
-        upsertCandle(this.db, {
-          instrumentId: id,
-          period,
-          time: c.time,
-          open: c.open,
-          high: c.high,
-          low: c.low,
-          close: c.close,
-          volume: round2(c.volume),
-        });
-    })();
+    const candles = items.map(({ id, period, c }) => ({
+      instrumentId: id,
+      period,
+      time: c.time,
+      open: c.open,
+      high: c.high,
+      low: c.low,
+      close: c.close,
+      volume: round2(c.volume),
+    }));
+    this.db.transaction(() => upsertCandles(this.db, candles))();
   }
 }
 
