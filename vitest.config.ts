@@ -38,8 +38,8 @@ const FULL = process.env.TEST_LANE === "full";
  * (store-statements), the store's own contract (engine-store), what commits and rolls back together
  * (engine-tick-group, money-service, money-service-rules), copy trading's whole runs, the limits
  * the store counts, the idempotency key index (its load reads in key order off the event loop), and
- * a tick's bookings as commands of the sequencer (tick-sequencer), and the candle book's multi-row
- * upserts (candle-flush). The rest of the engine's and money's rules reach PostgreSQL through
+ * a tick's bookings as commands of the sequencer (tick-sequencer), the candle book's multi-row
+ * upserts (candle-flush) and the trade settings read again off the event loop (trade-settings). The rest of the engine's and money's rules reach PostgreSQL through
  * the integration tests below.
  */
 const POSTGRES_UNIT_FAST = [
@@ -57,6 +57,7 @@ const POSTGRES_UNIT_FAST = [
   "tests/unit/pg-write-behind.test.ts",
   "tests/unit/idempotency-index.test.ts",
   "tests/unit/candle-flush.test.ts",
+  "tests/unit/trade-settings.test.ts",
 ];
 /**
  * The unit tests that run on PostgreSQL in the full lane only: the engine's and the money service's

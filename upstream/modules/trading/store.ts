@@ -16,6 +16,7 @@ import {
   type RunResult,
 } from "../../platform/db.js";
 import { expectChanges } from "../../platform/store/expect-changes.js";
+import { allLater } from "../../platform/store/read-later.js";
 import type { InstrumentRow } from "../market/instruments.js";
 import type { CloseReason, PendingKind } from "./orders.js";
 
@@ -82,6 +83,8 @@ export const TRADE_SETTING_KEYS = [
   "demo.initial_balance",
   "trade.max_orders",
 ] as const;
+
+const TRADE_SETTINGS = `SELECT key, value FROM settings WHERE key IN (${TRADE_SETTING_KEYS.map((k) => `'${k}'`).join(", ")})`;
 
 const { PENDING, OPEN, CLOSED, CANCELLED } = ORDER_STATUS;
 const LIVE = `(${PENDING}, ${OPEN})`;
@@ -186,9 +189,7 @@ function prepareAll(db: DB) {
       `SELECT COUNT(*) AS n, COALESCE(SUM(profit_micro), 0) AS p
        FROM orders WHERE user_id = @userId AND status IN ${HISTORY}`,
     ),
-    tradeSettings: db.prepare(
-      `SELECT key, value FROM settings WHERE key IN (${TRADE_SETTING_KEYS.map((k) => `'${k}'`).join(", ")})`,
-    ),
+    tradeSettings: db.prepare(TRADE_SETTINGS),
     instrumentSpec: db.prepare(
       `SELECT id, code, show_code, quote_currency, price_precision, pip, min_lots, cont_num,
          margin_mode, multiples, fee_rate, enabled, session
@@ -572,9 +573,16 @@ export function dealPage(
 
 /** The stored values of TRADE_SETTING_KEYS, by key (a missing key is absent). */
 export function readTradeSettings(db: DB): Map<string, string> {
-  const rows = st(db).tradeSettings.all() as { key: string; value: string }[];
-  return new Map(rows.map((r) => [r.key, r.value]));
+  return settingsMap(st(db).tradeSettings.all() as SettingRow[]);
 }
+
+/** readTradeSettings without holding the event loop (read-later.ts: a read connection). */
+export async function readTradeSettingsLater(db: DB): Promise<Map<string, string>> {
+  return settingsMap((await allLater(db, TRADE_SETTINGS)) as SettingRow[]);
+}
+
+type SettingRow = { key: string; value: string };
+const settingsMap = (rows: SettingRow[]) => new Map(rows.map((r) => [r.key, r.value]));
 
 /** The instruments row of `id` as the engine reads it, or undefined. */
 export function readInstrumentSpec(db: DB, q: { id: number }): InstrumentSpecRow | undefined {
