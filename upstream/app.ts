@@ -532,6 +532,8 @@ function buildServices(deps: {
         onFollowUpError: (err) =>
           log.error({ err }, "a command's follow-up failed and was rolled back"),
       });
+  // The leader's candle writes are commands of its sequencer, written behind with its batches.
+  if (!standby) candles.writeVia(commandOn(sequencer, log, "the candles' write failed"));
   // The order engine follows the feed's ticks and loads open and pending orders from the store.
   const engine = standby
     ? onLeaderOnly<Engine>()
@@ -574,12 +576,26 @@ function buildServices(deps: {
  * bookings are left to the next leader, which books them on its first tick.
  */
 function scheduleOn(sequencer: Sequencer, log: pino.Logger): (command: () => void) => void {
-  return (command) => {
-    sequencer.run(command).catch((err: unknown) => {
-      if (!(err instanceof SequencerStopped))
-        log.error({ err }, "a scheduled engine command failed");
-    });
-  };
+  const run = commandOn(sequencer, log, "a scheduled engine command failed");
+  return (command) => void run(command);
+}
+
+/**
+ * A command of the sequencer nobody waits for the answer of: settles once it ran or was refused,
+ * its failure logged as `failed` (but not the sequencer's stop: the node stops leading).
+ */
+function commandOn(
+  sequencer: Sequencer,
+  log: pino.Logger,
+  failed: string,
+): (command: () => void) => Promise<void> {
+  return (command) =>
+    sequencer.run(command).then(
+      () => undefined,
+      (err: unknown) => {
+        if (!(err instanceof SequencerStopped)) log.error({ err }, failed);
+      },
+    );
 }
 
 /** The market simulator unless the caller brings a feed (or a factory given the store). */

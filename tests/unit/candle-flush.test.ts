@@ -1,7 +1,8 @@
 /**
  * The candle book's flush (candles.ts, candles-store.ts upsertCandles): every candle changed since
  * the last flush written once, by multi-row upserts, whatever their number; a stored candle of the
- * same instrument, period and start replaced with the book's. Runs on SQLite and on PostgreSQL
+ * same instrument, period and start replaced with the book's; the simulator's flushLater handing
+ * its write to the leader's sequencer (writeVia). Runs on SQLite and on PostgreSQL
  * (unit-postgres), where the upsert's ON CONFLICT is the store's own behaviour, and where a flush
  * was a round trip per candle on the event loop.
  */
@@ -90,5 +91,40 @@ describe("candle flush", () => {
     expect(stored(d, id, "60min", m0)).toEqual([
       { time: m0, open: 1.5, high: 1.7, low: 1.3, close: 1.3, volume: 6 },
     ]);
+  });
+
+  it("hands flushLater's write to the writer, one at a time, taking what changed until it runs", async () => {
+    const { d, id } = market();
+    const book = new CandleBook(d);
+    book.load(id);
+    const m0 = hourAhead();
+    const handed: (() => void)[] = [];
+    let refuse = false;
+    book.writeVia((write) => {
+      if (refuse) return Promise.resolve();
+      handed.push(write);
+      return Promise.resolve();
+    });
+    book.apply(id, 1.5, 1, m0 + 1_000);
+    book.flushLater();
+    book.apply(id, 1.6, 1, m0 + 61_000);
+    book.flushLater(); // joins the write waiting
+    expect(handed).toHaveLength(1);
+    expect(stored(d, id, "1min", m0)).toEqual([]);
+    handed[0]();
+    expect(stored(d, id, "1min", m0).map((r) => r.close)).toEqual([1.5, 1.6]);
+    // A write refused without running (the sequencer stopped) lets a later flush hand one again.
+    book.apply(id, 1.7, 1, m0 + 62_000);
+    refuse = true;
+    book.flushLater();
+    await Promise.resolve();
+    refuse = false;
+    book.flushLater();
+    expect(handed).toHaveLength(2);
+    // flush() writes at once, writer or not (the manual feed's prices, the simulator's stop).
+    book.flush();
+    expect(stored(d, id, "1min", m0).map((r) => r.close)).toEqual([1.5, 1.7]);
+    handed[1](); // nothing changed since: writes nothing
+    expect(stored(d, id, "1min", m0).map((r) => r.close)).toEqual([1.5, 1.7]);
   });
 });

@@ -35,6 +35,10 @@ export class CandleBook {
   private readonly closed = new Map<number, (Candle | undefined)[]>();
   private readonly lastTick = new Map<number, number>();
   private readonly dirty = new Map<string, { id: number; period: Period; c: Candle }>();
+  /** Runs flushLater()'s write (writeVia); none: at once. */
+  private writer: ((write: () => void) => Promise<void>) | null = null;
+  /** A write handed to `writer` and not yet run: later flushes join it. */
+  private writeQueued = false;
 
   /**
    * `persist: false` keeps the candles in memory only (a standby node mirroring the leader's
@@ -115,10 +119,45 @@ export class CandleBook {
   }
 
   /**
-   * Writes every candle changed since the last flush, in one transaction of a few multi-row
-   * statements (upsertCandles).
+   * Hands the writes of flushLater() to `run` (the leader's sequencer: a command of its own,
+   * written with its batch), so that the simulator's flush every few seconds does not hold the
+   * event loop: on PostgreSQL a transaction outside a batch is a round trip per statement and a
+   * commit, about 15 ms every five seconds. `run` settles once the write ran or was refused (and
+   * reports its failure itself).
+   */
+  writeVia(run: (write: () => void) => Promise<void>): void {
+    this.writer = run;
+  }
+
+  /**
+   * Writes every candle changed since the last write, at once, in one transaction of a few
+   * multi-row statements (upsertCandles): a reader of the store sees them when it returns.
    */
   flush(): void {
+    this.writeChanged();
+  }
+
+  /**
+   * As flush(), through the writer when there is one (writeVia): one write waits at a time and
+   * takes, when it runs, every candle changed until then. For the simulator's periodic flush,
+   * whose readers merge the forming candles held here (last) over the stored ones.
+   */
+  flushLater(): void {
+    if (!this.writer) return this.writeChanged();
+    if (this.dirty.size === 0 || this.writeQueued) return;
+    this.writeQueued = true;
+    let ran = false;
+    void this.writer(() => {
+      ran = true;
+      this.writeQueued = false;
+      this.writeChanged();
+    }).finally(() => {
+      // Refused without running (the sequencer stopped): a later flush hands its write again.
+      if (!ran) this.writeQueued = false;
+    });
+  }
+
+  private writeChanged(): void {
     if (this.dirty.size === 0) return;
     const items = [...this.dirty.values()];
     this.dirty.clear();

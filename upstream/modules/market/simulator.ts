@@ -76,7 +76,7 @@ export function createSimulator(db: DB, opts: SimulatorOptions): Simulator {
       changed.push(core.record(st.inst, price, volume, now));
     }
     if (now - lastFlush >= FLUSH_MS || now < lastFlush) {
-      core.book.flush();
+      core.book.flushLater();
       lastFlush = now;
     }
     if (now - lastPrune >= PRUNE_MS || now < lastPrune) {
