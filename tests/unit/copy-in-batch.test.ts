@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ORDER_MODE, ORDER_STATUS, ORDER_TYPE } from "@contract/enums";
 import { dec } from "../../upstream/modules/money/decimal.js";
 import { CopyTrading } from "../../upstream/modules/copy/service.js";
+import { liveCopies } from "../../upstream/modules/copy/store.js";
 import { fundProvider } from "../../upstream/modules/follow/strategies.js";
 import { heldLeader, leaderOn } from "../support/held-writes.js";
 import { until } from "../support/wait.js";
@@ -87,7 +88,7 @@ function leader() {
     });
     return { seq, engine: again, provider };
   };
-  return { held, seq, feed, opens, copiedOrders, openFollowers, order, restart };
+  return { db, held, seq, feed, opens, copiedOrders, openFollowers, order, restart };
 }
 
 describe("copy mirroring", () => {
@@ -122,6 +123,23 @@ describe("copy mirroring", () => {
     const r = l.restart();
     await r.seq.run(() => r.engine.close(r.provider, o.id));
     expect(l.openFollowers(o.id)).toBe(0);
+  });
+
+  it("holds the live copies' accounts from a restart on, before any trade of their provider", () => {
+    const l = leader();
+    const r = l.restart();
+    const accounts = liveCopies(l.db).map((c) => c.account_id);
+    expect(accounts).toHaveLength(COPIES);
+    for (const id of accounts) {
+      const stored = (
+        l.db.prepare("SELECT balance_micro FROM users WHERE id = ?").get(id) as {
+          balance_micro: number;
+        }
+      ).balance_micro;
+      expect(stored).toBeGreaterThan(0);
+      // Held (null when not), at the stored balance: no position is open.
+      expect(r.engine.heldEquityMicro(id)).toBe(Number(stored));
+    }
   });
 
   it("mirrors a provider's pending order in the batch of the tick that fills it", async () => {

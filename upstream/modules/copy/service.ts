@@ -115,6 +115,10 @@ export class CopyTrading {
     this.engine = d.engine;
     this.idem = new Idempotency(d.db);
     for (const c of liveCopies(d.db)) this.remember(c);
+    // The live copies' accounts in memory from the start (a few reads of many accounts each), so
+    // that a new leader's first fan-out and floor checks read none: a read inside the provider's
+    // batch made that batch, and its thousands of copies' writes, wait on the store's connection.
+    d.engine.holdAccounts([...this.byAccount.keys()]);
     for (const f of openFollowers(d.db)) this.follow(f.provider_order_id, f);
     d.engine.setSameOwner((accountId) => this.sameOwner(accountId));
     // Mirroring writes: it follows a provider's command inside the same batch (engine.decided),

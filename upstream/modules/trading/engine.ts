@@ -430,6 +430,16 @@ export class Engine {
     return this.ticks.onEquityFloor(fn);
   }
 
+  /**
+   * Holds these accounts in memory from now on, those not yet held read with their stored balances
+   * by one query per ROWS_PER_STATEMENT (a user with no stored row is left out): as their first
+   * order would, ahead of it. Every later balance change reaches them (the money service's
+   * onBalance), as for any account held.
+   */
+  holdAccounts(userIds: readonly number[]): void {
+    this.core.accounts(userIds);
+  }
+
   /** Balance plus floating profit of an account held in memory (hot path, no store read); null when not held. */
   heldEquityMicro(userId: number): number | null {
     const a = this.core.held.accts.get(userId);
