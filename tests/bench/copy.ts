@@ -35,8 +35,6 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import v8 from "node:v8";
-import vm from "node:vm";
 import { ORDER_MODE, ORDER_TYPE } from "@contract/enums";
 import { dec } from "../../upstream/modules/money/decimal.js";
 import { startPostgres } from "../../scripts/services/postgres.js";
@@ -46,6 +44,7 @@ import type { Engine } from "../../upstream/modules/trading/engine.js";
 import { DomainError } from "../../upstream/platform/errors.js";
 import { syncLater } from "../../upstream/platform/store/sqlite-wal-sync.js";
 import { makeCopiers, providerBuys } from "./copiers.js";
+import { fullCollection } from "./gc.js";
 import { leaderOn } from "../support/held-writes.js";
 import { CopyTrading } from "../../upstream/modules/copy/service.js";
 import { fundProvider } from "../../upstream/modules/follow/strategies.js";
@@ -127,8 +126,7 @@ function loopProbe(): { stop(): Promise<number> } {
  * next pay for neither (bench:engine's mark to market does the same).
  */
 async function settled(): Promise<void> {
-  v8.setFlagsFromString("--expose-gc");
-  (vm.runInNewContext("gc") as () => void)();
+  fullCollection();
   await new Promise((resolve) => setTimeout(resolve, AFTER_GC_SETTLE_MS));
 }
 

@@ -34,8 +34,6 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import v8 from "node:v8";
-import vm from "node:vm";
 import { openDb, type DB } from "../../upstream/platform/db.js";
 import { createManualFeed } from "../../upstream/modules/market/manual-feed.js";
 import { Engine } from "../../upstream/modules/trading/engine.js";
@@ -48,6 +46,7 @@ const parseOrderRequest = (fields: Record<string, unknown>) =>
   orderRequestOf(submit.body.parse(fields));
 import type { Quote } from "../../upstream/modules/market/feed.js";
 import { PriceAlerts } from "../../upstream/modules/alerts/service.js";
+import { fullCollection } from "./gc.js";
 
 const POSITIONS = Number(process.env.BENCH_POSITIONS || 100_000);
 const TICKS = Number(process.env.BENCH_TICKS || 200);
@@ -263,8 +262,7 @@ function main(): void {
   // a core beside the ticks' and the store's, and a tick that lost its core for a time slice read
   // about 4.7 ms, every 5 or 6 ticks for the first fifty (p99 4.7-8.8 ms; with
   // --single-threaded-gc, or with this pause, 0.7-1.0 ms; 2026-12-01).
-  v8.setFlagsFromString("--expose-gc");
-  (vm.runInNewContext("gc") as () => void)();
+  fullCollection();
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, AFTER_GC_SETTLE_MS);
   const price = new Map(insts.map((i) => [i.id, i.base_price]));
   const w = rng(7);
@@ -416,7 +414,7 @@ function main(): void {
       engine.setTrailing(u, id, { distance: d, activation: 0, breakEven: 0 });
       trailing++;
     });
-  (vm.runInNewContext("gc") as () => void)();
+  fullCollection();
   // The stops each write takes (the tick's flush calls the engine's method by name).
   const flushStops = engine.flushTrailedStops.bind(engine);
   let stopsWritten = 0;

@@ -90,7 +90,7 @@ const upsertCandlesSql = (rows: number) =>
  * statement per ROWS_PER_STATEMENT candles (the caller holds the transaction). On PostgreSQL every
  * statement outside a sequencer's batch is a round trip that holds the event loop: a flush of the
  * simulator's five seconds (every instrument in every period, about 260 candles) took 49 ms at p50
- * one row at a time, about 1 ms this way. No two candles may share instrument, period and start
+ * one row at a time, 6.5 ms this way (commit included; SQLite about 1.5 ms either way). No two candles may share instrument, period and start
  * (one statement may not update a row twice): the candle book's changed set is keyed by them.
  */
 export function upsertCandles(db: DB, candles: readonly CandleRecord[]): void {

@@ -4,9 +4,10 @@
  * 00:00 UTC, a month on its first day: contract/constants.ts periodStart).
  *
  * CandleBook keeps the forming candle of every instrument and period in memory, applies each tick
- * to all of them, and writes the candles that changed with `flush()` in one transaction (each changed
- * candle once per flush, by multi-row upserts; never one write per tick per period). The simulator flushes every few
- * seconds; readers merge the in-memory forming candle (`last`) over the stored ones.
+ * to all of them, and writes the candles that changed with `flush()` in one transaction (each
+ * changed candle once, by multi-row upserts; never one write per tick per period). The simulator
+ * flushes every few seconds; readers merge the in-memory forming candle (`last`) over the stored
+ * ones.
  */
 import { PERIOD_MS, PERIODS, isPeriod, periodStart, type Period } from "@contract/constants";
 import type { DB } from "../../platform/db.js";
@@ -134,30 +135,6 @@ export class CandleBook {
    * multi-row statements (upsertCandles): a reader of the store sees them when it returns.
    */
   flush(): void {
-    this.writeChanged();
-  }
-
-  /**
-   * As flush(), through the writer when there is one (writeVia): one write waits at a time and
-   * takes, when it runs, every candle changed until then. For the simulator's periodic flush,
-   * whose readers merge the forming candles held here (last) over the stored ones.
-   */
-  flushLater(): void {
-    if (!this.writer) return this.writeChanged();
-    if (this.dirty.size === 0 || this.writeQueued) return;
-    this.writeQueued = true;
-    let ran = false;
-    void this.writer(() => {
-      ran = true;
-      this.writeQueued = false;
-      this.writeChanged();
-    }).finally(() => {
-      // Refused without running (the sequencer stopped): a later flush hands its write again.
-      if (!ran) this.writeQueued = false;
-    });
-  }
-
-  private writeChanged(): void {
     if (this.dirty.size === 0) return;
     const items = [...this.dirty.values()];
     this.dirty.clear();
@@ -173,6 +150,26 @@ export class CandleBook {
       volume: round2(c.volume),
     }));
     this.db.transaction(() => upsertCandles(this.db, candles))();
+  }
+
+  /**
+   * As flush(), through the writer when there is one (writeVia): one write waits at a time and
+   * takes, when it runs, every candle changed until then. For the simulator's periodic flush,
+   * whose readers merge the forming candles held here (last) over the stored ones.
+   */
+  flushLater(): void {
+    if (!this.writer) return this.flush();
+    if (this.dirty.size === 0 || this.writeQueued) return;
+    this.writeQueued = true;
+    let ran = false;
+    void this.writer(() => {
+      ran = true;
+      this.writeQueued = false;
+      this.flush();
+    }).finally(() => {
+      // Refused without running (the sequencer stopped): a later flush hands its write again.
+      if (!ran) this.writeQueued = false;
+    });
   }
 }
 

@@ -58,7 +58,7 @@ export class TradeSettings {
     readTradeSettingsLater(this.db)
       .then(
         (m) => {
-          if (generation === this.generation && this.cache !== null) this.keep(m, at);
+          if (generation === this.generation) this.keep(m, at);
         },
         // The settings held stay (a store closing, a connection lost): the next get() tries again.
         () => undefined,
