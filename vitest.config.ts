@@ -58,6 +58,7 @@ const POSTGRES_UNIT_FAST = [
   "tests/unit/idempotency-index.test.ts",
   "tests/unit/candle-flush.test.ts",
   "tests/unit/trade-settings.test.ts",
+  "tests/unit/pg-unnest.test.ts",
 ];
 /**
  * The unit tests that run on PostgreSQL in the full lane only: the engine's and the money service's

@@ -30,6 +30,33 @@ const uids = (db: DB): string[] =>
 const sequencer = (db: DB, failures: unknown[] = []) =>
   new Sequencer({ db, onWriteFailure: (e) => failures.push(e), maxBatchMs: 60_000 });
 
+/**
+ * Runs a batch of `fn`, in which `lockedWrite(uid)` inserts a user that waits for an advisory lock
+ * the other connection holds, and answers the batch's answer once the lock is let go. Handed off,
+ * that write waits in the worker while the event loop goes on, and the other connection sees
+ * nothing of the batch meanwhile (checked); written on the connection while the event loop
+ * waited, the lock could never be let go, and the batch fails at the call's time-out.
+ */
+async function throughHeldLock<T>(
+  db: DB,
+  other: DB,
+  fn: (lockedWrite: (uid: string) => void) => T,
+): Promise<T> {
+  const key = 4242;
+  other.prepare("SELECT pg_advisory_lock(?)").get(key);
+  const written = sequencer(db).run(() =>
+    fn((uid) => {
+      db.prepare(
+        "INSERT INTO users (uid, invite_code, created_at) SELECT ?, ?, 0 FROM (SELECT pg_advisory_xact_lock(?)) AS l",
+      ).run(uid, uid, key);
+    }),
+  );
+  await new Promise((r) => setImmediate(r));
+  expect(uids(other)).toEqual([]);
+  other.prepare("SELECT pg_advisory_unlock(?)").get(key);
+  return written;
+}
+
 describe.runIf(testDialect() === "postgres")("write-behind on PostgreSQL", () => {
   it("a read inside a batch sees the writes that waited before it, and a result asked for is there", async () => {
     const { db, other } = twoConnections();
@@ -194,6 +221,44 @@ describe.runIf(testDialect() === "postgres")("write-behind on PostgreSQL", () =>
     ids.push(...(await take(3)));
     expect(ids).toHaveLength(3_243);
     for (let i = 1; i < ids.length; i++) expect(ids[i]).toBeGreaterThan(ids[i - 1]);
+  });
+
+  it("a batch a read made begin on the connection has the rest of it written later, while the event loop goes on", async () => {
+    const { db, other } = twoConnections();
+    const n = await throughHeldLock(db, other, (lockedWrite) => {
+      insertUser(db, "wb-read-1");
+      // A read: the batch's BEGIN and the write before it go now, on the connection.
+      const read = db.prepare("SELECT COUNT(*) AS n FROM users WHERE uid LIKE 'wb-%'").get();
+      lockedWrite("wb-read-2");
+      return (read as { n: number }).n;
+    });
+    expect(n).toBe(1);
+    expect(uids(other)).toEqual(["wb-read-1", "wb-read-2"]);
+    // A later batch with a read whose rest fails: nothing of it is written, the sequencer stops.
+    const failures: unknown[] = [];
+    const failing = sequencer(db, failures);
+    await expect(
+      failing.run(() => {
+        insertUser(db, "wb-read-3");
+        db.prepare("SELECT 1").get();
+        insertUser(db, "wb-read-1"); // a duplicate uid: fails where it is written
+        return 0;
+      }),
+    ).rejects.toBeInstanceOf(SequencerStopped);
+    expect(failures).toHaveLength(1);
+    expect(uids(other)).toEqual(["wb-read-1", "wb-read-2"]);
+  });
+
+  it("a batch whose ids were read on the connection (too few held) is still handed off and written whole later", async () => {
+    const { db, other } = twoConnections();
+    const ids = await throughHeldLock(db, other, (lockedWrite) => {
+      const taken = db.nextIds!("users", 1_000)!;
+      lockedWrite("wb-ids");
+      return taken;
+    });
+    expect(ids).toHaveLength(1_000);
+    for (let i = 1; i < ids.length; i++) expect(ids[i]).toBeGreaterThan(ids[i - 1]);
+    expect(uids(other)).toEqual(["wb-ids"]);
   });
 
   it("a balance held in memory that is no longer the stored one fails its batch instead of booking on it", async () => {

@@ -11,6 +11,7 @@
 import pg from "pg";
 import { runAsWorker } from "synckit";
 import { inlined, literalsOf } from "./pg-literal.mjs";
+import { unnested } from "./pg-unnest.mjs";
 
 pg.types.setTypeParser(20, (v) => Number(v)); // int8
 pg.types.setTypeParser(1700, (v) => Number(v)); // numeric
@@ -62,6 +63,53 @@ function transactionClient(handle) {
   };
 }
 
+/**
+ * Each table's column types by name, per connection, as the catalog has them (pg-unnest.mjs types
+ * an INSERT's arrays with them). Read at a table's first multi-row write, and again when a column
+ * is missing (a migration added it since).
+ * @type {WeakMap<pg.Client, Map<string, Map<string, string>>>}
+ */
+const columnTypesOf = new WeakMap();
+
+/** @param {pg.Client} c */
+function columnTypes(c) {
+  let tables = columnTypesOf.get(c);
+  if (!tables) columnTypesOf.set(c, (tables = new Map()));
+  const known = tables;
+  /** @param {string} table @param {boolean} again */
+  return async (table, again) => {
+    const held = known.get(table);
+    if (held && !again) return held;
+    const r = await c.query({
+      text: `SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type
+             FROM pg_attribute a WHERE a.attrelid = to_regclass($1) AND a.attnum > 0
+             AND NOT a.attisdropped`,
+      values: [table],
+    });
+    if (r.rows.length === 0) return null;
+    const types = new Map(r.rows.map((row) => [String(row.name), String(row.type)]));
+    known.set(table, types);
+    return types;
+  };
+}
+
+/**
+ * `pre` with each multi-row write that can go as arrays rewritten so (pg-unnest.mjs). A rewritten
+ * statement's text no longer depends on its row count, so it is prepared like any other (its
+ * name: none, which preparedNames reads as "prepare it").
+ * @param {pg.Client} c
+ * @param {import("./pg-coalesce.js").PreStatement[]} pre
+ */
+async function unnestedPre(c, pre) {
+  const types = columnTypes(c);
+  const out = [];
+  for (const st of pre) {
+    const u = await unnested(st[0], st[1], types);
+    out.push(u ? [u.sql, u.values, null, st[3]] : st);
+  }
+  return out;
+}
+
 /** A statement's answer as a waiting statement's result: its row count and its first row. */
 function preResult(r) {
   return { rowCount: r.rowCount ?? 0, row: r.rows?.[0] ?? null };
@@ -74,7 +122,8 @@ function preResult(r) {
  * statement's expected row count (pg.ts `expectChanges`) is checked on its answer: a statement
  * that changed another number of rows fails with the message given.
  */
-async function runPre(c, pre, lead = null) {
+async function runPre(c, pre0, lead = null) {
+  const pre = await unnestedPre(c, pre0);
   const results = [];
   let texts = lead ? [lead] : [];
   let leading = lead !== null;
@@ -128,16 +177,24 @@ function enqueue(handle, fn) {
 }
 
 /**
- * A batch's whole transaction (pg.ts commitLater): its BEGIN (lock and fence) and its statements,
- * the expected row counts checked, then COMMIT; any failure rolls it back.
+ * A batch's transaction (pg.ts commitLater): its BEGIN (lock and fence), or none when the batch
+ * began on the connection already (a read inside it sent its BEGIN: the rest of it is written on
+ * that transaction's connection), and its statements, the expected row counts checked, then
+ * COMMIT; any failure rolls it back.
  */
-async function writeBatch(handle, url, begin, pre) {
+async function writeBatch(handle, url, begin, pre0) {
   let c;
   try {
-    c = await clientOf(handle, url);
+    if (begin === null) {
+      const t = transactionClient(handle);
+      if (t.failure) return t.failure;
+      c = t.client;
+    } else c = await clientOf(handle, url);
+    const pre = await unnestedPre(c, pre0);
     transactions.set(handle, c);
     const quote = (v) => c.escapeLiteral(v);
-    const names = await preparedNames(c, pre);
+    // PREPARE runs outside a transaction: one that fails inside would abort it.
+    const names = await preparedNames(c, pre, begin !== null);
     const texts = pre.map(([sql, values, , expect], i) => {
       const executed = executeOf(quote, names[i], values, expect);
       if (executed !== null) return executed;
@@ -146,9 +203,10 @@ async function writeBatch(handle, url, begin, pre) {
     });
     if (texts.every((t) => t !== null)) {
       // One round trip: the server stops at the first failure, and the COMMIT then never runs.
-      await c.query([begin, ...texts.map((t) => t.replace(/[\s;]+$/, "")), "COMMIT"].join(";\n"));
+      const statements = texts.map((t) => t.replace(/[\s;]+$/, ""));
+      await c.query([...(begin === null ? [] : [begin]), ...statements, "COMMIT"].join(";\n"));
     } else {
-      await runPre(c, pre, begin);
+      await runPre(c, pre0, begin);
       await c.query("COMMIT");
     }
     return { ok: true };
@@ -183,10 +241,11 @@ function preparedText(sql, values, expect) {
  * The name of each write's prepared statement on `c` (null for a write without parameters, or
  * one PostgreSQL could not prepare), preparing those met there for the first time, each in a query
  * of its own and outside the batch's transaction: one that cannot be prepared is noted, and the
- * batch is never failed by it.
+ * batch is never failed by it. Inside a transaction (`prepareNew` false) only those prepared
+ * before are named.
  * @returns {Promise<(string | null)[]>}
  */
-async function preparedNames(c, pre) {
+async function preparedNames(c, pre, prepareNew) {
   let known = preparedOf.get(c);
   if (!known) preparedOf.set(c, (known = new Map()));
   const names = [];
@@ -197,7 +256,7 @@ async function preparedNames(c, pre) {
       continue;
     }
     const text = preparedText(sql, values, expect);
-    if (!known.has(text)) {
+    if (!known.has(text) && prepareNew) {
       const name = `tp_batch_${++preparedCount}`;
       try {
         await c.query(`PREPARE ${name} AS ${text}`);
@@ -396,9 +455,10 @@ async function runOp(handle, url, op, sql, params, name, pre) {
         return { ok: true, pre: preResults };
       }
       // A named statement is parsed once per connection and reused.
-      const r = await c.query(
-        name ? { name, text: sql, values: params } : { text: sql, values: params },
-      );
+      const u = await unnested(sql, params, columnTypes(c));
+      const text = u?.sql ?? sql;
+      const values = u?.values ?? params;
+      const r = await c.query(name ? { name, text, values } : { text, values });
       return { rows: r.rows, rowCount: r.rowCount ?? 0, pre: preResults };
     } catch (err) {
       return { ...failure(err), pre: preResults };

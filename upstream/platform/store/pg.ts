@@ -65,7 +65,7 @@ type Call = (
   handle: number,
   url: string,
   op: Op,
-  sql: string,
+  sql: string | null,
   params: unknown[],
   name: string | null,
   pre: PreStatement[] | null,
@@ -168,7 +168,7 @@ class BatchChannel {
   private readonly encoder = new TextEncoder();
 
   /** Posts batch `seq`; false when it cannot go this way (too large, or a value JSON cannot carry). */
-  post(seq: number, begin: string, pre: PreStatement[]): boolean {
+  post(seq: number, begin: string | null, pre: PreStatement[]): boolean {
     for (const [, values] of pre) if (values && !values.every(jsonSafe)) return false;
     const encoded = this.encoder.encode(JSON.stringify([begin, pre]));
     if (encoded.length > BATCH_SLOT_BYTES) return false;
@@ -209,9 +209,13 @@ const jsonSafe = (v: unknown): boolean =>
   (typeof v === "number" && Number.isFinite(v)) ||
   (Array.isArray(v) && v.every(jsonSafe));
 
-/** A batch's transaction that needed no answer: written later, asynchronously (commitLater). */
+/**
+ * A batch's transaction, written later, asynchronously (commitLater): a whole one that needed no
+ * answer (its BEGIN), or the rest of one that a read made begin on the connection (null: the
+ * transaction is open there already), with the writes still waiting and its COMMIT.
+ */
 interface HandOff {
-  begin: string;
+  begin: string | null;
   statements: Queued[];
 }
 
@@ -452,9 +456,7 @@ export class PgStore implements DB {
       // Too few read ahead have come: read the rest on the connection. They follow every id held;
       // a read ahead still under way is dropped when it comes (its ids would come before these).
       this.idsAhead.delete(table);
-      const more = idsOf(
-        this.send("query", idsSql(table, count - free.length + IDS_PER_READ), []).rows!,
-      );
+      const more = idsOf(this.readAside(idsSql(table, count - free.length + IDS_PER_READ)).rows!);
       free = [...more, ...free];
       this.ids.set(table, free);
     }
@@ -549,7 +551,7 @@ export class PgStore implements DB {
 
   /** Hands batch `pre` to the worker and waits for it (see commitLater). */
   private async writeLater(
-    begin: string,
+    begin: string | null,
     pre: PreStatement[],
     before: Promise<boolean>,
   ): Promise<void> {
@@ -645,6 +647,12 @@ export class PgStore implements DB {
         statements: this.pending.filter((q) => q.result !== null),
       };
       this.beginWaiting = null;
+      this.pending = [];
+    } else if (outer && this.deferring && !this.broken) {
+      // A read made the batch begin on the connection; the writes that still wait and the COMMIT
+      // are written later all the same, on the transaction open there, while the event loop goes
+      // on (the savepoints left out as above).
+      this.handOff = { begin: null, statements: this.pending.filter((q) => q.result !== null) };
       this.pending = [];
     } else if (outer) {
       if (this.broken) {
@@ -765,14 +773,28 @@ export class PgStore implements DB {
     this.send("close", "", []);
   }
 
+  /** `sql`: the op's statement; for "batch", its BEGIN, or null for a batch's rest (HandOff). */
   private call(
     op: Op,
-    sql: string,
+    sql: string | null,
     params: unknown[],
     name: string | null,
     pre: PreStatement[] | null,
   ): Answer {
     return worker()(this.handle, this.url, op, sql, params, name, pre);
+  }
+
+  /**
+   * A read that needs nothing of the batch under way (a sequence's next values, which no
+   * transaction holds back): it goes alone, before the batch's BEGIN and the writes that wait,
+   * which keep waiting, so that a batch that needed no other answer is still written whole later
+   * (commitLater) instead of on the connection while the event loop waits.
+   */
+  private readAside(sql: string): Answer {
+    if (this.closed) throw new PgError("The store is closed", null, null);
+    const a = this.call("query", sql, [], null, null);
+    if (a.error) throw new PgError(a.error.message, a.error.code, a.error.detail);
+    return a;
   }
 
   private send(op: Op, sql: string, params: unknown[], name?: string): Answer {
