@@ -88,7 +88,7 @@ function leader() {
     });
     return { seq, engine: again, provider };
   };
-  return { db, held, seq, feed, opens, copiedOrders, openFollowers, order, restart };
+  return { db, held, seq, feed, engine, opens, copiedOrders, openFollowers, order, restart };
 }
 
 describe("copy mirroring", () => {
@@ -139,6 +139,18 @@ describe("copy mirroring", () => {
       expect(stored).toBeGreaterThan(0);
       // Held (null when not), at the stored balance: no position is open.
       expect(r.engine.heldEquityMicro(id)).toBe(Number(stored));
+    }
+  });
+
+  it("holds a new copy's account from its start, at what moved into it, so that the first mirrored trade reads no balance", async () => {
+    const l = leader();
+    // makeCopiers started every copy on this leader: none was there when it started.
+    for (const c of liveCopies(l.db)) {
+      expect(l.engine.heldEquityMicro(c.account_id)).toBe(Number(c.invested_micro));
+      const stored = l.db
+        .prepare("SELECT balance_micro AS b FROM users WHERE id = ?")
+        .get(c.account_id) as { b: number };
+      expect(Number(stored.b)).toBe(Number(c.invested_micro));
     }
   });
 

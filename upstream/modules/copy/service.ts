@@ -232,6 +232,8 @@ export class CopyTrading {
       return copyId;
     });
     const row = copyById(this.db, id)!;
+    // The copy's new account holds what moved into it and nothing else yet.
+    this.engine.holdNewAccount(row.account_id, amountMicro);
     this.remember(row);
     if (r.copyOpen) this.copyOpenTrades(row);
     this.changed(userId);

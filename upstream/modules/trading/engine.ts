@@ -36,6 +36,7 @@
  * pricing.ts, snapshots.ts (OrderState of an order), store.ts (all of the module's SQL),
  * settings.ts, instrument-specs.ts, orders.ts and risk.ts (the rules), and platform/idempotency.ts.
  */
+import assert from "node:assert/strict";
 import { clearlyAboveFloor } from "./book.js";
 import type { DB } from "../../platform/db.js";
 import type { PriceFeed, Quote } from "../market/feed.js";
@@ -438,6 +439,21 @@ export class Engine {
    */
   holdAccounts(userIds: readonly number[]): void {
     this.core.accounts(userIds);
+  }
+
+  /**
+   * Holds an account made just now, whose stored balance its maker knows without a read (a copy's
+   * account holds exactly what moved into it), so that its first order, or its copy's first
+   * mirrored trade, reads nothing: on PostgreSQL such a read inside a batch makes the whole batch
+   * go on the connection while the event loop waits. An account already held is left as it is.
+   * Every later balance change reaches it (the money service's onBalance), as for any account held.
+   */
+  holdNewAccount(userId: number, balanceMicro: number): void {
+    assert(
+      Number.isSafeInteger(balanceMicro) && balanceMicro >= 0,
+      `a new account's balance is a whole, non-negative micro-USD amount: ${balanceMicro}`,
+    );
+    if (!this.core.held.accts.get(userId)) this.core.held.accts.add(userId, balanceMicro);
   }
 
   /** Balance plus floating profit of an account held in memory (hot path, no store read); null when not held. */
