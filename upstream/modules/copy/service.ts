@@ -232,7 +232,9 @@ export class CopyTrading {
       return copyId;
     });
     const row = copyById(this.db, id)!;
-    // The copy's new account holds what moved into it and nothing else yet.
+    // The copy's new account holds what moved into it and nothing else yet. Held only once its
+    // booking is done; nothing after this in the command can fail it (copying the open trades is
+    // guarded), so the account is not rolled back under the engine.
     this.engine.holdNewAccount(row.account_id, amountMicro);
     this.remember(row);
     if (r.copyOpen) this.copyOpenTrades(row);
