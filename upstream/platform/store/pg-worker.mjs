@@ -120,10 +120,10 @@ function preResult(r) {
  * written as literals go in one simple query (one round trip), the others with their parameters.
  * `lead` (a BEGIN with its lock and fence), when given, goes first in the same round trip. A
  * statement's expected row count (pg.ts `expectChanges`) is checked on its answer: a statement
- * that changed another number of rows fails with the message given.
+ * that changed another number of rows fails with the message given. `pre` comes as unnestedPre
+ * made it.
  */
-async function runPre(c, pre0, lead = null) {
-  const pre = await unnestedPre(c, pre0);
+async function runPre(c, pre, lead = null) {
   const results = [];
   let texts = lead ? [lead] : [];
   let leading = lead !== null;
@@ -206,7 +206,7 @@ async function writeBatch(handle, url, begin, pre0) {
       const statements = texts.map((t) => t.replace(/[\s;]+$/, ""));
       await c.query([...(begin === null ? [] : [begin]), ...statements, "COMMIT"].join(";\n"));
     } else {
-      await runPre(c, pre0, begin);
+      await runPre(c, pre, begin);
       await c.query("COMMIT");
     }
     return { ok: true };
@@ -438,7 +438,7 @@ async function runOp(handle, url, op, sql, params, name, pre) {
     let preResults;
     if (pre && op !== "rollback") {
       try {
-        preResults = await runPre(c, pre);
+        preResults = await runPre(c, await unnestedPre(c, pre));
       } catch (err) {
         if (op === "commit") await c.query("ROLLBACK").catch(() => undefined);
         return failure(err);
