@@ -9,7 +9,8 @@
  * PostgreSQL only (unit-postgres): SQLite runs every statement at once.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import type { DB } from "../../upstream/platform/db.js";
+import type { DB, RunResult } from "../../upstream/platform/db.js";
+import { WRITE_LOCK } from "../../upstream/platform/store/pg.js";
 import { Sequencer, SequencerStopped } from "../../upstream/platform/store/sequencer.js";
 import { moneyOf } from "../../upstream/modules/money/service.js";
 import { closeConnectionPairs, testDialect, twoConnections } from "../support/test-store.js";
@@ -19,6 +20,36 @@ afterEach(closeConnectionPairs);
 
 const insertUser = (db: DB, uid: string) =>
   db.prepare("INSERT INTO users (uid, invite_code, created_at) VALUES (?, ?, 0)").run(uid, uid);
+
+/** Users `wb-<from>` … `wb-<from + count - 1>`, 500 to a statement (1,000 values each). */
+function insertUsers(db: DB, from: number, count: number): RunResult[] {
+  const results: RunResult[] = [];
+  for (let at = from; at < from + count; at += 500) {
+    const n = Math.min(500, from + count - at);
+    const names = Array.from({ length: n }, (_, k) => `wb-${at + k}`);
+    results.push(
+      db
+        .prepare(
+          `INSERT INTO users (uid, invite_code, created_at) VALUES ${names.map(() => "(?, ?, 0)").join(", ")}`,
+        )
+        .run(...names.flatMap((u) => [u, u])),
+    );
+  }
+  return results;
+}
+
+/**
+ * True once the store's batch is open on the server (its BEGIN took the write lock) while the
+ * batch is still being decided: seen from the other connection, within a bounded number of looks.
+ */
+function batchOpenOnServer(other: DB): boolean {
+  const held = other.prepare(
+    "SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND objid = ? AND granted",
+  );
+  for (let look = 0; look < 2_000; look++)
+    if (Number((held.get(WRITE_LOCK) as { n: number }).n) === 1) return true;
+  return false;
+}
 
 const uids = (db: DB): string[] =>
   (
@@ -330,5 +361,64 @@ describe.runIf(testDialect() === "postgres")("write-behind on PostgreSQL", () =>
       const stored = other.prepare("SELECT balance_micro AS b FROM users WHERE id = ?").get(userId);
       expect(stored).toEqual({ b: balance });
     }
+  });
+  it("a large batch is sent in parts while it is decided: written by the server before its end, committed whole, its results readable", async () => {
+    const { db, other } = twoConnections();
+    const seq = sequencer(db);
+    const seen = await seq.run(() => {
+      // 40 statements of 1,000 values: the first parts go before the batch ends.
+      const first = insertUsers(db, 0, 20_000);
+      const open = batchOpenOnServer(other);
+      const visible = uids(other).length;
+      const more = insertUsers(db, 20_000, 10_000);
+      return { open, visible, firstChanges: first[0].changes, lastChanges: more[19].changes };
+    });
+    expect(seen.open).toBe(true);
+    // The other connection sees nothing of a batch that has not committed.
+    expect(seen.visible).toBe(0);
+    expect(seen.firstChanges).toBe(500);
+    expect(seen.lastChanges).toBe(500);
+    expect(uids(other)).toHaveLength(30_000);
+  });
+
+  it("a part that fails fails its whole batch: nothing of it is written, the parts after it neither", async () => {
+    const { db, other } = twoConnections();
+    const failures: unknown[] = [];
+    const seq = sequencer(db, failures);
+    const settled = await Promise.allSettled([
+      seq.run(() => {
+        insertUsers(db, 0, 1_000);
+        // users.uid is unique: the first part fails on the server while the batch goes on.
+        insertUsers(db, 0, 1_000);
+        insertUsers(db, 1_000, 20_000);
+        return true;
+      }),
+    ]);
+    expect(settled[0].status).toBe("rejected");
+    expect((settled[0] as PromiseRejectedResult).reason).toBeInstanceOf(SequencerStopped);
+    expect(uids(other)).toEqual([]);
+    expect(failures).toHaveLength(1);
+  });
+
+  it("a command rolled back after its part was sent is rolled back on the server; the rest of its batch commits", async () => {
+    const { db, other } = twoConnections();
+    const seq = sequencer(db);
+    const sent = await seq.run(() => {
+      insertUser(db, "wb-before");
+      let open = false;
+      try {
+        db.transaction(() => {
+          insertUsers(db, 0, 20_000);
+          open = batchOpenOnServer(other);
+          throw new Error("refused after its writes were sent");
+        })();
+      } catch {
+        // The command's refusal: its savepoint is rolled back.
+      }
+      insertUser(db, "wb-after");
+      return open;
+    });
+    expect(sent).toBe(true);
+    expect(uids(other)).toEqual(["wb-before", "wb-after"]);
   });
 });

@@ -177,6 +177,53 @@ function enqueue(handle, fn) {
 }
 
 /**
+ * Per store, the results of the parts of the batch under way written so far (writePart), in order:
+ * read by the store when it reads the result of a write it sent in a part ("partResults").
+ * @type {Map<number, { rowCount: number, row: Record<string, unknown> | null }[]>}
+ */
+const partResults = new Map();
+
+/**
+ * The connection a batch (or a part of one) is written on: the store's, when it brings its BEGIN;
+ * else the one its transaction began on, while that still works.
+ */
+async function batchClient(handle, url, begin) {
+  return begin === null ? transactionClient(handle) : { client: await clientOf(handle, url) };
+}
+
+/** A batch's statements as sent on `c` (unnestedPre), `c` noted as its transaction's connection. */
+async function openedOn(handle, c, pre0) {
+  const pre = await unnestedPre(c, pre0);
+  transactions.set(handle, c);
+  return pre;
+}
+
+/**
+ * A part of a batch's transaction sent before the batch ended (pg.ts streamPart): its BEGIN (lock
+ * and fence) for the first part, or null for a later one, and its statements in order, savepoints
+ * included; the transaction stays open for the parts after it and the batch's end. Any failure rolls
+ * the transaction back: the parts after it and the batch's end are then refused (startBatch).
+ */
+async function writePart(handle, url, begin, pre0) {
+  let c;
+  try {
+    const t = await batchClient(handle, url, begin);
+    if (t.failure) return t.failure;
+    c = t.client;
+    const results = await runPre(c, await openedOn(handle, c, pre0), begin);
+    const before = partResults.get(handle) ?? [];
+    for (const r of results) before.push(r);
+    partResults.set(handle, before);
+    return { ok: true };
+  } catch (err) {
+    if (c) await c.query("ROLLBACK").catch(() => undefined);
+    transactions.delete(handle);
+    partResults.delete(handle);
+    return failure(err);
+  }
+}
+
+/**
  * A batch's transaction (pg.ts commitLater): its BEGIN (lock and fence), or none when the batch
  * began on the connection already (a read inside it sent its BEGIN: the rest of it is written on
  * that transaction's connection), and its statements, the expected row counts checked, then
@@ -185,13 +232,10 @@ function enqueue(handle, fn) {
 async function writeBatch(handle, url, begin, pre0) {
   let c;
   try {
-    if (begin === null) {
-      const t = transactionClient(handle);
-      if (t.failure) return t.failure;
-      c = t.client;
-    } else c = await clientOf(handle, url);
-    const pre = await unnestedPre(c, pre0);
-    transactions.set(handle, c);
+    const t = await batchClient(handle, url, begin);
+    if (t.failure) return t.failure;
+    c = t.client;
+    const pre = await openedOn(handle, c, pre0);
     const quote = (v) => c.escapeLiteral(v);
     // PREPARE runs outside a transaction: one that fails inside would abort it.
     const names = await preparedNames(c, pre, begin !== null);
@@ -215,6 +259,7 @@ async function writeBatch(handle, url, begin, pre0) {
     return failure(err);
   } finally {
     transactions.delete(handle);
+    partResults.delete(handle);
   }
 }
 
@@ -298,8 +343,9 @@ function checkingRows(sql, rows, message) {
 const BATCH_POSTED = 0;
 const BATCH_DONE = 1;
 const BATCH_FAILED = 2;
-const BATCH_BYTES = 3;
-const BATCH_SLOTS = 2;
+const BATCH_TAKEN = 3;
+const BATCH_BYTES = 4;
+const BATCH_SLOTS = 4;
 
 /**
  * Each store's batch channel (pg.ts BatchChannel), once attached: its control words, its data,
@@ -313,11 +359,13 @@ const decoder = new TextDecoder();
  * Starts writing batch `seq` of a store (after everything asked before it); reports on `ctrl`.
  * A batch after one that failed (and whose failure the store has not read yet) is not written.
  */
-function startBatch(handle, url, ctrl, seq, begin, pre) {
+function startBatch(handle, url, ctrl, seq, begin, pre, final) {
   void enqueue(handle, async () => {
     const a = batchFailures.has(handle)
       ? failure(new Error("a batch written before this one failed; nothing of it was written"))
-      : await writeBatch(handle, url, begin, pre);
+      : final
+        ? await writeBatch(handle, url, begin, pre)
+        : await writePart(handle, url, begin, pre);
     if (a.error) {
       if (!batchFailures.has(handle)) batchFailures.set(handle, a);
       Atomics.compareExchange(ctrl, BATCH_FAILED, 0, seq);
@@ -338,9 +386,11 @@ function takePosted(handle, url) {
     const length = Atomics.load(ch.ctrl, BATCH_BYTES + slot);
     const start = slot * (ch.bytes.length / BATCH_SLOTS);
     // Copied out of the shared memory before decoding (TextDecoder does not read shared views).
-    const [begin, pre] = JSON.parse(decoder.decode(ch.bytes.slice(start, start + length)));
-    startBatch(handle, url, ch.ctrl, seq, begin, pre);
+    const [begin, pre, final] = JSON.parse(decoder.decode(ch.bytes.slice(start, start + length)));
+    startBatch(handle, url, ch.ctrl, seq, begin, pre, final !== false);
   }
+  // The slots up to the last taken may be written again.
+  Atomics.store(ch.ctrl, BATCH_TAKEN, ch.taken);
 }
 
 /** Waits (without holding the worker) for batches posted on a store's channel. */
@@ -362,8 +412,9 @@ function watch(handle, url, ch) {
  * whose connection broke fails, except "rollback", which has nothing left to undo.
  * "attach" gives the store's batch channel (pg.ts BatchChannel: `params` its control words and
  * data). "batch" starts writing a whole transaction (`sql` its BEGIN, `pre` its statements; for one
- * the channel cannot carry) and answers at once; its outcome is reported on the channel, and a
- * failure's details are read with "batchError".
+ * the channel cannot carry; `params[2]` false: a part of one, see writePart) and answers at once;
+ * its outcome is reported on the channel, and a failure's details are read with "batchError".
+ * "partResults" answers the results of the parts of the batch under way written so far.
  */
 runAsWorker(async (handle, url, op, sql, params, name, pre) => {
   // A batch posted before this call is written before it.
@@ -383,9 +434,20 @@ runAsWorker(async (handle, url, op, sql, params, name, pre) => {
     const ctrl = new Int32Array(params[0]);
     // Not on the channel (too large for a slot): the channel's next batch comes after it.
     const ch = channels.get(handle);
-    if (ch) ch.taken = params[1];
-    startBatch(handle, url, ctrl, params[1], sql, pre);
+    if (ch) {
+      ch.taken = params[1];
+      Atomics.store(ch.ctrl, BATCH_TAKEN, ch.taken);
+    }
+    startBatch(handle, url, ctrl, params[1], sql, pre, params[2] !== false);
     return { ok: true };
+  }
+  if (op === "partResults") {
+    // After the parts handed over before it.
+    return enqueue(handle, () =>
+      batchFailures.has(handle)
+        ? failure(new Error("a part of the batch under way failed"))
+        : { ok: true, pre: partResults.get(handle) ?? [] },
+    );
   }
   if (op === "batchError") {
     // After every batch handed over before it: a batch that follows a failed one is refused, not
@@ -421,13 +483,17 @@ async function runOp(handle, url, op, sql, params, name, pre) {
       const c = clients.get(handle);
       clients.delete(handle);
       transactions.delete(handle);
+      partResults.delete(handle);
       if (c) await c.end();
       return { ok: true };
     }
     let c;
     if (transactions.has(handle)) {
       const t = transactionClient(handle);
-      if (op === "commit" || op === "rollback") transactions.delete(handle);
+      if (op === "commit" || op === "rollback") {
+        transactions.delete(handle);
+        partResults.delete(handle);
+      }
       if (t.failure) return op === "rollback" ? { ok: true } : t.failure;
       c = t.client;
     } else {
