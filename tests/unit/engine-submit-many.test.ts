@@ -9,6 +9,7 @@ import { DomainError } from "../../upstream/platform/errors.js";
 import { orderRequestOf } from "../../upstream/modules/trading/requests.js";
 import type { MarketItem, OrderState, Placed } from "../../upstream/modules/trading/engine.js";
 import { fieldsBy, rig, type Rig } from "./engine-helpers.js";
+import { SUBMIT_SLICE } from "../../upstream/modules/trading/submit.js";
 
 const rigs: Rig[] = [];
 afterEach(() => {
@@ -261,9 +262,40 @@ describe("submitMarketMany, all or nothing", () => {
         throw e;
       }
     });
-    const byMany = many.engine.core.submitMarketMany(b);
+    // Decided and stored a slice at a time: the caller's rows follow each slice's answers.
+    const slices: { from: number; placed: readonly Placed[] }[] = [];
+    const byMany = many.engine.core.submitMarketMany(b, (placed, from) =>
+      slices.push({ from, placed }),
+    );
     expect(byMany.map(norm)).toEqual(byOne.map(norm));
+    expect(slices.map((x) => [x.from, x.placed.length])).toEqual([
+      [0, SUBMIT_SLICE],
+      [SUBMIT_SLICE, 1_003 - SUBMIT_SLICE],
+    ]);
+    expect(slices.flatMap((x) => x.placed).map(norm)).toEqual(byOne.map(norm));
     const users = a.map((it) => it.userId);
     expect(state(many, users)).toEqual(state(one, users));
+  }, 120_000);
+
+  it("a failure in a later slice undoes the slices before it too, store and memory", () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.parse("2026-11-25T12:00:00Z") });
+    const r = newRig();
+    r.feed.set("EURUSD", 1.1);
+    const items = Array.from({ length: SUBMIT_SLICE + 3 }, () => ({
+      userId: r.user(1_000),
+      req: market(r, { cont: "0.1" }),
+    }));
+    const users = items.map((it) => it.userId);
+    const before = state(r, users);
+    let events = 0;
+    r.engine.core.events.on("orderPlaced", () => events++);
+    expect(() =>
+      r.engine.core.submitMarketMany(items, (_placed, from) => {
+        if (from > 0) throw new Error("the caller's row of the second slice failed");
+      }),
+    ).toThrow("second slice");
+    expect(withoutLoaded(state(r, users))).toEqual(withoutLoaded(before));
+    expect(events).toBe(0);
+    expect(r.db.inTransaction).toBe(false);
   }, 120_000);
 });

@@ -394,19 +394,25 @@ export class CopyTrading {
       });
       if (share.item) orders.push({ trade: trades.length - 1, item: share.item });
     }
+    const ordered = new Set(orders.map((x) => x.trade));
     try {
       this.engine.submitMarketMany(
         orders.map((x) => x.item),
-        (placed) => {
+        (placed, from) => {
+          // The rows of the copies that skip the fill go with the first slice; each slice's placed
+          // orders and refusals with their own (their orders are stored by then).
+          const rows =
+            from === 0 ? trades.filter((_, k) => !ordered.has(k)) : ([] as NewCopyTrade[]);
           placed.forEach((v, k) => {
-            const t = trades[orders[k].trade];
+            const t = trades[orders[from + k].trade];
             if (v instanceof DomainError) {
               t.lots = null;
               t.skipReason = v.key;
             } else t.orderId = v.id;
+            rows.push(t);
           });
-          insertCopyTrades(this.db, trades);
-          for (const t of trades)
+          insertCopyTrades(this.db, rows);
+          for (const t of rows)
             if (t.orderId !== null)
               this.follow(o.id, {
                 copy_id: t.copyId,

@@ -5,6 +5,7 @@
  * bindings); the statements are prepared once per store and reused (the engine's hot path books
  * through them). Balances are never written here: that is the money service's (money/service.ts).
  */
+import assert from "node:assert/strict";
 import { ORDER_STATUS, ORDER_TAB, type OrderTab } from "@contract/enums";
 import { PAGE_SIZE } from "@contract/constants";
 import {
@@ -342,12 +343,18 @@ const orderValues = (o: NewOrder): unknown[] => [
 /**
  * Stores new orders of distinct users, one INSERT per ROWS_PER_STATEMENT orders; returns each
  * user's new order id (the ids are read back by user: RETURNING's row order is not promised).
+ * `ahead`: ids taken from the store's sequence for them (nextIds), at least one per order.
  */
-export function insertOrders(db: DB, os: readonly NewOrder[]): Map<number, number> {
+export function insertOrders(
+  db: DB,
+  os: readonly NewOrder[],
+  ahead?: readonly number[],
+): Map<number, number> {
   const ids = new Map<number, number>();
   // Inside a batch on PostgreSQL the ids are taken ahead, and the INSERTs wait to go with the others.
-  const taken = os.length > 0 ? db.nextIds?.("orders", os.length) : undefined;
+  const taken = os.length > 0 ? (ahead ?? db.nextIds?.("orders", os.length)) : undefined;
   if (taken) {
+    assert(taken.length >= os.length, "an id taken ahead for every new order");
     os.forEach((o, k) => ids.set(o.userId, taken[k]));
     for (const part of chunked(os))
       prepareOnce(

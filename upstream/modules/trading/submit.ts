@@ -235,6 +235,13 @@ export interface MarketItem {
 /** A batch's answer for one item, in the items' order: the placed order, or why it was refused. */
 export type Placed = OrderState | DomainError;
 
+/**
+ * Items a batch of market orders decides and stores at a time (submitMarketMany): a slice's
+ * statements are ready while the next slice is decided, which a store that sends a large batch in
+ * parts (PostgreSQL, store/pg.ts streamPart) writes meanwhile.
+ */
+export const SUBMIT_SLICE = 1_000;
+
 /** An item that passed the checks made in memory, with its placement. */
 interface Priced {
   i: number;
@@ -249,8 +256,10 @@ interface Priced {
  * of them (the orders, the fees' balances, the fees' ledger rows) instead of ~8 each.
  *
  * A refusal is that item's answer (a DomainError, not thrown) and writes nothing of it; anything
- * else that fails undoes the whole group, store and memory (Transactions.atomically). `inTx` runs
- * inside the group with every item's answer. orderPlaced is emitted per order after the commit.
+ * else that fails undoes the whole group, store and memory (Transactions.atomically). The items
+ * are checked and stored SUBMIT_SLICE at a time, in order, inside the group; `inTx` runs inside it
+ * after each slice, with that slice's answers and the index of its first item (once, with none,
+ * when there are no items). orderPlaced is emitted per order after the commit.
  *
  * One order per user: each check reads its account as it was before the batch, which is the
  * account as placed one by one only when no other item of the batch changed it.
@@ -258,7 +267,7 @@ interface Priced {
 export function submitMarketMany(
   core: EngineCore,
   items: readonly MarketItem[],
-  inTx?: (placed: readonly Placed[]) => void,
+  inTx?: (placed: readonly Placed[], from: number) => void,
 ): Placed[] {
   const users = new Set(items.map((it) => it.userId));
   assert.equal(users.size, items.length, "submitMarketMany places one order per user");
@@ -278,19 +287,28 @@ export function submitMarketMany(
     });
     if (r) out[i] = r;
   });
+  // The orders' ids in one piece, for every item that may be placed: a store that takes them ahead
+  // (PostgreSQL) then reads them once for the batch, not once per slice.
+  const ids = priced.length > 0 ? core.db.nextIds?.("orders", priced.length) : undefined;
   core.tx.atomically(() => {
-    const fits = checkAccounts(core, priced, out);
-    const ps = storeMany(core, fits);
-    fits.forEach((x, k) => (out[x.i] = stateOfPos(ps[k], x.o.now, core.pricing)));
-    // Every item has its answer: a placed order or a refusal.
-    const placed = out.map((v, i) => {
-      assert(v !== undefined, `item ${i} of submitMarketMany has no answer`);
-      return v;
-    });
-    inTx?.(placed);
-    for (const p of ps) {
-      core.held.enter(p);
-      core.tx.emit("orderPlaced", { userId: p.userId, orderId: p.id, pending: false });
+    let next = 0;
+    for (let from = 0; from < items.length || from === 0; from += SUBMIT_SLICE) {
+      const to = Math.min(items.length, from + SUBMIT_SLICE);
+      const first = next;
+      while (next < priced.length && priced[next].i < to) next++;
+      const fits = checkAccounts(core, priced.slice(first, next), out);
+      const ps = storeMany(core, fits, ids?.slice(first, first + fits.length));
+      fits.forEach((x, k) => (out[x.i] = stateOfPos(ps[k], x.o.now, core.pricing)));
+      // Every item of the slice has its answer: a placed order or a refusal.
+      const placed = out.slice(from, to).map((v, k) => {
+        assert(v !== undefined, `item ${from + k} of submitMarketMany has no answer`);
+        return v;
+      });
+      inTx?.(placed, from);
+      for (const p of ps) {
+        core.held.enter(p);
+        core.tx.emit("orderPlaced", { userId: p.userId, orderId: p.id, pending: false });
+      }
     }
   });
   return out as Placed[];
@@ -387,14 +405,20 @@ function checkAccounts(
 }
 
 /**
- * Stores the orders that fit (one INSERT per ROWS_PER_STATEMENT) and books their fees through the
- * money service (postMany); returns them as they will be held in memory, in the same order.
+ * Stores the orders that fit (one INSERT per ROWS_PER_STATEMENT; with `taken`, ids taken ahead for
+ * them, in order) and books their fees through the money service (postMany); returns them as they
+ * will be held in memory, in the same order.
  */
-function storeMany(core: EngineCore, fits: readonly (Priced & { a: Account })[]): Pos[] {
+function storeMany(
+  core: EngineCore,
+  fits: readonly (Priced & { a: Account })[],
+  taken: readonly number[] | undefined,
+): Pos[] {
   if (fits.length === 0) return [];
   const ids = insertOrders(
     core.db,
     fits.map((x) => newOrderOf(x.o, x.pl)),
+    taken,
   );
   // One new order per user, each read back by its user.
   assert.equal(ids.size, fits.length, "every order of the batch was stored");
