@@ -193,11 +193,16 @@ class BatchChannel {
   post(seq: number, begin: string | null, pre: PreStatement[], final = true): boolean {
     if (Atomics.load(this.ctrl, BATCH_TAKEN) < seq - BATCH_SLOTS) return false;
     for (const [, values] of pre) if (values && !values.every(jsonSafe)) return false;
-    const encoded = this.encoder.encode(JSON.stringify([begin, pre, final]));
-    if (encoded.length > BATCH_SLOT_BYTES) return false;
+    const json = JSON.stringify([begin, pre, final]);
     const slot = seq % BATCH_SLOTS;
-    this.bytes.set(encoded, slot * BATCH_SLOT_BYTES);
-    Atomics.store(this.ctrl, BATCH_BYTES + slot, encoded.length);
+    // Encoded straight into its slot (free: taken by the worker), a fifth of encoding and copying.
+    const at = slot * BATCH_SLOT_BYTES;
+    const { read, written } = this.encoder.encodeInto(
+      json,
+      this.bytes.subarray(at, at + BATCH_SLOT_BYTES),
+    );
+    if (read < json.length) return false;
+    Atomics.store(this.ctrl, BATCH_BYTES + slot, written);
     Atomics.store(this.ctrl, BATCH_POSTED, seq);
     Atomics.notify(this.ctrl, BATCH_POSTED);
     return true;
