@@ -254,6 +254,30 @@ describe.runIf(testDialect() === "postgres")("write-behind on PostgreSQL", () =>
     for (let i = 1; i < ids.length; i++) expect(ids[i]).toBeGreaterThan(ids[i - 1]);
   });
 
+  it("ids held ahead for a fan-out to come are there for it: taken without a read on the connection", async () => {
+    const { db, other } = twoConnections();
+    const seq = sequencer(db);
+    const lastId = () =>
+      Number(
+        (
+          other
+            .prepare("SELECT last_value AS v FROM pg_sequences WHERE sequencename = 'users_id_seq'")
+            .get() as { v: number | null }
+        ).v ?? 0,
+      );
+    await db.holdIdsAhead!("users", 2_000);
+    const read = lastId();
+    const seen = await seq.run(() => {
+      const ids = db.nextIds!("users", 2_000)!;
+      // Read before the batch returns: no read ahead can have been sent since (the event loop
+      // has not turned), so a sequence that moved was read on the connection.
+      return { ids, sequence: lastId() };
+    });
+    expect(seen.sequence).toBe(read);
+    expect(seen.ids).toHaveLength(2_000);
+    expect(Math.max(...seen.ids)).toBeLessThanOrEqual(read);
+  });
+
   it("a batch a read made begin on the connection has the rest of it written later, while the event loop goes on", async () => {
     const { db, other } = twoConnections();
     const n = await throughHeldLock(db, other, (lockedWrite) => {

@@ -119,6 +119,10 @@ export class CopyTrading {
     // that a new leader's first fan-out and floor checks read none: a read inside the provider's
     // batch made that batch, and its thousands of copies' writes, wait on the store's connection.
     d.engine.holdAccounts([...this.byAccount.keys()]);
+    // And as many order ids ahead as the largest fan-out will take (PostgreSQL's store).
+    let largest = 0;
+    for (const s of this.byProvider.values()) largest = Math.max(largest, s.size);
+    void d.db.holdIdsAhead?.("orders", largest);
     for (const f of openFollowers(d.db)) this.follow(f.provider_order_id, f);
     d.engine.setSameOwner((accountId) => this.sameOwner(accountId));
     // Mirroring writes: it follows a provider's command inside the same batch (engine.decided),
@@ -237,6 +241,8 @@ export class CopyTrading {
     // guarded), so the account is not rolled back under the engine.
     this.engine.holdNewAccount(row.account_id, amountMicro);
     this.remember(row);
+    // The provider's next fill takes an order id per live copy: held ahead from now on.
+    void this.db.holdIdsAhead?.("orders", this.byProvider.get(row.provider_id)?.size ?? 0);
     if (r.copyOpen) this.copyOpenTrades(row);
     this.changed(userId);
     return copyById(this.db, id)!;

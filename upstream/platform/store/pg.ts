@@ -475,6 +475,10 @@ export class PgStore implements DB {
   /** Per table, the ticket of the read of ids under way off the event loop (readIdsAhead). */
   private readonly idsAhead = new Map<string, number>();
   private idTickets = 0;
+  /** Per table, the most ids a fan-out to come was said to take (holdIdsAhead). */
+  private readonly idsWanted = new Map<string, number>();
+  /** Per table, the last read of ids ahead (readIdsAhead), settled once it is over. */
+  private readonly idsRead = new Map<string, Promise<void>>();
   /**
    * Per table, how many ids a read ahead takes: IDS_PER_READ, or the most one nextIds call has
    * asked for (copy trading's mirroring takes one per copy), so that the next such call finds them.
@@ -505,26 +509,47 @@ export class PgStore implements DB {
     return taken;
   }
 
+  /** Settles once the ids are held, or the read of them is over (see DB.holdIdsAhead). */
+  holdIdsAhead(table: string, count: number): Promise<void> {
+    if (this.closed || !this.tablesWithId.has(table)) return Promise.resolve();
+    assert(Number.isSafeInteger(count) && count >= 0, "a count of ids to hold");
+    if (count > (this.idsPerRead.get(table) ?? IDS_PER_READ)) this.idsPerRead.set(table, count);
+    if (count > (this.idsWanted.get(table) ?? 0)) this.idsWanted.set(table, count);
+    // A read under way brings its ids first; the next nextIds reads on when they are too few.
+    if (this.idsAhead.has(table)) return this.idsRead.get(table) ?? Promise.resolve();
+    const held = this.ids.get(table)?.length ?? 0;
+    return held < count ? this.readIdsAhead(table) : Promise.resolve();
+  }
+
   /**
    * Takes the next ids of `table` (idsPerRead) on a read connection, without holding the event
    * loop, before those held run out: each follows every id held (the sequence only grows, and this
    * read began after those were taken), so ids keep the order they are used in.
    */
-  private readIdsAhead(table: string): void {
+  private readIdsAhead(table: string): Promise<void> {
     const ticket = ++this.idTickets;
     this.idsAhead.set(table, ticket);
     const mine = () => this.idsAhead.get(table) === ticket;
-    this.allLater(idsSql(table, this.idsPerRead.get(table) ?? IDS_PER_READ), []).then(
-      (rows) => {
+    const read: Promise<void> = this.allLater(
+      idsSql(table, this.idsPerRead.get(table) ?? IDS_PER_READ),
+      [],
+    ).then(
+      (rows): Promise<void> | undefined => {
         if (!mine()) return;
         this.idsAhead.delete(table);
-        this.ids.set(table, [...idsOf(rows), ...(this.ids.get(table) ?? [])]);
+        const held = [...idsOf(rows), ...(this.ids.get(table) ?? [])];
+        this.ids.set(table, held);
+        // Still fewer than a fan-out to come was said to take (asked for while this read was
+        // under way): read on.
+        if (held.length < (this.idsWanted.get(table) ?? 0)) return this.readIdsAhead(table);
       },
       () => {
         // The connection read them next time, if it is still needed.
         if (mine()) this.idsAhead.delete(table);
       },
     );
+    this.idsRead.set(table, read);
+    return read;
   }
 
   private readonly rollbackListeners: Array<() => void> = [];

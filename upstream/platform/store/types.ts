@@ -59,6 +59,12 @@ export interface DB {
   nextId?(table: string): number | undefined;
   /** `count` new ids for rows of `table`, in the order they are to be used, as nextId gives them. */
   nextIds?(table: string, count: number): number[] | undefined;
+  /**
+   * Holds at least `count` ids of `table` ahead from now on (read off the event loop), for writes
+   * of that many rows at once to come (a copy fan-out), so that nextIds finds them. Settles once
+   * they are held (or their read is over).
+   */
+  holdIdsAhead?(table: string, count: number): Promise<void>;
 }
 
 /**
