@@ -262,10 +262,13 @@ describe("submitMarketMany, all or nothing", () => {
         throw e;
       }
     });
-    // Decided and stored a slice at a time: the caller's rows follow each slice's answers.
+    // Decided and stored a slice at a time (as a batch that goes to the store in parts is): the
+    // caller's rows follow each slice's answers.
     const slices: { from: number; placed: readonly Placed[] }[] = [];
-    const byMany = many.engine.core.submitMarketMany(b, (placed, from) =>
-      slices.push({ from, placed }),
+    const byMany = many.engine.core.submitMarketMany(
+      b,
+      (placed, from) => slices.push({ from, placed }),
+      SUBMIT_SLICE,
     );
     expect(byMany.map(norm)).toEqual(byOne.map(norm));
     expect(slices.map((x) => [x.from, x.placed.length])).toEqual([
@@ -275,6 +278,14 @@ describe("submitMarketMany, all or nothing", () => {
     expect(slices.flatMap((x) => x.placed).map(norm)).toEqual(byOne.map(norm));
     const users = a.map((it) => it.userId);
     expect(state(many, users)).toEqual(state(one, users));
+    // Where the batch does not go to the store in parts (SQLite), the items go as one slice.
+    const whole = newRig();
+    const calls: number[] = [];
+    const byWhole = whole.engine.core.submitMarketMany(build(whole), (placed, from) =>
+      calls.push(from, placed.length),
+    );
+    expect(calls).toEqual([0, 1_003]);
+    expect(byWhole.map(norm)).toEqual(byOne.map(norm));
   }, 120_000);
 
   it("a failure in a later slice undoes the slices before it too, store and memory", () => {
@@ -290,9 +301,13 @@ describe("submitMarketMany, all or nothing", () => {
     let events = 0;
     r.engine.core.events.on("orderPlaced", () => events++);
     expect(() =>
-      r.engine.core.submitMarketMany(items, (_placed, from) => {
-        if (from > 0) throw new Error("the caller's row of the second slice failed");
-      }),
+      r.engine.core.submitMarketMany(
+        items,
+        (_placed, from) => {
+          if (from > 0) throw new Error("the caller's row of the second slice failed");
+        },
+        SUBMIT_SLICE,
+      ),
     ).toThrow("second slice");
     expect(withoutLoaded(state(r, users))).toEqual(withoutLoaded(before));
     expect(events).toBe(0);

@@ -257,15 +257,17 @@ export class Engine {
    * Places market orders of distinct users at once (copy trading mirrors one provider fill to every
    * copy): each checked exactly as submit checks a market order, a refusal being that item's answer
    * (a DomainError, not thrown), all of them booked in one transaction with a few multi-row
-   * statements. `inTx` runs inside it after each slice of the items (SUBMIT_SLICE), with that
-   * slice's answers and the index of its first item; a failure other than a refusal undoes the
-   * whole, store and memory. Not inside another transaction.
+   * statements. `inTx` runs inside it after each slice of the items (`slice`, by default
+   * SUBMIT_SLICE where the batch goes to the store in parts, else all), with that slice's answers
+   * and the index of its first item; a failure other than a refusal undoes the whole, store and
+   * memory. Not inside another transaction.
    */
   submitMarketMany(
     items: readonly MarketItem[],
     inTx?: (placed: readonly Placed[], from: number) => void,
+    slice?: number,
   ): Placed[] {
-    return submitMarketMany(this.core, items, inTx);
+    return submitMarketMany(this.core, items, inTx, slice);
   }
 
   /**

@@ -236,9 +236,12 @@ export interface MarketItem {
 export type Placed = OrderState | DomainError;
 
 /**
- * Items a batch of market orders decides and stores at a time (submitMarketMany): a slice's
- * statements are ready while the next slice is decided, which a store that sends a large batch in
- * parts (PostgreSQL, store/pg.ts streamPart) writes meanwhile.
+ * Items a batch of market orders decides and stores at a time (submitMarketMany) on a store that
+ * sends a large batch in parts (PostgreSQL inside the sequencer's batch, store/pg.ts streamPart):
+ * a slice's statements are ready, and written, while the next slice is decided. Elsewhere the
+ * items go as one slice: a store that writes each statement as it comes gains nothing by slices,
+ * and 10,000 copies' positions stored in one run are ticked faster afterwards (bench:copy on
+ * SQLite: 0.4 against 0.6 ms at p50).
  */
 export const SUBMIT_SLICE = 1_000;
 
@@ -257,9 +260,10 @@ interface Priced {
  *
  * A refusal is that item's answer (a DomainError, not thrown) and writes nothing of it; anything
  * else that fails undoes the whole group, store and memory (Transactions.atomically). The items
- * are checked and stored SUBMIT_SLICE at a time, in order, inside the group; `inTx` runs inside it
- * after each slice, with that slice's answers and the index of its first item (once, with none,
- * when there are no items). orderPlaced is emitted per order after the commit.
+ * are checked and stored a slice at a time (`slice`; SUBMIT_SLICE where the batch goes in parts,
+ * else all at once), in order, inside the group; `inTx` runs inside it after each slice, with that
+ * slice's answers and the index of its first item (once, with none, when there are no items).
+ * orderPlaced is emitted per order after the commit.
  *
  * One order per user: each check reads its account as it was before the batch, which is the
  * account as placed one by one only when no other item of the batch changed it.
@@ -268,6 +272,7 @@ export function submitMarketMany(
   core: EngineCore,
   items: readonly MarketItem[],
   inTx?: (placed: readonly Placed[], from: number) => void,
+  slice?: number,
 ): Placed[] {
   const users = new Set(items.map((it) => it.userId));
   assert.equal(users.size, items.length, "submitMarketMany places one order per user");
@@ -290,10 +295,13 @@ export function submitMarketMany(
   // The orders' ids in one piece, for every item that may be placed: a store that takes them ahead
   // (PostgreSQL) then reads them once for the batch, not once per slice.
   const ids = priced.length > 0 ? core.db.nextIds?.("orders", priced.length) : undefined;
+  // Ids taken ahead: the batch's writes wait, and a large batch goes in parts (see SUBMIT_SLICE).
+  const per = slice ?? (ids ? SUBMIT_SLICE : Math.max(1, items.length));
+  assert(Number.isSafeInteger(per) && per >= 1, "a slice of one item or more");
   core.tx.atomically(() => {
     let next = 0;
-    for (let from = 0; from < items.length || from === 0; from += SUBMIT_SLICE) {
-      const to = Math.min(items.length, from + SUBMIT_SLICE);
+    for (let from = 0; from < items.length || from === 0; from += per) {
+      const to = Math.min(items.length, from + per);
       const first = next;
       while (next < priced.length && priced[next].i < to) next++;
       const fits = checkAccounts(core, priced.slice(first, next), out);
