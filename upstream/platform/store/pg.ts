@@ -269,6 +269,9 @@ interface Queued {
   opens: number | null;
 }
 
+/** A waiting statement as the worker runs it: its SQL, values, name and expected row count. */
+const preOf = (q: Queued): PreStatement => [q.sql, q.values, q.name, q.result?.expected ?? null];
+
 /**
  * The result of a write that waits: reading `changes` or `lastInsertRowid` sends what waits first.
  * The row count it must have (expectChanges) is checked where its answer arrives.
@@ -279,7 +282,8 @@ class LaterResult implements LaterRunResult {
   private failed: Error | null = null;
   expected: [rows: number, message: string] | null = null;
 
-  constructor(private readonly flush: () => void) {}
+  /** `answer` makes the store send (or fetch the results of) what this write went with. */
+  constructor(private readonly answer: (r: LaterResult) => void) {}
 
   settle(r: RunResult): void {
     this.value = r;
@@ -298,7 +302,7 @@ class LaterResult implements LaterRunResult {
   private read(): RunResult {
     assert(!this.dropped, "the result of a write that was rolled back before it ran");
     if (this.failed) throw this.failed;
-    if (!this.value) this.flush();
+    if (!this.value) this.answer(this);
     assert(this.value, "a waiting write was sent and has a result");
     return this.value;
   }
@@ -440,7 +444,7 @@ export class PgStore implements DB {
       run: (...args: unknown[]): RunResult => {
         if (write && this.deferring && this.depth > 0) {
           if (this.pendingValues >= STREAM_VALUES) this.streamPart();
-          const result = new LaterResult(() => this.flush());
+          const result = new LaterResult((r) => this.answerFor(r));
           const values = valuesFor(s.slots, args);
           this.pendingValues += values.length;
           this.pending.push({
@@ -558,10 +562,13 @@ export class PgStore implements DB {
     this.rollbackListeners.push(listener);
   }
 
-  /** Sends what waits (savepoints, waiting writes), in one round trip. */
-  private flush(): void {
-    if (this.pending.length > 0) this.send("exec", "SELECT 1", []);
-    if (this.streamed.length > 0) this.settleStreamed();
+  /**
+   * Gives a waiting write its result: sends what waits with it (savepoints, waiting writes) in one
+   * round trip, or, for a write sent in a part of the batch (streamPart), fetches the parts' results.
+   */
+  private answerFor(r: LaterResult): void {
+    if (this.pending.some((q) => q.result === r)) this.send("exec", "SELECT 1", []);
+    else if (this.streamed.some((q) => q.result === r)) this.settleStreamed();
   }
 
   /** Replaces the pending statements (and their count of values). */
@@ -587,13 +594,7 @@ export class PgStore implements DB {
     const ch = this.channel();
     const seq = this.batchSeq + 1;
     const sent = this.pending;
-    const pre: PreStatement[] = sent.map((q) => [
-      q.sql,
-      q.values,
-      q.name,
-      q.result?.expected ?? null,
-    ]);
-    if (!ch.post(seq, this.beginWaiting, pre, false)) return;
+    if (!ch.post(seq, this.beginWaiting, sent.map(preOf), false)) return;
     this.batchSeq = seq;
     this.beginWaiting = null;
     for (const q of sent) this.streamed.push(q);
@@ -640,11 +641,7 @@ export class PgStore implements DB {
    * wait behind it in the worker, and fail when it failed (they were decided on what it held).
    */
   private async commitLater(h: HandOff): Promise<void> {
-    const pre: PreStatement[] = coalesceRuns(
-      coalesceAppends(
-        h.statements.map((q) => [q.sql, q.values, q.name, q.result?.expected ?? null]),
-      ),
-    );
+    const pre: PreStatement[] = coalesceRuns(coalesceAppends(h.statements.map(preOf)));
     // The batch before this one: this one was decided on what it held, so it settles after it,
     // and fails when it failed.
     const before = this.lastBatch;
@@ -934,10 +931,7 @@ export class PgStore implements DB {
     }
     const sent = this.pending;
     this.setPending([]);
-    const pre: PreStatement[] | null =
-      sent.length > 0
-        ? sent.map((q) => [q.sql, q.values, q.name, q.result?.expected ?? null])
-        : null;
+    const pre: PreStatement[] | null = sent.length > 0 ? sent.map(preOf) : null;
     const a = this.call(op, sql, params, name ?? null, pre);
     if (a.error) {
       const err = new PgError(a.error.message, a.error.code, a.error.detail);
