@@ -1,5 +1,5 @@
 /**
- * Server rendering: the language's shared i18next instance (language detected by app/i18n.server.ts), the
+ * Server rendering: the language's catalog of translations (language detected by app/i18n.server.ts), the
  * CSP nonce from server.ts on every script, full HTML for bots and streamed HTML for browsers.
  */
 import { PassThrough } from "node:stream";
@@ -8,8 +8,8 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer, isRouteErrorResponse } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { I18nextProvider } from "react-i18next";
-import { detectLang, instanceFor } from "./i18n.server";
+import { detectLang, catalogFor } from "./i18n.server";
+import { Translations } from "./translation";
 import { NonceContext } from "./components/nonce";
 import { resumePendingRevocations } from "./utils/revocations.server";
 
@@ -29,7 +29,7 @@ export default async function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const lng = await detectLang(request);
-  const instance = await instanceFor(lng);
+  const catalog = catalogFor(lng);
   const nonce = loadContext?.nonce ?? "";
   const callback = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
 
@@ -37,9 +37,9 @@ export default async function handleRequest(
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
-        <I18nextProvider i18n={instance}>
+        <Translations catalog={catalog}>
           <RemixServer context={remixContext} url={request.url} nonce={nonce} />
-        </I18nextProvider>
+        </Translations>
       </NonceContext.Provider>,
       {
         nonce,

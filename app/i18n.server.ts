@@ -7,7 +7,6 @@ import { rememberedCookie } from "~/utils/remembered-cookie.server";
 import fs from "node:fs";
 import path from "node:path";
 import { createInstance, type i18n, type Resource } from "i18next";
-import { initReactI18next } from "react-i18next";
 import {
   DEFAULT_LANG,
   LANGUAGES,
@@ -18,6 +17,8 @@ import {
   type Lang,
 } from "./i18n";
 import { env } from "~/utils/env.server";
+import { Catalog } from "./translation";
+import type { Bundle } from "./translate";
 
 export const localeCookie = rememberedCookie("lng");
 
@@ -94,7 +95,6 @@ export function instanceFor(lng: Lang): Promise<i18n> {
   const resources = loadResources();
   const instance = createInstance();
   const ready = instance
-    .use(initReactI18next)
     .use(pluralsByTag)
     .init({
       ...i18nConfig,
@@ -106,6 +106,25 @@ export function instanceFor(lng: Lang): Promise<i18n> {
     .then(() => instance);
   if (reuse) instances.set(lng, ready);
   return ready;
+}
+
+const catalogs = new Map<Lang, Catalog>();
+
+/**
+ * The catalog the screens of a language render with (app/translation.tsx): every namespace, as
+ * read for the i18next instances. One per language in production, where the files never change.
+ */
+export function catalogFor(lng: Lang): Catalog {
+  const reuse = env().isProduction;
+  const known = reuse ? catalogs.get(lng) : undefined;
+  if (known) return known;
+  const resources = loadResources();
+  const catalog = new Catalog(
+    lng,
+    (resources[lng] ?? resources[DEFAULT_LANG] ?? {}) as Record<string, Bundle>,
+  );
+  if (reuse) catalogs.set(lng, catalog);
+  return catalog;
 }
 
 /** A translation function for a request (or a language) and namespaces. */

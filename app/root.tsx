@@ -20,8 +20,7 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import { AuthenticityTokenProvider } from "remix-utils/csrf/react";
-import { useChangeLanguage } from "remix-i18next/react";
-import { useTranslation } from "react-i18next";
+import { useChangeLanguage, useTranslation } from "~/translation";
 import type { ReactNode } from "react";
 import { commitCsrfToken } from "~/utils/csrf.server";
 import { cookieLang, detectLang, getT, localeCookie } from "./i18n.server";

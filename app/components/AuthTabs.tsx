@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 
 /** E-mail / phone tabs as links (?type=email|mobile), keeping the other query parameters. */
 export function AuthTabs({

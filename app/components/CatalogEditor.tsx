@@ -6,7 +6,7 @@
  */
 import { Form } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import type { Permission } from "@contract/operators";
 import { FormErrors, Hidden, refusalMessages } from "~/components/Form";
 import { useConsoleCan } from "~/utils/console";

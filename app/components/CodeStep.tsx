@@ -4,7 +4,7 @@
  * the code field with its send-code button.
  */
 import type { FieldMetadata } from "@conform-to/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { Field, SelectField, useMessage } from "./Form";
 import { areaOptions } from "./AuthTabs";
 import { CaptchaField, SendCodeButton } from "./SendCodeButton";

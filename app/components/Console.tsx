@@ -1,7 +1,7 @@
 /** Pieces of the operator console's pages: status tabs, pager, a remark form, a list of items. */
 import { Form, Link } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import type { ReactNode } from "react";
 import { Pager as PagerLinks } from "./Pager";
 import { FormErrors, Hidden, refusalMessages } from "./Form";

@@ -7,7 +7,7 @@
 import type { ReactNode } from "react";
 import { Form, Link } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { useConsoleCan } from "~/utils/console";
 import { Pager } from "~/components/Console";
 import { FormErrors, Hidden, refusalMessages } from "~/components/Form";

@@ -1,6 +1,6 @@
 import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
 import type { InputHTMLAttributes, ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { useNavigation } from "@remix-run/react";
 
 /** Our message keys look like "auth:input_password"; anything else (an upstream msg) is shown as is. */

@@ -1,7 +1,7 @@
 import { useId, useMemo } from "react";
 import { useListLinks } from "./useListLinks";
 import type { LiveQuote } from "~/upstream/views";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { Sparkline } from "./Sparkline";
 import { formatChange, formatPrice, signOf } from "~/utils/format";
 import { StarButton, StarForm, type StarLabels } from "./Star";

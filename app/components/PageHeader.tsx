@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { Icon } from "./Icon";
 
 /** The top bar of a screen: optional back link, title, optional actions on the end side. */

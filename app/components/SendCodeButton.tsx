@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 
 /**
  * The send-code submit button (intent=send_code). `seconds` is the cooldown the server computed:

@@ -4,7 +4,7 @@
  * Nothing is shown at 0.
  */
 import { useCallback, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { TOPIC } from "@contract/constants";
 import type { NoticePush } from "@contract/ws";
 import { useLive } from "~/live/useLive";

@@ -5,7 +5,7 @@
  */
 import { Form } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import type { DrawCurrency, DrawMethod } from "@contract/api/finance";
 import { FormErrors, Hidden, refusalMessages } from "~/components/Form";
 

@@ -4,56 +4,50 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import i18next from "i18next";
 import { renderToStaticMarkup } from "react-dom/server";
-import { I18nextProvider } from "react-i18next";
 import { describe, expect, it } from "vitest";
 import { Isolated } from "../../app/components/Isolated";
+import { translator, type Bundle } from "../../app/translate";
 
 const read = (lang: string, ns: string) =>
-  JSON.parse(fs.readFileSync(path.resolve("locales", lang, `${ns}.json`), "utf8")) as object;
+  JSON.parse(fs.readFileSync(path.resolve("locales", lang, `${ns}.json`), "utf8")) as Bundle;
 
-async function render(lang: string, k: string, values: Record<string, string>) {
-  const i18n = i18next.createInstance();
-  await i18n.init({
-    lng: lang,
-    ns: ["withdraw", "charge"],
-    resources: {
-      [lang]: { withdraw: read(lang, "withdraw"), charge: read(lang, "charge") },
-    },
-    interpolation: { escapeValue: false },
-  });
+function render(lang: string, k: string, values: Record<string, string>) {
   const [ns, key] = k.split(":");
-  return renderToStaticMarkup(
-    <I18nextProvider i18n={i18n}>
-      <Isolated t={i18n.getFixedT(lang, ns)} k={key} values={values} />
-    </I18nextProvider>,
-  );
+  const t = translator(lang, { [ns]: read(lang, ns) }, [ns]);
+  return renderToStaticMarkup(<Isolated t={t} k={key} values={values} />);
 }
 
 describe("Isolated", () => {
-  it("puts each figure with its unit in its own <bdi>, the arrow between them", async () => {
+  it("puts each figure with its unit in its own <bdi>, the arrow between them", () => {
     const values = { amount: "100.00", net: "99.00000000", code: "USDT" };
-    expect(await render("en", "withdraw:record_amount", values)).toBe(
+    expect(render("en", "withdraw:record_amount", values)).toBe(
       "<bdi>100.00 USD</bdi> → <bdi>99.00000000 USDT</bdi>",
     );
     // Arabic: the arrow points left, from what was asked (read first, on the right) to what arrives.
-    expect(await render("ar", "withdraw:record_amount", values)).toBe(
+    expect(render("ar", "withdraw:record_amount", values)).toBe(
       "<bdi>100.00 USD</bdi> ← <bdi>99.00000000 USDT</bdi>",
     );
-    expect(await render("ar", "charge:price", { currency: "USDT", price: "1.00" })).toBe(
+    expect(render("ar", "charge:price", { currency: "USDT", price: "1.00" })).toBe(
       "<bdi>1 USDT</bdi> = <bdi>1.00 USD</bdi>",
     );
   });
 
-  it("shows a value with markup or entities as typed text", async () => {
-    const html = await render("en", "withdraw:record_amount", {
+  it("shows a value with markup, entities or a marker's look as typed text", () => {
+    const html = render("en", "withdraw:record_amount", {
       amount: "1.00",
-      net: "<b>2</b>",
-      code: "A&amp;B<bdi>",
+      net: "<b>2</b></bdi>",
+      code: "A&amp;B<bdi>\uE0000\uE001",
     });
     expect(html).toBe(
-      "<bdi>1.00 USD</bdi> → <bdi>&lt;b&gt;2&lt;/b&gt; A&amp;amp;B&lt;bdi&gt;</bdi>",
+      "<bdi>1.00 USD</bdi> → <bdi>&lt;b&gt;2&lt;/b&gt;&lt;/bdi&gt; A&amp;amp;B&lt;bdi&gt;\uE0000\uE001</bdi>",
+    );
+  });
+
+  it("renders a line without isolates as plain text", () => {
+    const t = translator("en", { x: { plain: "{{a}} and {{b}}" } }, ["x"]);
+    expect(renderToStaticMarkup(<Isolated t={t} k="plain" values={{ a: "1", b: "<i>" }} />)).toBe(
+      "1 and &lt;i&gt;",
     );
   });
 });

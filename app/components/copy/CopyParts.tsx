@@ -5,7 +5,7 @@
  */
 import { Form } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import type { Copy } from "@contract/api/copy";
 import { FormErrors, Hidden, refusalMessages, usePostIntent } from "~/components/Form";
 import { formatBalance, formatFixed, signOf } from "~/utils/format";

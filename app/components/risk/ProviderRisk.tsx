@@ -3,7 +3,7 @@
  * computed from, and whether new copies are refused; and the monthly returns as a table (months
  * by year, UTC months, the month names in the reader's language).
  */
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import type { Provider } from "@contract/api/copy";
 import { formatChange, formatFixed } from "~/utils/format";
 import { RiskBadge } from "./RiskBadge";

@@ -3,7 +3,7 @@
  * (low 1–3, medium 4–6, high 7–10) and its text, read as "Risk score N out of 10"; "New" before
  * the first daily computation.
  */
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { RISK_SCORE } from "@contract/api/rank-rules";
 
 export function riskBand(score: number): "low" | "medium" | "high" {

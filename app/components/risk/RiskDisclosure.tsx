@@ -6,7 +6,7 @@
  */
 import { Link } from "@remix-run/react";
 import { memo } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import type { RiskDisclosure as Disclosure } from "@contract/api/follow";
 import { formatFixed } from "~/utils/format";
 

@@ -6,7 +6,7 @@
  */
 import { Form } from "@remix-run/react";
 import { memo } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import {
   CHART_TYPES,

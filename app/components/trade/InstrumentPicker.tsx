@@ -5,7 +5,7 @@
 import { useLocation } from "@remix-run/react";
 import { useListLinks } from "~/components/useListLinks";
 import { memo, useEffect, useRef } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import type { InstrumentView } from "~/upstream/views";
 import { formatChange, formatPrice, signOf } from "~/utils/format";
 import { useLang } from "./hooks";

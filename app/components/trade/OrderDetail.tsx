@@ -7,7 +7,7 @@ import { Form, Link, useNavigate, useNavigation } from "@remix-run/react";
 import { useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { useEffect } from "react";
 import { ORDER_TAB } from "@contract/enums";
 import { stopPriceSchema } from "~/schemas/stop-price";

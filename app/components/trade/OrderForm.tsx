@@ -14,7 +14,7 @@ import { getInputProps, getSelectProps, useForm, type SubmissionResult } from "@
 import { parseWithZod } from "@conform-to/zod";
 import { z } from "zod";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { memo, useMemo } from "react";
 import { floatArith, openCost, pipValueUsd } from "@contract/formulas";
 import { pipSize } from "@contract/api/trading-rules";

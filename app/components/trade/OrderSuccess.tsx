@@ -5,7 +5,7 @@
  */
 import { Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { useHydrated } from "./hooks";
 
 export function OrderSuccess({

@@ -5,7 +5,7 @@
  * the form without JavaScript.
  */
 import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { EXPIRIES } from "@contract/api/trading-rules";
 import { NumberField } from "./StopPriceFields";
 

@@ -1,7 +1,7 @@
 /** The chart period bar: 1M 5M 15M 30M 1H 4H 1D 1W MN as links (?period=1min ... 1mon). */
 import { Link } from "@remix-run/react";
 import { memo } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { PERIODS } from "@contract/constants";
 
 /**

@@ -2,7 +2,7 @@
  * The open positions of the current instrument under the order form of /trade, each with its live
  * profit and a close button.
  */
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import type { LiveRow, OrderView } from "~/upstream/views";
 import { formatLots, formatPrice, formatProfit, signOf } from "~/utils/format";
 import { useLang } from "./hooks";

@@ -1,6 +1,6 @@
 /** The take-profit / stop-loss price pair of the order form and the position detail. */
 import { getInputProps, type FieldMetadata } from "@conform-to/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyField = FieldMetadata<any, any, string[]>;

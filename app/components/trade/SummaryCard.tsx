@@ -2,7 +2,7 @@
  * The account summary of /order: balance, equity, used margin, free margin, margin level and total
  * floating profit; live from FOREX_TRADE.
  */
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { formatBalance, formatPercent, formatProfit, signOf } from "~/utils/format";
 import type { AccountView } from "~/upstream/views";
 import { useLang } from "./hooks";

@@ -1,6 +1,6 @@
 /** Small hooks shared by the trading screens. */
 import { useFetchers, useNavigation, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import {
   startTransition,
   useCallback,

@@ -6,7 +6,7 @@ import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-ru
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { loginSchema } from "~/schemas/login";
 import { Field, FormErrors, SelectField, usePostIntent } from "~/components/Form";
 import { AuthTabs, areaOptions } from "~/components/AuthTabs";

@@ -7,7 +7,7 @@ import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-ru
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { registerSchema } from "~/schemas/register";
 import { sendCodeSchema } from "~/schemas/send-code";
 import { Field, FormErrors, usePostIntent } from "~/components/Form";

@@ -7,7 +7,7 @@
  */
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useCallback, useEffect, useState, type ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { InstrumentList } from "~/components/InstrumentRow";
 import { PageHeader } from "~/components/PageHeader";
 import { Icon } from "~/components/Icon";

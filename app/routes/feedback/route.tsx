@@ -8,7 +8,7 @@ import { Form, useActionData, useLocation } from "@remix-run/react";
 import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { PageHeader } from "~/components/PageHeader";
 import { Field, FormErrors, useMessage, usePostIntent } from "~/components/Form";
 import { feedbackSchema } from "~/schemas/company";

@@ -1,7 +1,7 @@
 /** Language page: one submit button per language (POST sets the lng cookie); works without JS. */
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { LANGUAGES, LANGUAGE_LABEL, HTML_LANG, dirOf } from "~/i18n";
 import { FormErrors } from "~/components/Form";
 import { PageHeader } from "~/components/PageHeader";

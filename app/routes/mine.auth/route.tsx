@@ -8,7 +8,7 @@
 import { useActionData, useLoaderData } from "@remix-run/react";
 import type { LinksFunction } from "@remix-run/node";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { REVIEW_STATUS } from "@contract/enums";
 import { CARD_ID_MAX, REAL_NAME_MAX } from "@contract/api/verify-rules";
 import { PageHeader } from "~/components/PageHeader";

@@ -5,7 +5,7 @@
  */
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { DRAW_TYPE } from "@contract/enums";
 import { PageHeader } from "~/components/PageHeader";
 import { FormErrors } from "~/components/Form";

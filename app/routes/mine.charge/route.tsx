@@ -10,7 +10,7 @@
  */
 import { Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { Isolated } from "~/components/Isolated";
 import { useState, type FormEvent } from "react";
 import { CHANNEL_TYPE, CHARGE_STATUS } from "@contract/enums";

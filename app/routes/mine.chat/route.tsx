@@ -4,7 +4,7 @@
  * prominent link that opens it; a translated message when no link is configured.
  */
 import { useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import type { LinksFunction } from "@remix-run/node";
 import { PageHeader } from "~/components/PageHeader";
 import accountStyles from "~/styles/account.css";

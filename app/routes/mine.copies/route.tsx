@@ -6,7 +6,7 @@
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { useCallback } from "react";
 import { Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { PageHeader } from "~/components/PageHeader";
 import { FormErrors, refusalMessages } from "~/components/Form";
 import { CopyActions, CopyFigures } from "~/components/copy/CopyParts";

@@ -9,7 +9,7 @@ import { useCallback, useMemo } from "react";
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { ORDER_TYPE } from "@contract/enums";
 import type { CopyPositionFigures } from "@contract/ws";
 import { PageHeader } from "~/components/PageHeader";

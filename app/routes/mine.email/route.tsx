@@ -7,7 +7,7 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import type { LinksFunction } from "@remix-run/node";
 import { bindEmailCodeSchema, bindEmailSchema } from "~/schemas/account";
 import { Field, FormErrors, usePostIntent } from "~/components/Form";

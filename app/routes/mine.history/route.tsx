@@ -7,7 +7,7 @@
  * rows are appended; the links stay as a fallback and follow the pages loaded.
  */
 import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { PageHeader } from "~/components/PageHeader";
 import { formatBalance, formatFixed, signOf } from "~/utils/format";
 import { PRECISION } from "@contract/constants";

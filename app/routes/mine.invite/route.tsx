@@ -5,7 +5,7 @@
  */
 import { useState } from "react";
 import { useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import type { LinksFunction } from "@remix-run/node";
 import { PageHeader } from "~/components/PageHeader";
 import { useHydrated } from "~/components/trade/hooks";

@@ -6,7 +6,7 @@
 import { Form, Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useCallback } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import type { LinksFunction } from "@remix-run/node";
 import { TOPIC } from "@contract/constants";
 import type { NoticePush } from "@contract/ws";

@@ -8,7 +8,7 @@
 import { Form, useActionData, useFetcher, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { AuthenticityTokenInput, useAuthenticityToken } from "remix-utils/csrf/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import type { LinksFunction } from "@remix-run/node";
 import type { NoticeChannels } from "@contract/api/notify";
 import type { StatementMail } from "@contract/api/statements";

@@ -7,7 +7,7 @@
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import {
   PROVIDER_DESCRIPTION_MAX,
   PROVIDER_MIN_INVESTMENT_MAX_USD,

@@ -7,7 +7,7 @@
  * print or save as PDF. A GET form: it works without JavaScript, and the range is in the address.
  */
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import type { LinksFunction } from "@remix-run/node";
 import { STATEMENT_LINES, STATEMENT_MAX_DAYS } from "@contract/api/statements-rules";
 import type { StatementPosition, StatementRow } from "@contract/api/statements";

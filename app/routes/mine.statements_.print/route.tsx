@@ -8,7 +8,7 @@
  */
 import { Link, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import type { LinksFunction } from "@remix-run/node";
 import { STATEMENT_LINES, STATEMENT_MAX_DAYS } from "@contract/api/statements-rules";
 import { formatDateTime, formatDay, formatExact, formatLotHint, formatPrice } from "~/utils/format";

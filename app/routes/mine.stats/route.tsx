@@ -7,7 +7,7 @@
  * account signed in to and says which. Plain HTML and SVG: nothing needs JavaScript.
  */
 import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import type { LinksFunction } from "@remix-run/node";
 import { PageHeader } from "~/components/PageHeader";
 import { MonthlyBars } from "~/components/MonthlyBars";

@@ -1,7 +1,7 @@
 /** System settings (login required): language and sign-out (a POST form, intent=logout). */
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { PageHeader } from "~/components/PageHeader";
 import { Icon } from "~/components/Icon";
 import { FormErrors, refusalMessages } from "~/components/Form";

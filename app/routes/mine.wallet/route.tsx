@@ -5,7 +5,7 @@
  * POST forms: the same with and without JavaScript. Demo accounts see the real-account message.
  */
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { PageHeader } from "~/components/PageHeader";
 import { FormErrors } from "~/components/Form";
 import {

@@ -6,7 +6,7 @@
  */
 import { useActionData, useLoaderData } from "@remix-run/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { DRAW_TYPE } from "@contract/enums";
 import { PageHeader } from "~/components/PageHeader";
 import { BindAddressForm, BindBankForm, WalletNotice, useRefusal } from "~/components/Wallet";

@@ -13,7 +13,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { Isolated } from "~/components/Isolated";
 import type { DrawCurrency, DrawMethod, DrawRecord } from "@contract/api/finance";
 import { DRAW_FEE_TYPE, DRAW_TYPE, WITHDRAW_STATUS } from "@contract/enums";

@@ -6,7 +6,7 @@
  */
 import type { LinksFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { PageHeader } from "~/components/PageHeader";
 import { Pager, readerPagerLabels } from "~/components/Pager";
 import { formatDateTime } from "~/utils/format";

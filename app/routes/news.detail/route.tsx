@@ -4,7 +4,7 @@
  */
 import type { LinksFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { PageHeader } from "~/components/PageHeader";
 import { formatDateTime } from "~/utils/format";
 import contentStyles from "~/styles/content.css";

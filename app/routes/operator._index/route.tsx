@@ -6,7 +6,7 @@
  */
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { CHARGE_STATUS } from "@contract/enums";
 import { FormErrors, Hidden } from "~/components/Form";
 import {

@@ -5,7 +5,7 @@
  */
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { PAGE_SIZE } from "@contract/constants";
 import { Pager } from "~/components/Console";
 import { auditLog } from "~/upstream/operator.server";

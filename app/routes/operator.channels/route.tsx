@@ -3,7 +3,7 @@
  * address shown to them on /mine/charge; hidden ones (enabled 0) are kept but not offered.
  */
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { CatalogEditor, ENABLED_OPTIONS } from "~/components/CatalogEditor";
 import type { action, loader } from "./channels.server";
 

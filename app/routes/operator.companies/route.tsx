@@ -4,7 +4,7 @@
  * loss_url its visitors are sent to); companies are never deleted. Each change is audited.
  */
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { CatalogEditor, ENABLED_OPTIONS } from "~/components/CatalogEditor";
 import type { action, loader } from "./companies.server";
 

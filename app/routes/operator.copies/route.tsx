@@ -6,7 +6,7 @@
  * links: the same without JavaScript.
  */
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { FormErrors } from "~/components/Form";
 import { Pager, RemarkForm, useQueueRefusals, ConsoleList } from "~/components/Console";
 import { COPY_STATUS_FILTER, useConsoleCan } from "~/utils/console";

@@ -3,7 +3,7 @@
  * bank account, fixed once made), with the fee, the USD price and the bounds of one withdrawal.
  */
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { DRAW_FEE_TYPE, DRAW_TYPE } from "@contract/enums";
 import { CatalogEditor, ENABLED_OPTIONS } from "~/components/CatalogEditor";
 import type { action, loader } from "./draw-currencies.server";

@@ -5,7 +5,7 @@
  */
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { WITHDRAW_STATUS } from "@contract/enums";
 import { FormErrors, Hidden } from "~/components/Form";
 import {

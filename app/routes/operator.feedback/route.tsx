@@ -11,7 +11,7 @@ import {
 } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { z } from "zod";
 import { PAGE_SIZE } from "@contract/constants";
 import { Pager } from "~/components/Console";

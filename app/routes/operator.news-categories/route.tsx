@@ -4,7 +4,7 @@
  * replaces its translated names with the operator's. Each change is audited.
  */
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { CatalogEditor } from "~/components/CatalogEditor";
 import type { action, loader } from "./categories.server";
 

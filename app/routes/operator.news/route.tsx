@@ -4,7 +4,7 @@
  */
 import type { LinksFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import {
   ContentEditor,
   langLabel,

@@ -5,7 +5,7 @@
  * copies go on). Plain forms: the same without JavaScript.
  */
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { FormErrors } from "~/components/Form";
 import { RemarkForm, useQueueRefusals, ConsoleList } from "~/components/Console";
 import { useConsoleCan } from "~/utils/console";

@@ -7,7 +7,7 @@
  * or rejected, each with a remark, by a role that holds its permission. Plain forms and links.
  */
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { REQUEST_STATUS } from "@contract/api/admin-rules";
 import { FormErrors } from "~/components/Form";
 import { Pager, RemarkForm, StatusTabs, useQueueRefusals, ConsoleList } from "~/components/Console";

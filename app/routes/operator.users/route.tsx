@@ -5,7 +5,7 @@
  */
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { IDEMPOTENCY_FIELD } from "@contract/constants";
 import { useConsoleCan } from "~/utils/console";
 import { FormErrors, Hidden, refusalMessages } from "~/components/Form";

@@ -7,7 +7,7 @@
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import type { LinksFunction } from "@remix-run/node";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { useConsoleCan } from "~/utils/console";
 import { REAL_NAME_REQUEST } from "@contract/api/verify-rules";
 import { FormErrors, Hidden } from "~/components/Form";

@@ -3,7 +3,7 @@
  * /mine/charge?type=1; hidden ones (enabled 0) are kept but not offered.
  */
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { CatalogEditor, ENABLED_OPTIONS } from "~/components/CatalogEditor";
 import type { action, loader } from "./wire-accounts.server";
 

@@ -15,7 +15,7 @@ import {
   useRouteError,
 } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { commitOperatorSession, requireOperator } from "~/utils/operator-session.server";
 
 export const handle = { i18n: ["common", "auth", "operator", "verify", "company", "content"] };

@@ -6,7 +6,7 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { FormErrors, refusalMessages } from "~/components/Form";
 import { readForm, refused, refusalStatus } from "~/utils/forms.server";
 import { operatorLoginSchema } from "~/schemas/operator";

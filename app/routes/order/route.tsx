@@ -18,7 +18,7 @@ import {
   useNavigate,
   useRevalidator,
 } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { useCallback, useMemo } from "react";
 import type { OrderView } from "~/upstream/views";
 import { PAGE_SIZE } from "@contract/constants";

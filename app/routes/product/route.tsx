@@ -7,7 +7,7 @@
 import type { LinksFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { InstrumentList } from "~/components/InstrumentRow";
 import { PageHeader } from "~/components/PageHeader";
 import { Icon } from "~/components/Icon";

@@ -9,7 +9,7 @@
  */
 import type { LinksFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { RANK_MIN_MONTHS, RANK_SORTS, RISK_SCORE, type RankSort } from "@contract/api/rank-rules";
 import { PageHeader } from "~/components/PageHeader";

@@ -6,7 +6,7 @@
  */
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { ORDER_TYPE } from "@contract/enums";
 import { PageHeader } from "~/components/PageHeader";
 import { EquityCurve } from "~/components/copy/EquityCurve";

@@ -9,7 +9,7 @@ import { useState, type FormEvent } from "react";
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import {
   COPY_MODES,
   COPY_MULTIPLE,

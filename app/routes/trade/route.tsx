@@ -7,7 +7,7 @@
  * `step` buttons re-render the form with new lots without JavaScript) and close (close a position).
  */
 import { Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { liveQuotes, type InstrumentView } from "~/upstream/views";

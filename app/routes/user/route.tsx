@@ -5,7 +5,7 @@
  */
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/translation";
 import { formatMoney } from "~/utils/format";
 import { PageHeader } from "~/components/PageHeader";
 import { UnreadBadge } from "~/components/UnreadBadge";
