@@ -6,9 +6,12 @@ import {
   signIn,
   uniqueEmail,
   field,
+  button,
+  jsOn,
   HOME,
   PASSWORD,
 } from "./fixtures";
+import { web } from "./texts";
 
 test.describe("sign-up and sign-in", () => {
   test("sign-up by e-mail with the mailed code, then sign-in lands on /", async ({
@@ -42,5 +45,31 @@ test.describe("sign-up and sign-in", () => {
     await signIn(page, email, PASSWORD);
     await expect(page).toHaveURL(/\/user$/);
     await expect(page.getByTestId("user-name")).toHaveText(email);
+  });
+
+  test("with JavaScript, sign-in checks its fields in the browser once its schema has arrived", async ({
+    page,
+  }, info) => {
+    test.skip(
+      !jsOn(info),
+      "a check in the browser; without JavaScript the server checks (form-refusals)",
+    );
+    await page.goto("/login");
+    const posts: string[] = [];
+    page.on("request", (r) => {
+      if (r.method() === "POST") posts.push(r.url());
+    });
+    const message = page.getByText(web("en", "auth:input_password"), { exact: true });
+    // The schema is imported after the first paint; until then a blur shows nothing.
+    await expect(async () => {
+      await field(page, "auth:password").focus();
+      await field(page, "auth:email").focus();
+      await expect(message).toBeVisible({ timeout: 500 });
+    }).toPass();
+    await field(page, "auth:email").fill("someone@example.test");
+    await button(page, "auth:login_submit").click();
+    await expect(message).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/);
+    expect(posts).toEqual([]);
   });
 });

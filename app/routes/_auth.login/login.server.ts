@@ -7,6 +7,7 @@ import { getSignedIn, safeRedirectPath } from "~/utils/session.server";
 import { signIn } from "~/utils/session-user.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { readForm, refused, refusalStatus } from "~/utils/forms.server";
+import { getZodConstraint } from "@conform-to/zod";
 import { loginSchema } from "~/schemas/login";
 import { demoSchema } from "~/schemas/demo";
 import { deviceOf } from "~/utils/device.server";
@@ -31,6 +32,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     type,
     showMobile,
     areas: areas?.ok ? areas.data : [],
+    // The form's constraint attributes, from its schema: zod is not in the page's first JavaScript.
+    constraint: getZodConstraint(loginSchema),
     toast: areas && !areas.ok ? { type: "error" as const, text: areas.msg } : null,
   };
 }

@@ -4,10 +4,9 @@
  */
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "~/translation";
-import { loginSchema } from "~/schemas/login";
+import { useDeferredValidation } from "~/hooks/useDeferredValidation";
 import { Field, FormErrors, SelectField, usePostIntent } from "~/components/Form";
 import { AuthTabs, areaOptions } from "~/components/AuthTabs";
 import { PageHeader } from "~/components/PageHeader";
@@ -19,7 +18,7 @@ export { action, loader } from "./login.server";
 export const handle = { i18n: ["common", "auth"] };
 
 export default function Login() {
-  const { type, showMobile, areas } = useLoaderData<typeof loader>();
+  const { type, showMobile, areas, constraint } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("auth");
   const location = useLocation();
@@ -27,10 +26,11 @@ export default function Login() {
   const [form, fields] = useForm({
     id: `login-${type}`,
     lastResult: actionData?.form === "login" ? actionData.result : undefined,
-    constraint: getZodConstraint(loginSchema),
+    constraint,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
+    // zod stays out of the page's first JavaScript (decision 0011): the schema comes after paint.
+    onValidate: useDeferredValidation(() => import("./validate").then((m) => m.validateLogin)),
   });
   const formAction = `/login${location.search}`;
   const registerHref = "/register" + (type === "mobile" ? "?type=mobile" : "");
