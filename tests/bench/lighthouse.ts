@@ -11,6 +11,8 @@
  * and the run with the median score is reported, as Lighthouse's own guidance on variance suggests.
  * Goals (issue 10): performance 100 on /, /trade and /login; accessibility 100 on every screen.
  * BENCH_STRICT=1 makes an unmet goal exit 1. CHROMIUM_PATH overrides /usr/bin/chromium.
+ * BENCH_LH_PAGES (comma-separated paths) measures the performance of those pages only, and
+ * BENCH_LH_A11Y=0 leaves out the accessibility pass: for comparing builds on one page.
  *
  * Lighthouse is one of the project's optional tools (tools/lighthouse, decision 0028): the npm
  * script installs it on its first run, and it is loaded from there, with the part of its types
@@ -21,7 +23,10 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { cookieHeader, demoSignIn, startWeb } from "../integration/web-harness.js";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../chromium.js";
 
-const PERFORMANCE = ["/", "/trade?code=EURUSD", "/login"];
+const PERFORMANCE = process.env.BENCH_LH_PAGES
+  ? process.env.BENCH_LH_PAGES.split(",").filter(Boolean)
+  : ["/", "/trade?code=EURUSD", "/login"];
+const ACCESSIBILITY = process.env.BENCH_LH_A11Y !== "0";
 const RUNS = Math.max(1, Number(process.env.BENCH_LH_RUNS || 3));
 const VISITOR_SCREENS = [
   "/",
@@ -159,12 +164,14 @@ async function main() {
       );
     }
 
-    console.log("");
-    console.log("Lighthouse accessibility (goal 100 on every screen)");
     const screens = [
       ...VISITOR_SCREENS.map((p) => ({ path: p, cookie: null as string | null })),
       ...ACCOUNT_SCREENS.map((p) => ({ path: p, cookie })),
-    ];
+    ].filter(() => ACCESSIBILITY);
+    if (ACCESSIBILITY) {
+      console.log("");
+      console.log("Lighthouse accessibility (goal 100 on every screen)");
+    }
     for (const { path, cookie: c } of screens) {
       const lhr = await run(web.base + path, chrome.port, ["accessibility"], c);
       const s = score(lhr, "accessibility");
