@@ -9,15 +9,17 @@
 import { parse, type Submission } from "@conform-to/react";
 import { useCallback, useEffect, useRef } from "react";
 
-export type Validate<Output> = (formData: FormData) => Submission<Output>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any schema's submission
+type Validate = (formData: FormData) => Submission<any>;
 
 /** "Not decided here": conform lets the submit through to the server. */
 const toServer = (formData: FormData) => parse(formData, { resolve: () => ({ error: null }) });
 
-export function useDeferredValidation<Output>(
-  load: () => Promise<Validate<Output>>,
-): (context: { formData: FormData }) => Submission<Output> {
-  const validate = useRef<Validate<Output> | null>(null);
+/** `onValidate` for conform's useForm: `load` imports the form's validation (its schema). */
+export function useDeferredValidation<V extends Validate>(
+  load: () => Promise<V>,
+): (context: { formData: FormData }) => ReturnType<V> {
+  const validate = useRef<V | null>(null);
   const loadOnce = useRef(load);
   useEffect(() => {
     let mounted = true;
@@ -33,7 +35,7 @@ export function useDeferredValidation<Output>(
   }, []);
   return useCallback(
     ({ formData }) =>
-      validate.current ? validate.current(formData) : (toServer(formData) as Submission<Output>),
+      (validate.current ? validate.current(formData) : toServer(formData)) as ReturnType<V>,
     [],
   );
 }

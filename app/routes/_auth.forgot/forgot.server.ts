@@ -11,13 +11,16 @@ import {
   sendCodeAction,
   sendCodeSchemaFor,
 } from "~/utils/code-flow.server";
+import { getZodConstraint } from "@conform-to/zod";
 import { forgotSchema } from "~/schemas/forgot";
 
 const HIDE = ["new_password", "secondary_password"];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const caller = await callerFor(request);
-  return codeFormState(caller, new URL(request.url));
+  const state = await codeFormState(caller, new URL(request.url));
+  // The form's constraint attributes: zod is not in the page's first JavaScript (decision 0043).
+  return { ...state, constraint: getZodConstraint(forgotSchema) };
 }
 
 export async function action({ request }: ActionFunctionArgs) {

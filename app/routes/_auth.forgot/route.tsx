@@ -4,11 +4,9 @@
  */
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "~/translation";
-import { forgotSchema } from "~/schemas/forgot";
-import { sendCodeSchema } from "~/schemas/send-code";
+import { useDeferredValidation } from "~/hooks/useDeferredValidation";
 import { Field, FormErrors, usePostIntent } from "~/components/Form";
 import { AuthTabs } from "~/components/AuthTabs";
 import { CodeStepFields } from "~/components/CodeStep";
@@ -21,7 +19,7 @@ export { action, loader } from "./forgot.server";
 export const handle = { i18n: ["common", "auth"] };
 
 export default function Forgot() {
-  const { type, showMobile, areas, cooldown, captcha } = useLoaderData<typeof loader>();
+  const { type, showMobile, areas, cooldown, captcha, constraint } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("auth");
   const location = useLocation();
@@ -30,13 +28,10 @@ export default function Forgot() {
     id: `forgot-${type}`,
     lastResult: actionData?.result,
     defaultValue: { type },
-    constraint: getZodConstraint(forgotSchema),
+    constraint,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) =>
-      parseWithZod(formData, {
-        schema: formData.get("intent") === "send_code" ? sendCodeSchema : forgotSchema,
-      }),
+    onValidate: useDeferredValidation(() => import("./validate").then((m) => m.validateForgot)),
   });
   return (
     <div className="auth">

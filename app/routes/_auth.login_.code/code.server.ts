@@ -3,6 +3,7 @@
  * for the challenge the password step left in the session. Without a waiting challenge, or once it
  * has ended, the page says so and leads back to the password form.
  */
+import { getZodConstraint } from "@conform-to/zod";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, data } from "@remix-run/node";
 import { callerFor } from "~/upstream/client.server";
 import { loginSecondFactor } from "~/upstream/security.server";
@@ -24,7 +25,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (await getSignedIn(request)) throw redirect("/");
   const p = pending((await callerFor(request)).session);
   // No waiting sign-in (or it timed out): the page says so and leads back to the password.
-  return { expiresInS: p ? Math.max(0, Math.round((p.expiresAt - Date.now()) / 1000)) : 0 };
+  return {
+    expiresInS: p ? Math.max(0, Math.round((p.expiresAt - Date.now()) / 1000)) : 0,
+    // The form's constraint attributes: zod is not in the page's first JavaScript (decision 0043).
+    constraint: getZodConstraint(secondFactorSchema),
+  };
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -4,10 +4,9 @@
  */
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "~/translation";
-import { secondFactorSchema } from "~/schemas/security";
+import { useDeferredValidation } from "~/hooks/useDeferredValidation";
 import { Field, FormErrors, usePostIntent } from "~/components/Form";
 import { PageHeader } from "~/components/PageHeader";
 import type { action, loader } from "./code.server";
@@ -17,16 +16,16 @@ export { action, loader } from "./code.server";
 export const handle = { i18n: ["common", "auth", "security"] };
 
 export default function LoginCode() {
-  const { expiresInS } = useLoaderData<typeof loader>();
+  const { expiresInS, constraint } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("security");
   const { busy, busyIntent } = usePostIntent();
   const [form, fields] = useForm({
     id: "login-code",
     lastResult: actionData?.refusedIntent === "code" ? actionData.result : undefined,
-    constraint: getZodConstraint(secondFactorSchema),
+    constraint,
     shouldValidate: "onSubmit",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: secondFactorSchema }),
+    onValidate: useDeferredValidation(() => import("./validate").then((m) => m.validateCode)),
   });
   return (
     <div className="auth">

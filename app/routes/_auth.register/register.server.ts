@@ -12,6 +12,7 @@ import {
   sendCodeAction,
   sendCodeSchemaFor,
 } from "~/utils/code-flow.server";
+import { getZodConstraint } from "@conform-to/zod";
 import { registerSchema } from "~/schemas/register";
 
 const HIDE = ["password", "re_password"];
@@ -22,7 +23,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const caller = await callerFor(request);
   const state = await codeFormState(caller, url);
   const invite = (url.searchParams.get("invite_code") ?? "").trim().slice(0, 32);
-  return { ...state, invite };
+  // The form's constraint attributes: zod is not in the page's first JavaScript (decision 0043).
+  return { ...state, invite, constraint: getZodConstraint(registerSchema) };
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -5,11 +5,9 @@
  */
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "~/translation";
-import { registerSchema } from "~/schemas/register";
-import { sendCodeSchema } from "~/schemas/send-code";
+import { useDeferredValidation } from "~/hooks/useDeferredValidation";
 import { Field, FormErrors, usePostIntent } from "~/components/Form";
 import { AuthTabs } from "~/components/AuthTabs";
 import { CodeStepFields } from "~/components/CodeStep";
@@ -22,7 +20,8 @@ export { action, loader } from "./register.server";
 export const handle = { i18n: ["common", "auth"] };
 
 export default function Register() {
-  const { type, showMobile, areas, invite, cooldown, captcha } = useLoaderData<typeof loader>();
+  const { type, showMobile, areas, invite, cooldown, captcha, constraint } =
+    useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("auth");
   const location = useLocation();
@@ -31,13 +30,10 @@ export default function Register() {
     id: `register-${type}`,
     lastResult: actionData?.result,
     defaultValue: { type, invite_code: invite },
-    constraint: getZodConstraint(registerSchema),
+    constraint,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) =>
-      parseWithZod(formData, {
-        schema: formData.get("intent") === "send_code" ? sendCodeSchema : registerSchema,
-      }),
+    onValidate: useDeferredValidation(() => import("./validate").then((m) => m.validateRegister)),
   });
   return (
     <div className="auth">
