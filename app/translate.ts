@@ -12,7 +12,7 @@
  *   a name not given at all stays as written;
  * - a key found nowhere gives its `defaultValue` (interpolated) or the key itself.
  *
- * Not supported, and absent from the locale files (tests/unit/web-translate.test.ts holds both):
+ * Not supported, and absent from the locale files (tests/unit/web-translate.test.tsx holds both):
  * nesting ($t(…)), formatters ({{x, number}}), context, ordinals, objects as results. The same test
  * checks every key of every language against i18next with the same options.
  *

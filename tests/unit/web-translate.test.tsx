@@ -11,7 +11,8 @@ import { describe, expect, it } from "vitest";
 import { LANGUAGES } from "../../app/i18n";
 import { instanceFor, loadResources } from "../../app/i18n.server";
 import { interpolate, translator, type Bundle } from "../../app/translate";
-import { Catalog } from "../../app/translation";
+import { renderToStaticMarkup } from "react-dom/server";
+import { Catalog, Translations, useTranslation } from "../../app/translation";
 
 const DIR = path.resolve("locales");
 const NAMESPACES = fs
@@ -180,5 +181,19 @@ describe("the catalog behind useTranslation", () => {
     const catalog = new Catalog("de", bundles.de);
     await catalog.load("de", ["common", "trade", "other"]);
     expect(catalog.translator(["common"])("trade:buy")).toBe("Kaufen");
+  });
+
+  it("gives components t over their namespaces in order, and the language shown", () => {
+    function Line() {
+      const { t, i18n } = useTranslation(["trade", "common"]);
+      return <p lang={i18n.language}>{`${t("buy")} ${t("hi")} ${t("common:buy")}`}</p>;
+    }
+    const html = renderToStaticMarkup(
+      <Translations catalog={new Catalog("de", bundles.de)}>
+        <Line />
+      </Translations>,
+    );
+    expect(html).toBe('<p lang="de">Kaufen Hallo buy</p>');
+    expect(() => renderToStaticMarkup(<Line />)).toThrow(/<Translations>/);
   });
 });
