@@ -8,8 +8,9 @@
  *     gzip for a browser without it: app/utils/compressed-assets.server.ts);
  *   - the inline scripts of the HTML (the hydration data and the route manifest), gzip-compressed
  *     on their own, since they are JavaScript too.
- * For /trade it also checks that the chart code (chart.js and its plugins) starts loading only after
- * the first paint.
+ * For /trade it also checks that no chart code (chart.js and its plugins) is requested before the
+ * first paint. Since decision 0011's amendment of 2026-12-01 chart.js loads only when the user
+ * reaches for the chart, so on a page nobody touches none is requested at all, which meets it.
  *
  * Goals (issue 10): / <= 100 KB, /login <= 110 KB, /trade's chart code after the first paint.
  * BENCH_STRICT=1 makes an unmet goal exit 1.
@@ -153,11 +154,11 @@ async function main() {
         `  ${p.path.padEnd(22)}${String(r.files).padStart(6)}${kb(r.fileBytes).padStart(11)}${kb(r.inlineBytes).padStart(10)}${kb(total).padStart(11)}  ${goal}`,
       );
       if (p.chartAfterPaint) {
-        const after = r.chart !== null && r.chart.firstStartMs > r.firstPaintMs;
+        const after = r.chart === null || r.chart.firstStartMs > r.firstPaintMs;
         met &&= after;
         const detail = r.chart
           ? `${kb(r.chart.bytes)} of chart code, first requested ${(r.chart.firstStartMs - r.firstPaintMs).toFixed(0)} ms after the first paint`
-          : "no chart code loaded";
+          : "no chart code requested (it waits for a pointer on the chart)";
         console.log(
           `  ${"".padEnd(22)}${detail}: ${after ? "MET" : "NOT MET"} (goal: chart code after the first paint)`,
         );
