@@ -1,6 +1,7 @@
 /**
- * Server rendering: the language's catalog of translations (language detected by app/i18n.server.ts), the
- * CSP nonce from server.ts on every script, full HTML for bots and streamed HTML for browsers.
+ * Server rendering: the language's catalog of translations (language detected by
+ * app/i18n.server.ts), the CSP nonce from server.ts on every script, full HTML for bots and streamed
+ * HTML for browsers.
  */
 import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";

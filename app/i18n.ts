@@ -118,7 +118,6 @@ export const i18nConfig = {
   supportedLngs: [...LANGUAGES] as string[],
   fallbackLng: DEFAULT_LANG,
   defaultNS: DEFAULT_NS,
-  react: { useSuspense: false },
   interpolation: { escapeValue: false },
 };
 
