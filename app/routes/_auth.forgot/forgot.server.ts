@@ -16,11 +16,14 @@ import { forgotSchema } from "~/schemas/forgot";
 
 const HIDE = ["new_password", "secondary_password"];
 
+/** The form's constraint attributes, the same on every request: read from its schema once. */
+const CONSTRAINT = getZodConstraint(forgotSchema);
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const caller = await callerFor(request);
   const state = await codeFormState(caller, new URL(request.url));
   // The form's constraint attributes: zod is not in the page's first JavaScript (decision 0043).
-  return { ...state, constraint: getZodConstraint(forgotSchema) };
+  return { ...state, constraint: CONSTRAINT };
 }
 
 export async function action({ request }: ActionFunctionArgs) {

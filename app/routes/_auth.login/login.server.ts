@@ -19,6 +19,9 @@ function typeOf(url: URL, showMobile: boolean): "email" | "mobile" {
   return showMobile && url.searchParams.get("type") === "mobile" ? "mobile" : "email";
 }
 
+/** The form's constraint attributes, the same on every request: read from its schema once. */
+const CONSTRAINT = getZodConstraint(loginSchema);
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const from = safeRedirectPath(url.searchParams.get("from"));
@@ -33,7 +36,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     showMobile,
     areas: areas?.ok ? areas.data : [],
     // The form's constraint attributes, from its schema: zod is not in the page's first JavaScript.
-    constraint: getZodConstraint(loginSchema),
+    constraint: CONSTRAINT,
     toast: areas && !areas.ok ? { type: "error" as const, text: areas.msg } : null,
   };
 }

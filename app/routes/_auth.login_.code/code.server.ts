@@ -21,6 +21,9 @@ function pending(session: AppSession) {
   return p && p.expiresAt > Date.now() ? p : null;
 }
 
+/** The form's constraint attributes, the same on every request: read from its schema once. */
+const CONSTRAINT = getZodConstraint(secondFactorSchema);
+
 export async function loader({ request }: LoaderFunctionArgs) {
   if (await getSignedIn(request)) throw redirect("/");
   const p = pending((await callerFor(request)).session);
@@ -28,7 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     expiresInS: p ? Math.max(0, Math.round((p.expiresAt - Date.now()) / 1000)) : 0,
     // The form's constraint attributes: zod is not in the page's first JavaScript (decision 0043).
-    constraint: getZodConstraint(secondFactorSchema),
+    constraint: CONSTRAINT,
   };
 }
 

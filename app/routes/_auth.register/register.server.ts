@@ -17,6 +17,9 @@ import { registerSchema } from "~/schemas/register";
 
 const HIDE = ["password", "re_password"];
 
+/** The form's constraint attributes, the same on every request: read from its schema once. */
+const CONSTRAINT = getZodConstraint(registerSchema);
+
 export async function loader({ request }: LoaderFunctionArgs) {
   if (await getSignedIn(request)) throw redirect("/");
   const url = new URL(request.url);
@@ -24,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const state = await codeFormState(caller, url);
   const invite = (url.searchParams.get("invite_code") ?? "").trim().slice(0, 32);
   // The form's constraint attributes: zod is not in the page's first JavaScript (decision 0043).
-  return { ...state, invite, constraint: getZodConstraint(registerSchema) };
+  return { ...state, invite, constraint: CONSTRAINT };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
