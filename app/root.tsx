@@ -20,7 +20,7 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import { AuthenticityTokenProvider } from "remix-utils/csrf/react";
-import { useChangeLanguage, useTranslation } from "~/translation";
+import { useChangeLanguage, useNamespacesReady, useTranslation } from "~/translation";
 import type { ReactNode } from "react";
 import { commitCsrfToken } from "~/utils/csrf.server";
 import { cookieLang, detectLang, getT, localeCookie } from "./i18n.server";
@@ -158,6 +158,8 @@ export default function App() {
   useChangeLanguage(lang);
   const location = useLocation();
   const matches = useMatches();
+  // A navigation shows its screen once the namespaces its routes declare are loaded.
+  useNamespacesReady(hydrationNamespaces(matches.flatMap((m) => namespacesOf(m.handle))));
   const toasts: ToastItem[] = [];
   if (toast) toasts.push(toast);
   for (const m of matches) {

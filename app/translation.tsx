@@ -6,9 +6,14 @@
  * On the server the catalog holds every namespace of the request's language, as the server's i18next
  * instances read them (app/i18n.server.ts). In the browser it starts with the namespaces the page
  * was rendered with (loaded before hydration, so the first render matches the server's HTML) and
- * loads a namespace the first time a screen asks for it, from /locales/{lng}/{ns}.json. Until it
- * arrives that screen shows its keys, as react-i18next did. A language change loads the namespaces in
- * use first, then switches, so a screen never mixes two languages.
+ * loads a namespace the first time a screen asks for it, from /locales/{lng}/{ns}.json.
+ * - The namespaces a route declares (its handle's `i18n`) are waited for: the root calls
+ *   `useNamespacesReady` with those of the matched routes, so a navigation to a screen whose file is
+ *   not loaded yet keeps the screen before it until the file arrives (below).
+ * - A namespace a component uses without its route declaring it, or one whose file failed to load,
+ *   shows its keys until it arrives, as react-i18next did.
+ * A language change loads the namespaces in use first, then switches, so a screen never mixes two
+ * languages.
  */
 import {
   createContext,
@@ -40,6 +45,8 @@ export class Catalog {
   private version = 0;
   private readonly bundles = new Map<string, Record<string, Bundle>>();
   private readonly loading = new Map<string, Promise<void>>();
+  /** `lang/ns` of the files that failed to load: shown as keys, never waited for again. */
+  private readonly failed = new Set<string>();
   private readonly inUse = new Set<string>();
   private readonly listeners = new Set<() => void>();
 
@@ -90,6 +97,7 @@ export class Catalog {
             },
             (err: unknown) => {
               this.loading.delete(id);
+              this.failed.add(id);
               console.error(err);
             },
           );
@@ -98,6 +106,19 @@ export class Catalog {
         return pending;
       }),
     ).then(() => undefined);
+  }
+
+  /**
+   * What a render must wait for before it can show `namespaces` in the language shown: the load of
+   * those missing (started here), or null when each is loaded or its file failed to load (a failed
+   * file is never waited for again, so no later render suspends on it).
+   */
+  whenLoaded(namespaces: readonly string[]): Promise<void> | null {
+    if (!this.fetchBundle) return null;
+    const lang = this.shown;
+    const have = this.bundles.get(lang) ?? {};
+    const missing = namespaces.filter((ns) => !(ns in have) && !this.failed.has(`${lang}/${ns}`));
+    return missing.length === 0 ? null : this.load(lang, missing);
   }
 
   /** Shows `lang` once the namespaces in use are loaded in it; the latest request wins. */
@@ -166,6 +187,23 @@ export function useTranslation(ns: string | readonly string[] = DEFAULT_NS): {
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [catalog, lang, list, version],
   );
+}
+
+/**
+ * Holds the screens back until `namespaces` (those the matched routes declare) are loaded in the
+ * language shown. The root calls it with its matches, so it runs in every render that changes them.
+ *
+ * It suspends: it throws the load's promise, and React renders again once it settles. The router's
+ * state updates are transitions (Remix's RouterProvider, `v7_startTransition`), and React holds a
+ * suspended transition without committing it: the screen before the navigation stays until the
+ * files arrive, then the new screen appears translated. Hydration does not wait here: the browser
+ * loads the page's namespaces before it hydrates (entry.client.tsx). Other updates cannot suspend
+ * here: the matches, and so the namespaces asked for, change only with the router's state, and the
+ * language shown changes only once its namespaces in use are loaded.
+ */
+export function useNamespacesReady(namespaces: readonly string[]): void {
+  const waiting = useCatalog().whenLoaded(namespaces);
+  if (waiting) throw waiting;
 }
 
 /** Switches the screens to `lang` (the root's loader data) once its namespaces are loaded. */

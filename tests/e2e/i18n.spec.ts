@@ -70,3 +70,48 @@ test("a page's translations are preloaded in its own language and read once, non
     expect([...asked].sort()).toEqual(preloaded.sort());
   }
 });
+
+test("a screen reached inside the page waits for its translations: the one before stays, never its keys", async ({
+  page,
+}, info) => {
+  test.skip(!jsOn(info), "without JavaScript every page comes translated from the server");
+  await page.goto("/");
+  const home = web("en", "common:home.title");
+  const news = web("en", "content:news_title");
+  await expect(page.getByRole("heading", { name: home })).toBeVisible();
+  // The news screen's file (its route declares "content") is held until the test lets it go.
+  let asked!: () => void;
+  const requested = new Promise<void>((resolve) => (asked = resolve));
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/locales/en/content.json", async (route) => {
+    asked();
+    await released;
+    await route.continue();
+  });
+  // Every heading text the page shows from here on, in order.
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { headings: string[] }).headings = seen;
+    const note = () => {
+      for (const h of document.querySelectorAll("h1")) {
+        const text = h.textContent ?? "";
+        if (seen[seen.length - 1] !== text) seen.push(text);
+      }
+    };
+    new MutationObserver(note).observe(document.body, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+    });
+  });
+  await page.getByRole("link", { name: web("en", "common:home.news"), exact: true }).click();
+  await requested;
+  // While the file is on its way the home screen stays; the news screen is not shown with keys.
+  await expect(page.getByRole("heading", { name: home })).toBeVisible();
+  release();
+  await expect(page.getByRole("heading", { name: news })).toBeVisible();
+  await expect(page).toHaveURL(/\/news$/);
+  const seen = await page.evaluate(() => (window as unknown as { headings: string[] }).headings);
+  expect(seen.filter((text) => text !== home)).toEqual([news]);
+});

@@ -177,8 +177,42 @@ describe("the catalog behind useTranslation", () => {
     expect(f.asked).toEqual(["en/nothing", "en/nothing"]);
   });
 
+  it("tells a navigation what to wait for: the declared namespaces missing, loaded once, then nothing", async () => {
+    const f = fetcher();
+    const catalog = new Catalog("en", { common: bundles.en.common }, f.fetchBundle);
+    expect(catalog.whenLoaded(["common"])).toBeNull();
+    const waiting = catalog.whenLoaded(["common", "trade"]);
+    expect(waiting).toBeInstanceOf(Promise);
+    // A render tried again before the file arrives waits for the same read.
+    expect(catalog.whenLoaded(["trade"])).toBeInstanceOf(Promise);
+    expect(f.asked).toEqual(["en/trade"]);
+    let settled = false;
+    void waiting!.then(() => (settled = true));
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    f.open("en/trade");
+    await waiting;
+    expect(settled).toBe(true);
+    expect(catalog.whenLoaded(["common", "trade"])).toBeNull();
+    expect(catalog.translator(["trade"])("buy")).toBe("Buy");
+  });
+
+  it("never waits again for a file that failed: the screen shows its keys instead of hanging", async () => {
+    const f = fetcher();
+    const catalog = new Catalog("en", { common: bundles.en.common }, f.fetchBundle);
+    const waiting = catalog.whenLoaded(["nothing"]);
+    f.open("en/nothing");
+    await waiting;
+    expect(catalog.whenLoaded(["common", "nothing"])).toBeNull();
+    expect(catalog.translator(["nothing"])("x")).toBe("x");
+    // Another language reads it again: its file there has not failed.
+    void catalog.changeLanguage("de");
+    expect(f.asked).toContain("de/nothing");
+  });
+
   it("on the server holds every namespace and never reads a file", async () => {
     const catalog = new Catalog("de", bundles.de);
+    expect(catalog.whenLoaded(["common", "trade", "other"])).toBeNull();
     await catalog.load("de", ["common", "trade", "other"]);
     expect(catalog.translator(["common"])("trade:buy")).toBe("Kaufen");
   });
