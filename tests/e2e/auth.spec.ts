@@ -72,4 +72,38 @@ test.describe("sign-up and sign-in", () => {
     await expect(page).toHaveURL(/\/login$/);
     expect(posts).toEqual([]);
   });
+
+  test("with JavaScript, a field left before its schema arrives sends nothing and the form stays ready", async ({
+    page,
+  }, info) => {
+    test.skip(!jsOn(info), "the schema is JavaScript; without it the server checks each submit");
+    // The form's schema is held in transit: the page is interactive, its browser checks not yet.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked = () => {};
+    const schemaAsked = new Promise<void>((resolve) => (asked = resolve));
+    await page.route(/\/build\/_shared\/validate-[A-Z0-9]+\.js$/, async (route) => {
+      asked();
+      await held;
+      await route.continue();
+    });
+    const bodies: string[] = [];
+    page.on("request", (r) => {
+      if (r.method() === "POST") bodies.push(r.postData() ?? "");
+    });
+    await page.goto("/login");
+    await schemaAsked;
+    // Fields filled and left as a person would: each leaving is a check the page cannot make yet.
+    await field(page, "auth:password").fill("whatever-1");
+    await field(page, "auth:email").focus();
+    await field(page, "auth:password").focus();
+    await expect(button(page, "auth:login_submit")).toBeEnabled();
+    await button(page, "auth:login_submit").click();
+    // The server checks with the same schema: the empty account is refused, nothing else was sent.
+    await expect(page.getByText(web("en", "auth:input_account"), { exact: true })).toBeVisible();
+    expect(bodies).toHaveLength(1);
+    expect(bodies[0]).toContain("intent=login");
+    expect(bodies[0]).not.toContain("__intent__");
+    release();
+  });
 });
