@@ -40,10 +40,17 @@ import { Engine } from "../../upstream/modules/trading/engine.js";
 import { moneyOf } from "../../upstream/modules/money/service.js";
 import { submit } from "@contract/api/trading";
 import { orderRequestOf } from "../../upstream/modules/trading/requests.js";
+import { contractParse } from "../../upstream/platform/http/contract-parse.js";
+
+/** The submit call's contract schema, compiled as the route compiles it. */
+const parseSubmit = contractParse(submit.body);
 
 /** An order's fields read by the submit call's contract schema, as the route reads them. */
-const parseOrderRequest = (fields: Record<string, unknown>) =>
-  orderRequestOf(submit.body.parse(fields));
+function parseOrderRequest(fields: Record<string, unknown>) {
+  const read = parseSubmit(fields);
+  if (!read.success) throw read.error;
+  return orderRequestOf(read.data);
+}
 import type { Quote } from "../../upstream/modules/market/feed.js";
 import { PriceAlerts } from "../../upstream/modules/alerts/service.js";
 import { fullCollection } from "./gc.js";

@@ -13,6 +13,7 @@ import { answerSchema, refusalEnvelope, type EndpointDef } from "@contract/api/e
 import { IDEMPOTENCY_FIELD, IDEMPOTENCY_HEADER } from "@contract/constants";
 import type { Permission } from "@contract/operators";
 import type { OperatorCaller } from "./operator-guard.js";
+import { contractParse } from "./contract-parse.js";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -64,13 +65,22 @@ function overWire(schema: ZodTypeAny): ZodTypeAny {
 
 /**
  * Validates body and query by the endpoint's contract schema (form text and JSON numbers alike: the
- * contract's fields coerce them, contract/fields.ts); headers and params as declared. A field that
+ * contract's fields coerce them, contract/fields.ts), compiled (contract-parse.ts); headers and
+ * params as declared. A field that
  * fails its rule is answered by the error handler (errors.ts) with HTTP 400 and its message.
  */
-export const contractValidatorCompiler: typeof validatorCompiler = (route) =>
-  route.httpPart === "body" || route.httpPart === "querystring"
-    ? validatorCompiler({ ...route, schema: overWire(route.schema as ZodTypeAny) })
-    : validatorCompiler(route);
+export const contractValidatorCompiler: typeof validatorCompiler = (route) => {
+  if (route.httpPart !== "body" && route.httpPart !== "querystring")
+    return validatorCompiler(route);
+  const schema = overWire(route.schema as ZodTypeAny);
+  // zod's own answer for a refusal: the 400's issues, exactly as the error handler reads them.
+  const refusal = validatorCompiler({ ...route, schema });
+  const parse = contractParse(schema);
+  return (data) => {
+    const read = parse(data);
+    return read.success ? { value: read.data } : refusal(data);
+  };
+};
 
 const authorization = z.string().optional().describe("session token (bare, or `Bearer TOKEN`)");
 
@@ -94,6 +104,12 @@ function bodyOf(def: EndpointDef): ZodTypeAny | undefined {
       .optional()
       .describe("the Idempotency-Key header's alternative for a form"),
   });
+}
+
+/** The schemas an endpoint's body and query are validated by, over the wire's fields. */
+export function wireSchemasOf(def: EndpointDef): ZodTypeAny[] {
+  const body = bodyOf(def);
+  return [body, def.query].filter((s): s is ZodTypeAny => !!s).map(overWire);
 }
 
 /**
