@@ -3,8 +3,8 @@
  * @conform-to/zod are 16 KiB of gzip; on a page whose budget cannot carry them (decision 0011) the
  * browser imports them once the page is interactive. Until then a submit goes to the server, which
  * validates with the same schema (its action), so nothing is accepted that the schema refuses; a
- * blur shows nothing and sends nothing until the schema is there. The constraint attributes (required, minLength …)
- * come from the loader, rendered the same with or without JavaScript.
+ * blur shows nothing and sends nothing until the schema is there. The constraint attributes
+ * (required, minLength …) come from the loader, rendered the same with or without JavaScript.
  */
 import { parse, type Submission } from "@conform-to/react";
 import { useCallback, useEffect, useRef } from "react";
@@ -12,7 +12,7 @@ import { useCallback, useEffect, useRef } from "react";
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any schema's submission
 type Validate = (formData: FormData) => Submission<any>;
 
-/** conform's own field in a request it makes itself (a blur's or an input's check, a list change). */
+/** conform's own field in a submit it makes itself (a blur's or an input's check, a list change). */
 const INTENT = "__intent__";
 
 /** A submit by the person: "not decided here", conform lets it through to the server. */

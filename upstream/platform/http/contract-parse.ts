@@ -18,15 +18,13 @@
 import { ZodAccelerator } from "@duplojs/zod-accelerator";
 import type { SafeParseReturnType, ZodTypeAny, input, output } from "zod";
 
+/** What the compiled function answers: the data where it accepts. */
+export type Compiled = (data: unknown) => { success: true; data: unknown } | { success: false };
+
 /** The parse of one schema: zod's safeParse answer, by the compiled function where it accepts. */
 export type ContractParse<S extends ZodTypeAny> = (
   data: unknown,
 ) => SafeParseReturnType<input<S>, output<S>>;
-
-const compiled = new WeakMap<ZodTypeAny, ContractParse<ZodTypeAny>>();
-
-/** What the compiled function answers: the data where it accepts. */
-export type Compiled = (data: unknown) => { success: true; data: unknown } | { success: false };
 
 /** `schema`'s compiled function, or null where the compiler does not take it. */
 export function compileContract(schema: ZodTypeAny): Compiled | null {
@@ -40,23 +38,35 @@ export function compileContract(schema: ZodTypeAny): Compiled | null {
   }
 }
 
-/** The parse of `schema` (built once per schema object). */
-export function contractParse<S extends ZodTypeAny>(schema: S): ContractParse<S> {
-  const known = compiled.get(schema);
-  if (known) return known as ContractParse<S>;
+const accepters = new WeakMap<ZodTypeAny, Compiled>();
+
+/**
+ * What `schema`'s compiled function accepts (built once per schema object): its data, or
+ * `{ success: false }` for everything the caller must hand to zod (a value it does not accept, one
+ * of the schema's own functions throwing, a schema it cannot compile).
+ */
+export function contractAccept(schema: ZodTypeAny): Compiled {
+  const known = accepters.get(schema);
+  if (known) return known;
   const fast = compileContract(schema);
-  const parse: ContractParse<ZodTypeAny> = fast
+  const accept: Compiled = fast
     ? (data) => {
-        let answer: ReturnType<Compiled>;
         try {
-          answer = fast(data);
+          return fast(data);
         } catch {
-          // One of the schema's own functions threw: zod answers as it would.
-          return schema.safeParse(data);
+          return { success: false };
         }
-        return answer.success ? { success: true, data: answer.data } : schema.safeParse(data);
       }
-    : (data) => schema.safeParse(data);
-  compiled.set(schema, parse);
-  return parse as ContractParse<S>;
+    : () => ({ success: false });
+  accepters.set(schema, accept);
+  return accept;
+}
+
+/** The parse of `schema`: the compiled acceptance, else zod's own answer. */
+export function contractParse<S extends ZodTypeAny>(schema: S): ContractParse<S> {
+  const accept = contractAccept(schema);
+  return (data) => {
+    const read = accept(data);
+    return read.success ? { success: true, data: read.data as output<S> } : schema.safeParse(data);
+  };
 }

@@ -13,7 +13,7 @@ import { answerSchema, refusalEnvelope, type EndpointDef } from "@contract/api/e
 import { IDEMPOTENCY_FIELD, IDEMPOTENCY_HEADER } from "@contract/constants";
 import type { Permission } from "@contract/operators";
 import type { OperatorCaller } from "./operator-guard.js";
-import { contractParse } from "./contract-parse.js";
+import { contractAccept } from "./contract-parse.js";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -66,8 +66,8 @@ function overWire(schema: ZodTypeAny): ZodTypeAny {
 /**
  * Validates body and query by the endpoint's contract schema (form text and JSON numbers alike: the
  * contract's fields coerce them, contract/fields.ts), compiled (contract-parse.ts); headers and
- * params as declared. A field that
- * fails its rule is answered by the error handler (errors.ts) with HTTP 400 and its message.
+ * params as declared. A field that fails its rule is answered by the error handler (errors.ts)
+ * with HTTP 400 and its message.
  */
 export const contractValidatorCompiler: typeof validatorCompiler = (route) => {
   if (route.httpPart !== "body" && route.httpPart !== "querystring")
@@ -75,9 +75,9 @@ export const contractValidatorCompiler: typeof validatorCompiler = (route) => {
   const schema = overWire(route.schema as ZodTypeAny);
   // zod's own answer for a refusal: the 400's issues, exactly as the error handler reads them.
   const refusal = validatorCompiler({ ...route, schema });
-  const parse = contractParse(schema);
+  const accept = contractAccept(schema);
   return (data) => {
-    const read = parse(data);
+    const read = accept(data);
     return read.success ? { value: read.data } : refusal(data);
   };
 };
