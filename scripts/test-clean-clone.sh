@@ -8,8 +8,16 @@
 #   KEEP_CLONE=1 npm run test:clean-clone   # leaves the folder for a look after a failure
 #   CLEAN_CLONE_RUNS=5 npm run test:clean-clone   # five runs one after the other, each on a new
 #                                                 # clone; a table of their times at the end
+#   CLEAN_CLONE_CLOCK='2026-11-28 23:00:00' npm run test:clean-clone
+#       # `npm test` under that clock (Debian's libfaketime, as `npm run test:calendar` uses: the
+#       # clock starts there and runs at the machine's pace; the browser keeps the machine's clock,
+#       # playwright.config.ts); the times printed are the machine's
+#   CLEAN_CLONE_WEEKEND=N   # with CLEAN_CLONE_RUNS: run N (1-based) under a Saturday night clock
 set -euo pipefail
 RUNS=${CLEAN_CLONE_RUNS:-1}
+CLOCK=${CLEAN_CLONE_CLOCK:-}
+# A Saturday night: the markets the simulator keeps real hours for are closed.
+WEEKEND_CLOCK="2026-11-28 23:00:00"
 if [ "$RUNS" -gt 1 ]; then
   failed=0
   lines=()
@@ -17,7 +25,9 @@ if [ "$RUNS" -gt 1 ]; then
     echo "==> clean-clone run $n of $RUNS ($(date -u '+%a %F %T UTC'))"
     out=$(mktemp)
     rc=0
-    CLEAN_CLONE_RUNS=1 bash "$0" 2>&1 | tee "$out" || rc=$?
+    clock=${CLEAN_CLONE_CLOCK:-}
+    [ "$n" = "${CLEAN_CLONE_WEEKEND:-0}" ] && clock=$WEEKEND_CLOCK
+    CLEAN_CLONE_RUNS=1 CLEAN_CLONE_CLOCK=$clock bash "$0" 2>&1 | tee "$out" || rc=$?
     lines+=("run $n ($(date -u '+%a %T UTC')): $(grep -E '^test:clean-clone: npm install' "$out" | sed 's/^test:clean-clone: //' || echo "exit $rc")")
     [ "$rc" -eq 0 ] || failed=$((failed + 1))
     rm -f "$out"
@@ -27,6 +37,10 @@ if [ "$RUNS" -gt 1 ]; then
   echo "test:clean-clone: $((RUNS - failed)) of $RUNS runs passed"
   [ "$failed" -eq 0 ]
   exit
+fi
+if [ -n "$CLOCK" ] && ! command -v faketime >/dev/null 2>&1; then
+  echo "test:clean-clone: CLEAN_CLONE_CLOCK needs Debian's faketime (npm run test:calendar installs it)" >&2
+  exit 2
 fi
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -65,11 +79,17 @@ T0=$(date +%s)
 npm install --no-audit --no-fund
 T1=$(date +%s)
 rc=0
-npm test || rc=$?
+if [ -n "$CLOCK" ]; then
+  echo "test:clean-clone: npm test under the clock @$CLOCK (faketime)"
+  FAKETIME_DONT_RESET=1 FAKETIME_DONT_FAKE_MONOTONIC=1 faketime -f "@$CLOCK" npm test || rc=$?
+else
+  npm test || rc=$?
+fi
 T2=$(date +%s)
 echo
 echo "test:clean-clone: commit $COMMIT"
-printf 'test:clean-clone: npm install %dm%02ds, npm test %dm%02ds, total %dm%02ds (yardstick %s ms): %s\n' \
+printf 'test:clean-clone: npm install %dm%02ds, npm test %dm%02ds, total %dm%02ds (yardstick %s ms%s): %s\n' \
   $(((T1 - T0) / 60)) $(((T1 - T0) % 60)) $(((T2 - T1) / 60)) $(((T2 - T1) % 60)) \
-  $(((T2 - T0) / 60)) $(((T2 - T0) % 60)) "$YARDSTICK_MS" "$([ "$rc" -eq 0 ] && echo PASSED || echo "FAILED (exit $rc)")"
+  $(((T2 - T0) / 60)) $(((T2 - T0) % 60)) "$YARDSTICK_MS" "${CLOCK:+, npm test at @$CLOCK}" \
+  "$([ "$rc" -eq 0 ] && echo PASSED || echo "FAILED (exit $rc)")"
 exit "$rc"
