@@ -490,6 +490,9 @@ export async function buildUpstream(
       await hub.close();
       await broker.close();
       await app.close();
+      // Every request is answered: what they and the timers queued is written before the store
+      // closes, and nothing queued later reaches it.
+      if (!standby) await ctx.sequencer.close();
       db.close();
     },
   };

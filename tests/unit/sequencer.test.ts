@@ -90,6 +90,32 @@ describe("the sequencer", () => {
     expect(seq.stats.batches).toBe(3);
   });
 
+  it("closing waits for the batch being written, then refuses new commands before they reach the store", async () => {
+    const { db, other } = twoConnections();
+    const { store, held } = heldWrites(db);
+    const failures: unknown[] = [];
+    const seq = new Sequencer({
+      db: store,
+      onWriteFailure: (e) => failures.push(e),
+      maxBatchMs: 60_000,
+    });
+    const written = seq.run(writeRow(store, 1));
+    await until("the batch is handed to the store", () => held.length === 1);
+    let closed = false;
+    const closing = seq.close().then(() => (closed = true));
+    await turns();
+    // A node shutting down does not close its store under a batch being written.
+    expect(closed).toBe(false);
+    held[0]();
+    expect(await written).toBe(1);
+    await closing;
+    await expect(seq.run(writeRow(store, 2))).rejects.toBeInstanceOf(SequencerStopped);
+    await turns();
+    expect(held).toHaveLength(1);
+    expect(committedRows(other)).toEqual([memoOf(1)]);
+    expect(failures).toEqual([]);
+  });
+
   it("a command's follow-ups run in its batch once it succeeded, each rolled back alone, before its answer", async () => {
     const { db, other } = twoConnections();
     const followUpErrors: unknown[] = [];

@@ -192,6 +192,17 @@ export class Sequencer {
     } while (last !== this.lastQueued);
   }
 
+  /**
+   * For a node shutting down, before its store closes: settles once every command queued so far
+   * (and what those queued in turn) is answered, then takes no more. A command queued after that
+   * is refused with SequencerStopped and never reaches the store, so no batch is written to a
+   * store being closed (which would count as a failed write and end the process).
+   */
+  async close(): Promise<void> {
+    await this.idle();
+    this.stopped ??= new SequencerStopped(new Error("the node is shutting down"));
+  }
+
   /** Commands queued and not yet in a batch. */
   get waiting(): number {
     return this.queue.length - this.head;
