@@ -6,9 +6,11 @@
  * database, copied from a migrated template, so a test starts from the schema and seed rows
  * exactly as a new deployment does.
  */
+import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { threadId } from "node:worker_threads";
 import { openDb, openPostgres, openStore, type DB } from "../../upstream/platform/db.js";
 import { PgStore } from "../../upstream/platform/store/pg.js";
 import { copySqliteMarketTemplate, PG_MARKET_TEMPLATE } from "./store-templates.js";
@@ -43,7 +45,9 @@ export function newTestStoreWhere(o: { empty?: boolean; market?: boolean } = {})
   if (!adminUrl)
     throw new Error("TEST_STORE=postgres needs the global setup tests/support/postgres-setup.ts");
   admin ??= new PgStore(adminUrl);
-  const name = `t_${process.pid}_${++made}_${Date.now() % 100000}`;
+  // Unique without the clock: a test may hold Date still (vi.setSystemTime) or run under a faked
+  // one, and the worker threads of one process share its pid while each counts from 0.
+  const name = `t_${process.pid}_${threadId}_${++made}_${crypto.randomBytes(4).toString("hex")}`;
   const template = o.empty ? "" : ` TEMPLATE ${o.market ? PG_MARKET_TEMPLATE : PG_TEMPLATE}`;
   admin.exec(`CREATE DATABASE ${name}${template}`);
   return adminUrl.replace(/\/[^/]*$/, `/${name}`);
