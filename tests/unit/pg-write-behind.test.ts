@@ -43,14 +43,18 @@ const PARTS_SENT_WITHIN_MS = 10_000;
 
 /**
  * True once the store's batch is open on the server (its BEGIN took the write lock) while the
- * batch is still being decided: seen from the other connection. The caller is inside the batch's
- * command, so the batch cannot end meanwhile: the looks go on for as long as a busy machine may
- * take to send the first parts (a count of looks was too few beside a full test run), and a store
- * that sent nothing before the batch's end fails after PARTS_SENT_WITHIN_MS.
+ * batch is still being decided: seen from the other connection, in this test's database only (an
+ * advisory lock is one per database, and the other tests' databases on the same server hold the
+ * same write lock whenever their leaders write). The caller is inside the batch's command, so the
+ * batch cannot end meanwhile: the looks go on for as long as a busy machine may take to send the
+ * first parts, and a store that sent nothing before the batch's end fails after
+ * PARTS_SENT_WITHIN_MS.
  */
 function batchOpenOnServer(other: DB): boolean {
   const held = other.prepare(
-    "SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND objid = ? AND granted",
+    `SELECT count(*) AS n FROM pg_locks
+     WHERE locktype = 'advisory' AND objid = ? AND granted
+       AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
   );
   const until = performance.now() + PARTS_SENT_WITHIN_MS;
   while (performance.now() < until)
