@@ -56,6 +56,22 @@ function killable() {
   return { db, other, seq, failures, pid };
 }
 
+/**
+ * A sequencer on a store whose batches the test lets be written, or fails, one by one
+ * (heldWrites), with the write failures it reported; `other` reads what was committed.
+ */
+function heldSequencer() {
+  const { db, other } = twoConnections();
+  const { store, held } = heldWrites(db);
+  const failures: unknown[] = [];
+  const seq = new Sequencer({
+    db: store,
+    onWriteFailure: (e) => failures.push(e),
+    maxBatchMs: 60_000,
+  });
+  return { other, store, held, failures, seq };
+}
+
 /** A few turns of the event loop: what the sequencer would do next, it has done. */
 const turns = async () => {
   for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
@@ -91,14 +107,7 @@ describe("the sequencer", () => {
   });
 
   it("closing waits for the batch being written, then refuses new commands before they reach the store", async () => {
-    const { db, other } = twoConnections();
-    const { store, held } = heldWrites(db);
-    const failures: unknown[] = [];
-    const seq = new Sequencer({
-      db: store,
-      onWriteFailure: (e) => failures.push(e),
-      maxBatchMs: 60_000,
-    });
+    const { other, store, held, failures, seq } = heldSequencer();
     const written = seq.run(writeRow(store, 1));
     await until("the batch is handed to the store", () => held.length === 1);
     let closed = false;
@@ -161,14 +170,7 @@ describe("the sequencer", () => {
   });
 
   it("a batch decided after one that fails is not answered, even when it was itself written", async () => {
-    const { db } = twoConnections();
-    const { store, held } = heldWrites(db);
-    const failures: unknown[] = [];
-    const seq = new Sequencer({
-      db: store,
-      onWriteFailure: (e) => failures.push(e),
-      maxBatchMs: 60_000,
-    });
+    const { store, held, failures, seq } = heldSequencer();
     const first = seq.run(writeRow(store, 1));
     await until("the first batch is handed to the store", () => held.length === 1);
     const second = seq.run(writeRow(store, 2));
