@@ -3,7 +3,14 @@
  * ones marked; "mark all read" is a plain form. With JavaScript, a new notice (the NOTICE push's
  * unread count moving) loads the list again.
  */
-import { Form, Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  useRevalidator,
+} from "@remix-run/react";
 import { useCallback } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "~/translation";
@@ -32,13 +39,22 @@ export default function Notifications() {
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("notify");
   const revalidator = useRevalidator();
+  const navigating = useNavigation().state !== "idle";
+  // Not while a navigation loads (the form's post, its redirect): that brings the new list itself,
+  // and a revalidation would restart its loaders, dropping the answer that carried the post's
+  // toast (read once from the session) for one without it.
   const onPush = useCallback(
     (_topic: string, data: unknown) => {
       const unread = (data as NoticePush | null)?.unread;
-      if (typeof unread === "number" && unread !== d.unread && revalidator.state === "idle")
+      if (
+        typeof unread === "number" &&
+        unread !== d.unread &&
+        revalidator.state === "idle" &&
+        !navigating
+      )
         revalidator.revalidate();
     },
-    [d.unread, revalidator],
+    [d.unread, revalidator, navigating],
   );
   useLive(TOPICS, onPush);
   return (
