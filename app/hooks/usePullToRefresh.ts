@@ -2,7 +2,7 @@
  * Pull to refresh: pulling down at the top of the page reloads the route's data; the spinner
  * closes after 500 ms (product-spec.md section 9). Spread `handlers` on the page's root element.
  */
-import { useRevalidator } from "@remix-run/react";
+import { useRevalidateAfterPosts } from "~/hooks/useRefreshAfterPosts";
 import { useCallback, useState, type TouchEvent } from "react";
 
 /** Pixels of pull that trigger a refresh, and from which the spinner shows. */
@@ -20,14 +20,15 @@ export function usePullToRefresh(): {
   spinner: { visible: boolean; height?: number };
   refresh: () => void;
 } {
-  const revalidator = useRevalidator();
+  // A pull while a form posts refreshes once the post's redirect is in (see the hook).
+  const revalidate = useRevalidateAfterPosts();
   const [pull, setPull] = useState<{ startY: number; dy: number } | null>(null);
   const [refreshing, setRefreshing] = useState(false);
   const refresh = useCallback(() => {
     setRefreshing(true);
-    revalidator.revalidate();
+    revalidate();
     setTimeout(() => setRefreshing(false), SPINNER_MS);
-  }, [revalidator]);
+  }, [revalidate]);
   const handlers = {
     onTouchStart: (e: TouchEvent) => {
       if (window.scrollY <= 0) setPull({ startY: e.touches[0].clientY, dy: 0 });

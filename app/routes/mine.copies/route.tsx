@@ -4,13 +4,13 @@
  * remove funds, stop after a confirmation). With JavaScript the figures move with COPY_TRADE.
  */
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
-import { useCallback } from "react";
-import { Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/translation";
 import { PageHeader } from "~/components/PageHeader";
 import { FormErrors, refusalMessages } from "~/components/Form";
 import { CopyActions, CopyFigures } from "~/components/copy/CopyParts";
 import { useLiveCopies } from "~/components/copy/useLiveCopies";
+import { useRevalidateAfterPosts } from "~/hooks/useRefreshAfterPosts";
 import { copyHref, providerHref } from "~/utils/copy-href";
 import copyStyles from "~/styles/copy.css";
 import tradeStyles from "~/styles/trade.css";
@@ -33,11 +33,9 @@ export default function Copies() {
   const d = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("copy");
-  const revalidator = useRevalidator();
-  const onChange = useCallback(() => {
-    if (revalidator.state === "idle") revalidator.revalidate();
-  }, [revalidator]);
-  const live = useLiveCopies(d.copies, onChange);
+  // A copy's change while the page's own form posts waits for the post's redirect (see the hook).
+  const revalidate = useRevalidateAfterPosts();
+  const live = useLiveCopies(d.copies, revalidate);
   const orphan =
     actionData && !("copyId" in actionData && actionData.copyId)
       ? refusalMessages(actionData)

@@ -5,9 +5,9 @@
  * it the figures move with COPY_TRADE, and a change in its open positions or status loads the page
  * again.
  */
-import { useCallback, useMemo } from "react";
+import { useMemo } from "react";
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useTranslation } from "~/translation";
 import { ORDER_TYPE } from "@contract/enums";
@@ -16,6 +16,7 @@ import { PageHeader } from "~/components/PageHeader";
 import { FormErrors, Hidden, refusalMessages, usePostIntent } from "~/components/Form";
 import { CopyActions, CopyFigures } from "~/components/copy/CopyParts";
 import { useLiveCopies } from "~/components/copy/useLiveCopies";
+import { useRevalidateAfterPosts } from "~/hooks/useRefreshAfterPosts";
 import type { OrderView } from "~/upstream/views";
 import { formatDateTime, formatLotHint, formatPrice, formatProfit, signOf } from "~/utils/format";
 import { COPIES_HREF, providerHref } from "~/utils/copy-href";
@@ -107,13 +108,11 @@ export default function CopyPage() {
   const d = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation(["copy", "trade"]);
-  const revalidator = useRevalidator();
+  // A copy's change while the page's own form posts waits for the post's redirect (see the hook).
+  const revalidate = useRevalidateAfterPosts();
   const base = d.copy;
   const initial = useMemo(() => (base ? [base] : []), [base]);
-  const onChange = useCallback(() => {
-    if (revalidator.state === "idle") revalidator.revalidate();
-  }, [revalidator]);
-  const live = useLiveCopies(initial, onChange);
+  const live = useLiveCopies(initial, revalidate);
   if (!base)
     return (
       <div className="copies">

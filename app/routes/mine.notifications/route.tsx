@@ -3,16 +3,10 @@
  * ones marked; "mark all read" is a plain form. With JavaScript, a new notice (the NOTICE push's
  * unread count moving) loads the list again.
  */
-import {
-  Form,
-  Link,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-  useRevalidator,
-} from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useCallback } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { useRevalidateAfterPosts } from "~/hooks/useRefreshAfterPosts";
 import { useTranslation } from "~/translation";
 import type { LinksFunction } from "@remix-run/node";
 import { TOPIC } from "@contract/constants";
@@ -38,23 +32,14 @@ export default function Notifications() {
   const d = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("notify");
-  const revalidator = useRevalidator();
-  const navigating = useNavigation().state !== "idle";
-  // Not while a navigation loads (the form's post, its redirect): that brings the new list itself,
-  // and a revalidation would restart its loaders, dropping the answer that carried the post's
-  // toast (read once from the session) for one without it.
+  // Not under the form's post: its redirect brings the new list and the toast (see the hook).
+  const revalidate = useRevalidateAfterPosts();
   const onPush = useCallback(
     (_topic: string, data: unknown) => {
       const unread = (data as NoticePush | null)?.unread;
-      if (
-        typeof unread === "number" &&
-        unread !== d.unread &&
-        revalidator.state === "idle" &&
-        !navigating
-      )
-        revalidator.revalidate();
+      if (typeof unread === "number" && unread !== d.unread) revalidate();
     },
-    [d.unread, revalidator, navigating],
+    [d.unread, revalidate],
   );
   useLive(TOPICS, onPush);
   return (

@@ -6,7 +6,7 @@
  * Action intents: submit (place an order; a visitor is sent to /login?from=/trade?code=...; the
  * `step` buttons re-render the form with new lots without JavaScript) and close (close a position).
  */
-import { Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/translation";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
@@ -30,7 +30,8 @@ import { OrderForm } from "~/components/trade/OrderForm";
 import { RiskDisclosure } from "~/components/risk/RiskDisclosure";
 import { PositionList } from "~/components/trade/PositionList";
 import { OrderSuccess } from "~/components/trade/OrderSuccess";
-import { useLang, useRefreshAfterPosts } from "~/components/trade/hooks";
+import { useLang } from "~/components/trade/hooks";
+import { useRevalidateAfterPosts } from "~/hooks/useRefreshAfterPosts";
 import { useLiveAccount } from "~/hooks/useLiveAccount";
 import { TOPIC } from "@contract/constants";
 import { FormErrors, refusalMessages } from "~/components/Form";
@@ -85,11 +86,8 @@ export default function TradeScreen() {
     [actionData],
   );
   const lang = useLang();
-  const revalidator = useRevalidator();
   // A live close while a close (or a navigation) is under way waits for it (see the hook).
-  const { pending: refreshLater, later } = useRefreshAfterPosts<true>(
-    useCallback(() => revalidator.revalidate(), [revalidator]),
-  );
+  const revalidate = useRevalidateAfterPosts();
   const inst = d.inst;
 
   // Live quotes of this instrument, of the picker and last prices by code (USD rates), kept
@@ -126,10 +124,9 @@ export default function TradeScreen() {
       // A position of this instrument closed: the balance changed, refresh the server's figures.
       const known = new Set(d.positions.map((p) => p.id));
       if (!ids.some((id) => known.has(id))) return;
-      refreshLater.current = true;
-      later();
+      revalidate();
     },
-    [d.positions, later, refreshLater],
+    [d.positions, revalidate],
   );
   const account = useLiveAccount({ enabled: d.signedIn, reset: d, onClosed });
   const liveRows = account.rows;
