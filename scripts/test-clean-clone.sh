@@ -11,7 +11,8 @@
 #   CLEAN_CLONE_CLOCK='2026-11-28 23:00:00' npm run test:clean-clone
 #       # `npm test` under that clock (Debian's libfaketime, as `npm run test:calendar` uses: the
 #       # clock starts there and runs at the machine's pace; the browser keeps the machine's clock,
-#       # playwright.config.ts); the times printed are the machine's
+#       # playwright.config.ts), with the settings of test-calendar.sh; the times printed are the
+#       # machine's
 #   CLEAN_CLONE_WEEKEND=N   # with CLEAN_CLONE_RUNS: run N (1-based) under a Saturday night clock
 set -euo pipefail
 RUNS=${CLEAN_CLONE_RUNS:-1}
@@ -81,7 +82,7 @@ T1=$(date +%s)
 rc=0
 if [ -n "$CLOCK" ]; then
   echo "test:clean-clone: npm test under the clock @$CLOCK (faketime)"
-  FAKETIME_DONT_RESET=1 FAKETIME_DONT_FAKE_MONOTONIC=1 faketime -f "@$CLOCK" npm test || rc=$?
+  FAKETIME_DONT_RESET=1 FAKETIME_DONT_FAKE_MONOTONIC=1 FAKETIME_FORCE_MONOTONIC_FIX=0 faketime -f "@$CLOCK" npm test || rc=$?
 else
   npm test || rc=$?
 fi
