@@ -7,7 +7,7 @@
  *   - accessibility of every user screen (visitors' and the signed-in account's): score, and the
  *     failing audits of any screen below 100.
  * Performance is simulated from one observed load (Lighthouse's default "simulate" throttling), which
- * varies from run to run on a shared 2-core machine: each page runs BENCH_LH_RUNS times (default 3)
+ * varies from run to run on a shared 2-core machine: each page runs BENCH_LH_RUNS times (default 5)
  * and the run with the median score is reported, as Lighthouse's own guidance on variance suggests.
  * Goals (issue 10): performance 100 on /, /trade and /login; accessibility 100 on every screen.
  * BENCH_STRICT=1 makes an unmet goal exit 1. CHROMIUM_PATH overrides /usr/bin/chromium.
@@ -27,7 +27,7 @@ const PERFORMANCE = process.env.BENCH_LH_PAGES
   ? process.env.BENCH_LH_PAGES.split(",").filter(Boolean)
   : ["/", "/trade?code=EURUSD", "/login"];
 const ACCESSIBILITY = process.env.BENCH_LH_A11Y !== "0";
-const RUNS = Math.max(1, Number(process.env.BENCH_LH_RUNS || 3));
+const RUNS = Math.max(1, Number(process.env.BENCH_LH_RUNS || 5));
 const VISITOR_SCREENS = [
   "/",
   "/trade?code=EURUSD",
