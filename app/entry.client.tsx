@@ -1,7 +1,7 @@
 /**
  * Hydration: the catalog loads this page's namespaces from /locales/{lng}/{ns}.json (served by a
  * resource route) before React hydrates, so that the first client render matches the server's
- * HTML. The page's head preloads those files (root.tsx), so the requests below find them arriving
+ * HTML. The page preloads those files with its scripts (root.tsx), so the requests below find them arriving
  * already.
  */
 import { RemixBrowser } from "@remix-run/react";
