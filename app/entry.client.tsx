@@ -1,8 +1,8 @@
 /**
  * Hydration: the catalog loads this page's namespaces from /locales/{lng}/{ns}.json (served by a
  * resource route) before React hydrates, so that the first client render matches the server's
- * HTML. The page preloads those files with its scripts (root.tsx), so the requests below find them arriving
- * already.
+ * HTML. The page preloads those files with its scripts (root.tsx), so the requests below find
+ * them arriving already.
  */
 import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";

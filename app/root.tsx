@@ -136,8 +136,8 @@ const DEFERRED_SCRIPTS_ID = "tp-scripts";
 /**
  * Runs the held classic scripts at once (the loader data, which the data streamed after the page
  * expects to find) and adds the rest (the module preloads, the module that hydrates, the
- * translations' preloads) one frame after the first paint: two animation frames, so that the
- * first has been presented, not only drawn. A copy (importNode) of a node held in a template is
+ * translations' preloads) after the first paint: two animation frames later, so that the first
+ * has been presented, not only drawn. A copy (importNode) of a node held in a template is
  * live when added; the template's own nodes never are.
  */
 const START_SCRIPTS = `(function(){var t=document.getElementById(${JSON.stringify(DEFERRED_SCRIPTS_ID)});if(!t)return;var f=t.content,b=document.body;f.querySelectorAll("script:not([type=module])").forEach(function(s){b.appendChild(document.importNode(s,true));s.remove()});requestAnimationFrame(function(){requestAnimationFrame(function(){b.appendChild(document.importNode(f,true))})})})()`;
@@ -151,9 +151,10 @@ const START_SCRIPTS = `(function(){var t=document.getElementById(${JSON.stringif
  * of script shared the link with them and delayed the first paint (Lighthouse's simulated slow 4G:
  * 2.0–2.1 s on /trade and /login when the scripts were asked for before the paint, 0.8–1.1 s when
  * not). The server writes them inside a <template>, where the browser neither fetches nor runs
- * them; START_SCRIPTS runs the loader data's script at once and adds the rest after the paint. In the browser the template is rendered empty,
- * as the parsed document has it (a template's parsed content is not among its children), so
- * hydration matches; the added nodes come after the body's last element, which React leaves alone.
+ * them; START_SCRIPTS runs the loader data's script at once and adds the rest after the paint. In
+ * the browser the template is rendered empty, as the parsed document has it (a template's parsed
+ * content is not among its children), so hydration matches; the added nodes come after the body's
+ * last element, which React leaves alone.
  */
 function ScriptsAfterFirstPaint({ lang, nonce }: { lang: string; nonce: string | undefined }) {
   const server = typeof document === "undefined";
