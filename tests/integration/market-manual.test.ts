@@ -4,6 +4,7 @@
  * simulator's ticks (quotes, candles). With the simulator the setter does not exist.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bucketStart } from "../../upstream/modules/market/candles.js";
 import { HARNESS_OPERATOR_TOKEN, postEnv, startUpstream, type Server } from "./upstream-harness.js";
 
 let manual: Server;
@@ -49,11 +50,17 @@ describe("POST /dev/market/price", () => {
     );
     expect(again.data.time).toBeGreaterThanOrEqual(set.data.time);
     expect((await quote("EURUSD")).Close).toBe(1.2);
-    const candles = await manual.get<{ Close: number; High: number }[]>(
+    const candles = await manual.get<{ Time: number; Close: number; High: number }[]>(
       `/v1/api/forex/kline?forex_id=EURUSD&period=1min`,
     );
-    expect(candles.data.at(-1)).toMatchObject({ Close: 1.2 });
-    expect(candles.data.at(-1)!.High).toBeGreaterThanOrEqual(1.23456);
+    // The forming candle closes at the last price; the candle of the first tick (the same one,
+    // unless a minute ended between the two ticks) reached the first price.
+    expect(candles.data.at(-1)).toMatchObject({
+      Time: bucketStart("1min", again.data.time),
+      Close: 1.2,
+    });
+    const first = candles.data.find((c) => c.Time === bucketStart("1min", set.data.time));
+    expect(first?.High).toBeGreaterThanOrEqual(1.23456);
   });
 
   it("has seeded history like the simulator's", async () => {
