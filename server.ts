@@ -35,6 +35,9 @@ import { lingerAfterAnswer } from "./app/utils/lingering-close.server";
 import { prepareWebDatabase } from "./app/utils/web-db.server";
 import { tokenSeal } from "./app/utils/token-seal.server";
 import { compressedAssets } from "./app/utils/compressed-assets.server";
+import { visitorPageCache } from "./app/utils/visitor-page-cache.server";
+import { commitCsrfToken, csrfCookieName } from "./app/utils/csrf.server";
+import { sessionCookieName } from "./app/utils/session.server";
 
 function readEnv(): Env {
   try {
@@ -83,6 +86,8 @@ const RESTART_MAX_MS = 15_000;
 const RESTART_RESET_AFTER_MS = 60_000;
 /** Connections the kernel may queue for accept (Node's default is 511). */
 const LISTEN_BACKLOG = 4096;
+/** The pages a signed-out visitor may be answered from the visitors' page cache (decision 0045). */
+const VISITOR_CACHED_PATHS = ["/", "/trade"];
 /** A shutdown ends within SHUTDOWN_GRACE_MS plus this, whatever hangs. */
 const SHUTDOWN_BOUND_MS = 5_000;
 
@@ -439,6 +444,19 @@ async function main() {
     req.headers["x-tradepost-client-ip"] = req.ip ?? req.socket.remoteAddress ?? "";
     next();
   });
+
+  // A signed-out visitor's home and trade pages, rendered once per PAGE_CACHE_MS for every visitor
+  // with the same address, cookies and language; the nonce, CSRF token and form keys are each
+  // answer's own (app/utils/visitor-page-cache.server.ts, decision 0045).
+  app.use(
+    visitorPageCache({
+      ttlMs: ENV.pageCacheMs,
+      paths: VISITOR_CACHED_PATHS,
+      csrfCookieName: csrfCookieName(),
+      bypassCookieNames: [sessionCookieName()],
+      commitCsrf: (cookie) => commitCsrfToken(new Headers(cookie ? { cookie } : {})),
+    }),
+  );
 
   app.all(
     "*",

@@ -23,6 +23,7 @@ import { AuthenticityTokenProvider } from "remix-utils/csrf/react";
 import { useChangeLanguage, useNamespacesReady, useTranslation } from "~/translation";
 import type { ReactNode } from "react";
 import { commitCsrfToken } from "~/utils/csrf.server";
+import { markUncacheable } from "~/utils/visitor-page-cache.server";
 import { cookieLang, detectLang, getT, localeCookie } from "./i18n.server";
 import { HTML_LANG, dirOf, hydrationNamespaces, localeUrl, namespacesOf, type Lang } from "./i18n";
 import { commitSession, getSession } from "~/utils/session.server";
@@ -91,6 +92,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
   const t = await getT(lang, "common");
   const user = session.get("user");
+  // A signed-in user's page, and one with a one-time message, are that person's own: never kept
+  // for other visitors (visitor-page-cache.server.ts).
+  if (session.get("token") || user || toast) markUncacheable();
   // The policy notice, once, for visitors of the product's screens (not of the operator console).
   const policyNotice =
     url.pathname === "/operator" || url.pathname.startsWith("/operator/")

@@ -26,6 +26,7 @@ import { CODE } from "@contract/envelope";
 import { UNAVAILABLE_RETRY_S } from "./retry";
 import { GATEWAY_STATUSES } from "./failover";
 import { detectLang } from "../i18n.server";
+import { markUncacheable } from "~/utils/visitor-page-cache.server";
 import {
   getSession,
   commitSession,
@@ -147,6 +148,19 @@ export async function call<T>(
   path: string,
   params: Params = {},
   opts: CallOptions = {},
+): Promise<UpstreamResult<T>> {
+  const result = await callOnce<T>(caller, method, path, params, opts);
+  // A page made with a failed or refused answer is not kept for other visitors.
+  if (!result.ok) markUncacheable();
+  return result;
+}
+
+async function callOnce<T>(
+  caller: Caller,
+  method: Method,
+  path: string,
+  params: Params,
+  opts: CallOptions,
 ): Promise<UpstreamResult<T>> {
   const headers: Record<string, string> = { lang: caller.lang, accept: "application/json" };
   const token = opts.token !== undefined ? opts.token : caller.token;

@@ -7,15 +7,21 @@ import { createCookie } from "@remix-run/node";
 import { CSRF, CSRFError } from "remix-utils/csrf/server";
 import { env, sessionSecrets } from "~/utils/env.server";
 import { getT } from "~/i18n.server";
+import { recordVolatile } from "~/utils/visitor-page-cache.server";
 
 /** Name of the hidden input carrying the token. */
 const CSRF_FIELD = "csrf";
 
 let csrf: CSRF | null = null;
 
+/** The name of the cookie that holds the token. */
+export function csrfCookieName(): string {
+  return env().secureCookies ? "__Host-tp_csrf" : "tp_csrf";
+}
+
 function csrfInstance(): CSRF {
   if (!csrf) {
-    const cookie = createCookie(env().secureCookies ? "__Host-tp_csrf" : "tp_csrf", {
+    const cookie = createCookie(csrfCookieName(), {
       path: "/",
       httpOnly: true,
       secure: env().secureCookies,
@@ -27,9 +33,16 @@ function csrfInstance(): CSRF {
   return csrf;
 }
 
-/** The token for the page and, when new, the Set-Cookie value that stores it. */
-export function commitCsrfToken(request: Request): Promise<readonly [string, string | null]> {
-  return csrfInstance().commitToken(request);
+/**
+ * The token for the page and, when new, the Set-Cookie value that stores it. The token is the
+ * visitor's own: a page kept for other visitors gets theirs in its place (visitor-page-cache).
+ */
+export async function commitCsrfToken(
+  request: Request | Headers,
+): Promise<readonly [string, string | null]> {
+  const committed = await csrfInstance().commitToken(request);
+  recordVolatile(committed[0], "csrf");
+  return committed;
 }
 
 /** Whether a posted form carries the token of the request's cookie. */

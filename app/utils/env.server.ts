@@ -19,7 +19,8 @@
  * SHUTDOWN_GRACE_MS (5000), LOCALES_DIR (locales), LIVE_FLUSH_MS, FORM_MAX_BYTES (65536),
  * DESKTOP_URL (the desktop site for desktop visitors; unset: the host with its first subdomain
  * replaced by pc, when it has one), OPERATOR_HOST (the console's own host name; unset: the console
- * shares the users' host), MARKET_CACHE_MS (1000), CHAT_FRAME_CACHE_MS (5000), CHECK_ANSWERS (check
+ * shares the users' host), MARKET_CACHE_MS (1000), PAGE_CACHE_MS (MARKET_CACHE_MS),
+ * CHAT_FRAME_CACHE_MS (5000), CHECK_ANSWERS (check
  * every upstream answer against the contract; default: on when UPSTREAM_URL is set).
  */
 import crypto from "node:crypto";
@@ -178,6 +179,7 @@ const envSchema = z
         ),
     ),
     MARKET_CACHE_MS: optional(nonNegativeInt),
+    PAGE_CACHE_MS: optional(nonNegativeInt),
     CHAT_FRAME_CACHE_MS: optional(nonNegativeInt),
   })
   .superRefine((e, ctx) => {
@@ -246,6 +248,12 @@ const envSchema = z
        * sparklines) are shared by every visitor's page; 0: each page asks the upstream.
        */
       marketCacheMs: e.MARKET_CACHE_MS ?? 1000,
+      /**
+       * How long a signed-out visitor's home and trade pages are kept and served to every visitor
+       * with the same address, cookies and language (visitor-page-cache.server.ts); as long as the
+       * market's answers they are made of, unless set; 0: every page is rendered.
+       */
+      pageCacheMs: e.PAGE_CACHE_MS ?? e.MARKET_CACHE_MS ?? 1000,
       /**
        * How long the support chat's framed origin (the CSP's frame-src, from the upstream's public
        * settings) is reused before it is read again; an operator's change shows within this time.

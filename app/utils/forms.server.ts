@@ -21,10 +21,16 @@ import { CODE_RESEND_S } from "@contract/constants";
 import { checkCsrf } from "~/utils/csrf.server";
 import { env } from "~/utils/env.server";
 import { getT } from "~/i18n.server";
+import { recordVolatile } from "~/utils/visitor-page-cache.server";
 
-/** A fresh key for a money or order form, sent back by the form as `idempotency_key`. */
+/**
+ * A fresh key for a money or order form, sent back by the form as `idempotency_key`: one per
+ * rendered form, also in a page kept for other visitors (visitor-page-cache).
+ */
 export function newIdempotencyKey(): string {
-  return crypto.randomUUID();
+  const key = crypto.randomUUID();
+  recordVolatile(key, "key");
+  return key;
 }
 
 /** Seconds before another verification code may be sent to a recipient (the contract's). */

@@ -40,11 +40,16 @@ export type AppSession = Session<SessionData, SessionFlashData>;
 let storage: ReturnType<typeof createCookieSessionStorage<SessionData, SessionFlashData>> | null =
   null;
 
+/** The name of the cookie that holds a user's session. */
+export function sessionCookieName(): string {
+  return env().secureCookies ? "__Host-tp_session" : "tp_session";
+}
+
 export function sessionStorage() {
   if (!storage) {
     storage = createCookieSessionStorage<SessionData, SessionFlashData>({
       cookie: {
-        name: env().secureCookies ? "__Host-tp_session" : "tp_session",
+        name: sessionCookieName(),
         httpOnly: true,
         sameSite: "lax",
         secure: env().secureCookies,

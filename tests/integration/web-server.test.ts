@@ -6,12 +6,20 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cookieHeader, demoSignIn, startWeb, type WebServer } from "./web-harness";
+import {
+  cookieHeader,
+  demoSignIn,
+  keepCookies,
+  postForm,
+  startWeb,
+  type WebServer,
+} from "./web-harness";
 
 let web: WebServer;
 
 beforeAll(async () => {
-  web = await startWeb();
+  // Visitors' pages are kept for ten minutes here, so that a page asked for twice is surely kept.
+  web = await startWeb({ env: { PAGE_CACHE_MS: "600000" } });
 }, 180_000);
 
 afterAll(async () => {
@@ -121,4 +129,79 @@ describe("desktop visitors", () => {
     });
     expect(after.status).toBe(200);
   });
+});
+
+describe("visitors' page cache", () => {
+  /** A page as a browser without cookies gets it: its answer, body, cookie jar and CSP nonce. */
+  const visit = async (p: string, jar = new Map<string, string>()) => {
+    const res = await fetch(`${web.base}${p}`, { headers: { cookie: cookieHeader(jar) } });
+    keepCookies(res, jar);
+    const html = await res.text();
+    const nonce = /'nonce-([^']+)'/.exec(res.headers.get("content-security-policy") ?? "")?.[1];
+    return { res, html, jar, nonce };
+  };
+  const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1];
+  const keysOf = (html: string) =>
+    new Set(html.match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g));
+
+  it("answers the second visitor of /trade from the kept page, with their own nonce, token and keys", async () => {
+    const a = await visit("/trade?code=EURUSD");
+    const b = await visit("/trade?code=EURUSD");
+    expect(a.res.headers.get("x-page-cache")).toBeNull();
+    expect(b.res.headers.get("x-page-cache")).toBe("hit");
+    // Every script carries this answer's nonce, which its CSP allows.
+    for (const v of [a, b]) {
+      const nonces = new Set([...v.html.matchAll(/nonce="([^"]+)"/g)].map((m) => m[1]));
+      expect(nonces).toEqual(new Set([v.nonce]));
+    }
+    expect(b.nonce).not.toBe(a.nonce);
+    // The order form's key is not another visitor's.
+    expect(keysOf(b.html).size).toBeGreaterThan(0);
+    for (const k of keysOf(b.html)) expect(a.html).not.toContain(k);
+    // Each visitor's token works with their own cookie only.
+    const tokenA = csrfOf(a.html)!;
+    const tokenB = csrfOf(b.html)!;
+    expect(tokenB).not.toBe(tokenA);
+    expect(b.html.split(tokenB).length).toBeGreaterThan(2);
+    const login = {
+      intent: "login",
+      login_type: "email",
+      account: "nobody@example.test",
+      password: "wrong-password-1",
+    };
+    expect((await postForm(web.base, "/login", { ...login, csrf: tokenB }, b.jar)).status).toBe(
+      400,
+    );
+    expect((await postForm(web.base, "/login", { ...login, csrf: tokenA }, b.jar)).status).toBe(
+      403,
+    );
+  }, 30_000);
+
+  it("never keeps a signed-in trader's page, nor answers one from the cache", async () => {
+    const { jar } = await demoSignIn(web.base, "%2F");
+    const own = await visit("/trade?code=GBPUSD", jar);
+    expect(own.res.headers.get("x-page-cache")).toBeNull();
+    const again = await visit("/trade?code=GBPUSD", jar);
+    expect(again.res.headers.get("x-page-cache")).toBeNull();
+    // The next visitor of the same page gets a page rendered for a visitor.
+    const visitor = await visit("/trade?code=GBPUSD");
+    expect(visitor.res.headers.get("x-page-cache")).toBeNull();
+    // The page's data (root's `signedIn`, in the streamed loader data) says whose page it is.
+    const signedIn = (h: string) => /\\"signedIn\\",(true|false)/.exec(h)?.[1];
+    expect(signedIn(own.html)).toBe("true");
+    expect(signedIn(visitor.html)).toBe("false");
+  }, 30_000);
+
+  it("keeps one page per language", async () => {
+    // ?lng= remembers the language in a cookie (that answer, setting a cookie, is not kept).
+    const jar = new Map<string, string>();
+    await visit("/?lng=de", jar);
+    const de = await visit("/", jar);
+    expect(de.html).toMatch(/<html lang="de/);
+    const other = await visit("/", new Map([["lng", jar.get("lng")!]]));
+    expect(other.res.headers.get("x-page-cache")).toBe("hit");
+    expect(other.html).toMatch(/<html lang="de/);
+    const en = await visit("/");
+    expect(en.html).toMatch(/<html lang="en/);
+  }, 30_000);
 });
