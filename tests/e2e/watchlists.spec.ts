@@ -12,6 +12,12 @@ import { axeOf } from "./axe";
 import { upstream, web } from "./texts";
 
 const EN = (key: string, params?: Record<string, string | number>) => web("en", key, params);
+
+// axe measures what is painted at that moment: a toast fading in or out is partly transparent
+// then, and its contrast below what a person reads. With reduced motion every toast is drawn in
+// its final colours at once (as in a11y.spec.ts and copy.spec.ts).
+test.use({ reducedMotion: "reduce" });
+
 const UP = (key: string) => upstream("en", "watchlists", key);
 
 interface Instrument {
