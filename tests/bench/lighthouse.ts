@@ -65,7 +65,7 @@ const POLICY_SEEN = `tp_policy_seen=${Buffer.from(JSON.stringify("9999-12-31 23:
 
 /** What this bench reads of Lighthouse's result (its `LH.Result`). */
 interface Lhr {
-  runtimeError?: { message: string };
+  runtimeError?: { code?: string; message: string };
   categories: Record<string, { score: number | null; auditRefs: { id: string; weight: number }[] }>;
   audits: Record<string, { id: string; score: number | null; displayValue?: string }>;
 }
@@ -100,11 +100,20 @@ async function loadTools(): Promise<Tools> {
 
 let tools: Tools;
 
+/**
+ * Loads of one page that may end in Lighthouse's NO_NAVSTART ("Something went wrong with recording
+ * the trace… Please run Lighthouse again"): on this machine's Chromium about one bench run in three
+ * met it once, with the visitors' page cache on and off alike. Such a load measured nothing; it is
+ * loaded again, said in the output, and does not count.
+ */
+const TRACE_ATTEMPTS = 3;
+
 async function run(
   url: string,
   port: number,
   categories: string[],
   cookie: string | null,
+  attempt = 1,
 ): Promise<Lhr> {
   const result = await tools.lighthouse(url, {
     port,
@@ -115,7 +124,14 @@ async function run(
     extraHeaders: { Cookie: [POLICY_SEEN, cookie].filter(Boolean).join("; ") },
   });
   if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
-  if (result.lhr.runtimeError) throw new Error(`${url}: ${result.lhr.runtimeError.message}`);
+  const failed = result.lhr.runtimeError;
+  if (failed && failed.code === "NO_NAVSTART" && attempt < TRACE_ATTEMPTS) {
+    console.log(
+      `  (${url}: Lighthouse lost the trace of this load, ${failed.code}; loading again)`,
+    );
+    return run(url, port, categories, cookie, attempt + 1);
+  }
+  if (failed) throw new Error(`${url}: ${failed.message}`);
   return result.lhr;
 }
 
