@@ -96,7 +96,7 @@ function cookieKey(header: string | undefined, csrfCookieName: string): string {
     .join("; ");
 }
 
-/** Splits a page at every recorded value; null when no recorded value is in it. */
+/** Splits a page at every recorded value it holds (a page without one is a single part). */
 function templateOf(
   html: string,
   volatile: Map<string, VolatileKind>,
