@@ -47,15 +47,22 @@ summary() {
   echo "=============================================================================="
 }
 
-# The failing step's key lines (which test, which assertion, where), printed again just above the
-# summary: a CI page that shows only the end of a long run still says what failed and why.
+# The failing step's key lines, printed again just above the summary: a CI page that shows only the
+# end of a long run still says what failed and why. First the names of the failing tests (vitest's
+# FAIL lines, Playwright's numbered failures), then the errors and where they were raised. The
+# servers' own structured log lines (JSON, starting with '{') are left out: a test that makes a
+# server log an error on purpose would otherwise push the failures out of the digest.
 digest() {
   local log=$1
   [ -f "$log" ] || return 0
   echo
   echo "---------------------- what failed (from the step's output) -----------------------"
-  grep -E '^\s+[0-9]+\) |^\s*(FAIL|×|✘) |Error:|Locator:|Expected|Received|Timeout|^\s*> [0-9]+ \||[a-z-]+\.(spec|test)\.ts:[0-9]+:[0-9]+' "$log" \
-    | grep -vE '^\s*(✓|√) |node_modules|^\s+at (async )?[A-Za-z.<>]+ \(node:' | sed -E 's/\x1b\[[0-9;]*m//g' | cut -c1-160 | head -n 12 \
+  sed -E 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^\s*(FAIL|×|✘) |^\s+[0-9]+\) ' | grep -vE '^\s*(✓|√) ' \
+    | cut -c1-160 | awk '!seen[$0]++' | head -n 20 || true
+  echo "- - -"
+  sed -E 's/\x1b\[[0-9;]*m//g' "$log" \
+    | grep -E 'Error:|Locator:|Expected|Received|Timeout|timed out|^\s*> [0-9]+ \||[a-z-]+\.(spec|test)\.ts:[0-9]+:[0-9]+' \
+    | grep -vE '^\s*[{]|^\s*(✓|√) |node_modules|^\s+at (async )?[A-Za-z.<>]+ \(node:' | cut -c1-160 | head -n 16 \
     || true # head's early close (SIGPIPE upstream) must not end the run before its summary
 }
 
