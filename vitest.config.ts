@@ -148,8 +148,14 @@ export const shared = {
   },
   test: {
     environment: "node",
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
+    // Bounds for a hang, with room for a loaded machine: a test of 3-7 s on a quiet 2-core machine
+    // (the sign-in limits' password hashes, a cluster's take-over) ran past 20 s beside two busy
+    // loops, and CI met three such time-outs. A hang still fails, within a minute; the watchdog
+    // reporter bounds the whole run.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // expect.poll's own default is 1 s: the same room as tests/support/wait.ts `until`.
+    expect: { poll: { timeout: 15_000 } },
     pool: "forks",
     env: TEST_ENV,
   },

@@ -610,20 +610,18 @@ describe("browser hook's manager (useLive)", () => {
       const m = new LiveManager({ base, firstDataMs: 400, pollMs: 200, retryStreamMs: 1500 });
       const got: Quote[][] = [];
       m.add({ topics: new Set(["DAY_MARKET"]), cb: (_t, d) => got.push(d as Quote[]) });
-      await until("the fall-back to polling", () => m.currentMode === "polling", 3_000);
+      await until("the fall-back to polling", () => m.currentMode === "polling");
       await until("the first poll's data", () => got.length >= 1);
       expect(got[0].length).toBeGreaterThanOrEqual(24);
       const p = Math.round(feed.quote("USDJPY")!.price * 1.001 * 1000) / 1000;
       feed.set("USDJPY", p);
-      await until(
-        "the new USDJPY price by polling",
-        () => got.some((d) => d.some((q) => q.Code === "USDJPY" && q.Close === p)),
-        3_000,
+      await until("the new USDJPY price by polling", () =>
+        got.some((d) => d.some((q) => q.Code === "USDJPY" && q.Close === p)),
       );
 
       block = false;
       const before = got.length;
-      await until("the return to the stream", () => m.currentMode === "stream", 4_000);
+      await until("the return to the stream", () => m.currentMode === "stream");
       const p2 = Math.round(p * 1.001 * 1000) / 1000;
       feed.set("USDJPY", p2);
       await until(
@@ -631,7 +629,6 @@ describe("browser hook's manager (useLive)", () => {
         () =>
           got.length > before &&
           got.some((d) => d.some((q) => q.Code === "USDJPY" && q.Close === p2)),
-        3_000,
       );
       expect(m.currentMode).toBe("stream");
       m.dispose();

@@ -41,14 +41,14 @@ describe("upstream socket", () => {
     const sock = new UpstreamSocket({ url: s.url, pingMs: 40, minBackoffMs: 10, onPush: () => {} });
     cleanups.push(() => sock.close());
     sock.add(["DAY_MARKET", "KLINE.EURUSD"]);
-    await until("the first subscribe", () => subscribes.length === 1, 3_000);
+    await until("the first subscribe", () => subscribes.length === 1);
     // Answered pings keep the connection: after 5 answered pings (more than the 3 it tolerates
     // unanswered) it is still the first one.
-    await until("five answered pings", () => pongs >= 5, 2_000);
+    await until("five answered pings", () => pongs >= 5);
     expect(sock.connects).toBe(1);
     answerPings = false;
-    await until("a second connection", () => sock.connects === 2, 2_000);
-    await until("the subscribe on the new connection", () => subscribes.length === 2, 3_000);
+    await until("a second connection", () => sock.connects === 2);
+    await until("the subscribe on the new connection", () => subscribes.length === 2);
     expect(subscribes[1]).toEqual(["DAY_MARKET", "KLINE.EURUSD"]);
   });
 
@@ -78,7 +78,7 @@ describe("upstream socket", () => {
     });
     cleanups.push(() => sock.close());
     sock.add(["DAY_MARKET"]);
-    await until("the conforming push", () => pushed.length === 1, 3_000);
+    await until("the conforming push", () => pushed.length === 1);
     expect(drifts).toEqual(["ws push DAY_MARKET [0].Close"]);
     expect((pushed[0] as { Close: number }[])[0]!.Close).toBe(1.1);
   });
@@ -101,7 +101,7 @@ describe("upstream socket", () => {
       onEvent: (e) => events.push(e),
     });
     cleanups.push(() => sock.close());
-    await until("a second connection attempt", () => sock.connects >= 2, 2_000);
+    await until("a second connection attempt", () => sock.connects >= 2);
     expect(events).toContain("close");
   });
 
@@ -122,7 +122,7 @@ describe("upstream socket", () => {
     });
     cleanups.push(() => good.close());
     good.add(["FOREX_TRADE"]);
-    await until("the push after login", () => pushes.length === 1, 3_000);
+    await until("the push after login", () => pushes.length === 1);
     expect(seen.slice(0, 2)).toEqual(["login", "subscribe"]);
 
     let refused = 0;
@@ -142,8 +142,8 @@ describe("upstream socket", () => {
     cleanups.push(() => witness.close());
     bad.add(["FOREX_TRADE"]);
     witness.add(["DAY_MARKET"]);
-    await until("the refused login", () => refused === 999, 3_000);
-    await until("the witness's third connection", () => witness.connects >= 3, 3_000);
+    await until("the refused login", () => refused === 999);
+    await until("the witness's third connection", () => witness.connects >= 3);
     expect(bad.connects).toBe(1);
     expect(bad.isReady).toBe(false);
   });
@@ -166,12 +166,12 @@ describe("upstream socket", () => {
     });
     cleanups.push(() => sock.close());
     sock.add(["DAY_MARKET"]);
-    await until("node a's snapshot", () => pushes.length === 1, 3_000);
+    await until("node a's snapshot", () => pushes.length === 1);
     expect(sock.url).toBe(a.url);
 
     // Node a drops the connection: the socket goes to b, subscribes again and gets b's snapshot.
     a.connections[0].terminate();
-    await until("b's snapshot after a drops", () => pushes.length === 2, 3_000);
+    await until("b's snapshot after a drops", () => pushes.length === 2);
     expect(pushes[1]).toEqual([{ Code: "b" }]);
     expect(sock.url).toBe(b.url);
     expect(subscribes).toEqual([
@@ -182,11 +182,11 @@ describe("upstream socket", () => {
     const next = new UpstreamSocket({ url: targets, onPush: () => {} });
     cleanups.push(() => next.close());
     expect(next.url).toBe(b.url);
-    await until("the new socket's connection to b", () => b.connections.length === 2, 3_000);
+    await until("the new socket's connection to b", () => b.connections.length === 2);
 
     // Then b drops it: back to a, in turn. One connection at a time throughout.
     b.connections[0].terminate();
-    await until("a's snapshot after b drops", () => pushes.length === 3, 3_000);
+    await until("a's snapshot after b drops", () => pushes.length === 3);
     expect(pushes[2]).toEqual([{ Code: "a" }]);
     expect(a.connections.length).toBe(2);
     expect(a.connections.filter((c) => c.readyState === c.OPEN).length).toBe(1);
