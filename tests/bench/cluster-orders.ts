@@ -15,13 +15,21 @@
  * for its answer before the next one, for WARMUP seconds unmeasured then SECONDS measured; an
  * order counts when its answer is code 1 (the engine answers only after its commit returned).
  * The node's event-loop delay over the measured seconds (p50, p99, max: how long a timer, a tick
- * or a health check waited behind the order path) is read from the probe it loads (loop-delay.ts).
+ * or a health check waited behind the order path) is read from the probe it loads (loop-delay.ts),
+ * per round: the rounds' mean p50, the worst round's p99 and max.
  * The node's sequencer figures (its GET /healthz) are read before and after the measured seconds:
  * how many batches it wrote then and how many commands each held on average (group commit at work),
  * and the largest batch since it started.
  * Then the node stops and the bench itself opens the same store through upstream/platform/db.ts
  * `openStore` and writes a similar order row by one INSERT at a time, each committed on its own
- * (no transaction around it: the bare durable write), for INSERT_SECONDS: the floor.
+ * (no transaction around it: the bare durable write): the floor.
+ *
+ * In ROUNDS rounds (BENCH_ORDER_ROUNDS, default 3), each of SECONDS/ROUNDS of orders (after its
+ * own warm-up, on a node started again on the same store) then INSERT_SECONDS/ROUNDS of the floor:
+ * the time a commit's flush takes on this machine's virtual disk drifts from minute to minute
+ * (the floor alone: 2,151, 2,266 and 4,364 inserts/s in three runs in a row, 2026-12-02), so the
+ * orders and the floor they are compared with are measured in turns, under the same disk. Each
+ * round's figures are printed as it ends; the totals add the rounds up.
  *
  * With PG_DELAY_MS above 0 (BENCH_PG_DELAY_MS, default 1), PostgreSQL runs a second time "farther
  * away": the node and the floor reach the same server through a delaying TCP proxy
@@ -57,6 +65,8 @@ export interface OrdersOptions {
   warmupSeconds: number;
   seconds: number;
   insertSeconds: number;
+  /** Rounds of orders, each followed by its share of the floor's inserts (BENCH_ORDER_ROUNDS). */
+  rounds: number;
   /** Extra PostgreSQL run through a proxy that adds this many ms to each round trip (0: none). */
   pgDelayMs: number;
   /** The stores measured, in this order: PostgreSQL first, then SQLite. */
@@ -162,52 +172,69 @@ async function onStore(
   o: OrdersOptions,
 ): Promise<OrdersFigures> {
   const secrets = newSecrets();
-  const up = await spawnUpstream(
-    {
-      ...storeEnv,
-      ...secrets,
-      DATA_DIR: path.join(dir, `data-${store.replace(/[^A-Za-z0-9]+/g, "-")}`),
-      MARKET_FEED: "manual",
-      MARKET_ALWAYS_OPEN: "1",
-      RATE_LIMIT: "0",
-      STRATEGIES: "off",
-    },
-    path.join(dir, `upstream-${store}.log`),
-  );
-  let run: Measured;
-  let loop: LoopDelay;
-  let batches: OrdersFigures["batches"];
-  try {
-    log(`orders on ${store}: node ${up.url}, ${o.clients} clients`);
-    const admin = secrets.OPERATOR_TOKEN;
-    // Enough money and open orders for every order of the run; the one price set stays current.
-    await operatorSetting(up.url, admin, "demo.initial_balance", "1000000000");
-    await operatorSetting(up.url, admin, "trade.max_orders", "10000");
-    const [inst] = await tradables(up.url);
-    await setPrice(up.url, admin, inst.code, inst.price);
-    const tokens: string[] = [];
-    for (let i = 0; i < o.clients; i++) tokens.push(await demoToken(up.url));
-    // The run's part of each idempotency key: letters, digits and dashes only.
-    const tag = store.replace(/[^A-Za-z0-9]+/g, "-");
-    // The price again right before the orders: the quote stays current (market.stale_after_s,
-    // a four-eyes setting the bench leaves at its default) for the warm-up and the measured seconds.
-    await setPrice(up.url, admin, inst.code, inst.price);
-    await drive(up.url, tokens, inst, o.warmupSeconds, `${tag}-warm`);
-    await up.loopDelay(); // starts the window over: the warm-up is not measured
-    const before = await sequencerOf(up.url);
-    run = await drive(up.url, tokens, inst, o.seconds, tag);
-    loop = await up.loopDelay();
-    const after = await sequencerOf(up.url);
-    const count = after.batches - before.batches;
-    batches = {
-      count,
-      commandsPerBatch: count > 0 ? (after.commands - before.commands) / count : 0,
-      largest: after.largestBatch,
-    };
-  } finally {
-    await up.stop();
+  const env = {
+    ...storeEnv,
+    ...secrets,
+    DATA_DIR: path.join(dir, `data-${store.replace(/[^A-Za-z0-9]+/g, "-")}`),
+    MARKET_FEED: "manual",
+    MARKET_ALWAYS_OPEN: "1",
+    RATE_LIMIT: "0",
+    STRATEGIES: "off",
+  };
+  const logFile = path.join(dir, `upstream-${store}.log`);
+  // The run's part of each idempotency key: letters, digits and dashes only.
+  const tag = store.replace(/[^A-Za-z0-9]+/g, "-");
+  const runs: Measured[] = [];
+  const loops: LoopDelay[] = [];
+  const floors: { count: number; seconds: number }[] = [];
+  const batches = { count: 0, commands: 0, largest: 0 };
+  const tokens: string[] = [];
+  for (let round = 0; round < o.rounds; round++) {
+    const up = await spawnUpstream(env, logFile);
+    try {
+      log(
+        `orders on ${store}: node ${up.url}, ${o.clients} clients, round ${round + 1} of ${o.rounds}`,
+      );
+      const admin = secrets.OPERATOR_TOKEN;
+      const [inst] = await tradables(up.url);
+      if (round === 0) {
+        // Enough money and open orders for every order of the run; the one price set stays current.
+        await operatorSetting(up.url, admin, "demo.initial_balance", "1000000000");
+        await operatorSetting(up.url, admin, "trade.max_orders", "10000");
+        await setPrice(up.url, admin, inst.code, inst.price);
+        for (let i = 0; i < o.clients; i++) tokens.push(await demoToken(up.url));
+        // The floor's rows go to an account of their own, made last (the highest id): the node
+        // started again for the next round loads them as that account's, not a client's.
+        await demoToken(up.url);
+      }
+      // The price again right before the orders: the quote stays current (market.stale_after_s,
+      // a four-eyes setting the bench leaves at its default) for the warm-up and the measured seconds.
+      await setPrice(up.url, admin, inst.code, inst.price);
+      await drive(up.url, tokens, inst, o.warmupSeconds, `${tag}-warm${round}`);
+      await up.loopDelay(); // starts the window over: the warm-up is not measured
+      const before = await sequencerOf(up.url);
+      runs.push(await drive(up.url, tokens, inst, o.seconds / o.rounds, `${tag}-r${round}`));
+      loops.push(await up.loopDelay());
+      const after = await sequencerOf(up.url);
+      batches.count += after.batches - before.batches;
+      batches.commands += after.commands - before.commands;
+      batches.largest = Math.max(batches.largest, after.largestBatch);
+    } finally {
+      await up.stop();
+    }
+    // The floor right after the orders, on the disk as it is now (its flush time drifts from one
+    // minute to the next on a virtual disk: 2,151 to 4,364 inserts/s in three runs in a row here).
+    const floor = bareInserts(where, o.insertSeconds / o.rounds);
+    floors.push(floor);
+    const last = runs[runs.length - 1];
+    log(
+      `  round ${round + 1}: ${Math.round(last.acked / last.seconds)} orders/s, ` +
+        `floor ${Math.round(floor.count / floor.seconds)} inserts/s`,
+    );
   }
-  const floor = bareInserts(where, o.insertSeconds);
+  const run = merged(runs);
+  const inserts = floors.reduce((a, f) => a + f.count, 0);
+  const insertSeconds = floors.reduce((a, f) => a + f.seconds, 0);
   const ordersPerS = run.acked / run.seconds;
   return {
     store,
@@ -218,11 +245,34 @@ async function onStore(
     ackP50Ms: pct(run.latencies, 50),
     ackP99Ms: pct(run.latencies, 99),
     refused: run.refused,
-    inserts: floor.count,
-    insertsPerS: floor.count / floor.seconds,
-    ratio: ordersPerS / (floor.count / floor.seconds),
-    loop,
-    batches,
+    inserts,
+    insertsPerS: inserts / insertSeconds,
+    ratio: ordersPerS / (inserts / insertSeconds),
+    loop: {
+      // Each round's window is read on its own: the worst round's p99 and max, the rounds' mean p50.
+      p50Ms: loops.reduce((a, l) => a + l.p50Ms, 0) / loops.length,
+      p99Ms: Math.max(...loops.map((l) => l.p99Ms)),
+      maxMs: Math.max(...loops.map((l) => l.maxMs)),
+      samples: loops.reduce((a, l) => a + l.samples, 0),
+    },
+    batches: {
+      count: batches.count,
+      commandsPerBatch: batches.count > 0 ? batches.commands / batches.count : 0,
+      largest: batches.largest,
+    },
+  };
+}
+
+/** The rounds' orders as one run: their counts and seconds added, their latencies together. */
+function merged(runs: Measured[]): Measured {
+  const refused: Record<string, number> = {};
+  for (const r of runs)
+    for (const [m, n] of Object.entries(r.refused)) refused[m] = (refused[m] ?? 0) + n;
+  return {
+    acked: runs.reduce((a, r) => a + r.acked, 0),
+    seconds: runs.reduce((a, r) => a + r.seconds, 0),
+    latencies: runs.flatMap((r) => r.latencies).sort((a, b) => a - b),
+    refused,
   };
 }
 
@@ -264,12 +314,15 @@ async function drive(
 
 /**
  * The floor: single-row INSERTs of an order row, each its own commit (autocommit), through the
- * store's own interface (openStore: the same pragmas, the same PostgreSQL connection path).
+ * store's own interface (openStore: the same pragmas, the same PostgreSQL connection path), for the
+ * account made last (its own, see onStore).
  */
 function bareInserts(where: string, seconds: number): { count: number; seconds: number } {
   const db = openStore(where);
   try {
-    const user = db.prepare("SELECT id FROM users ORDER BY id LIMIT 1").get() as { id: number };
+    const user = db.prepare("SELECT id FROM users ORDER BY id DESC LIMIT 1").get() as {
+      id: number;
+    };
     const inst = db.prepare("SELECT id FROM instruments ORDER BY id LIMIT 1").get() as {
       id: number;
     };

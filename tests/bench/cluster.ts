@@ -19,7 +19,8 @@
  * Every count and duration is bounded; the defaults are the issue's figures:
  *   BENCH_ORDER_CLIENTS (16), BENCH_ORDER_SECONDS (10), BENCH_ORDER_WARMUP_S (2),
  *   BENCH_PG_DELAY_MS (1: PostgreSQL again through a proxy that adds it to each round trip; 0 skips),
- *   BENCH_INSERT_SECONDS (5), BENCH_ORDER_STORES (postgres,sqlite: the stores measured);
+ *   BENCH_INSERT_SECONDS (6), BENCH_ORDER_ROUNDS (3: orders and the floor measured in turns,
+ *   cluster-orders.ts), BENCH_ORDER_STORES (postgres,sqlite: the stores measured);
  *   BENCH_CLIENTS (20000), BENCH_PER_WORKER (2500), BENCH_RAMP (2000 new streams/s),
  *   BENCH_SECONDS (20), BENCH_TICK_MS (250), BENCH_CONNECT_S (180),
  *   BENCH_CLIENT_NICE (19: the client workers' scheduling priority, see cluster-fanout.ts);
@@ -218,7 +219,8 @@ async function main(): Promise<void> {
       warmupSeconds: num("BENCH_ORDER_WARMUP_S", 2),
       seconds: num("BENCH_ORDER_SECONDS", 10),
       pgDelayMs: num("BENCH_PG_DELAY_MS", 1, { zero: true }),
-      insertSeconds: num("BENCH_INSERT_SECONDS", 5),
+      insertSeconds: num("BENCH_INSERT_SECONDS", 6),
+      rounds: num("BENCH_ORDER_ROUNDS", 3),
       stores: storesOf(process.env.BENCH_ORDER_STORES ?? "postgres,sqlite"),
     });
     out.push(() => printOrders(f));
