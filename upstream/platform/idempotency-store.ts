@@ -13,6 +13,13 @@ export interface StoredAnswer {
   response: string;
 }
 
+/**
+ * How long a key's answer lives (ms): a key sent again later than this counts as new. Written into
+ * the insert's text as a number, not sent as a parameter: a batch's answers then go as one
+ * prepared statement over arrays (store/pg-unnest.mjs takes no parameter outside the rows).
+ */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
 const FIND = `SELECT request_hash, response FROM idempotency
        WHERE user_id = @userId AND key = @key AND created_at > @createdAfter`;
 
@@ -31,7 +38,7 @@ function prepare(db: DB) {
        ON CONFLICT (user_id, key) DO UPDATE SET route = excluded.route,
          request_hash = excluded.request_hash, response = excluded.response,
          created_at = excluded.created_at
-       WHERE idempotency.created_at <= excluded.created_at - @ttlMs`,
+       WHERE idempotency.created_at <= excluded.created_at - ${IDEMPOTENCY_TTL_MS}`,
     ),
     // The oldest first, at most @limit rows: one short statement however many expired at once
     // (idempotency_created orders them; (user_id, key) is the table's primary key).
@@ -92,9 +99,8 @@ export function loadKeyIndex(db: DB, pageRows = LOAD_PAGE_ROWS): Promise<void> {
 }
 
 /**
- * Stores the answer of a user's key, over an expired answer of the same key (stored `ttlMs` or more
- * before `createdAt`: one value for every row, so that a batch's answers can be written as one
- * statement). A live answer of the key stored already is a broken invariant (the one writer looked
+ * Stores the answer of a user's key, over an expired answer of the same key (stored
+ * IDEMPOTENCY_TTL_MS or more before `createdAt`). A live answer of the key stored already is a broken invariant (the one writer looked
  * the key up first): the write then fails, when its result arrives (expectChanges: inside the
  * sequencer's batch on PostgreSQL the insert waits, and the batch fails).
  */
@@ -107,7 +113,6 @@ export function insertAnswer(
     requestHash: string;
     response: string;
     createdAt: number;
-    ttlMs: number;
   },
 ): void {
   // Indexed before the write: the index may hold more than the store, never less.

@@ -18,6 +18,7 @@ import { DomainError, CODE_FAIL } from "./errors.js";
 import {
   findAnswer,
   findAnswerLater,
+  IDEMPOTENCY_TTL_MS,
   insertAnswer,
   purgeAnswers,
   type StoredAnswer,
@@ -26,8 +27,8 @@ import { afterBatch, afterCommit, inBatch } from "./store/sequencer.js";
 import { PeriodicJob, type StoreJobDeps } from "./periodic.js";
 import { keyIndexOf } from "./idempotency-index.js";
 
-/** How long a key answers its first result (24 h). */
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** How long a key answers its first result (24 h; kept beside the statement that holds it). */
+export { IDEMPOTENCY_TTL_MS };
 
 /** How often the leader deletes expired keys (ms). */
 export const PURGE_EVERY_MS = 60 * 1000;
@@ -166,9 +167,8 @@ export class Idempotency {
       route,
       requestHash: hash,
       response,
-      createdAt: now,
       // An expired answer of the key not deleted yet is replaced.
-      ttlMs: IDEMPOTENCY_TTL_MS,
+      createdAt: now,
     });
     if (inBatch(this.db)) this.keep(keyOf(userId, key), { request_hash: hash, response }, now);
   }
