@@ -10,11 +10,12 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { DB, RunResult } from "../../upstream/platform/db.js";
-import { WRITE_LOCK } from "../../upstream/platform/store/pg.js";
+import { WRITE_LOCK, type PgStore } from "../../upstream/platform/store/pg.js";
 import { Sequencer, SequencerStopped } from "../../upstream/platform/store/sequencer.js";
 import { moneyOf } from "../../upstream/modules/money/service.js";
 import { closeConnectionPairs, testDialect, twoConnections } from "../support/test-store.js";
 import { newUser } from "./engine-helpers.js";
+import { until } from "../support/wait.js";
 
 afterEach(closeConnectionPairs);
 
@@ -232,6 +233,81 @@ describe.runIf(testDialect() === "postgres")("write-behind on PostgreSQL", () =>
     // The batch decided after the failed one was not written either.
     expect(uids(db)).toEqual(["wb-1", "wb-2"]);
     expect(uids(other)).toEqual(["wb-1", "wb-2"]);
+  });
+
+  it("batches handed over while one is written wait as one group, committed as one transaction in order; a group with a failing batch writes none of it", async () => {
+    const { db, other } = twoConnections();
+    const store = db as PgStore;
+    const key = 4243;
+    // Waits on the server until the other connection lets go of the lock: the batch stays
+    // "being written" for as long as the test needs.
+    const lockedInsert = (uid: string) =>
+      db
+        .prepare(
+          "INSERT INTO users (uid, invite_code, created_at) SELECT ?, ?, 0 FROM (SELECT pg_advisory_xact_lock(?)) AS l",
+        )
+        .run(uid, uid, key);
+    const transactionOf = () =>
+      Object.fromEntries(
+        (
+          other.prepare("SELECT uid, xmin::text AS tx FROM users WHERE uid LIKE 'wb-%'").all() as {
+            uid: string;
+            tx: string;
+          }[]
+        ).map((r) => [r.uid, r.tx]),
+      );
+    const oneCommandBatches = (failures: unknown[] = []) =>
+      new Sequencer({
+        db,
+        onWriteFailure: (e) => failures.push(e),
+        maxBatchMs: 60_000,
+        maxBatchCommands: 1,
+      });
+    /** Runs the first command, held on the server, with the others handed over behind it. */
+    async function behindHeldBatch(seq: Sequencer, first: () => void, rest: (() => void)[]) {
+      const before = store.batchesTaken;
+      other.prepare("SELECT pg_advisory_lock(?)").get(key);
+      const answers = [seq.run(first)];
+      // Taken alone, the first batch is being written (waiting on the server) before the others come.
+      await until("the worker took the first batch", () => store.batchesTaken === before + 1);
+      answers.push(...rest.map((c) => seq.run(c)));
+      await until(
+        "the worker took every batch",
+        () => store.batchesTaken === before + 1 + rest.length,
+      );
+      other.prepare("SELECT pg_advisory_unlock(?)").get(key);
+      return Promise.allSettled(answers);
+    }
+
+    const written = await behindHeldBatch(
+      oneCommandBatches(),
+      () => void lockedInsert("wb-1"),
+      ["wb-2", "wb-3", "wb-4"].map((u) => () => void insertUser(db, u)),
+    );
+    expect(written.map((s) => s.status)).toEqual([
+      "fulfilled",
+      "fulfilled",
+      "fulfilled",
+      "fulfilled",
+    ]);
+    expect(uids(other)).toEqual(["wb-1", "wb-2", "wb-3", "wb-4"]);
+    const tx = transactionOf();
+    expect(tx["wb-2"]).not.toBe(tx["wb-1"]);
+    expect(tx["wb-3"]).toBe(tx["wb-2"]);
+    expect(tx["wb-4"]).toBe(tx["wb-2"]);
+
+    const failures: unknown[] = [];
+    const failed = await behindHeldBatch(
+      oneCommandBatches(failures),
+      () => void lockedInsert("wb-5"),
+      // users.uid is unique: the group's second batch fails on the server, and its first with it.
+      [() => void insertUser(db, "wb-6"), () => void insertUser(db, "wb-2")],
+    );
+    expect(failed.map((s) => s.status)).toEqual(["fulfilled", "rejected", "rejected"]);
+    for (const s of failed.slice(1))
+      expect((s as PromiseRejectedResult).reason).toBeInstanceOf(SequencerStopped);
+    expect(failures).toHaveLength(1);
+    expect(uids(other)).toEqual(["wb-1", "wb-2", "wb-3", "wb-4", "wb-5"]);
   });
 
   it("ids taken ahead come from the table's own sequence: a row inserted the usual way later gets a later id", async () => {

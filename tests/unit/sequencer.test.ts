@@ -78,10 +78,15 @@ const turns = async () => {
 };
 
 describe("the sequencer", () => {
-  it("decides the next batch while the one before is written (two at a time), and answers them in order", async () => {
+  it("decides the next batch while the one before is written (at most maxInFlight at a time, here two), and answers them in order", async () => {
     const { db } = twoConnections();
     const { store, held } = heldWrites(db);
-    const seq = new Sequencer({ db: store, onWriteFailure: () => undefined, maxBatchMs: 60_000 });
+    const seq = new Sequencer({
+      db: store,
+      onWriteFailure: () => undefined,
+      maxBatchMs: 60_000,
+      maxInFlight: 2,
+    });
     const answered: number[] = [];
     const run = (n: number) => seq.run(writeRow(store, n)).then((v) => void answered.push(v));
     const first = run(1);

@@ -168,6 +168,8 @@ const chains = new Map();
 const batchFailures = new Map();
 
 function enqueue(handle, fn) {
+  // Whatever comes after this call is written after it: no later batch joins a waiting group.
+  waitingGroups.delete(handle);
   const p = (chains.get(handle) ?? Promise.resolve()).then(fn);
   chains.set(
     handle,
@@ -356,23 +358,51 @@ const channels = new Map();
 const decoder = new TextDecoder();
 
 /**
+ * Per store, the whole batches that wait for their turn as one group (startBatch), until the group
+ * starts being written or something else is queued after it.
+ * @type {Map<number, { begin: string, batches: { seq: number, pre: unknown[] }[] }>}
+ */
+const waitingGroups = new Map();
+
+/**
  * Starts writing batch `seq` of a store (after everything asked before it); reports on `ctrl`.
  * A batch after one that failed (and whose failure the store has not read yet) is not written.
+ *
+ * Group commit across batches: whole batches (their own BEGIN, final) that arrive while the
+ * store's connection is busy wait as one group, and the group is written as ONE transaction (the
+ * first BEGIN, every batch's statements in order, one COMMIT) when its turn comes. The sequencer
+ * decides a batch while the one before it is written; without the group, a command arriving then
+ * waited for the batch being written, the one already waiting, and its own. The group is
+ * all-or-nothing as each batch was: its failure is reported for its first batch (so every batch of
+ * it, and every one after it, reads as failed) and it is done with its last. Only batches with the
+ * same BEGIN (the same lock and fence) join one group.
  */
 function startBatch(handle, url, ctrl, seq, begin, pre, final) {
+  const waiting = waitingGroups.get(handle);
+  if (final && begin !== null && waiting && waiting.begin === begin) {
+    waiting.batches.push({ seq, pre });
+    return;
+  }
+  const group = { begin, batches: [{ seq, pre }] };
   void enqueue(handle, async () => {
+    if (waitingGroups.get(handle) === group) waitingGroups.delete(handle);
+    const first = group.batches[0].seq;
+    const last = group.batches[group.batches.length - 1].seq;
+    const statements = group.batches.length === 1 ? pre : group.batches.flatMap((b) => b.pre);
     const a = batchFailures.has(handle)
       ? failure(new Error("a batch written before this one failed; nothing of it was written"))
       : final
-        ? await writeBatch(handle, url, begin, pre)
-        : await writePart(handle, url, begin, pre);
+        ? await writeBatch(handle, url, begin, statements)
+        : await writePart(handle, url, begin, statements);
     if (a.error) {
       if (!batchFailures.has(handle)) batchFailures.set(handle, a);
-      Atomics.compareExchange(ctrl, BATCH_FAILED, 0, seq);
+      Atomics.compareExchange(ctrl, BATCH_FAILED, 0, first);
     }
-    Atomics.store(ctrl, BATCH_DONE, seq);
+    Atomics.store(ctrl, BATCH_DONE, last);
     Atomics.notify(ctrl, BATCH_DONE);
   });
+  // Set after enqueue (which ends any waiting group): later whole batches may join this one.
+  if (final && begin !== null) waitingGroups.set(handle, group);
 }
 
 /** Takes the batches posted on a store's channel since the last taken, in order: before any later call of it. */

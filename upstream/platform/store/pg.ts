@@ -875,6 +875,14 @@ export class PgStore implements DB {
     return this.depth > 0;
   }
 
+  /**
+   * Batches handed to the worker through the channel and taken by it so far (each then waits its
+   * turn there, alone or in a group: pg-worker.mjs startBatch).
+   */
+  get batchesTaken(): number {
+    return this.batchChannel ? Atomics.load(this.batchChannel.ctrl, BATCH_TAKEN) : 0;
+  }
+
   get open(): boolean {
     return !this.closed;
   }

@@ -36,12 +36,14 @@ export const MAX_BATCH_COMMANDS = 512;
  */
 export const MAX_BATCH_MS = 8;
 /**
- * Batches being written at once. The next batch is decided while the one before it is written
- * (its commands see what that one did, in memory), so the store starts writing it as soon as the
- * one before is durable instead of after the event loop has decided it. Batches settle in order; a
- * failed batch fails every batch after it too.
+ * Batches handed to the store and not yet settled. The next batch is decided while the one before
+ * it is written (its commands see what that one did, in memory). On PostgreSQL the batches that
+ * wait while one is written are written together, as one transaction, when the connection is free
+ * (pg-worker.mjs startBatch; decision 0030's amendment): a command then waits for the write under
+ * way and its own group's, however many batches the event loop decided meanwhile. Batches settle
+ * in order; a failed batch fails every batch after it too.
  */
-export const MAX_IN_FLIGHT_BATCHES = 2;
+export const MAX_IN_FLIGHT_BATCHES = 8;
 
 interface Pending {
   command: () => unknown;
