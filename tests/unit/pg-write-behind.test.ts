@@ -57,8 +57,8 @@ function batchOpenOnServer(other: DB): boolean {
      WHERE locktype = 'advisory' AND objid = ? AND granted
        AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
   );
-  const until = performance.now() + PARTS_SENT_WITHIN_MS;
-  while (performance.now() < until)
+  const deadline = performance.now() + PARTS_SENT_WITHIN_MS;
+  while (performance.now() < deadline)
     if (Number((held.get(WRITE_LOCK) as { n: number }).n) === 1) return true;
   return false;
 }
