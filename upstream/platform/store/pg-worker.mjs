@@ -388,12 +388,20 @@ function startBatch(handle, url, ctrl, seq, begin, pre, final) {
     if (waitingGroups.get(handle) === group) waitingGroups.delete(handle);
     const first = group.batches[0].seq;
     const last = group.batches[group.batches.length - 1].seq;
-    const statements = group.batches.length === 1 ? pre : group.batches.flatMap((b) => b.pre);
-    const a = batchFailures.has(handle)
-      ? failure(new Error("a batch written before this one failed; nothing of it was written"))
-      : final
-        ? await writeBatch(handle, url, begin, statements)
-        : await writePart(handle, url, begin, statements);
+    let a;
+    try {
+      const statements = group.batches.length === 1 ? pre : group.batches.flatMap((b) => b.pre);
+      a = batchFailures.has(handle)
+        ? failure(new Error("a batch written before this one failed; nothing of it was written"))
+        : final
+          ? await writeBatch(handle, url, begin, statements)
+          : await writePart(handle, url, begin, statements);
+    } catch (err) {
+      // Whatever fails here fails the batch: it is reported on the channel, never left unanswered
+      // (a throw escaping would end the worker, and the store would wait for its batch until
+      // CALL_TIMEOUT_MS).
+      a = failure(err);
+    }
     if (a.error) {
       if (!batchFailures.has(handle)) batchFailures.set(handle, a);
       Atomics.compareExchange(ctrl, BATCH_FAILED, 0, first);
