@@ -85,6 +85,18 @@ describe("money", () => {
     expect(usdToMicro("1.5")).toBe(1_500_000);
     expect(usdToMicro(0.0000025)).toBe(2);
   });
+  it("a number's decimal is its shortest text, whichever number was met before it", () => {
+    // dec() keeps the decimals of the numbers it met last; each must still be its own number's.
+    for (let round = 0; round < 2; round++)
+      for (let k = 1; k <= 5_000; k++) {
+        const x = k / 7;
+        expect(dec(x).toString()).toBe(String(x));
+        expect(dec(-x).eq(new Dec(String(-x)))).toBe(true);
+      }
+    expect(dec(-0).isNeg()).toBe(true);
+    expect(dec(0).isNeg()).toBe(false);
+    expect(dec(Number.NaN).isNaN()).toBe(true);
+  });
   it("rounds display values to 6 and 2 places, without a negative zero", () => {
     expect(round6(1.23456789)).toBe(1.234568);
     expect(round6(-2.0000004)).toBe(-2);

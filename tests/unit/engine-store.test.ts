@@ -6,9 +6,7 @@
 import { AssertionError } from "node:assert";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { rig, type Rig } from "./engine-helpers.js";
-import { dec } from "../../upstream/modules/money/decimal.js";
 import {
-  assertAcceptedLots,
   assertOpenAmounts,
   assertPrice,
   assertTransition,
@@ -223,17 +221,6 @@ describe("engine invariants", () => {
       [9, 1],
     ])
       expect(() => assertTransition(1, from, to)).toThrow(AssertionError);
-  });
-
-  it("accepted lots are positive, on the step, and units are lots x ContNum", () => {
-    const inst = { pip: "0.01", contNum: "100000" };
-    expect(() => assertAcceptedLots(dec("0.03"), dec("3000"), inst)).not.toThrow();
-    expect(() => assertAcceptedLots(dec("0"), dec("0"), inst)).toThrow(AssertionError);
-    expect(() => assertAcceptedLots(dec("-0.01"), dec("-1000"), inst)).toThrow(AssertionError);
-    expect(() => assertAcceptedLots(dec("0.015"), dec("1500"), inst)).toThrow(AssertionError);
-    expect(() => assertAcceptedLots(dec("0.03"), dec("3001"), inst)).toThrow(AssertionError);
-    const noStep = { pip: "0", contNum: "1" };
-    expect(() => assertAcceptedLots(dec("0.015"), dec("0.015"), noStep)).not.toThrow();
   });
 
   it("booked margin and fee are integer micro-USD, never negative; prices positive", () => {

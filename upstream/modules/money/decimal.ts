@@ -13,9 +13,25 @@ export { Dec };
 
 export const MICRO = 1_000_000;
 
+/**
+ * Decimals of the numbers dec() met last (prices, rates: the same few between two ticks). A Dec
+ * never changes once made, so one may stand for its number wherever it is met; parsing a number's
+ * text costs more than the look-up. Emptied when full, so it holds at most NUMBER_CACHE_MAX.
+ */
+const numberCache = new Map<number, Dec>();
+const NUMBER_CACHE_MAX = 4096;
+
 /** A decimal from a decimal string or a JS number (numbers use their shortest round-trip text). */
 export function dec(x: string | number | Dec): Dec {
-  return x instanceof Dec ? x : new Dec(x);
+  if (x instanceof Dec) return x;
+  if (typeof x !== "number" || x === 0) return new Dec(x); // 0 and -0 share a key: never cached
+  let d = numberCache.get(x);
+  if (d === undefined) {
+    d = new Dec(x);
+    if (numberCache.size >= NUMBER_CACHE_MAX) numberCache.clear();
+    numberCache.set(x, d);
+  }
+  return d;
 }
 
 const constCache = new Map<string, Dec>();

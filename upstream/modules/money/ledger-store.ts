@@ -75,17 +75,22 @@ export interface LedgerStore {
   sum(userId: number): number;
 }
 
+/** One ledger row's parameters (ledgerValues). */
+const LEDGER_TUPLE = "(?, ?, ?, ?, ?, ?, ?)";
+
 export function ledgerStore(db: DB): LedgerStore {
   const st = {
+    // Positional parameters on the two statements every market order's fee runs: they bind faster
+    // than by name (see trading/store.ts insertOrder).
     move: db.prepare(
-      "UPDATE users SET balance_micro = balance_micro + @amountMicro WHERE id = @userId RETURNING balance_micro",
+      "UPDATE users SET balance_micro = balance_micro + ? WHERE id = ? RETURNING balance_micro",
     ),
     moveKnown: db.prepare(
       "UPDATE users SET balance_micro = balance_micro + @amountMicro WHERE id = @userId AND balance_micro = @beforeMicro",
     ),
     insert: db.prepare(
       `INSERT INTO ledger (user_id, amount_micro, balance_after_micro, kind, memo, ref, created_at)
-       VALUES (@userId, @amountMicro, @balanceAfterMicro, @kind, @memo, @ref, @createdAt)`,
+       VALUES ${LEDGER_TUPLE}`,
     ),
     hold: db.prepare(
       `UPDATE users SET balance_micro = balance_micro - @amountMicro,
@@ -101,7 +106,9 @@ export function ledgerStore(db: DB): LedgerStore {
     ),
   } satisfies Record<string, Statement>;
   return {
-    moveBalance: (m) => (st.move.get(m) as { balance_micro: number } | undefined)?.balance_micro,
+    moveBalance: (m) =>
+      (st.move.get(m.amountMicro, m.userId) as { balance_micro: number } | undefined)
+        ?.balance_micro,
     moveKnownBalance: (m) => st.moveKnown.run(m),
     moveBalances: (moves) => {
       // SQLite walks the whole users table for every UPDATE … FROM (VALUES …): one prepared
@@ -109,8 +116,7 @@ export function ledgerStore(db: DB): LedgerStore {
       if (db.dialect !== "sqlite") return moveBalances(db, moves);
       const after = new Map<number, number>();
       for (const m of moves) {
-        const r = st.move.get({ userId: m.userId, amountMicro: m.amountMicro }) as
-          { balance_micro: number } | undefined;
+        const r = st.move.get(m.amountMicro, m.userId) as { balance_micro: number } | undefined;
         if (r) after.set(m.userId, r.balance_micro);
       }
       return after;
@@ -119,7 +125,7 @@ export function ledgerStore(db: DB): LedgerStore {
       for (const part of chunked(moves))
         expectChanges(moveKnownBalances(db, part), part.length, message);
     },
-    insertRow: (row) => void st.insert.run(row),
+    insertRow: (row) => void st.insert.run(ledgerValues(row)),
     insertRows: (rows) => {
       for (const part of chunked(rows)) insertRows(db, part);
     },
@@ -168,18 +174,13 @@ function insertRows(db: DB, rows: readonly LedgerInsert[]): void {
   prepareOnce(
     db,
     `INSERT INTO ledger (user_id, amount_micro, balance_after_micro, kind, memo, ref, created_at)
-     VALUES ${tuples(rows.length, "(?, ?, ?, ?, ?, ?, ?)")}`,
-  ).run(
-    rows.flatMap((r) => [
-      r.userId,
-      r.amountMicro,
-      r.balanceAfterMicro,
-      r.kind,
-      r.memo,
-      r.ref,
-      r.createdAt,
-    ]),
-  );
+     VALUES ${tuples(rows.length, LEDGER_TUPLE)}`,
+  ).run(rows.flatMap(ledgerValues));
+}
+
+/** A ledger row's values in the order of the ledger INSERTs' columns. */
+function ledgerValues(r: LedgerInsert): unknown[] {
+  return [r.userId, r.amountMicro, r.balanceAfterMicro, r.kind, r.memo, r.ref, r.createdAt];
 }
 
 /** A ledger row as a user's statement shows it. */

@@ -12,7 +12,7 @@ import type { Quote } from "../market/feed.js";
 import { decConst, microToNumber, type Dec } from "../money/decimal.js";
 import { clearlyAffordable, type Account, type Pos } from "./book.js";
 import type { EngineCore } from "./core.js";
-import { assertAcceptedLots, assertOpenAmounts, assertPrice } from "./invariants.js";
+import { assertOpenAmounts, assertPrice } from "./invariants.js";
 import { NO_TRAIL, type OrderRequest, type OrderState, type Trail } from "./model.js";
 import {
   ST_OPEN,
@@ -132,12 +132,13 @@ type Terms = Omit<Accepted, "userId" | "req" | "idemKey" | "inTx">;
 function termsOf(core: EngineCore, inst: InstrumentSpec, req: OrderRequest, now: number): Terms {
   const leverage = validateLeverage(req.leverage, inst);
   const settings = core.settings();
+  // validateLots is the one check of the lots (positive, on the step, within bounds); units are
+  // computed from them here, so asserting either again would repeat this line's work on every order.
   const lots = validateLots(req.lots, inst, settings.maxLots);
   const quote = core.liveQuote(inst);
   const rate = core.usdRate(inst);
   if (rate === null) throw new DomainError("quote_stale");
   const units = lots.mul(decConst(inst.contNum));
-  assertAcceptedLots(lots, units, inst);
   return { inst, lots, units, leverage, quote, rate, settings, now };
 }
 
