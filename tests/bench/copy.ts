@@ -203,6 +203,9 @@ async function onStore(store: string, where: string, copies: number): Promise<Fi
   if (db.dialect === "sqlite") syncLater(db as SqliteDb);
   const feed = createManualFeed(db, { alwaysOpen: true });
   const { money, seq, engine } = leaderOn(db, feed, quiet);
+  // The candles' writes are commands of the sequencer, as a leader writes them (app.ts): a tick
+  // does not wait for the store.
+  feed.book.writeVia((write) => seq.run(write));
   let provider = -1;
   const copying = new CopyTrading({ db, money, engine, log: quiet });
   try {

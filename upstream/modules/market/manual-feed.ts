@@ -59,7 +59,10 @@ export function createManualFeed(db: DB, opts: ManualFeedOptions = {}): ManualFe
         o.volume ?? 1,
         o.at ?? Date.now(),
       );
-      core.book.flush();
+      // Through the writer the node gave the candle book (a leader's sequencer: the tick does not
+      // wait for the store, as the simulator's do not), at once without one (a test reading the
+      // store right after).
+      core.book.flushLater();
       core.emit([q]);
       return q;
     },
