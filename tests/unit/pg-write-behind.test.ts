@@ -310,6 +310,35 @@ describe.runIf(testDialect() === "postgres")("write-behind on PostgreSQL", () =>
     expect(uids(other)).toEqual(["wb-1", "wb-2", "wb-3", "wb-4", "wb-5"]);
   });
 
+  it("batches posted on the channel and batches handed over by a call (values the channel cannot carry), in turn, are all written", async () => {
+    const { db, other } = twoConnections();
+    const seq = new Sequencer({
+      db,
+      onWriteFailure: () => undefined,
+      maxBatchMs: 60_000,
+      maxBatchCommands: 1,
+    });
+    // A BIGINT value is no JSON: its batch goes to the worker by a call instead of the channel,
+    // and the worker counts it as taken without its being posted there; the channel's batches
+    // around it must still be taken and written, in order (pg-channel-watch.test.ts holds the
+    // watch's side of it).
+    const handedByCall = (uid: string) =>
+      db
+        .prepare("INSERT INTO users (uid, invite_code, created_at) VALUES (?, ?, ?)")
+        .run(uid, uid, 0n);
+    const expected: string[] = [];
+    for (let round = 0; round < 20; round++) {
+      const answers = [];
+      for (const k of [0, 1, 2]) {
+        const uid = `wb-${round * 3 + k}`;
+        expected.push(uid);
+        answers.push(seq.run(() => void (k === 1 ? handedByCall(uid) : insertUser(db, uid))));
+      }
+      await Promise.all(answers);
+    }
+    expect(uids(other)).toEqual(expected);
+  });
+
   it("ids taken ahead come from the table's own sequence: a row inserted the usual way later gets a later id", async () => {
     const { db, other } = twoConnections();
     const seq = sequencer(db);

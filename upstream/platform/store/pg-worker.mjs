@@ -12,6 +12,7 @@ import pg from "pg";
 import { runAsWorker } from "synckit";
 import { inlined, literalsOf } from "./pg-literal.mjs";
 import { unnested } from "./pg-unnest.mjs";
+import { watchPosted } from "./pg-channel-watch.mjs";
 
 pg.types.setTypeParser(20, (v) => Number(v)); // int8
 pg.types.setTypeParser(1700, (v) => Number(v)); // numeric
@@ -431,18 +432,6 @@ function takePosted(handle, url) {
   Atomics.store(ch.ctrl, BATCH_TAKEN, ch.taken);
 }
 
-/** Waits (without holding the worker) for batches posted on a store's channel. */
-function watch(handle, url, ch) {
-  if (ch.closed) return;
-  const w = Atomics.waitAsync(ch.ctrl, BATCH_POSTED, ch.taken);
-  const next = () => {
-    takePosted(handle, url);
-    watch(handle, url, ch);
-  };
-  if (w.async) void w.value.then(next);
-  else next();
-}
-
 /**
  * Ops: "begin" opens a transaction (its SQL begins it), "commit" and "rollback" end it, "exec" and
  * "query" run inside the open one if any, "close" ends the connection. `pre`, when given, is run
@@ -465,7 +454,12 @@ runAsWorker(async (handle, url, op, sql, params, name, pre) => {
       closed: false,
     };
     channels.set(handle, ch);
-    watch(handle, url, ch);
+    watchPosted(
+      ch.ctrl,
+      BATCH_POSTED,
+      () => ch.closed,
+      () => takePosted(handle, url),
+    );
     return { ok: true };
   }
   if (op === "batch") {
