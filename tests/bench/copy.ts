@@ -201,7 +201,7 @@ async function plainTicks(
 async function onStore(store: string, where: string, copies: number): Promise<Figures> {
   const db = openStore(where);
   if (db.dialect === "sqlite") syncLater(db as SqliteDb);
-  const feed = createManualFeed(db, { alwaysOpen: true });
+  const feed = createManualFeed(db, { alwaysOpen: true, candlesLater: true });
   const { money, seq, engine } = leaderOn(db, feed, quiet);
   // The candles' writes are commands of the sequencer, as a leader writes them (app.ts): a tick
   // does not wait for the store.

@@ -30,6 +30,14 @@ export interface ManualFeedOptions {
   seed?: number;
   /** Live quotes to start from where newer than the store's (MarketCore's `carried`). */
   carried?: readonly CarriedQuote[];
+  /**
+   * Default false: a price's candles are written inside `set`, so a test that reads the store, or
+   * asks the node, right after a price sees them, and the bookings the tick queued are the first
+   * commands after it. true: they are handed to the writer the caller gives the candle book
+   * (`book.writeVia`, a leader's sequencer), as the simulator's ticks write theirs, so that a
+   * tick does not wait for the store (bench:copy times a tick as a leader runs it).
+   */
+  candlesLater?: boolean;
 }
 
 export function createManualFeed(db: DB, opts: ManualFeedOptions = {}): ManualFeed {
@@ -59,10 +67,8 @@ export function createManualFeed(db: DB, opts: ManualFeedOptions = {}): ManualFe
         o.volume ?? 1,
         o.at ?? Date.now(),
       );
-      // Through the writer the node gave the candle book (a leader's sequencer: the tick does not
-      // wait for the store, as the simulator's do not), at once without one (a test reading the
-      // store right after).
-      core.book.flushLater();
+      if (opts.candlesLater) core.book.flushLater();
+      else core.book.flush();
       core.emit([q]);
       return q;
     },
