@@ -10,7 +10,9 @@ import {
   Idempotency,
   IdempotencySweep,
   PURGE_ROWS_PER_COMMAND,
+  requestHash,
 } from "../../upstream/platform/idempotency.js";
+import { createHash } from "node:crypto";
 import { Sequencer } from "../../upstream/platform/store/sequencer.js";
 import { openTestStore } from "../support/test-store.js";
 
@@ -35,6 +37,23 @@ function setUp(): { idem: Idempotency; clock: { now: number }; userId: number } 
 }
 
 describe("idempotency keys", () => {
+  it("fingerprint a request by its route and parameters, whatever the order of their keys", () => {
+    const sha = (text: string) => createHash("sha256").update(text).digest("hex");
+    // The text keys already stored were hashed from: route, a newline, keys sorted at every level.
+    const stored = sha('order\n{"lots":"0.1","trail":{"activation":0,"distance":5},"type":1}');
+    const inOrder = { lots: "0.1", trail: { activation: 0, distance: 5 }, type: 1 };
+    const shuffled = { type: 1, trail: { distance: 5, activation: 0 }, lots: "0.1" };
+    expect(requestHash("order", inOrder)).toBe(stored);
+    expect(requestHash("order", shuffled)).toBe(stored);
+    expect(requestHash("close", inOrder)).not.toBe(stored);
+    expect(requestHash("order", { ...inOrder, lots: "0.2" })).not.toBe(stored);
+    // Integer-like keys come first in any JavaScript object, sorted or not.
+    expect(requestHash("order", { 10: "a", 9: "b", x: 1 })).toBe(
+      sha('order\n{"9":"b","10":"a","x":1}'),
+    );
+    expect(requestHash("order", undefined)).toBe(sha("order\n"));
+  });
+
   it("answer the first result, refuse another request, and expire after a day", () => {
     const { idem, clock, userId } = setUp();
     idem.store(userId, "k1", "order", { lots: "0.1" }, { id: 7 });

@@ -12,8 +12,8 @@
  * same batch, not yet committed, is looked up in the store (which sees the batch's own writes). On
  * the node that writes, a key never stored is known without any read (idempotency-index.ts).
  */
-import { createHash } from "node:crypto";
 import type { DB } from "./db.js";
+import { sha256Hex } from "./sha256.js";
 import { DomainError, CODE_FAIL } from "./errors.js";
 import {
   findAnswer,
@@ -50,22 +50,31 @@ interface Kept {
 
 const keyOf = (userId: number, key: string) => `${userId}\n${key}`;
 
-/** A JSON text of `v` with object keys sorted, so equal requests give equal texts. */
+/**
+ * A JSON text of `v` with object keys sorted, so equal requests give equal texts. An object whose
+ * keys are already in order (a parsed command's usually are) is written as it is; JavaScript puts
+ * integer-like keys first in either case, so both paths give the same text.
+ */
 function canonical(v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) =>
-    x && typeof x === "object" && !Array.isArray(x)
-      ? Object.fromEntries(
-          Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)),
-        )
-      : x,
-  );
+  return JSON.stringify(v, (_k, x: unknown) => {
+    if (!x || typeof x !== "object" || Array.isArray(x)) return x;
+    const keys = Object.keys(x);
+    if (inOrder(keys)) return x;
+    keys.sort();
+    const sorted: Record<string, unknown> = {};
+    for (const k of keys) sorted[k] = (x as Record<string, unknown>)[k];
+    return sorted;
+  });
 }
 
-/** The fingerprint of a command: its route and its parsed parameters. */
+function inOrder(keys: string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if (keys[i - 1] >= keys[i]) return false;
+  return true;
+}
+
+/** The fingerprint of a command: its route and its parsed parameters (SHA-256, hex). */
 export function requestHash(route: string, params: unknown): string {
-  return createHash("sha256")
-    .update(route + "\n" + (canonical(params) ?? ""))
-    .digest("hex");
+  return sha256Hex(route + "\n" + (canonical(params) ?? ""));
 }
 
 export class Idempotency {

@@ -56,6 +56,7 @@ import {
 import { revokeTokensExcept } from "./store.js";
 import { describeUserAgent } from "./user-agent.js";
 import { notify } from "../notify/notices.js";
+import { sha256Hex } from "../../platform/sha256.js";
 
 /** Seconds a TOTP code is accepted around its step (one step either side, for clocks that drift). */
 const CODE_TOLERANCE_S = 30;
@@ -64,10 +65,9 @@ const SESSION_ID_CHARS = 16;
 /** The issuer an authenticator app shows beside the account. */
 const ISSUER = "Tradepost";
 
-const sha256 = (s: string) => crypto.createHash("sha256").update(s).digest("hex");
-
 /** A backup code's stored form: bound to its account, so equal codes of two accounts differ. */
-const backupHash = (userId: number, code: string) => sha256(`${userId}:${code.replace("-", "")}`);
+const backupHash = (userId: number, code: string) =>
+  sha256Hex(`${userId}:${code.replace("-", "")}`);
 
 /** A new backup code, "abcd-efgh", from BACKUP_CODE_ALPHABET (about 39 bits). */
 function newBackupCode(): string {
@@ -201,7 +201,7 @@ export class AccountSecurity {
     const challenge = crypto.randomBytes(32).toString("base64url");
     deleteExpiredChallenges(this.db, now);
     insertChallenge(this.db, {
-      challengeHash: sha256(challenge),
+      challengeHash: sha256Hex(challenge),
       userId,
       expiresAt: now + SECOND_FACTOR_TTL_S * 1000,
       ip: origin.ip,
@@ -220,7 +220,7 @@ export class AccountSecurity {
     code: string,
     now = Date.now(),
   ): Promise<{ userId: number; origin: SignInOrigin; device: string | undefined }> {
-    const hash = sha256(challenge);
+    const hash = sha256Hex(challenge);
     const c = challengeOf(this.db, hash);
     if (!c || c.expires_at <= now) throw new DomainError("security.two_factor_expired");
     await this.requireCode(c.user_id, code);
@@ -249,7 +249,7 @@ export class AccountSecurity {
       origin,
     );
     const key = device ? `id:${device}` : `ua:${origin.userAgent ?? ""}`;
-    const isNew = rememberDevice(this.db, { userId: user.id, deviceHash: sha256(key), at: now });
+    const isNew = rememberDevice(this.db, { userId: user.id, deviceHash: sha256Hex(key), at: now });
     // The account's first device is where it started, not news.
     if (isNew && deviceCount(this.db, user.id) > 1) {
       const device = describeUserAgent(origin.userAgent);

@@ -34,6 +34,7 @@ import {
   updateOperatorRole,
   updateTotpSecret,
 } from "./accounts-store.js";
+import { sha256Hex } from "../../platform/sha256.js";
 
 /** How long an operator's sign-in lasts. */
 export const OPERATOR_SESSION_MS = 12 * 3600_000;
@@ -42,8 +43,6 @@ const CODE_TOLERANCE_S = 30;
 /** How long an accepted code stays used: longer than the time any code is accepted for. */
 const REPLAY_WINDOW_MS = 3 * 30_000;
 const NAME_RE = /^[A-Za-z0-9._-]{2,40}$/;
-
-const sha256 = (s: string) => crypto.createHash("sha256").update(s).digest("hex");
 
 /** Who changed an operator account from the command line, in the audit log. */
 export const CLI_ACTOR = "cli";
@@ -204,7 +203,7 @@ export async function signInOperator(
     if (!takeCode(db, { id: op.id, code: p.code, at: now, usedSince })) return false;
     if (!isSealed(op.totp_secret))
       updateTotpSecret(db, { id: op.id, sealedSecret: seal(key, secret) });
-    insertOperatorToken(db, { tokenHash: sha256(token), operatorId: op.id, at: now, expiresAt });
+    insertOperatorToken(db, { tokenHash: sha256Hex(token), operatorId: op.id, at: now, expiresAt });
     return true;
   })();
   if (!accepted) throw refused;
@@ -220,9 +219,9 @@ export function operatorOfToken(
   token: string,
   now = Date.now(),
 ): { name: string; role: OperatorRole } | null {
-  return operatorByTokenHash(db, { tokenHash: sha256(token), at: now });
+  return operatorByTokenHash(db, { tokenHash: sha256Hex(token), at: now });
 }
 
 export function revokeOperatorToken(db: DB, token: string, now = Date.now()): void {
-  revokeTokenHash(db, { tokenHash: sha256(token), at: now });
+  revokeTokenHash(db, { tokenHash: sha256Hex(token), at: now });
 }

@@ -18,13 +18,14 @@ import {
   type UserRow,
 } from "../sessions-store.js";
 import { sessionCacheOf, type SessionUser } from "../session-cache.js";
+import { sha256Hex } from "../sha256.js";
 
 export type { SessionUser } from "../session-cache.js";
 export { userRowLater, type UserRow } from "../sessions-store.js";
 
 /** The stored form of a token: its SHA-256, hex. */
 export function tokenHash(token: string): string {
-  return crypto.createHash("sha256").update(token).digest("hex");
+  return sha256Hex(token);
 }
 
 /** How stale a token's last use may be before a use records a new one (one write a minute at most). */
