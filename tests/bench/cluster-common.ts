@@ -81,6 +81,11 @@ export async function call<T = unknown>(
     o.body === undefined ? undefined : JSON.stringify(o.body),
     o.timeoutMs ?? 10_000,
   );
+  return envelopeOf<T>(status, text);
+}
+
+/** An answer's envelope; a body that is not one becomes code NaN with the status in its message. */
+function envelopeOf<T>(status: number, text: string): Envelope<T> {
   try {
     const body = JSON.parse(text) as Partial<Envelope<T>> & { message?: string };
     if (typeof body.code === "number") return body as Envelope<T>;
@@ -178,6 +183,133 @@ export async function tradables(base: string, count = 1): Promise<Tradable[]> {
     }));
 }
 
+/**
+ * One client's own kept-alive HTTP/1.1 connection, for the hot loop of a bench (one request at a
+ * time): requests are written as one text and answers read by their Content-Length, without
+ * node:http's machinery. Its CPU is shared with the node measured; node:http's client cost about
+ * as much CPU an order as the node's main thread spent answering it (cpu-use.ts). An answer
+ * without a Content-Length, or a transport failure, rejects; the next request connects again.
+ */
+export class KeptConnection {
+  private socket: net.Socket | null = null;
+  private waiting: {
+    resolve: (a: { status: number; text: string }) => void;
+    reject: (e: Error) => void;
+  } | null = null;
+  private chunks: Buffer[] = [];
+  private readonly host: string;
+  private readonly port: number;
+
+  constructor(base: string) {
+    const u = new URL(base);
+    this.host = u.hostname;
+    this.port = Number(u.port || 80);
+  }
+
+  request(
+    method: "GET" | "POST",
+    p: string,
+    headers: string,
+    body: string,
+    timeoutMs: number,
+  ): Promise<{ status: number; text: string }> {
+    if (this.waiting) throw new Error("KeptConnection: one request at a time");
+    const socket = this.socket ?? this.connect();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => this.fail(new Error(`${method} ${p}: no answer in ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      this.waiting = {
+        resolve: (a) => (clearTimeout(timer), resolve(a)),
+        reject: (e) => (clearTimeout(timer), reject(e)),
+      };
+      socket.write(
+        `${method} ${p} HTTP/1.1\r\nhost: ${this.host}:${this.port}\r\n${headers}` +
+          `content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+    });
+  }
+
+  close(): void {
+    this.socket?.destroy();
+    this.socket = null;
+  }
+
+  private connect(): net.Socket {
+    const socket = net.connect(this.port, this.host);
+    socket.setNoDelay(true);
+    // A socket replaced since (after a failure) says nothing about the request under way.
+    const own = (f: () => void) => () => this.socket === socket && f();
+    socket.on("data", (c: Buffer) => this.socket === socket && this.read(c));
+    socket.on("error", (e) => own(() => this.fail(e))());
+    socket.on(
+      "close",
+      own(() => this.fail(new Error("the connection closed"))),
+    );
+    this.socket = socket;
+    return socket;
+  }
+
+  private read(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    const all = this.chunks.length === 1 ? chunk : Buffer.concat(this.chunks);
+    const end = all.indexOf("\r\n\r\n");
+    if (end < 0) return;
+    const head = all.toString("latin1", 0, end);
+    const length = /\r\ncontent-length:\s*(\d+)/i.exec(head);
+    if (!length) return this.fail(new Error(`an answer without Content-Length: ${head}`));
+    const bodyEnd = end + 4 + Number(length[1]);
+    if (all.length < bodyEnd) {
+      this.chunks = [all];
+      return;
+    }
+    if (all.length > bodyEnd) return this.fail(new Error("bytes after the answer"));
+    this.chunks = [];
+    const waiting = this.waiting;
+    this.waiting = null;
+    waiting?.resolve({
+      status: Number(head.slice(9, 12)),
+      text: all.toString("utf8", end + 4, bodyEnd),
+    });
+  }
+
+  private fail(e: Error): void {
+    this.close();
+    this.chunks = [];
+    const waiting = this.waiting;
+    this.waiting = null;
+    waiting?.reject(e);
+  }
+}
+
+/** placeOrder on a client's own connection (KeptConnection): the same request and answer. */
+export async function placeOrderOn(
+  conn: KeptConnection,
+  token: string,
+  inst: Tradable,
+  key: string,
+  timeoutMs = 10_000,
+): Promise<Envelope<{ Id: number }>> {
+  const { status, text } = await conn.request(
+    "POST",
+    submit.path,
+    `content-type: application/json\r\nauthorization: ${token}\r\nidempotency-key: ${key}\r\n`,
+    JSON.stringify(orderBody(inst)),
+    timeoutMs,
+  );
+  return envelopeOf<{ Id: number }>(status, text);
+}
+
+/** A market buy of the instrument's smallest size, as the submit call takes it. */
+const orderBody = (inst: Tradable) => ({
+  type: 1,
+  cont: inst.lots,
+  forex_id: inst.id,
+  status: 1,
+  multiple: inst.multiple,
+});
+
 /** Places one market buy of the instrument's smallest size; answers the envelope. */
 export function placeOrder(
   base: string,
@@ -187,7 +319,7 @@ export function placeOrder(
   timeoutMs = 10_000,
 ): Promise<Envelope<{ Id: number }>> {
   return call<{ Id: number }>(base, "POST", submit.path, {
-    body: { type: 1, cont: inst.lots, forex_id: inst.id, status: 1, multiple: inst.multiple },
+    body: orderBody(inst),
     headers: { authorization: token, "idempotency-key": key },
     timeoutMs,
   });
@@ -328,16 +460,6 @@ export async function spawnUpstream(
 export function pct(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-/** User + system CPU time of a process so far, in clock ticks (1/100 s). */
-export function cpuTicksOf(pid: number): number {
-  try {
-    const f = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return Number(f[11]) + Number(f[12]);
-  } catch {
-    return NaN;
-  }
 }
 
 /** Resident memory of a process, bytes. */

@@ -36,16 +36,8 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { startCluster, type Cluster, type ClusterOptions } from "../../scripts/cluster/launch.js";
-import {
-  clusterBasePort,
-  cpuTicksOf,
-  log,
-  ROOT,
-  rssOf,
-  setPrice,
-  sleep,
-  tradables,
-} from "./cluster-common.js";
+import { clusterBasePort, log, ROOT, rssOf, setPrice, sleep, tradables } from "./cluster-common.js";
+import { cpuTicksOf } from "./cpu-use.js";
 
 export interface FanoutOptions {
   clients: number;
@@ -194,7 +186,7 @@ async function measure(
     const connectSeconds = await connected(pool, o);
     await sleep(2_000);
     pool.send({ type: "measure" });
-    const cpu0 = webPids.map(cpuTicksOf);
+    const cpu0 = webPids.map((pid) => cpuTicksOf(pid));
     const ticks0 = ticker.count();
     const t0 = Date.now();
     const ws = cluster.upstreams.map((u) => ({ name: u.name, min: Infinity, max: 0 }));

@@ -19,7 +19,10 @@
  * per round: the rounds' mean p50, the worst round's p99 and max.
  * The node's sequencer figures (its GET /healthz) are read before and after the measured seconds:
  * how many batches it wrote then and how many commands each held on average (group commit at work),
- * and the largest batch since it started.
+ * and the largest batch since it started. So is the CPU each order cost over the measured seconds
+ * (cpu-use.ts): the node (all threads, and its main thread), PostgreSQL's processes, the bench's own
+ * clients (with the delaying proxy, when there is one, which runs in the bench), and how busy the
+ * machine was: where every core is busy, the rate is bounded by CPU per order, not by the disk.
  * Then the node stops and the bench itself opens the same store through upstream/platform/db.ts
  * `openStore` and writes a similar order row by one INSERT at a time, each committed on its own
  * (no transaction around it: the bare durable write): the floor.
@@ -43,6 +46,7 @@ import { CODE } from "@contract/envelope";
 import { startPostgres } from "../../scripts/services/postgres.js";
 import { roundTripMs, startDelayProxy } from "./delay-proxy.js";
 import { openStore } from "../../upstream/platform/db.js";
+import { cpuSample, perOrder, type CpuPerOrder, type CpuSample } from "./cpu-use.js";
 import type { SequencerStats } from "../../upstream/platform/store/sequencer.js";
 import {
   call,
@@ -52,7 +56,8 @@ import {
   newSecrets,
   operatorSetting,
   pct,
-  placeOrder,
+  KeptConnection,
+  placeOrderOn,
   setPrice,
   spawnUpstream,
   tradables,
@@ -108,6 +113,8 @@ export interface OrdersFigures {
   loop: LoopDelay;
   /** The sequencer's batches over the measured seconds, and the largest since the node started. */
   batches: { count: number; commandsPerBatch: number; largest: number };
+  /** CPU an order cost over the measured seconds, by process (cpu-use.ts; null off Linux). */
+  cpu: CpuPerOrder | null;
 }
 
 /** The sequencer figures of the node at `base` (its GET /healthz); it must lead. */
@@ -140,7 +147,7 @@ async function onPostgres(dir: string, o: OrdersOptions, figures: OrdersFigures[
   try {
     const url = await pg.createDatabase("bench_orders");
     figures.push({
-      ...(await onStore("PostgreSQL", { DATABASE_URL: url }, url, dir, o)),
+      ...(await onStore("PostgreSQL", { DATABASE_URL: url }, url, dir, o, pg.pid)),
       roundTripMs: await roundTripMs(url),
     });
     if (o.pgDelayMs > 0) {
@@ -152,7 +159,7 @@ async function onPostgres(dir: string, o: OrdersOptions, figures: OrdersFigures[
         );
         const label = `PostgreSQL +${o.pgDelayMs} ms`;
         figures.push({
-          ...(await onStore(label, { DATABASE_URL: far }, far, dir, o)),
+          ...(await onStore(label, { DATABASE_URL: far }, far, dir, o, pg.pid)),
           roundTripMs: await roundTripMs(far),
         });
       } finally {
@@ -170,6 +177,7 @@ async function onStore(
   where: string,
   dir: string,
   o: OrdersOptions,
+  storePid: number | null = null,
 ): Promise<OrdersFigures> {
   const secrets = newSecrets();
   const env = {
@@ -188,6 +196,7 @@ async function onStore(
   const loops: LoopDelay[] = [];
   const floors: { count: number; seconds: number }[] = [];
   const batches = { count: 0, commands: 0, largest: 0 };
+  const cpu: { before: CpuSample; after: CpuSample }[] = [];
   const tokens: string[] = [];
   for (let round = 0; round < o.rounds; round++) {
     const up = await spawnUpstream(env, logFile);
@@ -213,7 +222,10 @@ async function onStore(
       await drive(up.url, tokens, inst, o.warmupSeconds, `${tag}-warm${round}`);
       await up.loopDelay(); // starts the window over: the warm-up is not measured
       const before = await sequencerOf(up.url);
+      const cpuBefore = cpuSample(up.child.pid!, storePid);
       runs.push(await drive(up.url, tokens, inst, o.seconds / o.rounds, `${tag}-r${round}`));
+      const cpuAfter = cpuSample(up.child.pid!, storePid);
+      if (cpuBefore && cpuAfter) cpu.push({ before: cpuBefore, after: cpuAfter });
       loops.push(await up.loopDelay());
       const after = await sequencerOf(up.url);
       batches.count += after.batches - before.batches;
@@ -260,6 +272,7 @@ async function onStore(
       commandsPerBatch: batches.count > 0 ? batches.commands / batches.count : 0,
       largest: batches.largest,
     },
+    cpu: perOrder(cpu, run.acked, storePid !== null),
   };
 }
 
@@ -298,13 +311,18 @@ async function drive(
   const end = t0 + seconds * 1000;
   await Promise.all(
     tokens.map(async (token, c) => {
-      for (let n = 0; performance.now() < end; n++) {
-        const s = performance.now();
-        const answer = await placeOrder(base, token, inst, `bench-${tag}-${c}-${n}`);
-        if (answer.code === CODE.OK) {
-          acked++;
-          latencies.push(performance.now() - s);
-        } else refused[answer.msg] = (refused[answer.msg] ?? 0) + 1;
+      const conn = new KeptConnection(base);
+      try {
+        for (let n = 0; performance.now() < end; n++) {
+          const s = performance.now();
+          const answer = await placeOrderOn(conn, token, inst, `bench-${tag}-${c}-${n}`);
+          if (answer.code === CODE.OK) {
+            acked++;
+            latencies.push(performance.now() - s);
+          } else refused[answer.msg] = (refused[answer.msg] ?? 0) + 1;
+        }
+      } finally {
+        conn.close();
       }
     }),
   );

@@ -40,6 +40,7 @@
  */
 import os from "node:os";
 import { benchOrders, storesOf, type OrdersFigures } from "./cluster-orders.js";
+import type { CpuPerOrder } from "./cpu-use.js";
 import { benchFanout, type FanoutFigures } from "./cluster-fanout.js";
 import { benchFailover, type FailoverFigures } from "./cluster-failover.js";
 import { benchFailoverLoad, type FailoverLoadFigures } from "./cluster-failover-load.js";
@@ -89,6 +90,18 @@ function checkFdLimit(need: number): void {
   process.exit(1);
 }
 
+/** CPU an order cost, by process, and how busy the machine's cores were meanwhile. */
+function cpuText(c: CpuPerOrder | null): string {
+  if (!c) return "";
+  const us = (n: number) => `${Math.round(n)} us`;
+  return (
+    `   CPU an order: node ${us(c.nodeUs)} (main thread ${us(c.nodeMainUs)})` +
+    (c.storeUs === null ? "" : `, PostgreSQL ${us(c.storeUs)}`) +
+    `, bench clients ${us(c.benchUs)}; cores ${Math.round(c.machineBusyPct)} % busy, ` +
+    `${Math.round(c.iowaitPct)} % waiting on the disk`
+  );
+}
+
 function printOrders(fs: OrdersFigures[]): void {
   console.log(
     `orders acknowledged durably (over HTTP to one upstream node, ${fs[0]?.clients} clients, market orders):`,
@@ -103,6 +116,7 @@ function printOrders(fs: OrdersFigures[]): void {
         (f.roundTripMs === undefined ? "" : `   round trip ${f.roundTripMs.toFixed(2)} ms`) +
         `   event-loop delay p50 ${f.loop.p50Ms.toFixed(1)} ms, p99 ${f.loop.p99Ms.toFixed(1)} ms, max ${f.loop.maxMs.toFixed(1)} ms` +
         `   batches ${f.batches.count.toLocaleString("en")}, ${f.batches.commandsPerBatch.toFixed(1)} commands each (largest ${f.batches.largest})` +
+        cpuText(f.cpu) +
         (refused.length ? `   refused: ${refused.map(([m, n]) => `${m} x${n}`).join("; ")}` : ""),
     );
   }

@@ -24,6 +24,7 @@ import { execSync } from "node:child_process";
 import WebSocket from "ws";
 import { buildUpstream } from "../../upstream/app.js";
 import { loadConfig } from "../../upstream/platform/config.js";
+import { cpuTicksOf } from "./cpu-use.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../..");
@@ -57,11 +58,6 @@ function rssOf(pid: number): number {
   const s = fs.readFileSync(`/proc/${pid}/status`, "utf8");
   const m = /VmRSS:\s+(\d+) kB/.exec(s);
   return m ? Number(m[1]) * 1024 : NaN;
-}
-
-function cpuTicksOf(pid: number): number {
-  const f = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return Number(f[11]) + Number(f[12]); // utime + stime (fields 14, 15)
 }
 
 async function waitHttp(url: string, ms: number): Promise<boolean> {
