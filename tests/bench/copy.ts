@@ -310,6 +310,11 @@ async function main(): Promise<void> {
       try {
         for (const n of SIZES)
           figures.push(await onStore("PostgreSQL", await pg.createDatabase(`bench_copy_${n}`), n));
+      } catch (err) {
+        // Printed before the server stops: a batch still being written then fails with "the
+        // database system is shutting down", and that failure may end the process first.
+        console.error("[bench:copy] PostgreSQL run failed:", err);
+        throw err;
       } finally {
         await pg.stop();
       }
