@@ -58,7 +58,7 @@ function statFields(file: string): string[] | null {
   }
 }
 
-const ticksOf = (f: string[] | null) => (f ? Number(f[11]) + Number(f[12]) : 0);
+const ticksOf = (f: string[]) => Number(f[11]) + Number(f[12]);
 
 /**
  * User + system CPU of a process so far (of one of its threads, given `tid`), in clock ticks;
@@ -71,7 +71,7 @@ export function cpuTicksOf(pid: number, tid?: number): number {
 
 /** A process and every process it started (one level: a server's backends), in clock ticks. */
 function familyTicks(pid: number): number {
-  let ticks = ticksOf(statFields(`/proc/${pid}/stat`));
+  let ticks = cpuTicksOf(pid);
   for (const entry of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     const f = statFields(`/proc/${entry}/stat`);
