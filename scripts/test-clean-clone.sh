@@ -66,16 +66,13 @@ if [ -d "$ROOT/../shared" ]; then ln -s "$(cd "$ROOT/../shared" && pwd)" "$PAREN
 
 cd "$PARENT/main"
 echo "test:clean-clone: $COMMIT in $PARENT/main"
-# A fixed piece of one-core work, timed before anything else runs: machines of one kind differ
-# (the same commit took 8m40s on one and 15m35s on another, whose yardstick was 2.5-2.9 s), so a
-# run's times are read beside it.
-YARDSTICK_MS=$(node -e '
-  const t = process.hrtime.bigint(); let x = 0;
-  for (let i = 0; i < 3e8; i++) x = (x * 31 + i) | 0;
-  const c = require("node:crypto");
-  for (let i = 0; i < 200000; i++) c.createHash("sha256").update("abc" + i).digest();
-  console.log(Math.round(Number(process.hrtime.bigint() - t) / 1e6) + (x & 0));')
-echo "test:clean-clone: machine yardstick ${YARDSTICK_MS} ms (one core; lower is faster)"
+# The machine's yardsticks, taken before anything else runs (scripts/yardstick.mjs): one core's
+# speed, and what a system call and a wake-up of another process cost. Machines of one kind differ
+# in both (the same commit took 8m40s on one and 15m35s on another, whose cpu figure was 2.5-2.9 s;
+# 7m20s on one and 16m20s on another at the same cpu figure, 2.0-2.1 s, whose system calls cost
+# several times as much), so a run's times are read beside them.
+YARDSTICK=$(node scripts/yardstick.mjs)
+echo "test:clean-clone: machine yardsticks: ${YARDSTICK} (lower is faster)"
 T0=$(date +%s)
 npm install --no-audit --no-fund
 T1=$(date +%s)
@@ -89,8 +86,8 @@ fi
 T2=$(date +%s)
 echo
 echo "test:clean-clone: commit $COMMIT"
-printf 'test:clean-clone: npm install %dm%02ds, npm test %dm%02ds, total %dm%02ds (yardstick %s ms%s): %s\n' \
+printf 'test:clean-clone: npm install %dm%02ds, npm test %dm%02ds, total %dm%02ds (yardsticks: %s%s): %s\n' \
   $(((T1 - T0) / 60)) $(((T1 - T0) % 60)) $(((T2 - T1) / 60)) $(((T2 - T1) % 60)) \
-  $(((T2 - T0) / 60)) $(((T2 - T0) % 60)) "$YARDSTICK_MS" "${CLOCK:+, npm test at @$CLOCK}" \
+  $(((T2 - T0) / 60)) $(((T2 - T0) % 60)) "$YARDSTICK" "${CLOCK:+, npm test at @$CLOCK}" \
   "$([ "$rc" -eq 0 ] && echo PASSED || echo "FAILED (exit $rc)")"
 exit "$rc"

@@ -38,7 +38,9 @@
  * processes, which raise their soft limit to the hard one as they start. The clients connect to the
  * web nodes directly: HAProxy would hold two descriptors per stream in one process (40,000).
  */
+import { execFileSync } from "node:child_process";
 import os from "node:os";
+import { fileURLToPath } from "node:url";
 import { benchOrders, storesOf, type OrdersFigures } from "./cluster-orders.js";
 import type { CpuPerOrder } from "./cpu-use.js";
 import { benchFanout, type FanoutFigures } from "./cluster-fanout.js";
@@ -226,6 +228,10 @@ async function main(): Promise<void> {
   let met = true;
   log(
     `sections: ${sections.join(", ")} (node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(2)})`,
+  );
+  // The figures depend on what the kernel charges as much as on the cores (scripts/yardstick.mjs).
+  log(
+    `machine yardsticks: ${execFileSync(process.execPath, [fileURLToPath(new URL("../../scripts/yardstick.mjs", import.meta.url))], { encoding: "utf8" }).trim()}`,
   );
   if (sections.includes("orders")) {
     const f = await benchOrders({
