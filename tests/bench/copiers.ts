@@ -27,7 +27,7 @@ export function copyAmountUsd(i: number): number {
  * made just before copier 2345, whose own insert then failed on the unique code (about one bench
  * run in ten).
  */
-export function benchInviteCode(i: number): string {
+function benchInviteCode(i: number): string {
   return `BC0${i}`;
 }
 
