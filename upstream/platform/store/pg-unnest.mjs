@@ -183,7 +183,7 @@ const KEY_EQUALS =
  * users table's 20,001 rows, 11-17 ms a statement, twenty statements for the fees of one fill
  * mirrored to 10,000 copies (tests/bench/copy.ts). With a condition on the key alone it reads
  * only the rows named, through the key's index or by a scan that keeps only them (the array
- * hashed): 2-4 ms a statement there. It changes no outcome: `t.key = v.c` holds only where `t.key`
+ * hashed): 2-6 ms a statement there. It changes no outcome: `t.key = v.c` holds only where `t.key`
  * is one of the column's values, so `t.key = ANY($c) AND t.key = v.c` holds exactly where
  * `t.key = v.c` does (and is NULL or false where it is; AND binds before any OR after it).
  * @param {string} tail
