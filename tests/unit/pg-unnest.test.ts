@@ -61,31 +61,36 @@ describe("which multi-row writes go as arrays", () => {
        FROM unnest($1::bigint[], $2::double precision[]) AS v(column1, column2)
        WHERE orders.id = ANY($1::bigint[]) AND orders.id = v.column1 AND orders.status = 1`);
     expect(u?.values).toEqual(["{7,8}", "{1.1,1.2}"]);
-    const named = await unnested(
-      "UPDATE users SET balance_micro = users.balance_micro + v.amount FROM (VALUES ($1::bigint, $2::bigint), ($3::bigint, $4::bigint)) AS v(id, amount) WHERE users.id = v.id",
-      [1, -5, 2, 5],
-      columnTypes,
-    );
-    expect(named?.sql).toBe(
-      "UPDATE users SET balance_micro = users.balance_micro + v.amount FROM unnest($1::bigint[], $2::bigint[]) AS v(id, amount) WHERE users.id = ANY($1::bigint[]) AND users.id = v.id",
-    );
-    // The key may be any of the rows' columns; a WHERE that does not start with one keeps its text.
-    const second = await unnested(
-      "UPDATE users SET balance_micro = v.amount FROM (VALUES ($1::bigint, $2::bigint), ($3::bigint, $4::bigint)) AS v(amount, id) WHERE users.id = v.id RETURNING id",
-      [5, 1, 6, 2],
-      columnTypes,
-    );
-    expect(second?.sql).toBe(
-      "UPDATE users SET balance_micro = v.amount FROM unnest($1::bigint[], $2::bigint[]) AS v(amount, id) WHERE users.id = ANY($2::bigint[]) AND users.id = v.id RETURNING id",
-    );
-    const other = await unnested(
-      "UPDATE users SET balance_micro = v.amount FROM (VALUES ($1::bigint, $2::bigint), ($3::bigint, $4::bigint)) AS v(amount, id) WHERE users.area_id = 1 AND users.id = v.id",
-      [5, 1, 6, 2],
-      columnTypes,
-    );
-    expect(other?.sql).toBe(
-      "UPDATE users SET balance_micro = v.amount FROM unnest($1::bigint[], $2::bigint[]) AS v(amount, id) WHERE users.area_id = 1 AND users.id = v.id",
-    );
+    // Columns as given; the key may be any of the rows' columns; a WHERE that does not start with
+    // the key's condition keeps its text.
+    const head = (set: string) => `UPDATE users SET balance_micro = ${set} FROM`;
+    const rows = "(VALUES ($1::bigint, $2::bigint), ($3::bigint, $4::bigint))";
+    const arrays = "unnest($1::bigint[], $2::bigint[])";
+    for (const [alias, where, rewritten] of [
+      [
+        "v(id, amount)",
+        "WHERE users.id = v.id",
+        "WHERE users.id = ANY($1::bigint[]) AND users.id = v.id",
+      ],
+      [
+        "v(amount, id)",
+        "WHERE users.id = v.id RETURNING id",
+        "WHERE users.id = ANY($2::bigint[]) AND users.id = v.id RETURNING id",
+      ],
+      [
+        "v(amount, id)",
+        "WHERE users.area_id = 1 AND users.id = v.id",
+        "WHERE users.area_id = 1 AND users.id = v.id",
+      ],
+    ]) {
+      const set = alias.startsWith("v(id") ? "users.balance_micro + v.amount" : "v.amount";
+      const u = await unnested(
+        `${head(set)} ${rows} AS ${alias} ${where}`,
+        [1, 5, 2, 6],
+        columnTypes,
+      );
+      expect(u?.sql).toBe(`${head(set)} ${arrays} AS ${alias} ${rewritten}`);
+    }
     // An UPDATE's types are its casts: the catalog is never asked.
     expect(asked).toEqual([]);
   });
