@@ -162,6 +162,17 @@ const NodeHealth = z.object({
       batches: z.number().int(),
       commands: z.number().int(),
       largestBatch: z.number().int(),
+      loopMs: z
+        .number()
+        .nonnegative()
+        .describe(
+          "ms the event loop spent on the batches, summed (deciding; on SQLite writing too)",
+        ),
+      writeMs: z
+        .number()
+        .nonnegative()
+        .describe("ms from each batch leaving the event loop to durable, summed"),
+      longestWriteMs: z.number().nonnegative().describe("the longest of those writes, ms"),
       waiting: z.number().int().describe("commands queued for the next batch"),
     })
     .nullable()

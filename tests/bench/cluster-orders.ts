@@ -19,7 +19,8 @@
  * per round: the rounds' mean p50, the worst round's p99 and max.
  * The node's sequencer figures (its GET /healthz) are read before and after the measured seconds:
  * how many batches it wrote then and how many commands each held on average (group commit at work),
- * and the largest batch since it started. So is the CPU each order cost over the measured seconds
+ * how long a batch held the event loop and how long its write took on average (from the loop to
+ * durable: the store's part of an answer's time), and the largest batch since it started. So is the CPU each order cost over the measured seconds
  * (cpu-use.ts): the node (all threads, and its main thread), PostgreSQL's processes, the bench's own
  * clients (with the delaying proxy, when there is one, which runs in the bench), and how busy the
  * machine was: where every core is busy, the rate is bounded by CPU per order, not by the disk.
@@ -112,7 +113,14 @@ export interface OrdersFigures {
   /** The node's event-loop delay while the measured orders ran (tests/bench/loop-delay.ts). */
   loop: LoopDelay;
   /** The sequencer's batches over the measured seconds, and the largest since the node started. */
-  batches: { count: number; commandsPerBatch: number; largest: number };
+  batches: {
+    count: number;
+    commandsPerBatch: number;
+    largest: number;
+    /** Mean time a batch held the event loop, and from there to durable (ms). */
+    loopMs: number;
+    writeMs: number;
+  };
   /** CPU an order cost over the measured seconds, by process (cpu-use.ts; null off Linux). */
   cpu: CpuPerOrder | null;
 }
@@ -195,7 +203,7 @@ async function onStore(
   const runs: Measured[] = [];
   const loops: LoopDelay[] = [];
   const floors: { count: number; seconds: number }[] = [];
-  const batches = { count: 0, commands: 0, largest: 0 };
+  const batches = { count: 0, commands: 0, largest: 0, loopMs: 0, writeMs: 0 };
   const cpu: { before: CpuSample; after: CpuSample }[] = [];
   const tokens: string[] = [];
   for (let round = 0; round < o.rounds; round++) {
@@ -231,6 +239,8 @@ async function onStore(
       batches.count += after.batches - before.batches;
       batches.commands += after.commands - before.commands;
       batches.largest = Math.max(batches.largest, after.largestBatch);
+      batches.loopMs += after.loopMs - before.loopMs;
+      batches.writeMs += after.writeMs - before.writeMs;
     } finally {
       await up.stop();
     }
@@ -271,6 +281,8 @@ async function onStore(
       count: batches.count,
       commandsPerBatch: batches.count > 0 ? batches.commands / batches.count : 0,
       largest: batches.largest,
+      loopMs: batches.count > 0 ? batches.loopMs / batches.count : 0,
+      writeMs: batches.count > 0 ? batches.writeMs / batches.count : 0,
     },
     cpu: perOrder(cpu, run.acked, storePid !== null),
   };

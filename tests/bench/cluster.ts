@@ -117,7 +117,8 @@ function printOrders(fs: OrdersFigures[]): void {
         `   orders/inserts ${f.ratio.toFixed(2)}` +
         (f.roundTripMs === undefined ? "" : `   round trip ${f.roundTripMs.toFixed(2)} ms`) +
         `   event-loop delay p50 ${f.loop.p50Ms.toFixed(1)} ms, p99 ${f.loop.p99Ms.toFixed(1)} ms, max ${f.loop.maxMs.toFixed(1)} ms` +
-        `   batches ${f.batches.count.toLocaleString("en")}, ${f.batches.commandsPerBatch.toFixed(1)} commands each (largest ${f.batches.largest})` +
+        `   batches ${f.batches.count.toLocaleString("en")}, ${f.batches.commandsPerBatch.toFixed(1)} commands each (largest ${f.batches.largest}),` +
+        ` ${f.batches.loopMs.toFixed(2)} ms on the event loop, durable ${f.batches.writeMs.toFixed(2)} ms later` +
         cpuText(f.cpu) +
         (refused.length ? `   refused: ${refused.map(([m, n]) => `${m} x${n}`).join("; ")}` : ""),
     );

@@ -117,6 +117,9 @@ describe("a standby upstream node", () => {
       batches: expect.any(Number),
       commands: expect.any(Number),
       largestBatch: expect.any(Number),
+      loopMs: expect.any(Number),
+      writeMs: expect.any(Number),
+      longestWriteMs: expect.any(Number),
       waiting: expect.any(Number),
     });
     expect(b.data.sequencer).toBeNull();

@@ -129,13 +129,36 @@ export interface SequencerOptions {
   transaction?: <T>(command: () => T) => T;
   /** Hears a follow-up (afterCommand) that failed and was rolled back. */
   onFollowUpError?: (err: unknown) => void;
+  /** Milliseconds of a monotonic clock: the batch's time cap and its times (default performance.now). */
+  clock?: () => number;
 }
 
 /** Figures of the batches so far (GET /healthz of a leader reports them; bench:cluster too). */
+/** What the sequencer did since it started (the leader's GET /healthz reports it). */
 export interface SequencerStats {
   batches: number;
   commands: number;
   largestBatch: number;
+  /**
+   * Milliseconds the event loop spent on the batches, summed: deciding their commands, and on a
+   * store that writes a batch as it is decided (SQLite) writing it too. Divided by `batches`: how
+   * long one batch held the loop.
+   */
+  loopMs: number;
+  /**
+   * Milliseconds from each batch leaving the event loop to its write returning (durable), summed:
+   * the store's part of a command's answer time. Divided by `batches`: one write's time, which
+   * a slow disk or a busy database server makes grow.
+   */
+  writeMs: number;
+  /** The longest of those writes, in milliseconds. */
+  longestWriteMs: number;
+}
+
+/** A batch's two times (SequencerStats): on the event loop, then until durable. */
+interface BatchTimes {
+  loopMs: number;
+  writeMs: number;
 }
 
 export class Sequencer {
@@ -152,12 +175,21 @@ export class Sequencer {
   private readonly maxCommands: number;
   private readonly maxMs: number;
   private readonly maxInFlight: number;
-  readonly stats: SequencerStats = { batches: 0, commands: 0, largestBatch: 0 };
+  private readonly clock: () => number;
+  readonly stats: SequencerStats = {
+    batches: 0,
+    commands: 0,
+    largestBatch: 0,
+    loopMs: 0,
+    writeMs: 0,
+    longestWriteMs: 0,
+  };
 
   constructor(private readonly o: SequencerOptions) {
     this.maxCommands = o.maxBatchCommands ?? MAX_BATCH_COMMANDS;
     this.maxMs = o.maxBatchMs ?? MAX_BATCH_MS;
     this.maxInFlight = o.maxInFlight ?? MAX_IN_FLIGHT_BATCHES;
+    this.clock = o.clock ?? (() => performance.now());
     assert(this.maxCommands >= 1 && this.maxMs > 0, "a batch takes at least one command");
     assert(this.maxInFlight >= 1, "at least one batch is written at a time");
   }
@@ -245,13 +277,13 @@ export class Sequencer {
     const batch: OpenBatch = { committed: [], current: null, followUps: null, ended: [] };
     const taken: Pending[] = [];
     const results: { ok: boolean; value: unknown }[] = [];
-    const started = performance.now();
+    const started = this.clock();
     openBatches.set(db, batch);
     const write = db.transaction(() => {
       while (
         this.waiting > 0 &&
         taken.length < this.maxCommands &&
-        (taken.length === 0 || performance.now() - started < this.maxMs)
+        (taken.length === 0 || this.clock() - started < this.maxMs)
       ) {
         const p = this.queue[this.head++];
         taken.push(p);
@@ -268,12 +300,17 @@ export class Sequencer {
       return;
     }
     openBatches.delete(db);
-    if (!written && this.inFlight === 0) return this.settle(batch, taken, results);
+    const handedAt = this.clock();
+    const times: BatchTimes = { loopMs: handedAt - started, writeMs: 0 };
+    if (!written && this.inFlight === 0) return this.settle(batch, taken, results, times);
     // In order: after every batch before it has settled.
     this.inFlight++;
     const before = this.lastSettled;
     const outcome = (written ?? Promise.resolve()).then(
-      () => null,
+      () => {
+        times.writeMs = this.clock() - handedAt;
+        return null;
+      },
       (err: unknown) => ({ err }),
     );
     this.lastSettled = Promise.all([before, outcome]).then(([, failed]) => {
@@ -286,19 +323,29 @@ export class Sequencer {
         for (const h of batch.ended) h();
         this.fail(failed.err, taken);
       } else {
-        this.settle(batch, taken, results);
+        this.settle(batch, taken, results, times);
       }
       this.drain();
     });
   }
 
   /** The batch is written: its hooks run, then every command gets its answer or refusal. */
-  private settle(batch: OpenBatch, taken: Pending[], results: { ok: boolean; value: unknown }[]) {
+  private settle(
+    batch: OpenBatch,
+    taken: Pending[],
+    results: { ok: boolean; value: unknown }[],
+    times: BatchTimes,
+  ) {
     for (const h of batch.ended) h();
     assert.equal(results.length, taken.length, "every command of the batch has a result");
-    this.stats.batches++;
-    this.stats.commands += taken.length;
-    this.stats.largestBatch = Math.max(this.stats.largestBatch, taken.length);
+    assert(times.loopMs >= 0 && times.writeMs >= 0, "a batch's times are not negative");
+    const s = this.stats;
+    s.batches++;
+    s.commands += taken.length;
+    s.largestBatch = Math.max(s.largestBatch, taken.length);
+    s.loopMs += times.loopMs;
+    s.writeMs += times.writeMs;
+    s.longestWriteMs = Math.max(s.longestWriteMs, times.writeMs);
     for (const h of batch.committed) h();
     taken.forEach((p, i) =>
       results[i].ok ? p.resolve(results[i].value) : p.reject(results[i].value),
