@@ -20,10 +20,11 @@
  * The node's sequencer figures (its GET /healthz) are read before and after the measured seconds:
  * how many batches it wrote then and how many commands each held on average (group commit at work),
  * how long a batch held the event loop and how long its write took on average (from the loop to
- * durable: the store's part of an answer's time), and the largest batch since it started. So is the CPU each order cost over the measured seconds
- * (cpu-use.ts): the node (all threads, and its main thread), PostgreSQL's processes, the bench's own
- * clients (with the delaying proxy, when there is one, which runs in the bench), and how busy the
- * machine was: where every core is busy, the rate is bounded by CPU per order, not by the disk.
+ * durable: the store's part of an answer's time), and the largest batch since it started. So is
+ * the CPU each order cost over the measured seconds (cpu-use.ts): the node (all threads, and its
+ * main thread), PostgreSQL's processes, the bench's own clients (with the delaying proxy, when
+ * there is one, which runs in the bench), and how busy the machine was: where every core is busy,
+ * the rate is bounded by CPU per order, not by the disk.
  * Then the node stops and the bench itself opens the same store through upstream/platform/db.ts
  * `openStore` and writes a similar order row by one INSERT at a time, each committed on its own
  * (no transaction around it: the bare durable write): the floor.

@@ -134,7 +134,6 @@ export interface SequencerOptions {
 }
 
 /** Figures of the batches so far (GET /healthz of a leader reports them; bench:cluster too). */
-/** What the sequencer did since it started (the leader's GET /healthz reports it). */
 export interface SequencerStats {
   batches: number;
   commands: number;
@@ -156,10 +155,7 @@ export interface SequencerStats {
 }
 
 /** A batch's two times (SequencerStats): on the event loop, then until durable. */
-interface BatchTimes {
-  loopMs: number;
-  writeMs: number;
-}
+type BatchTimes = Pick<SequencerStats, "loopMs" | "writeMs">;
 
 export class Sequencer {
   private queue: Pending[] = [];
